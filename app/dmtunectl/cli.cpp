@@ -1,0 +1,49 @@
+#include "cli.h"
+
+namespace dmtune::cli {
+
+void addCommonOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("sysfs-root"),
+                      QStringLiteral("Inspect a captured sysfs tree instead of /sys (read-only)."),
+                      QStringLiteral("DIR")});
+    parser.addHelpOption();
+}
+
+bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams io, int *exitCode)
+{
+    if (!parser.parse(args)) {
+        *exitCode = usageError(io, parser.errorText());
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        io.out << parser.helpText();
+        io.out.flush();
+        *exitCode = ExitOk;
+        return false;
+    }
+    return true;
+}
+
+SysfsRoot sysfsRootFrom(const QCommandLineParser &parser)
+{
+    if (parser.isSet(QStringLiteral("sysfs-root")))
+        return SysfsRoot(parser.value(QStringLiteral("sysfs-root")), QString());
+    return SysfsRoot();
+}
+
+int fail(Streams io, const QString &message)
+{
+    io.err << "dmtunectl: " << message << '\n';
+    io.err.flush();
+    return ExitFailure;
+}
+
+int usageError(Streams io, const QString &message)
+{
+    io.err << "dmtunectl: " << message << "\n(see dmtunectl --help)\n";
+    io.err.flush();
+    return ExitUsage;
+}
+
+} // namespace dmtune::cli

@@ -1,0 +1,32 @@
+#pragma once
+// Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
+#include "sysfs/sysfsroot.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+#include <QTextStream>
+
+namespace dmtune::cli {
+
+enum ExitCode : int { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
+
+struct Streams {
+    QTextStream &out;
+    QTextStream &err;
+};
+
+// Adds --sysfs-root and --help to a subcommand's parser.
+void addCommonOptions(QCommandLineParser &parser);
+// Parses args (args[0] is the subcommand name); on a usage error prints it and returns false.
+bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams io, int *exitCode);
+// The sysfs root chosen on the command line (default /sys; /proc only with the live root).
+SysfsRoot sysfsRootFrom(const QCommandLineParser &parser);
+// One-line error on stderr, prefixed with the program name; returns ExitFailure.
+int fail(Streams io, const QString &message);
+int usageError(Streams io, const QString &message);
+
+// Subcommands: args[0] is the subcommand's own name.
+int runList(const QStringList &args, Streams io);
+int runStat(const QStringList &args, Streams io);
+
+} // namespace dmtune::cli

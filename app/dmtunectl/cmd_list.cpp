@@ -1,0 +1,102 @@
+// dmtunectl list: every block device and multipath map, as a tree or as JSON.
+#include "cli.h"
+
+#include "discovery/discovery.h"
+#include "discovery/snapshotjson.h"
+
+#include <QJsonDocument>
+
+namespace dmtune::cli {
+
+namespace {
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes < 0)
+        return QStringLiteral("?");
+    const char *units[] = {"B", "K", "M", "G", "T", "P"};
+    double v = double(bytes);
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        ++u;
+    }
+    return QString::number(v, 'f', u == 0 ? 0 : 1) + QLatin1String(units[u]);
+}
+
+QString deviceLine(const BlockDevice &d)
+{
+    QStringList identity;
+    if (!d.vendor.isEmpty())
+        identity << d.vendor;
+    if (!d.model.isEmpty())
+        identity << d.model;
+    QString line = QStringLiteral("%1 %2 %3 %4").arg(d.name.leftJustified(10), d.devnum.leftJustified(8),
+                                                     deviceKindName(d.kind).leftJustified(10), sizeText(d.sizeBytes).rightJustified(7));
+    if (!identity.isEmpty())
+        line += QLatin1Char(' ') + identity.join(QLatin1Char(','));
+    if (d.kind == DeviceKind::Scsi && !d.scsi.hctl.isEmpty())
+        line += QStringLiteral(" hctl=") + d.scsi.hctl;
+    if (!d.wwid.isEmpty())
+        line += QStringLiteral(" wwid=") + d.wwid;
+    if (!d.scheduler.isEmpty())
+        line += QStringLiteral(" sched=") + d.scheduler;
+    if (d.kind == DeviceKind::Loop && !d.loopBackingFile.isEmpty())
+        line += QStringLiteral(" file=") + d.loopBackingFile;
+    if (!d.holders.isEmpty())
+        line += QStringLiteral(" holders=") + d.holders.join(QLatin1Char(','));
+    if (!d.slaves.isEmpty())
+        line += QStringLiteral(" slaves=") + d.slaves.join(QLatin1Char(','));
+    return line;
+}
+
+void printText(const DeviceSnapshot &s, QTextStream &out)
+{
+    for (const auto &m : s.maps)
+        out << mapToText(m, s);
+    if (!s.maps.isEmpty())
+        out << '\n';
+    out << QStringLiteral("%1 %2 %3 %4 IDENTITY\n")
+               .arg(QStringLiteral("NAME").leftJustified(10), QStringLiteral("MAJ:MIN").leftJustified(8),
+                    QStringLiteral("KIND").leftJustified(10), QStringLiteral("SIZE").rightJustified(7));
+    for (const auto &d : s.devices) {
+        out << deviceLine(d) << '\n';
+        for (int i = 0; i < d.partitions.size(); ++i) {
+            const auto &p = d.partitions[i];
+            out << (i + 1 == d.partitions.size() ? "`-" : "|-") << p.name << ' ' << p.devnum << ' '
+                << sizeText(p.sizeBytes);
+            if (!p.holders.isEmpty())
+                out << " holders=" << p.holders.join(QLatin1Char(','));
+            out << '\n';
+        }
+    }
+    if (!s.deviceMapper.available)
+        out << "\ndevice-mapper: " << s.deviceMapper.reason << '\n';
+}
+
+} // namespace
+
+int runList(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("List block devices and dm-multipath maps."));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON (format in README.md).")});
+    addCommonOptions(parser);
+    int code = ExitOk;
+    if (!parseOrUsage(parser, args, io, &code))
+        return code;
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(io, QStringLiteral("list takes no arguments"));
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    if (!sysfs.isDir(QStringLiteral("block")))
+        return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
+    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    if (parser.isSet(QStringLiteral("json")))
+        io.out << QJsonDocument(snapshotToJson(snapshot)).toJson(QJsonDocument::Indented);
+    else
+        printText(snapshot, io.out);
+    io.out.flush();
+    return ExitOk;
+}
+
+} // namespace dmtune::cli

@@ -1,0 +1,63 @@
+// dmtunectl: the command-line twin of dmtune. Same core, JSON or text out.
+#include "cli.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+using namespace dmtune::cli;
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(const QStringList &, Streams);
+    const char *summary;
+};
+
+constexpr Command commands[] = {
+    {"list", runList, "list block devices and multipath maps (--json)"},
+    {"stat", runStat, "iostat -x style statistics per interval (--json, --csv)"},
+};
+
+void printUsage(QTextStream &s)
+{
+    s << "usage: dmtunectl [--version] [--help] COMMAND [ARGS...]\n\ncommands:\n";
+    for (const auto &c : commands)
+        s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';
+    s << "\n'dmtunectl COMMAND --help' describes a command's options.\n"
+         "exit status: 0 success, 1 failure (reason on stderr), 2 bad usage.\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("dmtunectl"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(DMTUNE_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Streams io {out, err};
+
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    if (args.isEmpty()) {
+        printUsage(err);
+        return ExitUsage;
+    }
+    const QString first = args.first();
+    if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+        out << "dmtunectl " << DMTUNE_VERSION << " (Qt " << qVersion() << ")\n";
+        return ExitOk;
+    }
+    if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        printUsage(out);
+        return ExitOk;
+    }
+    for (const auto &c : commands) {
+        if (first == QLatin1String(c.name))
+            return c.run(args, io);
+    }
+    return usageError(io, QStringLiteral("unknown command '%1'").arg(first));
+}

@@ -1,0 +1,118 @@
+#include "discovery.h"
+
+#include "discovery/snapshotbuilder.h"
+#include "discovery/udevsource.h"
+#include "dm/dmavailability.h"
+#include "dm/libdevmapperbackend.h"
+
+#include <QSet>
+
+namespace dmtune {
+
+Discovery::Discovery(SysfsRoot sysfs, QObject *parent)
+    : QObject(parent)
+    , m_sysfs(std::move(sysfs))
+{
+    qRegisterMetaType<dmtune::DeviceSnapshot>();
+    // One scan at a time: a scan that is superseded finishes and is dropped, never raced.
+    m_pool.setMaxThreadCount(1);
+    m_debounce.setSingleShot(true);
+    // Events come in bursts (a map and its paths, a disk and its partitions): one rescan per burst.
+    m_debounce.setInterval(100);
+    connect(&m_debounce, &QTimer::timeout, this, &Discovery::refresh);
+}
+
+Discovery::~Discovery()
+{
+    m_pool.waitForDone();
+}
+
+DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
+{
+    QList<UdevRecord> records;
+    if (sysfs.isLive()) {
+        auto enumerated = enumerateWithUdev();
+        records = enumerated ? enumerated.value() : enumerateBlockDirectory(sysfs);
+    } else {
+        records = enumerateBlockDirectory(sysfs);
+    }
+    DeviceMapperState dmState;
+    if (!sysfs.isLive()) {
+        dmState.reason = QStringLiteral("captured sysfs tree: device-mapper is not queried");
+        return buildSnapshot(sysfs, records, nullptr, dmState);
+    }
+    const DmAvailability availability = checkDeviceMapper(sysfs);
+    dmState.available = availability.available;
+    dmState.reason = availability.reason;
+    if (!availability.available)
+        return buildSnapshot(sysfs, records, nullptr, dmState);
+    LibDevmapperBackend backend;
+    dmState.driverVersion = backend.driverVersion();
+    dmState.libraryVersion = backend.libraryVersion();
+    return buildSnapshot(sysfs, records, &backend, dmState);
+}
+
+void Discovery::start()
+{
+    if (m_sysfs.isLive() && !m_monitor) {
+        m_monitor = new UdevMonitor(this);
+        const Status started = m_monitor->start();
+        if (!started) {
+            m_monitorError = started.errorMessage;
+        } else {
+            connect(m_monitor, &UdevMonitor::blockEvent, this,
+                    [this](const QString &action, const QString &sysname, const QString &) {
+                        Q_EMIT blockEvent(action, sysname);
+                        m_debounce.start();
+                    });
+        }
+    }
+    refresh();
+}
+
+QString Discovery::monitorSource() const
+{
+    return m_monitor && m_monitor->isRunning() ? m_monitor->source() : QString();
+}
+
+void Discovery::refresh()
+{
+    const quint64 generation = ++m_generationRequested;
+    const SysfsRoot sysfs = m_sysfs;
+    m_pool.start([this, generation, sysfs] {
+        DeviceSnapshot snapshot = scan(sysfs);
+        QMetaObject::invokeMethod(
+            this, [this, generation, snapshot] { onScanned(generation, snapshot); }, Qt::QueuedConnection);
+    });
+}
+
+void Discovery::onScanned(quint64 generation, const DeviceSnapshot &snapshot)
+{
+    if (generation < m_generationShown || generation < m_generationRequested)
+        return; // a newer scan is on its way
+    const bool first = m_generationShown == 0;
+    const QStringList before = m_snapshot.deviceNames();
+    const QStringList after = snapshot.deviceNames();
+    m_snapshot = snapshot;
+    m_generationShown = generation;
+    if (!first) {
+        const QSet<QString> oldSet(before.begin(), before.end());
+        const QSet<QString> newSet(after.begin(), after.end());
+        QStringList added, removed;
+        for (const auto &n : after) {
+            if (!oldSet.contains(n))
+                added.append(n);
+        }
+        for (const auto &n : before) {
+            if (!newSet.contains(n))
+                removed.append(n);
+        }
+        if (!added.isEmpty())
+            Q_EMIT devicesAdded(added);
+        if (!removed.isEmpty())
+            Q_EMIT devicesRemoved(removed);
+    }
+    Q_EMIT snapshotChanged(m_snapshot);
+}
+
+} // namespace dmtune

@@ -1,0 +1,368 @@
+#include "snapshotbuilder.h"
+
+#include "discovery/multipathreader.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace dmtune {
+
+namespace {
+
+QString blockPath(const QString &name, const QString &attribute = {})
+{
+    return attribute.isEmpty() ? QStringLiteral("block/") + name : QStringLiteral("block/%1/%2").arg(name, attribute);
+}
+
+// Reads an attribute; a missing or unreadable file is noted, never fatal.
+QString readNoted(const SysfsRoot &sysfs, const QString &relative, BlockDevice &device, const QString &label)
+{
+    auto r = sysfs.read(relative);
+    if (!r) {
+        device.unavailable.append(label);
+        return {};
+    }
+    return r.value();
+}
+
+QString property(const UdevRecord &record, const char *key)
+{
+    return record.properties.value(QLatin1String(key));
+}
+
+// "[mq-deadline] none" -> current + all offered.
+void parseScheduler(const QString &text, BlockDevice &device)
+{
+    const auto words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const auto &w : words) {
+        if (w.startsWith(QLatin1Char('[')) && w.endsWith(QLatin1Char(']'))) {
+            const QString name = w.mid(1, w.size() - 2);
+            device.scheduler = name;
+            device.schedulers.append(name);
+        } else {
+            device.schedulers.append(w);
+        }
+    }
+}
+
+// The SCSI VPD page 0x80 holds the unit serial number from byte 4 on.
+QString serialFromVpd80(const SysfsRoot &sysfs, const QString &name)
+{
+    auto raw = sysfs.readRaw(blockPath(name, QStringLiteral("device/vpd_pg80")));
+    if (!raw)
+        return {};
+    const QByteArray bytes = raw.value().toLatin1();
+    if (bytes.size() <= 4)
+        return {};
+    return QString::fromLatin1(bytes.mid(4)).trimmed();
+}
+
+DeviceKind kindOfDm(const QString &uuid)
+{
+    if (uuid.startsWith(QLatin1String("mpath-")))
+        return DeviceKind::Multipath;
+    if (uuid.startsWith(QLatin1String("LVM-")))
+        return DeviceKind::DmLvm;
+    if (uuid.startsWith(QLatin1String("CRYPT-")))
+        return DeviceKind::DmCrypt;
+    return DeviceKind::DmOther;
+}
+
+void readScsi(const SysfsRoot &sysfs, BlockDevice &d, const UdevRecord &record)
+{
+    const QString dev = QStringLiteral("device/");
+    d.scsi.hctl = sysfs.linkName(blockPath(d.name, QStringLiteral("device")));
+    d.scsi.vendor = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("vendor")));
+    d.scsi.model = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("model")));
+    d.scsi.rev = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("rev")));
+    d.scsi.state = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("state")));
+    d.scsi.queueDepth = readNoted(sysfs, blockPath(d.name, dev + QStringLiteral("queue_depth")), d,
+                                  QStringLiteral("device/queue_depth"));
+    d.scsi.timeout = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("timeout")));
+    d.scsi.ehTimeout = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("eh_timeout")));
+    d.vendor = d.scsi.vendor;
+    d.model = d.scsi.model;
+    d.firmware = d.scsi.rev;
+    d.wwid = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("wwid")));
+    d.serial = property(record, "ID_SCSI_SERIAL");
+    if (d.serial.isEmpty())
+        d.serial = property(record, "ID_SERIAL_SHORT");
+    if (d.serial.isEmpty())
+        d.serial = serialFromVpd80(sysfs, d.name);
+    // The transport shows in the host's ancestors: .../host3/rport-3:0-0/... (fc), session (iscsi).
+    const QString devicePath = sysfs.linkTarget(blockPath(d.name, QStringLiteral("device")));
+    if (devicePath.contains(QLatin1String("/rport-")))
+        d.scsi.transport = QStringLiteral("fc");
+    else if (devicePath.contains(QLatin1String("/session")))
+        d.scsi.transport = QStringLiteral("iscsi");
+    else if (devicePath.contains(QLatin1String("/end_device-")))
+        d.scsi.transport = QStringLiteral("sas");
+    else if (devicePath.contains(QLatin1String("/ata")))
+        d.scsi.transport = QStringLiteral("ata");
+    else if (devicePath.contains(QLatin1String("/usb")))
+        d.scsi.transport = QStringLiteral("usb");
+    else if (devicePath.contains(QLatin1String("pseudo_")))
+        d.scsi.transport = QStringLiteral("scsi_debug");
+}
+
+// The nvme-subsystem directory (under class/nvme-subsystem) that holds a controller.
+QString subsystemOfController(const SysfsRoot &sysfs, const QString &controller)
+{
+    const auto subsystems = sysfs.list(QStringLiteral("class/nvme-subsystem"));
+    for (const auto &s : subsystems) {
+        if (sysfs.exists(QStringLiteral("class/nvme-subsystem/%1/%2").arg(s, controller)))
+            return s;
+    }
+    return {};
+}
+
+void readNvme(const SysfsRoot &sysfs, BlockDevice &d, const QString &parentSubsystem)
+{
+    const QString deviceLink = blockPath(d.name, QStringLiteral("device"));
+    const QString parent = sysfs.linkName(deviceLink);
+    if (parentSubsystem == QLatin1String("nvme-subsystem")) {
+        // Native multipath head: the parent is the subsystem, the paths are hidden nvmeXcYnZ devices.
+        d.nvme.subsystem = parent;
+        d.nvme.pathDevices = sysfs.list(blockPath(d.name, QStringLiteral("multipath")));
+        for (const auto &path : std::as_const(d.nvme.pathDevices)) {
+            // nvme0c1n1 -> controller nvme1 (the number after 'c')
+            static const QRegularExpression re(QStringLiteral("^nvme\\d+c(\\d+)n\\d+$"));
+            const auto m = re.match(path);
+            if (m.hasMatch())
+                d.nvme.pathControllers.append(QStringLiteral("nvme") + m.captured(1));
+        }
+        if (!d.nvme.pathControllers.isEmpty())
+            d.nvme.controller = d.nvme.pathControllers.first();
+    } else {
+        d.nvme.controller = parent;
+        d.nvme.pathControllers = {parent};
+        d.nvme.subsystem = subsystemOfController(sysfs, parent);
+    }
+    const QString ctrl = d.nvme.controller.isEmpty() ? QString() : QStringLiteral("class/nvme/") + d.nvme.controller;
+    const QString subsys = d.nvme.subsystem.isEmpty() ? QString() : QStringLiteral("class/nvme-subsystem/") + d.nvme.subsystem;
+    auto fromCtrlOrSubsys = [&](const QString &attr) {
+        QString v = ctrl.isEmpty() ? QString() : sysfs.readOr(ctrl + QLatin1Char('/') + attr);
+        if (v.isEmpty() && !subsys.isEmpty())
+            v = sysfs.readOr(subsys + QLatin1Char('/') + attr);
+        if (v.isEmpty())
+            v = sysfs.readOr(blockPath(d.name, QStringLiteral("device/") + attr));
+        return v;
+    };
+    d.model = fromCtrlOrSubsys(QStringLiteral("model"));
+    d.serial = fromCtrlOrSubsys(QStringLiteral("serial"));
+    d.firmware = fromCtrlOrSubsys(QStringLiteral("firmware_rev"));
+    d.nvme.subsysNqn = fromCtrlOrSubsys(QStringLiteral("subsysnqn"));
+    if (!ctrl.isEmpty()) {
+        d.nvme.transport = sysfs.readOr(ctrl + QStringLiteral("/transport"));
+        d.nvme.address = sysfs.readOr(ctrl + QStringLiteral("/address"));
+    }
+    if (!subsys.isEmpty())
+        d.nvme.iopolicy = sysfs.readOr(subsys + QStringLiteral("/iopolicy"));
+    d.nvme.nsid = sysfs.readOr(blockPath(d.name, QStringLiteral("nsid")));
+    d.wwid = sysfs.readOr(blockPath(d.name, QStringLiteral("wwid")));
+}
+
+// Kind from what the device is (its sysfs attributes and parent bus), never from its major number.
+DeviceKind classify(const SysfsRoot &sysfs, const QString &name, const QString &parentSubsystem)
+{
+    if (sysfs.isDir(blockPath(name, QStringLiteral("dm"))))
+        return DeviceKind::DmOther; // refined from the uuid by the caller
+    if (sysfs.isDir(blockPath(name, QStringLiteral("loop"))) || (name.startsWith(QLatin1String("loop")) && parentSubsystem.isEmpty()))
+        return DeviceKind::Loop;
+    if (sysfs.isDir(blockPath(name, QStringLiteral("md"))))
+        return DeviceKind::Md;
+    if (sysfs.exists(blockPath(name, QStringLiteral("comp_algorithm"))) || name.startsWith(QLatin1String("zram")))
+        return DeviceKind::Zram;
+    if (parentSubsystem == QLatin1String("scsi"))
+        return DeviceKind::Scsi;
+    if (parentSubsystem == QLatin1String("nvme") || parentSubsystem == QLatin1String("nvme-subsystem"))
+        return DeviceKind::NvmeNamespace;
+    if (parentSubsystem == QLatin1String("virtio"))
+        return DeviceKind::Virtio;
+    if (parentSubsystem == QLatin1String("mmc"))
+        return DeviceKind::Mmc;
+    // Virtual devices without a parent bus: their driver's naming is all there is.
+    if (name.startsWith(QLatin1String("nbd")))
+        return DeviceKind::Nbd;
+    if (name.startsWith(QLatin1String("nullb")))
+        return DeviceKind::NullBlk;
+    if (name.startsWith(QLatin1String("ram")))
+        return DeviceKind::Ram;
+    return DeviceKind::Other;
+}
+
+QList<Partition> readPartitions(const SysfsRoot &sysfs, const QString &name)
+{
+    QList<Partition> partitions;
+    const auto entries = sysfs.list(blockPath(name));
+    for (const auto &entry : entries) {
+        const QString base = blockPath(name, entry);
+        if (!sysfs.exists(base + QStringLiteral("/partition")))
+            continue;
+        Partition p;
+        p.name = entry;
+        p.devnum = sysfs.readOr(base + QStringLiteral("/dev"));
+        bool ok = false;
+        const qint64 sectors = sysfs.readOr(base + QStringLiteral("/size")).toLongLong(&ok);
+        p.sizeBytes = ok ? sectors * 512 : -1;
+        p.number = sysfs.readOr(base + QStringLiteral("/partition")).toInt();
+        p.holders = sysfs.list(base + QStringLiteral("/holders"));
+        partitions.append(p);
+    }
+    std::sort(partitions.begin(), partitions.end(),
+              [](const Partition &a, const Partition &b) { return a.number < b.number; });
+    return partitions;
+}
+
+} // namespace
+
+bool kernelNameLess(const QString &a, const QString &b)
+{
+    // Compare alphabetic runs as strings, numeric runs as numbers; shorter alphabetic runs first
+    // (sdz < sdaa) since the kernel names disks in that order.
+    static const QRegularExpression token(QStringLiteral("(\\d+|\\D+)"));
+    auto ia = token.globalMatch(a);
+    auto ib = token.globalMatch(b);
+    while (ia.hasNext() && ib.hasNext()) {
+        const QString ta = ia.next().captured(1);
+        const QString tb = ib.next().captured(1);
+        const bool na = ta.front().isDigit();
+        const bool nb = tb.front().isDigit();
+        if (na && nb) {
+            const qulonglong va = ta.toULongLong();
+            const qulonglong vb = tb.toULongLong();
+            if (va != vb)
+                return va < vb;
+        } else if (na != nb) {
+            return na;
+        } else if (ta != tb) {
+            if (ta.size() != tb.size())
+                return ta.size() < tb.size();
+            return ta < tb;
+        }
+    }
+    return !ia.hasNext() && ib.hasNext();
+}
+
+QList<UdevRecord> enumerateBlockDirectory(const SysfsRoot &sysfs)
+{
+    QList<UdevRecord> records;
+    const auto names = sysfs.list(QStringLiteral("block"));
+    for (const auto &name : names)
+        records.append(UdevRecord {name, {}});
+    return records;
+}
+
+BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
+{
+    BlockDevice d;
+    d.name = record.sysname;
+    d.udevProperties = record.properties;
+    d.syspath = sysfs.linkTarget(blockPath(d.name));
+    d.devnum = readNoted(sysfs, blockPath(d.name, QStringLiteral("dev")), d, QStringLiteral("dev"));
+    bool ok = false;
+    const qint64 sectors = readNoted(sysfs, blockPath(d.name, QStringLiteral("size")), d, QStringLiteral("size")).toLongLong(&ok);
+    d.sizeBytes = ok ? sectors * 512 : -1;
+    d.readOnly = sysfs.readOr(blockPath(d.name, QStringLiteral("ro"))) == QLatin1String("1");
+    d.removable = sysfs.readOr(blockPath(d.name, QStringLiteral("removable"))) == QLatin1String("1");
+    d.rotational = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/rotational")), d, QStringLiteral("queue/rotational"));
+    const QString scheduler = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/scheduler")), d, QStringLiteral("queue/scheduler"));
+    parseScheduler(scheduler, d);
+    d.slaves = sysfs.list(blockPath(d.name, QStringLiteral("slaves")));
+    d.holders = sysfs.list(blockPath(d.name, QStringLiteral("holders")));
+    std::sort(d.slaves.begin(), d.slaves.end(), kernelNameLess);
+    std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
+    d.partitions = readPartitions(sysfs, d.name);
+
+    const QString deviceLink = blockPath(d.name, QStringLiteral("device"));
+    const QString parentSubsystem = sysfs.linkName(deviceLink + QStringLiteral("/subsystem"));
+    d.parentDevicePath = sysfs.linkTarget(deviceLink);
+    d.kind = classify(sysfs, d.name, parentSubsystem);
+
+    switch (d.kind) {
+    case DeviceKind::DmOther:
+        d.dmName = sysfs.readOr(blockPath(d.name, QStringLiteral("dm/name")), property(record, "DM_NAME"));
+        d.dmUuid = sysfs.readOr(blockPath(d.name, QStringLiteral("dm/uuid")), property(record, "DM_UUID"));
+        d.kind = kindOfDm(d.dmUuid);
+        d.wwid = d.kind == DeviceKind::Multipath ? d.dmUuid.mid(6) : QString();
+        break;
+    case DeviceKind::Scsi:
+        readScsi(sysfs, d, record);
+        break;
+    case DeviceKind::NvmeNamespace:
+        readNvme(sysfs, d, parentSubsystem);
+        break;
+    case DeviceKind::Virtio:
+        d.vendor = sysfs.readOr(deviceLink + QStringLiteral("/vendor"));
+        d.serial = sysfs.readOr(blockPath(d.name, QStringLiteral("serial")));
+        break;
+    case DeviceKind::Loop:
+        d.loopBackingFile = sysfs.readOr(blockPath(d.name, QStringLiteral("loop/backing_file")));
+        break;
+    case DeviceKind::Md:
+        d.mdLevel = sysfs.readOr(blockPath(d.name, QStringLiteral("md/level")));
+        d.model = d.mdLevel;
+        break;
+    case DeviceKind::Mmc:
+        d.model = sysfs.readOr(deviceLink + QStringLiteral("/name"));
+        d.serial = sysfs.readOr(deviceLink + QStringLiteral("/serial"));
+        break;
+    default:
+        break;
+    }
+    // udev's identity fills what sysfs does not say (and gives the names admins grep for).
+    if (d.serial.isEmpty())
+        d.serial = property(record, "ID_SERIAL_SHORT");
+    if (d.wwid.isEmpty()) {
+        const QString wwn = property(record, "ID_WWN");
+        if (!wwn.isEmpty())
+            d.wwid = wwn;
+    }
+    return d;
+}
+
+DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm,
+                             const DeviceMapperState &dmState)
+{
+    DeviceSnapshot snapshot;
+    snapshot.sysfsRoot = sysfs.root();
+    snapshot.live = sysfs.isLive();
+    snapshot.deviceMapper = dmState;
+    snapshot.takenAt = QDateTime::currentDateTimeUtc();
+    snapshot.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
+    for (const auto &record : records) {
+        // A device that vanished between enumeration and reading has no dev file left: skip it.
+        if (!sysfs.exists(blockPath(record.sysname)))
+            continue;
+        snapshot.devices.append(readBlockDevice(sysfs, record));
+    }
+    std::sort(snapshot.devices.begin(), snapshot.devices.end(),
+              [](const BlockDevice &a, const BlockDevice &b) { return kernelNameLess(a.name, b.name); });
+
+    for (const auto &d : std::as_const(snapshot.devices)) {
+        if (d.kind != DeviceKind::Multipath)
+            continue;
+        MultipathMap map;
+        map.name = d.dmName.isEmpty() ? d.name : d.dmName;
+        map.device = d.name;
+        map.devnum = d.devnum;
+        map.uuid = d.dmUuid;
+        map.sizeBytes = d.sizeBytes;
+        map.slaves = d.slaves;
+        if (dm && dmState.available) {
+            readMultipathGroups(map, *dm, snapshot);
+        } else {
+            map.groupsKnown = false;
+            map.groupsUnknownReason = !sysfs.isLive()
+                ? QStringLiteral("captured sysfs tree: path groups need the live device-mapper")
+                : (dmState.reason.isEmpty() ? QStringLiteral("device-mapper is not available") : dmState.reason);
+        }
+        snapshot.maps.append(map);
+    }
+    std::sort(snapshot.maps.begin(), snapshot.maps.end(),
+              [](const MultipathMap &a, const MultipathMap &b) { return kernelNameLess(a.name, b.name); });
+    return snapshot;
+}
+
+} // namespace dmtune

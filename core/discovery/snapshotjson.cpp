@@ -1,0 +1,208 @@
+#include "snapshotjson.h"
+
+#include <QJsonArray>
+
+namespace dmtune {
+
+namespace {
+// Unknown stays null rather than "", so scripts can tell "empty" from "not known".
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+QJsonValue orNull(qint64 v)
+{
+    return v < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(double(v));
+}
+} // namespace
+
+QJsonObject deviceToJson(const BlockDevice &d)
+{
+    QJsonObject o;
+    o[QStringLiteral("name")] = d.name;
+    o[QStringLiteral("devnum")] = orNull(d.devnum);
+    o[QStringLiteral("kind")] = deviceKindName(d.kind);
+    o[QStringLiteral("size_bytes")] = orNull(d.sizeBytes);
+    o[QStringLiteral("model")] = orNull(d.model);
+    o[QStringLiteral("vendor")] = orNull(d.vendor);
+    o[QStringLiteral("serial")] = orNull(d.serial);
+    o[QStringLiteral("wwid")] = orNull(d.wwid);
+    o[QStringLiteral("scheduler")] = orNull(d.scheduler);
+    o[QStringLiteral("schedulers")] = QJsonArray::fromStringList(d.schedulers);
+    o[QStringLiteral("slaves")] = QJsonArray::fromStringList(d.slaves);
+    o[QStringLiteral("holders")] = QJsonArray::fromStringList(d.holders);
+    o[QStringLiteral("read_only")] = d.readOnly;
+    o[QStringLiteral("removable")] = d.removable;
+    o[QStringLiteral("rotational")] = d.rotational.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.rotational == QLatin1String("1"));
+    QJsonArray parts;
+    for (const auto &p : d.partitions) {
+        parts.append(QJsonObject {{QStringLiteral("name"), p.name},
+                                  {QStringLiteral("devnum"), orNull(p.devnum)},
+                                  {QStringLiteral("number"), p.number},
+                                  {QStringLiteral("size_bytes"), orNull(p.sizeBytes)},
+                                  {QStringLiteral("holders"), QJsonArray::fromStringList(p.holders)}});
+    }
+    o[QStringLiteral("partitions")] = parts;
+    if (d.isDeviceMapper()) {
+        o[QStringLiteral("dm_name")] = orNull(d.dmName);
+        o[QStringLiteral("dm_uuid")] = orNull(d.dmUuid);
+    }
+    if (d.kind == DeviceKind::Scsi) {
+        o[QStringLiteral("scsi")] = QJsonObject {{QStringLiteral("hctl"), orNull(d.scsi.hctl)},
+                                                 {QStringLiteral("rev"), orNull(d.scsi.rev)},
+                                                 {QStringLiteral("state"), orNull(d.scsi.state)},
+                                                 {QStringLiteral("queue_depth"), orNull(d.scsi.queueDepth)},
+                                                 {QStringLiteral("timeout"), orNull(d.scsi.timeout)},
+                                                 {QStringLiteral("eh_timeout"), orNull(d.scsi.ehTimeout)},
+                                                 {QStringLiteral("transport"), orNull(d.scsi.transport)}};
+    }
+    if (d.kind == DeviceKind::NvmeNamespace) {
+        o[QStringLiteral("nvme")] = QJsonObject {{QStringLiteral("controller"), orNull(d.nvme.controller)},
+                                                 {QStringLiteral("subsystem"), orNull(d.nvme.subsystem)},
+                                                 {QStringLiteral("transport"), orNull(d.nvme.transport)},
+                                                 {QStringLiteral("address"), orNull(d.nvme.address)},
+                                                 {QStringLiteral("subsysnqn"), orNull(d.nvme.subsysNqn)},
+                                                 {QStringLiteral("iopolicy"), orNull(d.nvme.iopolicy)},
+                                                 {QStringLiteral("nsid"), orNull(d.nvme.nsid)},
+                                                 {QStringLiteral("paths"), QJsonArray::fromStringList(d.nvme.pathDevices)},
+                                                 {QStringLiteral("controllers"), QJsonArray::fromStringList(d.nvme.pathControllers)}};
+    }
+    if (d.kind == DeviceKind::Loop)
+        o[QStringLiteral("backing_file")] = orNull(d.loopBackingFile);
+    if (d.kind == DeviceKind::Md)
+        o[QStringLiteral("md_level")] = orNull(d.mdLevel);
+    if (!d.unavailable.isEmpty())
+        o[QStringLiteral("unavailable")] = QJsonArray::fromStringList(d.unavailable);
+    return o;
+}
+
+QJsonObject mapToJson(const MultipathMap &m)
+{
+    QJsonObject o;
+    o[QStringLiteral("name")] = m.name;
+    o[QStringLiteral("device")] = m.device;
+    o[QStringLiteral("devnum")] = orNull(m.devnum);
+    o[QStringLiteral("uuid")] = orNull(m.uuid);
+    o[QStringLiteral("size_bytes")] = orNull(m.sizeBytes);
+    o[QStringLiteral("features")] = QJsonArray::fromStringList(m.features);
+    o[QStringLiteral("hw_handler")] = m.hwHandler.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.hwHandler.join(QLatin1Char(' ')));
+    o[QStringLiteral("slaves")] = QJsonArray::fromStringList(m.slaves);
+    o[QStringLiteral("groups_known")] = m.groupsKnown;
+    if (!m.groupsKnown)
+        o[QStringLiteral("groups_unknown_reason")] = m.groupsUnknownReason;
+    else {
+        o[QStringLiteral("table")] = m.tableLine;
+        o[QStringLiteral("status")] = m.statusLine;
+        o[QStringLiteral("next_group")] = m.nextGroup;
+    }
+    QJsonArray groups;
+    for (const auto &g : m.groups) {
+        QJsonArray paths;
+        for (const auto &p : g.paths) {
+            paths.append(QJsonObject {{QStringLiteral("name"), orNull(p.name)},
+                                      {QStringLiteral("devnum"), p.devnum},
+                                      {QStringLiteral("state"), orNull(p.state)},
+                                      {QStringLiteral("fail_count"), p.failCount < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(p.failCount)},
+                                      {QStringLiteral("selector_args"), QJsonArray::fromStringList(p.selectorArgs)},
+                                      {QStringLiteral("selector_info"), QJsonArray::fromStringList(p.selectorInfo)}});
+        }
+        groups.append(QJsonObject {{QStringLiteral("index"), g.index},
+                                   {QStringLiteral("state"), orNull(g.state)},
+                                   {QStringLiteral("selector"), g.selector},
+                                   {QStringLiteral("selector_args"), QJsonArray::fromStringList(g.selectorArgs)},
+                                   {QStringLiteral("paths"), paths}});
+    }
+    o[QStringLiteral("groups")] = groups;
+    return o;
+}
+
+QJsonObject snapshotToJson(const DeviceSnapshot &s)
+{
+    QJsonArray devices;
+    for (const auto &d : s.devices)
+        devices.append(deviceToJson(d));
+    QJsonArray maps;
+    for (const auto &m : s.maps)
+        maps.append(mapToJson(m));
+    QJsonObject dm {{QStringLiteral("available"), s.deviceMapper.available}};
+    if (!s.deviceMapper.available)
+        dm[QStringLiteral("reason")] = s.deviceMapper.reason;
+    if (!s.deviceMapper.driverVersion.isEmpty())
+        dm[QStringLiteral("driver_version")] = s.deviceMapper.driverVersion;
+    if (!s.deviceMapper.libraryVersion.isEmpty())
+        dm[QStringLiteral("library_version")] = s.deviceMapper.libraryVersion;
+    return QJsonObject {{QStringLiteral("sysfs_root"), s.sysfsRoot},
+                        {QStringLiteral("kernel"), orNull(s.kernelRelease)},
+                        {QStringLiteral("device_mapper"), dm},
+                        {QStringLiteral("devices"), devices},
+                        {QStringLiteral("maps"), maps}};
+}
+
+namespace {
+QString humanSize(qint64 bytes)
+{
+    if (bytes < 0)
+        return QStringLiteral("?");
+    const char *units[] = {"", "K", "M", "G", "T", "P"};
+    double v = double(bytes);
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        ++u;
+    }
+    return QString::number(v, 'g', 4) + QLatin1String(units[u]);
+}
+} // namespace
+
+QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot)
+{
+    QString out;
+    const BlockDevice *dev = snapshot.device(m.device);
+    QString vendorModel;
+    if (!m.slaves.isEmpty()) {
+        if (const BlockDevice *p = snapshot.device(m.slaves.first()))
+            vendorModel = QStringLiteral("%1,%2").arg(p->vendor, p->model);
+    }
+    out += QStringLiteral("%1 (%2) %3 %4\n").arg(m.name, m.uuid.mid(6), m.device, vendorModel);
+    out += QStringLiteral("size=%1 features='%2 %3' hwhandler='%4 %5' wp=%6\n")
+               .arg(humanSize(m.sizeBytes))
+               .arg(m.features.size())
+               .arg(m.features.join(QLatin1Char(' ')))
+               .arg(m.hwHandler.size())
+               .arg(m.hwHandler.join(QLatin1Char(' ')), dev && dev->readOnly ? QStringLiteral("ro") : QStringLiteral("rw"));
+    if (!m.groupsKnown) {
+        out += QStringLiteral("`- path groups unknown: %1\n").arg(m.groupsUnknownReason);
+        for (int i = 0; i < m.slaves.size(); ++i) {
+            const BlockDevice *p = snapshot.device(m.slaves[i]);
+            out += QStringLiteral("   %1 %2 %3 %4\n")
+                       .arg(i + 1 == m.slaves.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
+                            p ? p->scsi.hctl : QString(), m.slaves[i], p ? p->devnum : QString());
+        }
+        return out;
+    }
+    static const QHash<QString, QString> groupState {{QStringLiteral("A"), QStringLiteral("active")},
+                                                     {QStringLiteral("E"), QStringLiteral("enabled")},
+                                                     {QStringLiteral("D"), QStringLiteral("disabled")}};
+    for (int gi = 0; gi < m.groups.size(); ++gi) {
+        const auto &g = m.groups[gi];
+        const bool lastGroup = gi + 1 == m.groups.size();
+        out += QStringLiteral("%1 policy='%2' status=%3\n")
+                   .arg(lastGroup ? QStringLiteral("`-+-") : QStringLiteral("|-+-"),
+                        (g.selector + QLatin1Char(' ') + g.selectorArgs.join(QLatin1Char(' '))).trimmed(),
+                        groupState.value(g.state, g.state));
+        for (int pi = 0; pi < g.paths.size(); ++pi) {
+            const auto &p = g.paths[pi];
+            const BlockDevice *pd = snapshot.device(p.name);
+            out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                       .arg(lastGroup ? QStringLiteral("  ") : QStringLiteral("| "),
+                            pi + 1 == g.paths.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
+                            pd ? pd->scsi.hctl : QStringLiteral("-"), p.name.isEmpty() ? QStringLiteral("?") : p.name,
+                            p.devnum, p.state == QLatin1String("A") ? QStringLiteral("active") : QStringLiteral("failed"))
+                       .arg(QStringLiteral("fail_count=%1").arg(p.failCount));
+        }
+    }
+    return out;
+}
+
+} // namespace dmtune

@@ -1,0 +1,24 @@
+#pragma once
+// What the kernel's dm-multipath path selectors (drivers/md/dm-ps-*.c) print and accept.
+#include <QList>
+#include <QString>
+#include <QStringView>
+
+namespace dmtune {
+
+struct PathSelectorInfo {
+    QString name;
+    // Words per path in `dmsetup table` output (the selector's table_args).
+    int tableArgsPerPath = 0;
+    // Words per path in `dmsetup status` output (info_args).
+    int statusInfoPerPath = 0;
+    // What those status words mean, e.g. {"in-flight bytes", "relative throughput"}.
+    QList<QString> statusInfoNames;
+    QString description;
+};
+
+const QList<PathSelectorInfo> &knownPathSelectors();
+// nullptr for a selector this program does not know (an out-of-tree module).
+const PathSelectorInfo *findPathSelector(QStringView name);
+
+} // namespace dmtune

@@ -1,0 +1,77 @@
+#pragma once
+// One timer, one read of the counters of every watched device per tick, rates over the real elapsed time.
+#include "counterreader.h"
+#include "samplebatch.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+namespace dmtune {
+
+class Sampler : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int MinIntervalMs = 100;
+    static constexpr int MaxIntervalMs = 60000;
+    static constexpr int DefaultIntervalMs = 1000;
+
+    explicit Sampler(SysfsRoot root = SysfsRoot(), QObject *parent = nullptr);
+    ~Sampler() override;
+
+    // Watch exactly these kernel names (whole devices or partitions). Names not present yet are waited for:
+    // they start a series when they appear.
+    void setWatched(const QStringList &names);
+    // Watch every whole device in /sys/block (and every partition when includePartitions).
+    void watchAll(bool includePartitions = false);
+    QStringList watched() const { return m_names; }
+    bool watchesAll() const { return m_names.isEmpty(); }
+
+    // 100 ms .. 60 s; outside that range nothing changes and false is returned. Takes effect at once while
+    // running: the next tick comes one new interval after the call, and its rates use the real elapsed time.
+    bool setInterval(int ms);
+    int interval() const { return m_timer.interval(); }
+
+    // Where counters come from (default Auto: see CounterReader).
+    void setSource(CounterSource source) { m_reader.setSource(source); }
+    CounterSource lastSource() const { return m_lastSource; }
+    // Read /sys/block/X/inflight for devices with requests in flight (default on).
+    void setReadInflight(bool on) { m_readInflight = on; }
+
+    // start() reads a baseline at once (devices present then "appear"), so the first batch covers the
+    // first interval, never the time since boot.
+    void start();
+    void stop();
+    bool isRunning() const { return m_timer.isActive(); }
+
+    // One read now, outside the timer: the baseline when nothing was read yet, else a batch. For tests and
+    // for callers that drive the timing themselves.
+    void sampleNow();
+
+Q_SIGNALS:
+    void samplesAvailable(const dmtune::SampleBatch &batch);
+    void deviceAppeared(const QString &name);
+    // The device's series ends; its last batch was the previous one.
+    void deviceVanished(const QString &name);
+    // The counters could not be read or parsed this tick (the previous snapshot is kept).
+    void samplingFailed(const QString &message);
+
+private:
+    void tick();
+    void resetBaseline();
+
+    CounterReader m_reader;
+    QTimer m_timer;
+    QStringList m_names; // empty: all
+    bool m_includePartitions = false;
+    bool m_readInflight = true;
+    CounterSource m_lastSource = CounterSource::Auto;
+
+    bool m_haveBaseline = false;
+    qint64 m_lastMonotonicNs = 0;
+    quint64 m_sequence = 0;
+    QHash<QString, DiskCounters> m_previous;
+};
+
+} // namespace dmtune

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Installs the Debian 12 packages dmtune needs to build, test and run; skips what is there.
+# Usage: packaging/install-deps.sh [--lab]   (--lab adds what the VM tests need: QEMU & co.)
+set -euo pipefail
+
+PKGS=(
+    build-essential cmake pkg-config git
+    qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-svg-dev libqcustomplot-dev
+    libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
+    fio sysstat util-linux udev dmsetup
+    xvfb xauth imagemagick poppler-utils
+)
+LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools)
+
+want=("${PKGS[@]}")
+[ "${1:-}" = --lab ] && want+=("${LAB_PKGS[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

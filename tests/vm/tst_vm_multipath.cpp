@@ -1,0 +1,287 @@
+// tst_vm_multipath: runs INSIDE the lab VM (ctest -L vm, or
+//   tests/vm/lab/klab.sh -- <build>/tests/vm/tst_vm_multipath).
+// Builds the lab topology with tests/vm/guest/setup-multipath.sh (4 scsi_debug
+// paths to one LUN, map mpatha with 2 round-robin groups of 2 paths) and checks
+// what `dmtunectl list --json` reports about it, before and after
+// `dmsetup message mpatha 0 fail_path <DB>`.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString str(const QJsonValue &v)
+{
+    return v.toString();
+}
+
+QStringList strings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const auto &e : v.toArray())
+        out << e.toString();
+    return out;
+}
+
+QJsonObject findByName(const QJsonArray &array, const QString &name)
+{
+    for (const auto &e : array) {
+        if (e.toObject().value("name"_L1).toString() == name)
+            return e.toObject();
+    }
+    return {};
+}
+
+} // namespace
+
+class TstVmMultipath : public QObject
+{
+    Q_OBJECT
+
+    QHash<QString, QString> m_env; // KEY=VALUE lines of setup-multipath.sh
+    QString m_out; // $KLAB_OUT
+    QString m_ctl; // dmtunectl
+    QStringList m_sd; // path names in table order (A B C D)
+    QStringList m_devnums; // DA DB DC DD
+    int m_listRuns = 0;
+
+    // Runs a program; fails the test with its output when it does not exit 0.
+    void run(const QString &program, const QStringList &args, QByteArray *stdoutData = nullptr, int timeoutMs = 120000)
+    {
+        QProcess p;
+        p.start(program, args);
+        QVERIFY2(p.waitForStarted(), qPrintable(u"cannot start %1: %2"_s.arg(program, p.errorString())));
+        QVERIFY2(p.waitForFinished(timeoutMs), qPrintable(u"%1 did not finish"_s.arg(program)));
+        const QByteArray out = p.readAllStandardOutput();
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                 qPrintable(u"%1 %2 exited %3\nstdout:\n%4\nstderr:\n%5"_s.arg(program, args.join(u' '))
+                                .arg(p.exitCode())
+                                .arg(QString::fromLocal8Bit(out), QString::fromLocal8Bit(err))));
+        if (stdoutData)
+            *stdoutData = out;
+    }
+
+    // dmtunectl list --json, parsed; a copy is kept in $KLAB_OUT for post-mortems.
+    void list(QJsonObject *doc)
+    {
+        QByteArray out;
+        run(m_ctl, {u"list"_s, u"--json"_s}, &out);
+        if (QTest::currentTestFailed())
+            return;
+        QFile f(u"%1/dmtunectl-list-%2.json"_s.arg(m_out).arg(++m_listRuns));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(out);
+        QJsonParseError error;
+        const QJsonDocument d = QJsonDocument::fromJson(out, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError,
+                 qPrintable(u"dmtunectl list --json: %1 at %2"_s.arg(error.errorString()).arg(error.offset)));
+        QVERIFY2(d.isObject(), "dmtunectl list --json: not a JSON object");
+        *doc = d.object();
+    }
+
+    void mapOf(const QJsonObject &doc, QJsonObject *map)
+    {
+        *map = findByName(doc.value("maps"_L1).toArray(), m_env.value(u"MAP"_s));
+        QVERIFY2(!map->isEmpty(), qPrintable(u"no map named %1 in \"maps\""_s.arg(m_env.value(u"MAP"_s))));
+    }
+
+    // The path objects of the map, keyed by devnum.
+    static QHash<QString, QJsonObject> pathsByDevnum(const QJsonObject &map)
+    {
+        QHash<QString, QJsonObject> paths;
+        for (const auto &g : map.value("groups"_L1).toArray()) {
+            for (const auto &p : g.toObject().value("paths"_L1).toArray())
+                paths.insert(p.toObject().value("devnum"_L1).toString(), p.toObject());
+        }
+        return paths;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_out = qEnvironmentVariable("KLAB_OUT");
+        if (m_out.isEmpty())
+            QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm' as root, or "
+                  "tests/vm/lab/klab.sh -- <this executable>");
+        QVERIFY2(::geteuid() == 0, "the lab runs guest commands as root; not root here");
+
+        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
+
+        QByteArray vars;
+        run(u"bash"_s, {QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s},
+            &vars);
+        if (QTest::currentTestFailed())
+            return;
+        for (const QByteArray &line : vars.split('\n')) {
+            const int eq = line.indexOf('=');
+            if (eq > 0)
+                m_env.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+        }
+        for (const char *key : {"MAP", "DM", "UUID", "WWID", "SECT", "SD", "DA", "DB", "DC", "DD"})
+            QVERIFY2(!m_env.value(QLatin1String(key)).isEmpty(), qPrintable(u"setup-multipath.sh gave no %1"_s.arg(QLatin1String(key))));
+        m_sd = m_env.value(u"SD"_s).split(u' ', Qt::SkipEmptyParts);
+        QCOMPARE(m_sd.size(), 4);
+        m_devnums = {m_env.value(u"DA"_s), m_env.value(u"DB"_s), m_env.value(u"DC"_s), m_env.value(u"DD"_s)};
+        qInfo().noquote() << "lab:" << m_env.value(u"MAP"_s) << "=" << m_env.value(u"DM"_s) << "over" << m_sd
+                          << m_devnums << "table:" << m_env.value(u"TABLE"_s);
+
+        // One read through the map makes the kernel pick a group: group 1 active
+        // ('A'), group 2 enabled ('E'). Before any I/O both groups are 'E'.
+        run(u"dd"_s, {u"if=/dev/mapper/%1"_s.arg(m_env.value(u"MAP"_s)), u"of=/dev/null"_s, u"bs=4096"_s,
+                      u"count=16"_s, u"iflag=direct"_s, u"status=none"_s});
+    }
+
+    void deviceMapperAvailable()
+    {
+        QJsonObject doc;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(doc.value("device_mapper"_L1).toObject().value("available"_L1).toBool(),
+                 qPrintable(QString::fromUtf8(QJsonDocument(doc.value("device_mapper"_L1).toObject()).toJson())));
+    }
+
+    void mapIsListed()
+    {
+        QJsonObject doc, map;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        mapOf(doc, &map);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(QRegularExpression(u"^dm-[0-9]+$"_s).match(str(map.value("device"_L1))).hasMatch(),
+                 qPrintable(str(map.value("device"_L1))));
+        QCOMPARE(str(map.value("device"_L1)), m_env.value(u"DM"_s));
+        QVERIFY(str(map.value("uuid"_L1)).startsWith("mpath-"_L1));
+        QCOMPARE(str(map.value("uuid"_L1)), m_env.value(u"UUID"_s));
+        QCOMPARE(strings(map.value("features"_L1)), QStringList());
+    }
+
+    void groupsMatchTable()
+    {
+        QJsonObject doc, map;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        mapOf(doc, &map);
+        if (QTest::currentTestFailed())
+            return;
+        const QJsonArray groups = map.value("groups"_L1).toArray();
+        QCOMPARE(groups.size(), 2);
+        const QStringList wantState {u"A"_s, u"E"_s}; // group 1 carried the read in initTestCase
+        for (int gi = 0; gi < 2; ++gi) {
+            const QJsonObject g = groups.at(gi).toObject();
+            QCOMPARE(g.value("index"_L1).toInt(), gi + 1);
+            QCOMPARE(str(g.value("selector"_L1)), u"round-robin"_s);
+            QCOMPARE(str(g.value("state"_L1)), wantState.at(gi));
+            const QJsonArray paths = g.value("paths"_L1).toArray();
+            QCOMPARE(paths.size(), 2);
+            for (int pi = 0; pi < 2; ++pi) {
+                const QJsonObject p = paths.at(pi).toObject();
+                QCOMPARE(str(p.value("devnum"_L1)), m_devnums.at(gi * 2 + pi));
+                QCOMPARE(str(p.value("name"_L1)), m_sd.at(gi * 2 + pi));
+                QCOMPARE(str(p.value("state"_L1)), u"A"_s);
+                QCOMPARE(p.value("fail_count"_L1).toInt(-1), 0);
+            }
+        }
+    }
+
+    void pathDevicesAreScsiWithSameWwid()
+    {
+        QJsonObject doc;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        const QJsonArray devices = doc.value("devices"_L1).toArray();
+        const QString dm = m_env.value(u"DM"_s);
+        QString wwid;
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject d = findByName(devices, m_sd.at(i));
+            QVERIFY2(!d.isEmpty(), qPrintable(u"no device %1"_s.arg(m_sd.at(i))));
+            QCOMPARE(str(d.value("kind"_L1)), u"scsi"_s);
+            QCOMPARE(str(d.value("devnum"_L1)), m_devnums.at(i));
+            QVERIFY2(!str(d.value("wwid"_L1)).isEmpty(), qPrintable(u"%1 has no wwid"_s.arg(m_sd.at(i))));
+            if (i == 0)
+                wwid = str(d.value("wwid"_L1));
+            QCOMPARE(str(d.value("wwid"_L1)), wwid);
+            QCOMPARE(strings(d.value("holders"_L1)), QStringList {dm});
+        }
+        // the sysfs wwid is naa.<hex>; accept it with or without the prefix
+        QVERIFY2(wwid.contains(m_env.value(u"WWID"_s).section(u'.', -1)),
+                 qPrintable(u"%1 vs sysfs %2"_s.arg(wwid, m_env.value(u"WWID"_s))));
+    }
+
+    void mapDeviceStacking()
+    {
+        QJsonObject doc;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        const QJsonObject d = findByName(doc.value("devices"_L1).toArray(), m_env.value(u"DM"_s));
+        QVERIFY2(!d.isEmpty(), qPrintable(u"no device %1"_s.arg(m_env.value(u"DM"_s))));
+        QCOMPARE(str(d.value("kind"_L1)), u"multipath"_s);
+        QStringList slaves = strings(d.value("slaves"_L1));
+        QStringList want = m_sd;
+        slaves.sort();
+        want.sort();
+        QCOMPARE(slaves, want);
+        QCOMPARE(strings(d.value("holders"_L1)), QStringList());
+        QCOMPARE(d.value("size_bytes"_L1).toDouble(), m_env.value(u"SECT"_s).toDouble() * 512);
+    }
+
+    // Mutates the map: keep it after the read-only checks (slots run in order).
+    void failPathIsReported()
+    {
+        const QString map = m_env.value(u"MAP"_s), db = m_env.value(u"DB"_s);
+        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"fail_path"_s, db});
+        if (QTest::currentTestFailed())
+            return;
+        QJsonObject doc, m;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        mapOf(doc, &m);
+        if (QTest::currentTestFailed())
+            return;
+        QHash<QString, QJsonObject> paths = pathsByDevnum(m);
+        QCOMPARE(paths.size(), 4);
+        QVERIFY2(paths.contains(db), qPrintable(db));
+        QCOMPARE(str(paths.value(db).value("state"_L1)), u"F"_s);
+        QCOMPARE(paths.value(db).value("fail_count"_L1).toInt(-1), 1);
+        for (const QString &other : {m_devnums.at(0), m_devnums.at(2), m_devnums.at(3)}) {
+            QCOMPARE(str(paths.value(other).value("state"_L1)), u"A"_s);
+            QCOMPARE(paths.value(other).value("fail_count"_L1).toInt(-1), 0);
+        }
+
+        // reinstate: active again, the fail count stays
+        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"reinstate_path"_s, db});
+        if (QTest::currentTestFailed())
+            return;
+        list(&doc);
+        if (QTest::currentTestFailed())
+            return;
+        mapOf(doc, &m);
+        if (QTest::currentTestFailed())
+            return;
+        paths = pathsByDevnum(m);
+        QCOMPARE(str(paths.value(db).value("state"_L1)), u"A"_s);
+        QCOMPARE(paths.value(db).value("fail_count"_L1).toInt(-1), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstVmMultipath)
+#include "tst_vm_multipath.moc"
