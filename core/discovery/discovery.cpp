@@ -46,9 +46,7 @@ DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
     dmState.reason = availability.reason;
     if (!availability.available)
         return buildSnapshot(sysfs, records, nullptr, dmState);
-    LibDevmapperBackend backend;
-    dmState.driverVersion = backend.driverVersion();
-    dmState.libraryVersion = backend.libraryVersion();
+    LibDevmapperBackend backend(sysfs);
     return buildSnapshot(sysfs, records, &backend, dmState);
 }
 

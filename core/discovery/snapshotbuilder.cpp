@@ -71,27 +71,27 @@ DeviceKind kindOfDm(const QString &uuid)
 
 void readScsi(const SysfsRoot &sysfs, BlockDevice &d, const UdevRecord &record)
 {
-    const QString dev = QStringLiteral("device/");
-    d.scsi.hctl = sysfs.linkName(blockPath(d.name, QStringLiteral("device")));
-    d.scsi.vendor = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("vendor")));
-    d.scsi.model = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("model")));
-    d.scsi.rev = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("rev")));
-    d.scsi.state = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("state")));
-    d.scsi.queueDepth = readNoted(sysfs, blockPath(d.name, dev + QStringLiteral("queue_depth")), d,
+    const QString dev = d.parentDevicePath + QLatin1Char('/');
+    d.scsi.hctl = d.parentDevicePath.section(QLatin1Char('/'), -1);
+    d.scsi.vendor = sysfs.readOr(dev + QStringLiteral("vendor"));
+    d.scsi.model = sysfs.readOr(dev + QStringLiteral("model"));
+    d.scsi.rev = sysfs.readOr(dev + QStringLiteral("rev"));
+    d.scsi.state = sysfs.readOr(dev + QStringLiteral("state"));
+    d.scsi.queueDepth = readNoted(sysfs, dev + QStringLiteral("queue_depth"), d,
                                   QStringLiteral("device/queue_depth"));
-    d.scsi.timeout = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("timeout")));
-    d.scsi.ehTimeout = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("eh_timeout")));
+    d.scsi.timeout = sysfs.readOr(dev + QStringLiteral("timeout"));
+    d.scsi.ehTimeout = sysfs.readOr(dev + QStringLiteral("eh_timeout"));
     d.vendor = d.scsi.vendor;
     d.model = d.scsi.model;
     d.firmware = d.scsi.rev;
-    d.wwid = sysfs.readOr(blockPath(d.name, dev + QStringLiteral("wwid")));
+    d.wwid = sysfs.readOr(dev + QStringLiteral("wwid"));
     d.serial = property(record, "ID_SCSI_SERIAL");
     if (d.serial.isEmpty())
         d.serial = property(record, "ID_SERIAL_SHORT");
     if (d.serial.isEmpty())
         d.serial = serialFromVpd80(sysfs, d.name);
     // The transport shows in the host's ancestors: .../host3/rport-3:0-0/... (fc), session (iscsi).
-    const QString devicePath = sysfs.linkTarget(blockPath(d.name, QStringLiteral("device")));
+    const QString &devicePath = d.parentDevicePath;
     if (devicePath.contains(QLatin1String("/rport-")))
         d.scsi.transport = QStringLiteral("fc");
     else if (devicePath.contains(QLatin1String("/session")))
@@ -119,8 +119,7 @@ QString subsystemOfController(const SysfsRoot &sysfs, const QString &controller)
 
 void readNvme(const SysfsRoot &sysfs, BlockDevice &d, const QString &parentSubsystem)
 {
-    const QString deviceLink = blockPath(d.name, QStringLiteral("device"));
-    const QString parent = sysfs.linkName(deviceLink);
+    const QString parent = d.parentDevicePath.section(QLatin1Char('/'), -1);
     if (parentSubsystem == QLatin1String("nvme-subsystem")) {
         // Native multipath head: the parent is the subsystem, the paths are hidden nvmeXcYnZ devices.
         d.nvme.subsystem = parent;
@@ -146,7 +145,7 @@ void readNvme(const SysfsRoot &sysfs, BlockDevice &d, const QString &parentSubsy
         if (v.isEmpty() && !subsys.isEmpty())
             v = sysfs.readOr(subsys + QLatin1Char('/') + attr);
         if (v.isEmpty())
-            v = sysfs.readOr(blockPath(d.name, QStringLiteral("device/") + attr));
+            v = sysfs.readOr(d.parentDevicePath + QLatin1Char('/') + attr);
         return v;
     };
     d.model = fromCtrlOrSubsys(QStringLiteral("model"));
@@ -215,6 +214,23 @@ QList<Partition> readPartitions(const SysfsRoot &sysfs, const QString &name)
     return partitions;
 }
 
+// The hardware device a disk hangs off: its "device" link, or, in trees that lost their links
+// (umockdev, some captures), the directory above ".../block/NAME" (or ".../NAME"). Empty for
+// virtual devices.
+QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString &syspath)
+{
+    const QString linked = sysfs.linkTarget(blockPath(name, QStringLiteral("device")));
+    if (!linked.isEmpty())
+        return linked;
+    if (syspath.isEmpty() || syspath.startsWith(QLatin1String("devices/virtual/")))
+        return {};
+    for (const QString &suffix : {QStringLiteral("/block/") + name, QLatin1Char('/') + name}) {
+        if (syspath.endsWith(suffix))
+            return syspath.left(syspath.size() - suffix.size());
+    }
+    return {};
+}
+
 } // namespace
 
 bool kernelNameLess(const QString &a, const QString &b)
@@ -237,7 +253,11 @@ bool kernelNameLess(const QString &a, const QString &b)
         } else if (na != nb) {
             return na;
         } else if (ta != tb) {
-            if (ta.size() != tb.size())
+            // Same driver prefix (sd, vd, xvd...): the kernel counts sdz, sdaa, so shorter first.
+            int common = 0;
+            while (common < ta.size() && common < tb.size() && ta[common] == tb[common])
+                ++common;
+            if (common >= 2 && ta.size() != tb.size())
                 return ta.size() < tb.size();
             return ta < tb;
         }
@@ -275,9 +295,10 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
     d.partitions = readPartitions(sysfs, d.name);
 
-    const QString deviceLink = blockPath(d.name, QStringLiteral("device"));
-    const QString parentSubsystem = sysfs.linkName(deviceLink + QStringLiteral("/subsystem"));
-    d.parentDevicePath = sysfs.linkTarget(deviceLink);
+    d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath);
+    const QString parentSubsystem = d.parentDevicePath.isEmpty()
+        ? QString()
+        : sysfs.linkName(d.parentDevicePath + QStringLiteral("/subsystem"));
     d.kind = classify(sysfs, d.name, parentSubsystem);
 
     switch (d.kind) {
@@ -294,7 +315,7 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
         readNvme(sysfs, d, parentSubsystem);
         break;
     case DeviceKind::Virtio:
-        d.vendor = sysfs.readOr(deviceLink + QStringLiteral("/vendor"));
+        d.vendor = sysfs.readOr(d.parentDevicePath + QStringLiteral("/vendor"));
         d.serial = sysfs.readOr(blockPath(d.name, QStringLiteral("serial")));
         break;
     case DeviceKind::Loop:
@@ -305,8 +326,8 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
         d.model = d.mdLevel;
         break;
     case DeviceKind::Mmc:
-        d.model = sysfs.readOr(deviceLink + QStringLiteral("/name"));
-        d.serial = sysfs.readOr(deviceLink + QStringLiteral("/serial"));
+        d.model = sysfs.readOr(d.parentDevicePath + QStringLiteral("/name"));
+        d.serial = sysfs.readOr(d.parentDevicePath + QStringLiteral("/serial"));
         break;
     default:
         break;

@@ -60,8 +60,9 @@ bool TokenReader::readWords(const QString &what, qsizetype count, QStringList &o
     out.clear();
     // Counts come from the text itself: check before reserving anything.
     if (count > remaining()) {
+        const qsizetype left = remaining();
         m_pos = m_tokens.size();
-        return failAt(m_pos + 1, QStringLiteral("expected %1 more word(s) for %2").arg(count).arg(what));
+        return failAt(m_pos + 1, QStringLiteral("expected %1 word(s) for %2, only %3 left").arg(count).arg(what).arg(left));
     }
     out.reserve(count);
     for (qsizetype i = 0; i < count; ++i)

@@ -58,7 +58,8 @@ bool validCounterCount(int n)
     return n == 11 || n == 15 || n == 17;
 }
 
-// Parses up to 17 counters from tokens; *count receives how many there were (more than 17 is an error).
+// Parses the counters that follow; a token that is not a number, or an 18th counter, is an error. How many
+// there were is left in c->fieldCount for the caller to judge (its message counts differently).
 QString parseCounters(Tokens &tokens, DiskCounters *c)
 {
     int n = 0;
@@ -70,8 +71,6 @@ QString parseCounters(Tokens &tokens, DiskCounters *c)
         ++n;
     }
     c->fieldCount = n;
-    if (!validCounterCount(n))
-        return QStringLiteral("%1 counters, expected 11, 15 or 17").arg(n);
     return {};
 }
 
@@ -106,14 +105,12 @@ Result<DiskCounters> parseDiskstatsLine(QStringView line)
             QStringLiteral("bad device number '%1 %2'").arg(majorText.toString(), minorText.toString()));
     DiskCounters c;
     const QString error = parseCounters(tokens, &c);
-    if (!error.isEmpty()) {
-        // Report the total field count (14, 18, 20) as /proc/diskstats documentation counts them.
-        if (!validCounterCount(c.fieldCount) && c.fieldCount <= int(DiskFieldCount))
-            return Result<DiskCounters>::failure(QStringLiteral("%1: %2 fields, expected 14, 18 or 20")
-                                                     .arg(name.toString())
-                                                     .arg(c.fieldCount + 3));
+    if (!error.isEmpty())
         return Result<DiskCounters>::failure(QStringLiteral("%1: %2").arg(name.toString(), error));
-    }
+    if (!validCounterCount(c.fieldCount)) // counted as the kernel documentation counts: with major minor name
+        return Result<DiskCounters>::failure(QStringLiteral("%1: %2 fields, expected 14, 18 or 20")
+                                                 .arg(name.toString())
+                                                 .arg(c.fieldCount + 3));
     c.name = name.toString();
     c.devnum = DiskCounters::makeDevnum(unsigned(major), unsigned(minor));
     return c;
@@ -150,6 +147,9 @@ Result<DiskCounters> parseBlockStat(QStringView text, const QString &name, quint
     const QString error = parseCounters(tokens, &c);
     if (!error.isEmpty())
         return Result<DiskCounters>::failure(QStringLiteral("%1/stat: %2").arg(name, error));
+    if (!validCounterCount(c.fieldCount))
+        return Result<DiskCounters>::failure(
+            QStringLiteral("%1/stat: %2 counters, expected 11, 15 or 17").arg(name).arg(c.fieldCount));
     c.name = name;
     c.devnum = devnum;
     return c;

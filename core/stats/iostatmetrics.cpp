@@ -7,9 +7,12 @@ namespace {
 // Written the way sysstat writes them (iostat.c write_ext_stat, rd_stats.c compute_ext_disk_stats) so that
 // the floating-point results round the same way: a rate is delta / dt, a ratio is numerator / (double)
 // denominator, a size in kB is that ratio / 2 (exact in binary), and a zero denominator gives 0.
+// sysstat's S_VALUE(m, n, itv) = (n - m) / itv * 100 with itv in 1/100 s. Dividing by seconds directly is
+// the same number mathematically but not always the same double: 141085 / 1000.0 prints 141.09 where
+// 141085 / 100000.0 * 100 prints 141.08. Same operations, same order, same digits.
 double rate(quint64 delta, double dt)
 {
-    return dt > 0 ? double(delta) / dt : 0.0;
+    return dt > 0 ? double(delta) / (dt * 100.0) * 100.0 : 0.0;
 }
 
 double ratio(quint64 numerator, quint64 denominator)

@@ -71,7 +71,8 @@ private:
     bool m_haveBaseline = false;
     qint64 m_lastMonotonicNs = 0;
     quint64 m_sequence = 0;
-    QHash<QString, DiskCounters> m_previous;
+    QList<DiskCounters> m_previous; // the last read, in read order
+    QHash<QString, qsizetype> m_previousIndex; // name -> position in m_previous, built on demand
 };
 
 } // namespace dmtune

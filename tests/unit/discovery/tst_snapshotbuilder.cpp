@@ -249,6 +249,8 @@ void TestSnapshotBuilder::kernelNameOrder_data()
     QTest::newRow("numbers") << QStringLiteral("nvme0n2") << QStringLiteral("nvme0n10");
     QTest::newRow("dm") << QStringLiteral("dm-9") << QStringLiteral("dm-10");
     QTest::newRow("prefix") << QStringLiteral("loop1") << QStringLiteral("loop1p1");
+    QTest::newRow("other drivers alphabetical") << QStringLiteral("loop0") << QStringLiteral("vda");
+    QTest::newRow("sd before sr") << QStringLiteral("sdaa") << QStringLiteral("sr0");
 }
 
 void TestSnapshotBuilder::kernelNameOrder()

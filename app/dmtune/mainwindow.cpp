@@ -1,0 +1,262 @@
+#include "mainwindow.h"
+
+#include "devicedetailpane.h"
+#include "devicetreebuilder.h"
+#include "devicetreemodel.h"
+#include "devicetreeview.h"
+#include "discovery/discovery.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+const auto geometryKey = QStringLiteral("mainWindow/geometry");
+const auto windowStateKey = QStringLiteral("mainWindow/state");
+const auto splitterKey = QStringLiteral("mainWindow/splitter");
+const auto detailKey = QStringLiteral("mainWindow/detailSplitter");
+} // namespace
+
+MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
+    : QMainWindow(parent)
+    , m_sysfs(std::move(sysfs))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowTitle(m_sysfs.isLive() ? QStringLiteral("dmtune")
+                                    : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
+    m_discovery = new Discovery(m_sysfs, this);
+    m_model = new DeviceTreeModel(this);
+
+    m_tree = new DeviceTreeView;
+    m_tree->setModel(m_model);
+    m_firstRunHint = new QLabel(QStringLiteral(
+        "No multipath maps on this machine. On a dm-multipath host dmtune shows every map with its path groups, "
+        "paths and hardware, and every queue parameter live; run as root to tune them."));
+    m_firstRunHint->setWordWrap(true);
+    m_firstRunHint->setFrameShape(QFrame::StyledPanel);
+    m_firstRunHint->setMargin(6);
+    m_firstRunHint->hide();
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_firstRunHint);
+    leftLayout->addWidget(m_tree, 1);
+
+    m_detail = new DeviceDetailPane(m_sysfs);
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(m_detail);
+    m_splitter->setStretchFactor(1, 1);
+    setCentralWidget(m_splitter);
+
+    m_kernelLabel = new QLabel;
+    m_deviceMapperLabel = new QLabel;
+    m_countLabel = new QLabel;
+    m_hotplugLabel = new QLabel;
+    for (auto *label : {m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel})
+        statusBar()->addPermanentWidget(label);
+    m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
+    statusBar()->showMessage(QStringLiteral("Scanning block devices…"));
+
+    createMenus();
+    connect(m_discovery, &Discovery::snapshotChanged, this, &MainWindow::onSnapshot);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentRowChanged);
+    resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::start()
+{
+    m_discovery->start();
+}
+
+QTreeView *MainWindow::treeView() const
+{
+    return m_tree;
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction *quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    QAction *refresh = view->addAction(QStringLiteral("&Refresh"), this, [this] {
+        statusBar()->showMessage(QStringLiteral("Rescanning block devices…"));
+        m_discovery->refresh();
+    });
+    refresh->setShortcut(QKeySequence::Refresh);
+    view->addSeparator();
+    view->addAction(QStringLiteral("&Expand all"), m_tree, &QTreeView::expandAll);
+    view->addAction(QStringLiteral("&Collapse all"), m_tree, &QTreeView::collapseAll);
+
+    QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&About dmtune"), this, &MainWindow::showAbout);
+    help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::kernelRelease() const
+{
+    const auto release = m_sysfs.readProc(QStringLiteral("sys/kernel/osrelease"));
+    if (release && !release.value().trimmed().isEmpty())
+        return release.value().trimmed();
+    return m_sysfs.isLive() ? QStringLiteral("unknown") : QStringLiteral("unknown (captured tree)");
+}
+
+void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
+{
+    // While rows move the selection model shifts the current row on its own; the user's choice
+    // (m_selectedKey / m_selectedDevice) is what restoreSelection() brings back afterwards.
+    m_applyingSnapshot = true;
+    m_model->setSnapshot(snapshot);
+    m_detail->setSnapshot(snapshot);
+    m_applyingSnapshot = false;
+    restoreSelection();
+
+    m_firstRunHint->setVisible(snapshot.maps.isEmpty());
+    updateStatusBar(snapshot);
+    statusBar()->clearMessage();
+    if (!m_seenSnapshot) {
+        m_seenSnapshot = true;
+        if (!m_splitterRestored) {
+            // First run: the tree as wide as its columns need, within reason.
+            const int treeWidth = qMin(m_tree->contentsWidthHint(), width() * 3 / 5);
+            m_splitter->setSizes({treeWidth, qMax(1, width() - treeWidth)});
+        }
+    }
+    Q_EMIT snapshotShown();
+}
+
+void MainWindow::restoreSelection()
+{
+    QModelIndex wanted = m_model->indexForKey(m_selectedKey);
+    if (!wanted.isValid())
+        wanted = m_model->indexForDevice(m_selectedDevice);
+    if (!wanted.isValid() && m_selectedKey.isEmpty()) {
+        // Nothing chosen yet: the first map, else the first device, is what a visitor came to see.
+        for (const auto &section : {mapsSectionKey(), otherDevicesSectionKey()}) {
+            const QModelIndex sectionIndex = m_model->indexForKey(section);
+            if (m_model->rowCount(sectionIndex) > 0) {
+                wanted = m_model->index(0, 0, sectionIndex);
+                break;
+            }
+        }
+    }
+    if (!wanted.isValid()) {
+        // The device is gone: the pane says so rather than jumping to a neighbour.
+        m_detail->showDevice(m_selectedDevice);
+        return;
+    }
+    if (m_tree->currentIndex() != wanted) {
+        m_tree->selectionModel()->setCurrentIndex(wanted, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_tree->scrollTo(wanted);
+    } else {
+        onCurrentRowChanged(wanted);
+    }
+}
+
+void MainWindow::onCurrentRowChanged(const QModelIndex &current)
+{
+    if (m_applyingSnapshot || !current.isValid())
+        return;
+    m_selectedKey = current.data(DeviceTreeModel::RowKeyRole).toString();
+    m_selectedDevice = current.data(DeviceTreeModel::DeviceNameRole).toString();
+    m_detail->showDevice(m_selectedDevice);
+}
+
+bool MainWindow::selectDevice(const QString &name)
+{
+    const QModelIndex index = m_model->indexForDevice(name);
+    if (!index.isValid())
+        return false;
+    m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_tree->scrollTo(index);
+    return true;
+}
+
+void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
+{
+    const auto &dm = snapshot.deviceMapper;
+    if (dm.available) {
+        m_deviceMapperLabel->setText(dm.driverVersion.isEmpty()
+                                         ? QStringLiteral("device-mapper: available")
+                                         : QStringLiteral("device-mapper: available (driver %1)").arg(dm.driverVersion));
+    } else {
+        m_deviceMapperLabel->setText(QStringLiteral("device-mapper: not available (%1)")
+                                         .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : dm.reason));
+    }
+    m_deviceMapperLabel->setToolTip(m_deviceMapperLabel->text());
+    const auto devices = snapshot.devices.size();
+    const auto maps = snapshot.maps.size();
+    m_countLabel->setText(QStringLiteral("%1 %2 · %3 %4")
+                              .arg(devices)
+                              .arg(devices == 1 ? QStringLiteral("device") : QStringLiteral("devices"))
+                              .arg(maps)
+                              .arg(maps == 1 ? QStringLiteral("multipath map") : QStringLiteral("multipath maps")));
+
+    const QString source = m_discovery->monitorSource();
+    if (source == QLatin1String("udev"))
+        m_hotplugLabel->setText(QStringLiteral("hotplug: udev"));
+    else if (source == QLatin1String("kernel"))
+        m_hotplugLabel->setText(QStringLiteral("hotplug: kernel uevents"));
+    else if (!m_sysfs.isLive())
+        m_hotplugLabel->setText(QStringLiteral("hotplug: off (captured tree)"));
+    else
+        m_hotplugLabel->setText(QStringLiteral("hotplug: off (press F5 to rescan)"));
+    m_hotplugLabel->setToolTip(m_discovery->monitorError());
+}
+
+QString MainWindow::statusText() const
+{
+    return QStringList {m_kernelLabel->text(), m_deviceMapperLabel->text(), m_countLabel->text(), m_hotplugLabel->text()}
+        .join(QStringLiteral(" | "));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, QStringLiteral("About dmtune"),
+                       QStringLiteral("<h3>dmtune %1</h3>"
+                                      "<p>See dm-multipath maps, path groups, paths and every block queue parameter, live.</p>"
+                                      "<p>Qt %2 (built with %3)<br>Linux kernel %4<br>sysfs root %5%6</p>")
+                           .arg(QStringLiteral(DMTUNE_VERSION), QString::fromLatin1(qVersion()),
+                                QStringLiteral(QT_VERSION_STR), kernelRelease().toHtmlEscaped(),
+                                m_sysfs.root().toHtmlEscaped(),
+                                m_sysfs.isLive() ? QString() : QStringLiteral(" (captured, read-only)")));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(geometryKey).toByteArray());
+    restoreState(settings.value(windowStateKey).toByteArray());
+    m_splitterRestored = m_splitter->restoreState(settings.value(splitterKey).toByteArray());
+    m_detail->restoreState(settings.value(detailKey).toByteArray());
+    m_saveSettings = true;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_saveSettings) {
+        QSettings settings;
+        settings.setValue(geometryKey, saveGeometry());
+        settings.setValue(windowStateKey, saveState());
+        settings.setValue(splitterKey, m_splitter->saveState());
+        settings.setValue(detailKey, m_detail->saveState());
+    }
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace dmtune

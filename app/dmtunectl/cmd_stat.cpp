@@ -1,0 +1,282 @@
+// dmtunectl stat: iostat -x, from dmtune's Sampler, as text, sysstat-compatible JSON or CSV.
+#include "cli.h"
+#include "stats/iostatformat.h"
+#include "stats/sampler.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSocketNotifier>
+
+#include <cerrno>
+#include <csignal>
+#include <cmath>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace dmtune::cli {
+
+namespace {
+
+enum class Format { Text, Json, Csv };
+
+// SIGINT/SIGTERM end the run between two reports, so that the JSON document is still closed (as iostat does).
+int g_signalPipe[2] = {-1, -1};
+
+void onTerminatingSignal(int)
+{
+    const char byte = 1;
+    const int saved = errno;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
+    errno = saved;
+}
+
+class SignalGuard
+{
+public:
+    SignalGuard()
+    {
+        if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+            return;
+        struct sigaction action {};
+        action.sa_handler = onTerminatingSignal;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_oldInt);
+        ::sigaction(SIGTERM, &action, &m_oldTerm);
+        m_installed = true;
+    }
+    ~SignalGuard()
+    {
+        if (!m_installed)
+            return;
+        ::sigaction(SIGINT, &m_oldInt, nullptr);
+        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+        ::close(g_signalPipe[0]);
+        ::close(g_signalPipe[1]);
+        g_signalPipe[0] = g_signalPipe[1] = -1;
+    }
+    int readFd() const { return m_installed ? g_signalPipe[0] : -1; }
+
+private:
+    struct sigaction m_oldInt {};
+    struct sigaction m_oldTerm {};
+    bool m_installed = false;
+};
+
+bool validKernelName(const QString &name)
+{
+    return !name.isEmpty() && !name.contains(u'/') && name != QLatin1String(".") && name != QLatin1String("..");
+}
+
+// "sda", "dm-0", "/dev/sda", "/dev/mapper/mpatha" (a link to ../dm-N) -> the kernel name.
+Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
+{
+    QString name = arg;
+    if (arg.startsWith(u'/')) {
+        struct stat st {};
+        if (::stat(QFile::encodeName(arg).constData(), &st) != 0)
+            return Result<QString>::failure(QStringLiteral("%1: no such device").arg(arg));
+        if (!S_ISBLK(st.st_mode))
+            return Result<QString>::failure(QStringLiteral("%1: not a block device").arg(arg));
+        // The device number names the device whatever the path's spelling; the link name is the fallback
+        // for a captured tree without dev/block.
+        name = root.linkName(QStringLiteral("dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)));
+        if (name.isEmpty())
+            name = QFileInfo(QFileInfo(arg).canonicalFilePath()).fileName();
+    }
+    if (!validKernelName(name))
+        return Result<QString>::failure(QStringLiteral("'%1': not a block device name").arg(arg));
+    if (!root.exists(QStringLiteral("block/") + name) && !root.exists(QStringLiteral("class/block/") + name))
+        return Result<QString>::failure(QStringLiteral("no such block device '%1'").arg(arg));
+    return name;
+}
+
+iostatformat::HostInfo hostInfo(const SysfsRoot &root, qint64 wallMs, bool iso)
+{
+    iostatformat::HostInfo host;
+    struct utsname u {};
+    if (::uname(&u) == 0) {
+        host.sysname = QString::fromLocal8Bit(u.sysname);
+        host.nodename = QString::fromLocal8Bit(u.nodename);
+        host.release = QString::fromLocal8Bit(u.release);
+        host.machine = QString::fromLocal8Bit(u.machine);
+    }
+    // As sysstat counts them: the cpuN directories of devices/system/cpu.
+    static const QRegularExpression cpuDir(QStringLiteral("^cpu[0-9]+$"));
+    for (const QString &entry : root.list(QStringLiteral("devices/system/cpu"))) {
+        if (cpuDir.match(entry).hasMatch())
+            ++host.cpus;
+    }
+    if (host.cpus == 0)
+        host.cpus = int(::sysconf(_SC_NPROCESSORS_CONF));
+    host.date = iostatformat::date(wallMs, iso);
+    return host;
+}
+
+struct StatOptions {
+    QStringList devices; // kernel names; empty: all
+    int intervalMs = Sampler::DefaultIntervalMs;
+    qint64 count = -1; // -1: until interrupted
+    Format format = Format::Text;
+};
+
+// Returns an exit code, or -1 when the options are good.
+int parseStatOptions(QCommandLineParser &parser, const QStringList &args, Streams io, StatOptions *options,
+                     SysfsRoot *root)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "One iostat -x report per interval for DEV... (default: every device in /sys/block). The first report "
+        "covers the first interval, not the time since boot. Without -c, runs until SIGINT or SIGTERM and then "
+        "closes the JSON document."));
+    parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sda, dm-0, /dev/sda, /dev/mapper/NAME"),
+                                 QStringLiteral("[DEV...]"));
+    parser.addOption({{QStringLiteral("i"), QStringLiteral("interval")},
+                      QStringLiteral("Seconds between reports, 0.1 to 60 (default 1)."),
+                      QStringLiteral("SECONDS")});
+    parser.addOption({{QStringLiteral("c"), QStringLiteral("count")},
+                      QStringLiteral("Number of reports (default: until interrupted)."),
+                      QStringLiteral("COUNT")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("sysstat 12.6 iostat -x -o JSON document.")});
+    parser.addOption({QStringLiteral("csv"), QStringLiteral("CSV with iostat's column names, one row per device.")});
+    addCommonOptions(parser);
+    int exitCode = ExitOk;
+    if (!parseOrUsage(parser, args, io, &exitCode))
+        return exitCode;
+
+    if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
+        return usageError(io, QStringLiteral("stat: --json and --csv exclude each other"));
+    options->format = parser.isSet(QStringLiteral("json")) ? Format::Json
+        : parser.isSet(QStringLiteral("csv"))              ? Format::Csv
+                                                           : Format::Text;
+    if (parser.isSet(QStringLiteral("interval"))) {
+        bool ok = false;
+        const double seconds = parser.value(QStringLiteral("interval")).toDouble(&ok);
+        const double ms = std::round(seconds * 1000);
+        if (!ok || !(ms >= Sampler::MinIntervalMs && ms <= Sampler::MaxIntervalMs))
+            return usageError(io, QStringLiteral("stat: -i takes seconds from 0.1 to 60"));
+        options->intervalMs = int(ms);
+    }
+    if (parser.isSet(QStringLiteral("count"))) {
+        bool ok = false;
+        options->count = parser.value(QStringLiteral("count")).toLongLong(&ok);
+        if (!ok || options->count < 1)
+            return usageError(io, QStringLiteral("stat: -c takes a positive count"));
+    }
+    *root = sysfsRootFrom(parser);
+    if (!root->isDir(QStringLiteral("block")))
+        return fail(io, QStringLiteral("stat: %1: no block directory").arg(root->path(QStringLiteral("block"))));
+    for (const QString &arg : parser.positionalArguments()) {
+        const auto name = resolveDevice(*root, arg);
+        if (!name)
+            return fail(io, QStringLiteral("stat: ") + name.errorMessage());
+        if (!options->devices.contains(name.value()))
+            options->devices.append(name.value());
+    }
+    return -1;
+}
+
+} // namespace
+
+int runStat(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    StatOptions options;
+    SysfsRoot root;
+    if (const int code = parseStatOptions(parser, args, io, &options, &root); code >= 0)
+        return code;
+
+    const bool iso = qEnvironmentVariable("S_TIME_FORMAT") == QLatin1String("ISO");
+    Sampler sampler(root);
+    if (options.devices.isEmpty())
+        sampler.watchAll();
+    else
+        sampler.setWatched(options.devices);
+    sampler.setInterval(options.intervalMs);
+
+    switch (options.format) {
+    case Format::Text:
+        io.out << iostatformat::textBanner(hostInfo(root, QDateTime::currentMSecsSinceEpoch(), iso)) << '\n';
+        break;
+    case Format::Json:
+        io.out << iostatformat::jsonBegin(hostInfo(root, QDateTime::currentMSecsSinceEpoch(), iso));
+        break;
+    case Format::Csv:
+        io.out << iostatformat::csvHeader();
+        break;
+    }
+    io.out.flush();
+
+    qint64 reports = 0;
+    int exitCode = ExitOk;
+    bool finished = false;
+    auto finish = [&](int code) {
+        if (finished)
+            return;
+        finished = true;
+        exitCode = code;
+        QObject::disconnect(&sampler, nullptr, nullptr, nullptr);
+        sampler.stop();
+        if (options.format == Format::Json)
+            io.out << iostatformat::jsonEnd();
+        io.out.flush();
+        QCoreApplication::exit(code);
+    };
+
+    QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &batch) {
+        QList<iostatformat::DeviceRow> rows;
+        rows.reserve(batch.devices.size());
+        for (const DeviceSample &d : batch.devices)
+            rows.append({d.name(), d.metrics});
+        switch (options.format) {
+        case Format::Text:
+            io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();
+            for (const auto &row : std::as_const(rows))
+                io.out << iostatformat::textRow(row);
+            io.out << "\n\n"; // iostat ends each report with two empty lines
+            break;
+        case Format::Json:
+            if (reports > 0)
+                io.out << iostatformat::jsonSeparator();
+            io.out << iostatformat::jsonStatistics(iostatformat::timestamp(batch.wallMs, iso), rows);
+            break;
+        case Format::Csv: {
+            // Local time with its offset: unambiguous, and sorts as text within one offset.
+            const QDateTime local = QDateTime::fromMSecsSinceEpoch(batch.wallMs);
+            const QString stamp = local.toOffsetFromUtc(local.offsetFromUtc()).toString(Qt::ISODateWithMs);
+            for (const auto &row : std::as_const(rows))
+                io.out << iostatformat::csvRow(stamp, row);
+            break;
+        }
+        }
+        io.out.flush();
+        if (++reports == options.count)
+            finish(ExitOk);
+    });
+    QObject::connect(&sampler, &Sampler::deviceVanished, [&](const QString &name) {
+        io.err << "dmtunectl: stat: " << name << " vanished\n";
+        io.err.flush();
+    });
+    QObject::connect(&sampler, &Sampler::samplingFailed, [&](const QString &message) {
+        io.err << "dmtunectl: stat: " << message << '\n';
+        finish(ExitFailure);
+    });
+
+    SignalGuard signalGuard;
+    std::unique_ptr<QSocketNotifier> notifier;
+    if (signalGuard.readFd() >= 0) {
+        notifier = std::make_unique<QSocketNotifier>(signalGuard.readFd(), QSocketNotifier::Read);
+        QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] { finish(ExitOk); });
+    }
+
+    sampler.start();
+    if (!finished)
+        QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace dmtune::cli

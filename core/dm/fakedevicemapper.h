@@ -1,0 +1,66 @@
+#pragma once
+// An in-memory DeviceMapper for tests of the logic above it. Multipath messages change the
+// status (and queue_if_no_path the table) the way drivers/md/dm-mpath.c does; I/O does not happen
+// by itself: simulateIo() lets it pick a group. Thread-safe; waitEvent() blocks like the kernel's.
+#include "devicemapper.h"
+
+#include <QMap>
+#include <QMutex>
+#include <QStringList>
+#include <QWaitCondition>
+
+namespace dmtune {
+
+class FakeDeviceMapper final : public DeviceMapper
+{
+public:
+    FakeDeviceMapper() = default;
+
+    // Adds a map from `dmsetup table` / `dmsetup status` text (one target per line). Without a
+    // status a multipath map starts as the kernel reports a freshly loaded table.
+    Status addMap(const QString &name, const QString &tableText, const QString &statusText = {}, const QString &uuid = {});
+    // Removes a map; its waiters return with an error.
+    void removeMap(const QString &name);
+    void setSuspended(const QString &name, bool suspended);
+    // The next reload of `name` fails at the load step with `message`; the old table stays live.
+    void failNextLoad(const QString &name, const QString &message);
+    // Bumps the event counter, as the kernel does when it fails a path on an I/O error.
+    void triggerEvent(const QString &name);
+    // I/O arrives: the map picks a group as choose_pgpath() does (the current group while it has
+    // an active path, else the next one, else the first enabled, then disabled, group with one).
+    Status simulateIo(const QString &name);
+    // The message texts the map accepted, oldest first.
+    QStringList receivedMessages(const QString &name) const;
+    // waitEvent gives up after this long (default: never), for tests that must not hang.
+    void setWaitTimeout(int milliseconds);
+
+    Result<QList<DmMapName>> listMaps() override;
+    Result<DmInfo> info(const QString &name) override;
+    Result<QList<DmTargetLine>> table(const QString &name) override;
+    Result<QList<DmTargetLine>> status(const QString &name) override;
+    Status message(const QString &name, const QString &text) override;
+    Status reload(const QString &name, const QList<DmTargetLine> &table) override;
+    Result<quint32> waitEvent(const QString &name, quint32 eventNr) override;
+
+private:
+    struct Map {
+        quint32 minor = 0;
+        QString uuid;
+        QList<DmTargetLine> table;
+        QList<DmTargetLine> status;
+        bool suspended = false;
+        quint32 eventNr = 0;
+        QStringList messages;
+        QString loadError;
+    };
+    Map *find(const QString &name);
+    void bumpEvent(Map &map);
+
+    mutable QMutex m_mutex;
+    QWaitCondition m_changed;
+    QMap<QString, Map> m_maps;
+    quint32 m_nextMinor = 0;
+    int m_waitTimeout = -1;
+};
+
+} // namespace dmtune

@@ -1,0 +1,34 @@
+#pragma once
+// DeviceMapper over libdevmapper. Every call first checks that the kernel has device-mapper
+// (checkDeviceMapper) and returns that reason as the error otherwise, without touching the
+// library. libdevmapper's log goes into the returned error messages, never to stderr.
+#include "devicemapper.h"
+#include "dmavailability.h"
+#include "sysfs/sysfsroot.h"
+
+namespace dmtune {
+
+class LibDevmapperBackend final : public DeviceMapper
+{
+public:
+    explicit LibDevmapperBackend(
+        SysfsRoot root = SysfsRoot(), QString controlPath = QStringLiteral("/dev/mapper/control"));
+
+    DmAvailability availability() const;
+
+    Result<QList<DmMapName>> listMaps() override;
+    Result<DmInfo> info(const QString &name) override;
+    Result<QList<DmTargetLine>> table(const QString &name) override;
+    Result<QList<DmTargetLine>> status(const QString &name) override;
+    Status message(const QString &name, const QString &text) override;
+    Status reload(const QString &name, const QList<DmTargetLine> &table) override;
+    Result<quint32> waitEvent(const QString &name, quint32 eventNr) override;
+
+private:
+    Status ready(const QString &name) const;
+
+    SysfsRoot m_root;
+    QString m_controlPath;
+};
+
+} // namespace dmtune

@@ -1,0 +1,176 @@
+#include "sampler.h"
+
+#include <QDateTime>
+
+#include <ctime>
+
+namespace dmtune {
+
+namespace {
+
+qint64 monotonicNowNs()
+{
+    timespec ts {};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return qint64(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+} // namespace
+
+const DeviceSample *SampleBatch::find(const QString &name) const
+{
+    for (const auto &d : devices) {
+        if (d.counters.name == name)
+            return &d;
+    }
+    return nullptr;
+}
+
+Sampler::Sampler(SysfsRoot root, QObject *parent)
+    : QObject(parent)
+    , m_reader(std::move(root))
+{
+    // A coarse timer may fire 5 % early or late; at 100 ms that is visible, so ask for precision.
+    m_timer.setTimerType(Qt::PreciseTimer);
+    m_timer.setInterval(DefaultIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &Sampler::tick);
+}
+
+Sampler::~Sampler() = default;
+
+void Sampler::setWatched(const QStringList &names)
+{
+    // Devices no longer read end their series at the next tick (deviceVanished), new ones start one.
+    m_names = names;
+    m_names.removeDuplicates();
+    m_names.removeAll(QString());
+}
+
+void Sampler::watchAll(bool includePartitions)
+{
+    m_names.clear();
+    m_includePartitions = includePartitions;
+}
+
+bool Sampler::setInterval(int ms)
+{
+    if (ms < MinIntervalMs || ms > MaxIntervalMs)
+        return false;
+    m_timer.setInterval(ms); // restarts a running timer; elapsed time still runs from the last read
+    return true;
+}
+
+void Sampler::start()
+{
+    if (m_timer.isActive())
+        return;
+    resetBaseline();
+    tick(); // the baseline
+    m_timer.start();
+}
+
+void Sampler::stop()
+{
+    m_timer.stop();
+    // Every series ends; a later start() begins new ones from a fresh baseline.
+    const auto previous = std::exchange(m_previous, {});
+    for (const auto &c : previous)
+        Q_EMIT deviceVanished(c.name);
+    resetBaseline();
+}
+
+void Sampler::sampleNow()
+{
+    tick();
+}
+
+void Sampler::resetBaseline()
+{
+    m_haveBaseline = false;
+    m_previous.clear();
+    m_previousIndex.clear();
+    m_sequence = 0;
+}
+
+void Sampler::tick()
+{
+    auto read = m_reader.read(m_names, m_includePartitions);
+    const qint64 nowNs = monotonicNowNs();
+    const qint64 wallMs = QDateTime::currentMSecsSinceEpoch();
+    if (!read) {
+        Q_EMIT samplingFailed(read.errorMessage());
+        return;
+    }
+    m_lastSource = read->source;
+    QList<DiskCounters> current = std::move(read.value().devices);
+
+    if (!m_haveBaseline) {
+        m_haveBaseline = true;
+        m_lastMonotonicNs = nowNs;
+        m_previous = std::move(current);
+        m_previousIndex.clear();
+        for (const auto &c : std::as_const(m_previous))
+            Q_EMIT deviceAppeared(c.name);
+        return;
+    }
+
+    SampleBatch batch;
+    batch.wallMs = wallMs;
+    batch.monotonicNs = nowNs;
+    batch.elapsedSeconds = double(nowNs - m_lastMonotonicNs) / 1e9;
+    batch.sequence = ++m_sequence;
+    batch.devices.reserve(current.size());
+
+    // Devices come back in the same order tick after tick: try the same position first and fall back to a
+    // lookup only when the list changed, so the steady state does no hashing.
+    QList<bool> matched(m_previous.size(), false);
+    QStringList appeared;
+    bool samePositions = current.size() == m_previous.size();
+    for (qsizetype i = 0; i < current.size(); ++i) {
+        const DiskCounters &cur = current[i];
+        qsizetype p = -1;
+        if (i < m_previous.size() && m_previous[i].name == cur.name) {
+            p = i;
+        } else {
+            samePositions = false;
+            if (m_previousIndex.isEmpty()) {
+                for (qsizetype k = 0; k < m_previous.size(); ++k)
+                    m_previousIndex.insert(m_previous[k].name, k);
+            }
+            p = m_previousIndex.value(cur.name, -1);
+        }
+        if (p < 0 || matched[p]) {
+            appeared.append(cur.name);
+            continue;
+        }
+        matched[p] = true;
+        DeviceSample sample;
+        sample.counters = cur;
+        sample.deltas = counterDeltas(m_previous[p], cur);
+        std::array<quint32, 2> inflight {0, 0};
+        // Field 9 is the sum of the two: when it is 0 the split is {0, 0} without a file read.
+        if (m_readInflight && cur[DiskField::InFlight] > 0)
+            inflight = m_reader.inflight(cur.name);
+        sample.metrics = IostatMetrics::fromDeltas(sample.deltas, batch.elapsedSeconds, inflight[0], inflight[1]);
+        batch.devices.append(std::move(sample));
+    }
+
+    QStringList vanished;
+    for (qsizetype k = 0; k < m_previous.size(); ++k) {
+        if (!matched[k])
+            vanished.append(m_previous[k].name);
+    }
+    m_previous = std::move(current);
+    if (!samePositions)
+        m_previousIndex.clear(); // built from the old order; rebuilt on the next miss
+    m_lastMonotonicNs = nowNs;
+
+    // A vanished device's series ended with the previous batch; an appeared one is in the next batch.
+    for (const QString &name : std::as_const(vanished))
+        Q_EMIT deviceVanished(name);
+    Q_EMIT samplesAvailable(batch);
+    for (const QString &name : std::as_const(appeared))
+        Q_EMIT deviceAppeared(name);
+}
+
+} // namespace dmtune

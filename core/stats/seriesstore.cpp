@@ -1,0 +1,292 @@
+#include "seriesstore.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dmtune {
+
+namespace {
+
+constexpr quint32 saturate32(quint64 v)
+{
+    return v > 0xffffffffULL ? 0xffffffffU : quint32(v);
+}
+
+constexpr quint16 saturate16(double v)
+{
+    return v >= 65535.0 ? quint16(65535) : v <= 0 ? quint16(0) : quint16(v);
+}
+
+// Which DiskField each slot of StoredSample::counters and StoredRareDeltas::counters holds.
+constexpr DiskField ringFields[10] = {
+    DiskField::ReadIos, DiskField::ReadMerges, DiskField::ReadSectors, DiskField::ReadTicks, DiskField::WriteIos,
+    DiskField::WriteMerges, DiskField::WriteSectors, DiskField::WriteTicks, DiskField::IoTicks, DiskField::TimeInQueue,
+};
+constexpr DiskField rareFields[6] = {
+    DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors,
+    DiskField::DiscardTicks, DiskField::FlushIos, DiskField::FlushTicks,
+};
+
+constexpr std::size_t minimumCapacity = 16;
+
+} // namespace
+
+SeriesStore::SeriesStore(qint64 retentionMs)
+    : m_retentionUs(std::max<qint64>(retentionMs, 1) * 1000)
+{
+}
+
+void SeriesStore::setRetention(qint64 retentionMs)
+{
+    m_retentionUs = std::max<qint64>(retentionMs, 1) * 1000;
+    for (auto it = m_devices.begin(); it != m_devices.end();) {
+        evict(*it, m_newestUs - m_retentionUs);
+        it = it->segments.empty() ? m_devices.erase(it) : std::next(it);
+    }
+}
+
+void SeriesStore::clear()
+{
+    m_devices.clear();
+    m_lastBatch = 0;
+    m_newestUs = 0;
+    m_haveClockOffset = false;
+}
+
+void SeriesStore::endSeries(const QString &device)
+{
+    const auto it = m_devices.find(device);
+    if (it == m_devices.end() || it->segments.empty() || !it->segments.back().open)
+        return;
+    Segment &s = it->segments.back();
+    s.open = false;
+    // A closed segment only shrinks from now on: give back the spare ring capacity.
+    if (s.ring.size() > s.count) {
+        std::vector<StoredSample> compact;
+        compact.reserve(s.count);
+        for (std::size_t i = 0; i < s.count; ++i)
+            compact.push_back(s.ring[(s.head + i) % s.ring.size()]);
+        s.ring = std::move(compact);
+        s.head = 0;
+    }
+}
+
+void SeriesStore::append(const SampleBatch &batch)
+{
+    const qint64 endUs = batch.monotonicNs / 1000;
+    if (!m_haveClockOffset) {
+        m_wallMinusMonotonicUs = batch.wallMs * 1000 - endUs;
+        m_haveClockOffset = true;
+    }
+    // A batch that does not follow the previous one (a restarted sampler) ends every open segment.
+    if (m_lastBatch == 0 || batch.sequence != m_lastBatch + 1) {
+        for (auto it = m_devices.begin(); it != m_devices.end(); ++it)
+            endSeries(it.key());
+    }
+    for (const DeviceSample &sample : batch.devices) {
+        DeviceHistory &history = m_devices[sample.name()];
+        const bool continues = !history.segments.empty() && history.segments.back().open
+            && history.lastBatch == m_lastBatch && m_lastBatch != 0;
+        if (!continues) {
+            endSeries(sample.name());
+            const qint64 dtUs = std::llround(batch.elapsedSeconds * 1e6);
+            Segment fresh;
+            fresh.startUs = endUs - dtUs;
+            fresh.lastEndUs = fresh.startUs;
+            history.segments.push_back(std::move(fresh));
+        }
+        Segment &segment = history.segments.back();
+        // From the previous end, not from elapsedSeconds: µs timestamps that never drift over an hour.
+        const qint64 dtUs = endUs - segment.lastEndUs;
+        if (dtUs <= 0 || dtUs > qint64(std::numeric_limits<quint32>::max())) {
+            endSeries(sample.name()); // not representable (a suspend?): leave a gap
+            continue;
+        }
+        push(segment, sample, endUs, dtUs);
+        history.lastBatch = batch.sequence;
+    }
+    m_lastBatch = batch.sequence;
+    m_newestUs = std::max(m_newestUs, endUs);
+
+    const qint64 cutoffUs = m_newestUs - m_retentionUs;
+    for (auto it = m_devices.begin(); it != m_devices.end();) {
+        if (!it->segments.empty() && it->segments.back().open && it->lastBatch != batch.sequence)
+            endSeries(it.key()); // not in this batch: it vanished or is no longer watched
+        evict(*it, cutoffUs);
+        it = it->segments.empty() ? m_devices.erase(it) : std::next(it);
+    }
+}
+
+void SeriesStore::grow(Segment &segment, qint64 dtUs)
+{
+    // Aim at exactly what the retention needs at the current interval, approached by doubling so that a
+    // short-lived device does not reserve an hour.
+    const std::size_t target = std::size_t(m_retentionUs / std::max<qint64>(dtUs, 1)) + 2;
+    const std::size_t size = segment.ring.size();
+    std::size_t capacity = std::min(std::max(size * 2, minimumCapacity), target);
+    if (capacity <= size) // intervals got shorter than the estimate: room is still needed
+        capacity = size + std::max(minimumCapacity, size / 4);
+    std::vector<StoredSample> bigger;
+    bigger.reserve(capacity);
+    for (std::size_t i = 0; i < segment.count; ++i)
+        bigger.push_back(segment.ring[(segment.head + i) % size]);
+    bigger.resize(capacity);
+    segment.ring = std::move(bigger);
+    segment.head = 0;
+}
+
+void SeriesStore::push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs)
+{
+    if (segment.count == segment.ring.size())
+        grow(segment, dtUs);
+    StoredSample &s = segment.ring[(segment.head + segment.count) % segment.ring.size()];
+    s.dtMicros = quint32(dtUs);
+    s.inflightReads = saturate16(sample.metrics[Metric::InflightReads]);
+    s.inflightWrites = saturate16(sample.metrics[Metric::InflightWrites]);
+    for (int i = 0; i < 10; ++i)
+        s.counters[i] = saturate32(sample.deltas[ringFields[i]]);
+    const quint64 index = segment.firstIndex + segment.count;
+    ++segment.count;
+
+    StoredRareDeltas rare {index, {}};
+    bool any = false;
+    for (int i = 0; i < 6; ++i) {
+        rare.counters[i] = saturate32(sample.deltas[rareFields[i]]);
+        any |= rare.counters[i] != 0;
+    }
+    if (any)
+        segment.rare.push_back(rare);
+    segment.lastEndUs = endUs;
+}
+
+void SeriesStore::evict(DeviceHistory &history, qint64 cutoffUs)
+{
+    while (!history.segments.empty()) {
+        Segment &s = history.segments.front();
+        while (s.count > 0 && s.startUs + qint64(s.ring[s.head].dtMicros) < cutoffUs) {
+            s.startUs += s.ring[s.head].dtMicros;
+            s.head = (s.head + 1) % s.ring.size();
+            --s.count;
+            ++s.firstIndex;
+        }
+        while (!s.rare.empty() && s.rare.front().sampleIndex < s.firstIndex)
+            s.rare.pop_front();
+        if (s.count == 0 && !s.open) {
+            history.segments.pop_front();
+            continue;
+        }
+        if (s.count == 0) { // open and empty: restart the ring from its start
+            s.head = 0;
+        }
+        break;
+    }
+}
+
+double SeriesStore::toEpochSeconds(qint64 monotonicUs) const
+{
+    return double(monotonicUs + m_wallMinusMonotonicUs) / 1e6;
+}
+
+template<typename Visit>
+void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit &&visit) const
+{
+    for (const Segment &s : history.segments) {
+        qint64 endUs = s.startUs;
+        auto rare = s.rare.cbegin();
+        bool first = true;
+        for (std::size_t i = 0; i < s.count; ++i) {
+            const StoredSample &stored = s.ring[(s.head + i) % s.ring.size()];
+            endUs += stored.dtMicros;
+            const quint64 index = s.firstIndex + i;
+            const double time = toEpochSeconds(endUs);
+            if (time < sinceSeconds)
+                continue;
+            CounterDeltas d;
+            for (int k = 0; k < 10; ++k)
+                d[ringFields[k]] = stored.counters[k];
+            while (rare != s.rare.cend() && rare->sampleIndex < index)
+                ++rare;
+            if (rare != s.rare.cend() && rare->sampleIndex == index) {
+                for (int k = 0; k < 6; ++k)
+                    d[rareFields[k]] = rare->counters[k];
+            }
+            const double dt = double(stored.dtMicros) / 1e6;
+            visit(time, dt, IostatMetrics::fromDeltas(d, dt, stored.inflightReads, stored.inflightWrites), first,
+                  i == 0 && s.firstIndex == 0);
+            first = false;
+        }
+    }
+}
+
+QStringList SeriesStore::devices() const
+{
+    QStringList names = m_devices.keys();
+    names.sort();
+    return names;
+}
+
+qsizetype SeriesStore::sampleCount(const QString &device) const
+{
+    const auto it = m_devices.constFind(device);
+    if (it == m_devices.constEnd())
+        return 0;
+    qsizetype n = 0;
+    for (const Segment &s : it->segments)
+        n += qsizetype(s.count);
+    return n;
+}
+
+qsizetype SeriesStore::sampleCount() const
+{
+    qsizetype n = 0;
+    for (auto it = m_devices.constBegin(); it != m_devices.constEnd(); ++it)
+        n += sampleCount(it.key());
+    return n;
+}
+
+qsizetype SeriesStore::sampleBytes() const
+{
+    qsizetype bytes = 0;
+    for (const DeviceHistory &h : m_devices) {
+        for (const Segment &s : h.segments)
+            bytes += qsizetype(s.ring.capacity() * sizeof(StoredSample) + s.rare.size() * sizeof(StoredRareDeltas));
+    }
+    return bytes;
+}
+
+MetricSeries SeriesStore::series(const QString &device, Metric metric, double sinceSeconds) const
+{
+    MetricSeries out;
+    const auto it = m_devices.constFind(device);
+    if (it == m_devices.constEnd())
+        return out;
+    const qsizetype n = sampleCount(device) + qsizetype(it->segments.size());
+    out.times.reserve(n);
+    out.values.reserve(n);
+    visit(*it, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool firstOfSegment, bool) {
+        // Segments are separated by time the device was not sampled: break the line there.
+        if (firstOfSegment && !out.times.isEmpty()) {
+            out.times.append(time - dt);
+            out.values.append(std::numeric_limits<double>::quiet_NaN());
+        }
+        out.times.append(time);
+        out.values.append(m[metric]);
+    });
+    return out;
+}
+
+QList<TimedMetrics> SeriesStore::history(const QString &device, double sinceSeconds) const
+{
+    QList<TimedMetrics> out;
+    const auto it = m_devices.constFind(device);
+    if (it == m_devices.constEnd())
+        return out;
+    out.reserve(sampleCount(device));
+    visit(*it, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool, bool startsSegment) {
+        out.append(TimedMetrics {time, dt, m, startsSegment});
+    });
+    return out;
+}
+
+} // namespace dmtune

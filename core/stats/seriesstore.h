@@ -1,0 +1,106 @@
+#pragma once
+// Per-device history of the sampler's batches at full resolution, 48 bytes per device-sample, kept for a
+// retention time (default 1 h). Charts pull (time, value) series of any metric out of it. Layout: docs/stats.md.
+#include "samplebatch.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <deque>
+#include <vector>
+
+namespace dmtune {
+
+// One device over one interval: the deltas the charts need, exactly, in 48 bytes.
+struct StoredSample {
+    quint32 dtMicros; // interval length from the monotonic clock
+    quint16 inflightReads; // saturated at 65535
+    quint16 inflightWrites;
+    // Deltas of fields 1-8, 10 and 11 (reads, writes, busy time, weighted time), saturated at 2^32-1 (an
+    // interval of at most 60 s does not come near: 2^32 sectors are 2 TiB).
+    quint32 counters[10];
+};
+static_assert(sizeof(StoredSample) == 48, "the history budget is 48 bytes per device-sample");
+
+// Discard and flush deltas (fields 12-17) of the intervals that had any: most intervals of most devices have
+// none, so they live beside the ring, keyed by the sample's sequence number.
+struct StoredRareDeltas {
+    quint64 sampleIndex;
+    quint32 counters[6];
+};
+
+struct MetricSeries {
+    QList<double> times; // seconds since the epoch, at the end of each interval
+    QList<double> values; // NaN between two segments of a device's history (QCustomPlot draws a gap there)
+};
+
+struct TimedMetrics {
+    double time; // as MetricSeries::times
+    double intervalSeconds;
+    IostatMetrics metrics;
+    bool startsSegment; // first interval after the device appeared (or after a restart of the sampler)
+};
+
+class SeriesStore
+{
+public:
+    static constexpr qint64 DefaultRetentionMs = 60 * 60 * 1000;
+
+    explicit SeriesStore(qint64 retentionMs = DefaultRetentionMs);
+
+    // Samples whose interval ended more than retentionMs before the newest batch are dropped.
+    void setRetention(qint64 retentionMs);
+    qint64 retention() const { return m_retentionUs / 1000; }
+
+    // Every device in the batch continues its segment, or starts one. A device missing from the batch, or a
+    // batch that does not follow the previous one (sampler restarted), ends the open segment: the next
+    // sample of that device starts a new one.
+    void append(const SampleBatch &batch);
+    // Ends a device's open segment now (connect Sampler::deviceVanished here; append() would also notice).
+    void endSeries(const QString &device);
+    void clear();
+
+    QStringList devices() const;
+    qsizetype sampleCount(const QString &device) const;
+    qsizetype sampleCount() const;
+    // Bytes held for samples (ring capacity + rare deltas), without the per-device bookkeeping.
+    qsizetype sampleBytes() const;
+
+    // The metric over time for one device, from sinceSeconds (seconds since the epoch) on.
+    MetricSeries series(const QString &device, Metric metric, double sinceSeconds = 0) const;
+    // All metrics per retained interval, for tables and CSV export.
+    QList<TimedMetrics> history(const QString &device, double sinceSeconds = 0) const;
+
+private:
+    struct Segment {
+        std::vector<StoredSample> ring; // capacity grows towards retention / interval
+        std::size_t head = 0; // index of the oldest sample
+        std::size_t count = 0;
+        std::deque<StoredRareDeltas> rare; // ascending sampleIndex
+        quint64 firstIndex = 0; // sample index of ring[head]
+        qint64 startUs = 0; // monotonic µs at which the oldest sample's interval began
+        qint64 lastEndUs = 0; // monotonic µs at the end of the newest sample
+        bool open = true;
+    };
+    struct DeviceHistory {
+        std::deque<Segment> segments; // oldest first; only the last may be open
+        quint64 lastBatch = 0; // sequence of the batch that last extended the open segment
+    };
+
+    void push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs);
+    void evict(DeviceHistory &history, qint64 cutoffUs);
+    void grow(Segment &segment, qint64 dtUs);
+    double toEpochSeconds(qint64 monotonicUs) const;
+    template<typename Visit>
+    void visit(const DeviceHistory &history, double sinceSeconds, Visit &&visit) const;
+
+    qint64 m_retentionUs;
+    qint64 m_newestUs = 0;
+    qint64 m_wallMinusMonotonicUs = 0; // set by the first batch: charts show wall time, arithmetic uses monotonic
+    bool m_haveClockOffset = false;
+    quint64 m_lastBatch = 0;
+    QHash<QString, DeviceHistory> m_devices;
+};
+
+} // namespace dmtune

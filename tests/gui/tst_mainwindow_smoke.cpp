@@ -1,0 +1,144 @@
+// The whole window on the offscreen platform over a fake captured tree: it scans, shows the map
+// and the devices, and the detail pane lists queue attributes of the selected device.
+#include "fakesysfs.h"
+
+#include "devicedetailpane.h"
+#include "devicetreemodel.h"
+#include "discovery/discovery.h"
+#include "mainwindow.h"
+#include "queueattributemodel.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTest>
+#include <QTreeView>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+
+namespace {
+
+bool tableHasRow(const QTableWidget *table, const QString &label, const QString &value)
+{
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const auto *l = table->item(row, 0);
+        const auto *v = table->item(row, 1);
+        if (l && v && l->text() == label && v->text() == value)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestMainWindowSmoke : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // QSettings and friends must not touch the user's files.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void showsMapDevicesAndQueue()
+    {
+        FakeSysfs fake;
+        QVERIFY(fake.isValid());
+        fake.buildStandardMachine();
+
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        window.resize(1400, 900);
+        window.show();
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+        QVERIFY(window.discovery()->hasSnapshot());
+        QVERIFY(window.windowTitle().contains(QStringLiteral("read-only")));
+
+        const DeviceTreeModel *model = window.treeModel();
+        const QModelIndex map = model->indexForKey(QStringLiteral("map/mpatha"));
+        QVERIFY(map.isValid());
+        QVERIFY(window.treeView()->isExpanded(map));
+        for (const auto *name : {"sdak", "sdu", "sdm", "sdac", "loop0", "zram0", "vda"})
+            QVERIFY2(model->indexForDevice(QString::fromLatin1(name)).isValid(), name);
+
+        // The first map is selected at start.
+        QCOMPARE(window.treeView()->currentIndex(), map);
+        DeviceDetailPane *pane = window.detailPane();
+        QCOMPARE(pane->shownDevice(), QStringLiteral("dm-0"));
+        QVERIFY(pane->queueModel()->rowCount() > 0);
+        QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("dm name"), QStringLiteral("mpatha")));
+
+        QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        QCOMPARE(pane->shownDevice(), QStringLiteral("sdak"));
+        const auto *queue = pane->queueModel();
+        const int nr = queue->rowOf(QStringLiteral("nr_requests"));
+        QVERIFY(nr >= 0);
+        QCOMPARE(queue->index(nr, QueueAttributeModel::WritableColumn).data().toString(), QStringLiteral("yes"));
+        QVERIFY(queue->rowOf(QStringLiteral("iosched/fifo_batch")) >= 0);
+        QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("H:C:T:L"), QStringLiteral("2:0:3:1")));
+        QVERIFY(pane->queueSummary().contains(QStringLiteral("block/sdak/queue")));
+
+        QVERIFY(window.selectDevice(QStringLiteral("zram0")));
+        QCOMPARE(queue->rowCount(), 0);
+        QVERIFY(pane->queueSummary().contains(QStringLiteral("no queue directory")));
+
+        QVERIFY(window.selectDevice(QStringLiteral("vda1")));
+        QVERIFY(pane->queueSummary().contains(QStringLiteral("shares the queue of vda")));
+        QVERIFY(queue->rowCount() > 0);
+
+        const QString status = window.statusText();
+        QVERIFY2(status.contains(QStringLiteral("device-mapper: not available")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("hotplug: off (captured tree)")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("9 devices · 1 multipath map")), qPrintable(status));
+
+        // A rescan that removes a device keeps the user's selection on the device they chose.
+        QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        fake.removeDevice(QStringLiteral("loop0"));
+        window.discovery()->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, 10000);
+        QVERIFY(!model->indexForDevice(QStringLiteral("loop0")).isValid());
+        QCOMPARE(pane->shownDevice(), QStringLiteral("sdak"));
+        QCOMPARE(window.treeView()->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString(), QStringLiteral("sdak"));
+
+        // The selected device itself goes: the pane says so instead of jumping elsewhere.
+        QVERIFY(window.selectDevice(QStringLiteral("zram0")));
+        fake.removeDevice(QStringLiteral("zram0"));
+        window.discovery()->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 3, 10000);
+        QCOMPARE(pane->shownDevice(), QStringLiteral("zram0"));
+        QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("Device"),
+                            QStringLiteral("zram0 is not in the latest scan (removed?)")));
+
+        // A picture for whoever reviews the layout.
+        QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        QDir().mkpath(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_smoke.png")));
+    }
+
+    void firstRunHintWithoutMaps()
+    {
+        FakeSysfs fake;
+        fake.addLoop(QStringLiteral("loop0"), QStringLiteral("7:0"), QStringLiteral("/tmp/x.img"));
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        window.show();
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+        const auto labels = window.findChildren<QLabel *>();
+        const bool hintVisible = std::any_of(labels.begin(), labels.end(), [](const QLabel *l) {
+            return l->isVisible() && l->text().startsWith(QStringLiteral("No multipath maps"));
+        });
+        QVERIFY(hintVisible);
+        // No map: the first device is selected.
+        QCOMPARE(window.detailPane()->shownDevice(), QStringLiteral("loop0"));
+    }
+};
+
+QTEST_MAIN(TestMainWindowSmoke)
+#include "tst_mainwindow_smoke.moc"

@@ -1,0 +1,200 @@
+// SeriesStore: 48 bytes per device-sample, retention by time, segments per appearance, exact metrics back.
+#include "stats/seriesstore.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace dmtune;
+
+namespace {
+
+constexpr qint64 startWallMs = 1'800'000'000'000; // an arbitrary wall time
+constexpr qint64 startMonoNs = 5'000'000'000'000; // and an arbitrary monotonic time
+
+// Device `name` whose counters grow by `step` per second, sampled every intervalMs.
+DeviceSample sample(const QString &name, quint64 tick, int intervalMs, quint64 step, quint64 discards = 0)
+{
+    DeviceSample s;
+    s.counters.name = name;
+    s.counters.fieldCount = 17;
+    CounterDeltas &d = s.deltas;
+    const quint64 n = step * quint64(intervalMs) / 1000;
+    d[DiskField::ReadIos] = n;
+    d[DiskField::ReadSectors] = n * 8;
+    d[DiskField::ReadTicks] = n / 2;
+    d[DiskField::WriteIos] = n * 2 + tick; // varies per tick so that order is checked
+    d[DiskField::WriteMerges] = n * 14;
+    d[DiskField::WriteSectors] = n * 64;
+    d[DiskField::WriteTicks] = n;
+    d[DiskField::IoTicks] = quint64(intervalMs) / 2;
+    d[DiskField::TimeInQueue] = quint64(intervalMs) * 3;
+    d[DiskField::DiscardIos] = discards;
+    d[DiskField::DiscardSectors] = discards * 2048;
+    d[DiskField::FlushIos] = discards;
+    s.metrics = IostatMetrics::fromDeltas(d, intervalMs / 1000.0, 1, quint32(tick % 7));
+    return s;
+}
+
+SampleBatch batch(quint64 sequence, qint64 atMs, int intervalMs, const QList<DeviceSample> &devices)
+{
+    SampleBatch b;
+    b.sequence = sequence;
+    b.wallMs = startWallMs + atMs;
+    b.monotonicNs = startMonoNs + atMs * 1'000'000;
+    b.elapsedSeconds = intervalMs / 1000.0;
+    b.devices = devices;
+    return b;
+}
+
+} // namespace
+
+class TestSeriesStore : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void sampleIsAtMost48Bytes();
+    void givesBackTheMetrics();
+    void keepsDiscardsAndFlushes();
+    void retentionDropsOldSamples();
+    void steadyStateCostsWhatItStores();
+    void vanishedDeviceLeavesAGap();
+    void restartedSamplerStartsNewSegments();
+    void shorterRetentionAppliesAtOnce();
+};
+
+void TestSeriesStore::sampleIsAtMost48Bytes()
+{
+    QVERIFY(sizeof(StoredSample) <= 48);
+    QCOMPARE(sizeof(StoredSample), std::size_t(48));
+}
+
+void TestSeriesStore::givesBackTheMetrics()
+{
+    SeriesStore store;
+    QList<IostatMetrics> sent;
+    for (quint64 t = 1; t <= 20; ++t) {
+        const DeviceSample s = sample(QStringLiteral("sda"), t, 1000, 1000);
+        sent.append(s.metrics);
+        store.append(batch(t, qint64(t) * 1000, 1000, {s}));
+    }
+    QCOMPARE(store.devices(), QStringList {QStringLiteral("sda")});
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 20);
+    const auto history = store.history(QStringLiteral("sda"));
+    QCOMPARE(history.size(), 20);
+    QVERIFY(history.first().startsSegment);
+    for (int i = 0; i < 20; ++i) {
+        QCOMPARE(history[i].time, (startWallMs + (i + 1) * 1000) / 1000.0);
+        QCOMPARE(history[i].intervalSeconds, 1.0);
+        for (Metric m : MetricCatalog::all())
+            QCOMPARE(history[i].metrics[m], sent[i][m]);
+    }
+    const MetricSeries w = store.series(QStringLiteral("sda"), Metric::WritesPerSec);
+    QCOMPARE(w.values.size(), 20);
+    QCOMPARE(w.values[4], sent[4][Metric::WritesPerSec]);
+    const MetricSeries inflight = store.series(QStringLiteral("sda"), Metric::InflightWrites);
+    QCOMPARE(inflight.values[5], 6.0);
+    // A window: only what ended at or after `since`.
+    QCOMPARE(store.series(QStringLiteral("sda"), Metric::ReadsPerSec, (startWallMs + 15'000) / 1000.0).values.size(), 6);
+}
+
+void TestSeriesStore::keepsDiscardsAndFlushes()
+{
+    SeriesStore store;
+    for (quint64 t = 1; t <= 10; ++t)
+        store.append(batch(t, qint64(t) * 500, 500, {sample(QStringLiteral("sda"), t, 500, 100, t == 4 ? 6 : 0)}));
+    const MetricSeries d = store.series(QStringLiteral("sda"), Metric::DiscardsPerSec);
+    QCOMPARE(d.values.size(), 10);
+    for (int i = 0; i < 10; ++i)
+        QCOMPARE(d.values[i], i == 3 ? 12.0 : 0.0);
+    QCOMPARE(store.series(QStringLiteral("sda"), Metric::DiscardRequestSize).values[3], 1024.0);
+    QCOMPARE(store.series(QStringLiteral("sda"), Metric::FlushesPerSec).values[3], 12.0);
+}
+
+void TestSeriesStore::retentionDropsOldSamples()
+{
+    SeriesStore store(10'000);
+    QCOMPARE(store.retention(), 10'000);
+    for (quint64 t = 1; t <= 100; ++t)
+        store.append(batch(t, qint64(t) * 1000, 1000, {sample(QStringLiteral("sda"), t, 1000, 10)}));
+    // Intervals that ended in the last 10 s (the one ending exactly at the cutoff included).
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 11);
+    const auto history = store.history(QStringLiteral("sda"));
+    QCOMPARE(history.first().time, (startWallMs + 90'000) / 1000.0);
+    QCOMPARE(history.last().time, (startWallMs + 100'000) / 1000.0);
+    QVERIFY(!history.first().startsSegment);
+    // The oldest kept sample still knows its own interval: its metrics are intact.
+    QCOMPARE(history.first().metrics[Metric::WritesPerSec], sample(QStringLiteral("sda"), 90, 1000, 10).metrics[Metric::WritesPerSec]);
+}
+
+void TestSeriesStore::steadyStateCostsWhatItStores()
+{
+    // One hour at 1 s for 8 devices: the rings settle at retention / interval + 2 samples of 48 bytes.
+    SeriesStore store;
+    QList<QString> names;
+    for (int i = 0; i < 8; ++i)
+        names.append(QStringLiteral("dm-%1").arg(i));
+    for (quint64 t = 1; t <= 4000; ++t) {
+        QList<DeviceSample> devices;
+        for (const QString &n : names)
+            devices.append(sample(n, t, 1000, 50));
+        store.append(batch(t, qint64(t) * 1000, 1000, devices));
+    }
+    QCOMPARE(store.sampleCount(), 8 * 3601);
+    const double bytesPerSample = double(store.sampleBytes()) / double(store.sampleCount());
+    QVERIFY2(bytesPerSample <= 48.1, qPrintable(QString::number(bytesPerSample)));
+}
+
+void TestSeriesStore::vanishedDeviceLeavesAGap()
+{
+    SeriesStore store;
+    quint64 seq = 0;
+    for (int t = 1; t <= 5; ++t)
+        store.append(batch(++seq, t * 1000, 1000, {sample(QStringLiteral("sda"), seq, 1000, 10), sample(QStringLiteral("sdb"), seq, 1000, 10)}));
+    for (int t = 6; t <= 8; ++t) // sdb vanished
+        store.append(batch(++seq, t * 1000, 1000, {sample(QStringLiteral("sda"), seq, 1000, 10)}));
+    for (int t = 9; t <= 10; ++t) // and came back (its first interval after appearing)
+        store.append(batch(++seq, t * 1000, 1000, {sample(QStringLiteral("sda"), seq, 1000, 10), sample(QStringLiteral("sdb"), seq, 1000, 10)}));
+    QCOMPARE(store.sampleCount(QStringLiteral("sdb")), 7);
+    const MetricSeries s = store.series(QStringLiteral("sdb"), Metric::ReadsPerSec);
+    QCOMPARE(s.values.size(), 8);
+    QVERIFY(std::isnan(s.values[5]));
+    QCOMPARE(s.times[5], (startWallMs + 8'000) / 1000.0); // the gap ends where the new segment's first interval begins
+    QCOMPARE(s.times[6], (startWallMs + 9'000) / 1000.0);
+    const auto history = store.history(QStringLiteral("sdb"));
+    QVERIFY(history[0].startsSegment);
+    QVERIFY(history[5].startsSegment);
+    QVERIFY(!history[6].startsSegment);
+    QCOMPARE(store.series(QStringLiteral("sda"), Metric::ReadsPerSec).values.size(), 10);
+}
+
+void TestSeriesStore::restartedSamplerStartsNewSegments()
+{
+    SeriesStore store;
+    for (quint64 t = 1; t <= 3; ++t)
+        store.append(batch(t, qint64(t) * 1000, 1000, {sample(QStringLiteral("sda"), t, 1000, 10)}));
+    // stop() then start(): sequence numbers begin again at 1.
+    for (quint64 t = 1; t <= 3; ++t)
+        store.append(batch(t, 10'000 + qint64(t) * 1000, 1000, {sample(QStringLiteral("sda"), t, 1000, 10)}));
+    const auto history = store.history(QStringLiteral("sda"));
+    QCOMPARE(history.size(), 6);
+    QVERIFY(history[3].startsSegment);
+    QCOMPARE(history[3].time, (startWallMs + 11'000) / 1000.0);
+}
+
+void TestSeriesStore::shorterRetentionAppliesAtOnce()
+{
+    SeriesStore store;
+    for (quint64 t = 1; t <= 600; ++t)
+        store.append(batch(t, qint64(t) * 100, 100, {sample(QStringLiteral("sda"), t, 100, 1000)}));
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 600);
+    store.setRetention(5'000);
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 51);
+    store.setRetention(1);
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 1);
+    store.clear();
+    QVERIFY(store.devices().isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSeriesStore)
+#include "tst_seriesstore.moc"

@@ -1,0 +1,247 @@
+#include "devicedetailpane.h"
+
+#include "devicelabels.h"
+#include "deviceproperties.h"
+#include "queueattributemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace dmtune {
+
+namespace {
+
+// Admins paste WWIDs and values into commands: Ctrl+C copies the selected cells, tab-separated.
+void addCopyAction(QTableView *view)
+{
+    auto *copy = new QAction(QStringLiteral("Copy"), view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    view->addAction(copy);
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    QObject::connect(copy, &QAction::triggered, view, [view] {
+        QModelIndexList indexes = view->selectionModel()->selectedIndexes();
+        std::sort(indexes.begin(), indexes.end());
+        QString text;
+        int lastRow = -1;
+        for (const auto &index : std::as_const(indexes)) {
+            if (lastRow != -1)
+                text += index.row() == lastRow ? QLatin1Char('\t') : QLatin1Char('\n');
+            text += index.data().toString();
+            lastRow = index.row();
+        }
+        QApplication::clipboard()->setText(text);
+    });
+}
+
+// Long values (dm table lines, backing file paths) wrap instead of being cut: the label column
+// fits its text, the value column takes the rest and rows grow to what they hold.
+void setUpWrappingTable(QTableView *view, int stretchColumn)
+{
+    view->setWordWrap(true);
+    view->setTextElideMode(Qt::ElideNone);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    view->horizontalHeader()->setStretchLastSection(false);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setAlternatingRowColors(true);
+    view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    addCopyAction(view);
+}
+
+QString titleHtml(const QString &name, const QStringList &facts)
+{
+    QStringList escaped;
+    for (const auto &fact : facts) {
+        if (!fact.isEmpty())
+            escaped.append(fact.toHtmlEscaped());
+    }
+    return QStringLiteral("<span style=\"font-size:large; font-weight:600\">%1</span>&nbsp;&nbsp;%2")
+        .arg(name.toHtmlEscaped(), escaped.join(QStringLiteral(" · ")));
+}
+
+} // namespace
+
+DeviceDetailPane::DeviceDetailPane(SysfsRoot sysfs, QWidget *parent)
+    : QWidget(parent)
+    , m_sysfs(std::move(sysfs))
+{
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_properties = new QTableWidget(0, 2, this);
+    m_properties->setHorizontalHeaderLabels({QStringLiteral("Property"), QStringLiteral("Value")});
+    setUpWrappingTable(m_properties, 1);
+
+    m_queuePanel = new QWidget(this);
+    m_queueSummary = new QLabel(m_queuePanel);
+    m_queueSummary->setWordWrap(true);
+    m_queueSummary->setTextFormat(Qt::RichText);
+    m_queueSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_queueFilter = new QLineEdit(m_queuePanel);
+    m_queueFilter->setPlaceholderText(QStringLiteral("Filter attributes"));
+    m_queueFilter->setClearButtonEnabled(true);
+    m_queueModel = new QueueAttributeModel(this);
+    m_queueProxy = new QSortFilterProxyModel(this);
+    m_queueProxy->setSourceModel(m_queueModel);
+    m_queueProxy->setFilterKeyColumn(QueueAttributeModel::AttributeColumn);
+    m_queueProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_queueFilter, &QLineEdit::textChanged, m_queueProxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_queueView = new QTableView(m_queuePanel);
+    m_queueView->setModel(m_queueProxy);
+    setUpWrappingTable(m_queueView, QueueAttributeModel::ValueColumn);
+    m_queueView->setSortingEnabled(true);
+    m_queueView->sortByColumn(QueueAttributeModel::AttributeColumn, Qt::AscendingOrder);
+
+    auto *queueHeader = new QHBoxLayout;
+    queueHeader->addWidget(m_queueSummary, 1);
+    queueHeader->addWidget(m_queueFilter);
+    auto *queueLayout = new QVBoxLayout(m_queuePanel);
+    queueLayout->setContentsMargins(0, 0, 0, 0);
+    queueLayout->addLayout(queueHeader);
+    queueLayout->addWidget(m_queueView, 1);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_properties);
+    m_splitter->addWidget(m_queuePanel);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_title);
+    layout->addWidget(m_splitter, 1);
+    rebuild();
+}
+
+void DeviceDetailPane::setSnapshot(const DeviceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    rebuild();
+}
+
+void DeviceDetailPane::showDevice(const QString &name)
+{
+    if (name == m_device && !name.isEmpty())
+        return;
+    m_device = name;
+    m_queueFilter->clear();
+    rebuild();
+}
+
+QString DeviceDetailPane::queueSummary() const
+{
+    return m_queueSummary->text();
+}
+
+QByteArray DeviceDetailPane::saveState() const
+{
+    return m_splitter->saveState();
+}
+
+bool DeviceDetailPane::restoreState(const QByteArray &state)
+{
+    return m_splitter->restoreState(state);
+}
+
+void DeviceDetailPane::rebuild()
+{
+    if (m_device.isEmpty()) {
+        m_title->setText(titleHtml(QStringLiteral("This machine"),
+                                   {QStringLiteral("kernel ") + (m_snapshot.kernelRelease.isEmpty() ? QStringLiteral("unknown") : m_snapshot.kernelRelease)}));
+        showProperties(describeSnapshot(m_snapshot));
+        m_queuePanel->hide();
+        return;
+    }
+    m_queuePanel->show();
+    if (const BlockDevice *device = m_snapshot.device(m_device)) {
+        QString name = device->name;
+        if (const MultipathMap *map = device->kind == DeviceKind::Multipath ? m_snapshot.map(device->name) : nullptr)
+            name = QStringLiteral("%1 (%2)").arg(map->name, device->name);
+        m_title->setText(titleHtml(name, {deviceKindLabel(device->kind), formatSize(device->sizeBytes), identityText(*device)}));
+        showProperties(describeDevice(m_snapshot, m_device));
+        showQueue(device->name, QString());
+        return;
+    }
+    if (const BlockDevice *disk = diskOfPartition(m_snapshot, m_device)) {
+        m_title->setText(titleHtml(m_device, {QStringLiteral("partition of ") + disk->name}));
+        showProperties(describeDevice(m_snapshot, m_device));
+        showQueue(disk->name, m_device);
+        return;
+    }
+    m_title->setText(titleHtml(m_device, {QStringLiteral("no longer present")}));
+    showProperties({{QStringLiteral("Device"), QStringLiteral("%1 is not in the latest scan (removed?)").arg(m_device), false}});
+    m_queuePanel->hide();
+}
+
+void DeviceDetailPane::showProperties(const QList<PropertyRow> &rows)
+{
+    m_properties->clearSpans();
+    m_properties->setRowCount(int(rows.size()));
+    QFont headingFont = font();
+    headingFont.setBold(true);
+    const QBrush headingBackground = palette().brush(QPalette::Button);
+    for (int row = 0; row < rows.size(); ++row) {
+        const PropertyRow &p = rows[row];
+        auto *label = new QTableWidgetItem(p.label);
+        label->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        if (p.heading) {
+            label->setFont(headingFont);
+            label->setBackground(headingBackground);
+            m_properties->setItem(row, 0, label);
+            m_properties->setItem(row, 1, nullptr);
+            m_properties->setSpan(row, 0, 1, 2);
+            continue;
+        }
+        auto *value = new QTableWidgetItem(p.value);
+        value->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        value->setToolTip(p.value);
+        m_properties->setItem(row, 0, label);
+        m_properties->setItem(row, 1, value);
+    }
+}
+
+void DeviceDetailPane::showQueue(const QString &device, const QString &partition)
+{
+    const QueueAttributes queue = readQueueAttributes(m_sysfs, device);
+    m_queueModel->setAttributes(queue.attributes);
+    QString summary;
+    if (!partition.isEmpty())
+        summary = QStringLiteral("%1 is a partition and shares the queue of %2. ").arg(partition, device);
+    if (!queue.present) {
+        summary += QStringLiteral("<b>Queue attributes:</b> %1 has no queue directory (%2 not found).")
+                       .arg(device, m_sysfs.path(queue.directory).toHtmlEscaped());
+    } else {
+        summary += QStringLiteral("<b>Queue attributes</b> of %1: %2, <b>%3 writable</b> (bold; from the file mode bits)")
+                       .arg(queue.directory.toHtmlEscaped())
+                       .arg(queue.attributes.size())
+                       .arg(queue.writableCount());
+        if (!m_sysfs.isLive())
+            summary += QStringLiteral(". Captured tree: shown read-only.");
+    }
+    m_queueSummary->setText(summary);
+    m_queueView->setVisible(!queue.attributes.isEmpty());
+    m_queueFilter->setVisible(!queue.attributes.isEmpty());
+}
+
+} // namespace dmtune

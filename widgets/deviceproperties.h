@@ -1,0 +1,24 @@
+#pragma once
+// What the detail pane lists about a device, as rows of text (a pure function of the snapshot).
+#include "discovery/devicesnapshot.h"
+
+#include <QList>
+
+namespace dmtune {
+
+struct PropertyRow {
+    QString label;
+    QString value;
+    bool heading = false; // a section title ("Identity", "SCSI", "Multipath map", ...)
+};
+
+// Rows for a disk, a dm device (with its multipath map when it is one) or a partition.
+// Empty when the snapshot does not know the name.
+QList<PropertyRow> describeDevice(const DeviceSnapshot &snapshot, const QString &name);
+// Rows for the whole machine (shown when a section row is selected).
+QList<PropertyRow> describeSnapshot(const DeviceSnapshot &snapshot);
+
+// The disk a partition belongs to, or null when name is not a partition.
+const BlockDevice *diskOfPartition(const DeviceSnapshot &snapshot, const QString &name);
+
+} // namespace dmtune
