@@ -1,5 +1,6 @@
 #include "devicedetailpane.h"
 
+#include "anywherewrapdelegate.h"
 #include "devicelabels.h"
 #include "deviceproperties.h"
 #include "queueattributemodel.h"
@@ -15,6 +16,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -56,6 +58,7 @@ void setUpWrappingTable(QTableView *view, int stretchColumn)
     view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    view->setItemDelegateForColumn(stretchColumn, new AnywhereWrapDelegate(view));
     view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setHighlightSections(false);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -124,8 +127,22 @@ DeviceDetailPane::DeviceDetailPane(SysfsRoot sysfs, QWidget *parent)
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_properties);
     m_splitter->addWidget(m_queuePanel);
-    m_splitter->setStretchFactor(0, 2);
-    m_splitter->setStretchFactor(1, 3);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_userSizedSplit = true; });
+    m_fitTimer = new QTimer(this);
+    m_fitTimer->setSingleShot(true);
+    m_fitTimer->setInterval(0);
+    connect(m_fitTimer, &QTimer::timeout, this, &DeviceDetailPane::fitSplitToProperties);
+
+    m_queueRefresh = new QTimer(this);
+    m_queueRefresh->setInterval(2000);
+    connect(m_queueRefresh, &QTimer::timeout, this, [this] {
+        if (isVisible() && !m_queuePanel->isHidden() && !m_queueDevice.isEmpty())
+            showQueue(m_queueDevice, m_queuePartition);
+    });
+    m_queueRefresh->start();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -154,14 +171,20 @@ QString DeviceDetailPane::queueSummary() const
     return m_queueSummary->text();
 }
 
-QByteArray DeviceDetailPane::saveState() const
+// The properties get the height they need (a loop device has ten rows, a multipath map forty),
+// the queue table the rest: until the user drags the handle, then their choice stands.
+void DeviceDetailPane::fitSplitToProperties()
 {
-    return m_splitter->saveState();
-}
-
-bool DeviceDetailPane::restoreState(const QByteArray &state)
-{
-    return m_splitter->restoreState(state);
+    if (m_userSizedSplit || m_queuePanel->isHidden())
+        return;
+    m_properties->resizeRowsToContents();
+    const int wanted = m_properties->horizontalHeader()->height() + m_properties->verticalHeader()->length()
+        + 2 * m_properties->frameWidth();
+    const int total = m_splitter->height() - m_splitter->handleWidth();
+    if (total <= 0)
+        return;
+    const int top = qBound(qMin(120, total / 2), wanted, total * 55 / 100);
+    m_splitter->setSizes({top, total - top});
 }
 
 void DeviceDetailPane::rebuild()
@@ -219,10 +242,14 @@ void DeviceDetailPane::showProperties(const QList<PropertyRow> &rows)
         m_properties->setItem(row, 0, label);
         m_properties->setItem(row, 1, value);
     }
+    // After layout: row heights depend on the column widths the table gets.
+    m_fitTimer->start();
 }
 
 void DeviceDetailPane::showQueue(const QString &device, const QString &partition)
 {
+    m_queueDevice = device;
+    m_queuePartition = partition;
     const QueueAttributes queue = readQueueAttributes(m_sysfs, device);
     m_queueModel->setAttributes(queue.attributes);
     QString summary;
@@ -232,14 +259,16 @@ void DeviceDetailPane::showQueue(const QString &device, const QString &partition
         summary += QStringLiteral("<b>Queue attributes:</b> %1 has no queue directory (%2 not found).")
                        .arg(device, m_sysfs.path(queue.directory).toHtmlEscaped());
     } else {
-        summary += QStringLiteral("<b>Queue attributes</b> of %1: %2, <b>%3 writable</b> (bold; from the file mode bits)")
+        summary += QStringLiteral("<b>Queue</b> %1: %2 attributes, <b>%3 writable</b>")
                        .arg(queue.directory.toHtmlEscaped())
                        .arg(queue.attributes.size())
                        .arg(queue.writableCount());
         if (!m_sysfs.isLive())
-            summary += QStringLiteral(". Captured tree: shown read-only.");
+            summary += QStringLiteral(" · captured tree, read-only");
     }
     m_queueSummary->setText(summary);
+    m_queueSummary->setToolTip(QStringLiteral("Writable (bold) comes from each file's mode bits; the kernel still checks "
+                                              "every value written, and writing needs root."));
     m_queueView->setVisible(!queue.attributes.isEmpty());
     m_queueFilter->setVisible(!queue.attributes.isEmpty());
 }

@@ -13,6 +13,7 @@ class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QTableWidget;
+class QTimer;
 
 namespace dmtune {
 
@@ -24,7 +25,8 @@ class DeviceDetailPane : public QWidget
 public:
     explicit DeviceDetailPane(SysfsRoot sysfs, QWidget *parent = nullptr);
 
-    // Keeps the shown device and re-reads its queue: values change while the app runs.
+    // Keeps the shown device and re-reads its queue. The queue is also re-read every two seconds
+    // while visible: someone may tune it from a shell, and udev says nothing about that.
     void setSnapshot(const DeviceSnapshot &snapshot);
     // A block device, a dm map's device (dm-N) or a partition; empty shows the machine overview.
     void showDevice(const QString &name);
@@ -34,13 +36,11 @@ public:
     QString queueSummary() const;
     const QTableWidget *propertiesTable() const { return m_properties; }
 
-    QByteArray saveState() const;
-    bool restoreState(const QByteArray &state);
-
 private:
     void rebuild();
     void showProperties(const QList<PropertyRow> &rows);
     void showQueue(const QString &device, const QString &partition);
+    void fitSplitToProperties();
 
     SysfsRoot m_sysfs;
     DeviceSnapshot m_snapshot;
@@ -55,6 +55,11 @@ private:
     QTableView *m_queueView = nullptr;
     QueueAttributeModel *m_queueModel = nullptr;
     QSortFilterProxyModel *m_queueProxy = nullptr;
+    QTimer *m_fitTimer = nullptr;
+    QTimer *m_queueRefresh = nullptr;
+    QString m_queueDevice; // whose queue the table shows (the disk, for a partition)
+    QString m_queuePartition;
+    bool m_userSizedSplit = false;
 };
 
 } // namespace dmtune

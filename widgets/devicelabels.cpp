@@ -74,6 +74,11 @@ QString identityText(const BlockDevice &device)
     case DeviceKind::DmCrypt:
     case DeviceKind::DmOther:
         return device.dmName;
+    case DeviceKind::Virtio:
+        // Its "vendor" is the PCI vendor id (0x1af4 for every virtio disk): the serial says more.
+        if (!device.serial.isEmpty())
+            return device.serial;
+        break;
     default:
         break;
     }

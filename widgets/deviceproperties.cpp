@@ -48,7 +48,7 @@ void writeIdentity(RowWriter &out, const BlockDevice &d)
     out.add(QStringLiteral("Device number"), d.devnum);
     out.add(QStringLiteral("Kind"), deviceKindLabel(d.kind));
     out.add(QStringLiteral("Size"), sizeWithBytes(d.sizeBytes));
-    out.add(QStringLiteral("Vendor"), d.vendor);
+    out.add(d.kind == DeviceKind::Virtio ? QStringLiteral("PCI vendor ID") : QStringLiteral("Vendor"), d.vendor);
     out.add(QStringLiteral("Model"), d.model);
     out.add(QStringLiteral("Serial"), d.serial);
     out.add(QStringLiteral("WWID"), d.wwid);
@@ -114,9 +114,8 @@ void writeKindSpecific(RowWriter &out, const BlockDevice &d)
 
 void writeMap(RowWriter &out, const MultipathMap &map)
 {
+    // Name and WWID are in the identity rows already (dm name, WWID).
     out.heading(QStringLiteral("Multipath map"));
-    out.add(QStringLiteral("Map name"), map.name);
-    out.add(QStringLiteral("WWID"), mapWwid(map));
     if (!map.groupsKnown) {
         // Features, handler, table and status all come from dm's table and status: say why they are missing.
         out.addAlways(QStringLiteral("Path groups"), QStringLiteral("unknown: ") + map.groupsUnknownReason, {});
@@ -133,7 +132,12 @@ void writeMap(RowWriter &out, const MultipathMap &map)
         QStringList paths;
         for (const auto &path : group.paths)
             paths.append(QStringLiteral("%1 (%2)").arg(path.name.isEmpty() ? path.devnum : path.name, pathStatusText(path)));
-        out.add(pathGroupLabel(group), listOrNone(paths));
+        // "Group 1" as label keeps the label column narrow; selector and state go in the value.
+        QStringList facts;
+        if (!group.selector.isEmpty())
+            facts.append(group.selector);
+        facts.append(groupStateLabel(group.state));
+        out.add(QStringLiteral("Group %1").arg(group.index), facts.join(QStringLiteral(" · ")) + QStringLiteral(": ") + listOrNone(paths));
     }
 }
 

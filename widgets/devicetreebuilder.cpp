@@ -25,7 +25,9 @@ void fillDeviceColumns(DeviceTreeNode &node, const BlockDevice &device)
     node.text[SizeColumn] = formatSize(device.sizeBytes);
     node.text[IdentityColumn] = identityText(device);
     node.text[StateColumn] = stateText(device);
-    node.text[SchedulerColumn] = device.scheduler;
+    // A bio-based device (zram, dm) offers just "none", unbracketed: say so rather than show nothing.
+    node.text[SchedulerColumn] = device.scheduler.isEmpty() && !device.schedulers.isEmpty() ? device.schedulers.join(QLatin1Char(' '))
+                                                                                           : device.scheduler;
     node.attention = device.scsi.state == QLatin1String("offline") || device.scsi.state == QLatin1String("blocked");
 }
 
@@ -74,21 +76,21 @@ private:
             : QStringLiteral("%1 · %2").arg(map.name, map.device);
         node->text[KindColumn] = deviceKindLabel(DeviceKind::Multipath);
         node->text[SizeColumn] = formatSize(map.sizeBytes);
-        QStringList identity {mapWwid(map)};
-        // multipath -ll names the storage behind the map by its first path's vendor and model.
+        // The WWID alone keeps the column narrow; vendor and model show on every path row, and in
+        // the tooltip as multipath -ll names the storage: by its first path's vendor and model.
+        node->text[IdentityColumn] = mapWwid(map);
+        QString storage;
         for (const auto &slave : map.slaves) {
             if (const auto *path = m_snapshot.device(slave)) {
-                const QString vendorModel = QStringList {path->vendor, path->model}.join(QLatin1Char(' ')).simplified();
-                if (!vendorModel.isEmpty()) {
-                    identity.append(vendorModel);
+                storage = QStringList {path->vendor, path->model}.join(QLatin1Char(' ')).simplified();
+                if (!storage.isEmpty())
                     break;
-                }
             }
         }
-        node->text[IdentityColumn] = identity.join(QStringLiteral(" · "));
         if (const auto *device = m_snapshot.device(map.device))
             node->text[SchedulerColumn] = device->scheduler;
-        node->toolTip = QStringLiteral("uuid %1").arg(map.uuid);
+        node->toolTip = storage.isEmpty() ? QStringLiteral("uuid %1").arg(map.uuid)
+                                          : QStringLiteral("%1, uuid %2").arg(storage, map.uuid);
 
         if (map.groupsKnown) {
             int paths = 0;
@@ -128,9 +130,12 @@ private:
         if (group.index == map.nextGroup)
             state += QStringLiteral(" · next");
         node->text[StateColumn] = state;
-        if (!group.selectorArgs.isEmpty())
-            node->text[IdentityColumn] = QStringLiteral("selector args: ") + group.selectorArgs.join(QLatin1Char(' '));
-        node->toolTip = QStringLiteral("dm path group %1 of %2; messages address it as %1").arg(group.index).arg(map.name);
+        // Selector arguments are nearly always the default "0": the tooltip has them, the column stays narrow.
+        node->toolTip = QStringLiteral("Path group %1 of %2, path selector %3 %4")
+                            .arg(group.index)
+                            .arg(map.name, group.selector,
+                                 group.selectorArgs.isEmpty() ? QStringLiteral("(no arguments)")
+                                                              : QStringLiteral("(arguments: %1)").arg(group.selectorArgs.join(QLatin1Char(' '))));
         for (const auto &path : group.paths)
             node->addChild(pathNode(key, path.name.isEmpty() ? path.devnum : path.name, &path));
         return node;
@@ -142,11 +147,10 @@ private:
     std::unique_ptr<DeviceTreeNode> unknownGroupsNode(const MultipathMap &map, const QString &mapKey)
     {
         auto node = makeNode(DeviceRowType::PathGroup, mapKey + QStringLiteral("/group/unknown"), map.device);
-        node->text[NameColumn] = QStringLiteral("Path groups unknown");
-        node->text[KindColumn] = QStringLiteral("paths from sysfs");
         const QString reason = map.groupsUnknownReason.isEmpty() ? QStringLiteral("device-mapper did not say")
                                                                  : map.groupsUnknownReason;
-        node->text[IdentityColumn] = reason;
+        node->text[NameColumn] = QStringLiteral("Path groups unknown: %1; paths from sysfs").arg(reason);
+        node->spansRow = true;
         node->toolTip = QStringLiteral("Path groups unknown: %1. The paths below come from %2's slaves in sysfs.")
                             .arg(reason, map.device);
         for (const auto &slave : map.slaves)

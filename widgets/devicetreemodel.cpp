@@ -165,7 +165,8 @@ QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
             return node->toolTip;
         return node->text[size_t(index.column())].isEmpty() ? QVariant() : QVariant(node->text[size_t(index.column())]);
     case Qt::FontRole:
-        if (node->type == DeviceRowType::Section || node->type == DeviceRowType::Map) {
+        // Bold names only: bold WWIDs and states would widen every column for no gain.
+        if (index.column() == NameColumn && (node->type == DeviceRowType::Section || node->type == DeviceRowType::Map)) {
             QFont font;
             font.setBold(true);
             return font;
@@ -184,6 +185,8 @@ QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
         return int(node->type);
     case RowKeyRole:
         return node->key;
+    case SpansRowRole:
+        return node->spansRow;
     default:
         return {};
     }
@@ -214,6 +217,7 @@ QHash<int, QByteArray> DeviceTreeModel::roleNames() const
     names.insert(DeviceNameRole, "deviceName");
     names.insert(RowTypeRole, "rowType");
     names.insert(RowKeyRole, "rowKey");
+    names.insert(SpansRowRole, "spansRow");
     return names;
 }
 

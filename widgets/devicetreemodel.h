@@ -17,6 +17,7 @@ public:
         DeviceNameRole = Qt::UserRole, // "deviceName": the block device the row stands for
         RowTypeRole, // "rowType": int(DeviceRowType)
         RowKeyRole, // "rowKey": stable identity of the row across snapshots
+        SpansRowRole, // "spansRow": bool, the name column's text is meant to span the whole row
     };
     Q_ENUM(Role)
 

@@ -21,7 +21,7 @@ void DeviceTreeNode::renumber()
 bool DeviceTreeNode::sameContent(const DeviceTreeNode &other) const
 {
     return type == other.type && deviceName == other.deviceName && text == other.text && toolTip == other.toolTip
-        && attention == other.attention;
+        && attention == other.attention && spansRow == other.spansRow;
 }
 
 void DeviceTreeNode::copyContent(const DeviceTreeNode &other)
@@ -31,6 +31,7 @@ void DeviceTreeNode::copyContent(const DeviceTreeNode &other)
     text = other.text;
     toolTip = other.toolTip;
     attention = other.attention;
+    spansRow = other.spansRow;
 }
 
 } // namespace dmtune

@@ -40,6 +40,7 @@ struct DeviceTreeNode {
     std::array<QString, DeviceTreeColumnCount> text;
     QString toolTip;
     bool attention = false; // a failed path or a device in trouble: drawn in the error colour
+    bool spansRow = false; // one sentence across all columns (why path groups are unknown)
 
     DeviceTreeNode *parent = nullptr;
     int row = 0; // index in parent->children, kept current by renumber()

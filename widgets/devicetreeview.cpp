@@ -5,6 +5,8 @@
 #include <QHeaderView>
 #include <QScrollBar>
 
+#include <algorithm>
+
 namespace dmtune {
 
 DeviceTreeView::DeviceTreeView(QWidget *parent)
@@ -20,6 +22,8 @@ DeviceTreeView::DeviceTreeView(QWidget *parent)
     // Names, WWIDs and states are short but must never be elided: an admin copies them into commands.
     header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     header()->setSectionsMovable(false);
+    // The stretched last column never gets narrower than this: keep it near "mq-deadline", not 100 px.
+    header()->setDefaultSectionSize(fontMetrics().averageCharWidth() * 8);
 }
 
 void DeviceTreeView::setModel(QAbstractItemModel *model)
@@ -29,27 +33,32 @@ void DeviceTreeView::setModel(QAbstractItemModel *model)
         return;
     connect(model, &QAbstractItemModel::rowsInserted, this, [this, model](const QModelIndex &parent, int first, int last) {
         for (int row = first; row <= last; ++row)
-            expandByDefault(model->index(row, 0, parent));
+            applyRowDefaults(model->index(row, 0, parent));
     });
     for (int row = 0; row < model->rowCount(); ++row)
-        expandByDefault(model->index(row, 0));
+        applyRowDefaults(model->index(row, 0));
 }
 
-void DeviceTreeView::expandByDefault(const QModelIndex &index)
+void DeviceTreeView::applyRowDefaults(const QModelIndex &index)
 {
+    if (index.data(DeviceTreeModel::SpansRowRole).toBool())
+        setFirstColumnSpanned(index.row(), index.parent(), true);
     const auto type = DeviceRowType(index.data(DeviceTreeModel::RowTypeRole).toInt());
-    if (type != DeviceRowType::Section && type != DeviceRowType::Map && type != DeviceRowType::PathGroup)
-        return;
-    expand(index);
+    if (type == DeviceRowType::Section || type == DeviceRowType::Map || type == DeviceRowType::PathGroup)
+        expand(index);
     for (int row = 0; row < model()->rowCount(index); ++row)
-        expandByDefault(model()->index(row, 0, index));
+        applyRowDefaults(model()->index(row, 0, index));
 }
 
 int DeviceTreeView::contentsWidthHint() const
 {
     int width = 0;
-    for (int column = 0; column < header()->count(); ++column)
-        width += qMax(header()->sectionSizeHint(column), sizeHintForColumn(column));
+    const int last = header()->count() - 1;
+    for (int column = 0; column < last; ++column)
+        width += header()->sectionSize(column); // already fitted to the text: ResizeToContents
+    // The last section is stretched, so its size says nothing; and it never gets narrower than the
+    // default section size.
+    width += std::max({header()->sectionSizeHint(last), sizeHintForColumn(last), header()->defaultSectionSize()});
     return width + 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
 }
 

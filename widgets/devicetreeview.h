@@ -16,7 +16,8 @@ public:
     int contentsWidthHint() const;
 
 private:
-    void expandByDefault(const QModelIndex &index);
+    // Expands sections, maps and groups, and spans rows that ask for it, in a new subtree.
+    void applyRowDefaults(const QModelIndex &index);
 };
 
 } // namespace dmtune

@@ -9,21 +9,58 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace dmtune {
 
 namespace {
+
+// The device a visitor came to see: the first map, else the first real disk (not a loop or zram
+// device, which most machines have a handful of, idle), else the first device at all.
+QString defaultDevice(const DeviceSnapshot &snapshot)
+{
+    if (!snapshot.maps.isEmpty())
+        return snapshot.maps.first().device;
+    for (const auto &device : snapshot.devices) {
+        switch (device.kind) {
+        case DeviceKind::Scsi:
+        case DeviceKind::NvmeNamespace:
+        case DeviceKind::Virtio:
+        case DeviceKind::Mmc:
+        case DeviceKind::Md:
+            if (!snapshot.mapOfPath(device.name))
+                return device.name;
+            break;
+        default:
+            break;
+        }
+    }
+    return snapshot.devices.isEmpty() ? QString() : snapshot.devices.first().name;
+}
+
+// The status bar has room for the gist; the whole reason goes in the tooltip and the overview.
+QString gistOf(const QString &reason)
+{
+    qsizetype end = reason.size();
+    for (const auto &stop : {QStringLiteral(" ("), QStringLiteral(";")}) {
+        const qsizetype at = reason.indexOf(stop);
+        if (at > 0)
+            end = qMin(end, at);
+    }
+    return reason.left(end);
+}
+
 const auto geometryKey = QStringLiteral("mainWindow/geometry");
 const auto windowStateKey = QStringLiteral("mainWindow/state");
 const auto splitterKey = QStringLiteral("mainWindow/splitter");
-const auto detailKey = QStringLiteral("mainWindow/detailSplitter");
 } // namespace
 
 MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
@@ -59,6 +96,16 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(1, 1);
     setCentralWidget(m_splitter);
+    // Until the user drags the handle (or settings restore it), the tree is as wide as its columns
+    // need, leaving the detail pane room to read: refitted whenever the columns change width.
+    m_fitTreeTimer = new QTimer(this);
+    m_fitTreeTimer->setSingleShot(true);
+    connect(m_fitTreeTimer, &QTimer::timeout, this, &MainWindow::fitSplitterToTree);
+    connect(m_tree->header(), &QHeaderView::sectionResized, this, [this] {
+        if (m_autoFitTree)
+            m_fitTreeTimer->start(0);
+    });
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_autoFitTree = false; });
 
     m_kernelLabel = new QLabel;
     m_deviceMapperLabel = new QLabel;
@@ -124,37 +171,32 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
     m_model->setSnapshot(snapshot);
     m_detail->setSnapshot(snapshot);
     m_applyingSnapshot = false;
-    restoreSelection();
+    restoreSelection(snapshot);
 
     m_firstRunHint->setVisible(snapshot.maps.isEmpty());
     updateStatusBar(snapshot);
     statusBar()->clearMessage();
-    if (!m_seenSnapshot) {
-        m_seenSnapshot = true;
-        if (!m_splitterRestored) {
-            // First run: the tree as wide as its columns need, within reason.
-            const int treeWidth = qMin(m_tree->contentsWidthHint(), width() * 3 / 5);
-            m_splitter->setSizes({treeWidth, qMax(1, width() - treeWidth)});
-        }
-    }
+    if (m_autoFitTree)
+        m_fitTreeTimer->start(0);
     Q_EMIT snapshotShown();
 }
 
-void MainWindow::restoreSelection()
+void MainWindow::fitSplitterToTree()
+{
+    if (!m_autoFitTree)
+        return;
+    const int total = m_splitter->width() - m_splitter->handleWidth();
+    const int treeWidth = qBound(total / 3, m_tree->contentsWidthHint(), total - 460);
+    m_splitter->setSizes({treeWidth, qMax(1, total - treeWidth)});
+}
+
+void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
 {
     QModelIndex wanted = m_model->indexForKey(m_selectedKey);
     if (!wanted.isValid())
         wanted = m_model->indexForDevice(m_selectedDevice);
-    if (!wanted.isValid() && m_selectedKey.isEmpty()) {
-        // Nothing chosen yet: the first map, else the first device, is what a visitor came to see.
-        for (const auto &section : {mapsSectionKey(), otherDevicesSectionKey()}) {
-            const QModelIndex sectionIndex = m_model->indexForKey(section);
-            if (m_model->rowCount(sectionIndex) > 0) {
-                wanted = m_model->index(0, 0, sectionIndex);
-                break;
-            }
-        }
-    }
+    if (!wanted.isValid() && m_selectedKey.isEmpty())
+        wanted = m_model->indexForDevice(defaultDevice(snapshot));
     if (!wanted.isValid()) {
         // The device is gone: the pane says so rather than jumping to a neighbour.
         m_detail->showDevice(m_selectedDevice);
@@ -196,9 +238,9 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
                                          : QStringLiteral("device-mapper: available (driver %1)").arg(dm.driverVersion));
     } else {
         m_deviceMapperLabel->setText(QStringLiteral("device-mapper: not available (%1)")
-                                         .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : dm.reason));
+                                         .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : gistOf(dm.reason)));
     }
-    m_deviceMapperLabel->setToolTip(m_deviceMapperLabel->text());
+    m_deviceMapperLabel->setToolTip(dm.available ? m_deviceMapperLabel->text() : dm.reason);
     const auto devices = snapshot.devices.size();
     const auto maps = snapshot.maps.size();
     m_countLabel->setText(QStringLiteral("%1 %2 · %3 %4")
@@ -242,8 +284,8 @@ void MainWindow::restoreSettings()
     QSettings settings;
     restoreGeometry(settings.value(geometryKey).toByteArray());
     restoreState(settings.value(windowStateKey).toByteArray());
-    m_splitterRestored = m_splitter->restoreState(settings.value(splitterKey).toByteArray());
-    m_detail->restoreState(settings.value(detailKey).toByteArray());
+    if (m_splitter->restoreState(settings.value(splitterKey).toByteArray()))
+        m_autoFitTree = false;
     m_saveSettings = true;
 }
 
@@ -254,7 +296,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
         settings.setValue(geometryKey, saveGeometry());
         settings.setValue(windowStateKey, saveState());
         settings.setValue(splitterKey, m_splitter->saveState());
-        settings.setValue(detailKey, m_detail->saveState());
     }
     QMainWindow::closeEvent(event);
 }

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QSplitter;
+class QTimer;
 class QTreeView;
 
 namespace dmtune {
@@ -49,7 +50,8 @@ private:
     void createMenus();
     void onSnapshot(const DeviceSnapshot &snapshot);
     void onCurrentRowChanged(const QModelIndex &current);
-    void restoreSelection();
+    void restoreSelection(const DeviceSnapshot &snapshot);
+    void fitSplitterToTree();
     void updateStatusBar(const DeviceSnapshot &snapshot);
     void showAbout();
     QString kernelRelease() const;
@@ -71,8 +73,8 @@ private:
     QString m_selectedKey;
     QString m_selectedDevice;
     bool m_applyingSnapshot = false;
-    bool m_seenSnapshot = false;
-    bool m_splitterRestored = false;
+    bool m_autoFitTree = true;
+    QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
 };
 

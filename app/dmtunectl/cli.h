@@ -28,5 +28,7 @@ int usageError(Streams io, const QString &message);
 // Subcommands: args[0] is the subcommand's own name.
 int runList(const QStringList &args, Streams io);
 int runStat(const QStringList &args, Streams io);
+int runGet(const QStringList &args, Streams io);
+int runSet(const QStringList &args, Streams io);
 
 } // namespace dmtune::cli

@@ -11,6 +11,16 @@ QJsonValue orNull(const QString &s)
     return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
 }
 
+// Numeric sysfs values as JSON numbers; anything else as its text.
+QJsonValue numberOrNull(const QString &s)
+{
+    bool ok = false;
+    const qlonglong v = s.toLongLong(&ok);
+    if (ok)
+        return QJsonValue(double(v));
+    return orNull(s);
+}
+
 QJsonValue orNull(qint64 v)
 {
     return v < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(double(v));
@@ -52,9 +62,9 @@ QJsonObject deviceToJson(const BlockDevice &d)
         o[QStringLiteral("scsi")] = QJsonObject {{QStringLiteral("hctl"), orNull(d.scsi.hctl)},
                                                  {QStringLiteral("rev"), orNull(d.scsi.rev)},
                                                  {QStringLiteral("state"), orNull(d.scsi.state)},
-                                                 {QStringLiteral("queue_depth"), orNull(d.scsi.queueDepth)},
-                                                 {QStringLiteral("timeout"), orNull(d.scsi.timeout)},
-                                                 {QStringLiteral("eh_timeout"), orNull(d.scsi.ehTimeout)},
+                                                 {QStringLiteral("queue_depth"), numberOrNull(d.scsi.queueDepth)},
+                                                 {QStringLiteral("timeout"), numberOrNull(d.scsi.timeout)},
+                                                 {QStringLiteral("eh_timeout"), numberOrNull(d.scsi.ehTimeout)},
                                                  {QStringLiteral("transport"), orNull(d.scsi.transport)}};
     }
     if (d.kind == DeviceKind::NvmeNamespace) {

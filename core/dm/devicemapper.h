@@ -34,8 +34,7 @@ struct DmInfo {
     bool operator==(const DmInfo &) const = default;
 };
 
-class DeviceMapper
-{
+class DeviceMapper {
 public:
     virtual ~DeviceMapper() = default;
 

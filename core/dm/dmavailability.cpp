@@ -29,19 +29,19 @@ bool procMiscListsDeviceMapper(const SysfsRoot &root)
 DmAvailability checkDeviceMapper(const SysfsRoot &root, const QString &controlPath)
 {
     if (!root.isDir(QStringLiteral("module/dm_mod")) && !procMiscListsDeviceMapper(root)) {
-        return {false,
+        return { false,
             QStringLiteral("the kernel has no device-mapper (no %1, no device-mapper in %2); load it with "
                            "\"modprobe dm_mod\"")
                 .arg(root.path(QStringLiteral("module/dm_mod")),
-                    root.procRoot().isEmpty() ? QStringLiteral("/proc/misc") : root.procPath(QStringLiteral("misc")))};
+                    root.procRoot().isEmpty() ? QStringLiteral("/proc/misc") : root.procPath(QStringLiteral("misc"))) };
     }
     const QFileInfo control(controlPath);
     if (!control.exists())
-        return {false, QStringLiteral("device-mapper is loaded but %1 is missing").arg(controlPath)};
+        return { false, QStringLiteral("device-mapper is loaded but %1 is missing").arg(controlPath) };
     const QByteArray encoded = QFile::encodeName(controlPath);
     if (::access(encoded.constData(), R_OK | W_OK) != 0)
-        return {false, QStringLiteral("no permission to open %1 (device-mapper needs root)").arg(controlPath)};
-    return {true, {}};
+        return { false, QStringLiteral("no permission to open %1 (device-mapper needs root)").arg(controlPath) };
+    return { true, {} };
 }
 
 } // namespace dmtune

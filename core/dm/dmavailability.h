@@ -14,6 +14,7 @@ struct DmAvailability {
 
 // Device-mapper is there when <sysfs>/module/dm_mod exists (module or built in) or <proc>/misc
 // lists "device-mapper", and controlPath exists and may be opened for reading and writing.
-DmAvailability checkDeviceMapper(const SysfsRoot &root, const QString &controlPath = QStringLiteral("/dev/mapper/control"));
+DmAvailability checkDeviceMapper(
+    const SysfsRoot &root, const QString &controlPath = QStringLiteral("/dev/mapper/control"));
 
 } // namespace dmtune

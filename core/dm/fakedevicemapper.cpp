@@ -41,7 +41,7 @@ QList<DmTargetLine> freshStatus(const QList<DmTargetLine> &table)
 {
     QList<DmTargetLine> status;
     for (const DmTargetLine &line : table) {
-        DmTargetLine entry {line.start, line.length, line.targetType, {}};
+        DmTargetLine entry { line.start, line.length, line.targetType, {} };
         if (line.targetType == QLatin1String("multipath")) {
             if (const auto parsed = parseMultipathTable(line.params))
                 entry.params = formatMultipathStatus(initialMultipathStatus(parsed.value()));
@@ -116,7 +116,9 @@ Status applyMessage(const MultipathMessage &message, MultipathTable &table, Mult
     case MultipathMessageKind::FailIfNoPath: {
         // Shown in the table's features (the status has no such flag); no event.
         QStringList &features = table.features;
-        features.removeIf([](const QString &word) { return word.compare(QLatin1String("queue_if_no_path"), Qt::CaseInsensitive) == 0; });
+        features.removeIf([](const QString &word) {
+            return word.compare(QLatin1String("queue_if_no_path"), Qt::CaseInsensitive) == 0;
+        });
         if (message.kind == MultipathMessageKind::QueueIfNoPath)
             features.prepend(QStringLiteral("queue_if_no_path"));
         return Status::success();
@@ -138,7 +140,7 @@ int chooseGroup(const MultipathStatus &status)
     if (status.activeGroup() == 0 && usable(status.nextGroup)
         && status.groups.at(status.nextGroup - 1).state != QLatin1Char('D'))
         return status.nextGroup;
-    for (const bool bypassed : {false, true}) {
+    for (const bool bypassed : { false, true }) {
         for (int number = 1; number <= status.groups.size(); ++number) {
             if ((status.groups.at(number - 1).state == QLatin1Char('D')) == bypassed && usable(number))
                 return number;
@@ -169,7 +171,8 @@ void FakeDeviceMapper::bumpEvent(Map &map)
     m_changed.wakeAll();
 }
 
-Status FakeDeviceMapper::addMap(const QString &name, const QString &tableText, const QString &statusText, const QString &uuid)
+Status FakeDeviceMapper::addMap(
+    const QString &name, const QString &tableText, const QString &statusText, const QString &uuid)
 {
     if (const Status s = checkMapName(name); !s)
         return s;
@@ -188,7 +191,8 @@ Status FakeDeviceMapper::addMap(const QString &name, const QString &tableText, c
         if (!status)
             return Status::failure(status.errorMessage());
         if (status->size() != map.table.size())
-            return Status::failure(QStringLiteral("the status has %1 line(s), the table %2").arg(status->size()).arg(map.table.size()));
+            return Status::failure(
+                QStringLiteral("the status has %1 line(s), the table %2").arg(status->size()).arg(map.table.size()));
         for (const DmTargetLine &line : status.value()) {
             if (line.targetType == QLatin1String("multipath")) {
                 if (const auto parsed = parseMultipathStatus(line.params); !parsed)
@@ -265,7 +269,8 @@ Status FakeDeviceMapper::simulateIo(const QString &name)
         s.nextGroup = chosen;
         // __switch_pg(): with a hardware handler the group is initialised once (pg_init_count 1).
         if (s.features.size() == 2)
-            s.features = {QStringLiteral("0"), table->hwHandler.isEmpty() ? QStringLiteral("0") : QStringLiteral("1")};
+            s.features
+                = { QStringLiteral("0"), table->hwHandler.isEmpty() ? QStringLiteral("0") : QStringLiteral("1") };
     }
     map->status[index].params = formatMultipathStatus(s);
     return Status::success();
@@ -289,7 +294,7 @@ Result<QList<DmMapName>> FakeDeviceMapper::listMaps()
     QMutexLocker lock(&m_mutex);
     QList<DmMapName> names;
     for (auto it = m_maps.cbegin(); it != m_maps.cend(); ++it)
-        names.append({it.key(), dmMajor, it->minor});
+        names.append({ it.key(), dmMajor, it->minor });
     return names;
 }
 
@@ -344,7 +349,8 @@ Status FakeDeviceMapper::message(const QString &name, const QString &text)
         return Status::failure(QStringLiteral("%1: the fake only applies messages to multipath maps").arg(name));
     const auto parsed = parseMultipathMessage(text);
     if (!parsed)
-        return Status::failure(QStringLiteral("%1: message \"%2\" rejected: %3").arg(name, text, parsed.errorMessage()));
+        return Status::failure(
+            QStringLiteral("%1: message \"%2\" rejected: %3").arg(name, text, parsed.errorMessage()));
     auto table = parseMultipathTable(map->table.at(index).params);
     auto status = parseMultipathStatus(map->status.at(index).params);
     if (!table || !status)
@@ -370,11 +376,12 @@ Status FakeDeviceMapper::reload(const QString &name, const QList<DmTargetLine> &
         return Status::failure(QStringLiteral("%1: the map is suspended; resume it before reloading").arg(name));
     if (!map->loadError.isEmpty()) {
         const QString error = std::exchange(map->loadError, QString());
-        return Status::failure(QStringLiteral("%1: device-mapper load failed: %2 (the old table is live again)").arg(name, error));
+        return Status::failure(
+            QStringLiteral("%1: device-mapper load failed: %2 (the old table is live again)").arg(name, error));
     }
     if (const Status s = checkTable(table); !s)
-        return Status::failure(
-            QStringLiteral("%1: device-mapper load failed: %2 (the old table is live again)").arg(name, s.errorMessage));
+        return Status::failure(QStringLiteral("%1: device-mapper load failed: %2 (the old table is live again)")
+                                   .arg(name, s.errorMessage));
     map->table = table;
     map->status = freshStatus(table);
     bumpEvent(*map);
@@ -384,7 +391,8 @@ Status FakeDeviceMapper::reload(const QString &name, const QList<DmTargetLine> &
 Result<quint32> FakeDeviceMapper::waitEvent(const QString &name, quint32 eventNr)
 {
     QMutexLocker lock(&m_mutex);
-    QDeadlineTimer deadline(m_waitTimeout < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(m_waitTimeout));
+    QDeadlineTimer deadline(
+        m_waitTimeout < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(m_waitTimeout));
     for (;;) {
         const Map *map = find(name);
         if (!map)

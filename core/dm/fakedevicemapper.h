@@ -11,14 +11,14 @@
 
 namespace dmtune {
 
-class FakeDeviceMapper final : public DeviceMapper
-{
+class FakeDeviceMapper final : public DeviceMapper {
 public:
     FakeDeviceMapper() = default;
 
     // Adds a map from `dmsetup table` / `dmsetup status` text (one target per line). Without a
     // status a multipath map starts as the kernel reports a freshly loaded table.
-    Status addMap(const QString &name, const QString &tableText, const QString &statusText = {}, const QString &uuid = {});
+    Status addMap(
+        const QString &name, const QString &tableText, const QString &statusText = {}, const QString &uuid = {});
     // Removes a map; its waiters return with an error.
     void removeMap(const QString &name);
     void setSuspended(const QString &name, bool suspended);

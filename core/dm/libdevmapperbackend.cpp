@@ -47,8 +47,7 @@ void installLogger()
     std::call_once(once, [] { dm_log_with_errno_init(collectLog); });
 }
 
-class LogCapture
-{
+class LogCapture {
 public:
     LogCapture()
         : m_previous(t_logSink)
@@ -133,7 +132,7 @@ QList<DmTargetLine> targetLines(dm_task *task)
         next = dm_get_next_target(task, next, &start, &length, &type, &params);
         // A map without a live table yields one empty entry.
         if (type)
-            lines.append({start, length, QString::fromUtf8(type), QString::fromUtf8(params ? params : "").trimmed()});
+            lines.append({ start, length, QString::fromUtf8(type), QString::fromUtf8(params ? params : "").trimmed() });
     } while (next);
     return lines;
 }
@@ -144,7 +143,7 @@ Result<DmInfo> infoLocked(const QString &name)
     Task task = runTask(DM_DEVICE_INFO, "info", name, error);
     if (!task)
         return Result<DmInfo>::failure(error);
-    struct dm_info raw {};
+    struct dm_info raw { };
     if (!dm_task_get_info(task.get(), &raw))
         return Result<DmInfo>::failure(QStringLiteral("%1: device-mapper info failed").arg(name));
     DmInfo info;
@@ -193,7 +192,8 @@ Status checkTableLines(const QList<DmTargetLine> &table)
     if (table.isEmpty())
         return Status::failure(QStringLiteral("empty table"));
     for (const DmTargetLine &line : table) {
-        if (line.targetType.isEmpty() || line.targetType.contains(QLatin1Char(' ')) || line.params.contains(QLatin1Char('\n')))
+        if (line.targetType.isEmpty() || line.targetType.contains(QLatin1Char(' '))
+            || line.params.contains(QLatin1Char('\n')))
             return Status::failure(QStringLiteral("invalid table line \"%1\"").arg(formatTargetLine(line)));
     }
     return Status::success();
@@ -236,7 +236,7 @@ Result<QList<DmMapName>> LibDevmapperBackend::listMaps()
     if (!names || !names->dev)
         return maps;
     for (;;) {
-        maps.append({QString::fromUtf8(names->name), major(names->dev), minor(names->dev)});
+        maps.append({ QString::fromUtf8(names->name), major(names->dev), minor(names->dev) });
         if (!names->next)
             break;
         names = reinterpret_cast<const dm_names *>(reinterpret_cast<const char *>(names) + names->next);
@@ -259,7 +259,8 @@ Result<QList<DmTargetLine>> LibDevmapperBackend::table(const QString &name)
         return R::failure(s.errorMessage);
     QMutexLocker lock(&libraryMutex());
     QString error;
-    Task task = runTask(DM_DEVICE_TABLE, "table", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
+    Task task
+        = runTask(DM_DEVICE_TABLE, "table", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
     if (!task)
         return R::failure(error);
     return targetLines(task.get());
@@ -272,7 +273,8 @@ Result<QList<DmTargetLine>> LibDevmapperBackend::status(const QString &name)
         return R::failure(s.errorMessage);
     QMutexLocker lock(&libraryMutex());
     QString error;
-    Task task = runTask(DM_DEVICE_STATUS, "status", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
+    Task task
+        = runTask(DM_DEVICE_STATUS, "status", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
     if (!task)
         return R::failure(error);
     return targetLines(task.get());
@@ -288,9 +290,8 @@ Status LibDevmapperBackend::message(const QString &name, const QString &text)
     QMutexLocker lock(&libraryMutex());
     QString error;
     const QByteArray bytes = trimmed.toUtf8();
-    Task task = runTask(DM_DEVICE_TARGET_MSG, "message", name, error, [&](dm_task *t) {
-        return dm_task_set_sector(t, 0) && dm_task_set_message(t, bytes.constData());
-    });
+    Task task = runTask(DM_DEVICE_TARGET_MSG, "message", name, error,
+        [&](dm_task *t) { return dm_task_set_sector(t, 0) && dm_task_set_message(t, bytes.constData()); });
     if (!task)
         return Status::failure(QStringLiteral("%1 (\"%2\")").arg(error, trimmed));
     return Status::success();
@@ -314,7 +315,8 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
 
     // noflush: with queue_if_no_path, queued I/O stays queued instead of failing or hanging the suspend.
     QString error;
-    Task suspended = runTask(DM_DEVICE_SUSPEND, "suspend", name, error, [](dm_task *t) { return dm_task_no_flush(t) != 0; });
+    Task suspended
+        = runTask(DM_DEVICE_SUSPEND, "suspend", name, error, [](dm_task *t) { return dm_task_no_flush(t) != 0; });
     if (!suspended) {
         const Status resumed = resumeLocked(name);
         return Status::failure(resumed ? error : error + QStringLiteral("; ") + resumed.errorMessage);
@@ -322,8 +324,8 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
 
     Task loaded = runTask(DM_DEVICE_RELOAD, "load", name, error, [&](dm_task *t) {
         for (const DmTargetLine &line : table) {
-            if (!dm_task_add_target(t, line.start, line.length, line.targetType.toUtf8().constData(),
-                    line.params.toUtf8().constData()))
+            if (!dm_task_add_target(
+                    t, line.start, line.length, line.targetType.toUtf8().constData(), line.params.toUtf8().constData()))
                 return false;
         }
         return true;
@@ -331,7 +333,8 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
     if (!loaded) {
         const Status resumed = resumeLocked(name);
         if (!resumed)
-            return Status::failure(error + QStringLiteral("; resuming the old table also failed: ") + resumed.errorMessage);
+            return Status::failure(
+                error + QStringLiteral("; resuming the old table also failed: ") + resumed.errorMessage);
         return Status::failure(error + QStringLiteral(" (the old table is live again)"));
     }
 
@@ -343,7 +346,8 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
     runTask(DM_DEVICE_CLEAR, "clear", name, clearError);
     const Status again = resumeLocked(name);
     if (!again)
-        return Status::failure(resumed.errorMessage + QStringLiteral("; resuming the old table also failed: ") + again.errorMessage);
+        return Status::failure(
+            resumed.errorMessage + QStringLiteral("; resuming the old table also failed: ") + again.errorMessage);
     return Status::failure(resumed.errorMessage + QStringLiteral(" (the old table is live again)"));
 }
 
@@ -368,7 +372,7 @@ Result<quint32> LibDevmapperBackend::waitEvent(const QString &name, quint32 even
         [eventNr](dm_task *t) { return dm_task_set_event_nr(t, eventNr) != 0; });
     if (!task)
         return R::failure(error);
-    struct dm_info raw {};
+    struct dm_info raw { };
     if (!dm_task_get_info(task.get(), &raw) || !raw.exists)
         return R::failure(QStringLiteral("%1: the map went away").arg(name));
     return quint32(raw.event_nr);

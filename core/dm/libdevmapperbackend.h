@@ -8,8 +8,7 @@
 
 namespace dmtune {
 
-class LibDevmapperBackend final : public DeviceMapper
-{
+class LibDevmapperBackend final : public DeviceMapper {
 public:
     explicit LibDevmapperBackend(
         SysfsRoot root = SysfsRoot(), QString controlPath = QStringLiteral("/dev/mapper/control"));

@@ -32,8 +32,8 @@ constexpr MultipathMessageKind allKinds[] = {
 Result<QString> deviceMessage(MultipathMessageKind kind, const QString &device)
 {
     if (!isDeviceToken(device))
-        return Result<QString>::failure(
-            QStringLiteral("%1: \"%2\" is not a device (major:minor or /dev/...)").arg(multipathMessageKeyword(kind), device));
+        return Result<QString>::failure(QStringLiteral("%1: \"%2\" is not a device (major:minor or /dev/...)")
+                                            .arg(multipathMessageKeyword(kind), device));
     return multipathMessageKeyword(kind) + QLatin1Char(' ') + device;
 }
 
@@ -139,12 +139,15 @@ Result<MultipathMessage> parseMultipathMessage(QStringView text)
         return R::failure(QStringLiteral("%1 takes %2 word(s), got %3").arg(keyword).arg(expected).arg(words.size()));
     if (takesDevice(message.kind)) {
         if (!isDeviceToken(words.at(1)))
-            return R::failure(QStringLiteral("%1: \"%2\" is not a device (major:minor or /dev/...)").arg(keyword, QStringView(words.at(1)).left(40)));
+            return R::failure(QStringLiteral("%1: \"%2\" is not a device (major:minor or /dev/...)")
+                                  .arg(keyword, QStringView(words.at(1)).left(40)));
         message.device = words.at(1);
     } else if (takesGroup(message.kind)) {
         quint64 group = 0;
         if (!parseDecimal(words.at(1), maxGroups, group) || group < 1)
-            return R::failure(QStringLiteral("%1: \"%2\" is not a group number (1-%3)").arg(keyword, QStringView(words.at(1)).left(40)).arg(maxGroups));
+            return R::failure(QStringLiteral("%1: \"%2\" is not a group number (1-%3)")
+                                  .arg(keyword, QStringView(words.at(1)).left(40))
+                                  .arg(maxGroups));
         message.group = int(group);
     }
     return message;

@@ -76,11 +76,11 @@ QStringList initialPathInfo(const QString &selector, const PathSpec &path, int c
 {
     QStringList info;
     if (selector == QLatin1String("queue-length") || selector == QLatin1String("io-affinity"))
-        info = {QStringLiteral("0")};
+        info = { QStringLiteral("0") };
     else if (selector == QLatin1String("service-time"))
-        info = {QStringLiteral("0"), path.args.size() > 1 ? path.args.at(1) : QStringLiteral("1")};
+        info = { QStringLiteral("0"), path.args.size() > 1 ? path.args.at(1) : QStringLiteral("1") };
     else if (selector == QLatin1String("historical-service-time"))
-        info = {QStringLiteral("1024"), QStringLiteral("0"), QStringLiteral("0")};
+        info = { QStringLiteral("1024"), QStringLiteral("0"), QStringLiteral("0") };
     while (info.size() < count)
         info.append(QStringLiteral("0"));
     return info.mid(0, count);
@@ -137,7 +137,8 @@ Result<MultipathStatus> parseMultipathStatus(QStringView params)
         || !reader.readNumber(QStringLiteral("the current priority group"), 0, maxCount, next))
         return failed();
     if ((groupCount == 0) != (next == 0) || next > groupCount) {
-        reader.failLast(QStringLiteral("the current priority group must be 1-%1 (0 only without groups)").arg(groupCount));
+        reader.failLast(
+            QStringLiteral("the current priority group must be 1-%1 (0 only without groups)").arg(groupCount));
         return failed();
     }
     status.nextGroup = int(next);
@@ -149,7 +150,8 @@ Result<MultipathStatus> parseMultipathStatus(QStringView params)
         status.groups.append(std::move(group));
     }
     if (!reader.atEnd()) {
-        reader.failAt(reader.position(), QStringLiteral("unexpected word after the last of %1 priority group(s)").arg(groupCount));
+        reader.failAt(reader.position(),
+            QStringLiteral("unexpected word after the last of %1 priority group(s)").arg(groupCount));
         return failed();
     }
     return status;
@@ -182,7 +184,7 @@ Result<MultipathStatus> parseMultipathStatusLine(QStringView line)
     auto parsed = parseTargetLine(line);
     if (!parsed)
         return Result<MultipathStatus>::failure(parsed.errorMessage());
-    return multipathStatusOf({parsed.value()});
+    return multipathStatusOf({ parsed.value() });
 }
 
 Result<MultipathStatus> multipathStatusOf(const QList<DmTargetLine> &lines)
@@ -202,7 +204,7 @@ MultipathStatus initialMultipathStatus(const MultipathTable &table)
 {
     MultipathStatus status;
     // queue_io starts set (alloc_multipath_stage2) and is cleared by the first path choice.
-    status.features = {QStringLiteral("1"), QStringLiteral("0")};
+    status.features = { QStringLiteral("1"), QStringLiteral("0") };
     status.nextGroup = table.initialGroup;
     for (const PathGroupSpec &spec : table.groups) {
         GroupStatus group;
@@ -210,8 +212,8 @@ MultipathStatus initialMultipathStatus(const MultipathTable &table)
         group.perPathInfoCount = selector ? selector->statusInfoPerPath : 0;
         if (spec.selector == QLatin1String("historical-service-time")) {
             // hst_status() prints its first weight, which equals the base weight, and the threshold.
-            group.selectorStatusArgs = {QString::number(spec.selectorArgs.value(0, QStringLiteral("972")).toUInt()),
-                QString::number(spec.selectorArgs.value(1, QStringLiteral("0")).toUInt())};
+            group.selectorStatusArgs = { QString::number(spec.selectorArgs.value(0, QStringLiteral("972")).toUInt()),
+                QString::number(spec.selectorArgs.value(1, QStringLiteral("0")).toUInt()) };
         }
         for (const PathSpec &pathSpec : spec.paths) {
             PathStatus path;

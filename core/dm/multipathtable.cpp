@@ -39,8 +39,8 @@ bool isCpuMask(QStringView word)
     for (const QChar c : word) {
         if (c == QLatin1Char(','))
             continue;
-        const bool hex = (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'))
-            || (c >= QLatin1Char('A') && c <= QLatin1Char('F'));
+        const bool hex = (c >= QLatin1Char('0') && c <= QLatin1Char('9'))
+            || (c >= QLatin1Char('a') && c <= QLatin1Char('f')) || (c >= QLatin1Char('A') && c <= QLatin1Char('F'));
         if (!hex)
             return false;
         anyBit = anyBit || c != QLatin1Char('0');
@@ -60,17 +60,19 @@ bool checkFeatures(TokenReader &reader, const QStringList &features, qsizetype f
         if (!withValue)
             return reader.failAt(first + i, QStringLiteral("unknown multipath feature"));
         if (i + 1 >= features.size())
-            return reader.failAt(first + i, QStringLiteral("feature %1 needs a value within the feature count").arg(name));
+            return reader.failAt(
+                first + i, QStringLiteral("feature %1 needs a value within the feature count").arg(name));
         const QString value = features.at(++i);
         if (name == QLatin1String("pg_init_retries") && !(isUnsigned(value, maxPgInitRetries) && value.toUInt() >= 1))
-            return reader.failAt(first + i, QStringLiteral("pg_init_retries must be between 1 and %1").arg(maxPgInitRetries));
+            return reader.failAt(
+                first + i, QStringLiteral("pg_init_retries must be between 1 and %1").arg(maxPgInitRetries));
         if (name == QLatin1String("pg_init_delay_msecs") && !isUnsigned(value, maxPgInitDelayMsecs))
             return reader.failAt(
                 first + i, QStringLiteral("pg_init_delay_msecs must be between 0 and %1").arg(maxPgInitDelayMsecs));
         if (name == QLatin1String("queue_mode")) {
             // "nvme" was accepted by kernels 4.16 to 5.x; "rq" and "mq" mean the same on blk-mq-only kernels.
-            static const QStringList modes = {
-                QStringLiteral("bio"), QStringLiteral("rq"), QStringLiteral("mq"), QStringLiteral("nvme")};
+            static const QStringList modes
+                = { QStringLiteral("bio"), QStringLiteral("rq"), QStringLiteral("mq"), QStringLiteral("nvme") };
             if (!modes.contains(value.toLower()))
                 return reader.failAt(first + i, QStringLiteral("queue_mode must be bio, rq or mq"));
         }
@@ -86,7 +88,8 @@ bool checkSelectorArgs(TokenReader &reader, const QString &selector, const QStri
     if (args.size() > 2)
         return reader.failAt(first - 1, QStringLiteral("historical-service-time takes at most 2 selector arguments"));
     if (!args.isEmpty() && !isUnsigned(args.at(0), maxHstBaseWeight))
-        return reader.failAt(first, QStringLiteral("historical-service-time base weight must be 0-%1").arg(maxHstBaseWeight));
+        return reader.failAt(
+            first, QStringLiteral("historical-service-time base weight must be 0-%1").arg(maxHstBaseWeight));
     if (args.size() > 1 && !isUnsigned(args.at(1)))
         return reader.failAt(first + 1, QStringLiteral("historical-service-time threshold must be a number"));
     return true;
@@ -98,7 +101,8 @@ bool checkPathArgs(TokenReader &reader, const QString &selector, const QStringLi
 {
     const qsizetype first = device + 1;
     const auto tooMany = [&](int max) {
-        return reader.failAt(device, QStringLiteral("%1 takes at most %2 argument(s) per path, got %3").arg(selector).arg(max).arg(args.size()));
+        return reader.failAt(device,
+            QStringLiteral("%1 takes at most %2 argument(s) per path, got %3").arg(selector).arg(max).arg(args.size()));
     };
     const auto numeric = [&](qsizetype index, quint64 max, const QString &what) {
         if (isUnsigned(args.at(index), max))
@@ -120,7 +124,8 @@ bool checkPathArgs(TokenReader &reader, const QString &selector, const QStringLi
     }
     if (selector == QLatin1String("io-affinity")) {
         if (args.size() != 1)
-            return reader.failAt(device, QStringLiteral("io-affinity takes exactly one argument per path (a CPU mask)"));
+            return reader.failAt(
+                device, QStringLiteral("io-affinity takes exactly one argument per path (a CPU mask)"));
         if (!isCpuMask(args.at(0)))
             return reader.failAt(first, QStringLiteral("io-affinity: invalid CPU mask (hex, with at least one CPU)"));
     }
@@ -222,7 +227,8 @@ Result<MultipathTable> parseMultipathTable(QStringView params)
         return failed();
     const qsizetype initialPosition = reader.position() - 1;
     if ((groupCount == 0) != (initial == 0))
-        return failAt(initialPosition, QStringLiteral("the initial priority group must be 0 exactly when there are no groups"));
+        return failAt(
+            initialPosition, QStringLiteral("the initial priority group must be 0 exactly when there are no groups"));
     if (initial > groupCount)
         return failAt(initialPosition,
             QStringLiteral("the initial priority group is larger than the number of groups (%1)").arg(groupCount));
@@ -235,7 +241,8 @@ Result<MultipathTable> parseMultipathTable(QStringView params)
         table.groups.append(std::move(group));
     }
     if (!reader.atEnd())
-        return failAt(reader.position(), QStringLiteral("unexpected word after the last of %1 priority group(s)").arg(groupCount));
+        return failAt(reader.position(),
+            QStringLiteral("unexpected word after the last of %1 priority group(s)").arg(groupCount));
     return table;
 }
 
@@ -275,7 +282,7 @@ Result<MultipathTable> parseMultipathTableLine(QStringView line)
     auto parsed = parseTargetLine(line);
     if (!parsed)
         return Result<MultipathTable>::failure(parsed.errorMessage());
-    return multipathTableOf({parsed.value()});
+    return multipathTableOf({ parsed.value() });
 }
 
 Result<MultipathTable> multipathTableOf(const QList<DmTargetLine> &lines)

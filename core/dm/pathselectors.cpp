@@ -6,17 +6,18 @@ const QList<PathSelectorInfo> &knownPathSelectors()
 {
     // Values from the kernel's path_selector_type tables and *_status() functions.
     static const QList<PathSelectorInfo> selectors = {
-        {QStringLiteral("round-robin"), 1, 0, {}, QStringLiteral("Paths in turn; repeat_count is forced to 1.")},
-        {QStringLiteral("queue-length"), 1, 1, {QStringLiteral("in-flight I/Os")},
-            QStringLiteral("The path with the fewest in-flight I/Os.")},
-        {QStringLiteral("service-time"), 2, 2, {QStringLiteral("in-flight bytes"), QStringLiteral("relative throughput")},
-            QStringLiteral("The path with the least in-flight bytes per relative throughput (0-100).")},
-        {QStringLiteral("historical-service-time"), 1, 3,
-            {QStringLiteral("service time (fixed point, 1024 = 1)"), QStringLiteral("outstanding I/Os"),
-                QStringLiteral("stale after (ns)")},
-            QStringLiteral("The path with the best moving average of past service times.")},
-        {QStringLiteral("io-affinity"), 1, 1, {QStringLiteral("map misses (selector-wide)")},
-            QStringLiteral("The path mapped to the submitting CPU (per-path CPU mask in hex).")},
+        { QStringLiteral("round-robin"), 1, 0, {}, QStringLiteral("Paths in turn; repeat_count is forced to 1.") },
+        { QStringLiteral("queue-length"), 1, 1, { QStringLiteral("in-flight I/Os") },
+            QStringLiteral("The path with the fewest in-flight I/Os.") },
+        { QStringLiteral("service-time"), 2, 2,
+            { QStringLiteral("in-flight bytes"), QStringLiteral("relative throughput") },
+            QStringLiteral("The path with the least in-flight bytes per relative throughput (0-100).") },
+        { QStringLiteral("historical-service-time"), 1, 3,
+            { QStringLiteral("service time (fixed point, 1024 = 1)"), QStringLiteral("outstanding I/Os"),
+                QStringLiteral("stale after (ns)") },
+            QStringLiteral("The path with the best moving average of past service times.") },
+        { QStringLiteral("io-affinity"), 1, 1, { QStringLiteral("map misses (selector-wide)") },
+            QStringLiteral("The path mapped to the submitting CPU (per-path CPU mask in hex).") },
     };
     return selectors;
 }

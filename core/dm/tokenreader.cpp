@@ -25,7 +25,7 @@ TokenReader::TokenReader(QStringView text)
         while (i < n && !text.at(i).isSpace())
             ++i;
         if (i > start)
-            m_tokens.append({text.mid(start, i - start), start + 1});
+            m_tokens.append({ text.mid(start, i - start), start + 1 });
     }
 }
 
@@ -62,7 +62,8 @@ bool TokenReader::readWords(const QString &what, qsizetype count, QStringList &o
     if (count > remaining()) {
         const qsizetype left = remaining();
         m_pos = m_tokens.size();
-        return failAt(m_pos + 1, QStringLiteral("expected %1 word(s) for %2, only %3 left").arg(count).arg(what).arg(left));
+        return failAt(
+            m_pos + 1, QStringLiteral("expected %1 word(s) for %2, only %3 left").arg(count).arg(what).arg(left));
     }
     out.reserve(count);
     for (qsizetype i = 0; i < count; ++i)

@@ -12,8 +12,7 @@ namespace dmtune {
 // hostile input (a fuzzer, a corrupted capture) cheap.
 constexpr qsizetype maxDmParamsLength = 1 << 20;
 
-class TokenReader
-{
+class TokenReader {
 public:
     explicit TokenReader(QStringView text);
 

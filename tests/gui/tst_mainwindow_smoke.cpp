@@ -115,10 +115,53 @@ private Q_SLOTS:
         QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("Device"),
                             QStringLiteral("zram0 is not in the latest scan (removed?)")));
 
-        // A picture for whoever reviews the layout.
+        // A picture for whoever reviews the layout (after the pane has re-laid out its splitter).
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        QTest::qWait(100);
         QDir().mkpath(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots"));
         QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_smoke.png")));
+    }
+
+    // dm's view of the map, as a live multipath host would give it: groups, a failed path.
+    void knownGroups()
+    {
+        FakeSysfs fake;
+        fake.buildStandardMachine();
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        window.resize(1400, 900);
+        window.show();
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+
+        DeviceSnapshot snapshot = window.discovery()->snapshot();
+        MultipathMap &map = snapshot.maps[0];
+        map.groupsKnown = true;
+        map.groupsUnknownReason.clear();
+        map.features = {QStringLiteral("queue_if_no_path")};
+        map.hwHandler = {QStringLiteral("alua")};
+        map.tableLine = QStringLiteral("1 queue_if_no_path 1 alua 2 1 service-time 0 2 1 8:192 1 65:64 1 "
+                                       "service-time 0 2 1 65:192 1 66:64 1");
+        map.statusLine = QStringLiteral("2 0 1 0 2 1 A 0 2 2 8:192 A 0 0 1 65:64 A 0 0 1 E 0 2 2 65:192 F 3 0 1 66:64 A 0 0 1");
+        map.nextGroup = 1;
+        PathGroupInfo first {1, QStringLiteral("A"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
+        first.paths = {PathInfo {QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("A"), 0, {}, {}},
+                       PathInfo {QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("A"), 0, {}, {}}};
+        PathGroupInfo second {2, QStringLiteral("E"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
+        second.paths = {PathInfo {QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("F"), 3, {}, {}},
+                        PathInfo {QStringLiteral("sdak"), QStringLiteral("66:64"), QStringLiteral("A"), 0, {}, {}}};
+        map.groups = {first, second};
+        window.treeModel()->setSnapshot(snapshot);
+        window.detailPane()->setSnapshot(snapshot);
+
+        const QModelIndex mapIndex = window.treeModel()->indexForKey(QStringLiteral("map/mpatha"));
+        QCOMPARE(window.treeModel()->rowCount(mapIndex), 2);
+        QVERIFY(window.treeView()->isExpanded(window.treeModel()->index(1, 0, mapIndex)));
+        QVERIFY(window.selectDevice(QStringLiteral("dm-0")));
+        QVERIFY(tableHasRow(window.detailPane()->propertiesTable(), QStringLiteral("Group 2"),
+                            QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_known_groups.png")));
     }
 
     void firstRunHintWithoutMaps()

@@ -26,8 +26,7 @@ const QByteArray miscWithoutDm = "234 btrfs-control\n259 cpu_dma_latency\n237 lo
 const QByteArray miscWithDm = "236 device-mapper\n237 loop-control\n229 fuse\n";
 } // namespace
 
-class TestDmAvailability : public QObject
-{
+class TestDmAvailability : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -114,7 +113,7 @@ void TestDmAvailability::backendRefusesWithoutTouchingLibdevmapper()
     QCOMPARE(backend.status(QStringLiteral("mpatha")).errorMessage(), reason);
     QCOMPARE(backend.message(QStringLiteral("mpatha"), QStringLiteral("fail_path 8:16")).errorMessage, reason);
     const auto line = parseTargetLine(u"0 131072 multipath 0 0 1 1 round-robin 0 1 1 8:0 1");
-    QCOMPARE(backend.reload(QStringLiteral("mpatha"), {line.value()}).errorMessage, reason);
+    QCOMPARE(backend.reload(QStringLiteral("mpatha"), { line.value() }).errorMessage, reason);
     QCOMPARE(backend.waitEvent(QStringLiteral("mpatha"), 0).errorMessage(), reason);
 
     QCOMPARE(QFileInfo::exists(QStringLiteral("/dev/mapper/control")), hostControlBefore);

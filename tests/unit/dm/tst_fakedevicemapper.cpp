@@ -13,11 +13,11 @@ using namespace dmtune;
 
 namespace {
 const QString mapName = QStringLiteral("mpatha");
-const QString labTable = QStringLiteral(
-    "0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+const QString labTable
+    = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
 // After the first I/O: group 1 in use.
-const QString labStatus = QStringLiteral(
-    "0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+const QString labStatus
+    = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
 
 QString statusParams(DeviceMapper &dm, const QString &name = mapName)
 {
@@ -37,8 +37,7 @@ quint32 eventNr(DeviceMapper &dm, const QString &name = mapName)
 }
 } // namespace
 
-class TestFakeDeviceMapper : public QObject
-{
+class TestFakeDeviceMapper : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -75,7 +74,7 @@ void TestFakeDeviceMapper::listAndInfo()
     const auto maps = m_dm->listMaps();
     QVERIFY(maps.ok());
     QCOMPARE(maps->size(), 2);
-    QCOMPARE(maps->at(1), (DmMapName {mapName, 253, 0}));
+    QCOMPARE(maps->at(1), (DmMapName { mapName, 253, 0 }));
     QCOMPARE(maps->at(0).name, QStringLiteral("lin0"));
 
     const auto info = m_dm->info(mapName);
@@ -113,7 +112,8 @@ void TestFakeDeviceMapper::failAndReinstatePath()
     QCOMPARE(statusParams(dm), QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 1 E 0 2 0 8:32 A 0 8:48 A 0"));
     QCOMPARE(eventNr(dm), 2u);
     QCOMPARE(m_dm->receivedMessages(mapName),
-        (QStringList {QStringLiteral("fail_path 8:16"), QStringLiteral("fail_path 8:16"), QStringLiteral("reinstate_path 8:16")}));
+        (QStringList { QStringLiteral("fail_path 8:16"), QStringLiteral("fail_path 8:16"),
+            QStringLiteral("reinstate_path 8:16") }));
 }
 
 void TestFakeDeviceMapper::switchGroupThenIo()
@@ -160,7 +160,8 @@ void TestFakeDeviceMapper::disableAndEnableGroup()
 void TestFakeDeviceMapper::queueIfNoPath()
 {
     QVERIFY(m_dm->message(mapName, queueIfNoPathMessage()));
-    QCOMPARE(tableParams(*m_dm), QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1"));
+    QCOMPARE(tableParams(*m_dm),
+        QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1"));
     QVERIFY(parseMultipathTable(tableParams(*m_dm))->queueIfNoPath());
     QVERIFY(m_dm->message(mapName, queueIfNoPathMessage())); // idempotent
     QCOMPARE(tableParams(*m_dm).left(20), QStringLiteral("1 queue_if_no_path 0"));
@@ -173,10 +174,14 @@ void TestFakeDeviceMapper::rejectedMessages_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("error");
-    QTest::newRow("unknown message") << "reset" << "unknown multipath message";
-    QTest::newRow("path not in the map") << "fail_path 8:99" << "no path 8:99";
-    QTest::newRow("group out of range") << "switch_group 3" << "invalid group number 3 (the map has 2)";
-    QTest::newRow("missing argument") << "disable_group" << "takes 2 word(s)";
+    QTest::newRow("unknown message") << "reset"
+                                     << "unknown multipath message";
+    QTest::newRow("path not in the map") << "fail_path 8:99"
+                                         << "no path 8:99";
+    QTest::newRow("group out of range") << "switch_group 3"
+                                        << "invalid group number 3 (the map has 2)";
+    QTest::newRow("missing argument") << "disable_group"
+                                      << "takes 2 word(s)";
 }
 
 void TestFakeDeviceMapper::rejectedMessages()
@@ -200,7 +205,8 @@ void TestFakeDeviceMapper::suspendedMapRefusesMessages()
     m_dm->setSuspended(mapName, false);
     QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")));
     QVERIFY(m_dm->addMap(QStringLiteral("lin0"), QStringLiteral("0 2048 linear 8:0 0")));
-    QVERIFY(m_dm->message(QStringLiteral("lin0"), QStringLiteral("fail_path 8:0")).errorMessage.contains(QStringLiteral("multipath")));
+    QVERIFY(m_dm->message(QStringLiteral("lin0"), QStringLiteral("fail_path 8:0"))
+                .errorMessage.contains(QStringLiteral("multipath")));
 }
 
 void TestFakeDeviceMapper::reload()
@@ -209,10 +215,11 @@ void TestFakeDeviceMapper::reload()
     const auto line = parseTargetLine(
         u"0 131072 multipath 1 queue_if_no_path 0 1 1 service-time 0 4 2 8:0 1 1 8:16 1 1 8:32 1 1 8:48 1 1");
     QVERIFY(line.ok());
-    const Status reloaded = m_dm->reload(mapName, {line.value()});
+    const Status reloaded = m_dm->reload(mapName, { line.value() });
     QVERIFY2(reloaded, qPrintable(reloaded.errorMessage));
-    QCOMPARE(m_dm->table(mapName).value(), QList<DmTargetLine> {line.value()});
-    QCOMPARE(statusParams(*m_dm), QStringLiteral("2 1 0 0 1 1 E 0 4 2 8:0 A 0 0 1 8:16 A 0 0 1 8:32 A 0 0 1 8:48 A 0 0 1"));
+    QCOMPARE(m_dm->table(mapName).value(), QList<DmTargetLine> { line.value() });
+    QCOMPARE(
+        statusParams(*m_dm), QStringLiteral("2 1 0 0 1 1 E 0 4 2 8:0 A 0 0 1 8:16 A 0 0 1 8:32 A 0 0 1 8:48 A 0 0 1"));
     QCOMPARE(eventNr(*m_dm), 1u);
     QVERIFY(!m_dm->info(mapName)->suspended);
 }
@@ -222,7 +229,7 @@ void TestFakeDeviceMapper::reloadFailureKeepsOldTable()
     const QList<DmTargetLine> before = m_dm->table(mapName).value();
     const auto bad = parseTargetLine(u"0 131072 multipath 0 0 1 1 round-robin 0 2 1 8:0 1");
     QVERIFY(bad.ok());
-    const Status rejected = m_dm->reload(mapName, {bad.value()});
+    const Status rejected = m_dm->reload(mapName, { bad.value() });
     QVERIFY(!rejected);
     QVERIFY2(rejected.errorMessage.contains(QStringLiteral("old table is live")), qPrintable(rejected.errorMessage));
     QCOMPARE(m_dm->table(mapName).value(), before);
@@ -230,18 +237,19 @@ void TestFakeDeviceMapper::reloadFailureKeepsOldTable()
 
     m_dm->failNextLoad(mapName, QStringLiteral("Device or resource busy"));
     const auto good = parseTargetLine(u"0 131072 multipath 0 0 1 1 queue-length 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1");
-    const Status busy = m_dm->reload(mapName, {good.value()});
+    const Status busy = m_dm->reload(mapName, { good.value() });
     QVERIFY(busy.errorMessage.contains(QStringLiteral("Device or resource busy")));
     QCOMPARE(m_dm->table(mapName).value(), before);
     QCOMPARE(statusParams(*m_dm), labStatus.section(QLatin1Char(' '), 3));
     QVERIFY(!m_dm->info(mapName)->suspended);
-    QVERIFY(m_dm->reload(mapName, {good.value()}));
+    QVERIFY(m_dm->reload(mapName, { good.value() }));
     QCOMPARE(m_dm->table(mapName)->first(), good.value());
 }
 
 void TestFakeDeviceMapper::freshMapStatus()
 {
-    QVERIFY(m_dm->addMap(QStringLiteral("skd_mpath"), QStringLiteral("0 1563037696 multipath 0 0 1 1 service-time 0 1 2 /dev/skd0 1000 1")));
+    QVERIFY(m_dm->addMap(QStringLiteral("skd_mpath"),
+        QStringLiteral("0 1563037696 multipath 0 0 1 1 service-time 0 1 2 /dev/skd0 1000 1")));
     QCOMPARE(statusParams(*m_dm, QStringLiteral("skd_mpath")), QStringLiteral("2 1 0 0 1 1 E 0 1 2 /dev/skd0 A 0 0 1"));
     QVERIFY(m_dm->simulateIo(QStringLiteral("skd_mpath")));
     QCOMPARE(statusParams(*m_dm, QStringLiteral("skd_mpath")), QStringLiteral("2 0 0 0 1 1 A 0 1 2 /dev/skd0 A 0 0 1"));

@@ -5,8 +5,7 @@
 
 using namespace dmtune;
 
-class TestMultipathMessages : public QObject
-{
+class TestMultipathMessages : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -27,7 +26,7 @@ void TestMultipathMessages::builders()
     QCOMPARE(disableGroupMessage(2, 4).value(), QStringLiteral("disable_group 2"));
     QCOMPARE(queueIfNoPathMessage(), QStringLiteral("queue_if_no_path"));
     QCOMPARE(failIfNoPathMessage(), QStringLiteral("fail_if_no_path"));
-    MultipathMessage message {MultipathMessageKind::SwitchGroup, {}, 3};
+    MultipathMessage message { MultipathMessageKind::SwitchGroup, {}, 3 };
     QCOMPARE(formatMultipathMessage(message).value(), QStringLiteral("switch_group 3"));
 }
 
@@ -52,15 +51,18 @@ void TestMultipathMessages::parse_data()
     QTest::addColumn<int>("group");
     QTest::addColumn<QString>("canonical");
 
-    QTest::newRow("fail_path") << "fail_path 8:16" << int(MultipathMessageKind::FailPath) << "8:16" << 0 << "fail_path 8:16";
+    QTest::newRow("fail_path") << "fail_path 8:16" << int(MultipathMessageKind::FailPath) << "8:16" << 0
+                               << "fail_path 8:16";
     QTest::newRow("reinstate_path, path") << "reinstate_path /dev/sdb" << int(MultipathMessageKind::ReinstatePath)
                                           << "/dev/sdb" << 0 << "reinstate_path /dev/sdb";
-    QTest::newRow("switch_group") << "switch_group 2" << int(MultipathMessageKind::SwitchGroup) << "" << 2 << "switch_group 2";
-    QTest::newRow("enable_group") << "enable_group 1" << int(MultipathMessageKind::EnableGroup) << "" << 1 << "enable_group 1";
-    QTest::newRow("disable_group, extra blanks") << "  disable_group   2 " << int(MultipathMessageKind::DisableGroup) << ""
-                                                 << 2 << "disable_group 2";
-    QTest::newRow("upper case (strcasecmp)") << "QUEUE_IF_NO_PATH" << int(MultipathMessageKind::QueueIfNoPath) << "" << 0
-                                             << "queue_if_no_path";
+    QTest::newRow("switch_group") << "switch_group 2" << int(MultipathMessageKind::SwitchGroup) << "" << 2
+                                  << "switch_group 2";
+    QTest::newRow("enable_group") << "enable_group 1" << int(MultipathMessageKind::EnableGroup) << "" << 1
+                                  << "enable_group 1";
+    QTest::newRow("disable_group, extra blanks")
+        << "  disable_group   2 " << int(MultipathMessageKind::DisableGroup) << "" << 2 << "disable_group 2";
+    QTest::newRow("upper case (strcasecmp)")
+        << "QUEUE_IF_NO_PATH" << int(MultipathMessageKind::QueueIfNoPath) << "" << 0 << "queue_if_no_path";
     QTest::newRow("fail_if_no_path") << "fail_if_no_path" << int(MultipathMessageKind::FailIfNoPath) << "" << 0
                                      << "fail_if_no_path";
 }
@@ -84,13 +86,20 @@ void TestMultipathMessages::parseRejects_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("error");
-    QTest::newRow("empty") << "" << "empty message";
-    QTest::newRow("unknown") << "reset_paths" << "unknown multipath message \"reset_paths\"";
-    QTest::newRow("fail_path without device") << "fail_path" << "fail_path takes 2 word(s), got 1";
-    QTest::newRow("queue_if_no_path with argument") << "queue_if_no_path 1" << "takes 1 word(s), got 2";
-    QTest::newRow("switch_group 0") << "switch_group 0" << "is not a group number (1-1024)";
-    QTest::newRow("switch_group x") << "switch_group x" << "\"x\" is not a group number";
-    QTest::newRow("fail_path bad device") << "fail_path sdb" << "\"sdb\" is not a device";
+    QTest::newRow("empty") << ""
+                           << "empty message";
+    QTest::newRow("unknown") << "reset_paths"
+                             << "unknown multipath message \"reset_paths\"";
+    QTest::newRow("fail_path without device") << "fail_path"
+                                              << "fail_path takes 2 word(s), got 1";
+    QTest::newRow("queue_if_no_path with argument") << "queue_if_no_path 1"
+                                                    << "takes 1 word(s), got 2";
+    QTest::newRow("switch_group 0") << "switch_group 0"
+                                    << "is not a group number (1-1024)";
+    QTest::newRow("switch_group x") << "switch_group x"
+                                    << "\"x\" is not a group number";
+    QTest::newRow("fail_path bad device") << "fail_path sdb"
+                                          << "\"sdb\" is not a device";
 }
 
 void TestMultipathMessages::parseRejects()

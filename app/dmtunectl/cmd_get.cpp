@@ -1,0 +1,122 @@
+// dmtunectl get: a device's tunables with value, type, range, unit and whether they can be written.
+#include "cli.h"
+
+#include "discovery/discovery.h"
+#include "params/catalog.h"
+#include "params/deviceresolver.h"
+#include "params/tunable.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace dmtune::cli {
+
+namespace {
+
+QJsonObject tunableToJson(const Tunable &t)
+{
+    QJsonObject o {{QStringLiteral("attribute"), t.attribute},
+                   {QStringLiteral("value"), t.value},
+                   {QStringLiteral("raw"), t.rawValue},
+                   {QStringLiteral("readable"), t.readable},
+                   {QStringLiteral("type"), tunableTypeName(t.type)},
+                   {QStringLiteral("unit"), t.unit},
+                   {QStringLiteral("writable"), t.writable},
+                   {QStringLiteral("known"), t.known},
+                   {QStringLiteral("ignored"), t.ignored},
+                   {QStringLiteral("note"), t.note},
+                   {QStringLiteral("description"), t.description},
+                   {QStringLiteral("path"), t.path}};
+    if (t.known && t.type == TunableType::Int) {
+        o.insert(QStringLiteral("min"), double(t.limits.minimum));
+        o.insert(QStringLiteral("max"), double(t.limits.maximum));
+        if (t.limits.step > 1)
+            o.insert(QStringLiteral("step"), double(t.limits.step));
+    }
+    if (t.known && (t.type == TunableType::Enum || t.type == TunableType::Bool))
+        o.insert(QStringLiteral("choices"), QJsonArray::fromStringList(t.type == TunableType::Bool
+                                                                           ? t.limitsText().split(QLatin1Char('|'))
+                                                                           : t.limits.choices));
+    return o;
+}
+
+void printTable(const QString &device, const QList<Tunable> &tunables, QTextStream &out)
+{
+    int width = 9;
+    for (const auto &t : tunables)
+        width = std::max(width, int(t.attribute.size()));
+    out << device << '\n';
+    out << QStringLiteral("ATTRIBUTE").leftJustified(width) << "  " << QStringLiteral("VALUE").leftJustified(14)
+        << " TYPE   RW  RANGE / NOTE\n";
+    for (const auto &t : tunables) {
+        QString range = t.known ? t.limitsText() : QStringLiteral("(raw)");
+        if (!t.unit.isEmpty())
+            range += QLatin1Char(' ') + t.unit;
+        QString flags = t.writable ? QStringLiteral("rw") : QStringLiteral("ro");
+        if (t.ignored)
+            flags = QStringLiteral("--");
+        QString note = t.ignored ? QStringLiteral("IGNORED: ") + t.note : t.note;
+        const QString value = t.readable ? t.value : QStringLiteral("?");
+        out << t.attribute.leftJustified(width) << "  " << value.leftJustified(14) << ' '
+            << tunableTypeName(t.type).leftJustified(6) << ' ' << flags << "  " << range;
+        if (!note.isEmpty())
+            out << "  (" << note << ')';
+        out << '\n';
+    }
+}
+
+} // namespace
+
+int runGet(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Show a device's tunables: value, type, range, unit, writable.\n"
+                                                    "DEV: sdX, dm-N, a map name, /dev/..., or MAJ:MIN. "
+                                                    "ATTR: queue/nr_requests or just nr_requests."));
+    parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("The device."));
+    parser.addPositionalArgument(QStringLiteral("ATTR"), QStringLiteral("Attributes to show (default: all)."),
+                                 QStringLiteral("[ATTR...]"));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    addCommonOptions(parser);
+    int code = ExitOk;
+    if (!parseOrUsage(parser, args, io, &code))
+        return code;
+    QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usageError(io, QStringLiteral("get needs a device"));
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    if (!sysfs.isDir(QStringLiteral("block")))
+        return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
+    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    const auto device = resolveDeviceSpec(sysfs, snapshot, positional.takeFirst());
+    if (!device)
+        return fail(io, device.errorMessage());
+
+    const QList<Tunable> all = readTunables(sysfs, *device);
+    QList<Tunable> shown;
+    for (const auto &wanted : positional) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Tunable &t) {
+            return t.attribute == wanted || t.attribute == QStringLiteral("queue/") + wanted;
+        });
+        if (it == all.end())
+            return usageError(io, QStringLiteral("%1 has no attribute %2").arg(*device, wanted));
+        shown << *it;
+    }
+    if (positional.isEmpty())
+        shown = all;
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray array;
+        for (const auto &t : shown)
+            array.append(tunableToJson(t));
+        io.out << QJsonDocument(QJsonObject {{QStringLiteral("device"), *device}, {QStringLiteral("tunables"), array}})
+                      .toJson(QJsonDocument::Indented);
+    } else {
+        printTable(*device, shown, io.out);
+    }
+    io.out.flush();
+    return ExitOk;
+}
+
+} // namespace dmtune::cli

@@ -1,0 +1,54 @@
+#include "changehistory.h"
+
+namespace dmtune {
+
+ChangeHistory::ChangeHistory(Applier *applier, QObject *parent)
+    : QObject(parent)
+    , m_applier(applier)
+{
+    connect(m_applier, &Applier::finished, this, &ChangeHistory::onFinished);
+}
+
+ChangeSet ChangeHistory::inverse(const ApplyResult &result)
+{
+    ChangeSet out;
+    for (auto it = result.changes.crbegin(); it != result.changes.crend(); ++it) {
+        if ((it->written || it->sideEffect) && it->oldValue != it->newValue)
+            out << Change {it->device, it->attribute, it->oldValue};
+    }
+    return out;
+}
+
+bool ChangeHistory::undo()
+{
+    if (!canUndo())
+        return false;
+    const ChangeSet changes = inverse(m_entries.last().result);
+    if (changes.isEmpty()) {
+        m_entries.removeLast();
+        Q_EMIT changed();
+        return true;
+    }
+    m_undoPending = m_applier->apply(changes);
+    return m_undoPending;
+}
+
+void ChangeHistory::onFinished(const ApplyResult &result)
+{
+    const bool wasUndo = std::exchange(m_undoPending, false);
+    if (!result.ok() || result.dryRun) {
+        if (wasUndo)
+            Q_EMIT undoFailed(result);
+        return;
+    }
+    if (!result.anyWritten())
+        return;
+    if (wasUndo)
+        m_entries.removeLast();
+    else
+        m_entries << HistoryEntry {result, QDateTime::currentDateTime()};
+    Q_EMIT applied(result);
+    Q_EMIT changed();
+}
+
+} // namespace dmtune

@@ -1,0 +1,44 @@
+#pragma once
+// The undo history of applied transactions. Undo applies the old values as a new transaction
+// (same order rules and rollback). Emits applied() for every transaction that changed something,
+// so charts can put a marker ("sdb nomerges 0 -> 2").
+#include "params/applier.h"
+
+#include <QDateTime>
+
+namespace dmtune {
+
+struct HistoryEntry {
+    ApplyResult result;
+    QDateTime at;
+};
+
+class ChangeHistory : public QObject
+{
+    Q_OBJECT
+public:
+    // Records every successful transaction the applier finishes, whoever started it.
+    explicit ChangeHistory(Applier *applier, QObject *parent = nullptr);
+
+    const QList<HistoryEntry> &entries() const { return m_entries; }
+    bool canUndo() const { return !m_entries.isEmpty() && !m_applier->isBusy(); }
+    // Undoes the newest entry; false when there is none or the applier is busy.
+    bool undo();
+    // The change set that puts back the old values of a result's written changes (and of
+    // nr_requests when a scheduler change reset it).
+    static ChangeSet inverse(const ApplyResult &result);
+
+Q_SIGNALS:
+    void applied(const dmtune::ApplyResult &result);
+    void undoFailed(const dmtune::ApplyResult &result);
+    void changed();
+
+private:
+    void onFinished(const ApplyResult &result);
+
+    Applier *m_applier;
+    QList<HistoryEntry> m_entries;
+    bool m_undoPending = false;
+};
+
+} // namespace dmtune

@@ -1,0 +1,41 @@
+#pragma once
+// A change set: attribute values to write to devices as one transaction, and the scopes that
+// expand an edit to a map's paths.
+#include "discovery/devicesnapshot.h"
+#include "util/result.h"
+
+#include <QList>
+#include <QMetaType>
+
+namespace dmtune {
+
+struct Change {
+    QString device; // kernel name (sdb, dm-0)
+    QString attribute; // catalog key (queue/nomerges)
+    QString value;
+    bool operator==(const Change &) const = default;
+};
+using ChangeSet = QList<Change>;
+
+struct Assignment {
+    QString attribute;
+    QString value;
+};
+// "queue/nomerges=2" (also "nomerges=2": queue/ is implied for a bare name).
+Result<Assignment> parseAssignment(const QString &text);
+
+enum class ChangeScope {
+    Device, // the devices given
+    MapAndPaths, // the map and every path below it
+    PathsOfMap, // only the paths below the map
+    Selection, // the devices given (several)
+};
+
+// The devices a scope covers, expanded from the snapshot (a map's paths are its slaves).
+Result<QStringList> scopeDevices(const DeviceSnapshot &snapshot, ChangeScope scope, const QStringList &devices);
+// Every assignment on every device; global (module) attributes only once.
+ChangeSet makeChangeSet(const QStringList &devices, const QList<Assignment> &assignments);
+
+} // namespace dmtune
+
+Q_DECLARE_METATYPE(dmtune::ChangeSet)

@@ -1,0 +1,36 @@
+#pragma once
+// dmtune-helper's protocol and its whole logic, kept here so it is unit-tested on temp trees and
+// the helper binary stays a few lines. Request on stdin:
+//   {"changes":[{"device":"sdb","attribute":"queue/nomerges","value":"2"}],"dry_run":false}
+// Reply on stdout: an ApplyResult as JSON (applyresult.h). Exit 0 applied, 1 failed and rolled
+// back, 2 request rejected (nothing written).
+#include "params/applyresult.h"
+#include "params/changeset.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QByteArray>
+
+namespace dmtune {
+
+struct HelperRequest {
+    ChangeSet changes;
+    bool dryRun = false;
+};
+
+constexpr qsizetype helperMaxRequestBytes = 1 << 20;
+constexpr qsizetype helperMaxChanges = 4096;
+
+// Strict: an object with a "changes" array of {device, attribute, value} strings (nothing else)
+// and an optional boolean "dry_run".
+Result<HelperRequest> parseHelperRequest(const QByteArray &json);
+QByteArray helperRequestJson(const ChangeSet &changes, bool dryRun);
+
+struct HelperReply {
+    QByteArray json;
+    int exitCode = 0;
+};
+
+// Validates and applies through the same planner and transaction as in-process callers.
+HelperReply runHelper(const SysfsRoot &sysfs, const QByteArray &request);
+
+} // namespace dmtune

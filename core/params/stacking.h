@@ -1,0 +1,35 @@
+#pragma once
+// Stacking rules between a multipath map and its paths, checked before applying: a map that
+// builds requests its paths cannot take, a map queue that never fills, schedulers twice.
+#include "params/applyresult.h"
+#include "params/changeset.h"
+#include "sysfs/sysfsroot.h"
+
+namespace dmtune {
+
+struct PathFacts {
+    QString name;
+    qint64 maxSectorsKb = -1; // -1: unknown
+    qint64 queueDepth = -1; // SCSI device/queue_depth; -1 for paths without one
+    QString scheduler;
+};
+
+// The values that will hold after the change set (pending values over current ones).
+struct MapStackFacts {
+    QString device; // dm-0
+    QString name; // mpatha (for messages; may be empty)
+    bool requestBased = true;
+    qint64 maxSectorsKb = -1;
+    qint64 nrRequests = -1;
+    QList<PathFacts> paths;
+};
+
+// Pure: the warnings for one map, with their numbers.
+QList<StackingWarning> checkStacking(const MapStackFacts &facts);
+
+// Reads the facts of every multipath map the change set touches (the map itself or one of its
+// paths) with the changes laid over them, and checks them.
+QList<StackingWarning> stackingWarnings(const SysfsRoot &sysfs, const ChangeSet &changes);
+MapStackFacts readMapStackFacts(const SysfsRoot &sysfs, const QString &mapDevice, const ChangeSet &changes);
+
+} // namespace dmtune

@@ -1,0 +1,15 @@
+#pragma once
+// Runs a plan as a transaction: each write read back (kernel clamping reported), and on any
+// failure every value already written restored in reverse order, so nothing stays half-applied.
+// The one code path for the GUI (in-process), the helper and the CLI.
+#include "params/applyresult.h"
+#include "params/planner.h"
+
+namespace dmtune {
+
+// A dry run reports the plan (old and requested values) and writes nothing.
+ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun = false);
+// planChanges + executePlan; a plan with errors is rejected whole.
+ApplyResult applyChanges(const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun = false);
+
+} // namespace dmtune

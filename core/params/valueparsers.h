@@ -1,0 +1,39 @@
+#pragma once
+// Pure parsing and checking of attribute values: text in, Result out, no I/O.
+#include "params/tunabledef.h"
+#include "util/result.h"
+
+namespace dmtune {
+
+struct SchedulerList {
+    QString current; // the bracketed one ("none" unbracketed when it is the only choice)
+    QStringList available;
+};
+
+// "[mq-deadline] kyber none" -> current mq-deadline, available all three.
+Result<SchedulerList> parseSchedulerList(const QString &text);
+// A decimal integer, optional sign, surrounding blanks ignored; nothing else.
+Result<qint64> parseInteger(const QString &text);
+// 0/1, Y/N, yes/no, true/false, on/off (any case).
+Result<bool> parseBool(const QString &text);
+
+// The limits that apply to one attribute of one device (static range narrowed by the kernel's).
+struct ValueLimits {
+    qint64 minimum = 0;
+    qint64 maximum = 0;
+    qint64 step = 1; // values must be multiples of it (discard_granularity)
+    QStringList choices; // Enum
+};
+
+ValueLimits staticLimits(const TunableDef &def);
+// Checks the type and the limits; returns the text to write (trimmed, booleans in the attribute's style).
+Result<QString> checkValue(const TunableDef &def, const ValueLimits &limits, const QString &input);
+// The value as compared and shown: the current scheduler's name, booleans in the attribute's style,
+// integers without padding. Unparsable text comes back trimmed.
+QString normalizeValue(const TunableDef &def, const QString &raw);
+// Whether two values mean the same (after normalizing both).
+bool sameValue(const TunableDef &def, const QString &a, const QString &b);
+// "4..1280 KiB", "0 | 1 | 2", "bool" ... for tables and --help-like output.
+QString limitsText(const TunableDef &def, const ValueLimits &limits);
+
+} // namespace dmtune

@@ -1,0 +1,340 @@
+// bench_sampler: the numbers in docs/stats.md. A plain program, not a pass/fail test.
+//
+//  1. 4,096 generated devices sampled at 10 Hz by the real, timer-driven Sampler: CPU of the sampling thread
+//     (read + parse + deltas + iostat math + the batch signal), with and without a SeriesStore behind it.
+//  2. This machine's real devices: dmtunectl stat against iostat -x, same devices, same interval, run side
+//     by side; CPU of each process from wait4()'s rusage, startup separated out by a 1-report run.
+//  3. /proc/diskstats against per-device /sys/block/X/stat reads: where the Auto source switches.
+//  4. SeriesStore bytes per device-sample in steady state.
+//
+// usage: bench_sampler [--quick] [--dmtunectl PATH]
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+#include <cstdio>
+#include <ctime>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+using namespace dmtune;
+
+namespace {
+
+double threadCpuSeconds()
+{
+    timespec ts {};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+QString deviceName(int i)
+{
+    // Half SCSI-style paths, half dm maps: names of realistic lengths.
+    if (i % 2 == 0) {
+        QString n = QStringLiteral("sd");
+        int k = i / 2;
+        QString suffix;
+        do {
+            suffix.prepend(QChar(u'a' + k % 26));
+            k = k / 26 - 1;
+        } while (k >= 0);
+        return n + suffix;
+    }
+    return QStringLiteral("dm-%1").arg(i / 2);
+}
+
+// A generated sys/proc tree of `count` devices whose counters a writer thread advances every period.
+class GeneratedTree
+{
+public:
+    GeneratedTree(int count, int busyEvery)
+        : m_count(count)
+        , m_busyEvery(busyEvery)
+    {
+        QDir root(m_dir.path());
+        root.mkpath(QStringLiteral("proc"));
+        for (int i = 0; i < count; ++i) {
+            const QString dir = QStringLiteral("sys/block/") + deviceName(i);
+            root.mkpath(dir);
+            write(dir + QStringLiteral("/inflight"), QStringLiteral("       3       5\n"));
+            write(dir + QStringLiteral("/dev"), QStringLiteral("%1:%2\n").arg(i % 2 ? 253 : 8).arg(i / 2));
+        }
+        advance();
+    }
+    SysfsRoot root() const { return SysfsRoot(m_dir.path() + QStringLiteral("/sys"), m_dir.path() + QStringLiteral("/proc")); }
+
+    // One step of plausible I/O on every device; written to a new file and renamed over, as a reader of
+    // /proc/diskstats never sees half a file.
+    void advance()
+    {
+        ++m_step;
+        QByteArray text;
+        text.reserve(m_count * 120);
+        char line[256];
+        for (int i = 0; i < m_count; ++i) {
+            const quint64 s = m_step + quint64(i);
+            const int n = std::snprintf(line, sizeof line,
+                                        "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu\n",
+                                        i % 2 ? 253 : 8, i / 2, qPrintable(deviceName(i)), s * 1500, s * 12, s * 12000,
+                                        s * 900, s * 3000, s * 21000, s * 192000, s * 2400,
+                                        i % m_busyEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000, s * 2,
+                                        s * 40, s * 15);
+            text.append(line, n);
+        }
+        const QString tmp = m_dir.filePath(QStringLiteral("proc/diskstats.new"));
+        QFile f(tmp);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(text);
+        f.close();
+        ::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(m_dir.filePath(QStringLiteral("proc/diskstats"))).constData());
+    }
+
+private:
+    void write(const QString &relative, const QString &text)
+    {
+        QFile f(m_dir.filePath(relative));
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(text.toUtf8());
+    }
+    QTemporaryDir m_dir;
+    int m_count;
+    int m_busyEvery;
+    quint64 m_step = 0;
+};
+
+struct ThreadedWriter : QThread {
+    GeneratedTree *tree;
+    std::atomic<bool> stop {false};
+    int periodMs;
+    void run() override
+    {
+        while (!stop) {
+            tree->advance();
+            QThread::msleep(quint64(periodMs));
+        }
+    }
+};
+
+struct SamplerRun {
+    double cpuPercent = 0;
+    double cpuPerTickMs = 0;
+    int ticks = 0;
+    int devicesPerBatch = 0;
+};
+
+SamplerRun runGenerated(int devices, int busyEvery, int intervalMs, int seconds, bool withStore)
+{
+    GeneratedTree tree(devices, busyEvery);
+    ThreadedWriter writer;
+    writer.tree = &tree;
+    writer.periodMs = intervalMs;
+    writer.start();
+
+    Sampler sampler(tree.root());
+    sampler.watchAll();
+    sampler.setInterval(intervalMs);
+    SeriesStore store;
+    SamplerRun run;
+    QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &batch) {
+        ++run.ticks;
+        run.devicesPerBatch = int(batch.devices.size());
+        if (withStore)
+            store.append(batch);
+    });
+    QObject::connect(&sampler, &Sampler::samplingFailed, [](const QString &m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+
+    QElapsedTimer wall;
+    const double cpu0 = threadCpuSeconds();
+    wall.start();
+    sampler.start();
+    QTimer::singleShot(seconds * 1000, QCoreApplication::instance(), &QCoreApplication::quit);
+    QCoreApplication::exec();
+    sampler.stop();
+    const double cpu = threadCpuSeconds() - cpu0;
+    const double elapsed = double(wall.nsecsElapsed()) / 1e9;
+    writer.stop = true;
+    writer.wait();
+    run.cpuPercent = 100.0 * cpu / elapsed;
+    run.cpuPerTickMs = run.ticks ? 1000.0 * cpu / run.ticks : 0;
+    return run;
+}
+
+struct ChildRun {
+    double cpuSeconds = -1;
+    int exitCode = -1;
+};
+
+// Runs argv with stdout to /dev/null; CPU (user + system) of the child from wait4().
+ChildRun spawnAndMeasure(const QList<QByteArray> &argv)
+{
+    std::vector<char *> args;
+    for (const QByteArray &a : argv)
+        args.push_back(const_cast<char *>(a.constData()));
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    ChildRun r;
+    if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) != 0)
+        return r;
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    return r;
+}
+
+// Both programs at once (same devices, same interval, same wall time), each as the only load on itself.
+void compareWithIostat(const QString &dmtunectl, int samples)
+{
+    const QStringList devices = SysfsRoot().list(QStringLiteral("block"));
+    QList<QByteArray> ours {QFile::encodeName(dmtunectl), "stat", "-i", "1", "-c", QByteArray::number(samples)};
+    QList<QByteArray> theirs {"iostat", "-d", "-x"};
+    for (const QString &d : devices) {
+        ours.append(d.toUtf8());
+        theirs.append(d.toUtf8());
+    }
+    theirs.append({"1", QByteArray::number(samples)});
+    QList<QByteArray> ourOnce = ours, theirOnce = theirs;
+    ourOnce[5] = "1";
+    theirOnce[theirOnce.size() - 1] = "1";
+
+    // Each runs alone once for its startup cost, then both side by side for `samples` reports.
+    const ChildRun ourStart = spawnAndMeasure(ourOnce);
+    const ChildRun theirStart = spawnAndMeasure(theirOnce);
+    ChildRun ourRun, theirRun;
+    QThread *t = QThread::create([&] { theirRun = spawnAndMeasure(theirs); });
+    t->start();
+    ourRun = spawnAndMeasure(ours);
+    t->wait();
+    delete t;
+    // iostat's first report is the one since boot, read at start; dmtunectl's first read is a baseline. Both
+    // read the counters `samples` times in the long run and once in the short one.
+    const double ourPer = (ourRun.cpuSeconds - ourStart.cpuSeconds) / (samples - 1) * 1000;
+    const double theirPer = (theirRun.cpuSeconds - theirStart.cpuSeconds) / (samples - 1) * 1000;
+    std::printf("\n## Real devices (%lld in /sys/block), interval 1 s, %d reports, text output to /dev/null\n",
+                qlonglong(devices.size()), samples);
+    std::printf("| program | CPU total (s) | CPU of a 1-report run (s) | CPU per report (ms) |\n|---|---|---|---|\n");
+    std::printf("| dmtunectl stat | %.3f | %.3f | %.3f |\n", ourRun.cpuSeconds, ourStart.cpuSeconds, ourPer);
+    std::printf("| iostat -d -x | %.3f | %.3f | %.3f |\n", theirRun.cpuSeconds, theirStart.cpuSeconds, theirPer);
+    std::printf("ratio dmtunectl/iostat per report: %.2f (exit codes %d/%d)\n", theirPer > 0 ? ourPer / theirPer : 0.0,
+                ourRun.exitCode, theirRun.exitCode);
+}
+
+// Reads per second of /proc/diskstats and of one /sys/block/X/stat, the way CounterReader reads them.
+void compareSources(int iterations)
+{
+    const SysfsRoot root;
+    const QStringList devices = root.list(QStringLiteral("block"));
+    const auto lines = root.readProc(QStringLiteral("diskstats"));
+    const int lineCount = lines ? int(lines->count(u'\n')) : 0;
+    auto time = [&](auto &&fn) {
+        const double c0 = threadCpuSeconds();
+        for (int i = 0; i < iterations; ++i)
+            fn();
+        return (threadCpuSeconds() - c0) / iterations * 1e6;
+    };
+    CounterReader diskstats(root), perDevice(root);
+    diskstats.setSource(CounterSource::Diskstats);
+    perDevice.setSource(CounterSource::BlockStat);
+    const QStringList one {devices.value(0)};
+    const double usDiskstats = time([&] { (void)diskstats.read(one); });
+    const double usOneStat = time([&] { (void)perDevice.read(one); });
+    const double usAllStat = time([&] { (void)perDevice.read(devices); });
+    std::printf("\n## Counter sources on this machine (%d diskstats lines, %lld devices), CPU per read incl. parse\n",
+                lineCount, qlonglong(devices.size()));
+    std::printf("| read | µs |\n|---|---|\n| /proc/diskstats, all lines, 1 device kept | %.1f |\n", usDiskstats);
+    std::printf("| /sys/block/X/stat, 1 device | %.1f |\n| /sys/block/X/stat, all %lld devices | %.1f |\n", usOneStat,
+                qlonglong(devices.size()), usAllStat);
+    std::printf("one stat file costs %.1f diskstats lines\n", lineCount ? usOneStat / (usDiskstats / lineCount) : 0.0);
+}
+
+void storeFootprint()
+{
+    // 64 devices, 1 h at 1 s, flushes in 1 interval out of 10 (the side ring), then steady state.
+    SeriesStore store;
+    for (quint64 t = 1; t <= 3700; ++t) {
+        SampleBatch b;
+        b.sequence = t;
+        b.wallMs = 1'800'000'000'000 + qint64(t) * 1000;
+        b.monotonicNs = qint64(t) * 1'000'000'000;
+        b.elapsedSeconds = 1;
+        for (int d = 0; d < 64; ++d) {
+            DeviceSample s;
+            s.counters.name = deviceName(d);
+            s.deltas[DiskField::WriteIos] = 1000;
+            s.deltas[DiskField::FlushIos] = t % 10 == 0 ? 5 : 0;
+            b.devices.append(s);
+        }
+        store.append(b);
+    }
+    std::printf("\n## SeriesStore, 64 devices, retention 1 h at 1 s, flushes in 10 %% of intervals\n");
+    std::printf("sizeof(StoredSample) = %zu bytes; samples kept %lld; sample bytes %lld; %.2f bytes per device-sample\n",
+                sizeof(StoredSample), qlonglong(store.sampleCount()), qlonglong(store.sampleBytes()),
+                double(store.sampleBytes()) / double(store.sampleCount()));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = QCoreApplication::arguments();
+    const bool quick = args.contains(QStringLiteral("--quick"));
+    QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    if (const qsizetype i = args.indexOf(QStringLiteral("--dmtunectl")); i >= 0 && i + 1 < args.size())
+        dmtunectl = args[i + 1];
+    const int seconds = quick ? 3 : 20;
+    if (const qsizetype i = args.indexOf(QStringLiteral("--profile-ticks")); i >= 0 && i + 1 < args.size()) {
+        // For perf: the tree is written once, then only ticks (the counters do not move).
+        GeneratedTree tree(4096, 16);
+        Sampler sampler(tree.root());
+        sampler.watchAll();
+        const double c0 = threadCpuSeconds();
+        const int n = args[i + 1].toInt();
+        for (int k = 0; k < n; ++k)
+            sampler.sampleNow();
+        std::printf("%.3f ms per tick\n", (threadCpuSeconds() - c0) * 1000 / n);
+        return 0;
+    }
+
+    std::printf("# bench_sampler on %d CPUs\n\n## 4,096 generated devices at 10 Hz, %d s each\n", QThread::idealThreadCount(), seconds);
+    std::printf("| case | ticks | devices/batch | CPU of one core | CPU per tick (ms) |\n|---|---|---|---|---|\n");
+    struct Case {
+        const char *label;
+        int busyEvery;
+        bool store;
+    } cases[] = {
+        {"sampler, 1/16 of devices with I/O in flight", 16, false},
+        {"sampler + SeriesStore, 1/16 in flight", 16, true},
+        {"sampler, every device in flight (an inflight read each)", 1, false},
+    };
+    for (const Case &c : cases) {
+        const SamplerRun r = runGenerated(4096, c.busyEvery, 100, seconds, c.store);
+        std::printf("| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
+        std::fflush(stdout);
+    }
+    compareSources(quick ? 2000 : 20000);
+    storeFootprint();
+    if (QFile::exists(dmtunectl))
+        compareWithIostat(dmtunectl, quick ? 5 : 30);
+    else
+        std::printf("\n(dmtunectl not found at %s: no comparison with iostat)\n", qPrintable(dmtunectl));
+    return 0;
+}

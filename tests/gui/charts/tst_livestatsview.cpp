@@ -1,0 +1,498 @@
+// LiveStatsView and its charts on the offscreen platform: batches built by hand (and from a Sampler over a
+// temporary sys/proc tree) reach every chart, the window trims and rebuilds from the store, gaps, pause,
+// zoom, markers on every chart, the readout and the exports (PNG, PDF, SVG, CSV).
+// DMTUNE_CHART_EXPORT_DIR=/some/dir keeps a set of exports there to look at.
+#include "batchmaker.h"
+
+#include "chartpanel.h"
+#include "iostattablemodel.h"
+#include "livestatsview.h"
+#include "stats/iostatformat.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QWheelEvent>
+
+#include <cmath>
+
+using namespace dmtune;
+using dmtune::test::BatchMaker;
+
+namespace {
+
+const QStringList mapAndPaths {QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc")};
+
+// Feeds the store first, then the view: what the main window's two connections do.
+void feed(SeriesStore &store, LiveStatsView &view, BatchMaker &maker, int count,
+          const QStringList &devices = mapAndPaths)
+{
+    for (int i = 0; i < count; ++i) {
+        const SampleBatch b = maker.next(devices);
+        store.append(b);
+        view.onBatch(b);
+    }
+}
+
+qint64 countPixelsNear(const QImage &image, QColor color, int tolerance = 40)
+{
+    qint64 n = 0;
+    const QImage img = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < img.height(); ++y) {
+        const auto *line = reinterpret_cast<const QRgb *>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x) {
+            if (std::abs(qRed(line[x]) - color.red()) + std::abs(qGreen(line[x]) - color.green())
+                    + std::abs(qBlue(line[x]) - color.blue())
+                < tolerance)
+                ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+class TestLiveStatsView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void everyChartGetsEveryDevice()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 30);
+
+        QCOMPARE(view.panels().size(), ChartPanelCount);
+        for (ChartPanel *panel : view.panels()) {
+            const int series = int(panel->spec().series.size());
+            QCOMPARE(panel->graphCount(), int(mapAndPaths.size()) * series);
+            for (const QString &device : mapAndPaths) {
+                for (int s = 0; s < series; ++s)
+                    QCOMPARE(panel->pointCount(device, s), 30);
+            }
+        }
+        // The values are the batch's iostat metrics (sums for the in-flight series).
+        const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        QCOMPARE(iops->lastValue(QStringLiteral("sdb"), 0), 200.0 + 30.0); // r/s: 200 + ramp * sequence
+        QCOMPARE(iops->lastValue(QStringLiteral("sdb"), 1), 100.0); // w/s
+        QCOMPARE(view.panel(ChartPanelKind::QueueDepth)->lastValue(QStringLiteral("sdc"), 0), 9.0); // 6 + 3
+        QCOMPARE(view.panel(ChartPanelKind::QueueDepth)->lastValue(QStringLiteral("dm-0"), 1), 1.5); // aqu-sz
+        QCOMPARE(view.panel(ChartPanelKind::Merges)->lastValue(QStringLiteral("dm-0"), 3), 50.0); // %wrqm
+        QCOMPARE(view.panel(ChartPanelKind::RequestSize)->lastValue(QStringLiteral("dm-0"), 1), 32.0);
+        QCOMPARE(view.panel(ChartPanelKind::Latency)->lastValue(QStringLiteral("dm-0"), 1), 2.0);
+        QCOMPARE(view.panel(ChartPanelKind::Utilization)->lastValue(QStringLiteral("sdb"), 0), 40.0);
+        // Live: the newest point sits at the right edge of a window-wide range.
+        for (ChartPanel *panel : view.panels()) {
+            QCOMPARE(panel->visibleUpper(), view.now());
+            QCOMPARE(panel->visibleUpper() - panel->visibleLower(), double(view.windowSeconds()));
+        }
+        // Percent axes are fixed, rate axes fit the data with headroom.
+        QVERIFY(view.panel(ChartPanelKind::Utilization)->valueAxisUpper() >= 100);
+        QVERIFY(view.panel(ChartPanelKind::Iops)->valueAxisUpper() > 330);
+        // Colours: one per device, the same on every chart.
+        QCOMPARE(QSet<QRgb>({view.deviceColor(mapAndPaths[0]).rgb(), view.deviceColor(mapAndPaths[1]).rgb(),
+                             view.deviceColor(mapAndPaths[2]).rgb()})
+                     .size(),
+                 3);
+    }
+
+    void windowTrimsAndRebuildsFromTheStore()
+    {
+        SeriesStore store;
+        BatchMaker maker;
+        {
+            LiveStatsView view(nullptr, &store);
+            view.setWindowSeconds(60);
+            view.setDevices(mapAndPaths);
+            feed(store, view, maker, 200);
+            const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+            // removeBefore(now - window - margin): about a minute of points, not 200.
+            QVERIFY2(iops->pointCount(QStringLiteral("sdb"), 0) >= 61 && iops->pointCount(QStringLiteral("sdb"), 0) <= 64,
+                     qPrintable(QString::number(iops->pointCount(QStringLiteral("sdb"), 0))));
+        }
+        // A new view over the same store starts with the history of its window...
+        LiveStatsView view(nullptr, &store);
+        view.setWindowSeconds(60);
+        QSignalSpy windowSpy(&view, &LiveStatsView::windowSecondsChanged);
+        view.setDevices(mapAndPaths);
+        const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        const qsizetype minute = iops->pointCount(QStringLiteral("dm-0"), 0);
+        QVERIFY(minute >= 61 && minute <= 64);
+        // ... a wider window brings older samples back from the store ...
+        view.setWindowSeconds(600);
+        QCOMPARE(windowSpy.count(), 1);
+        QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 200);
+        QCOMPARE(iops->lastValue(QStringLiteral("dm-0"), 0), 100.0 + 200.0);
+        // ... and the next batch continues the rebuilt line (no duplicate, no gap).
+        feed(store, view, maker, 1);
+        QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 201);
+        // Out-of-range windows are clamped.
+        view.setWindowSeconds(5);
+        QCOMPARE(view.windowSeconds(), int(LiveStatsView::MinWindowSeconds));
+        view.setWindowSeconds(86400);
+        QCOMPARE(view.windowSeconds(), int(LiveStatsView::MaxWindowSeconds));
+    }
+
+    void missingDeviceLeavesAGap()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 10);
+        feed(store, view, maker, 5, {QStringLiteral("dm-0"), QStringLiteral("sdb")}); // sdc failed
+        feed(store, view, maker, 10);
+        const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 25);
+        QCOMPARE(iops->pointCount(QStringLiteral("sdc"), 0), 20 + 1); // 20 samples and one NaN
+        // The store's rebuild draws the same gap.
+        view.setWindowSeconds(120);
+        QCOMPARE(iops->pointCount(QStringLiteral("sdc"), 0), 21);
+        QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 25);
+        // A restarted sampler (sequence 1 again) ends every line too.
+        maker.restart();
+        feed(store, view, maker, 3);
+        QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 25 + 1 + 3);
+    }
+
+    void markersOnEveryChart()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 20);
+        QSignalSpy added(&view, &LiveStatsView::markerAdded);
+        const int a = view.addMarker(view.now() - 10, QStringLiteral("sdb nomerges 0 -> 2"), MarkerKind::ParameterChange);
+        const int b = view.addMarker(view.now() - 15, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
+        QCOMPARE(added.count(), 2);
+        QVERIFY(a != b);
+        for (ChartPanel *panel : view.panels())
+            QCOMPARE(panel->markerCount(), 2);
+        // The events list is in time order, whatever the order of the calls.
+        QCOMPARE(view.eventList()->topLevelItemCount(), 2);
+        QCOMPARE(view.eventList()->topLevelItem(0)->text(2), QStringLiteral("fio start"));
+        QCOMPARE(view.eventList()->topLevelItem(1)->text(2), QStringLiteral("sdb nomerges 0 -> 2"));
+        QCOMPARE(view.eventList()->topLevelItem(1)->text(1), QStringLiteral("parameter"));
+        // Markers survive a change of the device set.
+        view.setDevices({QStringLiteral("sdb")});
+        QCOMPARE(view.panel(ChartPanelKind::Latency)->markerCount(), 2);
+        view.removeMarker(a);
+        for (ChartPanel *panel : view.panels())
+            QCOMPARE(panel->markerCount(), 1);
+        QCOMPARE(view.markers().size(), 1);
+        view.clearMarkers();
+        for (ChartPanel *panel : view.panels())
+            QCOMPARE(panel->markerCount(), 0);
+        QCOMPARE(view.eventList()->topLevelItemCount(), 0);
+    }
+
+    void pauseKeepsCollecting()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setWindowSeconds(60);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 120);
+        const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        const auto rowOf = [&view](const QString &device) {
+            for (int r = 0; r < view.tableModel()->rowCount(); ++r) {
+                if (view.tableModel()->index(r, 0).data(IostatTableModel::DeviceRole).toString() == device)
+                    return r;
+            }
+            return -1;
+        };
+        const QModelIndex readsOfSdb = view.tableModel()->index(rowOf(QStringLiteral("sdb")), 1);
+        QCOMPARE(readsOfSdb.data().toString(), QStringLiteral("320.00"));
+
+        QSignalSpy pausedSpy(&view, &LiveStatsView::pausedChanged);
+        view.setPaused(true);
+        QCOMPARE(pausedSpy.count(), 1);
+        // Paused, the charts hold the retained hour to pan over, not only the window.
+        QCOMPARE(iops->pointCount(QStringLiteral("sdb"), 0), 120);
+        const double lower = iops->visibleLower();
+        const double upper = iops->visibleUpper();
+        feed(store, view, maker, 10);
+        QCOMPARE(iops->visibleLower(), lower);
+        QCOMPARE(iops->visibleUpper(), upper);
+        QCOMPARE(iops->pointCount(QStringLiteral("sdb"), 0), 130); // still collecting
+        QCOMPARE(readsOfSdb.data().toString(), QStringLiteral("320.00")); // the table stands still too
+        QVERIFY(view.statusText().contains(QStringLiteral("Paused")));
+
+        view.setPaused(false);
+        QCOMPARE(iops->visibleUpper(), view.now());
+        QCOMPARE(readsOfSdb.data().toString(), QStringLiteral("330.00"));
+        QVERIFY(iops->pointCount(QStringLiteral("sdb"), 0) <= 64);
+    }
+
+    void zoomPausesAndSyncsCharts()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.resize(1400, 1000);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 120);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents(); // the queued replots lay the charts out
+
+        ChartPanel *latency = view.panel(ChartPanelKind::Latency);
+        QWidget *plot = latency->plotWidget();
+        const QRect area = latency->plotArea();
+        QVERIFY(area.width() > 200);
+        const QPointF at = area.center();
+        const double before = latency->visibleUpper() - latency->visibleLower();
+
+        // A plain wheel scrolls the page, it does not zoom.
+        QWheelEvent plain(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(plot, &plain);
+        QCOMPARE(latency->visibleUpper() - latency->visibleLower(), before);
+        QVERIFY(!view.isPaused());
+
+        // Ctrl+wheel zooms the time axis, pauses, and every chart follows.
+        QWheelEvent zoom(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                         Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(plot, &zoom);
+        const double after = latency->visibleUpper() - latency->visibleLower();
+        QVERIFY2(after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+        QVERIFY(view.isPaused());
+        for (ChartPanel *panel : view.panels()) {
+            QCOMPARE(panel->visibleLower(), latency->visibleLower());
+            QCOMPARE(panel->visibleUpper(), latency->visibleUpper());
+        }
+        view.setPaused(false);
+        QCOMPARE(latency->visibleUpper() - latency->visibleLower(), double(view.windowSeconds()));
+    }
+
+    void readoutAndTooltips()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.resize(1400, 1000);
+        view.setDeviceLabels({{QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)")}});
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 60);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+
+        ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        const QString text = iops->showReadoutAt(view.now() - 10.2); // snaps to the sample 10 s ago
+        QVERIFY2(text.contains(QStringLiteral("mpatha (dm-0) r/s")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("150.00 1/s")), qPrintable(text)); // 100 + 50 (sequence 50)
+        QVERIFY2(text.contains(QStringLiteral("sdc w/s")), qPrintable(text));
+        QCOMPARE(text.count(u'\n'), 6); // the time, then 3 devices x 2 series
+        iops->hideReadout();
+        QVERIFY(iops->showReadoutAt(view.now() + 600).isEmpty()); // no data there
+
+        // Formulas: the value axis names its series' formulas; the title area the panel's.
+        const QRect area = iops->plotArea();
+        const QString axisTip = iops->toolTipAt(QPoint(area.left() - 10, area.center().y()));
+        QVERIFY2(axisTip.contains(QStringLiteral("Δ reads completed (f1) / Δt")), qPrintable(axisTip));
+        QVERIFY(axisTip.contains(QStringLiteral("Δ writes completed (f5) / Δt")));
+        ChartPanel *merges = view.panel(ChartPanelKind::Merges);
+        const QString rightTip = merges->toolTipAt(QPoint(merges->plotArea().right() + 10, area.center().y()));
+        QVERIFY2(rightTip.startsWith(QStringLiteral("%rrqm (%)")), qPrintable(rightTip));
+        QVERIFY(!rightTip.contains(QStringLiteral("rrqm/s")));
+        QVERIFY(iops->toolTipAt(area.center()).isEmpty()); // the readout speaks there
+        QVERIFY(view.panel(ChartPanelKind::QueueDepth)->spec().tooltip().contains(QStringLiteral("inflight")));
+        // The table's headers carry the formulas too.
+        const QString header = view.tableProxy()->headerData(IostatTableModel::columnOf(Metric::Utilization),
+                                                             Qt::Horizontal, Qt::ToolTipRole)
+                                   .toString();
+        QVERIFY2(header.contains(QStringLiteral("f10")), qPrintable(header));
+    }
+
+    void exportsChartsAndSamples()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setWindowSeconds(120);
+        view.setDeviceLabels({{QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)")}});
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 150);
+        view.addMarker(view.now() - 90, QStringLiteral("fio randwrite start"), MarkerKind::WorkloadStart);
+        view.addMarker(view.now() - 60, QStringLiteral("sdb nomerges 0 -> 2"), MarkerKind::ParameterChange);
+        view.addMarker(view.now() - 20, QStringLiteral("fio stop"), MarkerKind::WorkloadStop);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto written = view.exportAll(dir.path(), 1000, 380);
+        QVERIFY2(written, qPrintable(written.errorMessage()));
+        QCOMPARE(written->size(), ChartPanelCount * 3 + 1);
+
+        const QString keep = qEnvironmentVariable("DMTUNE_CHART_EXPORT_DIR");
+        if (!keep.isEmpty()) {
+            QVERIFY(view.exportAll(keep, 1000, 380));
+            view.resize(1500, 1300);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            QCoreApplication::processEvents();
+            view.panel(ChartPanelKind::Throughput)->showReadoutAt(view.now() - 30);
+            QCoreApplication::processEvents();
+            QVERIFY(view.grab().save(keep + QStringLiteral("/view.png")));
+        }
+
+        for (ChartPanelKind kind : ChartPanelSpec::kinds()) {
+            const QString id = ChartPanelSpec::of(kind).id;
+            const QString png = dir.filePath(id + QStringLiteral(".png"));
+            QImage image(png);
+            QVERIFY2(!image.isNull(), qPrintable(png));
+            QCOMPARE(image.size(), QSize(1000, 380));
+            QVERIFY2(QFileInfo(png).size() > 15000, qPrintable(id));
+            // Not an empty chart: every device's colour covers more than its legend swatch.
+            for (const QString &device : mapAndPaths) {
+                const qint64 pixels = countPixelsNear(image, view.deviceColor(device));
+                QVERIFY2(pixels > 400, qPrintable(QStringLiteral("%1 %2: %3 px").arg(id, device).arg(pixels)));
+            }
+
+            QFile pdf(dir.filePath(id + QStringLiteral(".pdf")));
+            QVERIFY(pdf.open(QIODevice::ReadOnly));
+            QVERIFY(pdf.read(5) == "%PDF-");
+            QVERIFY2(pdf.size() > 8000, qPrintable(QString::number(pdf.size())));
+
+            QFile svg(dir.filePath(id + QStringLiteral(".svg")));
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QByteArray svgText = svg.readAll();
+            QVERIFY(svgText.contains("<svg"));
+            QVERIFY2(svgText.size() > 20000, qPrintable(QString::number(svgText.size())));
+            QVERIFY(svgText.contains(ChartPanelSpec::of(kind).title.toUtf8()));
+            QVERIFY(svgText.contains(ChartPanelSpec::of(kind).leftLabel.toHtmlEscaped().toUtf8()));
+        }
+        QVERIFY(!view.exportChart(ChartPanelKind::Iops, dir.filePath(QStringLiteral("iops.bmp"))));
+
+        QFile csv(dir.filePath(QStringLiteral("samples.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.first() + u'\n', iostatformat::csvHeader());
+        QVERIFY(lines.first().startsWith(QStringLiteral("timestamp,Device,r/s,rkB/s,rrqm/s,%rrqm,r_await")));
+        QCOMPARE(lines.size(), 1 + 150 * int(mapAndPaths.size()));
+        const QStringList first = lines[1].split(u',');
+        QCOMPARE(first[1], QStringLiteral("dm-0"));
+        QCOMPARE(first[2], QStringLiteral("101.00")); // r/s of the first interval
+        QCOMPARE(first.size(), lines.first().split(u',').size());
+        QCOMPARE(lines[2].split(u',')[1], QStringLiteral("sdb"));
+
+    }
+
+    void samplerOverATemporaryTree();
+};
+
+// ---- a real Sampler over sys/block + proc/diskstats in a temporary directory
+
+namespace {
+
+class CounterTree
+{
+public:
+    CounterTree()
+    {
+        QDir(m_dir.path()).mkpath(QStringLiteral("sys/block"));
+        QDir(m_dir.path()).mkpath(QStringLiteral("proc"));
+    }
+    SysfsRoot root() const
+    {
+        return SysfsRoot(m_dir.path() + QStringLiteral("/sys"), m_dir.path() + QStringLiteral("/proc"));
+    }
+    // reads, writes: cumulative counts; 4 kB each, 1 ms each.
+    void set(const QString &name, const QString &devnum, quint64 reads, quint64 writes)
+    {
+        const QString counters = QStringLiteral("%1 0 %2 %3 %4 0 %5 %6 0 %7 %8 0 0 0 0 0 0")
+                                     .arg(reads)
+                                     .arg(reads * 8)
+                                     .arg(reads)
+                                     .arg(writes)
+                                     .arg(writes * 8)
+                                     .arg(writes)
+                                     .arg(reads + writes)
+                                     .arg(reads + writes);
+        m_lines[name] = {devnum, counters};
+        QDir(m_dir.path()).mkpath(QStringLiteral("sys/block/") + name);
+        write(QStringLiteral("sys/block/%1/stat").arg(name), counters + u'\n');
+        write(QStringLiteral("sys/block/%1/dev").arg(name), devnum + u'\n');
+        QString text;
+        for (auto it = m_lines.cbegin(); it != m_lines.cend(); ++it) {
+            const QStringList mm = it->first.split(u':');
+            text += QStringLiteral("%1 %2 %3 %4\n").arg(mm[0], 4).arg(mm[1], 7).arg(it.key(), it->second);
+        }
+        write(QStringLiteral("proc/diskstats"), text);
+    }
+
+private:
+    void write(const QString &relative, const QString &text)
+    {
+        QFile f(m_dir.path() + u'/' + relative);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(text.toUtf8());
+    }
+    QTemporaryDir m_dir;
+    QMap<QString, std::pair<QString, QString>> m_lines;
+};
+
+} // namespace
+
+void TestLiveStatsView::samplerOverATemporaryTree()
+{
+    CounterTree tree;
+    tree.set(QStringLiteral("dm-0"), QStringLiteral("253:0"), 1000, 500);
+    tree.set(QStringLiteral("sdb"), QStringLiteral("8:16"), 600, 250);
+    tree.set(QStringLiteral("sdc"), QStringLiteral("8:32"), 400, 250);
+
+    Sampler sampler(tree.root());
+    sampler.setWatched(mapAndPaths);
+    SeriesStore store;
+    // The store's connection first, as the main window does; the view does not depend on it.
+    connect(&sampler, &Sampler::samplesAvailable, this, [&store](const SampleBatch &b) { store.append(b); });
+    LiveStatsView view(&sampler, &store);
+    view.setDevices(mapAndPaths);
+
+    sampler.sampleNow(); // baseline
+    QTest::qWait(50);
+    tree.set(QStringLiteral("dm-0"), QStringLiteral("253:0"), 1100, 520);
+    tree.set(QStringLiteral("sdb"), QStringLiteral("8:16"), 660, 260);
+    tree.set(QStringLiteral("sdc"), QStringLiteral("8:32"), 440, 260);
+    sampler.sampleNow();
+    QTest::qWait(50);
+    tree.set(QStringLiteral("dm-0"), QStringLiteral("253:0"), 1300, 520);
+    sampler.sampleNow();
+
+    QCOMPARE(store.sampleCount(QStringLiteral("dm-0")), 2);
+    for (ChartPanel *panel : view.panels()) {
+        for (const QString &device : mapAndPaths)
+            QCOMPARE(panel->pointCount(device, 0), 2);
+    }
+    // 200 reads of 4 kB in ~50 ms: rates are per second of the real interval.
+    const double rps = view.panel(ChartPanelKind::Iops)->lastValue(QStringLiteral("dm-0"), 0);
+    QVERIFY2(rps > 200 && rps < 200 / 0.045, qPrintable(QString::number(rps)));
+    QCOMPARE(view.panel(ChartPanelKind::RequestSize)->lastValue(QStringLiteral("dm-0"), 0), 4.0);
+    QCOMPARE(view.tableModel()->rowCount(), 3);
+    QCOMPARE(view.tableModel()->index(0, 0).data(IostatTableModel::DeviceRole).toString(), QStringLiteral("dm-0"));
+    QCOMPARE(view.tableModel()->index(0, IostatTableModel::columnOf(Metric::ReadRequestSize)).data().toString(),
+             QStringLiteral("4.00"));
+    // A rebuild from the store gives the same points.
+    view.setWindowSeconds(120);
+    QCOMPARE(view.panel(ChartPanelKind::Iops)->pointCount(QStringLiteral("sdc"), 0), 2);
+    QVERIFY(std::abs(view.panel(ChartPanelKind::Iops)->lastValue(QStringLiteral("dm-0"), 0) - rps) < 1e-3 * rps);
+}
+
+QTEST_MAIN(TestLiveStatsView)
+#include "tst_livestatsview.moc"

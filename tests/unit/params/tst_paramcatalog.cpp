@@ -1,0 +1,249 @@
+// Catalog and validation: pure parsers over real kernel text, value checks against static and
+// dynamic limits, and the tunables read from a fixture tree.
+#include "paramfixture.h"
+
+#include "params/catalog.h"
+#include "params/tunable.h"
+#include "params/valueparsers.h"
+
+#include <QTest>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+
+class TestParamCatalog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void schedulerList_data();
+    void schedulerList();
+    void checkValues_data();
+    void checkValues();
+    void catalogIsComplete();
+    void ignoredKnobsAreFlagged();
+    void fixtureTunables();
+    void dynamicLimits_data();
+    void dynamicLimits();
+};
+
+void TestParamCatalog::schedulerList_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("current");
+    QTest::addColumn<QStringList>("available");
+    const QStringList three {QStringLiteral("mq-deadline"), QStringLiteral("kyber"), QStringLiteral("none")};
+    QTest::newRow("lab dm") << QStringLiteral("[mq-deadline] kyber none") << true << QStringLiteral("mq-deadline") << three;
+    QTest::newRow("middle") << QStringLiteral("mq-deadline [kyber] none\n") << true << QStringLiteral("kyber") << three;
+    QTest::newRow("loop 6.18") << QStringLiteral("[none] mq-deadline kyber bfq ") << true << QStringLiteral("none")
+                               << QStringList {QStringLiteral("none"), QStringLiteral("mq-deadline"),
+                                               QStringLiteral("kyber"), QStringLiteral("bfq")};
+    QTest::newRow("bio-based: lone none") << QStringLiteral("none") << true << QStringLiteral("none")
+                                          << QStringList {QStringLiteral("none")};
+    QTest::newRow("empty") << QString() << false << QString() << QStringList();
+    QTest::newRow("two current") << QStringLiteral("[a] [b]") << false << QString() << QStringList();
+    QTest::newRow("no current") << QStringLiteral("a b") << false << QString() << QStringList();
+    QTest::newRow("broken bracket") << QStringLiteral("[a b]") << false << QString() << QStringList();
+}
+
+void TestParamCatalog::schedulerList()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    const auto r = parseSchedulerList(text);
+    QCOMPARE(r.ok(), ok);
+    if (!ok) {
+        QVERIFY(!r.errorMessage().isEmpty());
+        return;
+    }
+    QTEST(r->current, "current");
+    QTEST(r->available, "available");
+}
+
+void TestParamCatalog::checkValues_data()
+{
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<qint64>("maxHwSectorsKb"); // device facts for the dynamic limits
+    QTest::addColumn<QString>("scheduler"); // the scheduler when written
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("written"); // the text to write when ok
+
+    const QString none = QStringLiteral("none"), dl = QStringLiteral("mq-deadline");
+    auto row = [](const char *name, const char *attr, qint64 hw, const QString &sched, const char *in, bool ok,
+                  const char *out) {
+        QTest::newRow(name) << QString::fromLatin1(attr) << hw << sched << QString::fromLatin1(in) << ok
+                            << QString::fromLatin1(out);
+    };
+    row("nr_requests 256 with mq-deadline", "queue/nr_requests", 1280, dl, "256", true, "256");
+    row("nr_requests 0 accepted (kernel makes 4)", "queue/nr_requests", 1280, dl, "0", true, "0");
+    row("nr_requests 2048 max with a scheduler", "queue/nr_requests", 1280, dl, "2048", true, "2048");
+    row("nr_requests 2049 too many", "queue/nr_requests", 1280, dl, "2049", false, "");
+    row("nr_requests above the tags without scheduler", "queue/nr_requests", 1280, none, "129", false, "");
+    row("nr_requests = tags without scheduler", "queue/nr_requests", 1280, none, "128", true, "128");
+    row("nr_requests negative", "queue/nr_requests", 1280, dl, "-1", false, "");
+    row("nr_requests not a number", "queue/nr_requests", 1280, dl, "12x", false, "");
+    row("nr_requests blanks trimmed", "queue/nr_requests", 1280, dl, " 64\n", true, "64");
+    row("max_sectors_kb at max_hw", "queue/max_sectors_kb", 1280, dl, "1280", true, "1280");
+    row("max_sectors_kb above max_hw", "queue/max_sectors_kb", 1280, dl, "1281", false, "");
+    row("max_sectors_kb 128 (the SG-list workaround)", "queue/max_sectors_kb", 1280, dl, "128", true, "128");
+    row("max_sectors_kb below a page", "queue/max_sectors_kb", 1280, dl, "3", false, "");
+    row("nomerges 2", "queue/nomerges", 1280, dl, "2", true, "2");
+    row("nomerges 3 not offered", "queue/nomerges", 1280, dl, "3", false, "");
+    row("rq_affinity 2", "queue/rq_affinity", 1280, dl, "2", true, "2");
+    row("write_cache write through", "queue/write_cache", 1280, dl, "write through", true, "write through");
+    row("write_cache bad", "queue/write_cache", 1280, dl, "writethrough", false, "");
+    row("add_random bool", "queue/add_random", 1280, dl, "1", true, "1");
+    row("add_random y", "queue/add_random", 1280, dl, "y", true, "1");
+    row("add_random 5", "queue/add_random", 1280, dl, "5", false, "");
+    row("wbt_lat_usec -1 default", "queue/wbt_lat_usec", 1280, dl, "-1", true, "-1");
+    row("wbt_lat_usec -2", "queue/wbt_lat_usec", 1280, dl, "-2", false, "");
+    row("scheduler from the list", "queue/scheduler", 1280, dl, "kyber", true, "kyber");
+    row("scheduler unknown", "queue/scheduler", 1280, dl, "no-such-sched", false, "");
+    row("queue_depth within can_queue", "device/queue_depth", 1280, dl, "64", true, "64");
+    row("queue_depth above can_queue", "device/queue_depth", 1280, dl, "65", false, "");
+    row("queue_depth 0", "device/queue_depth", 1280, dl, "0", false, "");
+    row("iopolicy queue-depth", "nvme/iopolicy", 1280, dl, "queue-depth", true, "queue-depth");
+    row("iopolicy bad", "nvme/iopolicy", 1280, dl, "random", false, "");
+    row("fifo_batch", "queue/iosched/fifo_batch", 1280, dl, "32", true, "32");
+    row("module bool in Y/N style", "module/dm_mod/use_blk_mq", 1280, dl, "1", true, "Y");
+    row("dm_mq_queue_depth over BLK_MQ_MAX_DEPTH", "module/dm_mod/dm_mq_queue_depth", 1280, dl, "10241", false, "");
+}
+
+void TestParamCatalog::checkValues()
+{
+    QFETCH(QString, attribute);
+    QFETCH(qint64, maxHwSectorsKb);
+    QFETCH(QString, scheduler);
+    QFETCH(QString, input);
+    QFETCH(bool, ok);
+    const TunableDef *def = catalog::find(attribute);
+    QVERIFY2(def, qPrintable(attribute));
+    DeviceContext ctx;
+    ctx.name = QStringLiteral("sdb");
+    ctx.maxHwSectorsKb = maxHwSectorsKb;
+    ctx.nrTags = 128;
+    ctx.canQueue = 64;
+    ctx.schedulers = *parseSchedulerList(QStringLiteral("[mq-deadline] kyber bfq none"));
+    const auto r = checkValue(*def, deviceLimits(*def, ctx, scheduler), input);
+    QVERIFY2(r.ok() == ok, qPrintable(r.ok() ? r.value() : r.errorMessage()));
+    if (ok)
+        QTEST(r.value(), "written");
+}
+
+void TestParamCatalog::catalogIsComplete()
+{
+    const QStringList required {
+        QStringLiteral("queue/nr_requests"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("queue/scheduler"),
+        QStringLiteral("queue/nomerges"), QStringLiteral("queue/rq_affinity"), QStringLiteral("queue/read_ahead_kb"),
+        QStringLiteral("queue/add_random"), QStringLiteral("queue/iostats"), QStringLiteral("queue/wbt_lat_usec"),
+        QStringLiteral("queue/rotational"), QStringLiteral("queue/write_cache"), QStringLiteral("queue/io_poll"),
+        QStringLiteral("queue/io_poll_delay"), QStringLiteral("queue/stable_writes"),
+        QStringLiteral("queue/discard_max_bytes"), QStringLiteral("device/queue_depth"), QStringLiteral("device/timeout"),
+        QStringLiteral("device/eh_timeout"), QStringLiteral("nvme/iopolicy"),
+        QStringLiteral("dm/rq_based_seq_io_merge_deadline")};
+    for (const auto &a : required)
+        QVERIFY2(catalog::find(a), qPrintable(a));
+    QStringList keys;
+    for (const auto &d : catalog::all()) {
+        QVERIFY2(!keys.contains(d.attribute), qPrintable(d.attribute)); // keys are unique
+        keys << d.attribute;
+        QVERIFY2(!d.description.isEmpty(), qPrintable(d.attribute));
+        QVERIFY2(d.type != TunableType::String, qPrintable(d.attribute)); // no free text is ever written
+        if (d.location == TunableLocation::IoScheduler)
+            QVERIFY(!d.scheduler.isEmpty());
+        if (d.type == TunableType::Enum && d.limit != DynamicLimit::SchedulerList)
+            QCOMPARE(d.choiceNotes.size(), d.choices.size());
+    }
+    QCOMPARE(catalog::schedulerAttributes(QStringLiteral("kyber")),
+             (QStringList {QStringLiteral("queue/iosched/read_lat_nsec"), QStringLiteral("queue/iosched/write_lat_nsec")}));
+    QVERIFY(catalog::schedulerAttributes(QStringLiteral("mq-deadline")).contains(QStringLiteral("queue/iosched/prio_aging_expire")));
+    QVERIFY(catalog::schedulerAttributes(QStringLiteral("bfq")).contains(QStringLiteral("queue/iosched/low_latency")));
+    QVERIFY(!catalog::find(QStringLiteral("queue/logical_block_size")));
+    QVERIFY(!catalog::find(QStringLiteral("../queue/nr_requests")));
+}
+
+void TestParamCatalog::ignoredKnobsAreFlagged()
+{
+    for (const char *a : {"dm/rq_based_seq_io_merge_deadline", "module/dm_mod/use_blk_mq", "queue/io_poll_delay"}) {
+        const TunableDef *d = catalog::find(QString::fromLatin1(a));
+        QVERIFY(d);
+        QVERIFY2(d->ignored && !d->ignoredNote.isEmpty(), a);
+    }
+    const auto &knobs = catalog::ignoredTableKnobs();
+    QVERIFY(std::any_of(knobs.begin(), knobs.end(),
+                        [](const IgnoredKnob &k) { return k.name.contains(QLatin1String("repeat_count")); }));
+}
+
+void TestParamCatalog::fixtureTunables()
+{
+    FakeSysfs t;
+    test::buildMultipathFixture(t);
+    const SysfsRoot sysfs(t.root(), QString());
+    const auto map = readTunables(sysfs, QStringLiteral("dm-0"));
+    const auto get = [&](const QList<Tunable> &list, const QString &attr) {
+        const auto it = std::find_if(list.begin(), list.end(), [&](const Tunable &x) { return x.attribute == attr; });
+        return it == list.end() ? Tunable() : *it;
+    };
+    const Tunable sched = get(map, QStringLiteral("queue/scheduler"));
+    QCOMPARE(sched.value, QStringLiteral("mq-deadline"));
+    QCOMPARE(sched.rawValue, QStringLiteral("[mq-deadline] kyber bfq none"));
+    QCOMPARE(sched.limits.choices.size(), 4);
+    QVERIFY(sched.writable && sched.known && !sched.hasPending());
+    QCOMPARE(get(map, QStringLiteral("queue/nr_requests")).value, QStringLiteral("128"));
+    QCOMPARE(get(map, QStringLiteral("queue/iosched/read_expire")).value, QStringLiteral("500"));
+    // Ignored knobs are shown, flagged, and not writable.
+    const Tunable merge = get(map, QStringLiteral("dm/rq_based_seq_io_merge_deadline"));
+    QVERIFY(merge.known && merge.ignored && !merge.writable && !merge.note.isEmpty());
+    QVERIFY(!merge.check(QStringLiteral("0")));
+    const Tunable useMq = get(map, QStringLiteral("module/dm_mod/use_blk_mq"));
+    QVERIFY(useMq.ignored);
+    QCOMPARE(useMq.value, QStringLiteral("Y"));
+    QCOMPARE(get(map, QStringLiteral("module/dm_multipath/queue_if_no_path_timeout_secs")).value, QStringLiteral("0"));
+    // Unknown attributes: raw, read-only.
+    const Tunable lbs = get(map, QStringLiteral("queue/logical_block_size"));
+    QVERIFY(!lbs.known && !lbs.writable && lbs.readable);
+    QCOMPARE(lbs.value, QStringLiteral("512"));
+    const Tunable dmName = get(map, QStringLiteral("dm/name"));
+    QVERIFY(!dmName.known && !dmName.writable);
+    // SCSI attributes only on the SCSI paths; module parameters only on dm devices.
+    QVERIFY(get(map, QStringLiteral("device/queue_depth")).attribute.isEmpty());
+    const auto path = readTunables(sysfs, QStringLiteral("sdb"));
+    const Tunable qd = get(path, QStringLiteral("device/queue_depth"));
+    QCOMPARE(qd.value, QStringLiteral("32"));
+    QCOMPARE(qd.limits.maximum, 64); // the host's can_queue
+    QVERIFY(get(path, QStringLiteral("module/dm_mod/dm_mq_queue_depth")).attribute.isEmpty());
+    QVERIFY(readTunable(sysfs, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")));
+    QVERIFY(!readTunable(sysfs, QStringLiteral("sdb"), QStringLiteral("queue/nope")));
+    QVERIFY(readTunables(sysfs, QStringLiteral("../sdb")).isEmpty());
+}
+
+void TestParamCatalog::dynamicLimits_data()
+{
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<QString>("limits");
+    QTest::newRow("map max_sectors_kb <= max_hw_sectors_kb") << QStringLiteral("dm-0") << QStringLiteral("queue/max_sectors_kb")
+                                                             << QStringLiteral("4..4096");
+    QTest::newRow("map nr_requests with mq-deadline") << QStringLiteral("dm-0") << QStringLiteral("queue/nr_requests")
+                                                      << QStringLiteral("0..2048");
+    QTest::newRow("path scheduler list") << QStringLiteral("sda") << QStringLiteral("queue/scheduler")
+                                         << QStringLiteral("mq-deadline|kyber|bfq|none");
+    QTest::newRow("queue_depth 1..can_queue") << QStringLiteral("sdc") << QStringLiteral("device/queue_depth")
+                                              << QStringLiteral("1..64");
+    QTest::newRow("nomerges") << QStringLiteral("sdc") << QStringLiteral("queue/nomerges") << QStringLiteral("0|1|2");
+}
+
+void TestParamCatalog::dynamicLimits()
+{
+    QFETCH(QString, device);
+    QFETCH(QString, attribute);
+    FakeSysfs t;
+    test::buildMultipathFixture(t);
+    const auto r = readTunable(SysfsRoot(t.root(), QString()), device, attribute);
+    QVERIFY2(r, qPrintable(r.errorMessage()));
+    QTEST(r->limitsText(), "limits");
+}
+
+QTEST_GUILESS_MAIN(TestParamCatalog)
+#include "tst_paramcatalog.moc"

@@ -1,0 +1,159 @@
+#pragma once
+// One live chart: a metric family (ChartPanelSpec) for a set of devices, each device a colour, each metric of
+// the family a line style. Points come from sampler batches (appendBatch, the newest interval only) or from a
+// SeriesStore (rebuild). The owner moves the time window and asks for the one replot of the tick.
+// QCustomPlot is only forward-declared here: qcustomplot.h is expensive to compile.
+#include "chartmarker.h"
+#include "chartspec.h"
+#include "util/result.h"
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QRect>
+#include <QWidget>
+
+#include <limits>
+
+class QCustomPlot;
+class QCPAbstractPlottable;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemTracer;
+class QCPLayer;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace dmtune {
+
+class SeriesStore;
+struct SampleBatch;
+
+struct ChartDevice {
+    QString name; // kernel name, as in SampleBatch and SeriesStore: "dm-0", "sdb"
+    QString label; // legend and readout: "mpatha (dm-0)"; empty: the name
+    QColor color;
+    QString displayName() const { return label.isEmpty() ? name : label; }
+};
+
+class ChartPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int MinimumHeight = 220;
+
+    explicit ChartPanel(ChartPanelKind kind, QWidget *parent = nullptr);
+    ~ChartPanel() override;
+
+    ChartPanelKind kind() const { return m_kind; }
+    const ChartPanelSpec &spec() const { return ChartPanelSpec::of(m_kind); }
+
+    // One graph per device and series, all empty; the legend lists the devices (colour) and the series
+    // (line style). Markers stay.
+    void setDevices(const QList<ChartDevice> &devices);
+    const QList<ChartDevice> &devices() const { return m_devices; }
+
+    // Replaces every graph's data by the store's history from sinceSeconds on (NaN between a device's
+    // segments). lastSequence and lastTime describe the newest batch the caller has seen: a device whose
+    // history ends there continues with the next batch without a gap.
+    void rebuild(const SeriesStore &store, double sinceSeconds, quint64 lastSequence, double lastTime);
+    // Adds one point per series for every charted device in the batch, at `time` (the interval's end, epoch
+    // seconds). A device that was not in the previous batch gets a NaN first (a gap in the line). A batch
+    // whose time is not newer than a device's last point by half an interval is skipped for that device.
+    void appendBatch(const SampleBatch &batch, double time);
+    // graph->data()->removeBefore(time) on every graph.
+    void trimBefore(double time);
+
+    // The x range, set by the program: no userRangeChanged. showLive is setRange(now, window, AlignRight).
+    // Both fit the value axes to the data in view (percent axes stay 0..100).
+    void showLive(double now, double windowSeconds);
+    void showRange(double lower, double upper);
+    double visibleLower() const;
+    double visibleUpper() const;
+    double valueAxisUpper(bool right = false) const;
+
+    // replot(QCustomPlot::rpQueuedReplot): the one repaint per tick.
+    void replotQueued();
+
+    void addMarker(const ChartMarker &marker);
+    void removeMarker(int id);
+    void clearMarkers();
+    int markerCount() const { return int(m_markers.size()); }
+
+    // By the path's suffix: .png, .pdf or .svg. width/height 0: the widget's size when it is laid out, else
+    // 960 x 360.
+    Status exportTo(const QString &path, int width = 0, int height = 0);
+    Status savePng(const QString &path, int width = 0, int height = 0);
+    Status savePdf(const QString &path, int width = 0, int height = 0);
+    Status saveSvg(const QString &path, int width = 0, int height = 0);
+
+    // The hover readout at a time (what the mouse shows): a cursor line, a tracer on every graph and the
+    // values as text, which is returned. Empty when no graph has data near that time.
+    QString showReadoutAt(double time);
+    void hideReadout();
+
+    // For tests and benches.
+    QCustomPlot *plot() const { return m_plot; }
+    QWidget *plotWidget() const; // the same object, usable without qcustomplot.h
+    QRect plotArea() const; // the axis rect, in plotWidget() coordinates (laid out by a replot)
+    int graphCount() const { return int(m_graphs.size()); }
+    QCPGraph *graph(const QString &device, int series) const;
+    qsizetype pointCount(const QString &device, int series) const; // NaN gap points included
+    double lastValue(const QString &device, int series) const; // NaN when empty
+    // Tooltip text at a position of the plot (legend entry: that series' or device's; axes: their series').
+    QString toolTipAt(const QPoint &plotPos) const;
+
+Q_SIGNALS:
+    // The user dragged or zoomed the time axis.
+    void userRangeChanged(double lower, double upper);
+    void resumeRequested();
+    void exportFailed(const QString &message);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    struct DeviceState {
+        double lastTime = -std::numeric_limits<double>::infinity();
+        quint64 lastSequence = 0;
+        bool continuesAtNext = false; // the last point came from batch lastSequence
+    };
+    struct MarkerItems {
+        ChartMarker marker;
+        QCPItemStraightLine *line = nullptr;
+        QCPItemText *text = nullptr;
+    };
+
+    void setupAxes();
+    void addLegendEntry(const QString &name, const QPen &pen, const QString &toolTip);
+    void fitValueAxes();
+    void updateMarkerLabels();
+    void updateLegendWrap();
+    QString showReadoutAtPixel(const QPointF &pixel, bool replotLayer);
+    void onMouseMove(QMouseEvent *event);
+    void showContextMenu(const QPoint &pos);
+    void exportWithDialog(const QString &suffix);
+    QSize exportSize(int width, int height) const;
+
+    ChartPanelKind m_kind;
+    QCustomPlot *m_plot = nullptr;
+    QCPTextElement *m_title = nullptr;
+    QCPLayer *m_hoverLayer = nullptr;
+    QList<ChartDevice> m_devices;
+    QList<DeviceState> m_state; // per device
+    QList<QCPGraph *> m_graphs; // device-major: m_graphs[device * series count + series]
+    QList<QCPAbstractPlottable *> m_legendPlottables; // data-less graphs that only draw the legend
+    QList<QString> m_legendToolTips; // parallel to m_legendPlottables
+    QList<MarkerItems> m_markers;
+    QList<QCPItemTracer *> m_tracers; // parallel to m_graphs, made on first hover
+    QCPItemStraightLine *m_cursor = nullptr;
+    QCPItemText *m_readout = nullptr;
+    QPointF m_hoverPixel;
+    bool m_hovering = false;
+    bool m_programmaticRange = false;
+    int m_legendWrap = 0;
+};
+
+} // namespace dmtune

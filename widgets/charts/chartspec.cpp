@@ -1,0 +1,100 @@
+#include "chartspec.h"
+
+#include <array>
+
+namespace dmtune {
+
+double ChartSeriesSpec::value(const IostatMetrics &metrics) const
+{
+    double v = 0;
+    for (Metric m : sum)
+        v += metrics[m];
+    return v;
+}
+
+QString ChartSeriesSpec::unit() const
+{
+    return sum.isEmpty() ? QString() : MetricCatalog::unit(sum.constFirst());
+}
+
+QString ChartSeriesSpec::tooltip() const
+{
+    QStringList parts;
+    for (Metric m : sum)
+        parts.append(MetricCatalog::tooltip(m));
+    if (sum.size() > 1)
+        parts.prepend(QStringLiteral("%1: the sum of").arg(name));
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+QString ChartPanelSpec::tooltip() const
+{
+    QStringList parts;
+    for (const ChartSeriesSpec &s : series)
+        parts.append(s.tooltip());
+    return parts.join(QStringLiteral("\n\n"));
+}
+
+namespace {
+
+ChartSeriesSpec one(Metric m, bool right = false)
+{
+    return {MetricCatalog::column(m), {m}, right};
+}
+
+std::array<ChartPanelSpec, ChartPanelCount> buildSpecs()
+{
+    return {{
+        {ChartPanelKind::Iops, QStringLiteral("iops"), QStringLiteral("IOPS"), QStringLiteral("requests/s (1/s)"),
+         {}, false, false, {one(Metric::ReadsPerSec), one(Metric::WritesPerSec)}},
+        {ChartPanelKind::Throughput, QStringLiteral("throughput"), QStringLiteral("Throughput"),
+         QStringLiteral("kB/s"), {}, false, false, {one(Metric::ReadKBPerSec), one(Metric::WriteKBPerSec)}},
+        {ChartPanelKind::Merges, QStringLiteral("merges"), QStringLiteral("Merges"),
+         QStringLiteral("merged/s (1/s)"), QStringLiteral("merged (%)"), false, true,
+         {one(Metric::ReadMergesPerSec), one(Metric::WriteMergesPerSec), one(Metric::ReadMergedPercent, true),
+          one(Metric::WriteMergedPercent, true)}},
+        {ChartPanelKind::RequestSize, QStringLiteral("request-size"), QStringLiteral("Request size"),
+         QStringLiteral("average size (kB)"), {}, false, false,
+         {one(Metric::ReadRequestSize), one(Metric::WriteRequestSize)}},
+        {ChartPanelKind::QueueDepth, QStringLiteral("queue-depth"), QStringLiteral("Queue depth"),
+         QStringLiteral("requests"), {}, false, false,
+         {{QStringLiteral("in-flight r+w"), {Metric::InflightReads, Metric::InflightWrites}, false},
+          one(Metric::AverageQueueSize)}},
+        {ChartPanelKind::Latency, QStringLiteral("latency"), QStringLiteral("Latency"), QStringLiteral("await (ms)"),
+         {}, false, false, {one(Metric::ReadAwait), one(Metric::WriteAwait)}},
+        {ChartPanelKind::Utilization, QStringLiteral("utilization"), QStringLiteral("Utilization"),
+         QStringLiteral("busy (%)"), {}, true, false, {one(Metric::Utilization)}},
+    }};
+}
+
+} // namespace
+
+const ChartPanelSpec &ChartPanelSpec::of(ChartPanelKind kind)
+{
+    static const std::array<ChartPanelSpec, ChartPanelCount> specs = buildSpecs();
+    return specs[std::size_t(kind)];
+}
+
+const QList<ChartPanelKind> &ChartPanelSpec::kinds()
+{
+    static const QList<ChartPanelKind> all = [] {
+        QList<ChartPanelKind> list;
+        for (int i = 0; i < ChartPanelCount; ++i)
+            list.append(ChartPanelKind(i));
+        return list;
+    }();
+    return all;
+}
+
+bool ChartPanelSpec::fromId(const QString &id, ChartPanelKind *kind)
+{
+    for (ChartPanelKind k : kinds()) {
+        if (of(k).id == id) {
+            *kind = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace dmtune

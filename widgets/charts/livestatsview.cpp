@@ -1,0 +1,538 @@
+#include "livestatsview.h"
+
+#include "chartpanel.h"
+#include "chartstyle.h"
+#include "iostattablemodel.h"
+#include "samplecsv.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace dmtune {
+
+namespace {
+
+QString windowText(int seconds)
+{
+    return seconds >= 3600 ? QStringLiteral("%1 h").arg(seconds / 3600) : QStringLiteral("%1 min").arg(seconds / 60);
+}
+
+enum EventColumn { EventTime, EventKind, EventLabel };
+constexpr int MarkerIdRole = Qt::UserRole + 1;
+
+} // namespace
+
+const QList<int> &LiveStatsView::windowChoices()
+{
+    static const QList<int> choices {60, 120, 300, 600, 900, 1800, 3600};
+    return choices;
+}
+
+LiveStatsView::LiveStatsView(Sampler *sampler, const SeriesStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_sampler(sampler)
+{
+    qRegisterMetaType<dmtune::SampleBatch>();
+    buildUi();
+    if (m_sampler)
+        connect(m_sampler, &Sampler::samplesAvailable, this, &LiveStatsView::onBatch);
+    scrollToNow();
+    updateStatus();
+}
+
+LiveStatsView::~LiveStatsView() = default;
+
+void LiveStatsView::buildUi()
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+
+    auto *controls = new QHBoxLayout;
+    controls->setSpacing(6);
+    auto *windowLabel = new QLabel(QStringLiteral("&Window:"), this);
+    m_windowCombo = new QComboBox(this);
+    m_windowCombo->setObjectName(QStringLiteral("windowCombo"));
+    windowLabel->setBuddy(m_windowCombo);
+    for (int seconds : windowChoices())
+        m_windowCombo->addItem(windowText(seconds), seconds);
+    m_windowCombo->setCurrentIndex(int(windowChoices().indexOf(m_windowSeconds)));
+    m_windowCombo->setToolTip(QStringLiteral("Time shown by the charts; the samples of the last hour are kept"));
+    connect(m_windowCombo, &QComboBox::activated, this,
+            [this](int index) { setWindowSeconds(m_windowCombo->itemData(index).toInt()); });
+
+    m_pauseButton = new QToolButton(this);
+    m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
+    m_pauseButton->setCheckable(true);
+    m_pauseButton->setText(QStringLiteral("Pause"));
+    m_pauseButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_pauseButton->setToolTip(QStringLiteral("Freeze the charts and the table; sampling goes on"));
+    connect(m_pauseButton, &QToolButton::toggled, this, &LiveStatsView::setPaused);
+
+    m_exportButton = new QToolButton(this);
+    m_exportButton->setText(QStringLiteral("Export…"));
+    m_exportButton->setToolTip(
+        QStringLiteral("Every chart as PNG, PDF and SVG, and the samples as CSV, into a directory"));
+    connect(m_exportButton, &QToolButton::clicked, this, &LiveStatsView::exportAllWithDialog);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    controls->addWidget(windowLabel);
+    controls->addWidget(m_windowCombo);
+    controls->addWidget(m_pauseButton);
+    controls->addWidget(m_exportButton);
+    controls->addSpacing(12);
+    controls->addWidget(m_status, 1);
+    layout->addLayout(controls);
+
+    // Charts: two columns, each at least ChartPanel::MinimumHeight high, in a scroll area.
+    auto *grid = new QWidget;
+    auto *gridLayout = new QGridLayout(grid);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    gridLayout->setSpacing(6);
+    for (ChartPanelKind kind : ChartPanelSpec::kinds()) {
+        auto *panel = new ChartPanel(kind, grid);
+        const int i = int(m_panels.size());
+        const bool last = i == ChartPanelCount - 1 && ChartPanelCount % 2 == 1;
+        gridLayout->addWidget(panel, i / 2, i % 2, 1, last ? 2 : 1);
+        connect(panel, &ChartPanel::userRangeChanged, this,
+                [this, panel](double lower, double upper) { onUserRange(panel, lower, upper); });
+        connect(panel, &ChartPanel::resumeRequested, this, [this] { setPaused(false); });
+        connect(panel, &ChartPanel::exportFailed, this, &LiveStatsView::exportFailed);
+        m_panels.append(panel);
+    }
+    for (int row = 0; row < (ChartPanelCount + 1) / 2; ++row)
+        gridLayout->setRowStretch(row, 1);
+    gridLayout->setColumnStretch(0, 1);
+    gridLayout->setColumnStretch(1, 1);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidget(grid);
+
+    // Table and events, below the charts: the 24 iostat columns need the full width.
+    m_tableModel = new IostatTableModel(this);
+    m_tableProxy = new QSortFilterProxyModel(this);
+    m_tableProxy->setSourceModel(m_tableModel);
+    m_tableProxy->setSortRole(IostatTableModel::SortRole);
+    m_tableProxy->setDynamicSortFilter(true);
+    m_tableView = new QTableView(this);
+    m_tableView->setObjectName(QStringLiteral("iostatTable"));
+    m_tableView->setModel(m_tableProxy);
+    m_tableView->setSortingEnabled(true);
+    m_tableView->sortByColumn(-1, Qt::AscendingOrder); // the device order of the charts until a header click
+    m_tableView->verticalHeader()->hide();
+    m_tableView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tableView->setAlternatingRowColors(true);
+    m_tableView->setWordWrap(false);
+    m_tableView->horizontalHeader()->setHighlightSections(false);
+    m_tableView->horizontalHeader()->setDefaultSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("9999999.99")) + 12);
+    m_tableView->horizontalHeader()->resizeSection(0, fontMetrics().horizontalAdvance(QStringLiteral("mpatha (dm-10)")) + 36);
+
+    m_events = new QTreeWidget(this);
+    m_events->setObjectName(QStringLiteral("eventList"));
+    m_events->setColumnCount(3);
+    m_events->setHeaderLabels({QStringLiteral("Time"), QStringLiteral("Kind"), QStringLiteral("Event")});
+    m_events->setRootIsDecorated(false);
+    m_events->setUniformRowHeights(true);
+    m_events->setToolTip(QStringLiteral("Markers on the charts. Double-click one to show its moment (pauses)."));
+    m_events->header()->resizeSection(EventTime, fontMetrics().horizontalAdvance(QStringLiteral("00:00:00.000")) + 16);
+    m_events->header()->resizeSection(EventKind, fontMetrics().horizontalAdvance(QStringLiteral("parameter")) + 16);
+    connect(m_events, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { onEventActivated(item); });
+
+    auto *bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(m_tableView);
+    bottom->addWidget(m_events);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 1);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(m_scroll);
+    m_splitter->addWidget(bottom);
+    m_splitter->setStretchFactor(0, 4);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_splitter, 1);
+}
+
+// ---- devices and window
+
+void LiveStatsView::setDevices(const QStringList &devices)
+{
+    QStringList names = devices;
+    names.removeDuplicates();
+    names.removeAll(QString());
+    m_colors = chartstyle::assignColors(names, m_devices, m_colors);
+    m_devices = names;
+
+    QList<ChartDevice> chartDevices;
+    QHash<QString, QColor> colors;
+    for (qsizetype i = 0; i < m_devices.size(); ++i) {
+        chartDevices.append({m_devices[i], m_labels.value(m_devices[i]), m_colors[i]});
+        colors.insert(m_devices[i], m_colors[i]);
+    }
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->setDevices(chartDevices);
+    m_tableModel->setDevices(m_devices);
+    m_tableModel->setDeviceColors(colors);
+    rebuild();
+    updateStatus();
+}
+
+void LiveStatsView::setDeviceLabels(const QHash<QString, QString> &labels)
+{
+    m_labels = labels;
+    m_tableModel->setDeviceLabels(labels);
+    if (!m_devices.isEmpty())
+        setDevices(m_devices); // legends and graph names
+}
+
+QColor LiveStatsView::deviceColor(const QString &device) const
+{
+    const qsizetype i = m_devices.indexOf(device);
+    return i >= 0 ? m_colors.value(i) : QColor();
+}
+
+void LiveStatsView::setWindowSeconds(int seconds)
+{
+    seconds = std::clamp(seconds, int(MinWindowSeconds), int(MaxWindowSeconds));
+    const int index = m_windowCombo->findData(seconds);
+    if (index >= 0) {
+        m_windowCombo->setCurrentIndex(index);
+    } else { // a value between the presets: shown, not added for good
+        m_windowCombo->addItem(windowText(seconds), seconds);
+        m_windowCombo->setCurrentIndex(m_windowCombo->count() - 1);
+    }
+    if (seconds == m_windowSeconds)
+        return;
+    m_windowSeconds = seconds;
+    if (m_paused) {
+        // Keep the moment in view, at the new width.
+        for (ChartPanel *panel : std::as_const(m_panels))
+            panel->showRange(panel->visibleUpper() - seconds, panel->visibleUpper());
+        replotAll();
+    } else {
+        rebuild();
+    }
+    updateStatus();
+    Q_EMIT windowSecondsChanged(seconds);
+}
+
+double LiveStatsView::currentNow() const
+{
+    return m_now > 0 ? m_now : double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
+
+double LiveStatsView::newestInStore() const
+{
+    // Before the first batch "now" is the end of the history the view opens on. Decoding the histories costs
+    // a little, once.
+    double newest = 0;
+    if (m_store) {
+        for (const QString &device : m_devices) {
+            const QList<TimedMetrics> history = m_store->history(device);
+            if (!history.isEmpty())
+                newest = std::max(newest, history.constLast().time);
+        }
+    }
+    return newest;
+}
+
+double LiveStatsView::trimMargin() const
+{
+    // One interval more than the window, so that the line enters at the left edge instead of starting inside.
+    return std::max(2 * m_lastElapsed, 2.0);
+}
+
+void LiveStatsView::rebuild()
+{
+    if (!m_haveBatch)
+        m_now = newestInStore();
+    const double now = currentNow();
+    // Paused, the whole retained hour is loaded: the user pans over it.
+    const double since = now - (m_paused ? MaxWindowSeconds : m_windowSeconds) - trimMargin();
+    if (m_store) {
+        for (ChartPanel *panel : std::as_const(m_panels))
+            panel->rebuild(*m_store, since, m_haveBatch ? m_lastSequence : 0, m_now);
+    }
+    if (m_paused) {
+        for (ChartPanel *panel : std::as_const(m_panels))
+            panel->showRange(panel->visibleLower(), panel->visibleUpper());
+        replotAll();
+    } else {
+        scrollToNow();
+    }
+}
+
+void LiveStatsView::scrollToNow()
+{
+    const double now = currentNow();
+    for (ChartPanel *panel : std::as_const(m_panels)) {
+        panel->trimBefore(now - m_windowSeconds - trimMargin());
+        panel->showLive(now, m_windowSeconds);
+    }
+    replotAll();
+}
+
+// ---- batches
+
+void LiveStatsView::onBatch(const SampleBatch &batch)
+{
+    m_haveBatch = true;
+    m_now = double(batch.wallMs) / 1000.0;
+    m_lastElapsed = batch.elapsedSeconds > 0 ? batch.elapsedSeconds : m_lastElapsed;
+    m_lastSequence = batch.sequence;
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->appendBatch(batch, m_now);
+    if (m_paused) {
+        // Keep taking samples in; drop only what the store would have dropped too.
+        for (ChartPanel *panel : std::as_const(m_panels))
+            panel->trimBefore(m_now - MaxWindowSeconds - trimMargin());
+        m_heldBatch = batch;
+        updateStatus();
+        return;
+    }
+    m_tableModel->setBatch(batch);
+    scrollToNow(); // removeBefore, setRange(now, window, AlignRight), one queued replot per chart
+    updateStatus();
+}
+
+void LiveStatsView::replotAll()
+{
+    if (!isVisible()) {
+        m_replotPending = true; // a hidden tab draws nothing; showEvent catches up
+        return;
+    }
+    m_replotPending = false;
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->replotQueued();
+}
+
+void LiveStatsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_replotPending)
+        replotAll();
+}
+
+// ---- pause, zoom and pan
+
+void LiveStatsView::setPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    {
+        const QSignalBlocker blocker(m_pauseButton);
+        m_pauseButton->setChecked(paused);
+    }
+    m_pauseButton->setText(paused ? QStringLiteral("Resume") : QStringLiteral("Pause"));
+    if (paused) {
+        rebuild(); // the retained hour, to pan over
+    } else {
+        if (m_heldBatch) {
+            m_tableModel->setBatch(*m_heldBatch);
+            m_heldBatch.reset();
+        }
+        scrollToNow();
+    }
+    updateStatus();
+    Q_EMIT pausedChanged(paused);
+}
+
+void LiveStatsView::onUserRange(ChartPanel *source, double lower, double upper)
+{
+    setPaused(true);
+    // All charts show the same moment.
+    for (ChartPanel *panel : std::as_const(m_panels)) {
+        if (panel != source)
+            panel->showRange(lower, upper);
+    }
+    replotAll();
+}
+
+void LiveStatsView::onEventActivated(QTreeWidgetItem *item)
+{
+    const int id = item->data(EventTime, MarkerIdRole).toInt();
+    for (const ChartMarker &m : std::as_const(m_markers)) {
+        if (m.id != id)
+            continue;
+        setPaused(true);
+        const double half = m_windowSeconds / 2.0;
+        for (ChartPanel *panel : std::as_const(m_panels))
+            panel->showRange(m.time - half, m.time + half);
+        replotAll();
+        return;
+    }
+}
+
+// ---- markers
+
+int LiveStatsView::addMarker(double epochSeconds, const QString &label, MarkerKind kind)
+{
+    ChartMarker marker;
+    marker.id = m_nextMarkerId++;
+    marker.time = epochSeconds;
+    marker.label = label;
+    marker.kind = kind;
+    m_markers.append(marker);
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->addMarker(marker);
+
+    auto *item = new QTreeWidgetItem;
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(qint64(std::llround(epochSeconds * 1000)));
+    item->setText(EventTime, at.toString(QStringLiteral("hh:mm:ss.zzz")));
+    item->setToolTip(EventTime, at.toString(Qt::ISODateWithMs));
+    item->setData(EventTime, MarkerIdRole, marker.id);
+    item->setText(EventKind, ChartMarker::kindName(kind));
+    item->setForeground(EventKind, chartstyle::markerColor(kind));
+    item->setText(EventLabel, label);
+    item->setToolTip(EventLabel, label);
+    // In time order: a marker may be added for a moment already past.
+    int row = m_events->topLevelItemCount();
+    while (row > 0) {
+        const int previousId = m_events->topLevelItem(row - 1)->data(EventTime, MarkerIdRole).toInt();
+        const auto previous = std::find_if(m_markers.cbegin(), m_markers.cend(),
+                                           [previousId](const ChartMarker &m) { return m.id == previousId; });
+        if (previous == m_markers.cend() || previous->time <= epochSeconds)
+            break;
+        --row;
+    }
+    m_events->insertTopLevelItem(row, item);
+    m_events->scrollToItem(item);
+    replotAll();
+    Q_EMIT markerAdded(marker);
+    return marker.id;
+}
+
+void LiveStatsView::removeMarker(int id)
+{
+    m_markers.erase(std::remove_if(m_markers.begin(), m_markers.end(), [id](const ChartMarker &m) { return m.id == id; }),
+                    m_markers.end());
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->removeMarker(id);
+    for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
+        if (m_events->topLevelItem(i)->data(EventTime, MarkerIdRole).toInt() == id) {
+            delete m_events->takeTopLevelItem(i);
+            break;
+        }
+    }
+    replotAll();
+}
+
+void LiveStatsView::clearMarkers()
+{
+    m_markers.clear();
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->clearMarkers();
+    m_events->clear();
+    replotAll();
+}
+
+// ---- export
+
+Status LiveStatsView::exportChart(ChartPanelKind kind, const QString &path, int width, int height)
+{
+    ChartPanel *p = panel(kind);
+    if (!p)
+        return Status::failure(QStringLiteral("no such chart"));
+    return p->exportTo(path, width, height);
+}
+
+Result<QStringList> LiveStatsView::exportAll(const QString &directory, int width, int height)
+{
+    if (!QDir().mkpath(directory))
+        return Result<QStringList>::failure(QStringLiteral("%1: cannot create the directory").arg(directory));
+    const QDir dir(directory);
+    QStringList written;
+    for (ChartPanel *p : std::as_const(m_panels)) {
+        for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}) {
+            const QString path = dir.filePath(p->spec().id + u'.' + suffix);
+            const Status status = p->exportTo(path, width, height);
+            if (!status)
+                return Result<QStringList>::failure(status.errorMessage);
+            written.append(path);
+        }
+    }
+    const QString csv = dir.filePath(QStringLiteral("samples.csv"));
+    const Status status = exportCsv(csv);
+    if (!status)
+        return Result<QStringList>::failure(status.errorMessage);
+    written.append(csv);
+    replotAll(); // the exports drew the charts at another size
+    return written;
+}
+
+Status LiveStatsView::exportCsv(const QString &path) const
+{
+    if (!m_store)
+        return Status::failure(QStringLiteral("%1: no sample history to export").arg(path));
+    return samplecsv::write(path, *m_store, m_devices);
+}
+
+void LiveStatsView::exportAllWithDialog()
+{
+    auto *dialog = new QFileDialog(this, QStringLiteral("Export charts and samples into"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &directory) {
+        const auto result = exportAll(directory);
+        if (!result) {
+            m_status->setText(QStringLiteral("Export failed: ") + result.errorMessage());
+            Q_EMIT exportFailed(result.errorMessage());
+            return;
+        }
+        m_status->setText(QStringLiteral("Exported %1 files to %2").arg(result->size()).arg(directory));
+    });
+    dialog->open();
+}
+
+// ---- status
+
+QString LiveStatsView::statusText() const
+{
+    return m_status->text();
+}
+
+void LiveStatsView::updateStatus()
+{
+    QString text;
+    if (m_devices.isEmpty())
+        text = QStringLiteral("No device selected");
+    else
+        text = m_devices.size() == 1 ? QStringLiteral("1 device") : QStringLiteral("%1 devices").arg(m_devices.size());
+    if (m_sampler)
+        text += QStringLiteral(" · every %1 s").arg(m_sampler->interval() / 1000.0, 0, 'g', 3);
+    if (m_paused) {
+        text += QStringLiteral(" · Paused, still sampling: drag to pan, Ctrl+wheel to zoom");
+    } else {
+        text += QStringLiteral(" · Live, last ") + windowText(m_windowSeconds);
+        if (m_haveBatch)
+            text += QStringLiteral(" · ") + QDateTime::fromMSecsSinceEpoch(qint64(m_now * 1000)).toString(QStringLiteral("hh:mm:ss"));
+    }
+    m_status->setText(text);
+}
+
+} // namespace dmtune

@@ -1,0 +1,151 @@
+#pragma once
+// Live statistics of a set of devices (a multipath map and its paths): one chart per iostat metric family in
+// a scrolling two-column grid, the iostat -x table of the newest interval, and the events (markers) list.
+//
+// Ownership: the view owns no core object. The caller owns the Sampler and the SeriesStore and feeds the
+// store itself (connect Sampler::samplesAvailable to SeriesStore::append, once per store, whoever else reads
+// it). The view plots each batch's own values as it arrives (so it does not depend on the order of the two
+// connections) and reads the store only to rebuild its graphs: when the device set or the window changes,
+// when the view is paused, and for the CSV export.
+#include "chartmarker.h"
+#include "chartspec.h"
+#include "stats/samplebatch.h"
+#include "util/result.h"
+
+#include <QHash>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+class QToolButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace dmtune {
+
+class ChartPanel;
+class IostatTableModel;
+class Sampler;
+class SeriesStore;
+
+class LiveStatsView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int MinWindowSeconds = 60;
+    static constexpr int MaxWindowSeconds = 3600;
+    static constexpr int DefaultWindowSeconds = 300;
+
+    // sampler: may be null (then call onBatch yourself); its samplesAvailable is connected to onBatch.
+    // store: may be null (no history on rebuilds, no CSV). Neither is owned; both must outlive the view.
+    explicit LiveStatsView(Sampler *sampler, const SeriesStore *store, QWidget *parent = nullptr);
+    ~LiveStatsView() override;
+
+    // What to chart: kernel names ("dm-0", "sdb", ...), the map first by convention. Colours follow the list
+    // and a device keeps its colour when the set changes. The graphs are rebuilt from the store.
+    void setDevices(const QStringList &devices);
+    QStringList devices() const { return m_devices; }
+    // Legend, readout and table names: "mpatha (dm-0)". Missing devices show their kernel name.
+    void setDeviceLabels(const QHash<QString, QString> &labels);
+    QColor deviceColor(const QString &device) const;
+
+    // The scrolling time window, MinWindowSeconds .. MaxWindowSeconds (clamped).
+    void setWindowSeconds(int seconds);
+    int windowSeconds() const { return m_windowSeconds; }
+    static const QList<int> &windowChoices();
+
+    // Paused: the charts and the table stand still and can be panned and zoomed over the retained hour;
+    // batches are still taken in. Dragging or Ctrl+wheel-zooming a chart pauses; resuming scrolls to now.
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused; }
+
+    // A dashed vertical line with its label at that time on every chart, and a row in the events list.
+    // Returns the marker's id.
+    int addMarker(double epochSeconds, const QString &label, MarkerKind kind = MarkerKind::Note);
+    void removeMarker(int id);
+    void clearMarkers();
+    const QList<ChartMarker> &markers() const { return m_markers; }
+
+    // One chart to .png, .pdf or .svg (by suffix); size 0: the chart's own size (960 x 360 when hidden).
+    Status exportChart(ChartPanelKind panel, const QString &path, int width = 0, int height = 0);
+    // Every chart as <id>.png, <id>.pdf and <id>.svg, plus samples.csv; returns the paths written.
+    Result<QStringList> exportAll(const QString &directory, int width = 0, int height = 0);
+    // Everything the store retains for the charted devices (all of its devices when none are charted), in
+    // iostat's CSV columns (see samplecsv.h).
+    Status exportCsv(const QString &path) const;
+
+    // The newest batch's time (epoch seconds); before the first, the newest sample of the store, else 0.
+    double now() const { return m_now; }
+    ChartPanel *panel(ChartPanelKind kind) const { return m_panels.value(int(kind)); }
+    const QList<ChartPanel *> &panels() const { return m_panels; }
+    IostatTableModel *tableModel() const { return m_tableModel; }
+    QSortFilterProxyModel *tableProxy() const { return m_tableProxy; }
+    QTableView *tableView() const { return m_tableView; }
+    QTreeWidget *eventList() const { return m_events; }
+    QString statusText() const;
+
+public Q_SLOTS:
+    // Appends the batch's interval to every chart (the newest points only), trims what left the window and
+    // scrolls; one queued replot per chart. Updates the table.
+    void onBatch(const dmtune::SampleBatch &batch);
+    // Rebuilds every graph from the store (called by setDevices, setWindowSeconds and pausing).
+    void rebuild();
+
+Q_SIGNALS:
+    void pausedChanged(bool paused);
+    void windowSecondsChanged(int seconds);
+    void markerAdded(const dmtune::ChartMarker &marker);
+    void exportFailed(const QString &message);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void buildUi();
+    void scrollToNow();
+    void replotAll();
+    void updateStatus();
+    void onUserRange(ChartPanel *source, double lower, double upper);
+    void onEventActivated(QTreeWidgetItem *item);
+    void exportAllWithDialog();
+    double currentNow() const;
+    double newestInStore() const;
+    double trimMargin() const;
+
+    const SeriesStore *m_store = nullptr;
+    Sampler *m_sampler = nullptr;
+    QStringList m_devices;
+    QList<QColor> m_colors; // parallel to m_devices
+    QHash<QString, QString> m_labels;
+    int m_windowSeconds = DefaultWindowSeconds;
+    bool m_paused = false;
+    bool m_replotPending = false;
+    bool m_haveBatch = false;
+    double m_now = 0;
+    double m_lastElapsed = 1;
+    quint64 m_lastSequence = 0;
+    std::optional<SampleBatch> m_heldBatch; // the newest batch while paused, for the table on resume
+    QList<ChartMarker> m_markers;
+    int m_nextMarkerId = 1;
+
+    QComboBox *m_windowCombo = nullptr;
+    QToolButton *m_pauseButton = nullptr;
+    QToolButton *m_exportButton = nullptr;
+    QLabel *m_status = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QScrollArea *m_scroll = nullptr;
+    QList<ChartPanel *> m_panels;
+    IostatTableModel *m_tableModel = nullptr;
+    QSortFilterProxyModel *m_tableProxy = nullptr;
+    QTableView *m_tableView = nullptr;
+    QTreeWidget *m_events = nullptr;
+};
+
+} // namespace dmtune
