@@ -10,11 +10,12 @@
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    // Checked before Qt sees argv: no argument of any kind is accepted.
     if (argc != 1) {
         std::fputs("usage: dmtune-helper < request.json (no arguments)\n", stderr);
         return 2;
     }
+    QCoreApplication app(argc, argv);
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly)) {
         std::fputs("dmtune-helper: cannot read stdin\n", stderr);

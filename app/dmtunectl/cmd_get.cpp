@@ -16,18 +16,12 @@ namespace {
 
 QJsonObject tunableToJson(const Tunable &t)
 {
-    QJsonObject o {{QStringLiteral("attribute"), t.attribute},
-                   {QStringLiteral("value"), t.value},
-                   {QStringLiteral("raw"), t.rawValue},
-                   {QStringLiteral("readable"), t.readable},
-                   {QStringLiteral("type"), tunableTypeName(t.type)},
-                   {QStringLiteral("unit"), t.unit},
-                   {QStringLiteral("writable"), t.writable},
-                   {QStringLiteral("known"), t.known},
-                   {QStringLiteral("ignored"), t.ignored},
-                   {QStringLiteral("note"), t.note},
-                   {QStringLiteral("description"), t.description},
-                   {QStringLiteral("path"), t.path}};
+    QJsonObject o { { QStringLiteral("attribute"), t.attribute }, { QStringLiteral("value"), t.value },
+        { QStringLiteral("raw"), t.rawValue }, { QStringLiteral("readable"), t.readable },
+        { QStringLiteral("type"), tunableTypeName(t.type) }, { QStringLiteral("unit"), t.unit },
+        { QStringLiteral("writable"), t.writable }, { QStringLiteral("known"), t.known },
+        { QStringLiteral("ignored"), t.ignored }, { QStringLiteral("note"), t.note },
+        { QStringLiteral("description"), t.description }, { QStringLiteral("path"), t.path } };
     if (t.known && t.type == TunableType::Int) {
         o.insert(QStringLiteral("min"), double(t.limits.minimum));
         o.insert(QStringLiteral("max"), double(t.limits.maximum));
@@ -35,9 +29,9 @@ QJsonObject tunableToJson(const Tunable &t)
             o.insert(QStringLiteral("step"), double(t.limits.step));
     }
     if (t.known && (t.type == TunableType::Enum || t.type == TunableType::Bool))
-        o.insert(QStringLiteral("choices"), QJsonArray::fromStringList(t.type == TunableType::Bool
-                                                                           ? t.limitsText().split(QLatin1Char('|'))
-                                                                           : t.limits.choices));
+        o.insert(QStringLiteral("choices"),
+            QJsonArray::fromStringList(
+                t.type == TunableType::Bool ? t.limitsText().split(QLatin1Char('|')) : t.limits.choices));
     return o;
 }
 
@@ -75,9 +69,9 @@ int runGet(const QStringList &args, Streams io)
                                                     "DEV: sdX, dm-N, a map name, /dev/..., or MAJ:MIN. "
                                                     "ATTR: queue/nr_requests or just nr_requests."));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("The device."));
-    parser.addPositionalArgument(QStringLiteral("ATTR"), QStringLiteral("Attributes to show (default: all)."),
-                                 QStringLiteral("[ATTR...]"));
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    parser.addPositionalArgument(
+        QStringLiteral("ATTR"), QStringLiteral("Attributes to show (default: all)."), QStringLiteral("[ATTR...]"));
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON.") });
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))
@@ -110,7 +104,8 @@ int runGet(const QStringList &args, Streams io)
         QJsonArray array;
         for (const auto &t : shown)
             array.append(tunableToJson(t));
-        io.out << QJsonDocument(QJsonObject {{QStringLiteral("device"), *device}, {QStringLiteral("tunables"), array}})
+        io.out << QJsonDocument(
+            QJsonObject { { QStringLiteral("device"), *device }, { QStringLiteral("tunables"), array } })
                       .toJson(QJsonDocument::Indented);
     } else {
         printTable(*device, shown, io.out);

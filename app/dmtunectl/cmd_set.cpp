@@ -50,10 +50,10 @@ int runSet(const QStringList &args, Streams io)
                        "exit status: 0 applied, 1 failed and rolled back, 2 bad usage or invalid value."));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sdX, dm-N, a map name, /dev/..., MAJ:MIN."));
     parser.addPositionalArgument(QStringLiteral("ATTR=VALUE"), QStringLiteral("e.g. nomerges=2 queue/scheduler=none"),
-                                 QStringLiteral("ATTR=VALUE..."));
-    parser.addOption({QStringLiteral("with-paths"), QStringLiteral("Apply to the map and every path below it.")});
-    parser.addOption({QStringLiteral("dry-run"), QStringLiteral("Validate and plan; write nothing.")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print the result as JSON.")});
+        QStringLiteral("ATTR=VALUE..."));
+    parser.addOption({ QStringLiteral("with-paths"), QStringLiteral("Apply to the map and every path below it.") });
+    parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Validate and plan; write nothing.") });
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("Print the result as JSON.") });
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))
@@ -81,9 +81,8 @@ int runSet(const QStringList &args, Streams io)
     const auto device = resolveDeviceSpec(sysfs, snapshot, positional.first());
     if (!device)
         return usageError(io, device.errorMessage());
-    const auto devices = scopeDevices(snapshot, parser.isSet(QStringLiteral("with-paths")) ? ChangeScope::MapAndPaths
-                                                                                             : ChangeScope::Device,
-                                      {*device});
+    const auto devices = scopeDevices(snapshot,
+        parser.isSet(QStringLiteral("with-paths")) ? ChangeScope::MapAndPaths : ChangeScope::Device, { *device });
     if (!devices)
         return usageError(io, devices.errorMessage());
 

@@ -20,7 +20,7 @@ ApplyResult helperFailure(const QString &message, bool dryRun)
     ApplyResult r;
     r.executor = QStringLiteral("helper");
     r.dryRun = dryRun;
-    r.errors << ApplyError {ApplyError::Stage::Helper, {}, {}, {}, message};
+    r.errors << ApplyError { ApplyError::Stage::Helper, {}, {}, {}, message };
     return r;
 }
 } // namespace
@@ -29,7 +29,7 @@ Applier::Applier(SysfsRoot sysfs, QObject *parent)
     : QObject(parent)
     , m_sysfs(std::move(sysfs))
     , m_helperProgram(QStringLiteral("pkexec"))
-    , m_helperArguments {defaultHelperPath()}
+    , m_helperArguments { defaultHelperPath() }
 {
     qRegisterMetaType<dmtune::ApplyResult>();
     qRegisterMetaType<dmtune::ChangeSet>();
@@ -78,7 +78,8 @@ bool Applier::apply(const ChangeSet &changes, bool dryRun)
         startHelper(changes, dryRun);
     else
         // Queued, so finished() never arrives inside apply() (the caller may not be ready for it).
-        QMetaObject::invokeMethod(this, [this, changes, dryRun] { runInProcess(changes, dryRun); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, changes, dryRun] { runInProcess(changes, dryRun); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -12,8 +12,7 @@
 
 namespace dmtune {
 
-class Applier : public QObject
-{
+class Applier : public QObject {
     Q_OBJECT
 public:
     enum class Mode {

@@ -26,7 +26,8 @@ QString ApplyError::text() const
 
 bool ApplyResult::rejected() const
 {
-    return std::any_of(errors.begin(), errors.end(), [](const ApplyError &e) { return e.stage == ApplyError::Stage::Validate; });
+    return std::any_of(
+        errors.begin(), errors.end(), [](const ApplyError &e) { return e.stage == ApplyError::Stage::Validate; });
 }
 
 bool ApplyResult::anyWritten() const
@@ -44,7 +45,7 @@ QString ApplyResult::errorMessage() const
 
 namespace {
 
-const char *const stageNames[] = {"validate", "write", "read-back", "rollback", "helper"};
+const char *const stageNames[] = { "validate", "write", "read-back", "rollback", "helper" };
 
 ApplyError::Stage stageFromName(const QString &name)
 {
@@ -71,37 +72,29 @@ QJsonObject toJson(const ApplyResult &result)
 {
     QJsonArray changes;
     for (const auto &c : result.changes) {
-        QJsonObject o {{QStringLiteral("device"), c.device},       {QStringLiteral("attribute"), c.attribute},
-                       {QStringLiteral("old"), c.oldValue},        {QStringLiteral("requested"), c.requested},
-                       {QStringLiteral("new"), c.newValue},        {QStringLiteral("clamped"), c.clamped},
-                       {QStringLiteral("written"), c.written},     {QStringLiteral("side_effect"), c.sideEffect},
-                       {QStringLiteral("error"), c.error},         {QStringLiteral("note"), c.note}};
+        QJsonObject o { { QStringLiteral("device"), c.device }, { QStringLiteral("attribute"), c.attribute },
+            { QStringLiteral("old"), c.oldValue }, { QStringLiteral("requested"), c.requested },
+            { QStringLiteral("new"), c.newValue }, { QStringLiteral("clamped"), c.clamped },
+            { QStringLiteral("written"), c.written }, { QStringLiteral("side_effect"), c.sideEffect },
+            { QStringLiteral("error"), c.error }, { QStringLiteral("note"), c.note } };
         changes.append(o);
     }
     QJsonArray errors;
     for (const auto &e : result.errors) {
-        errors.append(QJsonObject {{QStringLiteral("stage"), stageName(e.stage)},
-                                   {QStringLiteral("device"), e.device},
-                                   {QStringLiteral("attribute"), e.attribute},
-                                   {QStringLiteral("value"), e.value},
-                                   {QStringLiteral("error"), e.message}});
+        errors.append(QJsonObject { { QStringLiteral("stage"), stageName(e.stage) },
+            { QStringLiteral("device"), e.device }, { QStringLiteral("attribute"), e.attribute },
+            { QStringLiteral("value"), e.value }, { QStringLiteral("error"), e.message } });
     }
     QJsonArray warnings;
     for (const auto &w : result.warnings) {
-        warnings.append(QJsonObject {{QStringLiteral("code"), w.code},
-                                     {QStringLiteral("device"), w.device},
-                                     {QStringLiteral("attribute"), w.attribute},
-                                     {QStringLiteral("value"), double(w.value)},
-                                     {QStringLiteral("limit"), double(w.limit)},
-                                     {QStringLiteral("message"), w.message}});
+        warnings.append(QJsonObject { { QStringLiteral("code"), w.code }, { QStringLiteral("device"), w.device },
+            { QStringLiteral("attribute"), w.attribute }, { QStringLiteral("value"), double(w.value) },
+            { QStringLiteral("limit"), double(w.limit) }, { QStringLiteral("message"), w.message } });
     }
-    return QJsonObject {{QStringLiteral("ok"), result.ok()},
-                        {QStringLiteral("dry_run"), result.dryRun},
-                        {QStringLiteral("rolled_back"), result.rolledBack},
-                        {QStringLiteral("executor"), result.executor},
-                        {QStringLiteral("changes"), changes},
-                        {QStringLiteral("errors"), errors},
-                        {QStringLiteral("warnings"), warnings}};
+    return QJsonObject { { QStringLiteral("ok"), result.ok() }, { QStringLiteral("dry_run"), result.dryRun },
+        { QStringLiteral("rolled_back"), result.rolledBack }, { QStringLiteral("executor"), result.executor },
+        { QStringLiteral("changes"), changes }, { QStringLiteral("errors"), errors },
+        { QStringLiteral("warnings"), warnings } };
 }
 
 Result<ApplyResult> applyResultFromJson(const QJsonObject &object)
@@ -131,15 +124,15 @@ Result<ApplyResult> applyResultFromJson(const QJsonObject &object)
     const auto errors = object.value(QLatin1String("errors")).toArray();
     for (const auto &v : errors) {
         const QJsonObject o = v.toObject();
-        r.errors << ApplyError {stageFromName(str(o, "stage")), str(o, "device"), str(o, "attribute"), str(o, "value"),
-                                str(o, "error")};
+        r.errors << ApplyError { stageFromName(str(o, "stage")), str(o, "device"), str(o, "attribute"), str(o, "value"),
+            str(o, "error") };
     }
     const auto warnings = object.value(QLatin1String("warnings")).toArray();
     for (const auto &v : warnings) {
         const QJsonObject o = v.toObject();
-        r.warnings << StackingWarning {str(o, "code"), str(o, "device"), str(o, "attribute"),
-                                       qint64(o.value(QLatin1String("value")).toDouble(-1)),
-                                       qint64(o.value(QLatin1String("limit")).toDouble(-1)), str(o, "message")};
+        r.warnings << StackingWarning { str(o, "code"), str(o, "device"), str(o, "attribute"),
+            qint64(o.value(QLatin1String("value")).toDouble(-1)), qint64(o.value(QLatin1String("limit")).toDouble(-1)),
+            str(o, "message") };
     }
     return r;
 }

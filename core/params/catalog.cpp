@@ -28,8 +28,8 @@ QString s(const char *text)
     return QString::fromUtf8(text);
 }
 
-TunableDef intDef(TunableLocation loc, const char *attribute, const char *unit, qint64 min, qint64 max,
-                  const char *description)
+TunableDef intDef(
+    TunableLocation loc, const char *attribute, const char *unit, qint64 min, qint64 max, const char *description)
 {
     TunableDef d;
     d.attribute = s(attribute);
@@ -42,8 +42,8 @@ TunableDef intDef(TunableLocation loc, const char *attribute, const char *unit, 
     return d;
 }
 
-TunableDef boolDef(TunableLocation loc, const char *attribute, const char *description,
-                   BoolStyle style = BoolStyle::Digits)
+TunableDef boolDef(
+    TunableLocation loc, const char *attribute, const char *description, BoolStyle style = BoolStyle::Digits)
 {
     TunableDef d;
     d.attribute = s(attribute);
@@ -54,8 +54,8 @@ TunableDef boolDef(TunableLocation loc, const char *attribute, const char *descr
     return d;
 }
 
-TunableDef enumDef(TunableLocation loc, const char *attribute, QStringList choices, QStringList notes,
-                   const char *description)
+TunableDef enumDef(
+    TunableLocation loc, const char *attribute, QStringList choices, QStringList notes, const char *description)
 {
     TunableDef d;
     d.attribute = s(attribute);
@@ -102,141 +102,137 @@ QList<TunableDef> build()
 
     // queue/
     c << withLimit(enumDef(Q, "queue/scheduler", {}, {},
-                           "I/O scheduler. none for fast SSD/NVMe and for paths under a request-based multipath map "
-                           "(the map schedules); mq-deadline to merge and bound latency; bfq for interactive use on "
-                           "slow disks. A change resets nr_requests and the iosched tunables to their defaults."),
-                   DynamicLimit::SchedulerList);
+                       "I/O scheduler. none for fast SSD/NVMe and for paths under a request-based multipath map "
+                       "(the map schedules); mq-deadline to merge and bound latency; bfq for interactive use on "
+                       "slow disks. A change resets nr_requests and the iosched tunables to their defaults."),
+        DynamicLimit::SchedulerList);
     c << withLimit(intDef(Q, "queue/nr_requests", "requests", 0, intMax,
-                          "Requests the queue may hold per hardware queue. On a multipath map keep it above "
-                          "paths x queue_depth, or the map's queue stays empty and nothing merges."),
-                   DynamicLimit::NrRequests, "the kernel raises 0-3 to 4");
+                       "Requests the queue may hold per hardware queue. On a multipath map keep it above "
+                       "paths x queue_depth, or the map's queue stays empty and nothing merges."),
+        DynamicLimit::NrRequests, "the kernel raises 0-3 to 4");
     c << withLimit(intDef(Q, "queue/max_sectors_kb", "KiB", 4, intMax,
-                          "Largest request the block layer builds. Lower it against long scatter-gather lists or "
-                          "a device that chokes on big I/O; a map must not exceed its paths."),
-                   DynamicLimit::MaxHwSectors, "at most max_hw_sectors_kb");
-    c << enumDef(Q, "queue/nomerges", {s("0"), s("1"), s("2")},
-                 {s("all merges"), s("simple one-hit merges only"), s("no merging")},
-                 "Request merging. 2 to measure a device without merging or to save CPU on random I/O; "
-                 "0 for sequential workloads.");
-    c << enumDef(Q, "queue/rq_affinity", {s("0"), s("1"), s("2")},
-                 {s("complete anywhere"), s("complete in the submitter's CPU group"),
-                  s("complete on the submitting CPU")},
-                 "Where completions run. 2 keeps caches hot on many-core hosts at the cost of IPIs.");
+                       "Largest request the block layer builds. Lower it against long scatter-gather lists or "
+                       "a device that chokes on big I/O; a map must not exceed its paths."),
+        DynamicLimit::MaxHwSectors, "at most max_hw_sectors_kb");
+    c << enumDef(Q, "queue/nomerges", { s("0"), s("1"), s("2") },
+        { s("all merges"), s("simple one-hit merges only"), s("no merging") },
+        "Request merging. 2 to measure a device without merging or to save CPU on random I/O; "
+        "0 for sequential workloads.");
+    c << enumDef(Q, "queue/rq_affinity", { s("0"), s("1"), s("2") },
+        { s("complete anywhere"), s("complete in the submitter's CPU group"), s("complete on the submitting CPU") },
+        "Where completions run. 2 keeps caches hot on many-core hosts at the cost of IPIs.");
     c << intDef(Q, "queue/read_ahead_kb", "KiB", 0, intMax,
-                "Read-ahead for buffered sequential reads; raise for streaming, lower for random reads. "
-                "The kernel rounds to whole pages.");
+        "Read-ahead for buffered sequential reads; raise for streaming, lower for random reads. "
+        "The kernel rounds to whole pages.");
     c << boolDef(Q, "queue/add_random", "Feed I/O timings to the entropy pool; 0 saves a little CPU on fast devices.");
     c << boolDef(Q, "queue/iostats", "Per-device I/O accounting (/proc/diskstats); 0 saves CPU but blinds iostat.");
     c << boolDef(Q, "queue/iostats_passthrough", "Also account passthrough commands in the I/O statistics.");
     c << withLimit(intDef(Q, "queue/wbt_lat_usec", "us", -1, intMax,
-                          "Writeback throttling target latency; 0 turns throttling off, -1 restores the default."),
-                   DynamicLimit::None, "-1 restores the default");
-    c << boolDef(Q, "queue/rotational",
-                 "Whether the kernel treats the device as spinning (affects schedulers and read-ahead).");
-    c << enumDef(Q, "queue/write_cache", {s("write back"), s("write through")},
-                 {s("volatile cache: the kernel sends flushes"), s("no volatile cache: no flushes")},
-                 "Tells the kernel whether the device has a volatile cache. \"write through\" stops flushes: only "
-                 "for caches that really survive power loss.");
+                       "Writeback throttling target latency; 0 turns throttling off, -1 restores the default."),
+        DynamicLimit::None, "-1 restores the default");
+    c << boolDef(
+        Q, "queue/rotational", "Whether the kernel treats the device as spinning (affects schedulers and read-ahead).");
+    c << enumDef(Q, "queue/write_cache", { s("write back"), s("write through") },
+        { s("volatile cache: the kernel sends flushes"), s("no volatile cache: no flushes") },
+        "Tells the kernel whether the device has a volatile cache. \"write through\" stops flushes: only "
+        "for caches that really survive power loss.");
     c << ignoredDef(boolDef(Q, "queue/io_poll", "Polled completions for this queue."),
-                    "current kernels ignore or reject writes: poll queues are a driver parameter "
-                    "(nvme.poll_queues)");
+        "current kernels ignore or reject writes: poll queues are a driver parameter "
+        "(nvme.poll_queues)");
     c << ignoredDef(intDef(Q, "queue/io_poll_delay", "us", -1, intMax, "Hybrid polling delay."),
-                    "hybrid polling was removed: writes are accepted and ignored, it always reads -1");
+        "hybrid polling was removed: writes are accepted and ignored, it always reads -1");
     c << boolDef(Q, "queue/stable_writes", "Keep pages stable while under write-back (needed by checksumming).");
     c << withLimit(intDef(Q, "queue/discard_max_bytes", "bytes", 0, std::numeric_limits<qint64>::max(),
-                          "Largest discard sent at once; lower it when big discards stall the device."),
-                   DynamicLimit::DiscardMax, "at most discard_max_hw_bytes, a multiple of discard_granularity");
+                       "Largest discard sent at once; lower it when big discards stall the device."),
+        DynamicLimit::DiscardMax, "at most discard_max_hw_bytes, a multiple of discard_granularity");
 
     // queue/iosched/ of mq-deadline
     c << iosched(intDef(IO, "queue/iosched/read_expire", "ms", 0, intMax, "Deadline of a read."), "mq-deadline");
     c << iosched(intDef(IO, "queue/iosched/write_expire", "ms", 0, intMax, "Deadline of a write."), "mq-deadline");
     c << iosched(intDef(IO, "queue/iosched/writes_starved", "", 0, intMax,
-                        "Read batches served before a write batch; lower it when writes starve."),
-                 "mq-deadline");
+                     "Read batches served before a write batch; lower it when writes starve."),
+        "mq-deadline");
     c << iosched(boolDef(IO, "queue/iosched/front_merges", "Try front merges; 0 saves a lookup when they never hit."),
-                 "mq-deadline");
+        "mq-deadline");
     c << iosched(intDef(IO, "queue/iosched/fifo_batch", "requests", 0, intMax,
-                        "Requests dispatched in one sorted batch: larger for throughput, smaller for latency."),
-                 "mq-deadline");
+                     "Requests dispatched in one sorted batch: larger for throughput, smaller for latency."),
+        "mq-deadline");
     c << iosched(intDef(IO, "queue/iosched/async_depth", "requests", 1, intMax,
-                        "Tags asynchronous requests may take, so synchronous ones are not starved."),
-                 "mq-deadline");
+                     "Tags asynchronous requests may take, so synchronous ones are not starved."),
+        "mq-deadline");
     c << iosched(intDef(IO, "queue/iosched/prio_aging_expire", "ms", 0, intMax,
-                        "Longest a lower-priority request waits before it is served anyway."),
-                 "mq-deadline");
+                     "Longest a lower-priority request waits before it is served anyway."),
+        "mq-deadline");
     // kyber
     c << iosched(intDef(IO, "queue/iosched/read_lat_nsec", "ns", 1, std::numeric_limits<qint64>::max(),
-                        "Target read latency; kyber throttles to meet it."),
-                 "kyber");
+                     "Target read latency; kyber throttles to meet it."),
+        "kyber");
     c << iosched(intDef(IO, "queue/iosched/write_lat_nsec", "ns", 1, std::numeric_limits<qint64>::max(),
-                        "Target write latency."),
-                 "kyber");
+                     "Target write latency."),
+        "kyber");
     // bfq
     c << iosched(intDef(IO, "queue/iosched/slice_idle", "ms", 0, intMax,
-                        "Idle wait for a process's next request; 0 for SSDs and arrays."),
-                 "bfq");
+                     "Idle wait for a process's next request; 0 for SSDs and arrays."),
+        "bfq");
     c << iosched(intDef(IO, "queue/iosched/slice_idle_us", "us", 0, intMax, "slice_idle in microseconds."), "bfq");
     c << iosched(boolDef(IO, "queue/iosched/low_latency", "Favour interactive and soft real-time tasks."), "bfq");
-    c << iosched(intDef(IO, "queue/iosched/back_seek_max", "KiB", 0, intMax, "Longest backward seek considered."),
-                 "bfq");
-    c << iosched(intDef(IO, "queue/iosched/back_seek_penalty", "", 1, intMax, "Cost factor of backward seeks."),
-                 "bfq");
-    c << iosched(intDef(IO, "queue/iosched/fifo_expire_async", "ms", 1, intMax, "Deadline of async requests."),
-                 "bfq");
+    c << iosched(
+        intDef(IO, "queue/iosched/back_seek_max", "KiB", 0, intMax, "Longest backward seek considered."), "bfq");
+    c << iosched(intDef(IO, "queue/iosched/back_seek_penalty", "", 1, intMax, "Cost factor of backward seeks."), "bfq");
+    c << iosched(intDef(IO, "queue/iosched/fifo_expire_async", "ms", 1, intMax, "Deadline of async requests."), "bfq");
     c << iosched(intDef(IO, "queue/iosched/fifo_expire_sync", "ms", 1, intMax, "Deadline of sync requests."), "bfq");
-    c << iosched(intDef(IO, "queue/iosched/max_budget", "sectors", 0, intMax, "Budget of a queue; 0 automatic."),
-                 "bfq");
-    c << iosched(boolDef(IO, "queue/iosched/strict_guarantees", "Strict service guarantees at a throughput cost."),
-                 "bfq");
+    c << iosched(
+        intDef(IO, "queue/iosched/max_budget", "sectors", 0, intMax, "Budget of a queue; 0 automatic."), "bfq");
+    c << iosched(
+        boolDef(IO, "queue/iosched/strict_guarantees", "Strict service guarantees at a throughput cost."), "bfq");
     c << iosched(intDef(IO, "queue/iosched/timeout_sync", "ms", 1, intMax, "Longest slice of a sync queue."), "bfq");
 
     // SCSI device/
     c << withLimit(intDef(L::ScsiDevice, "device/queue_depth", "commands", 1, intMax,
-                          "Commands the LUN may have outstanding. Lower it when the array's queue is shared or "
-                          "to let a map's queue fill (and merge); raise for one fast LUN."),
-                   DynamicLimit::CanQueue, "1..the host's can_queue");
+                       "Commands the LUN may have outstanding. Lower it when the array's queue is shared or "
+                       "to let a map's queue fill (and merge); raise for one fast LUN."),
+        DynamicLimit::CanQueue, "1..the host's can_queue");
     c << intDef(L::ScsiDevice, "device/timeout", "s", 1, 86400,
-                "Command timeout before error handling starts; arrays with long failovers want more.");
+        "Command timeout before error handling starts; arrays with long failovers want more.");
     c << intDef(L::ScsiDevice, "device/eh_timeout", "s", 1, 86400, "Timeout of error-handling commands (TUR, ...).");
 
     // dm/
     c << ignoredDef(intDef(L::DeviceMapper, "dm/rq_based_seq_io_merge_deadline", "us", 0, intMax,
-                           "Delay dispatch of sequential I/O so it can merge (old request-based dm)."),
-                    "kept for compatibility but does nothing on current (blk-mq only) kernels");
+                        "Delay dispatch of sequential I/O so it can merge (old request-based dm)."),
+        "kept for compatibility but does nothing on current (blk-mq only) kernels");
 
     // dm_mod and dm_multipath module parameters: global, used when a map is (re)loaded.
     const auto M = L::Module;
     c << moduleParam(intDef(M, "module/dm_mod/reserved_bio_based_ios", "ios", 0, 1024,
-                            "Reserved I/Os in bio-based mempools; 0 is the default. Maps created later use it."),
-                     "dm_mod");
+                         "Reserved I/Os in bio-based mempools; 0 is the default. Maps created later use it."),
+        "dm_mod");
     c << moduleParam(intDef(M, "module/dm_mod/reserved_rq_based_ios", "ios", 0, 1024,
-                            "Reserved I/Os in request-based mempools; 0 is the default. Maps created later use it."),
-                     "dm_mod");
+                         "Reserved I/Os in request-based mempools; 0 is the default. Maps created later use it."),
+        "dm_mod");
     c << moduleParam(intDef(M, "module/dm_mod/dm_mq_nr_hw_queues", "queues", 0, 32,
-                            "Hardware queues of request-based maps created later; 0 is the default (1)."),
-                     "dm_mod");
+                         "Hardware queues of request-based maps created later; 0 is the default (1)."),
+        "dm_mod");
     c << moduleParam(intDef(M, "module/dm_mod/dm_mq_queue_depth", "requests", 0, 10240,
-                            "Tag depth of request-based maps created later (default 2048): bounds their nr_requests."),
-                     "dm_mod");
-    c << moduleParam(intDef(M, "module/dm_mod/dm_numa_node", "", -1, 1023,
-                            "NUMA node of dm allocations; -1 any node."),
-                     "dm_mod");
-    c << moduleParam(intDef(M, "module/dm_mod/swap_bios", "bios", 1, intMax,
-                            "Bios in flight while swapping to a dm device."),
-                     "dm_mod");
-    c << moduleParam(ignoredDef(boolDef(M, "module/dm_mod/use_blk_mq", "Use blk-mq for request-based maps.",
-                                        BoolStyle::YesNo),
-                                "unused, kept for compatibility: request-based dm is blk-mq only"),
-                     "dm_mod");
+                         "Tag depth of request-based maps created later (default 2048): bounds their nr_requests."),
+        "dm_mod");
+    c << moduleParam(
+        intDef(M, "module/dm_mod/dm_numa_node", "", -1, 1023, "NUMA node of dm allocations; -1 any node."), "dm_mod");
+    c << moduleParam(
+        intDef(M, "module/dm_mod/swap_bios", "bios", 1, intMax, "Bios in flight while swapping to a dm device."),
+        "dm_mod");
+    c << moduleParam(
+        ignoredDef(boolDef(M, "module/dm_mod/use_blk_mq", "Use blk-mq for request-based maps.", BoolStyle::YesNo),
+            "unused, kept for compatibility: request-based dm is blk-mq only"),
+        "dm_mod");
     c << moduleParam(intDef(M, "module/dm_multipath/queue_if_no_path_timeout_secs", "s", 0, intMax,
-                            "How long a map with queue_if_no_path queues without any path; 0 forever."),
-                     "dm_multipath");
+                         "How long a map with queue_if_no_path queues without any path; 0 forever."),
+        "dm_multipath");
 
     // NVMe native multipath
-    c << enumDef(L::NvmeSubsystem, "nvme/iopolicy", {s("numa"), s("round-robin"), s("queue-depth")},
-                 {s("nearest path"), s("rotate over optimized paths"), s("path with fewest outstanding I/Os")},
-                 "Path selection of native NVMe multipath for every namespace of the subsystem "
-                 "(queue-depth needs Linux 6.11+).");
+    c << enumDef(L::NvmeSubsystem, "nvme/iopolicy", { s("numa"), s("round-robin"), s("queue-depth") },
+        { s("nearest path"), s("rotate over optimized paths"), s("path with fewest outstanding I/Os") },
+        "Path selection of native NVMe multipath for every namespace of the subsystem "
+        "(queue-depth needs Linux 6.11+).");
     return c;
 }
 
@@ -280,10 +276,10 @@ QStringList moduleAttributes(const QString &module)
 const QList<IgnoredKnob> &ignoredTableKnobs()
 {
     static const QList<IgnoredKnob> knobs = {
-        {QStringLiteral("round-robin repeat_count"),
-         QStringLiteral("request-based multipath forces values above 1 to 1 (the table shows 1)")},
-        {QStringLiteral("dm/rq_based_seq_io_merge_deadline"),
-         QStringLiteral("kept for compatibility but does nothing on current kernels")},
+        { QStringLiteral("round-robin repeat_count"),
+            QStringLiteral("request-based multipath forces values above 1 to 1 (the table shows 1)") },
+        { QStringLiteral("dm/rq_based_seq_io_merge_deadline"),
+            QStringLiteral("kept for compatibility but does nothing on current kernels") },
     };
     return knobs;
 }

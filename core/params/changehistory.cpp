@@ -14,7 +14,7 @@ ChangeSet ChangeHistory::inverse(const ApplyResult &result)
     ChangeSet out;
     for (auto it = result.changes.crbegin(); it != result.changes.crend(); ++it) {
         if ((it->written || it->sideEffect) && it->oldValue != it->newValue)
-            out << Change {it->device, it->attribute, it->oldValue};
+            out << Change { it->device, it->attribute, it->oldValue };
     }
     return out;
 }
@@ -46,7 +46,7 @@ void ChangeHistory::onFinished(const ApplyResult &result)
     if (wasUndo)
         m_entries.removeLast();
     else
-        m_entries << HistoryEntry {result, QDateTime::currentDateTime()};
+        m_entries << HistoryEntry { result, QDateTime::currentDateTime() };
     Q_EMIT applied(result);
     Q_EMIT changed();
 }

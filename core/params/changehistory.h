@@ -13,8 +13,7 @@ struct HistoryEntry {
     QDateTime at;
 };
 
-class ChangeHistory : public QObject
-{
+class ChangeHistory : public QObject {
     Q_OBJECT
 public:
     // Records every successful transaction the applier finishes, whoever started it.

@@ -9,7 +9,7 @@ Result<Assignment> parseAssignment(const QString &text)
     const qsizetype eq = text.indexOf(QLatin1Char('='));
     if (eq <= 0)
         return Result<Assignment>::failure(QStringLiteral("'%1' is not ATTRIBUTE=VALUE").arg(text));
-    Assignment a {text.left(eq).trimmed(), text.mid(eq + 1)};
+    Assignment a { text.left(eq).trimmed(), text.mid(eq + 1) };
     if (!a.attribute.contains(QLatin1Char('/')) && !catalog::find(a.attribute)
         && catalog::find(QStringLiteral("queue/") + a.attribute))
         a.attribute.prepend(QStringLiteral("queue/"));
@@ -29,8 +29,8 @@ Result<QStringList> scopeDevices(const DeviceSnapshot &snapshot, ChangeScope sco
     }
     QStringList out;
     for (const auto &d : devices) {
-        const BlockDevice *dev = snapshot.device(d);
         const MultipathMap *map = snapshot.map(d);
+        const BlockDevice *dev = snapshot.device(map ? map->device : d);
         QStringList paths = map ? map->slaves : QStringList();
         if (paths.isEmpty() && dev && dev->isDeviceMapper())
             paths = dev->slaves;
@@ -53,7 +53,7 @@ ChangeSet makeChangeSet(const QStringList &devices, const QList<Assignment> &ass
         const TunableDef *def = catalog::find(a.attribute);
         const bool global = def && def->location == TunableLocation::Module;
         for (const auto &d : devices) {
-            out << Change {d, a.attribute, a.value};
+            out << Change { d, a.attribute, a.value };
             if (global)
                 break;
         }

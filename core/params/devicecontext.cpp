@@ -71,8 +71,8 @@ DeviceContext readDeviceContext(const SysfsRoot &sysfs, const QString &name)
     if (c.isDm) {
         c.dmUuid = sysfs.readOr(base + QStringLiteral("/dm/uuid"));
         c.isMultipath = c.dmUuid.startsWith(QLatin1String("mpath-"));
-        c.requestBased = sysfs.isDir(base + QStringLiteral("/mq"))
-            || (c.schedulerKnown && c.schedulers.available.size() > 1);
+        c.requestBased
+            = sysfs.isDir(base + QStringLiteral("/mq")) || (c.schedulerKnown && c.schedulers.available.size() > 1);
     }
     const QString device = sysfs.linkTarget(base + QStringLiteral("/device"));
     if (sysfs.exists(base + QStringLiteral("/device/queue_depth"))) {
@@ -183,10 +183,17 @@ ValueLimits deviceLimits(const TunableDef &def, const DeviceContext &device, con
             l.maximum = device.canQueue;
         break;
     case DynamicLimit::DiscardMax:
-        if (device.discardMaxHwBytes >= 0)
-            l.maximum = device.discardMaxHwBytes;
-        if (device.discardGranularity > 1)
+        // The kernel refuses values that are not multiples of the granularity; with granularity 0
+        // (no discard) that is every value but 0. Its own default (0xfffffe00) may not be one.
+        if (device.discardGranularity == 0) {
+            l.maximum = 0;
+        } else if (device.discardGranularity > 0) {
             l.step = device.discardGranularity;
+            if (device.discardMaxHwBytes >= 0)
+                l.maximum = device.discardMaxHwBytes - device.discardMaxHwBytes % l.step;
+        } else if (device.discardMaxHwBytes >= 0) {
+            l.maximum = device.discardMaxHwBytes;
+        }
         break;
     case DynamicLimit::SchedulerList:
         l.choices = device.schedulers.available;

@@ -18,7 +18,8 @@ Result<QString> byDevnum(const DeviceSnapshot &snapshot, const QString &devnum, 
         for (const auto &p : d.partitions) {
             if (p.devnum == devnum)
                 return Result<QString>::failure(
-                    QStringLiteral("%1 is partition %2 of %3; queue parameters belong to %3").arg(spec, p.name, d.name));
+                    QStringLiteral("%1 is partition %2 of %3; queue parameters belong to %3")
+                        .arg(spec, p.name, d.name));
         }
     }
     return Result<QString>::failure(QStringLiteral("%1: no block device %2").arg(spec, devnum));
@@ -53,7 +54,7 @@ Result<QString> resolveDeviceSpec(const SysfsRoot &sysfs, const DeviceSnapshot &
     if (s.startsWith(QLatin1String("/dev/"))) {
         if (sysfs.isLive()) {
             // The node's dev_t: works for links (/dev/mapper, /dev/disk/by-*) and plain nodes alike.
-            struct stat st {};
+            struct stat st { };
             if (::stat(QFile::encodeName(s).constData(), &st) != 0)
                 return Result<QString>::failure(QStringLiteral("%1: no such file").arg(spec));
             if (!S_ISBLK(st.st_mode))

@@ -45,7 +45,7 @@ Result<HelperRequest> parseHelperRequest(const QByteArray &json)
         const QJsonValue value = o.value(QLatin1String("value"));
         if (!device.isString() || !attribute.isString() || !value.isString())
             return R::failure(QStringLiteral("device, attribute and value must be strings"));
-        request.changes << Change {device.toString(), attribute.toString(), value.toString()};
+        request.changes << Change { device.toString(), attribute.toString(), value.toString() };
     }
     return request;
 }
@@ -54,11 +54,10 @@ QByteArray helperRequestJson(const ChangeSet &changes, bool dryRun)
 {
     QJsonArray array;
     for (const auto &c : changes) {
-        array.append(QJsonObject {{QStringLiteral("device"), c.device},
-                                  {QStringLiteral("attribute"), c.attribute},
-                                  {QStringLiteral("value"), c.value}});
+        array.append(QJsonObject { { QStringLiteral("device"), c.device }, { QStringLiteral("attribute"), c.attribute },
+            { QStringLiteral("value"), c.value } });
     }
-    const QJsonObject root {{QStringLiteral("changes"), array}, {QStringLiteral("dry_run"), dryRun}};
+    const QJsonObject root { { QStringLiteral("changes"), array }, { QStringLiteral("dry_run"), dryRun } };
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
@@ -67,7 +66,7 @@ HelperReply runHelper(const SysfsRoot &sysfs, const QByteArray &request)
     ApplyResult result;
     const auto parsed = parseHelperRequest(request);
     if (!parsed) {
-        result.errors << ApplyError {ApplyError::Stage::Validate, {}, {}, {}, parsed.errorMessage()};
+        result.errors << ApplyError { ApplyError::Stage::Validate, {}, {}, {}, parsed.errorMessage() };
     } else {
         result = applyChanges(sysfs, parsed->changes, parsed->dryRun);
     }

@@ -33,7 +33,7 @@ int levelKey(const PlannedWrite &w)
 
 ApplyError invalid(const Change &c, const QString &message)
 {
-    return ApplyError {ApplyError::Stage::Validate, c.device, c.attribute, c.value, message};
+    return ApplyError { ApplyError::Stage::Validate, c.device, c.attribute, c.value, message };
 }
 
 } // namespace
@@ -80,10 +80,11 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes)
         const DeviceContext &ctx = contexts[c.device];
         const QString scheduler = targetScheduler.value(c.device, ctx.schedulers.current);
         if (!appliesTo(*def, ctx, scheduler)) {
-            plan.errors << invalid(c, def->location == TunableLocation::IoScheduler
-                                          ? QStringLiteral("belongs to %1, the scheduler will be %2")
-                                                .arg(def->scheduler, scheduler.isEmpty() ? QStringLiteral("unknown") : scheduler)
-                                          : QStringLiteral("%1 has no %2").arg(c.device, c.attribute));
+            plan.errors << invalid(c,
+                def->location == TunableLocation::IoScheduler
+                    ? QStringLiteral("belongs to %1, the scheduler will be %2")
+                          .arg(def->scheduler, scheduler.isEmpty() ? QStringLiteral("unknown") : scheduler)
+                    : QStringLiteral("%1 has no %2").arg(c.device, c.attribute));
             continue;
         }
         PlannedWrite w;
@@ -120,7 +121,8 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes)
         // The same file twice (a module parameter through two devices): once if they agree.
         if (const auto it = byPath.constFind(w.path); it != byPath.cend()) {
             if (plan.writes[*it].value != w.value)
-                plan.errors << invalid(c, QStringLiteral("also set to %1 in the same change set").arg(plan.writes[*it].value));
+                plan.errors << invalid(
+                    c, QStringLiteral("also set to %1 in the same change set").arg(plan.writes[*it].value));
             continue;
         }
         w.level = stackLevel(sysfs, c.device);

@@ -53,12 +53,12 @@ QList<StackingWarning> checkStacking(const MapStackFacts &f)
             smallest = &p;
     }
     if (smallest && f.maxSectorsKb > smallest->maxSectorsKb) {
-        out << StackingWarning {QStringLiteral("max-sectors-above-paths"), f.device, QStringLiteral("queue/max_sectors_kb"),
-                                f.maxSectorsKb, smallest->maxSectorsKb,
-                                QStringLiteral("%1: max_sectors_kb %2 is above the smallest of its paths (%3: %4); "
-                                               "requests that large fail on that path")
-                                    .arg(mapLabel(f), QString::number(f.maxSectorsKb), smallest->name,
-                                         QString::number(smallest->maxSectorsKb))};
+        out << StackingWarning { QStringLiteral("max-sectors-above-paths"), f.device,
+            QStringLiteral("queue/max_sectors_kb"), f.maxSectorsKb, smallest->maxSectorsKb,
+            QStringLiteral("%1: max_sectors_kb %2 is above the smallest of its paths (%3: %4); "
+                           "requests that large fail on that path")
+                .arg(mapLabel(f), QString::number(f.maxSectorsKb), smallest->name,
+                    QString::number(smallest->maxSectorsKb)) };
     }
 
     // 2. The map's queue only holds what the paths cannot take: with nr_requests <= the sum of the
@@ -77,16 +77,16 @@ QList<StackingWarning> checkStacking(const MapStackFacts &f)
     }
     if (f.requestBased && allKnown && f.nrRequests > 0 && f.nrRequests <= depthSum) {
         const bool uniform = std::all_of(f.paths.begin(), f.paths.end(),
-                                         [&](const PathFacts &p) { return p.queueDepth == f.paths.first().queueDepth; });
-        const QString sum = uniform ? QStringLiteral("%1 paths x queue_depth %2 = %3")
-                                          .arg(QString::number(f.paths.size()), depths.first(), QString::number(depthSum))
-                                    : QStringLiteral("queue_depth %1 = %2").arg(depths.join(QLatin1Char('+')),
-                                                                                 QString::number(depthSum));
-        out << StackingWarning {QStringLiteral("nr-requests-vs-queue-depth"), f.device, QStringLiteral("queue/nr_requests"),
-                                f.nrRequests, depthSum,
-                                QStringLiteral("%1: nr_requests %2 <= %3: the map's queue stays empty and nothing "
-                                               "merges; raise nr_requests above %4 or lower the paths' queue_depth")
-                                    .arg(mapLabel(f), QString::number(f.nrRequests), sum, QString::number(depthSum))};
+            [&](const PathFacts &p) { return p.queueDepth == f.paths.first().queueDepth; });
+        const QString sum = uniform
+            ? QStringLiteral("%1 paths x queue_depth %2 = %3")
+                  .arg(QString::number(f.paths.size()), depths.first(), QString::number(depthSum))
+            : QStringLiteral("queue_depth %1 = %2").arg(depths.join(QLatin1Char('+')), QString::number(depthSum));
+        out << StackingWarning { QStringLiteral("nr-requests-vs-queue-depth"), f.device,
+            QStringLiteral("queue/nr_requests"), f.nrRequests, depthSum,
+            QStringLiteral("%1: nr_requests %2 <= %3: the map's queue stays empty and nothing "
+                           "merges; raise nr_requests above %4 or lower the paths' queue_depth")
+                .arg(mapLabel(f), QString::number(f.nrRequests), sum, QString::number(depthSum)) };
     }
 
     // 3. Under a request-based map the map's scheduler has already sorted and merged; a second
@@ -94,10 +94,10 @@ QList<StackingWarning> checkStacking(const MapStackFacts &f)
     if (f.requestBased) {
         for (const auto &p : f.paths) {
             if (!p.scheduler.isEmpty() && p.scheduler != QLatin1String("none")) {
-                out << StackingWarning {QStringLiteral("scheduler-under-rq-map"), p.name, QStringLiteral("queue/scheduler"),
-                                        -1, -1,
-                                        QStringLiteral("%1: scheduler %2 on a path of request-based map %3; use none")
-                                            .arg(p.name, p.scheduler, mapLabel(f))};
+                out << StackingWarning { QStringLiteral("scheduler-under-rq-map"), p.name,
+                    QStringLiteral("queue/scheduler"), -1, -1,
+                    QStringLiteral("%1: scheduler %2 on a path of request-based map %3; use none")
+                        .arg(p.name, p.scheduler, mapLabel(f)) };
             }
         }
     }

@@ -41,7 +41,7 @@ QList<Saved> saveSchedulerCompanions(const SysfsRoot &sysfs, const QString &devi
 {
     QList<Saved> out;
     const QString base = QStringLiteral("block/%1/queue/").arg(device);
-    QStringList files {base + QStringLiteral("nr_requests")};
+    QStringList files { base + QStringLiteral("nr_requests") };
     const auto iosched = sysfs.list(base + QStringLiteral("iosched"));
     for (const auto &f : iosched)
         files << base + QStringLiteral("iosched/") + f;
@@ -49,13 +49,12 @@ QList<Saved> saveSchedulerCompanions(const SysfsRoot &sysfs, const QString &devi
         if (!QFileInfo(sysfs.path(f)).isFile() || !sysfs.isWritable(f))
             continue;
         if (const auto v = sysfs.read(f))
-            out << Saved {f, *v};
+            out << Saved { f, *v };
     }
     return out;
 }
 
-class Transaction
-{
+class Transaction {
 public:
     Transaction(const SysfsRoot &sysfs, const Plan &plan)
         : m_sysfs(sysfs)
@@ -95,7 +94,7 @@ private:
     {
         ChangeOutcome &o = m_result.changes[outcome];
         o.error = message;
-        m_result.errors << ApplyError {stage, o.device, o.attribute, o.requested, message};
+        m_result.errors << ApplyError { stage, o.device, o.attribute, o.requested, message };
         return false;
     }
 
@@ -113,7 +112,8 @@ private:
         if (!path)
             return fail(at, ApplyError::Stage::Write, path.errorMessage());
         if (*path != w.path)
-            return fail(at, ApplyError::Stage::Write, QStringLiteral("resolves elsewhere than planned (%1)").arg(*path));
+            return fail(
+                at, ApplyError::Stage::Write, QStringLiteral("resolves elsewhere than planned (%1)").arg(*path));
         const auto current = m_sysfs.read(w.path);
         if (!current)
             return fail(at, ApplyError::Stage::Write, errnoText(current.errorMessage()));
@@ -127,7 +127,7 @@ private:
             o.note = QStringLiteral("unchanged");
             return true;
         }
-        Done done {at, w.path, before, {}};
+        Done done { at, w.path, before, {} };
         const bool scheduler = w.attribute == QLatin1String("queue/scheduler");
         if (scheduler)
             done.companions = saveSchedulerCompanions(m_sysfs, w.device);
@@ -188,7 +188,7 @@ private:
         else if (!sameValue(def, *back, value))
             problem = QStringLiteral("reads back %1").arg(normalizeValue(def, *back));
         if (!problem.isEmpty())
-            m_result.errors << ApplyError {ApplyError::Stage::Rollback, device, attribute, value, problem};
+            m_result.errors << ApplyError { ApplyError::Stage::Rollback, device, attribute, value, problem };
     }
 
     void rollback()

@@ -90,7 +90,7 @@ QList<Tunable> readTunables(const SysfsRoot &sysfs, const QString &device)
     }
     // Unknown attributes: shown raw, never written.
     const QString base = QStringLiteral("block/") + device;
-    for (const QString &dir : {QStringLiteral("queue"), QStringLiteral("queue/iosched"), QStringLiteral("dm")}) {
+    for (const QString &dir : { QStringLiteral("queue"), QStringLiteral("queue/iosched"), QStringLiteral("dm") }) {
         const auto entries = sysfs.list(base + QLatin1Char('/') + dir);
         for (const auto &entry : entries) {
             const QString attribute = dir + QLatin1Char('/') + entry;
@@ -113,6 +113,16 @@ Result<Tunable> readTunable(const SysfsRoot &sysfs, const QString &device, const
     if (const Status s = checkDeviceName(sysfs, device); !s)
         return Result<Tunable>::failure(s.errorMessage);
     return Result<Tunable>::failure(QStringLiteral("%1 has no attribute %2").arg(device, attribute));
+}
+
+ChangeSet pendingChanges(const QList<Tunable> &tunables)
+{
+    ChangeSet out;
+    for (const auto &t : tunables) {
+        if (t.hasPending() && t.pending != t.value)
+            out << Change {t.device, t.attribute, t.pending};
+    }
+    return out;
 }
 
 } // namespace dmtune

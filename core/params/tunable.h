@@ -1,6 +1,7 @@
 #pragma once
 // One tunable of one device as an editor shows it: current value, pending value, writable, range.
 // Plain value; a Qt model keeps a QList<Tunable> per device.
+#include "params/changeset.h"
 #include "params/devicecontext.h"
 
 #include <QList>
@@ -37,6 +38,9 @@ struct Tunable {
 QList<Tunable> readTunables(const SysfsRoot &sysfs, const QString &device);
 // One attribute (catalog key, or an unknown one under the device).
 Result<Tunable> readTunable(const SysfsRoot &sysfs, const QString &device, const QString &attribute);
+
+// The edits of an editor's rows as a change set (rows with a pending value that differs).
+ChangeSet pendingChanges(const QList<Tunable> &tunables);
 
 } // namespace dmtune
 

@@ -2,11 +2,12 @@
 // Reads the counters of a set of block devices under one SysfsRoot, from one /proc/diskstats read or from
 // per-device /sys/block/X/stat files, whichever is cheaper (see docs/stats.md for the measurements).
 #include "diskcounters.h"
+#include "smallfile.h"
 #include "sysfs/sysfsroot.h"
 
+#include <QByteArray>
 #include <QHash>
 #include <QList>
-#include <QSet>
 #include <QStringList>
 
 namespace dmtune {
@@ -18,7 +19,8 @@ enum class CounterSource {
 };
 
 struct CounterRead {
-    QList<DiskCounters> devices; // present devices only, in source order
+    QList<DiskCounters> devices; // present devices only: every whole device in diskstats order, or the
+                                 // requested names in their order
     CounterSource source = CounterSource::Auto; // the source actually used
 };
 
@@ -32,31 +34,45 @@ public:
     CounterSource source() const { return m_source; }
 
     // names empty: every whole device listed in /sys/block (and their partitions when includePartitions).
+    // *out is refilled; its storage is reused from call to call.
+    Status read(const QStringList &names, bool includePartitions, CounterRead *out);
     Result<CounterRead> read(const QStringList &names, bool includePartitions = false);
 
     // The source Auto resolves to for a watch list of that many devices (0 = every device).
     CounterSource resolve(qsizetype watchedCount) const;
 
     // Reads and writes in flight now; {0, 0} when the file is missing (old kernels, captured trees).
-    std::array<quint32, 2> inflight(const QString &name) const;
+    std::array<quint32, 2> inflight(const QString &name);
+    // Drops what is cached for a device (its open attribute files, its paths and number): it vanished.
+    void forget(const QString &name);
 
-    // Per-device stat files cost about this many diskstats lines each (measured, docs/stats.md).
+    // A per-device stat file costs about as much as this many diskstats lines (measured by bench_sampler,
+    // docs/stats.md): below lines / this many watched devices, Auto reads the per-device files.
     static constexpr int diskstatsLinesPerStatFile = 4;
 
 private:
-    Result<CounterRead> readDiskstats(QStringView text, const QStringList &names, bool includePartitions);
-    Result<CounterRead> readBlockStats(const QStringList &names, bool includePartitions);
-    QString statPath(const QString &name) const;
-    quint64 devnumOf(const QString &name);
-    bool isWholeDisk(const QString &name);
+    struct DevicePaths {
+        QByteArray stat; // encoded absolute paths, built once per device
+        QByteArray inflight;
+        quint64 devnum = 0;
+    };
+
+    Status readDiskstats(const QStringList &names, bool includePartitions, CounterRead *out);
+    Status readBlockStats(const QStringList &names, bool includePartitions, CounterRead *out);
+    const DevicePaths &pathsOf(const QString &name);
 
     SysfsRoot m_root;
     CounterSource m_source = CounterSource::Auto;
     bool m_hasDiskstats = false;
-    int m_diskstatsLines = 0; // from the last diskstats read; guides Auto
-    QSet<QString> m_wholeDisks; // /sys/block entries, refreshed when diskstats' name set changes
-    QStringList m_lastNames; // diskstats names of the last read, in order (cheap change detection)
-    QHash<QString, quint64> m_devnums; // per-device mode: /sys/block/X/dev, read once
+    QByteArray m_diskstatsPath;
+    QByteArray m_buffer; // file contents, reused
+
+    // The last diskstats read: counters by line, names reused while lines keep their order.
+    QList<DiskCounters> m_lines;
+    QList<bool> m_lineIsWholeDisk; // per line, refreshed from /sys/block when the set of names changes
+    QHash<QString, qsizetype> m_lineOf; // name -> line, for explicit watch lists; rebuilt on change
+    QHash<QString, DevicePaths> m_paths;
+    OpenAttributeFiles m_files; // per-device attributes, kept open and re-read with pread
 };
 
 } // namespace dmtune

@@ -8,17 +8,27 @@ namespace dmtune {
 
 namespace {
 
-// Sampling thousands of devices ten times a second parses megabytes per second: a hand-rolled tokenizer
-// avoids the allocations of QString::split and of QString::toULongLong.
+char16_t unit(QChar c)
+{
+    return c.unicode();
+}
+char16_t unit(char c)
+{
+    return char16_t(static_cast<unsigned char>(c));
+}
+
+// Sampling thousands of devices ten times a second parses megabytes per second: a hand-rolled tokenizer over
+// QStringView or raw bytes (procfs text is ASCII) avoids the allocations of split() and toULongLong().
+template<typename View>
 class Tokens
 {
 public:
-    explicit Tokens(QStringView text)
+    explicit Tokens(View text)
         : m_text(text)
     {
     }
     // The next whitespace-separated token; empty at the end.
-    QStringView next()
+    View next()
     {
         const qsizetype n = m_text.size();
         while (m_pos < n && isSpace(m_text[m_pos]))
@@ -30,27 +40,48 @@ public:
     }
 
 private:
-    static bool isSpace(QChar c) { return c == u' ' || c == u'\t' || c == u'\n' || c == u'\r'; }
-    QStringView m_text;
+    template<typename Char>
+    static bool isSpace(Char c)
+    {
+        const char16_t u = unit(c);
+        return u == u' ' || u == u'\t' || u == u'\n' || u == u'\r';
+    }
+    View m_text;
     qsizetype m_pos = 0;
 };
 
-bool toU64(QStringView token, quint64 *out)
+template<typename View>
+bool toU64(View token, quint64 *out)
 {
-    if (token.isEmpty() || token.size() > 20)
+    const qsizetype n = token.size();
+    if (n == 0 || n > 20)
         return false;
     quint64 value = 0;
-    for (QChar c : token) {
-        const char16_t u = c.unicode();
-        if (u < u'0' || u > u'9')
+    // Up to 19 digits cannot overflow 64 bits: check only the 20th (the hot loop has no division).
+    const qsizetype safe = n < 20 ? n : 19;
+    for (qsizetype i = 0; i < safe; ++i) {
+        const unsigned digit = unsigned(unit(token[i])) - u'0';
+        if (digit > 9)
             return false;
-        const quint64 digit = u - u'0';
-        if (value > (std::numeric_limits<quint64>::max() - digit) / 10)
+        value = value * 10 + digit;
+    }
+    if (n == 20) {
+        const unsigned digit = unsigned(unit(token[19])) - u'0';
+        if (digit > 9 || value > (std::numeric_limits<quint64>::max() - digit) / 10)
             return false;
         value = value * 10 + digit;
     }
     *out = value;
     return true;
+}
+
+QString text(QStringView v)
+{
+    return v.toString();
+}
+QString text(QByteArrayView v)
+{
+    return QString::fromLatin1(v);
 }
 
 bool validCounterCount(int n)
@@ -60,17 +91,41 @@ bool validCounterCount(int n)
 
 // Parses the counters that follow; a token that is not a number, or an 18th counter, is an error. How many
 // there were is left in c->fieldCount for the caller to judge (its message counts differently).
-QString parseCounters(Tokens &tokens, DiskCounters *c)
+template<typename View>
+QString parseCounters(Tokens<View> &tokens, DiskCounters *c)
 {
     int n = 0;
-    for (QStringView t = tokens.next(); !t.isEmpty(); t = tokens.next()) {
+    for (View t = tokens.next(); !t.isEmpty(); t = tokens.next()) {
         if (n == int(DiskFieldCount))
             return QStringLiteral("more than %1 counters").arg(DiskFieldCount);
         if (!toU64(t, &c->fields[std::size_t(n)]))
-            return QStringLiteral("counter %1 '%2' is not an unsigned integer").arg(n + 1).arg(t.toString());
+            return QStringLiteral("counter %1 '%2' is not an unsigned integer").arg(n + 1).arg(text(t));
         ++n;
     }
+    for (int i = n; i < int(DiskFieldCount); ++i)
+        c->fields[std::size_t(i)] = 0; // *c may be reused from an earlier line
     c->fieldCount = n;
+    return {};
+}
+
+template<typename View>
+QString parseLine(View line, DiskCounters *c, View *name)
+{
+    Tokens<View> tokens(line);
+    const View majorText = tokens.next();
+    const View minorText = tokens.next();
+    *name = tokens.next();
+    quint64 major = 0, minor = 0;
+    if (name->isEmpty())
+        return QStringLiteral("expected 'major minor name counters...'");
+    if (!toU64(majorText, &major) || !toU64(minorText, &minor) || major > 0xfff || minor > 0xfffff)
+        return QStringLiteral("bad device number '%1 %2'").arg(text(majorText), text(minorText));
+    const QString error = parseCounters(tokens, c);
+    if (!error.isEmpty())
+        return QStringLiteral("%1: %2").arg(text(*name), error);
+    if (!validCounterCount(c->fieldCount)) // counted as the kernel documentation counts: with major minor name
+        return QStringLiteral("%1: %2 fields, expected 14, 18 or 20").arg(text(*name)).arg(c->fieldCount + 3);
+    c->devnum = DiskCounters::makeDevnum(unsigned(major), unsigned(minor));
     return {};
 }
 
@@ -93,27 +148,76 @@ quint64 DiskCounters::makeDevnum(unsigned major, unsigned minor)
 
 Result<DiskCounters> parseDiskstatsLine(QStringView line)
 {
-    Tokens tokens(line);
-    const QStringView majorText = tokens.next();
-    const QStringView minorText = tokens.next();
-    const QStringView name = tokens.next();
-    quint64 major = 0, minor = 0;
-    if (name.isEmpty())
-        return Result<DiskCounters>::failure(QStringLiteral("expected 'major minor name counters...'"));
-    if (!toU64(majorText, &major) || !toU64(minorText, &minor) || major > 0xfff || minor > 0xfffff)
-        return Result<DiskCounters>::failure(
-            QStringLiteral("bad device number '%1 %2'").arg(majorText.toString(), minorText.toString()));
     DiskCounters c;
-    const QString error = parseCounters(tokens, &c);
+    QStringView name;
+    const QString error = parseLine(line, &c, &name);
     if (!error.isEmpty())
-        return Result<DiskCounters>::failure(QStringLiteral("%1: %2").arg(name.toString(), error));
-    if (!validCounterCount(c.fieldCount)) // counted as the kernel documentation counts: with major minor name
-        return Result<DiskCounters>::failure(QStringLiteral("%1: %2 fields, expected 14, 18 or 20")
-                                                 .arg(name.toString())
-                                                 .arg(c.fieldCount + 3));
+        return Result<DiskCounters>::failure(error);
     c.name = name.toString();
-    c.devnum = DiskCounters::makeDevnum(unsigned(major), unsigned(minor));
     return c;
+}
+
+namespace {
+
+// The common case in one pass over the bytes: up to 17 counters of at most 19 digits separated by blanks.
+// Anything else (a stray character, a 20-digit number, too many fields) returns false and goes to the
+// general parser, which accepts what is valid and words the error for what is not.
+bool parseLineFast(QByteArrayView line, DiskCounters *c, QByteArrayView *name)
+{
+    const char *p = line.data();
+    const char *const end = p + line.size();
+    auto blank = [](char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; };
+    auto number = [&](quint64 *v) {
+        const char *start = p;
+        quint64 value = 0;
+        while (p < end && unsigned(*p - '0') <= 9)
+            value = value * 10 + unsigned(*p++ - '0');
+        *v = value;
+        return p > start && p - start <= 19 && (p == end || blank(*p));
+    };
+    quint64 major = 0, minor = 0;
+    while (p < end && blank(*p))
+        ++p;
+    if (!number(&major))
+        return false;
+    while (p < end && blank(*p))
+        ++p;
+    if (!number(&minor))
+        return false;
+    while (p < end && blank(*p))
+        ++p;
+    const char *nameStart = p;
+    while (p < end && !blank(*p))
+        ++p;
+    if (p == nameStart || major > 0xfff || minor > 0xfffff)
+        return false;
+    *name = QByteArrayView(nameStart, p - nameStart);
+    int n = 0;
+    for (;;) {
+        while (p < end && blank(*p))
+            ++p;
+        if (p == end)
+            break;
+        if (n == int(DiskFieldCount) || !number(&c->fields[std::size_t(n)]))
+            return false;
+        ++n;
+    }
+    if (!validCounterCount(n))
+        return false;
+    for (int i = n; i < int(DiskFieldCount); ++i)
+        c->fields[std::size_t(i)] = 0;
+    c->fieldCount = n;
+    c->devnum = DiskCounters::makeDevnum(unsigned(major), unsigned(minor));
+    return true;
+}
+
+} // namespace
+
+QString parseDiskstatsLineInto(QByteArrayView line, DiskCounters *out, QByteArrayView *name)
+{
+    if (parseLineFast(line, out, name))
+        return {};
+    return parseLine(line, out, name);
 }
 
 Result<QList<DiskCounters>> parseDiskstats(QStringView text)
@@ -142,7 +246,7 @@ Result<QList<DiskCounters>> parseDiskstats(QStringView text)
 
 Result<DiskCounters> parseBlockStat(QStringView text, const QString &name, quint64 devnum)
 {
-    Tokens tokens(text);
+    Tokens<QStringView> tokens(text);
     DiskCounters c;
     const QString error = parseCounters(tokens, &c);
     if (!error.isEmpty())
@@ -157,12 +261,12 @@ Result<DiskCounters> parseBlockStat(QStringView text, const QString &name, quint
 
 Result<std::array<quint32, 2>> parseInflight(QStringView text)
 {
-    Tokens tokens(text);
+    Tokens<QStringView> tokens(text);
     std::array<quint32, 2> v {};
     for (auto &slot : v) {
         quint64 n = 0;
         const QStringView t = tokens.next();
-        if (!toU64(t, &n) || n > std::numeric_limits<quint32>::max())
+        if (!toU64<QStringView>(t, &n) || n > std::numeric_limits<quint32>::max())
             return Result<std::array<quint32, 2>>::failure(
                 QStringLiteral("inflight: '%1' is not 'reads writes'").arg(text.trimmed().toString()));
         slot = quint32(n);
@@ -178,7 +282,7 @@ Result<quint64> parseDevnum(QStringView text)
     const QStringView t = text.trimmed();
     const qsizetype colon = t.indexOf(u':');
     quint64 major = 0, minor = 0;
-    if (colon < 0 || !toU64(t.first(colon), &major) || !toU64(t.sliced(colon + 1), &minor) || major > 0xfff
+    if (colon < 0 || !toU64<QStringView>(t.first(colon), &major) || !toU64<QStringView>(t.sliced(colon + 1), &minor) || major > 0xfff
         || minor > 0xfffff)
         return Result<quint64>::failure(QStringLiteral("dev: '%1' is not 'major:minor'").arg(t.toString()));
     return DiskCounters::makeDevnum(unsigned(major), unsigned(minor));

@@ -3,6 +3,7 @@
 // and their pure parsers.
 #include "util/result.h"
 
+#include <QByteArrayView>
 #include <QList>
 #include <QString>
 #include <QStringView>
@@ -51,6 +52,10 @@ struct DiskCounters {
 
 // One /proc/diskstats line: "major minor name" + 11, 15 or 17 counters (14, 18 or 20 fields in all).
 Result<DiskCounters> parseDiskstatsLine(QStringView line);
+// The sampler's hot path: one line of raw bytes into *out, whose name is left alone (the caller reuses the
+// previous tick's QString instead of allocating thousands); *name gets the name's bytes. Returns the error
+// message, empty on success.
+QString parseDiskstatsLineInto(QByteArrayView line, DiskCounters *out, QByteArrayView *name);
 // The whole file; blank lines are skipped, any malformed line fails the parse with its line number.
 Result<QList<DiskCounters>> parseDiskstats(QStringView text);
 // /sys/block/X/stat (or a partition's stat): 11, 15 or 17 counters, no name (it comes from the path).
@@ -70,7 +75,8 @@ struct CounterDeltas {
 
 // cur - prev per counter. A counter that went backwards is clamped to 0 (device recreated, counters reset),
 // except the kernel's 32-bit millisecond fields, which wrap after ~49.7 days: when the device's request
-// counts did not go backwards too, such a field is taken modulo 2^32, as sysstat's unsigned int arithmetic does.
+// counts did not go backwards and the field dropped by more than 2^31, it is taken modulo 2^32, as
+// sysstat's unsigned int arithmetic does.
 CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur);
 
 } // namespace dmtune

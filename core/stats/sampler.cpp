@@ -94,27 +94,29 @@ void Sampler::resetBaseline()
 
 void Sampler::tick()
 {
-    auto read = m_reader.read(m_names, m_includePartitions);
+    const Status status = m_reader.read(m_names, m_includePartitions, &m_read);
     const qint64 nowNs = monotonicNowNs();
     const qint64 wallMs = QDateTime::currentMSecsSinceEpoch();
-    if (!read) {
-        Q_EMIT samplingFailed(read.errorMessage());
+    if (!status) {
+        Q_EMIT samplingFailed(status.errorMessage);
         return;
     }
-    m_lastSource = read->source;
-    QList<DiskCounters> current = std::move(read.value().devices);
+    m_lastSource = m_read.source;
+    const QList<DiskCounters> &current = m_read.devices;
 
     if (!m_haveBaseline) {
         m_haveBaseline = true;
         m_lastMonotonicNs = nowNs;
-        m_previous = std::move(current);
+        m_previous.swap(m_read.devices);
         m_previousIndex.clear();
         for (const auto &c : std::as_const(m_previous))
             Q_EMIT deviceAppeared(c.name);
         return;
     }
 
-    SampleBatch batch;
+    // The batch's storage is reused from the last tick unless a receiver kept a copy of it.
+    SampleBatch &batch = m_batch;
+    batch.devices.clear();
     batch.wallMs = wallMs;
     batch.monotonicNs = nowNs;
     batch.elapsedSeconds = double(nowNs - m_lastMonotonicNs) / 1e9;
@@ -123,7 +125,7 @@ void Sampler::tick()
 
     // Devices come back in the same order tick after tick: try the same position first and fall back to a
     // lookup only when the list changed, so the steady state does no hashing.
-    QList<bool> matched(m_previous.size(), false);
+    m_matched.fill(false, m_previous.size());
     QStringList appeared;
     bool samePositions = current.size() == m_previous.size();
     for (qsizetype i = 0; i < current.size(); ++i) {
@@ -139,12 +141,12 @@ void Sampler::tick()
             }
             p = m_previousIndex.value(cur.name, -1);
         }
-        if (p < 0 || matched[p]) {
+        if (p < 0 || m_matched[p]) {
             appeared.append(cur.name);
             continue;
         }
-        matched[p] = true;
-        DeviceSample sample;
+        m_matched[p] = true;
+        DeviceSample &sample = batch.devices.emplaceBack();
         sample.counters = cur;
         sample.deltas = counterDeltas(m_previous[p], cur);
         std::array<quint32, 2> inflight {0, 0};
@@ -152,22 +154,23 @@ void Sampler::tick()
         if (m_readInflight && cur[DiskField::InFlight] > 0)
             inflight = m_reader.inflight(cur.name);
         sample.metrics = IostatMetrics::fromDeltas(sample.deltas, batch.elapsedSeconds, inflight[0], inflight[1]);
-        batch.devices.append(std::move(sample));
     }
 
     QStringList vanished;
     for (qsizetype k = 0; k < m_previous.size(); ++k) {
-        if (!matched[k])
+        if (!m_matched[k])
             vanished.append(m_previous[k].name);
     }
-    m_previous = std::move(current);
+    m_previous.swap(m_read.devices); // the next read refills the old list's storage
     if (!samePositions)
         m_previousIndex.clear(); // built from the old order; rebuilt on the next miss
     m_lastMonotonicNs = nowNs;
 
     // A vanished device's series ended with the previous batch; an appeared one is in the next batch.
-    for (const QString &name : std::as_const(vanished))
+    for (const QString &name : std::as_const(vanished)) {
+        m_reader.forget(name);
         Q_EMIT deviceVanished(name);
+    }
     Q_EMIT samplesAvailable(batch);
     for (const QString &name : std::as_const(appeared))
         Q_EMIT deviceAppeared(name);

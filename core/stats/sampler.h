@@ -71,7 +71,10 @@ private:
     bool m_haveBaseline = false;
     qint64 m_lastMonotonicNs = 0;
     quint64 m_sequence = 0;
+    CounterRead m_read; // this tick's read; its storage swaps with m_previous's
     QList<DiskCounters> m_previous; // the last read, in read order
+    QList<bool> m_matched;
+    SampleBatch m_batch;
     QHash<QString, qsizetype> m_previousIndex; // name -> position in m_previous, built on demand
 };
 

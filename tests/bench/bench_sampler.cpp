@@ -311,6 +311,18 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; ++k)
             sampler.sampleNow();
         std::printf("%.3f ms per tick\n", (threadCpuSeconds() - c0) * 1000 / n);
+        CounterReader reader(tree.root());
+        CounterRead read;
+        double r0 = threadCpuSeconds();
+        for (int k = 0; k < n; ++k)
+            (void)reader.read({}, false, &read);
+        std::printf("%.3f ms per diskstats read + parse\n", (threadCpuSeconds() - r0) * 1000 / n);
+        r0 = threadCpuSeconds();
+        for (int k = 0; k < n; ++k) {
+            for (int d = 0; d < 4096; d += 16)
+                (void)reader.inflight(deviceName(d));
+        }
+        std::printf("%.3f ms per 256 inflight reads (deviceName included)\n", (threadCpuSeconds() - r0) * 1000 / n);
         return 0;
     }
 

@@ -118,7 +118,8 @@ private:
     struct DeviceState {
         double lastTime = -std::numeric_limits<double>::infinity();
         quint64 lastSequence = 0;
-        bool continuesAtNext = false; // the last point came from batch lastSequence
+        bool continuesAtNext = false; // the next batch may continue the line
+        bool sequenceKnown = false; // lastSequence is the batch of the last point (else judge by time)
     };
     struct MarkerItems {
         ChartMarker marker;

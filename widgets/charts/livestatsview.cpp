@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -129,6 +130,7 @@ void LiveStatsView::buildUi()
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setWidget(grid);
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &LiveStatsView::replotExposed);
 
     // Table and events, below the charts: the 24 iostat columns need the full width.
     m_tableModel = new IostatTableModel(this);
@@ -173,6 +175,7 @@ void LiveStatsView::buildUi()
     m_splitter->setStretchFactor(0, 4);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setChildrenCollapsible(false);
+    connect(m_splitter, &QSplitter::splitterMoved, this, &LiveStatsView::replotExposed);
     layout->addWidget(m_splitter, 1);
 }
 
@@ -325,8 +328,27 @@ void LiveStatsView::replotAll()
         return;
     }
     m_replotPending = false;
-    for (ChartPanel *panel : std::as_const(m_panels))
-        panel->replotQueued();
+    // Charts scrolled out of view are drawn when they come back (replotExposed).
+    for (ChartPanel *panel : std::as_const(m_panels)) {
+        if (panel->visibleRegion().isEmpty()) {
+            m_stalePanels.insert(panel);
+        } else {
+            m_stalePanels.remove(panel);
+            panel->replotQueued();
+        }
+    }
+}
+
+void LiveStatsView::replotExposed()
+{
+    for (auto it = m_stalePanels.begin(); it != m_stalePanels.end();) {
+        if ((*it)->visibleRegion().isEmpty()) {
+            ++it;
+            continue;
+        }
+        (*it)->replotQueued();
+        it = m_stalePanels.erase(it);
+    }
 }
 
 void LiveStatsView::showEvent(QShowEvent *event)

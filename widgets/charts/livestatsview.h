@@ -13,6 +13,8 @@
 #include "util/result.h"
 
 #include <QHash>
+#include <QPointer>
+#include <QSet>
 #include <QStringList>
 #include <QWidget>
 
@@ -111,6 +113,7 @@ private:
     void buildUi();
     void scrollToNow();
     void replotAll();
+    void replotExposed();
     void updateStatus();
     void onUserRange(ChartPanel *source, double lower, double upper);
     void onEventActivated(QTreeWidgetItem *item);
@@ -120,7 +123,7 @@ private:
     double trimMargin() const;
 
     const SeriesStore *m_store = nullptr;
-    Sampler *m_sampler = nullptr;
+    QPointer<Sampler> m_sampler;
     QStringList m_devices;
     QList<QColor> m_colors; // parallel to m_devices
     QHash<QString, QString> m_labels;
@@ -142,6 +145,7 @@ private:
     QSplitter *m_splitter = nullptr;
     QScrollArea *m_scroll = nullptr;
     QList<ChartPanel *> m_panels;
+    QSet<ChartPanel *> m_stalePanels; // scrolled out of view when their data changed
     IostatTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_tableProxy = nullptr;
     QTableView *m_tableView = nullptr;

@@ -1,7 +1,7 @@
 // A real Sampler on this machine's block devices while dd writes and then reads a 200 MiB file in /var/tmp
 // with direct I/O (a file, never a block device; removed at the end), markers at each workload start and stop.
-// Grabs the LiveStatsView into a PNG at the end.
-// Usage: charts_demo [screenshot.png] [seconds] [export-dir]
+// Grabs the LiveStatsView into a PNG at the end (docs/screenshot-charts.png).
+// Usage: charts_demo [screenshot.png] [max-seconds] [export-dir]
 #include "livestatsview.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
@@ -14,6 +14,9 @@
 #include <QProcess>
 #include <QTextStream>
 #include <QTimer>
+
+#include <functional>
+#include <utility>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const QString screenshot = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("screenshot-charts.png");
-    const int seconds = argc > 2 ? QString::fromLocal8Bit(argv[2]).toInt() : 12;
+    const int seconds = argc > 2 ? QString::fromLocal8Bit(argv[2]).toInt() : 30; // a limit; see finish
     const QString exportDir = argc > 3 ? QString::fromLocal8Bit(argv[3]) : QString();
     QTextStream err(stderr);
 
@@ -101,29 +104,55 @@ int main(int argc, char **argv)
     view.show();
     sampler.start();
 
-    // Workload: write (direct), then read back (direct), each bracketed by markers.
-    QProcess writer;
-    QProcess reader;
-    QObject::connect(&writer, &QProcess::finished, &app, [&](int code) {
-        view.addMarker(nowSeconds(), QStringLiteral("dd write done (exit %1)").arg(code), MarkerKind::WorkloadStop);
-        QTimer::singleShot(1500, &app, [&] {
-            view.addMarker(nowSeconds(), QStringLiteral("dd read 64k direct"), MarkerKind::WorkloadStart);
-            reader.start(QStringLiteral("/bin/dd"), {QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"),
-                                                     QStringLiteral("bs=64k"), QStringLiteral("iflag=direct")});
+    // Workload, each phase bracketed by markers: large direct writes, small synchronous writes, large and
+    // small direct reads of the same file. A phase still running after phaseMs is stopped. The screenshot is
+    // taken while the last phase runs, so that the table shows a busy interval.
+    struct Phase {
+        QString label;
+        QStringList ddArgs;
+    };
+    const QList<Phase> phases {
+        {QStringLiteral("dd write 1M direct"),
+         {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=1M"),
+          QStringLiteral("count=200"), QStringLiteral("oflag=direct")}},
+        {QStringLiteral("dd write 4k direct,dsync"),
+         {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=4k"),
+          QStringLiteral("count=51200"), QStringLiteral("oflag=direct,dsync"), QStringLiteral("conv=notrunc")}},
+        {QStringLiteral("dd read 64k direct"),
+         {QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=64k"),
+          QStringLiteral("iflag=direct")}},
+        {QStringLiteral("dd read 4k direct"),
+         {QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=4k"),
+          QStringLiteral("iflag=direct")}},
+    };
+    constexpr int phaseMs = 4000;
+    constexpr int pauseMs = 2500;
+    QProcess dd;
+    int phase = -1;
+    std::function<void()> nextPhase = [&] {
+        if (++phase >= phases.size())
+            return;
+        view.addMarker(nowSeconds(), phases[phase].label, MarkerKind::WorkloadStart);
+        dd.start(QStringLiteral("/bin/dd"), phases[phase].ddArgs);
+        const int started = phase;
+        QTimer::singleShot(phaseMs, &app, [&, started] {
+            if (phase == started && dd.state() != QProcess::NotRunning)
+                dd.terminate();
         });
+    };
+    QObject::connect(&dd, &QProcess::finished, &app, [&](int code, QProcess::ExitStatus status) {
+        Q_UNUSED(code);
+        view.addMarker(nowSeconds(), status == QProcess::CrashExit ? QStringLiteral("dd stopped") : QStringLiteral("dd done"),
+                       MarkerKind::WorkloadStop);
+        QTimer::singleShot(pauseMs, &app, nextPhase);
     });
-    QObject::connect(&reader, &QProcess::finished, &app, [&](int code) {
-        view.addMarker(nowSeconds(), QStringLiteral("dd read done (exit %1)").arg(code), MarkerKind::WorkloadStop);
-    });
-    QTimer::singleShot(2000, &app, [&] {
-        view.addMarker(nowSeconds(), QStringLiteral("dd write 200 MiB direct"), MarkerKind::WorkloadStart);
-        writer.start(QStringLiteral("/bin/dd"),
-                     {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=1M"),
-                      QStringLiteral("count=200"), QStringLiteral("oflag=direct")});
-    });
+    QTimer::singleShot(2000, &app, nextPhase);
 
     int exitCode = 0;
-    QTimer::singleShot(seconds * 1000, &app, [&] {
+    bool finished = false;
+    auto finish = [&] {
+        if (std::exchange(finished, true))
+            return;
         if (!view.grab().save(screenshot)) {
             err << "could not write " << screenshot << '\n';
             exitCode = 1;
@@ -137,13 +166,18 @@ int main(int argc, char **argv)
         }
         sampler.stop();
         app.quit();
+    };
+    // Two seconds into the last phase, or at the time limit.
+    QObject::connect(&view, &LiveStatsView::markerAdded, &app, [&](const ChartMarker &m) {
+        if (m.kind == MarkerKind::WorkloadStart && m.label == phases.constLast().label)
+            QTimer::singleShot(2000, &app, finish);
     });
+    QTimer::singleShot(seconds * 1000, &app, finish);
     app.exec();
-    for (QProcess *p : {&writer, &reader}) {
-        if (p->state() != QProcess::NotRunning) {
-            p->kill();
-            p->waitForFinished(3000);
-        }
+    QObject::disconnect(&dd, nullptr, nullptr, nullptr);
+    if (dd.state() != QProcess::NotRunning) {
+        dd.kill();
+        dd.waitForFinished(3000);
     }
     QFile::remove(demoFile);
     err << "wrote " << screenshot << ", " << store.sampleCount() << " samples\n";

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void reloadFailureKeepsOldTable();
     void freshMapStatus();
     void waitEvent();
+    void replaysKernelSequence();
 
 private:
     std::unique_ptr<FakeDeviceMapper> m_dm;
@@ -279,6 +280,41 @@ void TestFakeDeviceMapper::waitEvent()
     m_dm->setWaitTimeout(20);
     QVERIFY(m_dm->addMap(mapName, labTable));
     QVERIFY(m_dm->waitEvent(mapName, 0).errorMessage().contains(QStringLiteral("timeout")));
+}
+
+// The message sequence of lab/guest/selftest.sh as Debian's 6.1 kernel answered it in the lab VM
+// (2026-11-30); the fake must give the same status after each step.
+void TestFakeDeviceMapper::replaysKernelSequence()
+{
+    struct Step {
+        const char *action; // a message, "io" (a read through the map) or "kernel-fail DEV"
+        const char *status; // what `dmsetup status` printed after it
+    };
+    const Step steps[] = {
+        { "fail_path 8:16", "2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0" },
+        { "fail_path 8:0", "2 0 0 0 2 1 A 0 2 0 8:0 F 1 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0" },
+        { "io", "2 0 0 0 2 2 E 0 2 0 8:0 F 1 8:16 F 1 A 0 2 0 8:32 A 0 8:48 A 0" },
+        // The read went to 8:48 too, scsi_debug's standby ALUA port: the kernel failed it.
+        { "kernel-fail 8:48", "2 0 0 0 2 2 E 0 2 0 8:0 F 1 8:16 F 1 A 0 2 0 8:32 A 0 8:48 F 1" },
+        { "reinstate_path 8:0", "2 0 0 0 2 2 E 0 2 0 8:0 A 1 8:16 F 1 A 0 2 0 8:32 A 0 8:48 F 1" },
+        { "reinstate_path 8:16", "2 0 0 0 2 2 E 0 2 0 8:0 A 1 8:16 A 1 A 0 2 0 8:32 A 0 8:48 F 1" },
+        { "switch_group 2", "2 0 0 0 2 2 E 0 2 0 8:0 A 1 8:16 A 1 E 0 2 0 8:32 A 0 8:48 F 1" },
+        { "io", "2 0 0 0 2 2 E 0 2 0 8:0 A 1 8:16 A 1 A 0 2 0 8:32 A 0 8:48 F 1" },
+        { "disable_group 1", "2 0 0 0 2 1 D 0 2 0 8:0 A 1 8:16 A 1 E 0 2 0 8:32 A 0 8:48 F 1" },
+        { "enable_group 1", "2 0 0 0 2 1 E 0 2 0 8:0 A 1 8:16 A 1 E 0 2 0 8:32 A 0 8:48 F 1" },
+        { "queue_if_no_path", "2 0 0 0 2 1 E 0 2 0 8:0 A 1 8:16 A 1 E 0 2 0 8:32 A 0 8:48 F 1" },
+        { "fail_if_no_path", "2 0 0 0 2 1 E 0 2 0 8:0 A 1 8:16 A 1 E 0 2 0 8:32 A 0 8:48 F 1" },
+    };
+    for (const Step &step : steps) {
+        const QString action = QString::fromLatin1(step.action);
+        if (action == QLatin1String("io"))
+            QVERIFY(m_dm->simulateIo(mapName));
+        else if (action.startsWith(QLatin1String("kernel-fail ")))
+            QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path ") + action.section(QLatin1Char(' '), 1)));
+        else
+            QVERIFY2(m_dm->message(mapName, action), step.action);
+        QCOMPARE(statusParams(*m_dm), QString::fromLatin1(step.status));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFakeDeviceMapper)

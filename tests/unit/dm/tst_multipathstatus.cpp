@@ -45,6 +45,7 @@ private Q_SLOTS:
     void fixtureLinesRoundTrip();
     void initialStatus_data();
     void initialStatus();
+    void initialStatusMatchesKernel();
 };
 
 void TestMultipathStatus::parseLine_data()
@@ -276,6 +277,25 @@ void TestMultipathStatus::initialStatus()
     const MultipathStatus initial = initialMultipathStatus(parsed.value());
     QCOMPARE(formatMultipathStatus(initial), status);
     QVERIFY(parseMultipathStatus(status).ok());
+}
+
+// Pairs of table and fresh status captured from a real kernel (lab VM).
+void TestMultipathStatus::initialStatusMatchesKernel()
+{
+    QFile file(QStringLiteral(DMTUNE_FIXTURES "/multipath-fresh-maps.txt"));
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    int count = 0;
+    while (!file.atEnd()) {
+        const QString raw = QString::fromUtf8(file.readLine()).remove(QLatin1Char('\n'));
+        if (raw.trimmed().isEmpty() || raw.startsWith(QLatin1Char('#')))
+            continue;
+        const auto table = parseMultipathTableLine(raw.section(QLatin1Char('|'), 0, 0));
+        const auto status = parseMultipathStatusLine(raw.section(QLatin1Char('|'), 1));
+        QVERIFY2(table.ok() && status.ok(), qPrintable(raw));
+        QCOMPARE(initialMultipathStatus(table.value()), status.value());
+        ++count;
+    }
+    QVERIFY(count >= 5);
 }
 
 QTEST_GUILESS_MAIN(TestMultipathStatus)

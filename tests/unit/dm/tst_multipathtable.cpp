@@ -93,6 +93,12 @@ void TestMultipathTable::parseLine_data()
         << "0 131072 multipath 3 retain_attached_hw_handler queue_mode bio 0 1 1 round-robin 0 1 1 8:0 1"
         << w("retain_attached_hw_handler queue_mode bio") << none << 1 << w("round-robin") << QList<int> { 1 }
         << w("8:0 1");
+    // Debian 6.1 in the lab VM: created with "2 queue_mode bio 0 ...", printed with the alua
+    // handler scsi_dh had attached, which bio-based maps retain.
+    QTest::newRow("lab 6.1: queue_mode bio retains alua")
+        << "0 131072 multipath 3 retain_attached_hw_handler queue_mode bio 1 alua 1 1 round-robin 0 2 1 8:0 1 8:16 1"
+        << w("retain_attached_hw_handler queue_mode bio") << w("alua") << 1 << w("round-robin") << QList<int> { 2 }
+        << w("8:0 1");
     QTest::newRow("queue_mode mq") << "0 131072 multipath 2 queue_mode mq 0 1 1 round-robin 0 2 1 8:0 1 8:16 1"
                                    << w("queue_mode mq") << none << 1 << w("round-robin") << QList<int> { 2 }
                                    << w("8:0 1");

@@ -11,16 +11,18 @@ namespace dmtune::test {
 
 inline void buildMultipathFixture(FakeSysfs &t)
 {
-    const QStringList paths {QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd")};
+    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+        QStringLiteral("sdd") };
     for (int i = 0; i < paths.size(); ++i) {
-        t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i), QStringLiteral("LIO-ORG"),
-                   QStringLiteral("disk0"), QStringLiteral("naa.6001405aaaaaaaaa"), 2097152, 32);
+        t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i),
+            QStringLiteral("LIO-ORG"), QStringLiteral("disk0"), QStringLiteral("naa.6001405aaaaaaaaa"), 2097152, 32);
         t.file(QStringLiteral("class/scsi_host/host%1/can_queue").arg(i), QStringLiteral("64"), false);
         t.file(t.devicePath(paths[i]) + QStringLiteral("/queue/max_hw_sectors_kb"), QStringLiteral("4096"), false);
-        t.file(t.devicePath(paths[i]) + QStringLiteral("/queue/scheduler"), QStringLiteral("mq-deadline kyber bfq [none]"));
+        t.file(t.devicePath(paths[i]) + QStringLiteral("/queue/scheduler"),
+            QStringLiteral("mq-deadline kyber bfq [none]"));
     }
     t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("253:0"), QStringLiteral("mpatha"),
-               QStringLiteral("mpath-36001405aaaaaaaaa"), paths);
+        QStringLiteral("mpath-36001405aaaaaaaaa"), paths);
     const QString dm = t.devicePath(QStringLiteral("dm-0"));
     t.file(dm + QStringLiteral("/queue/nr_requests"), QStringLiteral("128"));
     t.file(dm + QStringLiteral("/queue/max_hw_sectors_kb"), QStringLiteral("4096"), false);

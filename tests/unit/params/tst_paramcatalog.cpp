@@ -11,8 +11,7 @@
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 
-class TestParamCatalog : public QObject
-{
+class TestParamCatalog : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void schedulerList_data();
@@ -32,14 +31,15 @@ void TestParamCatalog::schedulerList_data()
     QTest::addColumn<bool>("ok");
     QTest::addColumn<QString>("current");
     QTest::addColumn<QStringList>("available");
-    const QStringList three {QStringLiteral("mq-deadline"), QStringLiteral("kyber"), QStringLiteral("none")};
-    QTest::newRow("lab dm") << QStringLiteral("[mq-deadline] kyber none") << true << QStringLiteral("mq-deadline") << three;
+    const QStringList three { QStringLiteral("mq-deadline"), QStringLiteral("kyber"), QStringLiteral("none") };
+    QTest::newRow("lab dm") << QStringLiteral("[mq-deadline] kyber none") << true << QStringLiteral("mq-deadline")
+                            << three;
     QTest::newRow("middle") << QStringLiteral("mq-deadline [kyber] none\n") << true << QStringLiteral("kyber") << three;
     QTest::newRow("loop 6.18") << QStringLiteral("[none] mq-deadline kyber bfq ") << true << QStringLiteral("none")
-                               << QStringList {QStringLiteral("none"), QStringLiteral("mq-deadline"),
-                                               QStringLiteral("kyber"), QStringLiteral("bfq")};
-    QTest::newRow("bio-based: lone none") << QStringLiteral("none") << true << QStringLiteral("none")
-                                          << QStringList {QStringLiteral("none")};
+                               << QStringList { QStringLiteral("none"), QStringLiteral("mq-deadline"),
+                                      QStringLiteral("kyber"), QStringLiteral("bfq") };
+    QTest::newRow("bio-based: lone none")
+        << QStringLiteral("none") << true << QStringLiteral("none") << QStringList { QStringLiteral("none") };
     QTest::newRow("empty") << QString() << false << QString() << QStringList();
     QTest::newRow("two current") << QStringLiteral("[a] [b]") << false << QString() << QStringList();
     QTest::newRow("no current") << QStringLiteral("a b") << false << QString() << QStringList();
@@ -71,7 +71,7 @@ void TestParamCatalog::checkValues_data()
 
     const QString none = QStringLiteral("none"), dl = QStringLiteral("mq-deadline");
     auto row = [](const char *name, const char *attr, qint64 hw, const QString &sched, const char *in, bool ok,
-                  const char *out) {
+                   const char *out) {
         QTest::newRow(name) << QString::fromLatin1(attr) << hw << sched << QString::fromLatin1(in) << ok
                             << QString::fromLatin1(out);
     };
@@ -133,15 +133,14 @@ void TestParamCatalog::checkValues()
 
 void TestParamCatalog::catalogIsComplete()
 {
-    const QStringList required {
-        QStringLiteral("queue/nr_requests"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("queue/scheduler"),
-        QStringLiteral("queue/nomerges"), QStringLiteral("queue/rq_affinity"), QStringLiteral("queue/read_ahead_kb"),
-        QStringLiteral("queue/add_random"), QStringLiteral("queue/iostats"), QStringLiteral("queue/wbt_lat_usec"),
-        QStringLiteral("queue/rotational"), QStringLiteral("queue/write_cache"), QStringLiteral("queue/io_poll"),
-        QStringLiteral("queue/io_poll_delay"), QStringLiteral("queue/stable_writes"),
-        QStringLiteral("queue/discard_max_bytes"), QStringLiteral("device/queue_depth"), QStringLiteral("device/timeout"),
-        QStringLiteral("device/eh_timeout"), QStringLiteral("nvme/iopolicy"),
-        QStringLiteral("dm/rq_based_seq_io_merge_deadline")};
+    const QStringList required { QStringLiteral("queue/nr_requests"), QStringLiteral("queue/max_sectors_kb"),
+        QStringLiteral("queue/scheduler"), QStringLiteral("queue/nomerges"), QStringLiteral("queue/rq_affinity"),
+        QStringLiteral("queue/read_ahead_kb"), QStringLiteral("queue/add_random"), QStringLiteral("queue/iostats"),
+        QStringLiteral("queue/wbt_lat_usec"), QStringLiteral("queue/rotational"), QStringLiteral("queue/write_cache"),
+        QStringLiteral("queue/io_poll"), QStringLiteral("queue/io_poll_delay"), QStringLiteral("queue/stable_writes"),
+        QStringLiteral("queue/discard_max_bytes"), QStringLiteral("device/queue_depth"),
+        QStringLiteral("device/timeout"), QStringLiteral("device/eh_timeout"), QStringLiteral("nvme/iopolicy"),
+        QStringLiteral("dm/rq_based_seq_io_merge_deadline") };
     for (const auto &a : required)
         QVERIFY2(catalog::find(a), qPrintable(a));
     QStringList keys;
@@ -156,8 +155,10 @@ void TestParamCatalog::catalogIsComplete()
             QCOMPARE(d.choiceNotes.size(), d.choices.size());
     }
     QCOMPARE(catalog::schedulerAttributes(QStringLiteral("kyber")),
-             (QStringList {QStringLiteral("queue/iosched/read_lat_nsec"), QStringLiteral("queue/iosched/write_lat_nsec")}));
-    QVERIFY(catalog::schedulerAttributes(QStringLiteral("mq-deadline")).contains(QStringLiteral("queue/iosched/prio_aging_expire")));
+        (QStringList {
+            QStringLiteral("queue/iosched/read_lat_nsec"), QStringLiteral("queue/iosched/write_lat_nsec") }));
+    QVERIFY(catalog::schedulerAttributes(QStringLiteral("mq-deadline"))
+                .contains(QStringLiteral("queue/iosched/prio_aging_expire")));
     QVERIFY(catalog::schedulerAttributes(QStringLiteral("bfq")).contains(QStringLiteral("queue/iosched/low_latency")));
     QVERIFY(!catalog::find(QStringLiteral("queue/logical_block_size")));
     QVERIFY(!catalog::find(QStringLiteral("../queue/nr_requests")));
@@ -165,14 +166,14 @@ void TestParamCatalog::catalogIsComplete()
 
 void TestParamCatalog::ignoredKnobsAreFlagged()
 {
-    for (const char *a : {"dm/rq_based_seq_io_merge_deadline", "module/dm_mod/use_blk_mq", "queue/io_poll_delay"}) {
+    for (const char *a : { "dm/rq_based_seq_io_merge_deadline", "module/dm_mod/use_blk_mq", "queue/io_poll_delay" }) {
         const TunableDef *d = catalog::find(QString::fromLatin1(a));
         QVERIFY(d);
         QVERIFY2(d->ignored && !d->ignoredNote.isEmpty(), a);
     }
     const auto &knobs = catalog::ignoredTableKnobs();
     QVERIFY(std::any_of(knobs.begin(), knobs.end(),
-                        [](const IgnoredKnob &k) { return k.name.contains(QLatin1String("repeat_count")); }));
+        [](const IgnoredKnob &k) { return k.name.contains(QLatin1String("repeat_count")); }));
 }
 
 void TestParamCatalog::fixtureTunables()
@@ -216,6 +217,16 @@ void TestParamCatalog::fixtureTunables()
     QVERIFY(readTunable(sysfs, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")));
     QVERIFY(!readTunable(sysfs, QStringLiteral("sdb"), QStringLiteral("queue/nope")));
     QVERIFY(readTunables(sysfs, QStringLiteral("../sdb")).isEmpty());
+    // An editor's pending values become a change set.
+    auto rows = path;
+    for (auto &row : rows) {
+        if (row.attribute == QLatin1String("queue/nomerges"))
+            row.pending = QStringLiteral("2");
+        if (row.attribute == QLatin1String("queue/rotational"))
+            row.pending = row.value; // unchanged: not a change
+    }
+    QCOMPARE(pendingChanges(rows),
+             (ChangeSet {Change {QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2")}}));
 }
 
 void TestParamCatalog::dynamicLimits_data()
@@ -223,14 +234,14 @@ void TestParamCatalog::dynamicLimits_data()
     QTest::addColumn<QString>("device");
     QTest::addColumn<QString>("attribute");
     QTest::addColumn<QString>("limits");
-    QTest::newRow("map max_sectors_kb <= max_hw_sectors_kb") << QStringLiteral("dm-0") << QStringLiteral("queue/max_sectors_kb")
-                                                             << QStringLiteral("4..4096");
-    QTest::newRow("map nr_requests with mq-deadline") << QStringLiteral("dm-0") << QStringLiteral("queue/nr_requests")
-                                                      << QStringLiteral("0..2048");
+    QTest::newRow("map max_sectors_kb <= max_hw_sectors_kb")
+        << QStringLiteral("dm-0") << QStringLiteral("queue/max_sectors_kb") << QStringLiteral("4..4096");
+    QTest::newRow("map nr_requests with mq-deadline")
+        << QStringLiteral("dm-0") << QStringLiteral("queue/nr_requests") << QStringLiteral("0..2048");
     QTest::newRow("path scheduler list") << QStringLiteral("sda") << QStringLiteral("queue/scheduler")
                                          << QStringLiteral("mq-deadline|kyber|bfq|none");
-    QTest::newRow("queue_depth 1..can_queue") << QStringLiteral("sdc") << QStringLiteral("device/queue_depth")
-                                              << QStringLiteral("1..64");
+    QTest::newRow("queue_depth 1..can_queue")
+        << QStringLiteral("sdc") << QStringLiteral("device/queue_depth") << QStringLiteral("1..64");
     QTest::newRow("nomerges") << QStringLiteral("sdc") << QStringLiteral("queue/nomerges") << QStringLiteral("0|1|2");
 }
 

@@ -1,0 +1,124 @@
+#include "smallfile.h"
+
+#include <QString>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace dmtune {
+
+namespace {
+
+// A runaway file (a captured tree gone wrong) must not eat memory: /proc/diskstats of 64k devices fits.
+constexpr qsizetype maxBytes = 16 << 20;
+
+QString errnoText(const QByteArray &path, int error)
+{
+    return QStringLiteral("%1: %2").arg(QString::fromLocal8Bit(path), QString::fromLocal8Bit(std::strerror(error)));
+}
+
+// Reads fd from offset 0 to its end into *buffer (whose allocation is reused); errno is kept on failure.
+bool readFromStart(int fd, QByteArray *buffer)
+{
+    if (buffer->capacity() < 4096)
+        buffer->reserve(4096);
+    buffer->resize(buffer->capacity());
+    qsizetype used = 0;
+    for (;;) {
+        if (used == buffer->size()) {
+            if (used >= maxBytes)
+                break;
+            buffer->resize(used * 2);
+        }
+        const ssize_t n = ::pread(fd, buffer->data() + used, size_t(buffer->size() - used), off_t(used));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            buffer->resize(0);
+            return false;
+        }
+        if (n == 0)
+            break;
+        used += n;
+    }
+    buffer->resize(used);
+    return true;
+}
+
+} // namespace
+
+bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error)
+{
+    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (error)
+            *error = errnoText(path, errno);
+        return false;
+    }
+    const bool ok = readFromStart(fd, buffer);
+    if (!ok && error)
+        *error = errnoText(path, errno);
+    ::close(fd);
+    return ok;
+}
+
+OpenAttributeFiles::OpenAttributeFiles(int maxOpen)
+    : m_maxOpen(maxOpen > 0 ? maxOpen : 1)
+{
+}
+
+OpenAttributeFiles::~OpenAttributeFiles()
+{
+    closeAll();
+}
+
+bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
+{
+    ++m_clock;
+    auto it = m_open.find(path);
+    if (it != m_open.end()) {
+        it->lastUse = m_clock;
+        if (readFromStart(it->fd, buffer))
+            return true;
+        ::close(it->fd); // its device went away (ENODEV); the path may name a new one now
+        m_open.erase(it);
+    }
+    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    if (!readFromStart(fd, buffer)) {
+        ::close(fd);
+        return false;
+    }
+    if (m_open.size() >= m_maxOpen) {
+        auto oldest = m_open.begin();
+        for (auto e = m_open.begin(); e != m_open.end(); ++e) {
+            if (e->lastUse < oldest->lastUse)
+                oldest = e;
+        }
+        ::close(oldest->fd);
+        m_open.erase(oldest);
+    }
+    m_open.insert(path, Entry {fd, m_clock});
+    return true;
+}
+
+void OpenAttributeFiles::close(const QByteArray &path)
+{
+    const auto it = m_open.find(path);
+    if (it == m_open.end())
+        return;
+    ::close(it->fd);
+    m_open.erase(it);
+}
+
+void OpenAttributeFiles::closeAll()
+{
+    for (const Entry &e : std::as_const(m_open))
+        ::close(e.fd);
+    m_open.clear();
+}
+
+} // namespace dmtune
