@@ -65,6 +65,16 @@ void TestDiskstats::parsesLine()
     QTEST((*parsed)[DiskField::WriteMerges], "writeMerges");
     QTEST((*parsed)[DiskField::TimeInQueue], "timeInQueue");
     QTEST((*parsed)[DiskField::FlushTicks], "flushTicks");
+
+    // The sampler's byte parser agrees, reusing a DiskCounters that held another line before.
+    DiskCounters reused = *parseDiskstatsLine(u"8 0 sdz 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9");
+    QByteArrayView name;
+    const QByteArray bytes = line.toLatin1();
+    QVERIFY(parseDiskstatsLineInto(bytes, &reused, &name).isEmpty());
+    QCOMPARE(QString::fromLatin1(name), parsed->name);
+    QCOMPARE(reused.fields, parsed->fields);
+    QCOMPARE(reused.fieldCount, parsed->fieldCount);
+    QCOMPARE(reused.devnum, parsed->devnum);
 }
 
 void TestDiskstats::rejectsMalformedLine_data()
@@ -95,6 +105,9 @@ void TestDiskstats::rejectsMalformedLine()
     const auto parsed = parseDiskstatsLine(line);
     QVERIFY(!parsed.ok());
     QVERIFY2(parsed.errorMessage().contains(messagePart), qPrintable(parsed.errorMessage()));
+    DiskCounters c;
+    QByteArrayView name;
+    QCOMPARE(parseDiskstatsLineInto(line.toLatin1(), &c, &name), parsed.errorMessage());
 }
 
 void TestDiskstats::parsesWholeFile()

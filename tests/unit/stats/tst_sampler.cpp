@@ -112,6 +112,7 @@ private Q_SLOTS:
     void inflightSplit();
     void malformedDiskstatsFails();
     void intervalRange();
+    void openAttributeFilesRereadAndCap();
     void intervalChangesWhileRunning();
 };
 
@@ -397,6 +398,39 @@ void TestSampler::intervalChangesWhileRunning()
     QVERIFY2(qAbs(last - 0.3) < 0.1, qPrintable(QString::number(last)));
     sampler.stop();
     QVERIFY(!sampler.isRunning());
+}
+
+void TestSampler::openAttributeFilesRereadAndCap()
+{
+    QTemporaryDir dir;
+    auto write = [&](const QString &name, const QByteArray &text) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    };
+    const QByteArray a = QFile::encodeName(dir.filePath(QStringLiteral("a")));
+    const QByteArray b = QFile::encodeName(dir.filePath(QStringLiteral("b")));
+    const QByteArray c = QFile::encodeName(dir.filePath(QStringLiteral("c")));
+    write(QStringLiteral("a"), "1 2\n");
+    write(QStringLiteral("b"), "3 4\n");
+    write(QStringLiteral("c"), QByteArray(10000, 'x')); // longer than the first buffer
+    OpenAttributeFiles files(2);
+    QByteArray buffer;
+    QVERIFY(files.read(a, &buffer));
+    QCOMPARE(buffer, QByteArray("1 2\n"));
+    write(QStringLiteral("a"), "10 20\n"); // rewritten in place, as sysfs regenerates it: read anew
+    QVERIFY(files.read(a, &buffer));
+    QCOMPARE(buffer, QByteArray("10 20\n"));
+    QVERIFY(files.read(b, &buffer));
+    QVERIFY(files.read(a, &buffer));
+    QVERIFY(files.read(c, &buffer)); // evicts b, the least recently read
+    QCOMPARE(buffer.size(), 10000);
+    QCOMPARE(files.openCount(), 2);
+    QVERIFY(files.read(b, &buffer));
+    QCOMPARE(buffer, QByteArray("3 4\n"));
+    QVERIFY(!files.read(QFile::encodeName(dir.filePath(QStringLiteral("none"))), &buffer));
+    files.closeAll();
+    QCOMPARE(files.openCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestSampler)
