@@ -2,7 +2,9 @@
 
 #include "devicetreemodel.h"
 
+#include <QContextMenuEvent>
 #include <QHeaderView>
+#include <QMenu>
 #include <QScrollBar>
 
 #include <algorithm>
@@ -60,6 +62,31 @@ int DeviceTreeView::contentsWidthHint() const
     // default section size.
     width += std::max({header()->sectionSizeHint(last), sizeHintForColumn(last), header()->defaultSectionSize()});
     return width + 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+}
+
+void DeviceTreeView::addContextMenuProvider(ContextMenuProvider provider)
+{
+    if (provider)
+        m_menuProviders.push_back(std::move(provider));
+}
+
+void DeviceTreeView::fillContextMenu(QMenu *menu, const QModelIndex &index) const
+{
+    for (const ContextMenuProvider &provider : m_menuProviders)
+        provider(menu, index);
+}
+
+void DeviceTreeView::contextMenuEvent(QContextMenuEvent *event)
+{
+    // A right click reaches the view through its viewport (viewport coordinates); the menu key uses the current row.
+    const QModelIndex index = event->reason() == QContextMenuEvent::Keyboard ? currentIndex() : indexAt(event->pos());
+    if (!index.isValid())
+        return QTreeView::contextMenuEvent(event);
+    QMenu menu(this);
+    fillContextMenu(&menu, index);
+    if (!menu.isEmpty())
+        menu.exec(event->globalPos());
+    event->accept();
 }
 
 } // namespace dmtune

@@ -1,5 +1,7 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
 #include "mainwindow.h"
+#include "parametereditor.h"
+#include "tunabletablemodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -13,15 +15,43 @@ using namespace dmtune;
 
 namespace {
 
+struct StartOptions {
+    QString select;
+    QString tab; // "details" or "tune"
+    QStringList edits; // ATTR=VALUE pending edits in the Tune tab (nothing is written)
+    QString scope; // device, map, paths
+};
+
+// --select, --tab, --edit, --scope once the first snapshot is shown.
+void applyStartOptions(MainWindow &window, const StartOptions &options)
+{
+    if (!options.select.isEmpty() && !window.selectDevice(options.select))
+        std::fprintf(stderr, "dmtune: --select %s: no such device in the tree\n", qPrintable(options.select));
+    if (!options.tab.isEmpty() && !window.showTab(options.tab))
+        std::fprintf(stderr, "dmtune: --tab %s: use details or tune\n", qPrintable(options.tab));
+    ParameterEditor *editor = window.parameterEditor();
+    for (const QString &edit : options.edits) {
+        const auto a = parseAssignment(edit);
+        if (!a || !editor->model()->setPending(a->attribute, a->value))
+            std::fprintf(stderr, "dmtune: --edit %s: not accepted for %s\n", qPrintable(edit), qPrintable(editor->shownDevice()));
+    }
+    if (options.scope == QLatin1String("map"))
+        editor->setScope(ChangeScope::MapAndPaths);
+    else if (options.scope == QLatin1String("paths"))
+        editor->setScope(ChangeScope::PathsOfMap);
+    else if (!options.scope.isEmpty() && options.scope != QLatin1String("device"))
+        std::fprintf(stderr, "dmtune: --scope %s: use device, map or paths\n", qPrintable(options.scope));
+    editor->updatePreview();
+}
+
 // --screenshot: wait for the first snapshot, let the layout settle, save a grab, quit.
 // For the README and for CI, where nobody looks at the screen.
-void saveScreenshotWhenShown(MainWindow &window, const QString &file, const QString &select)
+void saveScreenshotWhenShown(MainWindow &window, const QString &file, const StartOptions &options)
 {
     QObject::connect(
         &window, &MainWindow::snapshotShown, &window,
-        [&window, file, select] {
-            if (!select.isEmpty() && !window.selectDevice(select))
-                std::fprintf(stderr, "dmtune: --select %s: no such device in the tree\n", qPrintable(select));
+        [&window, file, options] {
+            applyStartOptions(window, options);
             QTimer::singleShot(400, &window, [&window, file] {
                 const bool saved = window.grab().save(file);
                 if (!saved)
@@ -56,8 +86,17 @@ int main(int argc, char **argv)
                                     QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
                                   QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    parser.addOptions({sysfsRoot, screenshot, select, size});
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab shown at start: details or tune."),
+                                 QStringLiteral("NAME"));
+    const QCommandLineOption edit(QStringLiteral("edit"),
+                                  QStringLiteral("A pending edit in the Tune tab of the selected device (repeatable; "
+                                                 "previewed, never applied)."),
+                                  QStringLiteral("ATTR=VALUE"));
+    const QCommandLineOption scope(QStringLiteral("scope"), QStringLiteral("Scope of the edits: device, map or paths."),
+                                   QStringLiteral("SCOPE"));
+    parser.addOptions({sysfsRoot, screenshot, select, size, tab, edit, scope});
     parser.process(app);
+    const StartOptions start {parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope)};
 
     SysfsRoot sysfs;
     if (parser.isSet(sysfsRoot)) {
@@ -75,12 +114,11 @@ int main(int argc, char **argv)
         // Settings are left alone so the picture depends on the options only.
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1400, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 900);
-        saveScreenshotWhenShown(window, parser.value(screenshot), parser.value(select));
+        saveScreenshotWhenShown(window, parser.value(screenshot), start);
     } else {
         window.restoreSettings();
-        if (parser.isSet(select)) {
-            const QString name = parser.value(select);
-            QObject::connect(&window, &MainWindow::snapshotShown, &window, [&window, name] { window.selectDevice(name); },
+        if (!start.select.isEmpty() || !start.tab.isEmpty() || !start.edits.isEmpty()) {
+            QObject::connect(&window, &MainWindow::snapshotShown, &window, [&window, start] { applyStartOptions(window, start); },
                              Qt::SingleShotConnection);
         }
     }

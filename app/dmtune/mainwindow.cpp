@@ -1,14 +1,19 @@
 #include "mainwindow.h"
 
+#include "applyresulttext.h"
+#include "changehistorypanel.h"
 #include "devicedetailpane.h"
 #include "devicetreebuilder.h"
 #include "devicetreemodel.h"
 #include "devicetreeview.h"
 #include "discovery/discovery.h"
+#include "parametereditor.h"
+#include "tuningsession.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
@@ -16,6 +21,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -89,11 +95,22 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     leftLayout->addWidget(m_tree, 1);
 
     m_detail = new DeviceDetailPane(m_sysfs);
+    // One Applier for the window: the Tune tab and the History dock share it (and its busy state).
+    m_session = new TuningSession(m_sysfs, Applier::Mode::Auto, this);
+    m_session->setReadOnly(!m_sysfs.isLive());
+    m_editor = new ParameterEditor(m_session);
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("deviceTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_detail, QStringLiteral("&Details"));
+    m_tabs->addTab(m_editor, QStringLiteral("&Tune"));
+    m_tabs->setTabToolTip(1, QStringLiteral("Edit the selected device's queue parameters, preview and apply them"));
+
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(left);
-    m_splitter->addWidget(m_detail);
+    m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(1, 1);
     setCentralWidget(m_splitter);
     // Until the user drags the handle (or settings restore it), the tree is as wide as its columns
@@ -111,14 +128,30 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_deviceMapperLabel = new QLabel;
     m_countLabel = new QLabel;
     m_hotplugLabel = new QLabel;
-    for (auto *label : {m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel})
+    m_tuningLabel = new QLabel;
+    for (auto *label : {m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel, m_tuningLabel})
         statusBar()->addPermanentWidget(label);
+    updateTuningLabel();
+
+    m_historyPanel = new ChangeHistoryPanel(m_session);
+    m_historyDock = new QDockWidget(QStringLiteral("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(m_historyPanel);
+    m_historyDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
+    resizeDocks({m_historyDock}, {150}, Qt::Vertical);
+    connect(m_session, &TuningSession::parameterChanged, this, &MainWindow::parameterChanged);
+    connect(m_session, &TuningSession::finished, this, &MainWindow::onTransactionFinished);
     m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
     statusBar()->showMessage(QStringLiteral("Scanning block devices…"));
 
     createMenus();
     connect(m_discovery, &Discovery::snapshotChanged, this, &MainWindow::onSnapshot);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentRowChanged);
+    // Several rows may be selected (Ctrl+click) for the Tune tab's "selection" scope; the current
+    // row still decides what the panes show.
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onTreeSelectionChanged);
     resize(1280, 800);
 }
 
@@ -149,6 +182,10 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addAction(QStringLiteral("&Expand all"), m_tree, &QTreeView::expandAll);
     view->addAction(QStringLiteral("&Collapse all"), m_tree, &QTreeView::collapseAll);
+    view->addSeparator();
+    QAction *tune = view->addAction(QStringLiteral("&Tune selected device"), this, [this] { showTab(QStringLiteral("tune")); });
+    tune->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    view->addAction(m_historyDock->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("&About dmtune"), this, &MainWindow::showAbout);
@@ -170,6 +207,7 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
     m_applyingSnapshot = true;
     m_model->setSnapshot(snapshot);
     m_detail->setSnapshot(snapshot);
+    m_editor->setSnapshot(snapshot);
     m_applyingSnapshot = false;
     restoreSelection(snapshot);
 
@@ -200,6 +238,7 @@ void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
     if (!wanted.isValid()) {
         // The device is gone: the pane says so rather than jumping to a neighbour.
         m_detail->showDevice(m_selectedDevice);
+        m_editor->showDevice(m_selectedDevice);
         return;
     }
     if (m_tree->currentIndex() != wanted) {
@@ -217,6 +256,68 @@ void MainWindow::onCurrentRowChanged(const QModelIndex &current)
     m_selectedKey = current.data(DeviceTreeModel::RowKeyRole).toString();
     m_selectedDevice = current.data(DeviceTreeModel::DeviceNameRole).toString();
     m_detail->showDevice(m_selectedDevice);
+    m_editor->showDevice(m_selectedDevice);
+}
+
+void MainWindow::onTreeSelectionChanged()
+{
+    QStringList devices;
+    const QModelIndexList rows = m_tree->selectionModel()->selectedRows();
+    for (const QModelIndex &row : rows) {
+        const QString name = row.data(DeviceTreeModel::DeviceNameRole).toString();
+        if (!name.isEmpty() && !devices.contains(name))
+            devices << name;
+    }
+    m_editor->setSelectedDevices(devices);
+}
+
+void MainWindow::onTransactionFinished(const ApplyResult &result)
+{
+    if (!result.anyWritten() && !result.rolledBack)
+        return;
+    // Values changed (or were put back): the detail pane re-reads the queue now, and a rescan
+    // brings the snapshot's scheduler and queue depth up to date.
+    m_detail->setSnapshot(m_discovery->snapshot());
+    m_discovery->refresh();
+    const QString summary = result.ok() ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
+                                        : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
+    statusBar()->showMessage(summary, 10000);
+}
+
+void MainWindow::updateTuningLabel()
+{
+    m_tuningLabel->setText(m_session->executorText());
+    m_tuningLabel->setToolTip(m_session->executorToolTip());
+}
+
+void MainWindow::setTreeWritable(bool writable)
+{
+    if (m_sysfs.isLive())
+        return;
+    m_session->setReadOnly(!writable);
+    updateTuningLabel();
+    m_editor->refresh();
+}
+
+bool MainWindow::showTab(const QString &name)
+{
+    if (name == QLatin1String("details"))
+        m_tabs->setCurrentWidget(m_detail);
+    else if (name == QLatin1String("tune"))
+        m_tabs->setCurrentWidget(m_editor);
+    else
+        return false;
+    return true;
+}
+
+QString MainWindow::currentTabName() const
+{
+    return m_tabs->currentWidget() == m_editor ? QStringLiteral("tune") : QStringLiteral("details");
+}
+
+QString MainWindow::tuningStatusText() const
+{
+    return m_tuningLabel->text();
 }
 
 bool MainWindow::selectDevice(const QString &name)
@@ -263,7 +364,8 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
 
 QString MainWindow::statusText() const
 {
-    return QStringList {m_kernelLabel->text(), m_deviceMapperLabel->text(), m_countLabel->text(), m_hotplugLabel->text()}
+    return QStringList {m_kernelLabel->text(), m_deviceMapperLabel->text(), m_countLabel->text(), m_hotplugLabel->text(),
+                        m_tuningLabel->text()}
         .join(QStringLiteral(" | "));
 }
 

@@ -1,22 +1,29 @@
 #pragma once
-// The main window: device tree on the left, the selected device's details on the right, the
-// machine's facts in the status bar. It only wires core discovery to the widgets.
+// The main window: device tree on the left, the selected device's details and its Tune tab on the
+// right, the undo history in a dock, the machine's facts in the status bar. It only wires core
+// discovery and the tuning session to the widgets.
 #include "sysfs/sysfsroot.h"
 
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
 class QSplitter;
+class QTabWidget;
 class QTimer;
 class QTreeView;
 
 namespace dmtune {
 
+class ChangeHistoryPanel;
 class DeviceDetailPane;
 class DeviceSnapshot;
 class DeviceTreeModel;
 class DeviceTreeView;
 class Discovery;
+class ParameterEditor;
+class TuningSession;
+struct ApplyResult;
 
 class MainWindow : public QMainWindow
 {
@@ -39,9 +46,25 @@ public:
     DeviceDetailPane *detailPane() const { return m_detail; }
     QString statusText() const;
 
+    // Tuning: the Tune tab, the History dock and the session (one Applier, Auto mode: in-process
+    // as root, pkexec dmtune-helper otherwise). A captured tree is read-only unless a test or a
+    // demo makes it writable (then changes are written into the tree, in-process).
+    ParameterEditor *parameterEditor() const { return m_editor; }
+    ChangeHistoryPanel *historyPanel() const { return m_historyPanel; }
+    QDockWidget *historyDock() const { return m_historyDock; }
+    TuningSession *tuningSession() const { return m_session; }
+    void setTreeWritable(bool writable);
+    // "details" or "tune"; false for another name.
+    bool showTab(const QString &name);
+    QString currentTabName() const;
+    QString tuningStatusText() const;
+
 Q_SIGNALS:
     // The tree, the pane and the status bar show a new snapshot.
     void snapshotShown();
+    // One per value a transaction changed (Apply or Undo), when it was applied: "sdb nomerges 0 -> 2".
+    // For chart markers (LiveStatsView::addMarker).
+    void parameterChanged(double epochSeconds, const QString &label);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -55,18 +78,27 @@ private:
     void updateStatusBar(const DeviceSnapshot &snapshot);
     void showAbout();
     QString kernelRelease() const;
+    void onTreeSelectionChanged();
+    void onTransactionFinished(const ApplyResult &result);
+    void updateTuningLabel();
 
     SysfsRoot m_sysfs;
     Discovery *m_discovery = nullptr;
     DeviceTreeModel *m_model = nullptr;
     DeviceTreeView *m_tree = nullptr;
     DeviceDetailPane *m_detail = nullptr;
+    TuningSession *m_session = nullptr;
+    ParameterEditor *m_editor = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    ChangeHistoryPanel *m_historyPanel = nullptr;
+    QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_firstRunHint = nullptr;
     QLabel *m_kernelLabel = nullptr;
     QLabel *m_deviceMapperLabel = nullptr;
     QLabel *m_countLabel = nullptr;
     QLabel *m_hotplugLabel = nullptr;
+    QLabel *m_tuningLabel = nullptr;
 
     // The row the user chose, by key and by device: a refresh may remove the row (a path that
     // moved group) while the device is still shown elsewhere.

@@ -6,6 +6,10 @@
 #include <QStringList>
 #include <QTextStream>
 
+namespace dmtune {
+struct MultipathMessage;
+}
+
 namespace dmtune::cli {
 
 enum ExitCode : int { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
@@ -30,5 +34,13 @@ int runList(const QStringList &args, Streams io);
 int runStat(const QStringList &args, Streams io);
 int runGet(const QStringList &args, Streams io);
 int runSet(const QStringList &args, Streams io);
+int runMap(const QStringList &args, Streams io);
+int runPath(const QStringList &args, Streams io);
+int runGroup(const QStringList &args, Streams io);
+
+// Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd.
+void addOperationOptions(QCommandLineParser &parser);
+// Prepares the operation, refuses a risky one without --force, runs it, prints the outcome.
+int runMultipathMessageCli(const QCommandLineParser &parser, const QString &map, const MultipathMessage &message, Streams io);
 
 } // namespace dmtune::cli

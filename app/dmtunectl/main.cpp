@@ -20,6 +20,9 @@ constexpr Command commands[] = {
     {"stat", runStat, "iostat -x style statistics per interval (--json, --csv)"},
     {"get", runGet, "a device's tunables: value, type, range, writable (--json)"},
     {"set", runSet, "set tunables as one transaction (--with-paths, --dry-run, --json)"},
+    {"map", runMap, "a multipath map: show (--json), reload (--dry-run), queueing on|off"},
+    {"path", runPath, "fail or reinstate a path of a multipath map"},
+    {"group", runGroup, "switch to, enable or disable a path group of a multipath map"},
 };
 
 void printUsage(QTextStream &s)

@@ -47,6 +47,8 @@ DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
     if (!availability.available)
         return buildSnapshot(sysfs, records, nullptr, dmState);
     LibDevmapperBackend backend(sysfs);
+    dmState.driverVersion = backend.driverVersion();
+    dmState.libraryVersion = LibDevmapperBackend::libraryVersion();
     return buildSnapshot(sysfs, records, &backend, dmState);
 }
 

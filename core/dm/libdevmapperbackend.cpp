@@ -211,6 +211,27 @@ DmAvailability LibDevmapperBackend::availability() const
     return checkDeviceMapper(m_root, m_controlPath);
 }
 
+QString LibDevmapperBackend::driverVersion()
+{
+    if (!ready({}))
+        return {};
+    QMutexLocker lock(&libraryMutex());
+    LogCapture log; // a failure leaves the version empty; its log must not reach stderr
+    char version[64] = {};
+    if (!dm_driver_version(version, sizeof version))
+        return {};
+    return QString::fromLatin1(version).trimmed();
+}
+
+QString LibDevmapperBackend::libraryVersion()
+{
+    QMutexLocker lock(&libraryMutex());
+    char version[64] = {};
+    if (!dm_get_library_version(version, sizeof version))
+        return {};
+    return QString::fromLatin1(version).trimmed();
+}
+
 Status LibDevmapperBackend::ready(const QString &name) const
 {
     // Checked on every call (cheap: a few stat calls): dm_mod may be loaded while we run.

@@ -14,6 +14,11 @@ public:
         SysfsRoot root = SysfsRoot(), QString controlPath = QStringLiteral("/dev/mapper/control"));
 
     DmAvailability availability() const;
+    // The kernel's dm ioctl interface version ("4.47.0"); empty when device-mapper is unavailable
+    // or the call fails.
+    QString driverVersion();
+    // libdevmapper's own version ("1.02.185 (2022-05-18)"); no kernel access.
+    static QString libraryVersion();
 
     Result<QList<DmMapName>> listMaps() override;
     Result<DmInfo> info(const QString &name) override;

@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QSet>
 
+#include <cstring>
+
 namespace dmtune {
 
 CounterReader::CounterReader(SysfsRoot root)
@@ -23,7 +25,7 @@ CounterSource CounterReader::resolve(qsizetype watchedCount) const
     if (watchedCount == 0)
         return CounterSource::Diskstats;
     // Until one diskstats read told us how long it is, assume it is the cheaper one.
-    if (!m_lines.isEmpty() && watchedCount * diskstatsLinesPerStatFile <= m_lines.size())
+    if (!m_lineNames.isEmpty() && watchedCount * diskstatsLinesPerStatFile <= m_lineNames.size())
         return CounterSource::BlockStat;
     return CounterSource::Diskstats;
 }
@@ -56,73 +58,130 @@ Status CounterReader::readDiskstats(const QStringList &names, bool includePartit
         }
         return Status::failure(m_hasDiskstats ? error : QStringLiteral("/proc/diskstats: no proc root for this tree"));
     }
-
-    // Parse in place over last time's lines: same order, same names, no allocation.
-    const QByteArrayView text(m_buffer);
-    bool changed = false;
-    qsizetype count = 0;
-    qsizetype start = 0;
-    int lineNumber = 0;
-    while (start < text.size()) {
-        qsizetype end = text.indexOf('\n', start);
-        if (end < 0)
-            end = text.size();
-        const QByteArrayView line = text.sliced(start, end - start);
-        start = end + 1;
-        ++lineNumber;
-        if (line.trimmed().isEmpty())
-            continue;
-        if (count == m_lines.size())
-            m_lines.emplaceBack();
-        DiskCounters &c = m_lines[count];
-        QByteArrayView name;
-        const QString lineError = parseDiskstatsLineInto(line, &c, &name);
-        if (!lineError.isEmpty()) {
-            m_lines.clear(); // names and counters are partly overwritten
-            m_lineOf.clear();
-            return Status::failure(QStringLiteral("diskstats line %1: %2").arg(lineNumber).arg(lineError));
-        }
-        if (c.name != QLatin1String(name.data(), name.size())) {
-            c.name = QString::fromLatin1(name);
-            changed = true;
-        }
-        ++count;
-    }
-    if (count != m_lines.size()) {
-        m_lines.resize(count);
-        changed = true;
-    }
-    if (changed) {
-        // Which lines are whole devices is a /sys/block question: ask it only when the lines changed.
-        const QStringList block = m_root.list(QStringLiteral("block"));
-        const QSet<QString> whole(block.begin(), block.end());
-        m_lineIsWholeDisk.resize(count);
-        m_lineOf.clear();
-        for (qsizetype i = 0; i < count; ++i)
-            m_lineIsWholeDisk[i] = whole.contains(m_lines[i].name);
-    }
-
     out->source = CounterSource::Diskstats;
-    if (names.isEmpty()) {
-        out->devices.reserve(count);
-        for (qsizetype i = 0; i < count; ++i) {
-            if (includePartitions || m_lineIsWholeDisk[i])
-                out->devices.append(m_lines[i]);
-        }
+    QString parseError;
+    if (parseDiskstatsBuffer(names, includePartitions, out, &parseError))
         return Status::success();
+    if (!parseError.isEmpty())
+        return Status::failure(parseError);
+    // The lines are not those of the last read: learn their names, then parse again.
+    learnLines();
+    if (parseDiskstatsBuffer(names, includePartitions, out, &parseError))
+        return Status::success();
+    return Status::failure(parseError.isEmpty() ? QStringLiteral("/proc/diskstats changed while read") : parseError);
+}
+
+namespace {
+
+// Calls fn(lineNumber, text) for each non-blank line of buffer; stops when fn returns false.
+template<typename Fn>
+void forEachLine(const QByteArray &buffer, Fn &&fn)
+{
+    const char *p = buffer.constData();
+    const char *const end = p + buffer.size();
+    int lineNumber = 0;
+    while (p < end) {
+        const char *eol = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        if (!eol)
+            eol = end;
+        const QByteArrayView text(p, eol - p);
+        p = eol + 1;
+        ++lineNumber;
+        if (!text.trimmed().isEmpty() && !fn(lineNumber, text))
+            return;
     }
-    if (m_lineOf.isEmpty()) {
-        m_lineOf.reserve(count);
-        for (qsizetype i = 0; i < count; ++i)
-            m_lineOf.insert(m_lines[i].name, i);
+}
+
+} // namespace
+
+bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includePartitions, CounterRead *out,
+                                         QString *error)
+{
+    // Every wanted line is parsed straight into the output slot it fills: the slots hold the list of a few
+    // ticks ago, with the same shared names in the steady state, so nothing is allocated or copied twice.
+    const bool all = names.isEmpty();
+    if (!all)
+        mapExplicitNames(names);
+    QList<DiskCounters> &devices = out->devices;
+    qsizetype line = 0;
+    qsizetype filled = 0;
+    bool sameLines = true;
+    forEachLine(m_buffer, [&](int lineNumber, QByteArrayView text) {
+        if (line >= m_lineNames.size())
+            return sameLines = false;
+        const bool wanted = all ? includePartitions || m_lineIsWholeDisk[line] : m_explicitSlot[line] >= 0;
+        if (wanted && filled == devices.size())
+            devices.emplaceBack();
+        DiskCounters &c = wanted && all ? devices[filled] : m_scratch;
+        QByteArrayView name;
+        const QString lineError = parseDiskstatsLineInto(text, &c, &name);
+        if (!lineError.isEmpty()) {
+            *error = QStringLiteral("diskstats line %1: %2").arg(lineNumber).arg(lineError);
+            return sameLines = false;
+        }
+        const QString &known = m_lineNames[line];
+        if (known != QLatin1String(name.data(), name.size()))
+            return sameLines = false;
+        if (c.name.constData() != known.constData())
+            c.name = known; // shares the string
+        if (wanted && all)
+            ++filled;
+        else if (wanted)
+            m_explicitHits[m_explicitSlot[line]] = c;
+        ++line;
+        return true;
+    });
+    if (!sameLines || line != m_lineNames.size()) {
+        devices.clear();
+        m_lineNames.clear(); // relearn from this buffer
+        return false;
     }
-    out->devices.reserve(names.size());
-    for (const QString &name : names) {
-        const auto it = m_lineOf.constFind(name);
-        if (it != m_lineOf.constEnd())
-            out->devices.append(m_lines[*it]);
+    if (all) {
+        devices.resize(filled);
+        return true;
     }
-    return Status::success();
+    devices.clear();
+    for (qsizetype slot = 0; slot < m_explicitHits.size(); ++slot) {
+        if (m_explicitFound[slot])
+            devices.append(m_explicitHits[slot]);
+    }
+    return true;
+}
+
+void CounterReader::learnLines()
+{
+    m_lineNames.clear();
+    DiskCounters scratch;
+    forEachLine(m_buffer, [&](int, QByteArrayView text) {
+        QByteArrayView name;
+        if (!parseDiskstatsLineInto(text, &scratch, &name).isEmpty())
+            return false; // the parse proper reports it
+        m_lineNames.append(QString::fromLatin1(name));
+        return true;
+    });
+    const QStringList block = m_root.list(QStringLiteral("block"));
+    const QSet<QString> whole(block.begin(), block.end());
+    m_lineIsWholeDisk.resize(m_lineNames.size());
+    for (qsizetype i = 0; i < m_lineNames.size(); ++i)
+        m_lineIsWholeDisk[i] = whole.contains(m_lineNames[i]);
+    m_explicitFor.clear(); // the slots of an explicit list are per line: recompute
+}
+
+void CounterReader::mapExplicitNames(const QStringList &names)
+{
+    if (m_explicitFor == names && m_explicitSlot.size() == m_lineNames.size())
+        return;
+    m_explicitFor = names;
+    m_explicitSlot.fill(-1, m_lineNames.size());
+    m_explicitHits.resize(names.size());
+    m_explicitFound.fill(false, names.size());
+    for (qsizetype slot = 0; slot < names.size(); ++slot) {
+        const qsizetype line = m_lineNames.indexOf(names[slot]);
+        if (line >= 0 && m_explicitSlot[line] < 0) {
+            m_explicitSlot[line] = slot;
+            m_explicitFound[slot] = true;
+        }
+    }
 }
 
 const CounterReader::DevicePaths &CounterReader::pathsOf(const QString &name)

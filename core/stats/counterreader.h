@@ -58,6 +58,10 @@ private:
     };
 
     Status readDiskstats(const QStringList &names, bool includePartitions, CounterRead *out);
+    // false with *error empty when the lines are not those of the last read (learnLines(), then again).
+    bool parseDiskstatsBuffer(const QStringList &names, bool includePartitions, CounterRead *out, QString *error);
+    void learnLines();
+    void mapExplicitNames(const QStringList &names);
     Status readBlockStats(const QStringList &names, bool includePartitions, CounterRead *out);
     const DevicePaths &pathsOf(const QString &name);
 
@@ -67,10 +71,15 @@ private:
     QByteArray m_diskstatsPath;
     QByteArray m_buffer; // file contents, reused
 
-    // The last diskstats read: counters by line, names reused while lines keep their order.
-    QList<DiskCounters> m_lines;
-    QList<bool> m_lineIsWholeDisk; // per line, refreshed from /sys/block when the set of names changes
-    QHash<QString, qsizetype> m_lineOf; // name -> line, for explicit watch lists; rebuilt on change
+    // What the last diskstats read looked like, line by line; relearnt when the lines change.
+    QStringList m_lineNames;
+    QList<bool> m_lineIsWholeDisk; // from /sys/block
+    DiskCounters m_scratch; // lines nobody watches are parsed here
+    // An explicit watch list: its slot for each line (-1: not watched), and the counters found per slot.
+    QStringList m_explicitFor;
+    QList<qsizetype> m_explicitSlot;
+    QList<DiskCounters> m_explicitHits;
+    QList<bool> m_explicitFound;
     QHash<QString, DevicePaths> m_paths;
     OpenAttributeFiles m_files; // per-device attributes, kept open and re-read with pread
 };

@@ -114,14 +114,14 @@ void Sampler::tick()
         return;
     }
 
-    // The batch's storage is reused from the last tick unless a receiver kept a copy of it.
+    // The batch's elements are overwritten in place from the last tick (no construction, no destruction)
+    // unless a receiver kept a copy of the batch, which detaches it.
     SampleBatch &batch = m_batch;
-    batch.devices.clear();
+    qsizetype filled = 0;
     batch.wallMs = wallMs;
     batch.monotonicNs = nowNs;
     batch.elapsedSeconds = double(nowNs - m_lastMonotonicNs) / 1e9;
     batch.sequence = ++m_sequence;
-    batch.devices.reserve(current.size());
 
     // Devices come back in the same order tick after tick: try the same position first and fall back to a
     // lookup only when the list changed, so the steady state does no hashing.
@@ -146,7 +146,8 @@ void Sampler::tick()
             continue;
         }
         m_matched[p] = true;
-        DeviceSample &sample = batch.devices.emplaceBack();
+        DeviceSample &sample = filled < batch.devices.size() ? batch.devices[filled] : batch.devices.emplaceBack();
+        ++filled;
         sample.counters = cur;
         sample.deltas = counterDeltas(m_previous[p], cur);
         std::array<quint32, 2> inflight {0, 0};
@@ -155,6 +156,8 @@ void Sampler::tick()
             inflight = m_reader.inflight(cur.name);
         sample.metrics = IostatMetrics::fromDeltas(sample.deltas, batch.elapsedSeconds, inflight[0], inflight[1]);
     }
+
+    batch.devices.resize(filled);
 
     QStringList vanished;
     for (qsizetype k = 0; k < m_previous.size(); ++k) {

@@ -18,15 +18,26 @@ constexpr quint16 saturate16(double v)
     return v >= 65535.0 ? quint16(65535) : v <= 0 ? quint16(0) : quint16(v);
 }
 
-// Which DiskField each slot of StoredSample::counters and StoredRareDeltas::counters holds.
+// Which DiskField each slot of StoredSample::counters and the side rings' counters holds.
 constexpr DiskField ringFields[10] = {
     DiskField::ReadIos, DiskField::ReadMerges, DiskField::ReadSectors, DiskField::ReadTicks, DiskField::WriteIos,
     DiskField::WriteMerges, DiskField::WriteSectors, DiskField::WriteTicks, DiskField::IoTicks, DiskField::TimeInQueue,
 };
-constexpr DiskField rareFields[6] = {
-    DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors,
-    DiskField::DiscardTicks, DiskField::FlushIos, DiskField::FlushTicks,
-};
+constexpr DiskField flushFields[2] = {DiskField::FlushIos, DiskField::FlushTicks};
+constexpr DiskField discardFields[4] = {DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors,
+                                        DiskField::DiscardTicks};
+
+template<typename Side, std::size_t N>
+bool fillSide(Side *side, quint32 index, const CounterDeltas &d, const DiskField (&fields)[N])
+{
+    side->sampleIndex = index;
+    bool any = false;
+    for (std::size_t i = 0; i < N; ++i) {
+        side->counters[i] = saturate32(d[fields[i]]);
+        any |= side->counters[i] != 0;
+    }
+    return any;
+}
 
 constexpr std::size_t minimumCapacity = 16;
 
@@ -146,18 +157,30 @@ void SeriesStore::push(Segment &segment, const DeviceSample &sample, qint64 endU
     s.inflightWrites = saturate16(sample.metrics[Metric::InflightWrites]);
     for (int i = 0; i < 10; ++i)
         s.counters[i] = saturate32(sample.deltas[ringFields[i]]);
-    const quint64 index = segment.firstIndex + segment.count;
+    const quint32 index = segment.firstIndex + quint32(segment.count);
     ++segment.count;
-
-    StoredRareDeltas rare {index, {}};
-    bool any = false;
-    for (int i = 0; i < 6; ++i) {
-        rare.counters[i] = saturate32(sample.deltas[rareFields[i]]);
-        any |= rare.counters[i] != 0;
-    }
-    if (any)
-        segment.rare.push_back(rare);
+    StoredFlushDeltas flush;
+    if (fillSide(&flush, index, sample.deltas, flushFields))
+        segment.flushes.push(flush);
+    StoredDiscardDeltas discard;
+    if (fillSide(&discard, index, sample.deltas, discardFields))
+        segment.discards.push(discard);
     segment.lastEndUs = endUs;
+}
+
+template<typename T>
+void SeriesStore::SideRing<T>::dropBefore(quint32 sampleIndex)
+{
+    // Relative comparison: indices are taken modulo 2^32 like the ring's.
+    while (head < items.size() && qint32(items[head].sampleIndex - sampleIndex) < 0)
+        ++head;
+    if (head == items.size()) {
+        items.clear();
+        head = 0;
+    } else if (head > 64 && head * 2 > items.size()) {
+        items.erase(items.begin(), items.begin() + qsizetype(head));
+        head = 0;
+    }
 }
 
 void SeriesStore::evict(DeviceHistory &history, qint64 cutoffUs)
@@ -170,8 +193,8 @@ void SeriesStore::evict(DeviceHistory &history, qint64 cutoffUs)
             --s.count;
             ++s.firstIndex;
         }
-        while (!s.rare.empty() && s.rare.front().sampleIndex < s.firstIndex)
-            s.rare.pop_front();
+        s.flushes.dropBefore(s.firstIndex);
+        s.discards.dropBefore(s.firstIndex);
         if (s.count == 0 && !s.open) {
             history.segments.pop_front();
             continue;
@@ -193,23 +216,31 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
 {
     for (const Segment &s : history.segments) {
         qint64 endUs = s.startUs;
-        auto rare = s.rare.cbegin();
+        const StoredFlushDeltas *flush = s.flushes.begin();
+        const StoredDiscardDeltas *discard = s.discards.begin();
         bool first = true;
         for (std::size_t i = 0; i < s.count; ++i) {
             const StoredSample &stored = s.ring[(s.head + i) % s.ring.size()];
             endUs += stored.dtMicros;
-            const quint64 index = s.firstIndex + i;
+            const quint32 index = s.firstIndex + quint32(i);
             const double time = toEpochSeconds(endUs);
             if (time < sinceSeconds)
                 continue;
             CounterDeltas d;
             for (int k = 0; k < 10; ++k)
                 d[ringFields[k]] = stored.counters[k];
-            while (rare != s.rare.cend() && rare->sampleIndex < index)
-                ++rare;
-            if (rare != s.rare.cend() && rare->sampleIndex == index) {
-                for (int k = 0; k < 6; ++k)
-                    d[rareFields[k]] = rare->counters[k];
+            // Both side rings ascend with the sample index (relative to firstIndex, so wrapping is harmless).
+            while (flush != s.flushes.end() && quint32(flush->sampleIndex - s.firstIndex) < quint32(i))
+                ++flush;
+            if (flush != s.flushes.end() && flush->sampleIndex == index) {
+                for (int k = 0; k < 2; ++k)
+                    d[flushFields[k]] = flush->counters[k];
+            }
+            while (discard != s.discards.end() && quint32(discard->sampleIndex - s.firstIndex) < quint32(i))
+                ++discard;
+            if (discard != s.discards.end() && discard->sampleIndex == index) {
+                for (int k = 0; k < 4; ++k)
+                    d[discardFields[k]] = discard->counters[k];
             }
             const double dt = double(stored.dtMicros) / 1e6;
             visit(time, dt, IostatMetrics::fromDeltas(d, dt, stored.inflightReads, stored.inflightWrites), first,
@@ -250,7 +281,7 @@ qsizetype SeriesStore::sampleBytes() const
     qsizetype bytes = 0;
     for (const DeviceHistory &h : m_devices) {
         for (const Segment &s : h.segments)
-            bytes += qsizetype(s.ring.capacity() * sizeof(StoredSample) + s.rare.size() * sizeof(StoredRareDeltas));
+            bytes += qsizetype(s.ring.capacity() * sizeof(StoredSample) + s.flushes.bytes() + s.discards.bytes());
     }
     return bytes;
 }

@@ -23,12 +23,17 @@ struct StoredSample {
 };
 static_assert(sizeof(StoredSample) == 48, "the history budget is 48 bytes per device-sample");
 
-// Discard and flush deltas (fields 12-17) of the intervals that had any: most intervals of most devices have
-// none, so they live beside the ring, keyed by the sample's sequence number.
-struct StoredRareDeltas {
-    quint64 sampleIndex;
-    quint32 counters[6];
+// Flush (fields 16, 17) and discard (12-15) deltas of the intervals that had any, beside the ring, keyed by
+// the sample's index in its segment: most intervals of most devices have none, and those that do pay
+// 12 or 20 bytes more.
+template<int N>
+struct StoredSideDeltas {
+    quint32 sampleIndex;
+    quint32 counters[N];
 };
+using StoredFlushDeltas = StoredSideDeltas<2>;
+using StoredDiscardDeltas = StoredSideDeltas<4>;
+static_assert(sizeof(StoredFlushDeltas) == 12 && sizeof(StoredDiscardDeltas) == 20);
 
 struct MetricSeries {
     QList<double> times; // seconds since the epoch, at the end of each interval
@@ -64,7 +69,7 @@ public:
     QStringList devices() const;
     qsizetype sampleCount(const QString &device) const;
     qsizetype sampleCount() const;
-    // Bytes held for samples (ring capacity + rare deltas), without the per-device bookkeeping.
+    // Bytes held for samples (ring capacity + flush/discard side rings), without the per-device bookkeeping.
     qsizetype sampleBytes() const;
 
     // The metric over time for one device, from sinceSeconds (seconds since the epoch) on.
@@ -73,12 +78,25 @@ public:
     QList<TimedMetrics> history(const QString &device, double sinceSeconds = 0) const;
 
 private:
+    // A FIFO over a vector: no allocation while empty (std::deque allocates on construction), front
+    // removal by index with an occasional compaction.
+    template<typename T>
+    struct SideRing {
+        std::vector<T> items;
+        std::size_t head = 0;
+        void push(const T &item) { items.push_back(item); }
+        void dropBefore(quint32 sampleIndex);
+        const T *begin() const { return items.data() + head; }
+        const T *end() const { return items.data() + items.size(); }
+        std::size_t bytes() const { return items.capacity() * sizeof(T); }
+    };
     struct Segment {
         std::vector<StoredSample> ring; // capacity grows towards retention / interval
         std::size_t head = 0; // index of the oldest sample
         std::size_t count = 0;
-        std::deque<StoredRareDeltas> rare; // ascending sampleIndex
-        quint64 firstIndex = 0; // sample index of ring[head]
+        SideRing<StoredFlushDeltas> flushes;
+        SideRing<StoredDiscardDeltas> discards;
+        quint32 firstIndex = 0; // sample index of ring[head] (wraps after 2^32 samples: 13 years at 10 Hz)
         qint64 startUs = 0; // monotonic µs at which the oldest sample's interval began
         qint64 lastEndUs = 0; // monotonic µs at the end of the newest sample
         bool open = true;

@@ -7,7 +7,7 @@
 //  3. /proc/diskstats against per-device /sys/block/X/stat reads: where the Auto source switches.
 //  4. SeriesStore bytes per device-sample in steady state.
 //
-// usage: bench_sampler [--quick] [--dmtunectl PATH]
+// usage: bench_sampler [--quick] [--dmtunectl PATH] [--generated-only] [--first-case-only] [--profile-ticks N]
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
@@ -311,13 +311,36 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; ++k)
             sampler.sampleNow();
         std::printf("%.3f ms per tick\n", (threadCpuSeconds() - c0) * 1000 / n);
+        double ticking = 0;
+        for (int k = 0; k < n; ++k) {
+            tree.advance(); // not measured
+            const double t0 = threadCpuSeconds();
+            sampler.sampleNow();
+            ticking += threadCpuSeconds() - t0;
+        }
+        std::printf("%.3f ms per tick, counters moving\n", ticking * 1000 / n);
         CounterReader reader(tree.root());
         CounterRead read;
-        double r0 = threadCpuSeconds();
-        for (int k = 0; k < n; ++k)
+        double reading = 0, math = 0;
+        QList<DiskCounters> previous;
+        for (int k = 0; k < n; ++k) {
+            tree.advance();
+            double r0 = threadCpuSeconds();
             (void)reader.read({}, false, &read);
-        std::printf("%.3f ms per diskstats read + parse\n", (threadCpuSeconds() - r0) * 1000 / n);
-        r0 = threadCpuSeconds();
+            reading += threadCpuSeconds() - r0;
+            r0 = threadCpuSeconds();
+            if (previous.size() == read.devices.size()) {
+                for (qsizetype d = 0; d < previous.size(); ++d) {
+                    const IostatMetrics m = IostatMetrics::compute(previous[d], read.devices[d], 0.1);
+                    if (m[Metric::Utilization] < 0)
+                        std::printf("?");
+                }
+            }
+            math += threadCpuSeconds() - r0;
+            previous.swap(read.devices);
+        }
+        std::printf("%.3f ms per diskstats read + parse, %.3f ms deltas + metrics (counters moving)\n", reading * 1000 / n, math * 1000 / n);
+        const double r0 = threadCpuSeconds();
         for (int k = 0; k < n; ++k) {
             for (int d = 0; d < 4096; d += 16)
                 (void)reader.inflight(deviceName(d));
@@ -338,10 +361,14 @@ int main(int argc, char **argv)
         {"sampler, every device in flight (an inflight read each)", 1, false},
     };
     for (const Case &c : cases) {
+        if (args.contains(QStringLiteral("--first-case-only")) && &c != &cases[0])
+            continue;
         const SamplerRun r = runGenerated(4096, c.busyEvery, 100, seconds, c.store);
         std::printf("| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
         std::fflush(stdout);
     }
+    if (args.contains(QStringLiteral("--generated-only")))
+        return 0;
     compareSources(quick ? 2000 : 20000);
     storeFootprint();
     if (QFile::exists(dmtunectl))

@@ -100,15 +100,35 @@ void TestSeriesStore::givesBackTheMetrics()
 
 void TestSeriesStore::keepsDiscardsAndFlushes()
 {
-    SeriesStore store;
+    SeriesStore store(20'000);
+    // Discards and flushes in interval 4, flushes alone every 3rd interval: both side rings, interleaved.
+    auto make = [](quint64 t) {
+        DeviceSample s = sample(QStringLiteral("sda"), t, 500, 100, t == 4 ? 6 : 0);
+        if (t % 3 == 0)
+            s.deltas[DiskField::FlushIos] = 2, s.deltas[DiskField::FlushTicks] = 1;
+        return s;
+    };
     for (quint64 t = 1; t <= 10; ++t)
-        store.append(batch(t, qint64(t) * 500, 500, {sample(QStringLiteral("sda"), t, 500, 100, t == 4 ? 6 : 0)}));
+        store.append(batch(t, qint64(t) * 500, 500, {make(t)}));
     const MetricSeries d = store.series(QStringLiteral("sda"), Metric::DiscardsPerSec);
+    const MetricSeries f = store.series(QStringLiteral("sda"), Metric::FlushesPerSec);
     QCOMPARE(d.values.size(), 10);
-    for (int i = 0; i < 10; ++i)
-        QCOMPARE(d.values[i], i == 3 ? 12.0 : 0.0);
+    for (int i = 0; i < 10; ++i) {
+        const quint64 t = quint64(i) + 1;
+        QCOMPARE(d.values[i], t == 4 ? 12.0 : 0.0);
+        QCOMPARE(f.values[i], t == 4 ? 12.0 : t % 3 == 0 ? 4.0 : 0.0);
+    }
     QCOMPARE(store.series(QStringLiteral("sda"), Metric::DiscardRequestSize).values[3], 1024.0);
-    QCOMPARE(store.series(QStringLiteral("sda"), Metric::FlushesPerSec).values[3], 12.0);
+    QCOMPARE(store.series(QStringLiteral("sda"), Metric::FlushAwait).values[2], 0.5);
+
+    // Past the retention the side entries go with their samples.
+    for (quint64 t = 11; t <= 400; ++t)
+        store.append(batch(t, qint64(t) * 500, 500, {make(t)}));
+    QCOMPARE(store.sampleCount(QStringLiteral("sda")), 41);
+    const MetricSeries late = store.series(QStringLiteral("sda"), Metric::FlushesPerSec);
+    for (int i = 0; i < late.values.size(); ++i)
+        QCOMPARE(late.values[i], (360 + i) % 3 == 0 ? 4.0 : 0.0);
+    QVERIFY(store.sampleBytes() < 41 * 48 + 200 * 12 + 2 * 20);
 }
 
 void TestSeriesStore::retentionDropsOldSamples()

@@ -1,0 +1,331 @@
+// dmtunectl map show|reload|queueing: one multipath map as the kernel (and multipathd) see it,
+// a safe table reload, queue_if_no_path on or off.
+#include "cli.h"
+
+#include "dm/libdevmapperbackend.h"
+#include "dm/multipathdclient.h"
+#include "dm/multipathdview.h"
+#include "dm/multipathoperation.h"
+#include "dm/pathdevice.h"
+#include "dm/pathselectors.h"
+#include "dm/tablediff.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace dmtune::cli {
+
+namespace {
+
+QString words(const QStringList &list)
+{
+    return list.isEmpty() ? QStringLiteral("none") : list.join(QLatin1Char(' '));
+}
+
+// multipathd's view of the map beside the kernel's; skipped (running false) when it is not there.
+struct MultipathdSide {
+    bool running = false;
+    bool manages = false;
+    QString error;
+    QStringList differences;
+};
+
+MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state, bool wanted)
+{
+    MultipathdSide side;
+    if (!wanted || !MultipathdClient::isRunning())
+        return side;
+    side.running = true;
+    const auto json = MultipathdClient().showMapsJson();
+    if (!json) {
+        side.error = json.errorMessage();
+        return side;
+    }
+    const auto maps = parseMultipathdMapsJson(json.value());
+    if (!maps) {
+        side.error = maps.errorMessage();
+        return side;
+    }
+    const auto view = findMultipathdMap(maps.value(), map);
+    if (!view)
+        return side;
+    side.manages = true;
+    side.differences = compareMultipathdView(view.value(), state.table, state.status);
+    return side;
+}
+
+QJsonObject showJson(const QString &map, const MultipathMapState &s, const SysfsRoot &sysfs, const MultipathdSide &mpd)
+{
+    QJsonArray groups;
+    for (qsizetype g = 0; g < s.status.groups.size() && g < s.table.groups.size(); ++g) {
+        const GroupStatus &gs = s.status.groups.at(g);
+        const PathGroupSpec &spec = s.table.groups.at(g);
+        QJsonArray paths;
+        for (qsizetype p = 0; p < gs.paths.size() && p < spec.paths.size(); ++p) {
+            const PathStatus &ps = gs.paths.at(p);
+            const auto device = resolvePathDevice(sysfs, ps.device);
+            paths.append(QJsonObject { { QStringLiteral("devnum"), ps.device },
+                { QStringLiteral("name"), device ? device->name : QString() },
+                { QStringLiteral("state"), ps.active ? QStringLiteral("A") : QStringLiteral("F") },
+                { QStringLiteral("fail_count"), ps.failCount },
+                { QStringLiteral("args"), QJsonArray::fromStringList(spec.paths.at(p).args) },
+                { QStringLiteral("info"), QJsonArray::fromStringList(ps.selectorInfo) } });
+        }
+        groups.append(QJsonObject { { QStringLiteral("index"), int(g + 1) },
+            { QStringLiteral("state"), QString(gs.state) }, { QStringLiteral("selector"), spec.selector },
+            { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.selectorArgs) },
+            { QStringLiteral("paths"), paths } });
+    }
+    QJsonObject multipathd { { QStringLiteral("running"), mpd.running } };
+    if (mpd.running) {
+        multipathd.insert(QStringLiteral("manages"), mpd.manages);
+        multipathd.insert(QStringLiteral("differences"), QJsonArray::fromStringList(mpd.differences));
+        if (!mpd.error.isEmpty())
+            multipathd.insert(QStringLiteral("error"), mpd.error);
+    }
+    return QJsonObject { { QStringLiteral("name"), map }, { QStringLiteral("uuid"), s.info.uuid },
+        { QStringLiteral("devnum"), QStringLiteral("%1:%2").arg(s.info.major).arg(s.info.minor) },
+        { QStringLiteral("suspended"), s.info.suspended }, { QStringLiteral("event_nr"), double(s.info.eventNr) },
+        { QStringLiteral("table"), formatTargetLine(s.line) },
+        { QStringLiteral("params"), formatMultipathTable(s.table) },
+        { QStringLiteral("status"), formatMultipathStatus(s.status) },
+        { QStringLiteral("features"), QJsonArray::fromStringList(s.table.features) },
+        { QStringLiteral("hw_handler"), QJsonArray::fromStringList(s.table.hwHandler) },
+        { QStringLiteral("queue_if_no_path"), s.table.queueIfNoPath() },
+        { QStringLiteral("queue_io"), s.status.queueIo() }, { QStringLiteral("pg_init_count"), s.status.pgInitCount() },
+        { QStringLiteral("initial_group"), s.table.initialGroup }, { QStringLiteral("next_group"), s.status.nextGroup },
+        { QStringLiteral("active_group"), s.status.activeGroup() }, { QStringLiteral("groups"), groups },
+        { QStringLiteral("multipathd"), multipathd } };
+}
+
+void showText(const QString &map, const MultipathMapState &s, const SysfsRoot &sysfs, const MultipathdSide &mpd,
+    QTextStream &out)
+{
+    out << map << "  " << s.info.major << ':' << s.info.minor << "  uuid " << (s.info.uuid.isEmpty() ? QStringLiteral("-") : s.info.uuid)
+        << (s.info.suspended ? "  SUSPENDED" : "") << '\n';
+    out << "table:  " << formatTargetLine(s.line) << '\n';
+    out << "status: " << formatMultipathStatus(s.status) << '\n';
+    out << "features: " << words(s.table.features) << "  hw handler: " << words(s.table.hwHandler)
+        << "  queue_if_no_path: " << (s.table.queueIfNoPath() ? "on" : "off") << '\n';
+    out << "next group: " << s.status.nextGroup << "  active group: "
+        << (s.status.activeGroup() ? QString::number(s.status.activeGroup()) : QStringLiteral("none")) << '\n';
+    for (qsizetype g = 0; g < s.status.groups.size() && g < s.table.groups.size(); ++g) {
+        const GroupStatus &gs = s.status.groups.at(g);
+        const PathGroupSpec &spec = s.table.groups.at(g);
+        out << "group " << (g + 1) << " [" << gs.state << "] " << spec.selector;
+        if (!spec.selectorArgs.isEmpty())
+            out << ' ' << spec.selectorArgs.join(QLatin1Char(' '));
+        out << '\n';
+        for (const PathStatus &ps : gs.paths) {
+            const auto device = resolvePathDevice(sysfs, ps.device);
+            out << "  " << ps.device.leftJustified(8) << ' ' << (device ? device->name : QString()).leftJustified(8)
+                << ' ' << (ps.active ? "A" : "F") << "  fail_count " << ps.failCount;
+            if (!ps.selectorInfo.isEmpty())
+                out << "  info " << ps.selectorInfo.join(QLatin1Char(' '));
+            out << '\n';
+        }
+    }
+    if (!mpd.running)
+        out << "multipathd: not running\n";
+    else if (!mpd.error.isEmpty())
+        out << "multipathd: " << mpd.error << '\n';
+    else if (!mpd.manages)
+        out << "multipathd: running, does not manage " << map << '\n';
+    else if (mpd.differences.isEmpty())
+        out << "multipathd: agrees with the kernel\n";
+    else {
+        out << "multipathd differs from the kernel:\n";
+        for (const QString &d : mpd.differences)
+            out << "  " << d << '\n';
+    }
+}
+
+int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
+{
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    LibDevmapperBackend backend(sysfs);
+    if (const DmAvailability available = backend.availability(); !available.available)
+        return fail(io, available.reason);
+    const auto state = readMultipathMapState(backend, map);
+    if (!state)
+        return fail(io, state.errorMessage());
+    const MultipathdSide mpd = multipathdSide(map, state.value(), !parser.isSet(QStringLiteral("no-multipathd")));
+    if (parser.isSet(QStringLiteral("json")))
+        io.out << QJsonDocument(showJson(map, state.value(), sysfs, mpd)).toJson(QJsonDocument::Indented);
+    else
+        showText(map, state.value(), sysfs, mpd, io.out);
+    io.out.flush();
+    return ExitOk;
+}
+
+// Per-path arguments the kernel prints for its selectors' defaults, so that the table read back
+// equals the one loaded; others get none (io-affinity needs a CPU mask: use --table).
+QStringList defaultPathArgs(const QString &selector)
+{
+    if (selector == QLatin1String("round-robin") || selector == QLatin1String("queue-length"))
+        return { QStringLiteral("1") };
+    if (selector == QLatin1String("service-time"))
+        return { QStringLiteral("1"), QStringLiteral("1") };
+    if (selector == QLatin1String("historical-service-time"))
+        return { QStringLiteral("0") };
+    return {};
+}
+
+// The table asked for on the command line; `usage` tells a usage error from a failure.
+Result<MultipathTable> tableFromOptions(
+    const QCommandLineParser &parser, const SysfsRoot &sysfs, const MultipathMapState &current, bool &usage)
+{
+    using R = Result<MultipathTable>;
+    usage = true;
+    const bool haveTable = parser.isSet(QStringLiteral("table"));
+    const bool haveGroups = parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"));
+    if (haveTable == haveGroups)
+        return R::failure(QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
+    if (haveTable) {
+        const QString text = parser.value(QStringLiteral("table")).trimmed();
+        usage = false;
+        // A whole line "0 LEN multipath ..." or only the multipath params.
+        if (const auto line = parseTargetLine(text); line && line->targetType == QLatin1String("multipath")) {
+            if (line->start != current.line.start || line->length != current.line.length)
+                return R::failure(QStringLiteral("the table line covers %1+%2, the map %3+%4 sectors")
+                                      .arg(line->start).arg(line->length).arg(current.line.start).arg(current.line.length));
+            return parseMultipathTable(line->params);
+        }
+        return parseMultipathTable(text);
+    }
+    const QString selector = parser.value(QStringLiteral("selector"));
+    if (selector.isEmpty() || !parser.isSet(QStringLiteral("group")))
+        return R::failure(QStringLiteral("--selector and at least one --group are needed together"));
+    if (!findPathSelector(selector))
+        return R::failure(QStringLiteral("unknown selector '%1' (round-robin, queue-length, service-time, "
+                                         "historical-service-time)").arg(selector));
+    usage = false;
+    MultipathTable table;
+    table.hwHandler = current.table.hwHandler;
+    table.features = current.table.features; // kept unless --feature says otherwise
+    if (parser.isSet(QStringLiteral("feature"))) {
+        table.features.clear();
+        for (const QString &feature : parser.values(QStringLiteral("feature"))) {
+            if (feature != QLatin1String("none"))
+                table.features += feature.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        }
+    }
+    const QStringList args = defaultPathArgs(selector);
+    for (const QString &groupSpec : parser.values(QStringLiteral("group"))) {
+        PathGroupSpec group;
+        group.selector = selector;
+        group.perPathArgCount = int(args.size());
+        for (const QString &dev : groupSpec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto path = resolvePathDevice(sysfs, dev.trimmed());
+            if (!path)
+                return R::failure(path.errorMessage());
+            group.paths.append({ path->devnum, args });
+        }
+        if (group.paths.isEmpty())
+            return R::failure(QStringLiteral("--group '%1' names no device").arg(groupSpec));
+        table.groups.append(group);
+    }
+    table.initialGroup = 1;
+    return table;
+}
+
+int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
+{
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    LibDevmapperBackend backend(sysfs);
+    if (const DmAvailability available = backend.availability(); !available.available)
+        return fail(io, available.reason);
+    const auto current = readMultipathMapState(backend, map);
+    if (!current)
+        return fail(io, current.errorMessage());
+    bool usage = false;
+    const auto table = tableFromOptions(parser, sysfs, current.value(), usage);
+    if (!table)
+        return usage ? usageError(io, table.errorMessage()) : fail(io, QStringLiteral("%1: %2").arg(map, table.errorMessage()));
+    const auto prepared = prepareMultipathReload(backend, map, table.value());
+    if (!prepared)
+        return fail(io, prepared.errorMessage());
+    if (parser.isSet(QStringLiteral("dry-run"))) {
+        io.out << formatTargetLine(prepared->line) << '\n';
+        const QStringList diff = tableDiffLines(current->table, prepared->table);
+        if (diff.isEmpty())
+            io.out << "# no change\n";
+        for (const QString &line : diff)
+            io.out << "# " << line << '\n';
+        for (const QString &risk : prepared->risks)
+            io.out << "# risk: " << risk << '\n';
+        io.out.flush();
+        return ExitOk;
+    }
+    if (!prepared->risks.isEmpty() && !parser.isSet(QStringLiteral("force")))
+        return fail(io, QStringLiteral("%1: reload refused without --force: %2").arg(map, prepared->risks.join(QStringLiteral("; "))));
+    const MultipathOperationResult result = executeMultipathReload(backend, prepared.value(), MultipathdClient::isRunning());
+    for (const QString &warning : prepared->risks + result.warnings)
+        io.err << "dmtunectl: warning: " << warning << '\n';
+    io.err.flush();
+    if (!result.ok)
+        return fail(io, result.error);
+    io.out << QStringLiteral("%1: reloaded: %2\n").arg(map, result.command);
+    for (const QString &line : tableDiffLines(current->table, prepared->table))
+        io.out << "  " << line << '\n';
+    io.out.flush();
+    return ExitOk;
+}
+
+} // namespace
+
+int runMap(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "A multipath map.\n"
+        "  map show MAP [--json]      table, status, groups and paths; multipathd's view where it differs\n"
+        "  map reload MAP (--table LINE | --selector NAME --group DEV,DEV [--group ...] [--feature F ...])\n"
+        "             [--dry-run] [--force]   suspend (noflush), load, resume; the old table stays on failure.\n"
+        "             Without --feature the current features are kept ('--feature none' drops them); the\n"
+        "             hardware handler is kept. --dry-run prints the table line and what changes.\n"
+        "  map queueing MAP on|off    queue_if_no_path (multipathd: restorequeueing/disablequeueing)\n"
+        "DEV: sdX, /dev/..., or MAJ:MIN. Operations that can cause I/O errors need --force."));
+    parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("show, reload or queueing"));
+    parser.addPositionalArgument(QStringLiteral("MAP"), QStringLiteral("The map's name (mpatha)."));
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("show: print JSON.") });
+    parser.addOption({ QStringLiteral("table"), QStringLiteral("reload: the whole table line or its multipath params."),
+        QStringLiteral("LINE") });
+    parser.addOption({ QStringLiteral("selector"), QStringLiteral("reload: the path selector of every group."),
+        QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("group"), QStringLiteral("reload: one path group, its devices comma-separated."),
+        QStringLiteral("DEV,DEV") });
+    parser.addOption({ QStringLiteral("feature"), QStringLiteral("reload: a feature (repeatable), e.g. queue_if_no_path."),
+        QStringLiteral("F") });
+    parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("reload: print the table line and the changes only.") });
+    addOperationOptions(parser);
+    addCommonOptions(parser);
+    int code = ExitOk;
+    if (!parseOrUsage(parser, args, io, &code))
+        return code;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() < 2)
+        return usageError(io, QStringLiteral("map needs ACTION MAP"));
+    const QString action = positional.at(0);
+    const QString map = positional.at(1);
+    if (action == QLatin1String("show") && positional.size() == 2)
+        return runShow(parser, map, io);
+    if (action == QLatin1String("reload") && positional.size() == 2)
+        return runReload(parser, map, io);
+    if (action == QLatin1String("queueing") && positional.size() == 3) {
+        MultipathMessage message;
+        if (positional.at(2) == QLatin1String("on"))
+            message.kind = MultipathMessageKind::QueueIfNoPath;
+        else if (positional.at(2) == QLatin1String("off"))
+            message.kind = MultipathMessageKind::FailIfNoPath;
+        else
+            return usageError(io, QStringLiteral("map queueing takes on or off, not '%1'").arg(positional.at(2)));
+        return runMultipathMessageCli(parser, map, message, io);
+    }
+    if (action != QLatin1String("show") && action != QLatin1String("reload") && action != QLatin1String("queueing"))
+        return usageError(io, QStringLiteral("unknown map action '%1' (show, reload, queueing)").arg(action));
+    return usageError(io, QStringLiteral("wrong number of arguments for 'map %1'").arg(action));
+}
+
+} // namespace dmtune::cli

@@ -1,0 +1,22 @@
+#pragma once
+// Which multipath operations can cause I/O errors or hangs (pure): the warnings the GUI shows
+// before it acts and that dmtunectl refuses without --force.
+#include "dm/multipathmessages.h"
+#include "dm/multipathstatus.h"
+#include "dm/multipathtable.h"
+
+#include <QStringList>
+
+namespace dmtune {
+
+// Warnings, each with its reason, for an operation on a map in the given state: a group left
+// without an active path while queue_if_no_path is off, failing the last active path, disabling
+// the active group, turning queueing off while no path is active. Empty when safe. Path devices
+// are compared as written in the status ("8:16"): resolve names first.
+QStringList operationRisks(const MultipathTable &table, const MultipathStatus &status, const MultipathMessage &operation);
+// The same for replacing `current` by `proposed`: no path left, none of the proposed paths active
+// now, queue_if_no_path dropped, a group without an active path while queueing is off, a changed
+// hardware handler (it may reject I/O on some ports, e.g. ALUA standby).
+QStringList reloadRisks(const MultipathTable &current, const MultipathStatus &status, const MultipathTable &proposed);
+
+} // namespace dmtune

@@ -1,0 +1,96 @@
+#include "multipathcontrol.h"
+
+#include "dm/multipathdclient.h"
+
+
+namespace dmtune {
+
+MultipathControl::MultipathControl(DeviceMapper *dm, QObject *parent)
+    : QObject(parent)
+    , m_dm(dm)
+    , m_multipathd(&liveMultipathd)
+{
+    qRegisterMetaType<dmtune::MultipathOperationResult>();
+    // One operation at a time, in the order asked: "fail, then reinstate" must not be reordered.
+    m_pool.setMaxThreadCount(1);
+}
+
+MultipathControl::~MultipathControl()
+{
+    m_pool.waitForDone();
+}
+
+bool MultipathControl::multipathdRunning() const
+{
+    return bool(m_multipathd());
+}
+
+void MultipathControl::setSysfsRoot(const SysfsRoot &sysfs)
+{
+    m_sysfs = sysfs;
+}
+
+void MultipathControl::setMultipathdProvider(std::function<MultipathdCommand()> provider)
+{
+    m_multipathd = std::move(provider);
+}
+
+void MultipathControl::failPath(const QString &map, const QString &path)
+{
+    runMessage(map, { MultipathMessageKind::FailPath, path, 0 });
+}
+
+void MultipathControl::reinstatePath(const QString &map, const QString &path)
+{
+    runMessage(map, { MultipathMessageKind::ReinstatePath, path, 0 });
+}
+
+void MultipathControl::switchGroup(const QString &map, int group)
+{
+    runMessage(map, { MultipathMessageKind::SwitchGroup, {}, group });
+}
+
+void MultipathControl::enableGroup(const QString &map, int group)
+{
+    runMessage(map, { MultipathMessageKind::EnableGroup, {}, group });
+}
+
+void MultipathControl::disableGroup(const QString &map, int group)
+{
+    runMessage(map, { MultipathMessageKind::DisableGroup, {}, group });
+}
+
+void MultipathControl::setQueueIfNoPath(const QString &map, bool on)
+{
+    runMessage(map, { on ? MultipathMessageKind::QueueIfNoPath : MultipathMessageKind::FailIfNoPath, {}, 0 });
+}
+
+void MultipathControl::reload(const QString &map, const MultipathTable &table)
+{
+    DeviceMapper *dm = m_dm;
+    const auto provider = m_multipathd;
+    start([dm, map, table, provider] {
+        // Asked on the worker: the socket check reads /proc, not for the GUI thread.
+        return runMultipathReload(*dm, map, table, bool(provider()));
+    });
+}
+
+void MultipathControl::runMessage(const QString &map, const MultipathMessage &message)
+{
+    DeviceMapper *dm = m_dm;
+    const SysfsRoot sysfs = m_sysfs;
+    const auto provider = m_multipathd;
+    start([dm, sysfs, map, message, provider] { return runMultipathOperation(*dm, sysfs, map, message, provider()); });
+}
+
+void MultipathControl::start(std::function<MultipathOperationResult()> work)
+{
+    m_pool.start([this, work = std::move(work)] {
+        const MultipathOperationResult result = work();
+        // Queued to the owner's thread. `this` outlives the task (the destructor waits for the
+        // pool), and a hand-back still pending when the control is deleted is dropped with it.
+        QMetaObject::invokeMethod(this, [this, result] { Q_EMIT finished(result); }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace dmtune

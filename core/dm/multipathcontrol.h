@@ -1,0 +1,57 @@
+#pragma once
+// Asynchronous multipath operations for the GUI: each runs on one worker thread (in the order
+// asked, so a fail then a reinstate stay in that order) and comes back as finished() on the
+// owner's thread. The work is multipathoperation.h, the same code dmtunectl runs synchronously.
+#include "dm/devicemapper.h"
+#include "dm/multipathoperation.h"
+#include "dm/multipathtable.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <functional>
+
+namespace dmtune {
+
+class MultipathControl : public QObject {
+    Q_OBJECT
+public:
+    explicit MultipathControl(DeviceMapper *dm, QObject *parent = nullptr); // dm not owned
+    ~MultipathControl() override; // waits for the operation in progress
+
+    // Checked per call: abstract socket @/org/kernel/linux/storage/multipathd listening.
+    bool multipathdRunning() const;
+
+    // path: "8:16", "sdb" or "/dev/sdb"; groups are 1-based. All asynchronous; never block the
+    // caller, no nested event loops.
+    void failPath(const QString &map, const QString &path);
+    void reinstatePath(const QString &map, const QString &path);
+    void switchGroup(const QString &map, int group);
+    void enableGroup(const QString &map, int group);
+    void disableGroup(const QString &map, int group);
+    void setQueueIfNoPath(const QString &map, bool on);
+    // Safe reload (suspend noflush, load, resume; the old table stays on failure); warns that
+    // multipathd may reload the map from multipath.conf.
+    void reload(const QString &map, const MultipathTable &table);
+
+    // For tests: another sysfs root (path names) and another way to multipathd. The provider is
+    // asked per operation; it returns an empty function when multipathd is not to be used.
+    void setSysfsRoot(const SysfsRoot &sysfs);
+    void setMultipathdProvider(std::function<MultipathdCommand()> provider);
+
+Q_SIGNALS:
+    void finished(const dmtune::MultipathOperationResult &result);
+
+private:
+    void runMessage(const QString &map, const MultipathMessage &message);
+    void start(std::function<MultipathOperationResult()> work);
+
+    DeviceMapper *m_dm;
+    SysfsRoot m_sysfs;
+    std::function<MultipathdCommand()> m_multipathd;
+    QThreadPool m_pool;
+};
+
+} // namespace dmtune

@@ -1,0 +1,3 @@
+#pragma once
+// The name the GUI contract used; the functions live in tablediff.h.
+#include "dm/tablediff.h"

@@ -1,0 +1,399 @@
+// The control logic over FakeDeviceMapper: which way each operation goes (multipathd or a dm
+// message), what the kernel state is afterwards, errors, risks as warnings, safe reloads,
+// MultipathControl's queued hand-back and DmEventWatcher's events.
+#include "dm/dmeventwatcher.h"
+#include "dm/fakedevicemapper.h"
+#include "dm/multipathcontrol.h"
+#include "dm/multipathoperation.h"
+#include "dm/pathdevice.h"
+#include "fakesysfs.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+const QString mapName = QStringLiteral("mpatha");
+const QString labTable
+    = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+const QString labStatus
+    = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+
+// Stands in for multipathd: answers like multipath-tools 0.9.4 and changes the kernel (the fake)
+// the way its handlers do.
+struct FakeDaemon {
+    DeviceMapper *dm = nullptr;
+    QStringList managed { mapName };
+    QHash<QString, QString> devnums { { QStringLiteral("sda"), QStringLiteral("8:0") },
+        { QStringLiteral("sdb"), QStringLiteral("8:16") }, { QStringLiteral("sdc"), QStringLiteral("8:32") },
+        { QStringLiteral("sdd"), QStringLiteral("8:48") } };
+    bool noPathRetryFail = false; // restorequeueing then leaves queueing off
+    QStringList commands;
+
+    Result<QString> operator()(const QString &command)
+    {
+        commands.append(command);
+        const QStringList w = command.split(QLatin1Char(' '));
+        QString message;
+        QString map = mapName;
+        if (command == QLatin1String("show maps raw format \"%n\""))
+            return managed.join(QLatin1Char('\n')) + QLatin1Char('\n');
+        if (w.size() == 3 && w.at(1) == QLatin1String("path") && devnums.contains(w.at(2)))
+            message = (w.at(0) == QLatin1String("fail") ? QStringLiteral("fail_path ") : QStringLiteral("reinstate_path "))
+                + devnums.value(w.at(2));
+        else if (w.size() == 5 && w.at(0) == QLatin1String("switchgroup"))
+            map = w.at(2), message = QStringLiteral("switch_group ") + w.at(4);
+        else if (w.size() == 3 && w.at(0) == QLatin1String("disablequeueing"))
+            map = w.at(2), message = QStringLiteral("fail_if_no_path");
+        else if (w.size() == 3 && w.at(0) == QLatin1String("restorequeueing"))
+            map = w.at(2), message = noPathRetryFail ? QString() : QStringLiteral("queue_if_no_path");
+        else
+            return parseMultipathdReply(command, QStringLiteral("fail\n"));
+        if (!managed.contains(map) || (!message.isEmpty() && !dm->message(map, message)))
+            return parseMultipathdReply(command, QStringLiteral("fail\n"));
+        return QStringLiteral("ok\n");
+    }
+};
+
+// DmEventWatcher's workers own their backend: this one forwards to a shared fake.
+class ForwardingDm final : public DeviceMapper {
+public:
+    explicit ForwardingDm(FakeDeviceMapper *fake)
+        : m_fake(fake)
+    {
+    }
+    Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
+    Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
+    Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
+    Result<QList<DmTargetLine>> status(const QString &n) override { return m_fake->status(n); }
+    Status message(const QString &n, const QString &t) override { return m_fake->message(n, t); }
+    Status reload(const QString &n, const QList<DmTargetLine> &t) override { return m_fake->reload(n, t); }
+    Result<quint32> waitEvent(const QString &n, quint32 e) override { return m_fake->waitEvent(n, e); }
+
+private:
+    FakeDeviceMapper *m_fake;
+};
+
+QString statusParams(DeviceMapper &dm)
+{
+    const auto lines = dm.status(mapName);
+    return lines && lines->size() == 1 ? lines->first().params : QString();
+}
+
+QString tableParams(DeviceMapper &dm)
+{
+    const auto lines = dm.table(mapName);
+    return lines && lines->size() == 1 ? lines->first().params : QString();
+}
+
+MultipathTable table(const QString &params)
+{
+    return parseMultipathTable(params).value();
+}
+} // namespace
+
+Q_DECLARE_METATYPE(dmtune::MultipathMessageKind)
+
+class TestMultipathControl : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<FakeDeviceMapper> m_dm;
+    std::unique_ptr<test::FakeSysfs> m_sysfs;
+    FakeDaemon m_daemon;
+
+    SysfsRoot sysfs() const { return SysfsRoot(m_sysfs->root(), QString()); }
+    MultipathdCommand daemon()
+    {
+        return [this](const QString &c) { return m_daemon(c); };
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dm = std::make_unique<FakeDeviceMapper>();
+        QVERIFY(m_dm->addMap(mapName, labTable, labStatus, QStringLiteral("mpath-33333330000007d0")));
+        m_sysfs = std::make_unique<test::FakeSysfs>();
+        const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd") };
+        for (int i = 0; i < 4; ++i)
+            m_sysfs->scsiDisk(names.at(i), QStringLiteral("8:%1").arg(16 * i), QStringLiteral("%1:0:0:0").arg(i),
+                QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.33333330000007d0"));
+        m_daemon = FakeDaemon();
+        m_daemon.dm = m_dm.get();
+    }
+
+    void resolvePaths_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("devnum"); // empty: an error
+        QTest::addColumn<QString>("name");
+        QTest::newRow("devnum") << QStringLiteral("8:16") << QStringLiteral("8:16") << QStringLiteral("sdb");
+        QTest::newRow("padded devnum") << QStringLiteral("008:016") << QStringLiteral("8:16") << QStringLiteral("sdb");
+        QTest::newRow("name") << QStringLiteral("sdc") << QStringLiteral("8:32") << QStringLiteral("sdc");
+        QTest::newRow("/dev path") << QStringLiteral("/dev/sdd") << QStringLiteral("8:48") << QStringLiteral("sdd");
+        QTest::newRow("gone devnum") << QStringLiteral("8:64") << QStringLiteral("8:64") << QString();
+        QTest::newRow("unknown name") << QStringLiteral("sdz") << QString() << QString();
+        QTest::newRow("traversal") << QStringLiteral("../sda") << QString() << QString();
+        QTest::newRow("by-id on a captured tree") << QStringLiteral("/dev/disk/by-id/x") << QString() << QString();
+    }
+
+    void resolvePaths()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, devnum);
+        QFETCH(QString, name);
+        const auto resolved = resolvePathDevice(sysfs(), spec);
+        QCOMPARE(resolved.ok(), !devnum.isEmpty());
+        if (resolved)
+            QCOMPARE(resolved.value(), (PathDevice { devnum, name }));
+    }
+
+    void operations_data()
+    {
+        QTest::addColumn<MultipathMessageKind>("kind");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("group");
+        QTest::addColumn<bool>("withDaemon");
+        QTest::addColumn<QString>("via");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("status"); // expected status params afterwards (table for queueing)
+        QTest::addColumn<int>("warnings");
+
+        const QString failed16 = QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0");
+        const QString switched = QStringLiteral("2 0 0 0 2 2 E 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+        const QString disabled2 = QStringLiteral("2 0 0 0 2 1 E 0 2 0 8:0 A 0 8:16 A 0 D 0 2 0 8:32 A 0 8:48 A 0");
+        const QString queueing = QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+        using K = MultipathMessageKind;
+        for (const bool d : { false, true }) {
+            const QString suffix = d ? QStringLiteral(", multipathd") : QStringLiteral(", dm");
+            const QString via = d ? QStringLiteral("multipathd") : QStringLiteral("device-mapper");
+            QTest::newRow(qPrintable(QStringLiteral("fail by name") + suffix))
+                << K::FailPath << QStringLiteral("sdb") << 0 << d << via
+                << (d ? QStringLiteral("fail path sdb") : QStringLiteral("fail_path 8:16")) << failed16 << 0;
+            QTest::newRow(qPrintable(QStringLiteral("fail by devnum") + suffix))
+                << K::FailPath << QStringLiteral("8:16") << 0 << d << via
+                << (d ? QStringLiteral("fail path sdb") : QStringLiteral("fail_path 8:16")) << failed16 << 0;
+            QTest::newRow(qPrintable(QStringLiteral("switch") + suffix))
+                << K::SwitchGroup << QString() << 2 << d << via
+                << (d ? QStringLiteral("switchgroup map mpatha group 2") : QStringLiteral("switch_group 2")) << switched << 0;
+            // multipathd has no enable/disable: a dm message plus a warning saying so
+            QTest::newRow(qPrintable(QStringLiteral("disable other group") + suffix))
+                << K::DisableGroup << QString() << 2 << d << QStringLiteral("device-mapper")
+                << QStringLiteral("disable_group 2") << disabled2 << (d ? 1 : 0);
+            QTest::newRow(qPrintable(QStringLiteral("queueing on") + suffix))
+                << K::QueueIfNoPath << QString() << 0 << d << via
+                << (d ? QStringLiteral("restorequeueing map mpatha") : QStringLiteral("queue_if_no_path")) << queueing << 0;
+        }
+        // risky: disabling the active group goes ahead (the GUI asked), the risk is a warning
+        QTest::newRow("disable active group") << K::DisableGroup << QString() << 1 << false
+                                              << QStringLiteral("device-mapper") << QStringLiteral("disable_group 1")
+                                              << QStringLiteral("2 0 0 0 2 1 D 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0")
+                                              << 1;
+    }
+
+    void operations()
+    {
+        QFETCH(MultipathMessageKind, kind);
+        QFETCH(QString, device);
+        QFETCH(int, group);
+        QFETCH(bool, withDaemon);
+        QFETCH(QString, via);
+        QFETCH(QString, command);
+        QFETCH(QString, status);
+        QFETCH(int, warnings);
+        const MultipathOperationResult r
+            = runMultipathOperation(*m_dm, sysfs(), mapName, { kind, device, group }, withDaemon ? daemon() : MultipathdCommand());
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.map, mapName);
+        QCOMPARE(r.via, via);
+        QCOMPARE(r.command, command);
+        QCOMPARE(r.warnings.size(), warnings);
+        if (kind == MultipathMessageKind::QueueIfNoPath)
+            QCOMPARE(tableParams(*m_dm), status);
+        else
+            QCOMPARE(statusParams(*m_dm), status);
+        if (withDaemon && via == QLatin1String("multipathd"))
+            QCOMPARE(m_daemon.commands, (QStringList { QStringLiteral("show maps raw format \"%n\""), command }));
+    }
+
+    void unmanagedMapGoesToDeviceMapper()
+    {
+        m_daemon.managed = { QStringLiteral("mpathb") };
+        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
+        QVERIFY(r.ok);
+        QCOMPARE(r.via, QStringLiteral("device-mapper"));
+        QCOMPARE(r.warnings.size(), 1);
+        QVERIFY(r.warnings.first().contains(QStringLiteral("does not manage mpatha")));
+        QCOMPARE(m_dm->receivedMessages(mapName), QStringList { QStringLiteral("fail_path 8:16") });
+    }
+
+    void multipathdRefuses()
+    {
+        m_daemon.devnums.remove(QStringLiteral("sdb")); // multipathd does not know the path: "fail"
+        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
+        QVERIFY(!r.ok);
+        QCOMPARE(r.via, QStringLiteral("multipathd"));
+        QVERIFY2(r.error.contains(QStringLiteral("\"fail path sdb\" failed")), qPrintable(r.error));
+        QVERIFY(m_dm->receivedMessages(mapName).isEmpty());
+    }
+
+    void restoreQueueingRefusedByConfig()
+    {
+        m_daemon.noPathRetryFail = true;
+        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::QueueIfNoPath, {}, 0 }, daemon());
+        QVERIFY(r.ok);
+        QCOMPARE(r.via, QStringLiteral("device-mapper"));
+        QCOMPARE(r.warnings.size(), 1);
+        QVERIFY(r.warnings.first().contains(QStringLiteral("restorequeueing left queueing off")));
+        QVERIFY(table(tableParams(*m_dm)).queueIfNoPath());
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<MultipathMessage>("message");
+        QTest::addColumn<QString>("map");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("path of another map") << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("8:64"), 0 }
+                                             << mapName << QStringLiteral("8:64 is not a path of this map (its paths: 8:0 8:16 8:32 8:48)");
+        QTest::newRow("unknown device") << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("sdz"), 0 } << mapName
+                                        << QStringLiteral("sdz: no such block device");
+        QTest::newRow("group 3 of 2") << MultipathMessage { MultipathMessageKind::SwitchGroup, {}, 3 } << mapName
+                                      << QStringLiteral("group 3 out of range 1-2");
+        QTest::newRow("no such map") << MultipathMessage { MultipathMessageKind::SwitchGroup, {}, 1 } << QStringLiteral("mpathz")
+                                     << QStringLiteral("mpathz: no such map");
+    }
+
+    void refusals()
+    {
+        QFETCH(MultipathMessage, message);
+        QFETCH(QString, map);
+        QFETCH(QString, error);
+        const auto r = runMultipathOperation(*m_dm, sysfs(), map, message, daemon());
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(error), qPrintable(r.error));
+        QVERIFY(m_daemon.commands.isEmpty());
+        QVERIFY(m_dm->receivedMessages(mapName).isEmpty());
+    }
+
+    void prepareComputesRisks()
+    {
+        QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")));
+        const auto prepared = prepareMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("/dev/sdb"), 0 });
+        QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
+        QCOMPARE(prepared->message.device, QStringLiteral("8:16"));
+        QCOMPARE(prepared->pathName, QStringLiteral("sdb"));
+        QCOMPARE(prepared->risks.size(), 1);
+        QVERIFY(prepared->risks.first().contains(QStringLiteral("leaves group 1 without an active path")));
+    }
+
+    void reload()
+    {
+        const MultipathTable st = table(QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1"));
+        const auto prepared = prepareMultipathReload(*m_dm, mapName, st);
+        QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
+        QCOMPARE(formatTargetLine(prepared->line), QStringLiteral("0 131072 multipath ") + formatMultipathTable(st));
+        QVERIFY(prepared->diff.contains(QStringLiteral("group 1: selector round-robin 0 -> service-time 0")));
+        QVERIFY(prepared->risks.isEmpty());
+        const auto r = executeMultipathReload(*m_dm, prepared.value(), true);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.operation, QStringLiteral("reload"));
+        QCOMPARE(r.via, QStringLiteral("device-mapper"));
+        QCOMPARE(r.warnings.size(), 1); // multipathd may reload the map from multipath.conf
+        QVERIFY(r.warnings.first().contains(QStringLiteral("multipath.conf")));
+        QCOMPARE(table(tableParams(*m_dm)), st);
+    }
+
+    void reloadFailureKeepsTheOldTable()
+    {
+        m_dm->failNextLoad(mapName, QStringLiteral("Invalid argument"));
+        const auto r = runMultipathReload(*m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1")), false);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(QStringLiteral("old table is live again")), qPrintable(r.error));
+        QCOMPARE(tableParams(*m_dm), parseTargetLine(labTable)->params);
+        QVERIFY(!m_dm->info(mapName)->suspended);
+    }
+
+    void reloadRejectsAnInvalidTable()
+    {
+        MultipathTable bad = table(QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1"));
+        bad.groups.first().paths.last().args.clear(); // fewer args than perPathArgCount
+        const auto r = runMultipathReload(*m_dm, mapName, bad, false);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(QStringLiteral("invalid table")), qPrintable(r.error));
+    }
+
+    void controlHandsBackInOrder()
+    {
+        MultipathControl control(m_dm.get());
+        control.setSysfsRoot(sysfs());
+        control.setMultipathdProvider([] { return MultipathdCommand(); });
+        QVERIFY(!control.multipathdRunning());
+        QSignalSpy spy(&control, &MultipathControl::finished);
+        control.failPath(mapName, QStringLiteral("sdb"));
+        control.reinstatePath(mapName, QStringLiteral("sdb"));
+        control.switchGroup(mapName, 2);
+        control.setQueueIfNoPath(mapName, true);
+        control.reload(mapName, table(QStringLiteral("1 queue_if_no_path 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")));
+        control.failPath(mapName, QStringLiteral("sdz"));
+        QVERIFY(spy.isEmpty()); // queued: nothing arrives before the event loop runs
+        QTRY_COMPARE(spy.size(), 6);
+        const QStringList expected { QStringLiteral("fail_path 8:16"), QStringLiteral("reinstate_path 8:16"),
+            QStringLiteral("switch_group 2"), QStringLiteral("queue_if_no_path"), QStringLiteral("reload"),
+            QStringLiteral("fail_path sdz") };
+        for (int i = 0; i < 6; ++i) {
+            const auto r = spy.at(i).first().value<MultipathOperationResult>();
+            QCOMPARE(r.operation, expected.at(i));
+            QCOMPARE(r.ok, i < 5);
+        }
+        QCOMPARE(m_dm->receivedMessages(mapName), expected.mid(0, 4));
+    }
+
+    void watcherReportsEventsAtOnce()
+    {
+        m_dm->setWaitTimeout(200); // the fake's wait ignores signals: let it wake to see `stop`
+        FakeDeviceMapper *fake = m_dm.get();
+        auto watcher = std::make_unique<DmEventWatcher>([fake] { return std::make_unique<ForwardingDm>(fake); });
+        QSignalSpy events(watcher.get(), &DmEventWatcher::mapEvent);
+        QSignalSpy stopped(watcher.get(), &DmEventWatcher::watchStopped);
+        watcher->watch({ mapName });
+        QCOMPARE(watcher->watchedMaps(), QStringList { mapName });
+        QTest::qWait(50); // the worker reads the first event number
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:16")));
+        QTRY_COMPARE_WITH_TIMEOUT(events.size(), 1, 1000);
+        QVERIFY2(clock.elapsed() < 150, qPrintable(QString::number(clock.elapsed()))); // not at a poll
+        QCOMPARE(events.first().at(0).toString(), mapName);
+        QCOMPARE(events.first().at(1).toUInt(), m_dm->info(mapName)->eventNr);
+
+        m_dm->removeMap(mapName);
+        QTRY_COMPARE(stopped.size(), 1);
+        QVERIFY(stopped.first().at(1).toString().contains(QStringLiteral("went away")));
+        clock.restart();
+        watcher.reset();
+        QVERIFY(clock.elapsed() < 1000);
+    }
+
+    void watcherStopsCleanly()
+    {
+        m_dm->setWaitTimeout(100);
+        FakeDeviceMapper *fake = m_dm.get();
+        QVERIFY(m_dm->addMap(QStringLiteral("mpathb"), labTable));
+        DmEventWatcher watcher([fake] { return std::make_unique<ForwardingDm>(fake); });
+        watcher.watch({ mapName, QStringLiteral("mpathb") });
+        QTest::qWait(20);
+        watcher.watch({ QStringLiteral("mpathb") });
+        QCOMPARE(watcher.watchedMaps(), QStringList { QStringLiteral("mpathb") });
+        QSignalSpy events(&watcher, &DmEventWatcher::mapEvent);
+        QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:16"))); // no longer watched
+        QVERIFY(m_dm->message(QStringLiteral("mpathb"), QStringLiteral("fail_path 8:0")));
+        QTRY_COMPARE(events.size(), 1);
+        QCOMPARE(events.first().at(0).toString(), QStringLiteral("mpathb"));
+    }
+};
+
+Q_DECLARE_METATYPE(dmtune::MultipathMessage)
+
+QTEST_GUILESS_MAIN(TestMultipathControl)
+#include "tst_multipathcontrol.moc"

@@ -1,0 +1,163 @@
+// multipathd's `show maps json` parsed, and compared with the kernel's table and status.
+// fixtures/multipathd-show-maps.json is multipathd 0.9.4's reply in the lab VM (4 scsi_debug
+// paths, path_grouping_policy failover, no_path_retry 12).
+#include "dm/multipathdview.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+QString fixture(const QString &name)
+{
+    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return QString::fromUtf8(file.readAll());
+}
+
+MultipathdMapView labView()
+{
+    const auto maps = parseMultipathdMapsJson(fixture(QStringLiteral("multipathd-show-maps.json")));
+    if (!maps || maps->size() != 1)
+        qFatal("fixture does not parse: %s", qPrintable(maps.errorMessage()));
+    return maps->first();
+}
+} // namespace
+
+class TestMultipathdView : public QObject {
+    Q_OBJECT
+
+private:
+    // The kernel's table and status that agree with the fixture (from `dmsetup table/status`).
+    QString m_table;
+    QString m_status;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const MultipathdMapView v = labView();
+        QStringList groups;
+        QStringList statusGroups;
+        for (const MultipathdGroupView &g : v.groups) {
+            QStringList paths;
+            QStringList statusPaths;
+            for (const MultipathdPathView &p : g.paths) {
+                paths << p.devT << QStringLiteral("1");
+                statusPaths << p.devT << (p.dmState == QLatin1String("active") ? QStringLiteral("A") : QStringLiteral("F"))
+                            << QStringLiteral("0") << QStringLiteral("0") << QStringLiteral("1");
+            }
+            groups << QStringLiteral("service-time 0 %1 1 %2").arg(g.paths.size()).arg(paths.join(QLatin1Char(' ')));
+            const QChar state = g.dmState == QLatin1String("active") ? QLatin1Char('A')
+                : g.dmState == QLatin1String("disabled")             ? QLatin1Char('D')
+                                                                     : QLatin1Char('E');
+            statusGroups << QStringLiteral("%1 0 %2 2 %3").arg(state).arg(g.paths.size()).arg(statusPaths.join(QLatin1Char(' ')));
+        }
+        m_table = QStringLiteral("%1 %2 %3 1 %4").arg(v.features, v.hwhandler).arg(v.groups.size()).arg(groups.join(QLatin1Char(' ')));
+        m_status = QStringLiteral("2 0 1 0 %1 1 %2").arg(v.groups.size()).arg(statusGroups.join(QLatin1Char(' ')));
+    }
+
+    void parsesTheLabMap()
+    {
+        const MultipathdMapView v = labView();
+        QCOMPARE(v.name, QStringLiteral("mpatha"));
+        QCOMPARE(v.sysfs, QStringLiteral("dm-0"));
+        QCOMPARE(v.queueing, QStringLiteral("12 chk"));
+        QCOMPARE(v.features, QStringLiteral("1 queue_if_no_path"));
+        QCOMPARE(v.hwhandler, QStringLiteral("1 alua"));
+        QCOMPARE(v.groups.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(v.groups.at(i).number, i + 1);
+            QCOMPARE(v.groups.at(i).selector, QStringLiteral("service-time 0"));
+            QCOMPARE(v.groups.at(i).paths.size(), 1);
+            QVERIFY(v.groups.at(i).paths.first().devT.contains(QLatin1Char(':')));
+            QVERIFY(v.groups.at(i).paths.first().dev.startsWith(QLatin1String("sd")));
+            QCOMPARE(v.groups.at(i).paths.first().checker, QStringLiteral("tur"));
+        }
+        QCOMPARE(v.groups.first().dmState, QStringLiteral("active"));
+    }
+
+    void rejects_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not JSON") << QStringLiteral("fail") << QStringLiteral("multipathd JSON:");
+        QTest::newRow("no maps") << QStringLiteral("{\"major_version\": 0}") << QStringLiteral("neither");
+        QTest::newRow("newer format") << QStringLiteral("{\"major_version\": 1, \"maps\": []}") << QStringLiteral("version 1");
+        QTest::newRow("nameless map") << QStringLiteral("{\"maps\": [{\"uuid\": \"x\"}]}") << QStringLiteral("without \"name\"");
+    }
+
+    void rejects()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        const auto parsed = parseMultipathdMapsJson(json);
+        QVERIFY(!parsed);
+        QVERIFY2(parsed.errorMessage().contains(error), qPrintable(parsed.errorMessage()));
+    }
+
+    void singleMapForm()
+    {
+        const auto parsed = parseMultipathdMapsJson(QStringLiteral(
+            "{\"major_version\": 0, \"minor_version\": 1, \"map\": {\"name\": \"mpathb\", \"path_groups\": []}}"));
+        QVERIFY2(parsed, qPrintable(parsed.errorMessage()));
+        QCOMPARE(parsed->size(), 1);
+        QVERIFY(findMultipathdMap(parsed.value(), QStringLiteral("mpathb")));
+        const auto missing = findMultipathdMap(parsed.value(), QStringLiteral("mpatha"));
+        QVERIFY(!missing);
+        QCOMPARE(missing.errorMessage(), QStringLiteral("multipathd does not manage mpatha (it has: mpathb)"));
+    }
+
+    void compare_data()
+    {
+        QTest::addColumn<QString>("tableEdit"); // "from|to" replacements in the kernel's table text
+        QTest::addColumn<QString>("statusEdit");
+        QTest::addColumn<QStringList>("differences"); // substrings, in order
+
+        QTest::newRow("agree") << QString() << QString() << QStringList();
+        QTest::newRow("queueing off behind multipathd's back")
+            << QStringLiteral("1 queue_if_no_path |0 ") << QString()
+            << QStringList { QStringLiteral("features: kernel 0, multipathd 1 queue_if_no_path"),
+                   QStringLiteral("queueing: kernel queue_if_no_path off, multipathd \"12 chk\"") };
+        QTest::newRow("path failed with dmsetup")
+            << QString() << QStringLiteral(" A 0 0 1| F 1 0 1")
+            << QStringList { QStringLiteral(": kernel F (failed), multipathd active") };
+        QTest::newRow("group disabled") << QString() << QStringLiteral("E 0 1|D 0 1")
+                                        << QStringList { QStringLiteral("group 2: kernel D (disabled), multipathd enabled") };
+        QTest::newRow("reloaded as round-robin")
+            << QStringLiteral("service-time 0|round-robin 0") << QString()
+            << QStringList { QStringLiteral("group 1: kernel selector round-robin 0, multipathd service-time 0") };
+    }
+
+    void compare()
+    {
+        QFETCH(QString, tableEdit);
+        QFETCH(QString, statusEdit);
+        QFETCH(QStringList, differences);
+        QString table = m_table;
+        QString status = m_status;
+        // One replacement, the first occurrence only: enough to make one difference.
+        const auto edit = [](QString &text, const QString &spec) {
+            if (spec.isEmpty())
+                return;
+            const QStringList parts = spec.split(QLatin1Char('|'));
+            const qsizetype at = text.indexOf(parts.at(0));
+            QVERIFY2(at >= 0, qPrintable(parts.at(0) + QStringLiteral(" not in ") + text));
+            text.replace(at, parts.at(0).size(), parts.at(1));
+        };
+        edit(table, tableEdit);
+        edit(status, statusEdit);
+        const auto t = parseMultipathTable(table);
+        const auto s = parseMultipathStatus(status);
+        QVERIFY2(t, qPrintable(t.errorMessage() + QStringLiteral(": ") + table));
+        QVERIFY2(s, qPrintable(s.errorMessage() + QStringLiteral(": ") + status));
+        const QStringList found = compareMultipathdView(labView(), t.value(), s.value());
+        QCOMPARE(found.size(), differences.size());
+        for (qsizetype i = 0; i < differences.size(); ++i)
+            QVERIFY2(found.at(i).contains(differences.at(i)), qPrintable(found.at(i)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMultipathdView)
+#include "tst_multipathdview.moc"

@@ -1,0 +1,115 @@
+#include "applyresulttext.h"
+
+#include <QStringList>
+
+namespace dmtune {
+
+namespace {
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+} // namespace
+
+QString stageText(ApplyError::Stage stage)
+{
+    switch (stage) {
+    case ApplyError::Stage::Validate:
+        return QStringLiteral("check");
+    case ApplyError::Stage::Write:
+        return QStringLiteral("write");
+    case ApplyError::Stage::ReadBack:
+        return QStringLiteral("read back");
+    case ApplyError::Stage::Rollback:
+        return QStringLiteral("restore");
+    case ApplyError::Stage::Helper:
+        return QStringLiteral("helper");
+    }
+    return {};
+}
+
+QString applySummary(const ApplyResult &result)
+{
+    QStringList parts;
+    for (const auto &c : result.changes) {
+        if ((c.written || c.sideEffect) && c.oldValue != c.newValue)
+            parts << c.summary();
+    }
+    return parts.isEmpty() ? QStringLiteral("nothing changed") : parts.join(QStringLiteral(", "));
+}
+
+QString applySuccessHtml(const ApplyResult &result)
+{
+    QStringList changed, skipped, notes;
+    for (const auto &c : result.changes) {
+        if (c.sideEffect) {
+            if (c.oldValue != c.newValue)
+                notes << QStringLiteral("%1 (reset by the scheduler change)").arg(esc(c.summary()));
+            continue;
+        }
+        if (!c.written) {
+            skipped << esc(QStringLiteral("%1 %2").arg(c.device, c.attribute));
+            continue;
+        }
+        changed << esc(c.summary());
+        if (c.clamped)
+            notes << QStringLiteral("%1 %2: asked %3, the kernel kept %4")
+                         .arg(esc(c.device), esc(c.attribute), esc(c.requested), esc(c.newValue));
+    }
+    QString html = QStringLiteral("<b>Applied</b> (%1): %2")
+                       .arg(esc(result.executor),
+                            changed.isEmpty() ? QStringLiteral("nothing to change") : changed.join(QStringLiteral(", ")));
+    if (!skipped.isEmpty())
+        html += QStringLiteral("<br>Already in place: %1").arg(skipped.join(QStringLiteral(", ")));
+    for (const auto &n : std::as_const(notes))
+        html += QStringLiteral("<br>%1").arg(n);
+    return html;
+}
+
+QString applyErrorHtml(const ApplyResult &result, const QString &heading)
+{
+    QString what;
+    if (result.rejected())
+        what = QStringLiteral("rejected before anything was written");
+    else if (result.rolledBack)
+        what = QStringLiteral("rolled back: every value written was restored");
+    else if (!result.anyWritten())
+        what = QStringLiteral("nothing was written");
+    QString html = QStringLiteral("<span style=\"color:#c62828; font-weight:600\">%1</span>").arg(esc(heading));
+    if (!what.isEmpty())
+        html += QStringLiteral(" — ") + what;
+    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">"
+                           "<tr><th align=\"left\">Step</th><th align=\"left\">Device</th><th align=\"left\">Attribute</th>"
+                           "<th align=\"left\">Value</th><th align=\"left\">Error</th></tr>");
+    for (const auto &e : result.errors) {
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:#c62828\">%5</td></tr>")
+                    .arg(esc(stageText(e.stage)), esc(e.device.isEmpty() ? QStringLiteral("—") : e.device),
+                         esc(e.attribute.isEmpty() ? QStringLiteral("—") : e.attribute),
+                         esc(e.value.isEmpty() ? QStringLiteral("—") : e.value), esc(e.message));
+    }
+    html += QStringLiteral("</table>");
+    if (result.rolledBack) {
+        QStringList restored;
+        for (const auto &c : result.changes) {
+            if (c.note == QLatin1String("rolled back"))
+                restored << esc(QStringLiteral("%1 %2 = %3").arg(c.device, c.attribute, c.newValue));
+        }
+        if (!restored.isEmpty())
+            html += QStringLiteral("Restored: %1").arg(restored.join(QStringLiteral(", ")));
+    }
+    return html;
+}
+
+QString warningsHtml(const QList<StackingWarning> &warnings)
+{
+    if (warnings.isEmpty())
+        return {};
+    QString html = QStringLiteral("<b>Stacking warnings</b> (applying is still possible):<ul style=\"margin:0\">");
+    for (const auto &w : warnings)
+        html += QStringLiteral("<li>%1</li>").arg(esc(w.message));
+    return html + QStringLiteral("</ul>");
+}
+
+} // namespace dmtune

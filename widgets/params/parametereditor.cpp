@@ -1,0 +1,570 @@
+#include "parametereditor.h"
+
+#include "anywherewrapdelegate.h"
+#include "applyresulttext.h"
+#include "changepreviewmodel.h"
+#include "tunablefilterproxy.h"
+#include "tunabletablemodel.h"
+#include "tunablevaluedelegate.h"
+#include "tuningsession.h"
+
+#include "deviceproperties.h"
+#include "params/catalog.h"
+#include "params/tunable.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QShowEvent>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTextDocumentFragment>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+
+QString plain(const QString &html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
+}
+
+void setComboItemEnabled(QComboBox *combo, int row, bool enabled, const QString &toolTip)
+{
+    auto *model = qobject_cast<QStandardItemModel *>(combo->model());
+    if (QStandardItem *item = model ? model->item(row) : nullptr) {
+        item->setEnabled(enabled);
+        item->setToolTip(toolTip);
+    }
+}
+
+QString shortList(const QStringList &names, int keep = 6)
+{
+    if (names.size() <= keep)
+        return names.join(QStringLiteral(", "));
+    return QStringLiteral("%1, … (%2 in all)").arg(names.mid(0, keep).join(QStringLiteral(", "))).arg(names.size());
+}
+
+} // namespace
+
+ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(QStringLiteral("Filter attributes"));
+    m_filter->setClearButtonEnabled(true);
+
+    m_model = new TunableTableModel(this);
+    m_proxy = new TunableFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &TunableFilterProxy::setText);
+    m_showRaw = new QCheckBox(QStringLiteral("Show read-only attributes"), this);
+    m_showRaw->setToolTip(QStringLiteral("Also list the queue attributes that are not in dmtune's catalog (never written)."));
+    connect(m_showRaw, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setShowRaw(on);
+        updateSummary();
+    });
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("tunableTable"));
+    m_table->setModel(m_proxy);
+    m_table->setItemDelegateForColumn(TunableTableModel::NewValueColumn, new TunableValueDelegate(m_table));
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                             | QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
+    m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TunableTableModel::NoteColumn, QHeaderView::Stretch);
+    m_table->setItemDelegateForColumn(TunableTableModel::NoteColumn, new AnywhereWrapDelegate(m_table));
+    header->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
+    header->setHighlightSections(false);
+    m_table->setSortingEnabled(false);
+
+    // Preview: the writes in execution order, warnings, what stands in the way.
+    auto *previewBox = new QGroupBox(QStringLiteral("Preview"), this);
+    m_scope = new QComboBox(previewBox);
+    m_scope->setObjectName(QStringLiteral("scopeCombo"));
+    m_scope->addItem(QStringLiteral("This device"), int(ChangeScope::Device));
+    m_scope->addItem(QStringLiteral("This map and all its paths"), int(ChangeScope::MapAndPaths));
+    m_scope->addItem(QStringLiteral("All paths of the map"), int(ChangeScope::PathsOfMap));
+    m_scope->addItem(QStringLiteral("Selection (from the tree)"), int(ChangeScope::Selection));
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scopeDevices = new QLabel(previewBox);
+    m_scopeDevices->setWordWrap(true);
+    m_scopeDevices->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_previewModel = new ChangePreviewModel(this);
+    m_preview = new QTableView(previewBox);
+    m_preview->setObjectName(QStringLiteral("previewTable"));
+    m_preview->setModel(m_previewModel);
+    m_preview->verticalHeader()->hide();
+    m_preview->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_preview->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_preview->horizontalHeader()->setSectionResizeMode(ChangePreviewModel::NoteColumn, QHeaderView::Stretch);
+    m_preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_preview->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_preview->setAlternatingRowColors(true);
+
+    m_warnings = new QLabel(previewBox);
+    m_warnings->setObjectName(QStringLiteral("stackingWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::RichText);
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems = new QLabel(previewBox);
+    m_problems->setWordWrap(true);
+    m_problems->setTextFormat(Qt::RichText);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result = new QLabel(previewBox);
+    m_result->setObjectName(QStringLiteral("applyResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setFrameShape(QFrame::StyledPanel);
+    m_result->setMargin(4);
+    m_result->hide();
+
+    m_previewButton = new QPushButton(QStringLiteral("Pre&view"), previewBox);
+    m_previewButton->setToolTip(QStringLiteral("Plan the edits again against the values in place now (nothing is written)."));
+    m_revert = new QPushButton(QStringLiteral("&Revert"), previewBox);
+    m_revert->setObjectName(QStringLiteral("revertButton"));
+    m_revert->setToolTip(QStringLiteral("Drop every pending edit."));
+    m_apply = new QPushButton(QStringLiteral("&Apply"), previewBox);
+    m_apply->setObjectName(QStringLiteral("applyButton"));
+    m_apply->setDefault(true);
+
+    auto *scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(new QLabel(QStringLiteral("Apply to:"), previewBox));
+    scopeRow->addWidget(m_scope);
+    scopeRow->addWidget(m_scopeDevices, 1);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_previewButton);
+    buttons->addWidget(m_revert);
+    buttons->addStretch(1);
+    buttons->addWidget(m_apply);
+    auto *previewLayout = new QVBoxLayout(previewBox);
+    previewLayout->addLayout(scopeRow);
+    previewLayout->addWidget(m_preview, 1);
+    previewLayout->addWidget(m_warnings);
+    previewLayout->addWidget(m_problems);
+    previewLayout->addWidget(m_result);
+    previewLayout->addLayout(buttons);
+
+    auto *top = new QWidget(this);
+    auto *topHeader = new QHBoxLayout;
+    topHeader->addWidget(m_summary, 1);
+    topHeader->addWidget(m_showRaw);
+    topHeader->addWidget(m_filter);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addLayout(topHeader);
+    topLayout->addWidget(m_table, 1);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(previewBox);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_title);
+    layout->addWidget(m_splitter, 1);
+
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(0);
+    connect(m_previewTimer, &QTimer::timeout, this, &ParameterEditor::updatePreview);
+    // Someone may tune the device from a shell: re-read every two seconds while shown (edits stay).
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(2000);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        // Not while an editor is open in the table: a reset would close it under the user's fingers.
+        const QWidget *focus = QApplication::focusWidget();
+        const bool editing = focus && m_table->viewport()->isAncestorOf(focus);
+        if (isVisible() && !m_session->isBusy() && !m_device.isEmpty() && !editing)
+            refresh();
+    });
+    m_refreshTimer->start();
+
+    connect(m_model, &TunableTableModel::pendingChanged, this, [this] {
+        m_result->hide();
+        updateSummary();
+        schedulePreview();
+    });
+    connect(m_model, &TunableTableModel::editRejected, this, [this](const QString &attribute, const QString &message) {
+        m_result->setText(QStringLiteral("<span style=\"color:#c62828\">%1: %2</span>")
+                              .arg(TunableTableModel::displayName(attribute).toHtmlEscaped(), message.toHtmlEscaped()));
+        m_result->show();
+    });
+    connect(m_scope, &QComboBox::currentIndexChanged, this, &ParameterEditor::schedulePreview);
+    connect(m_previewButton, &QPushButton::clicked, this, &ParameterEditor::refresh);
+    connect(m_revert, &QPushButton::clicked, this, &ParameterEditor::revert);
+    connect(m_apply, &QPushButton::clicked, this, &ParameterEditor::apply);
+    connect(m_session, &TuningSession::busyChanged, this, &ParameterEditor::updateActions);
+    connect(m_session, &TuningSession::finished, this, &ParameterEditor::onFinished);
+
+    showDevice(QString());
+}
+
+void ParameterEditor::setSnapshot(const DeviceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    const QString requested = m_requested;
+    m_requested.clear(); // force showDevice() to resolve again (a partition's disk may have changed)
+    showDevice(requested);
+}
+
+void ParameterEditor::showDevice(const QString &name)
+{
+    if (name == m_requested && !name.isEmpty()) {
+        refresh();
+        return;
+    }
+    m_requested = name;
+    QString device = name;
+    QString partitionNote;
+    if (const BlockDevice *disk = diskOfPartition(m_snapshot, name)) {
+        device = disk->name;
+        partitionNote = QStringLiteral("%1 is a partition: it shares the queue of %2.").arg(name, disk->name);
+    }
+    if (device != m_device) {
+        m_result->hide();
+        m_filter->clear();
+    }
+    m_device = device;
+
+    if (m_device.isEmpty()) {
+        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">Tune</span>&nbsp;&nbsp;"
+                                        "select a block device or a multipath map in the tree"));
+    } else {
+        QString label = m_device;
+        QString kind;
+        if (const BlockDevice *d = m_snapshot.device(m_device)) {
+            kind = deviceKindLabel(d->kind);
+            if (const MultipathMap *map = d->kind == DeviceKind::Multipath ? m_snapshot.map(d->name) : nullptr)
+                label = QStringLiteral("%1 (%2)").arg(map->name, d->name);
+        }
+        QString facts = kind;
+        if (!partitionNote.isEmpty())
+            facts += (facts.isEmpty() ? QString() : QStringLiteral(" · ")) + partitionNote;
+        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">Tune %1</span>&nbsp;&nbsp;%2")
+                             .arg(label.toHtmlEscaped(), facts.toHtmlEscaped()));
+    }
+    reloadTunables();
+    updateScopeChoices();
+    updateSummary();
+    updatePreview();
+}
+
+void ParameterEditor::setSelectedDevices(const QStringList &devices)
+{
+    if (devices == m_selection)
+        return;
+    m_selection = devices;
+    updateScopeChoices();
+    schedulePreview();
+}
+
+void ParameterEditor::reloadTunables()
+{
+    const QList<Tunable> rows = m_device.isEmpty() ? QList<Tunable>() : readTunables(m_session->sysfs(), m_device);
+    m_model->setTunables(m_device, rows);
+    m_table->setVisible(!rows.isEmpty() || m_device.isEmpty());
+}
+
+void ParameterEditor::refresh()
+{
+    if (m_device.isEmpty())
+        return;
+    reloadTunables();
+    updateSummary();
+    updatePreview();
+}
+
+void ParameterEditor::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (event->spontaneous())
+        return;
+    if (!m_splitSized) {
+        // The table gets most of the height; the preview what a handful of writes needs.
+        m_splitSized = true;
+        const int total = m_splitter->height() - m_splitter->handleWidth();
+        if (total > 0)
+            m_splitter->setSizes({total * 62 / 100, total - total * 62 / 100});
+    }
+    refresh();
+}
+
+QString ParameterEditor::mapDevice() const
+{
+    if (const BlockDevice *d = m_snapshot.device(m_device)) {
+        if (d->isDeviceMapper() && !d->slaves.isEmpty())
+            return d->name;
+    }
+    if (const MultipathMap *map = m_snapshot.mapOfPath(m_device))
+        return map->device;
+    return {};
+}
+
+void ParameterEditor::updateScopeChoices()
+{
+    const QString map = mapDevice();
+    const BlockDevice *mapDev = m_snapshot.device(map);
+    const MultipathMap *mp = m_snapshot.map(map);
+    const QString mapName = mp ? mp->name : map;
+    const auto paths = mapDev ? mapDev->slaves.size() : 0;
+    const bool mapOk = !map.isEmpty() && paths > 0;
+    const bool selectionOk = !m_selection.isEmpty() && m_selection != QStringList {m_device};
+
+    m_scope->setItemText(0, m_device.isEmpty() ? QStringLiteral("This device") : QStringLiteral("This device (%1)").arg(m_device));
+    m_scope->setItemText(1, mapOk ? QStringLiteral("Map %1 and its %2 paths").arg(mapName).arg(paths)
+                                  : QStringLiteral("This map and all its paths"));
+    m_scope->setItemText(2, mapOk ? QStringLiteral("The %1 paths of %2").arg(paths).arg(mapName)
+                                  : QStringLiteral("All paths of the map"));
+    m_scope->setItemText(3, selectionOk ? QStringLiteral("Selection: %1 devices").arg(m_selection.size())
+                                        : QStringLiteral("Selection (from the tree)"));
+    const QString noMap = QStringLiteral("%1 is neither a multipath map nor one of its paths").arg(m_device);
+    setComboItemEnabled(m_scope, 1, mapOk, mapOk ? QString() : noMap);
+    setComboItemEnabled(m_scope, 2, mapOk, mapOk ? QString() : noMap);
+    setComboItemEnabled(m_scope, 3, selectionOk,
+                        selectionOk ? shortList(m_selection)
+                                    : QStringLiteral("Select several devices in the tree (Ctrl+click) to use this scope"));
+    if (!isScopeAvailable(scope()))
+        m_scope->setCurrentIndex(0);
+}
+
+bool ParameterEditor::isScopeAvailable(ChangeScope s) const
+{
+    const int row = m_scope->findData(int(s));
+    auto *model = qobject_cast<QStandardItemModel *>(m_scope->model());
+    return row >= 0 && model && model->item(row) && model->item(row)->isEnabled();
+}
+
+void ParameterEditor::setScope(ChangeScope s)
+{
+    const int row = m_scope->findData(int(s));
+    if (row >= 0 && isScopeAvailable(s))
+        m_scope->setCurrentIndex(row);
+}
+
+ChangeScope ParameterEditor::scope() const
+{
+    return ChangeScope(m_scope->currentData().toInt());
+}
+
+Result<QStringList> ParameterEditor::scopeDevices() const
+{
+    if (m_device.isEmpty())
+        return Result<QStringList>::failure(QStringLiteral("no device selected"));
+    switch (scope()) {
+    case ChangeScope::Device:
+        return dmtune::scopeDevices(m_snapshot, ChangeScope::Device, {m_device});
+    case ChangeScope::MapAndPaths:
+    case ChangeScope::PathsOfMap: {
+        const QString map = mapDevice();
+        if (map.isEmpty())
+            return Result<QStringList>::failure(QStringLiteral("%1 is not a map with paths").arg(m_device));
+        return dmtune::scopeDevices(m_snapshot, scope(), {map});
+    }
+    case ChangeScope::Selection:
+        return dmtune::scopeDevices(m_snapshot, ChangeScope::Selection, m_selection);
+    }
+    return Result<QStringList>::failure(QStringLiteral("unknown scope"));
+}
+
+Result<ChangeSet> ParameterEditor::changeSet() const
+{
+    const QList<Assignment> assignments = m_model->pendingAssignments();
+    if (assignments.isEmpty())
+        return ChangeSet();
+    const auto devices = scopeDevices();
+    if (!devices)
+        return Result<ChangeSet>::failure(devices.errorMessage());
+    return makeChangeSet(*devices, assignments);
+}
+
+void ParameterEditor::schedulePreview()
+{
+    m_previewTimer->start();
+}
+
+void ParameterEditor::updatePreview()
+{
+    m_previewTimer->stop();
+    const auto devices = scopeDevices();
+    // "This device (sdb)" says it all; other scopes list what they cover.
+    m_scopeDevices->setText(devices && scope() != ChangeScope::Device ? shortList(*devices) : QString());
+    m_scopeDevices->setToolTip(devices ? devices->join(QStringLiteral(", ")) : QString());
+
+    const auto changes = changeSet();
+    m_plan = Plan();
+    m_planned.clear();
+    QString problems;
+    if (!changes) {
+        problems = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(changes.errorMessage().toHtmlEscaped());
+    } else if (!changes->isEmpty()) {
+        // Reads a handful of sysfs files: cheap enough for the GUI thread, like the detail pane's re-read.
+        m_plan = planChanges(m_session->sysfs(), *changes);
+        m_planned = *changes;
+        if (!m_plan.ok()) {
+            QStringList lines;
+            for (const auto &e : m_plan.errors)
+                lines << QStringLiteral("<li>%1</li>").arg(e.text().toHtmlEscaped());
+            problems = QStringLiteral("<span style=\"color:#c62828; font-weight:600\">Cannot apply</span> "
+                                      "(nothing would be written):<ul style=\"margin:0\">%1</ul>")
+                           .arg(lines.join(QString()));
+        }
+    }
+    m_previewModel->setPlan(m_plan);
+    m_preview->resizeColumnsToContents();
+    const QString warnings = warningsHtml(m_plan.warnings);
+    m_warnings->setText(warnings);
+    m_warnings->setVisible(!warnings.isEmpty());
+    m_problems->setText(problems);
+    m_problems->setVisible(!problems.isEmpty());
+    updateActions();
+}
+
+bool ParameterEditor::apply()
+{
+    updatePreview();
+    if (m_planned.isEmpty() || !m_plan.ok() || !m_session->canApply())
+        return false;
+    if (!m_session->apply(m_planned))
+        return false;
+    m_waiting = true;
+    m_result->setText(m_session->applier()->usesHelper()
+                          ? QStringLiteral("Applying through pkexec dmtune-helper… (authorization may be asked)")
+                          : QStringLiteral("Applying…"));
+    m_result->show();
+    updateActions();
+    return true;
+}
+
+void ParameterEditor::revert()
+{
+    m_model->clearPending();
+    m_result->hide();
+}
+
+void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
+{
+    if (m_waiting && !wasUndo) {
+        m_waiting = false;
+        m_result->setText(result.ok() ? applySuccessHtml(result)
+                                      : applyErrorHtml(result, result.rejected() ? QStringLiteral("Not applied")
+                                                                                 : QStringLiteral("Apply failed")));
+        m_result->show();
+        Q_EMIT applyFinished(result);
+    }
+    // Applied edits now equal the values in place and drop out of the table; failed ones stay.
+    refresh();
+}
+
+void ParameterEditor::updateSummary()
+{
+    if (m_device.isEmpty()) {
+        m_summary->clear();
+        return;
+    }
+    const auto &rows = m_model->tunables();
+    if (rows.isEmpty()) {
+        m_summary->setText(QStringLiteral("%1 has no queue attributes to tune.").arg(m_device));
+        return;
+    }
+    int writable = 0, ignored = 0, pending = 0, raw = 0, readOnly = 0;
+    for (const auto &t : rows) {
+        writable += TunableTableModel::isEditable(t) ? 1 : 0;
+        ignored += t.ignored ? 1 : 0;
+        raw += t.known ? 0 : 1;
+        readOnly += t.known && !t.ignored && !TunableTableModel::isEditable(t) ? 1 : 0;
+        pending += t.hasPending() && t.pending != t.value ? 1 : 0;
+    }
+    QStringList parts {QStringLiteral("%1 tunable").arg(writable)};
+    if (ignored)
+        parts << QStringLiteral("%1 ignored by current kernels (grey)").arg(ignored);
+    if (readOnly)
+        parts << QStringLiteral("%1 read-only").arg(readOnly);
+    if (raw)
+        parts << QStringLiteral("%1 other attributes%2").arg(raw).arg(m_proxy->showRaw() ? QString() : QStringLiteral(" (hidden)"));
+    QString text = parts.join(QStringLiteral(", "));
+    if (pending)
+        text += QStringLiteral(" · <b>%1 pending %2</b>").arg(pending).arg(pending == 1 ? QStringLiteral("edit") : QStringLiteral("edits"));
+    else
+        text += QStringLiteral(" · double-click a New value to edit");
+    if (const BlockDevice *d = m_snapshot.device(m_device); d && d->kind == DeviceKind::Multipath) {
+        QStringList knobs;
+        for (const auto &k : catalog::ignoredTableKnobs()) {
+            if (!k.name.contains(QLatin1Char('/')))
+                knobs << QStringLiteral("%1 (%2)").arg(k.name, k.note);
+        }
+        if (!knobs.isEmpty())
+            text += QStringLiteral("<br>Not offered: ") + knobs.join(QStringLiteral("; ")).toHtmlEscaped();
+    }
+    m_summary->setText(text);
+}
+
+void ParameterEditor::updateActions()
+{
+    const bool busy = m_session->isBusy();
+    const bool pending = m_model->hasPending();
+    m_revert->setEnabled(pending && !m_waiting);
+    m_previewButton->setEnabled(!m_device.isEmpty());
+    bool anyChange = false;
+    for (const auto &w : m_plan.writes) {
+        const TunableDef *def = catalog::find(w.attribute);
+        anyChange = anyChange || w.oldValue.isEmpty() || !def || !sameValue(*def, w.oldValue, w.value);
+    }
+    m_apply->setEnabled(!busy && !m_session->isReadOnly() && m_plan.ok() && anyChange);
+    if (m_session->isReadOnly())
+        m_apply->setToolTip(QStringLiteral("Read-only: a captured tree is inspected, never written."));
+    else if (m_session->applier()->usesHelper())
+        m_apply->setToolTip(QStringLiteral("Write the previewed values through pkexec dmtune-helper, as one transaction."));
+    else
+        m_apply->setToolTip(QStringLiteral("Write the previewed values in this process, as one transaction."));
+}
+
+QString ParameterEditor::warningText() const
+{
+    return plain(m_warnings->text());
+}
+
+QString ParameterEditor::problemText() const
+{
+    return plain(m_problems->text());
+}
+
+QString ParameterEditor::resultText() const
+{
+    return m_result->isHidden() ? QString() : plain(m_result->text());
+}
+
+} // namespace dmtune

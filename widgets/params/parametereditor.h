@@ -1,0 +1,118 @@
+#pragma once
+// The Tune tab: the selected device's tunables with pending edits, the scope they apply to, a
+// preview of the planned writes and stacking warnings, Apply / Revert, and the outcome (with each
+// error of a rolled-back transaction). Applying goes through the window's TuningSession: always
+// asynchronous, never a nested event loop.
+#include "discovery/devicesnapshot.h"
+#include "params/changeset.h"
+#include "params/planner.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QTimer;
+
+namespace dmtune {
+
+class ChangePreviewModel;
+class TunableFilterProxy;
+class TunableTableModel;
+class TuningSession;
+struct ApplyResult;
+
+class ParameterEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ParameterEditor(TuningSession *session, QWidget *parent = nullptr);
+
+    // Keeps the shown device (re-reads its values, keeps the edits).
+    void setSnapshot(const DeviceSnapshot &snapshot);
+    // A disk, a dm device or a partition (its disk's queue is shown); empty: nothing to tune.
+    void showDevice(const QString &name);
+    QString shownDevice() const { return m_device; } // the device whose tunables are listed
+    // The devices selected in the tree, for the "selection" scope.
+    void setSelectedDevices(const QStringList &devices);
+
+    void setScope(ChangeScope scope);
+    ChangeScope scope() const;
+    bool isScopeAvailable(ChangeScope scope) const;
+    // The devices the scope covers now, or why none.
+    Result<QStringList> scopeDevices() const;
+    // The pending edits expanded to the scope (empty without edits).
+    Result<ChangeSet> changeSet() const;
+
+    // Re-reads the values from sysfs (edits stay) and re-plans the preview.
+    void refresh();
+    // Plans the pending edits (nothing is written) and shows the result in the preview.
+    void updatePreview();
+    // Starts the transaction of the previewed change set; false when there is nothing valid to
+    // apply or a transaction runs. The outcome arrives through the session.
+    bool apply();
+    // Drops every pending edit.
+    void revert();
+
+    TunableTableModel *model() const { return m_model; }
+    ChangePreviewModel *previewModel() const { return m_previewModel; }
+    QTableView *tableView() const { return m_table; }
+    QPushButton *applyButton() const { return m_apply; }
+    QPushButton *revertButton() const { return m_revert; }
+    QString warningText() const; // stacking warnings, plain text
+    QString problemText() const; // why the preview cannot be applied, plain text
+    QString resultText() const; // outcome of the last transaction, plain text
+
+Q_SIGNALS:
+    // A transaction started from this editor finished (successful or not).
+    void applyFinished(const dmtune::ApplyResult &result);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void reloadTunables();
+    void updateScopeChoices();
+    void updateSummary();
+    void updateActions();
+    void schedulePreview();
+    void onFinished(const ApplyResult &result, bool wasUndo);
+    QString mapDevice() const; // the multipath map (or dm device with slaves) of the shown device
+
+    TuningSession *m_session;
+    DeviceSnapshot m_snapshot;
+    QString m_requested; // what showDevice() was given (a partition, perhaps)
+    QString m_device;
+    QStringList m_selection;
+    Plan m_plan;
+    ChangeSet m_planned;
+    bool m_waiting = false;
+    bool m_splitSized = false;
+
+    QLabel *m_title = nullptr;
+    QLabel *m_summary = nullptr;
+    QLineEdit *m_filter = nullptr;
+    TunableTableModel *m_model = nullptr;
+    TunableFilterProxy *m_proxy = nullptr;
+    QCheckBox *m_showRaw = nullptr;
+    QTableView *m_table = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QComboBox *m_scope = nullptr;
+    QLabel *m_scopeDevices = nullptr;
+    ChangePreviewModel *m_previewModel = nullptr;
+    QTableView *m_preview = nullptr;
+    QLabel *m_warnings = nullptr;
+    QLabel *m_problems = nullptr;
+    QLabel *m_result = nullptr;
+    QPushButton *m_previewButton = nullptr;
+    QPushButton *m_apply = nullptr;
+    QPushButton *m_revert = nullptr;
+    QTimer *m_previewTimer = nullptr;
+    QTimer *m_refreshTimer = nullptr;
+};
+
+} // namespace dmtune

@@ -1,0 +1,56 @@
+#pragma once
+// The one Applier and ChangeHistory of a window, shared by the parameter editor and the history
+// panel: whoever starts a transaction, both see the applier busy and both see the result.
+#include "params/applier.h"
+#include "params/changehistory.h"
+
+#include <QObject>
+
+namespace dmtune {
+
+class TuningSession : public QObject
+{
+    Q_OBJECT
+public:
+    // mode: Auto applies in-process as root (or on a temp tree), through pkexec dmtune-helper otherwise.
+    explicit TuningSession(SysfsRoot sysfs, Applier::Mode mode = Applier::Mode::Auto, QObject *parent = nullptr);
+
+    Applier *applier() const { return m_applier; }
+    ChangeHistory *history() const { return m_history; }
+    const SysfsRoot &sysfs() const { return m_applier->sysfs(); }
+
+    // Captured trees are inspected, not written: the editor previews but does not apply.
+    void setReadOnly(bool readOnly);
+    bool isReadOnly() const { return m_readOnly; }
+    bool isBusy() const { return m_applier->isBusy(); }
+    bool canApply() const { return !m_readOnly && !isBusy(); }
+    bool canUndo() const { return !m_readOnly && m_history->canUndo(); }
+
+    // Start a transaction / undo the newest history entry; false (nothing started) when busy or read-only.
+    bool apply(const ChangeSet &changes);
+    bool undo();
+
+    // "in-process (root)", "pkexec dmtune-helper", "read-only (captured tree)": for the status bar.
+    QString executorText() const;
+    QString executorToolTip() const;
+
+    // "sdb nomerges 0 -> 2" for each value a transaction changed (written or reset as a side effect).
+    static QStringList changeLabels(const ApplyResult &result);
+
+Q_SIGNALS:
+    void busyChanged(bool busy);
+    // Every transaction of the applier, including undos; wasUndo tells which.
+    void finished(const dmtune::ApplyResult &result, bool wasUndo);
+    // One per value changed by a successful transaction (undos included), for chart markers.
+    void parameterChanged(double epochSeconds, const QString &label);
+
+private:
+    void onFinished(const ApplyResult &result);
+
+    Applier *m_applier = nullptr;
+    ChangeHistory *m_history = nullptr;
+    bool m_readOnly = false;
+    bool m_undoRunning = false;
+};
+
+} // namespace dmtune

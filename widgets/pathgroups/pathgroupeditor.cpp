@@ -1,0 +1,856 @@
+#include "pathgroupeditor.h"
+
+#include "dm/multipathcontrol.h"
+#include "dm/pathselectors.h"
+#include "dm/tablediff.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+
+QString groupStateWord(QChar state)
+{
+    if (state == QLatin1Char('A'))
+        return QStringLiteral("active");
+    if (state == QLatin1Char('D'))
+        return QStringLiteral("disabled");
+    return QStringLiteral("enabled");
+}
+
+QString columnStyle(bool active)
+{
+    return active ? QStringLiteral("QFrame#pathGroupColumn { border: 2px solid #3a78c9; border-radius: 4px; }")
+                  : QStringLiteral("QFrame#pathGroupColumn { border: 1px solid #b9b9b9; border-radius: 4px; }");
+}
+
+QStringList words(const QString &text)
+{
+    return text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+QFont smaller(QFont font)
+{
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    return font;
+}
+
+} // namespace
+
+// One priority group: title, move buttons, selector, its arguments, and the table of paths.
+class PathGroupColumn : public QFrame
+{
+public:
+    explicit PathGroupColumn(PathGroupEditor *editor)
+        : m_editor(editor)
+    {
+        setObjectName(QStringLiteral("pathGroupColumn"));
+        setFrameShape(QFrame::StyledPanel);
+        auto *layout = new QVBoxLayout(this);
+        layout->setContentsMargins(6, 6, 6, 6);
+        layout->setSpacing(4);
+
+        auto *top = new QHBoxLayout;
+        m_title = new QLabel;
+        QFont bold = m_title->font();
+        bold.setBold(true);
+        m_title->setFont(bold);
+        m_left = new QToolButton;
+        m_left->setArrowType(Qt::LeftArrow);
+        m_left->setAutoRaise(true);
+        m_right = new QToolButton;
+        m_right->setArrowType(Qt::RightArrow);
+        m_right->setAutoRaise(true);
+        top->addWidget(m_title, 1);
+        top->addWidget(m_left);
+        top->addWidget(m_right);
+        layout->addLayout(top);
+        m_subtitle = new QLabel;
+        m_subtitle->setFont(smaller(font()));
+        layout->addWidget(m_subtitle);
+
+        auto *form = new QFormLayout;
+        form->setContentsMargins(0, 0, 0, 0);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        m_selector = new QComboBox;
+        for (const PathSelectorInfo &info : knownPathSelectors()) {
+            m_selector->addItem(info.name);
+            m_selector->setItemData(m_selector->count() - 1, info.description, Qt::ToolTipRole);
+        }
+        form->addRow(QStringLiteral("Selector"), m_selector);
+        m_selectorArgs = new QLineEdit;
+        m_selectorArgs->setPlaceholderText(QStringLiteral("base weight, threshold (optional)"));
+        m_selectorArgs->setToolTip(QStringLiteral("Selector arguments: historical-service-time reads a base weight "
+                                                  "(0-1023) and a threshold; the other selectors take none."));
+        m_argsLabel = new QLabel(QStringLiteral("Arguments"));
+        form->addRow(m_argsLabel, m_selectorArgs);
+        layout->addLayout(form);
+        m_description = new QLabel;
+        m_description->setWordWrap(true);
+        m_description->setFont(smaller(font()));
+        m_description->setForegroundRole(QPalette::PlaceholderText);
+        layout->addWidget(m_description);
+
+        m_model = new PathGroupModel(this);
+        m_view = new QTableView;
+        m_view->setObjectName(QStringLiteral("pathTable"));
+        m_view->setModel(m_model);
+        m_view->verticalHeader()->hide();
+        m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        m_view->horizontalHeader()->setStretchLastSection(false);
+        m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+        m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+        m_view->setDragEnabled(true);
+        m_view->setAcceptDrops(true);
+        m_view->setDropIndicatorShown(true);
+        m_view->setDragDropMode(QAbstractItemView::DragDrop);
+        m_view->setDragDropOverwriteMode(false);
+        m_view->setDefaultDropAction(Qt::MoveAction);
+        m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                                | QAbstractItemView::SelectedClicked);
+        m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+        m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+        layout->addWidget(m_view, 1);
+
+        connect(m_left, &QToolButton::clicked, this, [this] { m_editor->moveGroup(m_group, m_group - 1); });
+        connect(m_right, &QToolButton::clicked, this, [this] { m_editor->moveGroup(m_group, m_group + 1); });
+        connect(m_selector, &QComboBox::currentTextChanged, this, [this](const QString &selector) {
+            if (!m_updating)
+                m_editor->setSelector(m_group, selector);
+        });
+        connect(m_selectorArgs, &QLineEdit::editingFinished, this, [this] {
+            if (!m_updating)
+                m_editor->setSelectorArgs(m_group, words(m_selectorArgs->text()));
+        });
+        // Queued: the drop and the cell edit come from inside the views, which the editor then updates.
+        connect(m_model, &PathGroupModel::pathDropped, m_editor,
+                [editor = m_editor](const QString &device, int group, int row) { editor->movePath(device, group, row); },
+                Qt::QueuedConnection);
+        connect(m_model, &PathGroupModel::pathArgEdited, m_editor,
+                [editor = m_editor](const QString &device, int index, const QString &value) {
+                    editor->setPathArg(device, index, value);
+                },
+                Qt::QueuedConnection);
+        connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) { showMenu(pos); });
+    }
+
+    void update(const QString &map, int group, const PathGroupSpec &spec, const QString &title, const QString &subtitle,
+                bool active, int groupCount, const QHash<QString, LivePath> &live, const QHash<QString, QString> &names,
+                bool editable)
+    {
+        m_updating = true;
+        m_group = group;
+        m_groupCount = groupCount;
+        m_title->setText(title);
+        m_subtitle->setText(subtitle);
+        setStyleSheet(columnStyle(active));
+        if (m_selector->findText(spec.selector) < 0)
+            m_selector->addItem(spec.selector);
+        m_selector->setCurrentText(spec.selector);
+        const PathSelectorInfo *info = findPathSelector(spec.selector);
+        m_selector->setToolTip(info ? info->description : QStringLiteral("Not an in-tree selector"));
+        m_description->setText(info ? info->description : QStringLiteral("Not an in-tree path selector."));
+        const bool showArgs = spec.selector == QLatin1String("historical-service-time") || !spec.selectorArgs.isEmpty();
+        m_argsLabel->setVisible(showArgs);
+        m_selectorArgs->setVisible(showArgs);
+        if (!m_selectorArgs->hasFocus())
+            m_selectorArgs->setText(spec.selectorArgs.join(QLatin1Char(' ')));
+        m_left->setEnabled(editable && group > 0);
+        m_right->setEnabled(editable && group + 1 < groupCount);
+        m_left->setToolTip(QStringLiteral("Give group %1 a higher priority (move it left)").arg(group + 1));
+        m_right->setToolTip(QStringLiteral("Give group %1 a lower priority (move it right)").arg(group + 1));
+        m_selector->setEnabled(editable);
+        m_selectorArgs->setEnabled(editable);
+        m_model->setEditable(editable);
+        m_model->setGroup(map, group, spec, live, names);
+        fitView();
+        m_updating = false;
+    }
+
+    PathGroupModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+
+private:
+    void fitView()
+    {
+        int width = 2 * m_view->frameWidth();
+        for (int column = 0; column < m_model->columnCount(); ++column)
+            width += std::max(m_view->sizeHintForColumn(column), m_view->horizontalHeader()->sectionSizeHint(column));
+        m_view->setMinimumWidth(width);
+        const int rows = std::clamp(m_model->rowCount(), 2, 6);
+        const int rowHeight = m_view->verticalHeader()->defaultSectionSize();
+        m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight
+                                 + 2 * m_view->frameWidth() + 2);
+    }
+
+    void showMenu(const QPoint &pos)
+    {
+        const QModelIndex index = m_view->indexAt(pos);
+        if (!index.isValid() || !m_model->isEditable())
+            return;
+        const QString device = m_model->deviceAt(index.row());
+        QMenu menu(this);
+        for (int g = 0; g < m_groupCount; ++g) {
+            if (g == m_group)
+                continue;
+            menu.addAction(QStringLiteral("Move %1 to group %2").arg(device).arg(g + 1), this,
+                           [this, device, g] { m_editor->movePath(device, g); });
+        }
+        menu.addAction(QStringLiteral("Move %1 to a new group").arg(device), this,
+                       [this, device] { m_editor->movePathToNewGroup(device); });
+        menu.exec(m_view->viewport()->mapToGlobal(pos));
+    }
+
+    PathGroupEditor *m_editor;
+    int m_group = -1;
+    int m_groupCount = 0;
+    bool m_updating = false;
+    QLabel *m_title = nullptr;
+    QLabel *m_subtitle = nullptr;
+    QToolButton *m_left = nullptr;
+    QToolButton *m_right = nullptr;
+    QComboBox *m_selector = nullptr;
+    QLabel *m_argsLabel = nullptr;
+    QLineEdit *m_selectorArgs = nullptr;
+    QLabel *m_description = nullptr;
+    QTableView *m_view = nullptr;
+    PathGroupModel *m_model = nullptr;
+};
+
+// Where a path is dropped to make a group of its own.
+class NewGroupDropZone : public QFrame
+{
+public:
+    explicit NewGroupDropZone(PathGroupEditor *editor)
+        : m_editor(editor)
+    {
+        setObjectName(QStringLiteral("newGroupDropZone"));
+        setAcceptDrops(true);
+        setFrameShape(QFrame::StyledPanel);
+        setStyleSheet(idleStyle());
+        auto *layout = new QVBoxLayout(this);
+        auto *label = new QLabel(QStringLiteral("New group\n\nDrop a path here\nto give it a group of its own"));
+        label->setAlignment(Qt::AlignCenter);
+        label->setForegroundRole(QPalette::PlaceholderText);
+        layout->addWidget(label);
+        setMinimumWidth(150);
+        setToolTip(QStringLiteral("A new group, last in priority, with the selector of the path's group"));
+    }
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override
+    {
+        if (!PathGroupModel::deviceFromMime(event->mimeData(), m_editor->map()).isEmpty() && m_editor->isEditable()) {
+            event->setDropAction(Qt::MoveAction);
+            event->accept();
+            setStyleSheet(QStringLiteral("QFrame#newGroupDropZone { border: 2px dashed #3a78c9; border-radius: 4px; }"));
+        }
+    }
+    void dragLeaveEvent(QDragLeaveEvent *) override { setStyleSheet(idleStyle()); }
+    void dropEvent(QDropEvent *event) override
+    {
+        setStyleSheet(idleStyle());
+        const QString device = PathGroupModel::deviceFromMime(event->mimeData(), m_editor->map());
+        if (device.isEmpty())
+            return;
+        event->setDropAction(Qt::MoveAction);
+        event->accept();
+        // After the drag has finished: the source view is still inside QDrag::exec().
+        QTimer::singleShot(0, m_editor, [editor = m_editor, device] { editor->movePathToNewGroup(device); });
+    }
+
+private:
+    static QString idleStyle()
+    {
+        return QStringLiteral("QFrame#newGroupDropZone { border: 1px dashed #9a9a9a; border-radius: 4px; }");
+    }
+
+    PathGroupEditor *m_editor;
+};
+
+PathGroupEditor::PathGroupEditor(QWidget *parent)
+    : QWidget(parent)
+    , m_confirmer(askConfirmation)
+{
+    buildUi();
+    setUnavailable(QString(), QStringLiteral("Select a multipath map in the tree to see and edit its path groups."));
+}
+
+PathGroupEditor::~PathGroupEditor() = default;
+
+void PathGroupEditor::buildUi()
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("pathGroupTitle"));
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_title);
+    m_bannerLabel = new QLabel;
+    m_bannerLabel->setObjectName(QStringLiteral("pathGroupBanner"));
+    m_bannerLabel->setWordWrap(true);
+    m_bannerLabel->setMargin(5);
+    m_bannerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_bannerLabel);
+
+    // Features and hardware handler, one row.
+    m_featureRow = new QWidget;
+    auto *features = new QHBoxLayout(m_featureRow);
+    features->setContentsMargins(0, 0, 0, 0);
+    m_queueIfNoPath = new QCheckBox(QStringLiteral("queue_if_no_path"));
+    m_queueIfNoPath->setToolTip(QStringLiteral("Queue I/O while no path is left instead of failing it. multipathd's "
+                                               "no_path_retry turns it off after that many checks."));
+    m_pgInitRetriesOn = new QCheckBox(QStringLiteral("pg_init_retries"));
+    m_pgInitRetries = new QSpinBox;
+    m_pgInitRetries->setRange(1, 50);
+    for (QWidget *w : std::initializer_list<QWidget *> {m_pgInitRetriesOn, m_pgInitRetries})
+        w->setToolTip(QStringLiteral("How often the hardware handler retries initialising a group (1-50). "
+                                     "Off: the kernel's default (no retries)."));
+    m_pgInitDelayOn = new QCheckBox(QStringLiteral("pg_init_delay_msecs"));
+    m_pgInitDelay = new QSpinBox;
+    m_pgInitDelay->setRange(0, 60000);
+    m_pgInitDelay->setSingleStep(100);
+    for (QWidget *w : std::initializer_list<QWidget *> {m_pgInitDelayOn, m_pgInitDelay})
+        w->setToolTip(QStringLiteral("Milliseconds between those retries (0-60000). Off: the kernel's default, "
+                                     "2000 ms."));
+    m_retainHwHandler = new QCheckBox(QStringLiteral("retain_attached_hw_handler"));
+    m_retainHwHandler->setToolTip(QStringLiteral("Keep a SCSI device handler already attached to the paths (e.g. "
+                                                 "alua by scsi_dh) instead of the one the table names."));
+    m_hwHandler = new QComboBox;
+    m_hwHandler->setEditable(true);
+    m_hwHandler->addItems({QStringLiteral("none"), QStringLiteral("alua"), QStringLiteral("emc"), QStringLiteral("rdac"),
+                           QStringLiteral("hp_sw")});
+    m_hwHandler->setToolTip(QStringLiteral("Hardware handler (scsi_dh module) that initialises a group before use"));
+    m_hwHandlerArgs = new QLineEdit;
+    m_hwHandlerArgs->setPlaceholderText(QStringLiteral("handler args"));
+    m_hwHandlerArgs->setMaximumWidth(110);
+    m_hwHandlerArgs->setToolTip(QStringLiteral("Arguments for the handler (e.g. emc: \"1\" for short trespass); the "
+                                               "kernel does not print them back"));
+    m_initialGroup = new QSpinBox;
+    m_initialGroup->setToolTip(QStringLiteral("The group the first I/O uses after a reload"));
+    features->addWidget(m_queueIfNoPath);
+    features->addWidget(m_pgInitRetriesOn);
+    features->addWidget(m_pgInitRetries);
+    features->addWidget(m_pgInitDelayOn);
+    features->addWidget(m_pgInitDelay);
+    features->addWidget(m_retainHwHandler);
+    features->addSpacing(8);
+    features->addWidget(new QLabel(QStringLiteral("hw handler")));
+    features->addWidget(m_hwHandler);
+    features->addWidget(m_hwHandlerArgs);
+    features->addSpacing(8);
+    features->addWidget(new QLabel(QStringLiteral("initial group")));
+    features->addWidget(m_initialGroup);
+    features->addStretch(1);
+    layout->addWidget(m_featureRow);
+
+    for (QCheckBox *box : {m_queueIfNoPath, m_pgInitRetriesOn, m_pgInitDelayOn, m_retainHwHandler})
+        connect(box, &QCheckBox::toggled, this, &PathGroupEditor::featuresEdited);
+    for (QSpinBox *spin : {m_pgInitRetries, m_pgInitDelay})
+        connect(spin, &QSpinBox::valueChanged, this, &PathGroupEditor::featuresEdited);
+    connect(m_hwHandler, &QComboBox::currentTextChanged, this, &PathGroupEditor::featuresEdited);
+    connect(m_hwHandlerArgs, &QLineEdit::editingFinished, this, &PathGroupEditor::featuresEdited);
+    connect(m_initialGroup, &QSpinBox::valueChanged, this, [this](int group) {
+        if (!m_updatingWidgets)
+            setInitialGroup(group);
+    });
+
+    // The groups, side by side.
+    m_groupScroll = new QScrollArea;
+    m_groupScroll->setObjectName(QStringLiteral("pathGroupScroll"));
+    m_groupScroll->setWidgetResizable(true);
+    m_groupScroll->setFrameShape(QFrame::NoFrame);
+    m_groupScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    auto *groups = new QWidget;
+    m_groupLayout = new QHBoxLayout(groups);
+    m_groupLayout->setContentsMargins(0, 0, 0, 0);
+    m_newGroup = new NewGroupDropZone(this);
+    m_groupLayout->addWidget(m_newGroup);
+    m_unknownPaths = new QLabel;
+    m_unknownPaths->setWordWrap(true);
+    m_unknownPaths->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_groupLayout->addWidget(m_unknownPaths, 1);
+    m_groupLayout->addStretch(0);
+    m_groupScroll->setWidget(groups);
+    layout->addWidget(m_groupScroll, 1);
+
+    // The result: the table line, the difference, what is wrong, Apply.
+    auto *result = new QGridLayout;
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_preview = new QPlainTextEdit;
+    m_preview->setObjectName(QStringLiteral("tablePreview"));
+    m_diff = new QPlainTextEdit;
+    m_diff->setObjectName(QStringLiteral("tableDiff"));
+    for (QPlainTextEdit *edit : {m_preview, m_diff}) {
+        edit->setReadOnly(true);
+        edit->setFont(fixed);
+        edit->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+        edit->setMaximumHeight(QFontMetrics(fixed).lineSpacing() * 4 + 12);
+        edit->setMinimumHeight(QFontMetrics(fixed).lineSpacing() * 2 + 12);
+    }
+    m_diff->setPlaceholderText(QStringLiteral("No changes: drag paths, pick selectors or features above."));
+    result->addWidget(new QLabel(QStringLiteral("New table (multipath params)")), 0, 0);
+    result->addWidget(new QLabel(QStringLiteral("Changes from the live table")), 0, 1);
+    result->addWidget(m_preview, 1, 0);
+    result->addWidget(m_diff, 1, 1);
+    result->setColumnStretch(0, 1);
+    result->setColumnStretch(1, 1);
+    layout->addLayout(result);
+
+    m_problem = new QLabel;
+    m_problem->setObjectName(QStringLiteral("pathGroupProblem"));
+    m_problem->setWordWrap(true);
+    QPalette red = m_problem->palette();
+    red.setColor(QPalette::WindowText, QColor(0xb0, 0x1c, 0x1c));
+    m_problem->setPalette(red);
+    m_notes = new QLabel;
+    m_notes->setObjectName(QStringLiteral("pathGroupNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setFont(smaller(font()));
+    auto *buttons = new QHBoxLayout;
+    auto *messages = new QVBoxLayout;
+    messages->addWidget(m_problem);
+    messages->addWidget(m_notes);
+    buttons->addLayout(messages, 1);
+    m_reset = new QPushButton(QStringLiteral("&Reset"));
+    m_reset->setToolTip(QStringLiteral("Drop the edits: back to the live table"));
+    m_apply = new QPushButton(QStringLiteral("&Apply…"));
+    m_apply->setObjectName(QStringLiteral("applyPathGroups"));
+    m_apply->setToolTip(QStringLiteral("Reload the map with the new table (asks first)"));
+    buttons->addWidget(m_reset, 0, Qt::AlignBottom);
+    buttons->addWidget(m_apply, 0, Qt::AlignBottom);
+    layout->addLayout(buttons);
+    connect(m_reset, &QPushButton::clicked, this, &PathGroupEditor::resetDraft);
+    connect(m_apply, &QPushButton::clicked, this, &PathGroupEditor::apply);
+}
+
+void PathGroupEditor::setControl(MultipathControl *control)
+{
+    if (m_control)
+        disconnect(m_control, nullptr, this, nullptr);
+    m_control = control;
+    if (control)
+        connect(control, &MultipathControl::finished, this, &PathGroupEditor::onControlFinished);
+    refreshResult();
+}
+
+void PathGroupEditor::setConfirmer(Confirmer confirmer)
+{
+    m_confirmer = confirmer ? std::move(confirmer) : Confirmer(askConfirmation);
+}
+
+void PathGroupEditor::setMap(const QString &map, const MultipathTable &table, const MultipathStatus &status,
+                             const QHash<QString, QString> &deviceNames)
+{
+    const bool sameMap = map == m_map && m_editable;
+    m_map = map;
+    m_status = status;
+    m_names = deviceNames;
+    m_editable = true;
+    if (!sameMap) {
+        m_draft.reset(table);
+        m_rebased = false;
+        m_applying = false;
+        setBanner(QString(), false);
+    } else if (table == m_draft.current()) {
+        // Only the live values moved.
+    } else if (table == m_draft.table() || !m_draft.isModified()) {
+        m_draft.reset(table);
+        m_rebased = false;
+    } else {
+        m_draft.rebase(table);
+        m_rebased = true;
+        setBanner(QStringLiteral("The live table of %1 changed while you edited (multipathd or someone else reloaded "
+                                 "it). Your edits stay; the changes below are against the new live table.")
+                      .arg(map),
+                  false);
+    }
+    refresh();
+}
+
+void PathGroupEditor::setUnavailable(const QString &map, const QString &reason, const QStringList &paths)
+{
+    m_map = map;
+    m_editable = false;
+    m_applying = false;
+    m_rebased = false;
+    m_draft.reset(MultipathTable());
+    m_status = MultipathStatus();
+    m_names.clear();
+    m_unknownPaths->setText(paths.isEmpty() ? QString()
+                                            : QStringLiteral("Paths of %1 (from sysfs; their groups are unknown): %2")
+                                                  .arg(map, paths.join(QStringLiteral(", "))));
+    setBanner(map.isEmpty() ? reason
+                            : QStringLiteral("The path groups of %1 are unknown: %2. Editing is off.").arg(map, reason),
+              !map.isEmpty());
+    refresh();
+}
+
+void PathGroupEditor::setBanner(const QString &text, bool error)
+{
+    m_banner = text;
+    m_bannerError = error;
+    m_bannerLabel->setText(text);
+    m_bannerLabel->setVisible(!text.isEmpty());
+    m_bannerLabel->setStyleSheet(error ? QStringLiteral("QLabel { background: #fbe3e3; border: 1px solid #e0a0a0; }")
+                                       : QStringLiteral("QLabel { background: #fdf6d8; border: 1px solid #e0d08a; }"));
+}
+
+QString PathGroupEditor::bannerText() const
+{
+    return m_banner;
+}
+
+bool PathGroupEditor::movePath(const QString &device, int group, int row)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status moved = m_draft.movePath(device, group, row);
+    if (!moved)
+        setBanner(moved.errorMessage, true);
+    refresh();
+    return bool(moved);
+}
+
+bool PathGroupEditor::movePathToNewGroup(const QString &device)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status moved = m_draft.movePathToNewGroup(device);
+    if (!moved)
+        setBanner(moved.errorMessage, true);
+    refresh();
+    return bool(moved);
+}
+
+bool PathGroupEditor::moveGroup(int from, int to)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status moved = m_draft.moveGroup(from, to);
+    refresh();
+    return bool(moved);
+}
+
+bool PathGroupEditor::setSelector(int group, const QString &selector)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status set = m_draft.setSelector(group, selector);
+    refresh();
+    return bool(set);
+}
+
+bool PathGroupEditor::setSelectorArgs(int group, const QStringList &args)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status set = m_draft.setSelectorArgs(group, args);
+    refresh();
+    return bool(set);
+}
+
+bool PathGroupEditor::setPathArg(const QString &device, int index, const QString &value)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status set = m_draft.setPathArg(device, index, value);
+    refresh();
+    return bool(set);
+}
+
+bool PathGroupEditor::setInitialGroup(int group)
+{
+    if (!m_editable || m_applying)
+        return false;
+    const Status set = m_draft.setInitialGroup(group);
+    refresh();
+    return bool(set);
+}
+
+void PathGroupEditor::setFeatures(const MultipathFeatures &features)
+{
+    if (!m_editable || m_applying)
+        return;
+    m_draft.setFeatures(features);
+    refresh();
+}
+
+void PathGroupEditor::setHwHandler(const QStringList &words)
+{
+    if (!m_editable || m_applying)
+        return;
+    m_draft.setHwHandler(words);
+    refresh();
+}
+
+void PathGroupEditor::featuresEdited()
+{
+    if (m_updatingWidgets || !m_editable)
+        return;
+    MultipathFeatures f = m_draft.features();
+    f.queueIfNoPath = m_queueIfNoPath->isChecked();
+    f.pgInitRetries = m_pgInitRetriesOn->isChecked() ? m_pgInitRetries->value() : 0;
+    f.pgInitDelayMsecs = m_pgInitDelayOn->isChecked() ? m_pgInitDelay->value() : -1;
+    f.retainAttachedHwHandler = m_retainHwHandler->isChecked();
+    m_draft.setFeatures(f);
+    const QString handler = m_hwHandler->currentText().trimmed();
+    QStringList hw;
+    if (!handler.isEmpty() && handler != QLatin1String("none"))
+        hw << handler << words(m_hwHandlerArgs->text());
+    m_draft.setHwHandler(hw);
+    refresh();
+}
+
+void PathGroupEditor::resetDraft()
+{
+    if (!m_editable || m_applying)
+        return;
+    m_draft.reset(m_draft.current());
+    m_rebased = false;
+    setBanner(QString(), false);
+    refresh();
+}
+
+QHash<QString, LivePath> PathGroupEditor::livePaths() const
+{
+    QHash<QString, LivePath> live;
+    const MultipathTable &current = m_draft.current();
+    for (int g = 0; g < m_status.groups.size(); ++g) {
+        const QString selector = g < current.groups.size() ? current.groups.at(g).selector : QString();
+        for (const PathStatus &path : m_status.groups.at(g).paths)
+            live.insert(path.device, LivePath {path, selector, g + 1});
+    }
+    return live;
+}
+
+QStringList PathGroupEditor::failedDevices() const
+{
+    QStringList failed;
+    for (const GroupStatus &group : m_status.groups) {
+        for (const PathStatus &path : group.paths) {
+            if (!path.active)
+                failed << path.device;
+        }
+    }
+    return failed;
+}
+
+PathGroupColumn *PathGroupEditor::columnAt(int index)
+{
+    while (m_columns.size() <= index) {
+        auto *column = new PathGroupColumn(this);
+        m_groupLayout->insertWidget(int(m_columns.size()), column);
+        m_columns.append(column);
+    }
+    return m_columns.at(index);
+}
+
+void PathGroupEditor::refresh()
+{
+    m_updatingWidgets = true;
+    const MultipathTable &table = m_draft.table();
+    if (m_map.isEmpty()) {
+        m_title->setText(QStringLiteral("Path groups"));
+    } else if (!m_editable) {
+        m_title->setText(QStringLiteral("Path groups of %1").arg(m_map));
+    } else {
+        int active = 0;
+        int paths = 0;
+        for (const GroupStatus &group : m_status.groups) {
+            active += group.activePathCount();
+            paths += int(group.paths.size());
+        }
+        QString title = QStringLiteral("Path groups of %1 · %2 of %3 paths active").arg(m_map).arg(active).arg(paths);
+        title += m_status.activeGroup() ? QStringLiteral(" · group %1 in use").arg(m_status.activeGroup())
+                                        : QStringLiteral(" · no group in use yet (next: %1)").arg(m_status.nextGroup);
+        if (m_draft.isModified())
+            title += QStringLiteral(" · edited");
+        m_title->setText(title);
+    }
+    m_featureRow->setEnabled(m_editable && !m_applying);
+    refreshFeatures();
+    refreshGroups();
+    m_initialGroup->setRange(table.groups.isEmpty() ? 0 : 1, int(table.groups.size()));
+    m_initialGroup->setValue(table.initialGroup);
+    m_updatingWidgets = false;
+    refreshResult();
+    Q_EMIT draftChanged();
+}
+
+void PathGroupEditor::refreshFeatures()
+{
+    const MultipathFeatures f = m_draft.features();
+    m_queueIfNoPath->setChecked(f.queueIfNoPath);
+    m_pgInitRetriesOn->setChecked(f.pgInitRetries > 0);
+    m_pgInitRetries->setEnabled(f.pgInitRetries > 0);
+    if (f.pgInitRetries > 0)
+        m_pgInitRetries->setValue(f.pgInitRetries);
+    m_pgInitDelayOn->setChecked(f.pgInitDelayMsecs >= 0);
+    m_pgInitDelay->setEnabled(f.pgInitDelayMsecs >= 0);
+    m_pgInitDelay->setValue(f.pgInitDelayMsecs >= 0 ? f.pgInitDelayMsecs : 2000);
+    m_retainHwHandler->setChecked(f.retainAttachedHwHandler);
+    const QStringList &hw = m_draft.table().hwHandler;
+    m_hwHandler->setCurrentText(hw.isEmpty() ? QStringLiteral("none") : hw.first());
+    if (!m_hwHandlerArgs->hasFocus())
+        m_hwHandlerArgs->setText(hw.mid(1).join(QLatin1Char(' ')));
+    m_hwHandlerArgs->setEnabled(!hw.isEmpty());
+}
+
+void PathGroupEditor::refreshGroups()
+{
+    const MultipathTable &table = m_draft.table();
+    const QHash<QString, LivePath> live = livePaths();
+    const int count = m_editable ? int(table.groups.size()) : 0;
+    for (int g = 0; g < count; ++g) {
+        const PathGroupSpec &spec = table.groups.at(g);
+        const int origin = m_draft.originOf(g);
+        const GroupStatus *status = origin >= 0 && origin < m_status.groups.size() ? &m_status.groups.at(origin) : nullptr;
+        QString title = origin < 0 ? QStringLiteral("New group %1").arg(g + 1)
+            : origin == g          ? QStringLiteral("Group %1").arg(g + 1)
+                                   : QStringLiteral("Group %1 (was %2)").arg(g + 1).arg(origin + 1);
+        if (status)
+            title += QStringLiteral(" · ") + groupStateWord(status->state);
+        int active = 0;
+        for (const PathSpec &path : spec.paths)
+            active += live.value(path.device).status.active && live.contains(path.device) ? 1 : 0;
+        QString subtitle = QStringLiteral("%1 of %2 paths active").arg(active).arg(spec.paths.size());
+        if (table.initialGroup == g + 1)
+            subtitle += QStringLiteral(" · initial group");
+        if (m_status.activeGroup() == 0 && origin >= 0 && m_status.nextGroup == origin + 1)
+            subtitle += QStringLiteral(" · next");
+        const bool isActive = status && status->state == QLatin1Char('A');
+        PathGroupColumn *column = columnAt(g);
+        column->update(m_map, g, spec, title, subtitle, isActive, count, live, m_names, m_editable && !m_applying);
+        column->show();
+    }
+    for (int g = count; g < m_columns.size(); ++g)
+        m_columns.at(g)->hide();
+    m_newGroup->setVisible(m_editable);
+    m_unknownPaths->setVisible(!m_editable && !m_unknownPaths->text().isEmpty());
+}
+
+QString PathGroupEditor::previewText() const
+{
+    return m_editable ? m_draft.tableText() : QString();
+}
+
+QString PathGroupEditor::diffText() const
+{
+    return m_editable ? tableDiff(m_draft.current(), m_draft.table()) : QString();
+}
+
+QString PathGroupEditor::problemText() const
+{
+    if (!m_editable)
+        return {};
+    const Status valid = m_draft.validate();
+    return valid ? QString() : valid.errorMessage;
+}
+
+QStringList PathGroupEditor::notes() const
+{
+    return m_editable ? m_draft.notes(failedDevices()) : QStringList();
+}
+
+bool PathGroupEditor::canApply() const
+{
+    return m_editable && !m_applying && m_control && m_draft.isModified() && problemText().isEmpty();
+}
+
+void PathGroupEditor::refreshResult()
+{
+    m_preview->setPlainText(previewText());
+    m_diff->setPlainText(diffText());
+    const QString problem = problemText();
+    m_problem->setText(problem.isEmpty() ? QString() : QStringLiteral("Cannot apply: ") + problem);
+    m_problem->setVisible(!problem.isEmpty());
+    const QStringList advice = notes();
+    m_notes->setText(advice.join(QLatin1Char('\n')));
+    m_notes->setVisible(!advice.isEmpty());
+    m_reset->setEnabled(m_editable && !m_applying && m_draft.isModified());
+    m_apply->setEnabled(canApply());
+    if (m_editable && !m_control)
+        m_apply->setToolTip(QStringLiteral("No device-mapper access: the editor only shows"));
+    else if (m_applying)
+        m_apply->setToolTip(QStringLiteral("Reloading %1…").arg(m_map));
+    else
+        m_apply->setToolTip(QStringLiteral("Reload the map with the new table (asks first)"));
+}
+
+int PathGroupEditor::groupColumnCount() const
+{
+    int visible = 0;
+    for (PathGroupColumn *column : m_columns)
+        visible += column->isVisibleTo(const_cast<PathGroupEditor *>(this)) ? 1 : 0;
+    return m_editable ? int(m_draft.table().groups.size()) : visible;
+}
+
+PathGroupModel *PathGroupEditor::groupModel(int group) const
+{
+    return group >= 0 && group < m_columns.size() && group < groupColumnCount() ? m_columns.at(group)->model() : nullptr;
+}
+
+QWidget *PathGroupEditor::groupColumn(int group) const
+{
+    return group >= 0 && group < m_columns.size() ? m_columns.at(group) : nullptr;
+}
+
+bool PathGroupEditor::apply()
+{
+    if (!canApply())
+        return false;
+    m_lastConfirmation = reloadConfirmation(m_map, m_draft.current(), m_status, m_draft.table(),
+                                            m_control->multipathdRunning());
+    if (!m_confirmer(this, m_lastConfirmation))
+        return false;
+    m_applying = true;
+    setBanner(QStringLiteral("Reloading %1…").arg(m_map), false);
+    refresh();
+    m_control->reload(m_map, m_draft.table());
+    Q_EMIT applyStarted(m_map);
+    return true;
+}
+
+void PathGroupEditor::onControlFinished(const MultipathOperationResult &result)
+{
+    if (!m_applying || result.map != m_map || result.operation != QLatin1String("reload"))
+        return;
+    m_applying = false;
+    QString text = result.ok ? QStringLiteral("Reloaded %1 (via %2).").arg(m_map, result.via.isEmpty() ? QStringLiteral("device-mapper") : result.via)
+                             : QStringLiteral("Reload of %1 failed: %2").arg(m_map, result.error);
+    for (const QString &warning : result.warnings)
+        text += QLatin1Char(' ') + warning;
+    setBanner(text, !result.ok);
+    refresh();
+    Q_EMIT applyFinished(result);
+}
+
+} // namespace dmtune

@@ -1,0 +1,243 @@
+#include "pathgroupspanel.h"
+
+#include "multipathactions.h"
+#include "multipathconfirm.h"
+#include "pathgroupeditor.h"
+#include "selectorchart.h"
+
+#include "dm/dmavailability.h"
+#include "dm/dmeventwatcher.h"
+#include "dm/libdevmapperbackend.h"
+#include "dm/multipathcontrol.h"
+
+#include <QDateTime>
+#include <QGroupBox>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
+    : QWidget(parent)
+{
+    if (!sysfs.isLive()) {
+        m_unavailable = QStringLiteral("captured sysfs tree: device-mapper is not queried");
+    } else {
+        const DmAvailability availability = checkDeviceMapper(sysfs);
+        if (!availability.available) {
+            m_unavailable = availability.reason.isEmpty() ? QStringLiteral("device-mapper is not available")
+                                                           : availability.reason;
+        } else {
+            // Reads here, operations on the control's worker thread: one backend each.
+            m_ownedReadDm = std::make_unique<LibDevmapperBackend>(sysfs);
+            m_ownedControlDm = std::make_unique<LibDevmapperBackend>(sysfs);
+            m_readDm = m_ownedReadDm.get();
+        }
+    }
+    init();
+    if (m_readDm) {
+        m_control = new MultipathControl(m_ownedControlDm.get(), this);
+        m_control->setSysfsRoot(sysfs);
+        m_watcher = new DmEventWatcher([sysfs] { return std::make_unique<LibDevmapperBackend>(sysfs); }, this);
+        connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
+        m_actions->setControl(m_control);
+        m_actions->setDeviceMapper(m_readDm);
+        m_editor->setControl(m_control);
+        connect(m_control, &MultipathControl::finished, this, &PathGroupsPanel::onOperationFinished);
+    }
+    m_actions->setUnavailableReason(m_unavailable);
+}
+
+PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
+    : QWidget(parent)
+    , m_readDm(dm)
+{
+    init();
+    if (m_readDm) {
+        m_control = new MultipathControl(dm, this);
+        // Tests and demos never talk to a multipathd that may run on the machine.
+        m_control->setMultipathdProvider([] { return MultipathdCommand(); });
+        m_actions->setControl(m_control);
+        m_actions->setDeviceMapper(dm);
+        m_editor->setControl(m_control);
+        connect(m_control, &MultipathControl::finished, this, &PathGroupsPanel::onOperationFinished);
+    } else {
+        m_unavailable = QStringLiteral("no device-mapper");
+        m_actions->setUnavailableReason(m_unavailable);
+    }
+}
+
+PathGroupsPanel::~PathGroupsPanel()
+{
+    // The control waits for its operation; the watcher stops its threads. Both before the backends go.
+    delete m_watcher;
+    m_watcher = nullptr;
+    delete m_control;
+    m_control = nullptr;
+}
+
+void PathGroupsPanel::init()
+{
+    setObjectName(QStringLiteral("pathGroupsPanel"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("pathGroupsSplitter"));
+    splitter->setChildrenCollapsible(false);
+    m_editor = new PathGroupEditor;
+    m_chart = new SelectorChart;
+    auto *chartBox = new QGroupBox(QStringLiteral("Path selectors over time (one status read a second)"));
+    auto *chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(4, 4, 4, 4);
+    chartLayout->addWidget(m_chart);
+    splitter->addWidget(m_editor);
+    splitter->addWidget(chartBox);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter);
+
+    m_actions = new MultipathActions(nullptr, this, this);
+    connect(m_actions, &MultipathActions::operationStarted, this, [this](const QString &text) { Q_EMIT statusMessage(text, 0); });
+    connect(m_actions, &MultipathActions::operationRefused, this,
+            [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
+    connect(m_actions, &MultipathActions::editPathGroupsRequested, this, &PathGroupsPanel::showMap);
+    connect(m_editor, &PathGroupEditor::applyStarted, this,
+            [this](const QString &map) { Q_EMIT statusMessage(QStringLiteral("Reloading %1…").arg(map), 0); });
+
+    m_readTimer = new QTimer(this);
+    m_readTimer->setInterval(1000);
+    connect(m_readTimer, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            readNow();
+    });
+    m_readTimer->start();
+    // Events come in bursts (a path fails in every map on the same HBA): one rescan per burst.
+    m_refreshDebounce = new QTimer(this);
+    m_refreshDebounce->setSingleShot(true);
+    m_refreshDebounce->setInterval(150);
+    connect(m_refreshDebounce, &QTimer::timeout, this, &PathGroupsPanel::refreshRequested);
+}
+
+void PathGroupsPanel::setReadInterval(int milliseconds)
+{
+    m_readTimer->setInterval(std::max(100, milliseconds));
+}
+
+void PathGroupsPanel::setSnapshot(const DeviceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    m_haveSnapshot = true;
+    m_actions->setSnapshot(snapshot);
+    m_chart->setDeviceNames(deviceNames());
+    if (m_watcher) {
+        QStringList maps;
+        for (const MultipathMap &map : snapshot.maps)
+            maps << map.name;
+        m_watcher->watch(maps);
+    }
+    if (!m_map.isEmpty() && !snapshot.map(m_map) && !m_readDm) {
+        showMap(QString());
+        return;
+    }
+    if (m_readDm)
+        readNow();
+    else if (!m_map.isEmpty())
+        showUnavailable();
+}
+
+bool PathGroupsPanel::showDevice(const QString &nameOrDevice)
+{
+    const MultipathMap *map = m_snapshot.map(nameOrDevice);
+    if (!map)
+        map = m_snapshot.mapOfPath(nameOrDevice);
+    showMap(map ? map->name : QString());
+    return map != nullptr;
+}
+
+void PathGroupsPanel::showMap(const QString &map)
+{
+    if (map != m_map) {
+        m_map = map;
+        m_chart->clear();
+        m_chart->setDeviceNames(deviceNames());
+    }
+    if (m_map.isEmpty()) {
+        m_editor->setUnavailable(QString(),
+                                 m_haveSnapshot && m_snapshot.maps.isEmpty()
+                                     ? QStringLiteral("No multipath maps on this machine%1.")
+                                           .arg(m_unavailable.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_unavailable))
+                                     : QStringLiteral("Select a multipath map (or one of its groups or paths) in the tree "
+                                                      "to see and edit its path groups."));
+        m_chart->setUnavailable(QStringLiteral("No map selected."));
+        return;
+    }
+    if (!m_readDm) {
+        showUnavailable();
+        return;
+    }
+    readNow();
+}
+
+void PathGroupsPanel::showUnavailable()
+{
+    const MultipathMap *map = m_snapshot.map(m_map);
+    QString reason = map && !map->groupsUnknownReason.isEmpty() ? map->groupsUnknownReason : m_unavailable;
+    if (reason.isEmpty())
+        reason = QStringLiteral("device-mapper is not available");
+    m_editor->setUnavailable(m_map, reason, map ? map->slaves : QStringList());
+    m_chart->setUnavailable(QStringLiteral("No selector state for %1: %2.").arg(m_map, reason));
+}
+
+QHash<QString, QString> PathGroupsPanel::deviceNames() const
+{
+    QHash<QString, QString> names;
+    for (const BlockDevice &device : m_snapshot.devices) {
+        if (!device.devnum.isEmpty())
+            names.insert(device.devnum, device.name);
+    }
+    return names;
+}
+
+void PathGroupsPanel::readNow()
+{
+    if (!m_readDm || m_map.isEmpty())
+        return;
+    const auto state = readMultipathMapState(*m_readDm, m_map);
+    if (!state) {
+        m_editor->setUnavailable(m_map, state.errorMessage());
+        m_chart->setUnavailable(QStringLiteral("No selector state for %1: %2.").arg(m_map, state.errorMessage()));
+        return;
+    }
+    const QHash<QString, QString> names = deviceNames();
+    m_editor->setMap(m_map, state->table, state->status, names);
+    m_chart->addStatus(double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, state->table, state->status);
+}
+
+void PathGroupsPanel::onMapEvent(const QString &map)
+{
+    m_refreshDebounce->start();
+    if (map == m_map)
+        readNow();
+}
+
+void PathGroupsPanel::onOperationFinished(const MultipathOperationResult &result)
+{
+    Q_EMIT statusMessage(operationResultText(result), result.ok ? 10000 : 20000);
+    Q_EMIT operationFinished(result);
+    m_refreshDebounce->start();
+    if (result.map == m_map)
+        readNow();
+    // A failure also gets a message the user cannot miss; non-modal, and only in a window on screen.
+    if (!result.ok && window()->isVisible()) {
+        auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("%1: %2 failed").arg(result.map, result.operation),
+                                    result.error, QMessageBox::Ok, this);
+        if (!result.warnings.isEmpty())
+            box->setInformativeText(result.warnings.join(QLatin1Char('\n')));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+} // namespace dmtune
