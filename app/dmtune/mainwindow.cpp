@@ -7,6 +7,8 @@
 #include "devicetreemodel.h"
 #include "devicetreeview.h"
 #include "discovery/discovery.h"
+#include "multipathactions.h"
+#include "pathgroupspanel.h"
 #include "parametereditor.h"
 #include "tuningsession.h"
 
@@ -22,6 +24,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTime>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -105,6 +108,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_tabs->addTab(m_detail, QStringLiteral("&Details"));
     m_tabs->addTab(m_editor, QStringLiteral("&Tune"));
     m_tabs->setTabToolTip(1, QStringLiteral("Edit the selected device's queue parameters, preview and apply them"));
+    setupPathGroups();
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -208,6 +212,7 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
     m_model->setSnapshot(snapshot);
     m_detail->setSnapshot(snapshot);
     m_editor->setSnapshot(snapshot);
+    m_pathGroups->setSnapshot(snapshot);
     m_applyingSnapshot = false;
     restoreSelection(snapshot);
 
@@ -239,6 +244,7 @@ void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
         // The device is gone: the pane says so rather than jumping to a neighbour.
         m_detail->showDevice(m_selectedDevice);
         m_editor->showDevice(m_selectedDevice);
+        m_pathGroups->showDevice(m_selectedDevice);
         return;
     }
     if (m_tree->currentIndex() != wanted) {
@@ -257,6 +263,7 @@ void MainWindow::onCurrentRowChanged(const QModelIndex &current)
     m_selectedDevice = current.data(DeviceTreeModel::DeviceNameRole).toString();
     m_detail->showDevice(m_selectedDevice);
     m_editor->showDevice(m_selectedDevice);
+    m_pathGroups->showDevice(m_selectedDevice);
 }
 
 void MainWindow::onTreeSelectionChanged()
@@ -282,6 +289,33 @@ void MainWindow::onTransactionFinished(const ApplyResult &result)
     const QString summary = result.ok() ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
                                         : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
     statusBar()->showMessage(summary, 10000);
+}
+
+void MainWindow::setupPathGroups()
+{
+    m_pathGroups = new PathGroupsPanel(m_sysfs);
+    m_tabs->addTab(m_pathGroups, QStringLiteral("&Path groups"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
+                          QStringLiteral("The selected map's path groups: move paths, pick selectors and features, "
+                                         "reload; its path selectors over time"));
+    m_tree->addContextMenuProvider(
+        [this](QMenu *menu, const QModelIndex &index) { m_pathGroups->actions()->fillMenu(menu, index); });
+    connect(m_pathGroups->actions(), &MultipathActions::editPathGroupsRequested, this, [this](const QString &map) {
+        if (const MultipathMap *shown = m_discovery->snapshot().map(map))
+            selectDevice(shown->device);
+        m_tabs->setCurrentWidget(m_pathGroups);
+    });
+    // An operation's result stays in the status bar (a rescan clears temporary messages); progress and
+    // refusals are temporary messages. A device-mapper event or a finished operation rescans at once.
+    auto *result = new QLabel;
+    result->setObjectName(QStringLiteral("multipathResultLabel"));
+    statusBar()->addWidget(result, 1);
+    connect(m_pathGroups, &PathGroupsPanel::operationFinished, result, [result](const MultipathOperationResult &r) {
+        result->setText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + operationResultText(r));
+        result->setToolTip(r.warnings.join(QLatin1Char('\n')));
+    });
+    connect(m_pathGroups, &PathGroupsPanel::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(m_pathGroups, &PathGroupsPanel::refreshRequested, m_discovery, &Discovery::refresh);
 }
 
 void MainWindow::updateTuningLabel()

@@ -22,6 +22,7 @@ class DeviceTreeModel;
 class DeviceTreeView;
 class Discovery;
 class ParameterEditor;
+class PathGroupsPanel;
 class TuningSession;
 struct ApplyResult;
 
@@ -59,6 +60,10 @@ public:
     QString currentTabName() const;
     QString tuningStatusText() const;
 
+    // The "Path groups" tab of the selected map (editor, selector chart); it also fills the tree's
+    // context menu with multipath operations and rescans on device-mapper events.
+    PathGroupsPanel *pathGroupsPanel() const { return m_pathGroups; }
+
 Q_SIGNALS:
     // The tree, the pane and the status bar show a new snapshot.
     void snapshotShown();
@@ -81,6 +86,7 @@ private:
     void onTreeSelectionChanged();
     void onTransactionFinished(const ApplyResult &result);
     void updateTuningLabel();
+    void setupPathGroups();
 
     SysfsRoot m_sysfs;
     Discovery *m_discovery = nullptr;
@@ -90,6 +96,7 @@ private:
     TuningSession *m_session = nullptr;
     ParameterEditor *m_editor = nullptr;
     QTabWidget *m_tabs = nullptr;
+    PathGroupsPanel *m_pathGroups = nullptr;
     ChangeHistoryPanel *m_historyPanel = nullptr;
     QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -232,6 +232,9 @@ Result<MultipathTable> tableFromOptions(
 
 int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
 {
+    // Usage first: a wrong command line is a usage error even where device-mapper is missing.
+    if (parser.isSet(QStringLiteral("table")) == (parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"))))
+        return usageError(io, QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
     const SysfsRoot sysfs = sysfsRootFrom(parser);
     LibDevmapperBackend backend(sysfs);
     if (const DmAvailability available = backend.availability(); !available.available)

@@ -83,49 +83,49 @@ void DmEventWatcher::watch(const QStringList &maps)
             Q_EMIT watchStopped(map, QStringLiteral("%1: no device-mapper backend").arg(map));
             continue;
         }
+        // The first event number is read here, not in the worker: every event after watch()
+        // returns is reported (one quick DM_DEV_STATUS ioctl on the caller's thread).
+        const auto first = worker->backend->info(map);
+        if (!first || !first->exists) {
+            const QString reason = first ? QStringLiteral("%1: no such map").arg(map) : first.errorMessage();
+            QMetaObject::invokeMethod(this, [this, map, reason] { Q_EMIT watchStopped(map, reason); }, Qt::QueuedConnection);
+            continue;
+        }
         Worker *w = worker.get();
-        w->thread = std::thread([this, w] {
+        w->thread = std::thread([this, w, eventNr = first->eventNr]() mutable {
             QString reason;
-            const auto first = w->backend->info(w->map);
-            if (!first || !first->exists) {
-                reason = first ? QStringLiteral("%1: no such map").arg(w->map) : first.errorMessage();
-            } else {
-                quint32 eventNr = first->eventNr;
-                int failures = 0;
-                while (!w->stop.load()) {
-                    const auto next = w->backend->waitEvent(w->map, eventNr);
-                    if (w->stop.load())
-                        break;
-                    if (next) {
-                        failures = 0;
-                        if (next.value() == eventNr)
-                            continue;
-                        eventNr = next.value();
-                        const QString map = w->map;
-                        QMetaObject::invokeMethod(
-                            this, [this, map, eventNr] { Q_EMIT mapEvent(map, eventNr); }, Qt::QueuedConnection);
-                        continue;
-                    }
-                    // A stray signal (EINTR) or a test backend's timeout: look again; give up
-                    // when the map is gone or device-mapper keeps failing.
-                    const auto info = w->backend->info(w->map);
-                    if (info && !info->exists) {
-                        reason = QStringLiteral("%1: the map went away").arg(w->map);
-                        break;
-                    }
-                    if (!info && ++failures >= 5) {
+            int failures = 0;
+            const auto report = [this, w](quint32 nr) {
+                const QString map = w->map;
+                QMetaObject::invokeMethod(this, [this, map, nr] { Q_EMIT mapEvent(map, nr); }, Qt::QueuedConnection);
+            };
+            while (!w->stop.load()) {
+                const auto next = w->backend->waitEvent(w->map, eventNr);
+                if (w->stop.load())
+                    break;
+                if (next) {
+                    failures = 0;
+                    if (next.value() != eventNr)
+                        report(eventNr = next.value());
+                    continue;
+                }
+                // A stray signal (EINTR) or a test backend's timeout: look again; give up when
+                // the map is gone or device-mapper keeps failing.
+                const auto info = w->backend->info(w->map);
+                if (info && !info->exists) {
+                    reason = QStringLiteral("%1: the map went away").arg(w->map);
+                    break;
+                }
+                if (!info) {
+                    if (++failures >= 5) {
                         reason = info.errorMessage();
                         break;
                     }
-                    if (info && info->eventNr != eventNr) {
-                        eventNr = info->eventNr;
-                        const QString map = w->map;
-                        QMetaObject::invokeMethod(
-                            this, [this, map, eventNr] { Q_EMIT mapEvent(map, eventNr); }, Qt::QueuedConnection);
-                    }
-                    if (!info)
-                        QThread::msleep(100);
+                    QThread::msleep(100);
+                    continue;
                 }
+                if (info->eventNr != eventNr)
+                    report(eventNr = info->eventNr);
             }
             if (!w->stop.load() && !reason.isEmpty()) {
                 const QString map = w->map;

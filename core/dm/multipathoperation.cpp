@@ -289,9 +289,12 @@ MultipathOperationResult runMultipathOperation(DeviceMapper &dm, const SysfsRoot
     if (!prepared) {
         MultipathOperationResult result;
         result.map = map;
-        result.operation = formatMultipathMessage(message).value();
-        if (result.operation.isEmpty())
-            result.operation = multipathMessageKeyword(message.kind);
+        // The message as asked, even when it does not format (an unresolved device name).
+        result.operation = multipathMessageKeyword(message.kind);
+        if (!message.device.isEmpty())
+            result.operation += QLatin1Char(' ') + message.device;
+        else if (message.group > 0)
+            result.operation += QLatin1Char(' ') + QString::number(message.group);
         result.error = prepared.errorMessage();
         return result;
     }

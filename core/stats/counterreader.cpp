@@ -41,7 +41,7 @@ Result<CounterRead> CounterReader::read(const QStringList &names, bool includePa
 
 Status CounterReader::read(const QStringList &names, bool includePartitions, CounterRead *out)
 {
-    out->devices.clear(); // keeps the capacity when not shared
+    // out->devices is not cleared here: the diskstats parse overwrites its elements in place.
     if (resolve(names.size()) == CounterSource::BlockStat)
         return readBlockStats(names, includePartitions, out);
     return readDiskstats(names, includePartitions, out);
@@ -107,9 +107,8 @@ bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includeP
     qsizetype filled = 0;
     bool sameLines = true;
     forEachLine(m_buffer, [&](int lineNumber, QByteArrayView text) {
-        if (line >= m_lineNames.size())
-            return sameLines = false;
-        const bool wanted = all ? includePartitions || m_lineIsWholeDisk[line] : m_explicitSlot[line] >= 0;
+        const bool known = line < m_lineNames.size();
+        const bool wanted = known && (all ? includePartitions || m_lineIsWholeDisk[line] : m_explicitSlot[line] >= 0);
         if (wanted && filled == devices.size())
             devices.emplaceBack();
         DiskCounters &c = wanted && all ? devices[filled] : m_scratch;
@@ -119,11 +118,11 @@ bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includeP
             *error = QStringLiteral("diskstats line %1: %2").arg(lineNumber).arg(lineError);
             return sameLines = false;
         }
-        const QString &known = m_lineNames[line];
-        if (known != QLatin1String(name.data(), name.size()))
+        if (!known || m_lineNames[line] != QLatin1String(name.data(), name.size()))
             return sameLines = false;
-        if (c.name.constData() != known.constData())
-            c.name = known; // shares the string
+        const QString &lineName = m_lineNames[line];
+        if (c.name.constData() != lineName.constData())
+            c.name = lineName; // shares the string
         if (wanted && all)
             ++filled;
         else if (wanted)
@@ -223,6 +222,7 @@ Status CounterReader::readBlockStats(const QStringList &names, bool includeParti
         }
     }
     out->source = CounterSource::BlockStat;
+    out->devices.clear(); // keeps the capacity when not shared
     out->devices.reserve(targets.size());
     for (const QString &name : std::as_const(targets)) {
         if (!m_files.read(pathsOf(name).stat, &m_buffer)) {

@@ -46,9 +46,10 @@ public:
     // Drops what is cached for a device (its open attribute files, its paths and number): it vanished.
     void forget(const QString &name);
 
-    // A per-device stat file costs about as much as this many diskstats lines (measured by bench_sampler,
-    // docs/stats.md): below lines / this many watched devices, Auto reads the per-device files.
-    static constexpr int diskstatsLinesPerStatFile = 4;
+    // A per-device stat file (kept open, re-read with pread) costs about as much as this many lines of
+    // /proc/diskstats (bench_sampler measured 1.7 on kernel 6.18, docs/stats.md): Auto reads per-device files
+    // while watchedCount * this <= the number of diskstats lines.
+    static constexpr int diskstatsLinesPerStatFile = 2;
 
 private:
     struct DevicePaths {

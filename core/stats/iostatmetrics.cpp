@@ -12,7 +12,8 @@ namespace {
 // 141085 / 100000.0 * 100 prints 141.08. Same operations, same order, same digits.
 double rate(quint64 delta, double dt)
 {
-    return dt > 0 ? double(delta) / (dt * 100.0) * 100.0 : 0.0;
+    // 0 / x is 0: an idle counter (most of them, on most devices) costs no division.
+    return delta && dt > 0 ? double(delta) / (dt * 100.0) * 100.0 : 0.0;
 }
 
 double ratio(quint64 numerator, quint64 denominator)

@@ -8,6 +8,22 @@ namespace dmtune {
 
 namespace {
 
+// Names are shared QStrings from tick to tick (the reader keeps them): comparing or assigning the same string
+// data is a pointer test, not a memcmp and two atomic reference count updates, thousands of times a tick.
+bool sameName(const QString &a, const QString &b)
+{
+    return a.constData() == b.constData() || a == b;
+}
+
+void assignCounters(DiskCounters &to, const DiskCounters &from)
+{
+    if (to.name.constData() != from.name.constData())
+        to.name = from.name;
+    to.devnum = from.devnum;
+    to.fields = from.fields;
+    to.fieldCount = from.fieldCount;
+}
+
 qint64 monotonicNowNs()
 {
     timespec ts {};
@@ -131,7 +147,7 @@ void Sampler::tick()
     for (qsizetype i = 0; i < current.size(); ++i) {
         const DiskCounters &cur = current[i];
         qsizetype p = -1;
-        if (i < m_previous.size() && m_previous[i].name == cur.name) {
+        if (i < m_previous.size() && sameName(m_previous[i].name, cur.name)) {
             p = i;
         } else {
             samePositions = false;
@@ -148,7 +164,7 @@ void Sampler::tick()
         m_matched[p] = true;
         DeviceSample &sample = filled < batch.devices.size() ? batch.devices[filled] : batch.devices.emplaceBack();
         ++filled;
-        sample.counters = cur;
+        assignCounters(sample.counters, cur);
         sample.deltas = counterDeltas(m_previous[p], cur);
         std::array<quint32, 2> inflight {0, 0};
         // Field 9 is the sum of the two: when it is 0 the split is {0, 0} without a file read.

@@ -52,14 +52,16 @@ void SeriesStore::setRetention(qint64 retentionMs)
 {
     m_retentionUs = std::max<qint64>(retentionMs, 1) * 1000;
     for (auto it = m_devices.begin(); it != m_devices.end();) {
-        evict(*it, m_newestUs - m_retentionUs);
-        it = it->segments.empty() ? m_devices.erase(it) : std::next(it);
+        evict(it->second, m_newestUs - m_retentionUs);
+        it = it->second.segments.empty() ? m_devices.erase(it) : std::next(it);
     }
+    m_lastOrder.clear();
 }
 
 void SeriesStore::clear()
 {
     m_devices.clear();
+    m_lastOrder.clear();
     m_lastBatch = 0;
     m_newestUs = 0;
     m_haveClockOffset = false;
@@ -68,9 +70,15 @@ void SeriesStore::clear()
 void SeriesStore::endSeries(const QString &device)
 {
     const auto it = m_devices.find(device);
-    if (it == m_devices.end() || it->segments.empty() || !it->segments.back().open)
+    if (it != m_devices.end())
+        endSegment(it->second);
+}
+
+void SeriesStore::endSegment(DeviceHistory &history)
+{
+    if (history.segments.empty() || !history.segments.back().open)
         return;
-    Segment &s = it->segments.back();
+    Segment &s = history.segments.back();
     s.open = false;
     // A closed segment only shrinks from now on: give back the spare ring capacity.
     if (s.ring.size() > s.count) {
@@ -83,6 +91,18 @@ void SeriesStore::endSeries(const QString &device)
     }
 }
 
+SeriesStore::DeviceHistory &SeriesStore::historyFor(const QString &name, qsizetype position)
+{
+    const std::size_t i = std::size_t(position);
+    if (i < m_lastOrder.size() && m_lastOrder[i].first.constData() == name.constData())
+        return *m_lastOrder[i].second;
+    DeviceHistory &history = m_devices[name];
+    if (i >= m_lastOrder.size())
+        m_lastOrder.resize(i + 1);
+    m_lastOrder[i] = {name, &history};
+    return history;
+}
+
 void SeriesStore::append(const SampleBatch &batch)
 {
     const qint64 endUs = batch.monotonicNs / 1000;
@@ -92,15 +112,16 @@ void SeriesStore::append(const SampleBatch &batch)
     }
     // A batch that does not follow the previous one (a restarted sampler) ends every open segment.
     if (m_lastBatch == 0 || batch.sequence != m_lastBatch + 1) {
-        for (auto it = m_devices.begin(); it != m_devices.end(); ++it)
-            endSeries(it.key());
+        for (auto &entry : m_devices)
+            endSegment(entry.second);
     }
-    for (const DeviceSample &sample : batch.devices) {
-        DeviceHistory &history = m_devices[sample.name()];
+    for (qsizetype i = 0; i < batch.devices.size(); ++i) {
+        const DeviceSample &sample = batch.devices[i];
+        DeviceHistory &history = historyFor(sample.name(), i);
         const bool continues = !history.segments.empty() && history.segments.back().open
             && history.lastBatch == m_lastBatch && m_lastBatch != 0;
         if (!continues) {
-            endSeries(sample.name());
+            endSegment(history);
             const qint64 dtUs = std::llround(batch.elapsedSeconds * 1e6);
             Segment fresh;
             fresh.startUs = endUs - dtUs;
@@ -111,7 +132,7 @@ void SeriesStore::append(const SampleBatch &batch)
         // From the previous end, not from elapsedSeconds: µs timestamps that never drift over an hour.
         const qint64 dtUs = endUs - segment.lastEndUs;
         if (dtUs <= 0 || dtUs > qint64(std::numeric_limits<quint32>::max())) {
-            endSeries(sample.name()); // not representable (a suspend?): leave a gap
+            endSegment(history); // not representable (a suspend?): leave a gap
             continue;
         }
         push(segment, sample, endUs, dtUs);
@@ -121,12 +142,21 @@ void SeriesStore::append(const SampleBatch &batch)
     m_newestUs = std::max(m_newestUs, endUs);
 
     const qint64 cutoffUs = m_newestUs - m_retentionUs;
+    bool erased = false;
     for (auto it = m_devices.begin(); it != m_devices.end();) {
-        if (!it->segments.empty() && it->segments.back().open && it->lastBatch != batch.sequence)
-            endSeries(it.key()); // not in this batch: it vanished or is no longer watched
-        evict(*it, cutoffUs);
-        it = it->segments.empty() ? m_devices.erase(it) : std::next(it);
+        DeviceHistory &history = it->second;
+        if (!history.segments.empty() && history.segments.back().open && history.lastBatch != batch.sequence)
+            endSegment(history); // not in this batch: it vanished or is no longer watched
+        evict(history, cutoffUs);
+        if (history.segments.empty()) {
+            it = m_devices.erase(it);
+            erased = true;
+        } else {
+            ++it;
+        }
     }
+    if (erased)
+        m_lastOrder.clear(); // it may point at an erased history
 }
 
 void SeriesStore::grow(Segment &segment, qint64 dtUs)
@@ -252,18 +282,21 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
 
 QStringList SeriesStore::devices() const
 {
-    QStringList names = m_devices.keys();
+    QStringList names;
+    names.reserve(qsizetype(m_devices.size()));
+    for (const auto &entry : m_devices)
+        names.append(entry.first);
     names.sort();
     return names;
 }
 
 qsizetype SeriesStore::sampleCount(const QString &device) const
 {
-    const auto it = m_devices.constFind(device);
-    if (it == m_devices.constEnd())
+    const auto it = m_devices.find(device);
+    if (it == m_devices.end())
         return 0;
     qsizetype n = 0;
-    for (const Segment &s : it->segments)
+    for (const Segment &s : it->second.segments)
         n += qsizetype(s.count);
     return n;
 }
@@ -271,16 +304,18 @@ qsizetype SeriesStore::sampleCount(const QString &device) const
 qsizetype SeriesStore::sampleCount() const
 {
     qsizetype n = 0;
-    for (auto it = m_devices.constBegin(); it != m_devices.constEnd(); ++it)
-        n += sampleCount(it.key());
+    for (const auto &entry : m_devices) {
+        for (const Segment &s : entry.second.segments)
+            n += qsizetype(s.count);
+    }
     return n;
 }
 
 qsizetype SeriesStore::sampleBytes() const
 {
     qsizetype bytes = 0;
-    for (const DeviceHistory &h : m_devices) {
-        for (const Segment &s : h.segments)
+    for (const auto &entry : m_devices) {
+        for (const Segment &s : entry.second.segments)
             bytes += qsizetype(s.ring.capacity() * sizeof(StoredSample) + s.flushes.bytes() + s.discards.bytes());
     }
     return bytes;
@@ -289,13 +324,13 @@ qsizetype SeriesStore::sampleBytes() const
 MetricSeries SeriesStore::series(const QString &device, Metric metric, double sinceSeconds) const
 {
     MetricSeries out;
-    const auto it = m_devices.constFind(device);
-    if (it == m_devices.constEnd())
+    const auto it = m_devices.find(device);
+    if (it == m_devices.end())
         return out;
-    const qsizetype n = sampleCount(device) + qsizetype(it->segments.size());
+    const qsizetype n = sampleCount(device) + qsizetype(it->second.segments.size());
     out.times.reserve(n);
     out.values.reserve(n);
-    visit(*it, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool firstOfSegment, bool) {
+    visit(it->second, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool firstOfSegment, bool) {
         // Segments are separated by time the device was not sampled: break the line there.
         if (firstOfSegment && !out.times.isEmpty()) {
             out.times.append(time - dt);
@@ -310,11 +345,11 @@ MetricSeries SeriesStore::series(const QString &device, Metric metric, double si
 QList<TimedMetrics> SeriesStore::history(const QString &device, double sinceSeconds) const
 {
     QList<TimedMetrics> out;
-    const auto it = m_devices.constFind(device);
-    if (it == m_devices.constEnd())
+    const auto it = m_devices.find(device);
+    if (it == m_devices.end())
         return out;
     out.reserve(sampleCount(device));
-    visit(*it, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool, bool startsSegment) {
+    visit(it->second, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool, bool startsSegment) {
         out.append(TimedMetrics {time, dt, m, startsSegment});
     });
     return out;

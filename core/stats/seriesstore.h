@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 namespace dmtune {
@@ -106,6 +107,14 @@ private:
         quint64 lastBatch = 0; // sequence of the batch that last extended the open segment
     };
 
+    struct NameHash {
+        std::size_t operator()(const QString &s) const noexcept { return qHash(s); }
+    };
+    // Node-based: a DeviceHistory stays where it is while others come and go (m_lastOrder points at them).
+    using DeviceMap = std::unordered_map<QString, DeviceHistory, NameHash>;
+
+    DeviceHistory &historyFor(const QString &name, qsizetype position);
+    static void endSegment(DeviceHistory &history);
     void push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs);
     void evict(DeviceHistory &history, qint64 cutoffUs);
     void grow(Segment &segment, qint64 dtUs);
@@ -118,7 +127,11 @@ private:
     qint64 m_wallMinusMonotonicUs = 0; // set by the first batch: charts show wall time, arithmetic uses monotonic
     bool m_haveClockOffset = false;
     quint64 m_lastBatch = 0;
-    QHash<QString, DeviceHistory> m_devices;
+    DeviceMap m_devices;
+    // The histories of the last batch's devices by position, with the name they were found under: batches
+    // come in the same order tick after tick with the same shared strings, so the lookup is a pointer test.
+    // Holding the QString keeps its data alive: an equal pointer cannot be another, newer string.
+    std::vector<std::pair<QString, DeviceHistory *>> m_lastOrder;
 };
 
 } // namespace dmtune

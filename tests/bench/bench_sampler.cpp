@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -56,12 +57,22 @@ QString deviceName(int i)
     return QStringLiteral("dm-%1").arg(i / 2);
 }
 
+// procfs and sysfs live in memory: so does the generated tree when /dev/shm is there, or ext4's journal and
+// atime updates on the rewritten diskstats would be measured as the sampler's cost.
+QString tmpfsTemplate()
+{
+    const QString shm = QStringLiteral("/dev/shm");
+    return QFileInfo(shm).isDir() && QFileInfo(shm).isWritable() ? shm + QStringLiteral("/bench_sampler-XXXXXX")
+                                                                  : QDir::tempPath() + QStringLiteral("/bench_sampler-XXXXXX");
+}
+
 // A generated sys/proc tree of `count` devices whose counters a writer thread advances every period.
 class GeneratedTree
 {
 public:
     GeneratedTree(int count, int busyEvery)
-        : m_count(count)
+        : m_dir(tmpfsTemplate())
+        , m_count(count)
         , m_busyEvery(busyEvery)
     {
         QDir root(m_dir.path());

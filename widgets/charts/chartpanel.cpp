@@ -2,7 +2,6 @@
 
 #include "chartstyle.h"
 #include "qcp_p.h"
-#include "stats/seriesstore.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -137,6 +136,7 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
         Q_EMIT userRangeChanged(r.lower, r.upper);
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartPanel::onMouseMove);
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replotCount; });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartPanel::showContextMenu);
     m_plot->installEventFilter(this);
     m_plot->setToolTip(QString()); // ours come from eventFilter
@@ -291,14 +291,14 @@ double ChartPanel::lastValue(const QString &device, int series) const
     return (g->data()->constEnd() - 1)->value;
 }
 
-void ChartPanel::rebuild(const SeriesStore &store, double sinceSeconds, quint64 lastSequence, double lastTime)
+void ChartPanel::rebuild(const QHash<QString, QList<TimedMetrics>> &histories, quint64 lastSequence,
+                         double lastTime)
 {
     const ChartPanelSpec &s = spec();
     const int n = int(s.series.size());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     for (int d = 0; d < m_devices.size(); ++d) {
-        // One pass over the history gives every series of the device (series() would decode it per metric).
-        const QList<TimedMetrics> history = store.history(m_devices[d].name, sinceSeconds);
+        const QList<TimedMetrics> history = histories.value(m_devices[d].name);
         QList<QVector<QCPGraphData>> data(n);
         for (auto &v : data)
             v.reserve(history.size() + 8);

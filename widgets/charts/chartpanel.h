@@ -5,9 +5,11 @@
 // QCustomPlot is only forward-declared here: qcustomplot.h is expensive to compile.
 #include "chartmarker.h"
 #include "chartspec.h"
+#include "stats/seriesstore.h"
 #include "util/result.h"
 
 #include <QColor>
+#include <QHash>
 #include <QList>
 #include <QPointF>
 #include <QRect>
@@ -27,7 +29,6 @@ class QMouseEvent;
 
 namespace dmtune {
 
-class SeriesStore;
 struct SampleBatch;
 
 struct ChartDevice {
@@ -54,10 +55,10 @@ public:
     void setDevices(const QList<ChartDevice> &devices);
     const QList<ChartDevice> &devices() const { return m_devices; }
 
-    // Replaces every graph's data by the store's history from sinceSeconds on (NaN between a device's
-    // segments). lastSequence and lastTime describe the newest batch the caller has seen: a device whose
-    // history ends there continues with the next batch without a gap.
-    void rebuild(const SeriesStore &store, double sinceSeconds, quint64 lastSequence, double lastTime);
+    // Replaces every graph's data by the devices' histories (SeriesStore::history; NaN between a device's
+    // segments). A device without an entry is emptied. lastSequence and lastTime describe the newest batch
+    // the caller has seen (0: none): a device whose history ends there continues with the next batch.
+    void rebuild(const QHash<QString, QList<TimedMetrics>> &histories, quint64 lastSequence, double lastTime);
     // Adds one point per series for every charted device in the batch, at `time` (the interval's end, epoch
     // seconds). A device that was not in the previous batch gets a NaN first (a gap in the line). A batch
     // whose time is not newer than a device's last point by half an interval is skipped for that device.
@@ -101,6 +102,8 @@ public:
     QCPGraph *graph(const QString &device, int series) const;
     qsizetype pointCount(const QString &device, int series) const; // NaN gap points included
     double lastValue(const QString &device, int series) const; // NaN when empty
+    // Replots done so far (QCustomPlot::afterReplot).
+    int replotCount() const { return m_replotCount; }
     // Tooltip text at a position of the plot (legend entry: that series' or device's; axes: their series').
     QString toolTipAt(const QPoint &plotPos) const;
 
@@ -155,6 +158,7 @@ private:
     bool m_hovering = false;
     bool m_programmaticRange = false;
     int m_legendWrap = 0;
+    int m_replotCount = 0;
 };
 
 } // namespace dmtune

@@ -276,8 +276,13 @@ void LiveStatsView::rebuild()
     // Paused, the whole retained hour is loaded: the user pans over it.
     const double since = now - (m_paused ? MaxWindowSeconds : m_windowSeconds) - trimMargin();
     if (m_store) {
+        // One pass over each device's history serves every series of every chart (SeriesStore::series would
+        // decode it once per metric).
+        QHash<QString, QList<TimedMetrics>> histories;
+        for (const QString &device : std::as_const(m_devices))
+            histories.insert(device, m_store->history(device, since));
         for (ChartPanel *panel : std::as_const(m_panels))
-            panel->rebuild(*m_store, since, m_haveBatch ? m_lastSequence : 0, m_now);
+            panel->rebuild(histories, m_haveBatch ? m_lastSequence : 0, m_now);
     }
     if (m_paused) {
         for (ChartPanel *panel : std::as_const(m_panels))
@@ -330,7 +335,7 @@ void LiveStatsView::replotAll()
     m_replotPending = false;
     // Charts scrolled out of view are drawn when they come back (replotExposed).
     for (ChartPanel *panel : std::as_const(m_panels)) {
-        if (panel->visibleRegion().isEmpty()) {
+        if (scrolledOut(panel)) {
             m_stalePanels.insert(panel);
         } else {
             m_stalePanels.remove(panel);
@@ -339,10 +344,18 @@ void LiveStatsView::replotAll()
     }
 }
 
+bool LiveStatsView::scrolledOut(const ChartPanel *panel) const
+{
+    // From the layout, not visibleRegion(): that one is empty until the window is exposed.
+    const QWidget *viewport = m_scroll->viewport();
+    const QRect area(panel->mapTo(viewport, QPoint(0, 0)), panel->size());
+    return !viewport->rect().intersects(area);
+}
+
 void LiveStatsView::replotExposed()
 {
     for (auto it = m_stalePanels.begin(); it != m_stalePanels.end();) {
-        if ((*it)->visibleRegion().isEmpty()) {
+        if (scrolledOut(*it)) {
             ++it;
             continue;
         }

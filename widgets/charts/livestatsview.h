@@ -114,6 +114,7 @@ private:
     void scrollToNow();
     void replotAll();
     void replotExposed();
+    bool scrolledOut(const ChartPanel *panel) const;
     void updateStatus();
     void onUserRange(ChartPanel *source, double lower, double upper);
     void onEventActivated(QTreeWidgetItem *item);

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -61,7 +62,7 @@ ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
 
 QString ChangeHistoryPanel::messageText() const
 {
-    return m_message->text();
+    return QTextDocumentFragment::fromHtml(m_message->text()).toPlainText();
 }
 
 void ChangeHistoryPanel::updateActions()

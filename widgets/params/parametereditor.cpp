@@ -214,9 +214,13 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_refreshTimer->start();
 
     connect(m_model, &TunableTableModel::pendingChanged, this, [this] {
-        m_result->hide();
         updateSummary();
         schedulePreview();
+    });
+    // A new edit makes the last outcome stale (re-reads after a transaction do not count).
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+        if (topLeft.row() == bottomRight.row() && !m_waiting)
+            m_result->hide();
     });
     connect(m_model, &TunableTableModel::editRejected, this, [this](const QString &attribute, const QString &message) {
         m_result->setText(QStringLiteral("<span style=\"color:#c62828\">%1: %2</span>")
@@ -477,16 +481,27 @@ void ParameterEditor::revert()
 
 void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
 {
+    // Applied edits drop out of the table (also when the kernel kept another value: the outcome
+    // says so); the edits of a failed transaction stay for another try.
+    if (m_waiting && !wasUndo && result.ok()) {
+        for (const auto &c : result.changes) {
+            if (c.device == m_device && c.written) {
+                const int row = m_model->rowOf(c.attribute);
+                if (row >= 0 && m_model->tunables().at(row).pending == c.requested)
+                    m_model->setPending(c.attribute, QString());
+            }
+        }
+    }
+    refresh();
     if (m_waiting && !wasUndo) {
         m_waiting = false;
         m_result->setText(result.ok() ? applySuccessHtml(result)
                                       : applyErrorHtml(result, result.rejected() ? QStringLiteral("Not applied")
                                                                                  : QStringLiteral("Apply failed")));
         m_result->show();
+        updateActions();
         Q_EMIT applyFinished(result);
     }
-    // Applied edits now equal the values in place and drop out of the table; failed ones stay.
-    refresh();
 }
 
 void ParameterEditor::updateSummary()

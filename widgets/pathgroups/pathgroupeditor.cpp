@@ -133,7 +133,9 @@ public:
         m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_view->setContextMenuPolicy(Qt::CustomContextMenu);
         m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-        layout->addWidget(m_view, 1);
+        m_view->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+        layout->addWidget(m_view);
+        layout->addStretch(1);
 
         connect(m_left, &QToolButton::clicked, this, [this] { m_editor->moveGroup(m_group, m_group - 1); });
         connect(m_right, &QToolButton::clicked, this, [this] { m_editor->moveGroup(m_group, m_group + 1); });
@@ -196,10 +198,9 @@ public:
 private:
     void fitView()
     {
-        int width = 2 * m_view->frameWidth();
-        for (int column = 0; column < m_model->columnCount(); ++column)
-            width += std::max(m_view->sizeHintForColumn(column), m_view->horizontalHeader()->sectionSizeHint(column));
-        m_view->setMinimumWidth(width);
+        QHeaderView *header = m_view->horizontalHeader();
+        header->resizeSections(QHeaderView::ResizeToContents);
+        m_view->setMinimumWidth(header->length() + 2 * m_view->frameWidth());
         const int rows = std::clamp(m_model->rowCount(), 2, 6);
         const int rowHeight = m_view->verticalHeader()->defaultSectionSize();
         m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight
@@ -350,6 +351,7 @@ void PathGroupEditor::buildUi()
     m_hwHandler->setToolTip(QStringLiteral("Hardware handler (scsi_dh module) that initialises a group before use"));
     m_hwHandlerArgs = new QLineEdit;
     m_hwHandlerArgs->setPlaceholderText(QStringLiteral("handler args"));
+    m_hwHandlerArgs->setMinimumWidth(90);
     m_hwHandlerArgs->setMaximumWidth(110);
     m_hwHandlerArgs->setToolTip(QStringLiteral("Arguments for the handler (e.g. emc: \"1\" for short trespass); the "
                                                "kernel does not print them back"));
@@ -402,7 +404,9 @@ void PathGroupEditor::buildUi()
     layout->addWidget(m_groupScroll, 1);
 
     // The result: the table line, the difference, what is wrong, Apply.
-    auto *result = new QGridLayout;
+    m_resultArea = new QWidget;
+    auto *result = new QGridLayout(m_resultArea);
+    result->setContentsMargins(0, 0, 0, 0);
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_preview = new QPlainTextEdit;
     m_preview->setObjectName(QStringLiteral("tablePreview"));
@@ -422,7 +426,7 @@ void PathGroupEditor::buildUi()
     result->addWidget(m_diff, 1, 1);
     result->setColumnStretch(0, 1);
     result->setColumnStretch(1, 1);
-    layout->addLayout(result);
+    layout->addWidget(m_resultArea);
 
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("pathGroupProblem"));
@@ -787,6 +791,7 @@ bool PathGroupEditor::canApply() const
 
 void PathGroupEditor::refreshResult()
 {
+    m_resultArea->setVisible(m_editable);
     m_preview->setPlainText(previewText());
     m_diff->setPlainText(diffText());
     const QString problem = problemText();

@@ -140,6 +140,7 @@ private:
     QList<PathGroupColumn *> m_columns; // reused, never deleted while shown: a drag may be running from one
     NewGroupDropZone *m_newGroup = nullptr;
     QLabel *m_unknownPaths = nullptr;
+    QWidget *m_resultArea = nullptr;
     QPlainTextEdit *m_preview = nullptr;
     QPlainTextEdit *m_diff = nullptr;
     QLabel *m_problem = nullptr;

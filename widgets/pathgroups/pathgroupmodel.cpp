@@ -28,14 +28,10 @@ QString shortName(const QString &name)
     return paren > 0 ? name.left(paren) : name;
 }
 
+// The table arguments keep the kernel's words ("relative_throughput"): the live info columns use plain
+// words, and service-time reports its relative throughput there too.
 QString argLabel(const QString &name)
 {
-    if (name == QLatin1String("repeat_count"))
-        return QStringLiteral("repeat count");
-    if (name == QLatin1String("relative_throughput"))
-        return QStringLiteral("relative throughput");
-    if (name == QLatin1String("cpu_mask"))
-        return QStringLiteral("CPU mask");
     return name;
 }
 
@@ -249,8 +245,10 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             return path.args.value(i);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::BackgroundRole && m_editable)
+            return QBrush(QColor(0xff, 0xfb, 0xe6)); // reads as an input: double-click to edit
         if (role == Qt::ToolTipRole)
-            return argToolTip(m_spec.selector, m_argNames.value(i));
+            return argToolTip(m_spec.selector, m_argNames.value(i)) + QStringLiteral(" Double-click to edit.");
         break;
     }
     }

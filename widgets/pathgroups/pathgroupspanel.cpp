@@ -94,8 +94,8 @@ void PathGroupsPanel::init()
     chartLayout->addWidget(m_chart);
     splitter->addWidget(m_editor);
     splitter->addWidget(chartBox);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter);
 
     m_actions = new MultipathActions(nullptr, this, this);

@@ -93,6 +93,8 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_stack->addWidget(m_plot);
 
     const QFont small = sized(font(), 8);
+    // The default axis rect holds the legend: take it out before the layout is rebuilt.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->clear();
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(small);
@@ -135,6 +137,14 @@ SelectorChart::SelectorChart(QWidget *parent)
     bytes->setTickLabels(true);
     bytes->setLabel(QStringLiteral("in-flight bytes (dashed)"));
     m_failRect->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("fail count"));
+    // Counts: whole-number ticks (1, 2, 5, 10, ... apart), never "0.25 failures".
+    for (QCPAxis *counts : {m_loadRect->axis(QCPAxis::atLeft), m_failRect->axis(QCPAxis::atLeft)}) {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        ticker->setTickCount(4);
+        counts->setTicker(ticker);
+    }
     m_failRect->axis(QCPAxis::atRight)->setVisible(true);
     m_failRect->axis(QCPAxis::atRight)->setTickLabels(false);
     m_failRect->axis(QCPAxis::atRight)->setTicks(false);
@@ -337,8 +347,13 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
     fitValueAxis(m_failRect->axis(QCPAxis::atLeft), fails);
     m_loadRect->axis(QCPAxis::atRight)->setVisible(!bytes.isEmpty());
     m_loadRect->axis(QCPAxis::atLeft)->setLabel(ios.isEmpty() && !bytes.isEmpty() ? QString() : QStringLiteral("in-flight I/Os"));
+    // The whole window once it is full; until then what there is, at least a minute, so that the first
+    // reads do not fill the width.
+    if (m_statusCount == 1)
+        m_firstTime = t;
+    const double lower = std::min(std::max(m_firstTime, t - m_window), t - 60.0);
     for (QCPAxisRect *rect : {m_loadRect, m_failRect})
-        rect->axis(QCPAxis::atBottom)->setRange(t, m_window, Qt::AlignRight);
+        rect->axis(QCPAxis::atBottom)->setRange(lower, t);
     m_stack->setCurrentWidget(m_plot);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -77,6 +77,7 @@ private:
     QList<SelectorChartMarker> m_markers;
     double m_window = 300;
     int m_statusCount = 0;
+    double m_firstTime = 0;
     bool m_havePrevious = false;
     MultipathTable m_previousTable;
     MultipathStatus m_previousStatus;

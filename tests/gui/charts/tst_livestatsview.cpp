@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QScrollArea>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -240,6 +241,47 @@ private Q_SLOTS:
         QVERIFY(iops->pointCount(QStringLiteral("sdb"), 0) <= 64);
     }
 
+    void oneReplotPerTickForChartsInView()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.setDevices(mapAndPaths);
+        BatchMaker maker;
+        feed(store, view, maker, 5); // hidden: nothing is drawn
+        view.resize(1400, 1000);
+        view.show();
+        QCoreApplication::processEvents();
+        auto counts = [&view] {
+            QList<int> c;
+            for (ChartPanel *panel : view.panels())
+                c.append(panel->replotCount());
+            return c;
+        };
+        const QList<int> before = counts();
+        for (int c : before)
+            QVERIFY(c > 0); // the catch-up replot when shown
+        feed(store, view, maker, 1);
+        QCoreApplication::processEvents();
+        QList<int> after = counts();
+        QList<int> scrolledOut;
+        for (int i = 0; i < before.size(); ++i) {
+            QVERIFY(after[i] - before[i] <= 1); // one replot for all graphs of a chart
+            if (after[i] == before[i])
+                scrolledOut.append(i);
+        }
+        // 1000 px do not hold four rows of charts and the table: the last row is scrolled out, and is drawn
+        // when it is scrolled in.
+        QVERIFY(!scrolledOut.isEmpty());
+        QVERIFY(scrolledOut.size() < before.size());
+        QVERIFY(scrolledOut.contains(int(ChartPanelKind::Utilization)));
+        auto *scroll = view.findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        scroll->ensureWidgetVisible(view.panel(ChartPanelKind::Utilization));
+        QCoreApplication::processEvents();
+        QCOMPARE(view.panel(ChartPanelKind::Utilization)->replotCount(),
+                 after[int(ChartPanelKind::Utilization)] + 1);
+    }
+
     void zoomPausesAndSyncsCharts()
     {
         SeriesStore store;
@@ -281,7 +323,7 @@ private Q_SLOTS:
         QCOMPARE(latency->visibleUpper() - latency->visibleLower(), double(view.windowSeconds()));
     }
 
-    void readoutAndTooltips()
+    void drawsReadoutAndTooltips()
     {
         SeriesStore store;
         LiveStatsView view(nullptr, &store);
@@ -295,6 +337,11 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
 
         ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        // The live path drew: the queued replot ran and the widget shows every device's line.
+        const QImage shown = iops->plotWidget()->grab().toImage();
+        for (const QString &device : mapAndPaths)
+            QVERIFY2(countPixelsNear(shown, view.deviceColor(device)) > 200, qPrintable(device));
+
         const QString text = iops->showReadoutAt(view.now() - 10.2); // snaps to the sample 10 s ago
         QVERIFY2(text.contains(QStringLiteral("mpatha (dm-0) r/s")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("150.00 1/s")), qPrintable(text)); // 100 + 50 (sequence 50)

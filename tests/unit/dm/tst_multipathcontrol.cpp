@@ -4,6 +4,7 @@
 #include "dm/dmeventwatcher.h"
 #include "dm/fakedevicemapper.h"
 #include "dm/multipathcontrol.h"
+#include "dm/multipathdclient.h"
 #include "dm/multipathoperation.h"
 #include "dm/pathdevice.h"
 #include "fakesysfs.h"
@@ -95,6 +96,7 @@ MultipathTable table(const QString &params)
 } // namespace
 
 Q_DECLARE_METATYPE(dmtune::MultipathMessageKind)
+Q_DECLARE_METATYPE(dmtune::MultipathMessage)
 
 class TestMultipathControl : public QObject {
     Q_OBJECT
@@ -358,12 +360,14 @@ private Q_SLOTS:
         QSignalSpy stopped(watcher.get(), &DmEventWatcher::watchStopped);
         watcher->watch({ mapName });
         QCOMPARE(watcher->watchedMaps(), QStringList { mapName });
-        QTest::qWait(50); // the worker reads the first event number
         QElapsedTimer clock;
+        qint64 deliveredAfter = -1;
+        connect(watcher.get(), &DmEventWatcher::mapEvent, this, [&] { deliveredAfter = clock.elapsed(); });
         clock.start();
         QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:16")));
         QTRY_COMPARE_WITH_TIMEOUT(events.size(), 1, 1000);
-        QVERIFY2(clock.elapsed() < 150, qPrintable(QString::number(clock.elapsed()))); // not at a poll
+        // At once, not at the next timeout of the fake's wait (200 ms).
+        QVERIFY2(deliveredAfter >= 0 && deliveredAfter < 150, qPrintable(QString::number(deliveredAfter)));
         QCOMPARE(events.first().at(0).toString(), mapName);
         QCOMPARE(events.first().at(1).toUInt(), m_dm->info(mapName)->eventNr);
 
@@ -392,8 +396,6 @@ private Q_SLOTS:
         QCOMPARE(events.first().at(0).toString(), QStringLiteral("mpathb"));
     }
 };
-
-Q_DECLARE_METATYPE(dmtune::MultipathMessage)
 
 QTEST_GUILESS_MAIN(TestMultipathControl)
 #include "tst_multipathcontrol.moc"

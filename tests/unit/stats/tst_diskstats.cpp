@@ -1,6 +1,7 @@
 // Parsers of /proc/diskstats, /sys/block/X/stat, inflight and dev; the delta rules.
 #include "stats/diskcounters.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace dmtune;
@@ -15,6 +16,7 @@ private Q_SLOTS:
     void parsesLine();
     void rejectsMalformedLine_data();
     void rejectsMalformedLine();
+    void byteParserAgreesOnRandomLines();
     void parsesWholeFile();
     void reportsLineNumberOfBadLine();
     void parsesBlockStat_data();
@@ -108,6 +110,38 @@ void TestDiskstats::rejectsMalformedLine()
     DiskCounters c;
     QByteArrayView name;
     QCOMPARE(parseDiskstatsLineInto(line.toLatin1(), &c, &name), parsed.errorMessage());
+}
+
+void TestDiskstats::byteParserAgreesOnRandomLines()
+{
+    // The sampler's byte parser reads 8 digits at a time; the QString parser one by one. Random lines with
+    // numbers of every length (20 digits and overflow included) and stray characters must get the same
+    // counters, or the same error.
+    QRandomGenerator rng(20261130);
+    const char junk[] = " \tx-:/9";
+    for (int i = 0; i < 20000; ++i) {
+        QByteArray line = "  8   " + QByteArray::number(rng.bounded(20)) + " sd" + char('a' + rng.bounded(26));
+        const int counters = rng.bounded(10) == 0 ? rng.bounded(20) : QList<int> {11, 15, 17}[rng.bounded(3)];
+        for (int k = 0; k < counters; ++k) {
+            line += QByteArray(1 + rng.bounded(3), ' ');
+            const int digits = 1 + rng.bounded(21);
+            for (int d = 0; d < digits; ++d)
+                line += char('0' + rng.bounded(10));
+            if (rng.bounded(200) == 0)
+                line += junk[rng.bounded(int(sizeof junk) - 1)];
+        }
+        if (rng.bounded(2))
+            line += "   ";
+        const auto generic = parseDiskstatsLine(QString::fromLatin1(line));
+        DiskCounters fast;
+        QByteArrayView name;
+        const QString error = parseDiskstatsLineInto(line, &fast, &name);
+        QCOMPARE(error, generic.errorMessage());
+        if (generic) {
+            QCOMPARE(fast.fields, generic->fields);
+            QCOMPARE(fast.fieldCount, generic->fieldCount);
+        }
+    }
 }
 
 void TestDiskstats::parsesWholeFile()

@@ -261,6 +261,14 @@ void TestSampler::watchesListInItsOrder()
     QCOMPARE(sampler.lastSource(), CounterSource::Diskstats);
     sampler.sampleNow();
     QCOMPARE(sampler.lastSource(), CounterSource::BlockStat);
+    // 7 watched cost more than the 13 lines (CounterReader::diskstatsLinesPerStatFile = 2).
+    QStringList seven;
+    for (int i = 0; i < 7; ++i)
+        seven.append(QStringLiteral("sd%1").arg(QChar(u'a' + i)));
+    sampler.setWatched(seven);
+    sampler.sampleNow();
+    sampler.sampleNow();
+    QCOMPARE(sampler.lastSource(), CounterSource::Diskstats);
 }
 
 void TestSampler::perDeviceFilesWithoutProc()
@@ -364,6 +372,16 @@ void TestSampler::malformedDiskstatsFails()
     sampler.sampleNow();
     QCOMPARE(batches.size(), 1);
     QCOMPARE(batches.first().first().value<SampleBatch>().devices[0].deltas[DiskField::ReadIos], quint64(10));
+
+    // A file that is malformed from the first read on says so too.
+    tree.writeRawDiskstats(QStringLiteral("   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n   8       1 sda1 x\n"));
+    Sampler fresh(tree.root());
+    fresh.setSource(CounterSource::Diskstats);
+    QSignalSpy freshFailed(&fresh, &Sampler::samplingFailed);
+    fresh.sampleNow();
+    QCOMPARE(freshFailed.size(), 1);
+    QCOMPARE(freshFailed.first().first().toString(),
+             QStringLiteral("diskstats line 2: sda1: counter 1 'x' is not an unsigned integer"));
 }
 
 void TestSampler::intervalRange()

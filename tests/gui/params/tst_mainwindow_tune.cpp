@@ -1,0 +1,138 @@
+// The Tune tab inside the main window, offscreen, over the GUI tests' standard machine made
+// writable: select a path, edit, apply; parameterChanged for chart markers, the detail pane re-read,
+// the History dock and Undo, the status bar's executor, the tree's multi-selection scope.
+#include "fakesysfs.h"
+
+#include "changehistorymodel.h"
+#include "changehistorypanel.h"
+#include "changepreviewmodel.h"
+#include "devicedetailpane.h"
+#include "devicetreemodel.h"
+#include "mainwindow.h"
+#include "parametereditor.h"
+#include "queueattributemodel.h"
+#include "tunabletablemodel.h"
+#include "tuningsession.h"
+
+#include "discovery/discovery.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTreeView>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+
+namespace {
+
+QString queueValue(const DeviceDetailPane *pane, const QString &name)
+{
+    const QueueAttributeModel *m = pane->queueModel();
+    const int row = m->rowOf(name);
+    return row < 0 ? QString() : m->index(row, QueueAttributeModel::ValueColumn).data().toString();
+}
+
+QString fileValue(const FakeSysfs &fake, const QString &relative)
+{
+    QFile f(fake.root() + QLatin1Char('/') + relative);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+}
+
+} // namespace
+
+class TestMainWindowTune : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void capturedTreeIsReadOnly()
+    {
+        FakeSysfs fake;
+        fake.buildStandardMachine();
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QCOMPARE(window.tuningStatusText(), QStringLiteral("tuning: read-only (captured tree)"));
+        QVERIFY(window.statusText().contains(QStringLiteral("tuning: read-only")));
+        QVERIFY(window.tuningSession()->isReadOnly());
+        QVERIFY(window.historyDock());
+        QCOMPARE(window.historyDock()->windowTitle(), QStringLiteral("History"));
+        QCOMPARE(window.currentTabName(), QStringLiteral("details"));
+        QVERIFY(window.showTab(QStringLiteral("tune")));
+        QCOMPARE(window.currentTabName(), QStringLiteral("tune"));
+        QVERIFY(!window.showTab(QStringLiteral("charts")));
+    }
+
+    void applyFromTheTuneTab()
+    {
+        FakeSysfs fake;
+        fake.buildStandardMachine();
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        window.setTreeWritable(true);
+        QCOMPARE(window.tuningStatusText(), QStringLiteral("tuning: in-process (temporary tree)"));
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        QSignalSpy markers(&window, &MainWindow::parameterChanged);
+        window.resize(1400, 900);
+        window.show();
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+
+        QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        QVERIFY(window.showTab(QStringLiteral("tune")));
+        ParameterEditor *editor = window.parameterEditor();
+        QCOMPARE(editor->shownDevice(), QStringLiteral("sdak"));
+        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("0"));
+
+        QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        editor->updatePreview();
+        QCOMPARE(editor->previewModel()->rowCount(), 1);
+        QVERIFY(editor->applyButton()->isEnabled());
+        QTest::mouseClick(editor->applyButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(markers.count(), 1, 5000);
+        QCOMPARE(markers.first().at(1).toString(), QStringLiteral("sdak nomerges 0 -> 2"));
+        QVERIFY(markers.first().at(0).toDouble() > 1.7e9);
+        const QString blockDir = QStringLiteral("block/sdak/queue/nomerges");
+        QCOMPARE(fileValue(fake, blockDir), QStringLiteral("2"));
+        // The detail pane shows the new value at once (and again after the rescan).
+        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, 10000);
+        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
+        QCOMPARE(window.parameterEditor()->shownDevice(), QStringLiteral("sdak"));
+
+        // The History dock has it; Undo puts the value back and marks the chart again.
+        ChangeHistoryPanel *history = window.historyPanel();
+        QCOMPARE(history->model()->rowCount(), 1);
+        QTest::mouseClick(history->undoButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(markers.count(), 2, 5000);
+        QCOMPARE(markers.last().at(1).toString(), QStringLiteral("sdak nomerges 2 -> 0"));
+        QCOMPARE(fileValue(fake, blockDir), QStringLiteral("0"));
+        QCOMPARE(history->model()->rowCount(), 0);
+        QTRY_COMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("0"));
+
+        // Several rows selected in the tree: the selection scope.
+        QTreeView *tree = window.treeView();
+        const QModelIndex sdu = window.treeModel()->indexForDevice(QStringLiteral("sdu"));
+        QVERIFY(sdu.isValid());
+        tree->selectionModel()->select(sdu, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QVERIFY(editor->isScopeAvailable(ChangeScope::Selection));
+        editor->setScope(ChangeScope::Selection);
+        const auto devices = editor->scopeDevices();
+        QVERIFY(devices.ok());
+        QVERIFY(devices->contains(QStringLiteral("sdak")));
+        QVERIFY(devices->contains(QStringLiteral("sdu")));
+
+        // A picture for whoever reviews the layout.
+        editor->setScope(ChangeScope::Device);
+        editor->model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2"));
+        editor->updatePreview();
+        QTest::qWait(100);
+        window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_mainwindow_tune.png"));
+    }
+};
+
+QTEST_MAIN(TestMainWindowTune)
+#include "tst_mainwindow_tune.moc"

@@ -1,0 +1,329 @@
+// The Tune tab on the offscreen platform over a temp tree, applying in-process (the tree is
+// writable): edit nomerges, preview 0 -> 2, apply, read back, history, undo; scopes over a map and
+// its paths with the stacking warning; a rolled-back transaction's errors; read-only sessions.
+#include "tunefixture.h"
+
+#include "changehistorymodel.h"
+#include "changehistorypanel.h"
+#include "changepreviewmodel.h"
+#include "parametereditor.h"
+#include "tunabletablemodel.h"
+#include "tuningsession.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QJsonDocument>
+#include <QTemporaryFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+using dmtune::test::readValue;
+
+class TestParameterEditor : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<FakeSysfs> m_fake;
+    SysfsRoot m_sysfs;
+    DeviceSnapshot m_snapshot;
+
+    std::unique_ptr<TuningSession> newSession()
+    {
+        return std::make_unique<TuningSession>(m_sysfs, Applier::Mode::InProcess);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_fake = std::make_unique<FakeSysfs>();
+        QVERIFY(m_fake->isValid());
+        dmtune::test::buildTuneFixture(*m_fake);
+        m_sysfs = SysfsRoot(m_fake->root(), QString());
+        m_snapshot = Discovery::scan(m_sysfs);
+        QVERIFY(m_snapshot.device(QStringLiteral("dm-0")));
+        QVERIFY(m_snapshot.map(QStringLiteral("mpatha")));
+    }
+    void cleanup() { m_fake.reset(); }
+
+    void editPreviewApplyUndo()
+    {
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        ChangeHistoryPanel history(session.get());
+        QAbstractItemModelTester tableTester(editor.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester previewTester(editor.previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester historyTester(history.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        editor.resize(1000, 700);
+        editor.show();
+        history.show();
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdb"));
+        QCOMPARE(editor.shownDevice(), QStringLiteral("sdb"));
+        QVERIFY(!editor.applyButton()->isEnabled()); // nothing to apply
+        QVERIFY(!editor.revertButton()->isEnabled());
+        QVERIFY(!history.undoButton()->isEnabled());
+
+        // Edit through the model, as the delegate does: preview shows 0 -> 2.
+        TunableTableModel *model = editor.model();
+        const QModelIndex nomerges = model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::NewValueColumn);
+        QVERIFY(nomerges.isValid());
+        QVERIFY(model->setData(nomerges, QStringLiteral("2")));
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->lines(), QStringList {QStringLiteral("sdb nomerges 0 -> 2")});
+        const ChangePreviewModel *preview = editor.previewModel();
+        QCOMPARE(preview->index(0, ChangePreviewModel::OldColumn).data().toString(), QStringLiteral("0"));
+        QCOMPARE(preview->index(0, ChangePreviewModel::NewColumn).data().toString(), QStringLiteral("2"));
+        QVERIFY(editor.applyButton()->isEnabled());
+        QVERIFY(editor.revertButton()->isEnabled());
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0")); // nothing written yet
+
+        // Apply: asynchronous; the button is off while it runs.
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QSignalSpy markers(session.get(), &TuningSession::parameterChanged);
+        QTest::mouseClick(editor.applyButton(), Qt::LeftButton);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!editor.applyButton()->isEnabled());
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
+        QCOMPARE(result.executor, QStringLiteral("in-process"));
+
+        // Read back: sysfs, the table (the edit is gone, the value is 2), the outcome text.
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
+        QCOMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn).data().toString(),
+                 QStringLiteral("2"));
+        QVERIFY(!model->hasPending());
+        QVERIFY2(editor.resultText().contains(QStringLiteral("sdb nomerges 0 -> 2")), qPrintable(editor.resultText()));
+        QCOMPARE(markers.count(), 1);
+        QCOMPARE(markers.first().at(1).toString(), QStringLiteral("sdb nomerges 0 -> 2"));
+        QVERIFY(qAbs(markers.first().at(0).toDouble() - double(QDateTime::currentSecsSinceEpoch())) < 60);
+
+        // History has the entry; Undo restores the value.
+        QCOMPARE(session->history()->entries().size(), 1);
+        QCOMPARE(history.model()->rowCount(), 1);
+        QCOMPARE(history.model()->index(0, ChangeHistoryModel::ChangesColumn).data().toString(), QStringLiteral("sdb nomerges 0 -> 2"));
+        QVERIFY(history.undoButton()->isEnabled());
+        QTest::mouseClick(history.undoButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"), 5000);
+        QTRY_COMPARE(history.model()->rowCount(), 0);
+        QVERIFY(history.messageText().contains(QStringLiteral("sdb nomerges 2 -> 0")));
+        QCOMPARE(markers.count(), 2);
+        QCOMPARE(markers.last().at(1).toString(), QStringLiteral("sdb nomerges 2 -> 0"));
+        QTRY_COMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn).data().toString(),
+                     QStringLiteral("0"));
+        QVERIFY(!history.undoButton()->isEnabled());
+    }
+
+    void revertDropsEdits()
+    {
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512")));
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->rowCount(), 1);
+        QTest::mouseClick(editor.revertButton(), Qt::LeftButton);
+        QVERIFY(!editor.model()->hasPending());
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->rowCount(), 0);
+        QVERIFY(!editor.applyButton()->isEnabled());
+        QVERIFY(!editor.apply());
+    }
+
+    void scopesAndStackingWarning()
+    {
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdc")); // a path: the map scopes use its map
+        QVERIFY(editor.isScopeAvailable(ChangeScope::MapAndPaths));
+        QVERIFY(editor.isScopeAvailable(ChangeScope::PathsOfMap));
+        QVERIFY(!editor.isScopeAvailable(ChangeScope::Selection));
+        editor.setScope(ChangeScope::PathsOfMap);
+        QCOMPARE(editor.scope(), ChangeScope::PathsOfMap);
+        QCOMPARE(*editor.scopeDevices(), dmtune::test::fixturePaths());
+
+        // Lowering max_sectors_kb on the map and its paths: the map is written first.
+        editor.showDevice(QStringLiteral("dm-0"));
+        editor.setScope(ChangeScope::MapAndPaths);
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
+        editor.updatePreview();
+        QStringList lines = editor.previewModel()->lines();
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines.first(), QStringLiteral("dm-0 max_sectors_kb 1280 -> 256"));
+        QVERIFY(lines.last().startsWith(QStringLiteral("sd")));
+        QVERIFY(editor.warningText().isEmpty());
+
+        // nr_requests 128 on the map over 4 x queue_depth 32: the warning with its numbers.
+        editor.revert();
+        editor.setScope(ChangeScope::Device);
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nr_requests"), QStringLiteral("128")));
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->lines(), QStringList {QStringLiteral("dm-0 nr_requests 256 -> 128")});
+        const QString warning = editor.warningText();
+        QVERIFY2(warning.contains(QStringLiteral("nr_requests 128 <= 4 paths x queue_depth 32 = 128")), qPrintable(warning));
+        QVERIFY(editor.applyButton()->isEnabled()); // a warning does not block
+
+        // A map scope for an attribute the map lacks: the plan says why, Apply is off.
+        editor.revert();
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("device/queue_depth"), QStringLiteral("16")));
+        editor.setScope(ChangeScope::MapAndPaths);
+        editor.updatePreview();
+        QVERIFY2(editor.problemText().contains(QStringLiteral("dm-0 has no device/queue_depth")), qPrintable(editor.problemText()));
+        QVERIFY(!editor.applyButton()->isEnabled());
+        QVERIFY(!editor.apply());
+        editor.setScope(ChangeScope::PathsOfMap);
+        editor.updatePreview();
+        QVERIFY(editor.problemText().isEmpty());
+        QCOMPARE(editor.previewModel()->rowCount(), 4);
+
+        // Selection from the tree.
+        editor.setSelectedDevices({QStringLiteral("sdb"), QStringLiteral("loop0")});
+        QVERIFY(editor.isScopeAvailable(ChangeScope::Selection));
+        editor.setScope(ChangeScope::Selection);
+        editor.model()->clearPending();
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("1")));
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->lines(),
+                 QStringList({QStringLiteral("sdb nomerges 0 -> 1"), QStringLiteral("loop0 nomerges 0 -> 1")}));
+
+        // Another device that is no map: the map scopes go, the scope falls back to the device.
+        editor.setSelectedDevices({});
+        editor.showDevice(QStringLiteral("loop0"));
+        QVERIFY(!editor.isScopeAvailable(ChangeScope::MapAndPaths));
+        QCOMPARE(editor.scope(), ChangeScope::Device);
+    }
+
+    // The values changed between the preview and the transaction (the Applier plans again when it
+    // runs): rejected whole, nothing written, the reason shown, the edit kept.
+    void changedUnderneathIsRejected()
+    {
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("dm-0"));
+        editor.setScope(ChangeScope::MapAndPaths);
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor.apply());
+        const QString victim = m_fake->root() + QLatin1Char('/') + m_fake->devicePath(QStringLiteral("sde"))
+            + QStringLiteral("/queue/max_sectors_kb");
+        QVERIFY(QFile::remove(victim));
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY(!result.ok());
+        QVERIFY(result.rejected());
+        for (const QString &d : {QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd")})
+            QCOMPARE(readValue(*m_fake, d, QStringLiteral("queue/max_sectors_kb")), QStringLiteral("1280"));
+        const QString text = editor.resultText();
+        QVERIFY2(text.contains(QStringLiteral("Not applied")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("rejected before anything was written")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("sde")), qPrintable(text));
+        QVERIFY(editor.model()->hasPending());
+        QCOMPARE(session->history()->entries().size(), 0);
+    }
+
+    // A transaction that failed half-way and was rolled back, as dmtune-helper reports it (exit 1):
+    // every error with its device, attribute, value and errno text; the restored values.
+    void rolledBackErrorsAreShown()
+    {
+        ApplyResult reply;
+        reply.executor = QStringLiteral("helper");
+        reply.rolledBack = true;
+        reply.changes << ChangeOutcome {QStringLiteral("dm-0"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("1280"),
+                                        QStringLiteral("256"), QStringLiteral("1280"), false, false, false, {}, QStringLiteral("rolled back")};
+        reply.changes << ChangeOutcome {QStringLiteral("sdb"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("1280"),
+                                        QStringLiteral("256"), QStringLiteral("1280"), false, false, false,
+                                        QStringLiteral("Invalid argument"), {}};
+        reply.errors << ApplyError {ApplyError::Stage::Write, QStringLiteral("sdb"), QStringLiteral("queue/max_sectors_kb"),
+                                    QStringLiteral("256"), QStringLiteral("Invalid argument")};
+        const QByteArray json = QJsonDocument(toJson(reply)).toJson(QJsonDocument::Compact);
+        QTemporaryFile replyFile;
+        QVERIFY(replyFile.open());
+        replyFile.write(json);
+        replyFile.close();
+
+        auto session = std::make_unique<TuningSession>(m_sysfs, Applier::Mode::Helper);
+        session->applier()->setHelperCommand(
+            QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("cat >/dev/null; cat '%1'; exit 1").arg(replyFile.fileName())});
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("dm-0"));
+        editor.setScope(ChangeScope::MapAndPaths);
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor.apply());
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY(result.rolledBack);
+        const QString text = editor.resultText();
+        QVERIFY2(text.contains(QStringLiteral("Apply failed")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("rolled back: every value written was restored")), qPrintable(text));
+        // The error row: step, device, attribute, value, errno text.
+        QVERIFY2(text.contains(QStringLiteral("write\nsdb\nqueue/max_sectors_kb\n256\nInvalid argument")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Restored: dm-0 queue/max_sectors_kb = 1280")), qPrintable(text));
+        QVERIFY(editor.model()->hasPending());
+        QCOMPARE(session->history()->entries().size(), 0);
+    }
+
+    void readOnlySessionPreviewsOnly()
+    {
+        auto session = newSession();
+        session->setReadOnly(true);
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("vda1")); // unknown here: nothing to tune
+        QCOMPARE(editor.model()->rowCount(), 0);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        editor.updatePreview();
+        QCOMPARE(editor.previewModel()->rowCount(), 1);
+        QVERIFY(!editor.applyButton()->isEnabled());
+        QVERIFY(!editor.apply());
+        QCOMPARE(session->executorText(), QStringLiteral("tuning: read-only (captured tree)"));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    }
+
+    void sessionExecutorText()
+    {
+        TuningSession temp(m_sysfs, Applier::Mode::Auto);
+        QCOMPARE(temp.executorText(), QStringLiteral("tuning: in-process (temporary tree)"));
+        TuningSession helper(SysfsRoot(), Applier::Mode::Helper);
+        QCOMPARE(helper.executorText(), QStringLiteral("tuning: via pkexec dmtune-helper"));
+        QVERIFY(helper.executorToolTip().contains(QStringLiteral("pkexec")));
+    }
+
+    // The helper path of the Applier, with a stand-in helper that answers like dmtune-helper
+    // would: the editor stays responsive and shows the helper's result.
+    void helperModeIsAsynchronous()
+    {
+        auto session = std::make_unique<TuningSession>(m_sysfs, Applier::Mode::Helper);
+        const QString reply = QStringLiteral(
+            "{\"ok\":false,\"dry_run\":false,\"rolled_back\":false,\"executor\":\"helper\",\"changes\":[],"
+            "\"errors\":[{\"stage\":\"helper\",\"device\":\"\",\"attribute\":\"\",\"value\":\"\","
+            "\"error\":\"not authorized to change queue parameters; nothing was changed\"}],\"warnings\":[]}");
+        session->applier()->setHelperCommand(QStringLiteral("sh"),
+                                             {QStringLiteral("-c"), QStringLiteral("cat >/dev/null; sleep 0.3; echo '%1'; exit 2").arg(reply)});
+        ParameterEditor editor(session.get());
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor.apply());
+        QVERIFY(editor.resultText().contains(QStringLiteral("pkexec")));
+        QVERIFY(!editor.apply()); // busy
+        QVERIFY(finished.wait(5000));
+        QVERIFY2(editor.resultText().contains(QStringLiteral("not authorized")), qPrintable(editor.resultText()));
+        QVERIFY(editor.model()->hasPending());
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    }
+};
+
+QTEST_MAIN(TestParameterEditor)
+#include "tst_parametereditor.moc"

@@ -1,0 +1,573 @@
+// The path-group tab offscreen against a FakeDeviceMapper: the editor (drag a path, the previewed table
+// line and diff, Apply reloads the fake after a confirmation naming the map), the device tree's multipath
+// actions and their risk confirmations, the selector chart, and the tab without device-mapper.
+#include "devicetreemodel.h"
+#include "devicetreeview.h"
+#include "multipathactions.h"
+#include "pathgroupeditor.h"
+#include "pathgroupmodel.h"
+#include "pathgroupspanel.h"
+#include "selectorchart.h"
+
+#include "dm/fakedevicemapper.h"
+#include "dm/multipathcontrol.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QMenu>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace dmtune;
+
+namespace {
+
+const QString mapName = QStringLiteral("mpatha");
+const QString tableText = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+const QString statusText = QStringLiteral(
+    "0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+
+QString liveParams(FakeDeviceMapper &dm)
+{
+    const auto lines = dm.table(mapName);
+    return lines && lines->size() == 1 ? lines->first().params : QString();
+}
+
+MultipathStatus liveStatus(FakeDeviceMapper &dm)
+{
+    const auto lines = dm.status(mapName);
+    return lines ? multipathStatusOf(lines.value()).value() : MultipathStatus();
+}
+
+// The snapshot discovery makes of the fake map, enough for the tree and the actions.
+DeviceSnapshot snapshotOf(FakeDeviceMapper &dm)
+{
+    DeviceSnapshot snapshot;
+    const QStringList names {QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd")};
+    for (int i = 0; i < names.size(); ++i) {
+        BlockDevice device;
+        device.name = names.at(i);
+        device.devnum = QStringLiteral("8:%1").arg(16 * i);
+        device.kind = DeviceKind::Scsi;
+        device.holders = {QStringLiteral("dm-0")};
+        snapshot.devices << device;
+    }
+    BlockDevice dmDevice;
+    dmDevice.name = QStringLiteral("dm-0");
+    dmDevice.devnum = QStringLiteral("253:0");
+    dmDevice.kind = DeviceKind::Multipath;
+    dmDevice.dmName = mapName;
+    dmDevice.slaves = names;
+    snapshot.devices << dmDevice;
+    MultipathMap map;
+    map.name = mapName;
+    map.device = QStringLiteral("dm-0");
+    map.devnum = QStringLiteral("253:0");
+    map.slaves = names;
+    const MultipathTable table = multipathTableOf(dm.table(mapName).value()).value();
+    const MultipathStatus status = liveStatus(dm);
+    map.tableLine = formatMultipathTable(table);
+    map.statusLine = formatMultipathStatus(status);
+    map.features = table.features;
+    map.groupsKnown = true;
+    map.nextGroup = status.nextGroup;
+    for (int g = 0; g < table.groups.size(); ++g) {
+        PathGroupInfo group;
+        group.index = g + 1;
+        group.state = QString(status.groups.at(g).state);
+        group.selector = table.groups.at(g).selector;
+        for (int p = 0; p < table.groups.at(g).paths.size(); ++p) {
+            PathInfo path;
+            path.devnum = table.groups.at(g).paths.at(p).device;
+            path.name = snapshot.deviceByDevnum(path.devnum)->name;
+            path.state = status.groups.at(g).paths.at(p).active ? QStringLiteral("A") : QStringLiteral("F");
+            path.failCount = status.groups.at(g).paths.at(p).failCount;
+            group.paths << path;
+        }
+        map.groups << group;
+    }
+    snapshot.maps << map;
+    snapshot.deviceMapper.available = true;
+    return snapshot;
+}
+
+QModelIndex findKey(const QAbstractItemModel &model, const QString &key, const QModelIndex &parent = {})
+{
+    for (int row = 0; row < model.rowCount(parent); ++row) {
+        const QModelIndex index = model.index(row, 0, parent);
+        if (index.data(DeviceTreeModel::RowKeyRole).toString() == key)
+            return index;
+        const QModelIndex below = findKey(model, key, index);
+        if (below.isValid())
+            return below;
+    }
+    return {};
+}
+
+QMap<QString, bool> menuActions(QMenu &menu)
+{
+    QMap<QString, bool> actions;
+    for (QAction *action : menu.actions()) {
+        if (!action->objectName().isEmpty())
+            actions.insert(action->objectName(), action->isEnabled());
+    }
+    return actions;
+}
+
+} // namespace
+
+class TestPathGroupEditor : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<FakeDeviceMapper> m_dm;
+    std::unique_ptr<PathGroupsPanel> m_panel;
+    QList<Confirmation> m_asked;
+    bool m_answer = true;
+
+    Confirmer recorder()
+    {
+        return [this](QWidget *, const Confirmation &c) {
+            m_asked << c;
+            return m_answer;
+        };
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dm = std::make_unique<FakeDeviceMapper>();
+        QVERIFY(m_dm->addMap(mapName, tableText, statusText));
+        m_panel = std::make_unique<PathGroupsPanel>(m_dm.get());
+        m_panel->editor()->setConfirmer(recorder());
+        m_panel->actions()->setConfirmer(recorder());
+        m_panel->setSnapshot(snapshotOf(*m_dm));
+        m_asked.clear();
+        m_answer = true;
+        m_panel->resize(1100, 750);
+    }
+
+    void cleanup()
+    {
+        m_panel.reset();
+        m_dm.reset();
+    }
+
+    void showsTheLiveGroups()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        QVERIFY(editor->isEditable());
+        QCOMPARE(editor->groupColumnCount(), 2);
+        QCOMPARE(editor->previewText(), tableText.mid(QStringLiteral("0 131072 multipath ").size()));
+        QVERIFY(editor->diffText().isEmpty());
+        QVERIFY(!editor->canApply()); // nothing edited
+        PathGroupModel *first = editor->groupModel(0);
+        QCOMPARE(first->rowCount(), 2);
+        QCOMPARE(first->index(0, 0).data().toString(), QStringLiteral("sda (8:0)"));
+        QCOMPARE(first->index(1, 1).data().toString(), QStringLiteral("active"));
+        QCOMPARE(first->index(1, 2).data().toString(), QStringLiteral("0"));
+        QCOMPARE(first->headerData(3, Qt::Horizontal).toString(), QStringLiteral("repeat_count")); // no live info for round-robin
+        QCOMPARE(first->index(0, 3).data().toString(), QStringLiteral("1"));
+        QVERIFY(first->flags(first->index(0, 3)) & Qt::ItemIsEditable);
+        QVERIFY(!(first->flags(first->index(0, 1)) & Qt::ItemIsEditable));
+    }
+
+    void dragPathToOtherGroupAndApply()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        PathGroupModel *from = editor->groupModel(0);
+        PathGroupModel *to = editor->groupModel(1);
+        QAbstractItemModelTester fromTester(from, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester toTester(to, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // What a drag from group 1's table onto group 2's table does.
+        std::unique_ptr<QMimeData> mime(from->mimeData({from->index(1, 0)}));
+        QVERIFY(mime);
+        QCOMPARE(PathGroupModel::deviceFromMime(mime.get(), mapName), QStringLiteral("8:16"));
+        QVERIFY(PathGroupModel::deviceFromMime(mime.get(), QStringLiteral("mpathb")).isEmpty());
+        QVERIFY(to->canDropMimeData(mime.get(), Qt::MoveAction, -1, -1, {}));
+        QVERIFY(to->dropMimeData(mime.get(), Qt::MoveAction, -1, -1, {}));
+        QTRY_COMPARE(to->rowCount(), 3);
+        QCOMPARE(from->rowCount(), 1);
+
+        const QString expected = QStringLiteral("0 0 2 1 round-robin 0 1 1 8:0 1 round-robin 0 3 1 8:32 1 8:48 1 8:16 1");
+        QCOMPARE(editor->previewText(), expected);
+        QVERIFY2(editor->diffText().contains(QLatin1String("8:16")), qPrintable(editor->diffText()));
+        QVERIFY(editor->problemText().isEmpty());
+        QVERIFY(editor->canApply());
+        // The moved path keeps its live state in its new group.
+        QCOMPARE(to->index(2, 0).data().toString(), QStringLiteral("sdb (8:16)"));
+        QCOMPARE(to->index(2, 1).data().toString(), QStringLiteral("active"));
+
+        // Said no: nothing happens.
+        m_answer = false;
+        QVERIFY(!editor->apply());
+        QCOMPARE(m_asked.size(), 1);
+        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+
+        m_answer = true;
+        QSignalSpy finished(editor, &PathGroupEditor::applyFinished);
+        QVERIFY(editor->apply());
+        const Confirmation &asked = m_asked.last();
+        QCOMPARE(asked.map, mapName);
+        QVERIFY(asked.title.contains(mapName));
+        QVERIFY(asked.question.contains(mapName));
+        QVERIFY(asked.details.contains(expected));
+        QVERIFY(asked.text().contains(QLatin1String("multipathd")));
+        QVERIFY2(asked.risks.isEmpty(), qPrintable(asked.risks.join(QLatin1Char('\n'))));
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<MultipathOperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.map, mapName);
+        QCOMPARE(liveParams(*m_dm), expected);
+        // The panel read the new table back: a clean draft of it.
+        QTRY_VERIFY(!editor->draft().isModified());
+        QCOMPARE(editor->previewText(), expected);
+        QVERIFY(editor->bannerText().contains(QLatin1String("Reloaded mpatha")));
+    }
+
+    void newGroupSelectorAndFeatures()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        QVERIFY(editor->movePathToNewGroup(QStringLiteral("8:48")));
+        QCOMPARE(editor->groupColumnCount(), 3);
+        QVERIFY(editor->setSelector(2, QStringLiteral("service-time")));
+        PathGroupModel *third = editor->groupModel(2);
+        QAbstractItemModelTester tester(third, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Path, state, fails, two live info columns, two table arguments.
+        QCOMPARE(third->columnCount(), 7);
+        QCOMPARE(third->headerData(3, Qt::Horizontal).toString(), QStringLiteral("in-flight bytes"));
+        QCOMPARE(third->headerData(6, Qt::Horizontal).toString(), QStringLiteral("relative_throughput"));
+        // The path ran under round-robin: no service-time info yet.
+        QCOMPARE(third->index(0, 3).data().toString(), QStringLiteral("–"));
+        // Edit the relative throughput in the cell: through the draft (queued).
+        QVERIFY(third->setData(third->index(0, 6), QStringLiteral("60")));
+        QTRY_COMPARE(third->index(0, 6).data().toString(), QStringLiteral("60"));
+        MultipathFeatures f = editor->draft().features();
+        f.queueIfNoPath = true;
+        editor->setFeatures(f);
+        QCOMPARE(editor->previewText(),
+                 QStringLiteral("1 queue_if_no_path 0 3 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 1 1 8:32 1 "
+                                "service-time 0 1 2 8:48 1 60"));
+        QVERIFY(editor->canApply());
+        // A value the kernel would refuse turns Apply off and says why.
+        QVERIFY(editor->setPathArg(QStringLiteral("8:48"), 1, QStringLiteral("150")));
+        QVERIFY(!editor->canApply());
+        QVERIFY(editor->problemText().contains(QLatin1String("relative throughput")));
+        editor->resetDraft();
+        QCOMPARE(editor->groupColumnCount(), 2);
+        QVERIFY(!editor->draft().isModified());
+    }
+
+    void failedReloadKeepsTheTable()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        QVERIFY(editor->moveGroup(0, 1));
+        m_dm->failNextLoad(mapName, QStringLiteral("Invalid argument"));
+        QSignalSpy finished(editor, &PathGroupEditor::applyFinished);
+        QVERIFY(editor->apply());
+        QVERIFY(finished.wait(5000));
+        QVERIFY(!finished.first().first().value<MultipathOperationResult>().ok);
+        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+        QVERIFY(editor->draft().isModified()); // the edits stay for another try
+        QVERIFY(editor->bannerText().contains(QLatin1String("failed")));
+    }
+
+    void liveTableChangedUnderEdits()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        QVERIFY(editor->movePath(QStringLiteral("8:0"), 1));
+        // Someone else turns queueing on: the table changes under the edits.
+        QVERIFY(m_dm->message(mapName, QStringLiteral("queue_if_no_path")));
+        m_panel->readNow();
+        QVERIFY(editor->draft().isModified());
+        QVERIFY(editor->bannerText().contains(QLatin1String("changed while you edited")));
+        QVERIFY(editor->diffText().contains(QLatin1String("queue_if_no_path")));
+    }
+
+    void riskOfFailingTheLastActivePath()
+    {
+        for (const QString &device : {QStringLiteral("8:16"), QStringLiteral("8:32"), QStringLiteral("8:48")})
+            QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path ") + device));
+        m_panel->setSnapshot(snapshotOf(*m_dm));
+        m_answer = false;
+        QVERIFY(!m_panel->actions()->failPath(mapName, QStringLiteral("8:0")));
+        QCOMPARE(m_asked.size(), 1);
+        const Confirmation &c = m_asked.first();
+        QCOMPARE(c.map, mapName);
+        QVERIFY(c.title.contains(mapName));
+        QVERIFY(c.question.contains(QLatin1String("sda (8:0)")));
+        QVERIFY(c.risky());
+        QVERIFY2(c.risks.first().contains(QLatin1String("last active path")), qPrintable(c.risks.first()));
+        QVERIFY(c.risks.first().contains(QLatin1String("queue_if_no_path is off")));
+        QVERIFY(c.text().contains(QLatin1String("I/O errors")));
+        QVERIFY(!m_dm->receivedMessages(mapName).contains(QLatin1String("fail_path 8:0")));
+    }
+
+    void riskOfAGroupWithoutActivePath()
+    {
+        QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")));
+        m_answer = false;
+        QVERIFY(!m_panel->actions()->failPath(mapName, QStringLiteral("8:16")));
+        QVERIFY2(m_asked.last().risks.value(0).contains(QLatin1String("without an active path")),
+                 qPrintable(m_asked.last().text()));
+    }
+
+    void riskOfDisablingTheActiveGroup()
+    {
+        QVERIFY(m_dm->simulateIo(mapName));
+        m_answer = false;
+        QVERIFY(!m_panel->actions()->disableGroup(mapName, 1));
+        QVERIFY2(m_asked.last().risks.value(0).contains(QLatin1String("active group")), qPrintable(m_asked.last().text()));
+        // Group 2 is not in use: no risk, still asked (it changes where I/O may go).
+        QVERIFY(!m_panel->actions()->disableGroup(mapName, 2));
+        QVERIFY(m_asked.last().risks.isEmpty());
+        QCOMPARE(m_asked.size(), 2);
+    }
+
+    void operationRunsAndIsReported()
+    {
+        m_panel->showMap(mapName);
+        QSignalSpy finished(m_panel.get(), &PathGroupsPanel::operationFinished);
+        QSignalSpy messages(m_panel.get(), &PathGroupsPanel::statusMessage);
+        QSignalSpy refresh(m_panel.get(), &PathGroupsPanel::refreshRequested);
+        const int readsBefore = m_panel->chart()->statusCount();
+        QVERIFY(m_panel->actions()->failPath(mapName, QStringLiteral("8:16")));
+        QVERIFY(m_asked.last().risks.isEmpty()); // three paths stay active
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<MultipathOperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.operation, QStringLiteral("fail_path 8:16"));
+        QVERIFY(!liveStatus(*m_dm).groups.at(0).paths.at(1).active);
+        QTRY_VERIFY(!messages.isEmpty());
+        QVERIFY(messages.last().first().toString().contains(QLatin1String("mpatha: fail_path 8:16 done")));
+        QTRY_COMPARE(refresh.size(), 1); // discovery rescans
+        // The panel read the status back: the editor shows the failure, the chart marks it.
+        QCOMPARE(m_panel->editor()->groupModel(0)->index(1, 1).data().toString(), QStringLiteral("failed"));
+        QVERIFY(m_panel->chart()->statusCount() > readsBefore);
+        QCOMPARE(m_panel->chart()->markers().size(), 1);
+        QCOMPARE(m_panel->chart()->markers().first().kind, SelectorChartMarker::PathFailed);
+        QCOMPARE(m_panel->chart()->markers().first().label, QStringLiteral("sdb failed"));
+
+        // Reinstating is safe: not asked.
+        const int asked = int(m_asked.size());
+        finished.clear();
+        QVERIFY(m_panel->actions()->reinstatePath(mapName, QStringLiteral("8:16")));
+        QCOMPARE(m_asked.size(), asked);
+        QVERIFY(finished.wait(5000));
+        QVERIFY(liveStatus(*m_dm).groups.at(0).paths.at(1).active);
+    }
+
+    void treeContextMenu()
+    {
+        QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:48")));
+        const DeviceSnapshot snapshot = snapshotOf(*m_dm);
+        m_panel->setSnapshot(snapshot);
+        DeviceTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(snapshot);
+        DeviceTreeView view;
+        view.setModel(&model);
+        view.addContextMenuProvider([this](QMenu *menu, const QModelIndex &index) { m_panel->actions()->fillMenu(menu, index); });
+
+        const QModelIndex mapRow = findKey(model, QStringLiteral("map/mpatha"));
+        const QModelIndex activeGroup = findKey(model, QStringLiteral("map/mpatha/group/1"));
+        const QModelIndex groupRow = findKey(model, QStringLiteral("map/mpatha/group/2"));
+        const QModelIndex activePath = findKey(model, QStringLiteral("map/mpatha/group/1/path/sdb"));
+        const QModelIndex failedPath = findKey(model, QStringLiteral("map/mpatha/group/2/path/sdd"));
+        QVERIFY(mapRow.isValid() && activeGroup.isValid() && groupRow.isValid() && activePath.isValid() && failedPath.isValid());
+
+        QMenu mapMenu;
+        view.fillContextMenu(&mapMenu, mapRow);
+        QCOMPARE(menuActions(mapMenu), (QMap<QString, bool> {{QStringLiteral("editPathGroups"), true}}));
+        QSignalSpy edit(m_panel->actions(), &MultipathActions::editPathGroupsRequested);
+        mapMenu.actions().constLast()->trigger();
+        QCOMPARE(edit.size(), 1);
+        QCOMPARE(m_panel->shownMap(), mapName);
+
+        QMenu activeMenu;
+        view.fillContextMenu(&activeMenu, activeGroup);
+        // Group 1 is the active group: nothing to switch to or enable.
+        QCOMPARE(menuActions(activeMenu), (QMap<QString, bool> {{QStringLiteral("switchGroup"), false},
+                                                                {QStringLiteral("enableGroup"), false},
+                                                                {QStringLiteral("disableGroup"), true}}));
+        QMenu groupMenu;
+        view.fillContextMenu(&groupMenu, groupRow.siblingAtColumn(2));
+        // Group 2 is enabled, not in use: switch and disable, not enable.
+        QCOMPARE(menuActions(groupMenu), (QMap<QString, bool> {{QStringLiteral("switchGroup"), true},
+                                                               {QStringLiteral("enableGroup"), false},
+                                                               {QStringLiteral("disableGroup"), true}}));
+
+        QMenu pathMenu;
+        view.fillContextMenu(&pathMenu, activePath);
+        QCOMPARE(menuActions(pathMenu), (QMap<QString, bool> {{QStringLiteral("failPath"), true},
+                                                              {QStringLiteral("reinstatePath"), false}}));
+        const MultipathRowTarget target = m_panel->actions()->targetOf(activePath);
+        QCOMPARE(target.kind, MultipathRowTarget::Path);
+        QCOMPARE(target.device, QStringLiteral("8:16"));
+        QCOMPARE(target.group, 1);
+
+        QMenu failedMenu;
+        view.fillContextMenu(&failedMenu, failedPath);
+        QCOMPARE(menuActions(failedMenu), (QMap<QString, bool> {{QStringLiteral("failPath"), false},
+                                                                {QStringLiteral("reinstatePath"), true}}));
+        QSignalSpy finished(m_panel->control(), &MultipathControl::finished);
+        for (QAction *action : failedMenu.actions()) {
+            if (action->objectName() == QLatin1String("reinstatePath"))
+                action->trigger();
+        }
+        QVERIFY(finished.wait(5000));
+        QVERIFY(m_dm->receivedMessages(mapName).contains(QLatin1String("reinstate_path 8:48")));
+
+        // Switching group from the menu asks first, naming the map.
+        m_answer = false;
+        for (QAction *action : groupMenu.actions()) {
+            if (action->objectName() == QLatin1String("switchGroup"))
+                action->trigger();
+        }
+        QVERIFY(m_asked.last().title.contains(mapName));
+        QVERIFY(m_asked.last().title.contains(QLatin1String("group 2")));
+        QVERIFY(!m_dm->receivedMessages(mapName).contains(QLatin1String("switch_group 2")));
+    }
+
+    void selectorChart_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("statuses");
+        QTest::addColumn<QStringList>("series");
+        QTest::addColumn<QStringList>("markers");
+
+        const QString st = QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 queue-length 0 2 1 8:32 1 8:48 1");
+        QTest::newRow("service-time and queue-length")
+            << st
+            << QStringList {QStringLiteral("2 0 0 0 2 1 A 0 2 2 8:0 A 0 4096 1 8:16 A 0 0 1 E 0 2 1 8:32 A 0 0 8:48 A 0 0"),
+                            QStringLiteral("2 0 0 0 2 1 A 0 2 2 8:0 A 0 8192 1 8:16 F 1 0 1 E 0 2 1 8:32 A 0 0 8:48 A 0 0"),
+                            QStringLiteral("2 0 0 0 2 2 E 0 2 2 8:0 F 1 0 1 8:16 F 1 0 1 A 0 2 1 8:32 A 0 3 8:48 A 0 5")}
+            << QStringList {QStringLiteral("sda fail count"), QStringLiteral("sda in-flight bytes"),
+                            QStringLiteral("sdb fail count"), QStringLiteral("sdb in-flight bytes"),
+                            QStringLiteral("sdc fail count"), QStringLiteral("sdc in-flight I/Os"),
+                            QStringLiteral("sdd fail count"), QStringLiteral("sdd in-flight I/Os")}
+            << QStringList {QStringLiteral("sdb failed"), QStringLiteral("group 1 → 2"), QStringLiteral("sda failed")};
+        QTest::newRow("round-robin: fail counts only")
+            << tableText.mid(19)
+            << QStringList {statusText.mid(19),
+                            QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0"),
+                            QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 1 E 0 2 0 8:32 A 0 8:48 A 0")}
+            << QStringList {QStringLiteral("sda fail count"), QStringLiteral("sdb fail count"),
+                            QStringLiteral("sdc fail count"), QStringLiteral("sdd fail count")}
+            << QStringList {QStringLiteral("sdb failed"), QStringLiteral("sdb back")};
+        QTest::newRow("historical-service-time: outstanding I/Os; a reload")
+            << QStringLiteral("0 0 1 1 historical-service-time 0 2 1 8:0 1 8:16 1")
+            << QStringList {QStringLiteral("2 0 0 0 1 1 A 0 2 3 8:0 A 0 1024 2 0 8:16 A 0 2048 0 0"),
+                            QStringLiteral("2 0 0 0 1 1 E 0 2 3 8:0 A 0 1024 0 0 8:16 A 0 2048 1 0")}
+            << QStringList {QStringLiteral("sda fail count"), QStringLiteral("sda in-flight I/Os"),
+                            QStringLiteral("sdb fail count"), QStringLiteral("sdb in-flight I/Os")}
+            << QStringList();
+    }
+
+    void selectorChart()
+    {
+        QFETCH(QString, table);
+        QFETCH(QStringList, statuses);
+        QFETCH(QStringList, series);
+        QFETCH(QStringList, markers);
+        SelectorChart chart;
+        chart.resize(700, 260);
+        chart.setDeviceNames({{QStringLiteral("8:0"), QStringLiteral("sda")},
+                              {QStringLiteral("8:16"), QStringLiteral("sdb")},
+                              {QStringLiteral("8:32"), QStringLiteral("sdc")},
+                              {QStringLiteral("8:48"), QStringLiteral("sdd")}});
+        const MultipathTable parsedTable = parseMultipathTable(table).value();
+        double t = 1'700'000'000;
+        for (const QString &text : statuses) {
+            const auto status = parseMultipathStatus(text);
+            QVERIFY2(status, qPrintable(status.errorMessage()));
+            chart.addStatus(t, parsedTable, status.value());
+            t += 1;
+        }
+        QStringList names = chart.seriesNames();
+        names.sort();
+        QCOMPARE(names, series);
+        for (const QString &name : series)
+            QCOMPARE(chart.pointCount(name), int(statuses.size()));
+        QStringList labels;
+        for (const SelectorChartMarker &marker : chart.markers())
+            labels << marker.label;
+        QCOMPARE(labels, markers);
+        QCOMPARE(chart.statusCount(), statuses.size());
+        QVERIFY(!chart.grab().isNull());
+    }
+
+    void selectorChartValuesAndWindow()
+    {
+        SelectorChart chart;
+        chart.setWindow(30);
+        const MultipathTable table = parseMultipathTable(QStringLiteral("0 0 1 1 queue-length 0 1 1 8:0 1")).value();
+        for (int i = 0; i < 100; ++i) {
+            const auto status = parseMultipathStatus(QStringLiteral("2 0 0 0 1 1 A 0 1 1 8:0 %1 %2 %3")
+                                                         .arg(i % 10 == 5 ? QStringLiteral("F") : QStringLiteral("A"))
+                                                         .arg(i / 10)
+                                                         .arg(i));
+            chart.addStatus(1000 + i, table, status.value());
+        }
+        // Only the last 30 s are kept, points and markers alike.
+        QCOMPARE(chart.pointCount(QStringLiteral("8:0 in-flight I/Os")), 31);
+        QCOMPARE(chart.lastValue(QStringLiteral("8:0 in-flight I/Os")), 99.0);
+        QCOMPARE(chart.lastValue(QStringLiteral("8:0 fail count")), 9.0);
+        for (const SelectorChartMarker &marker : chart.markers())
+            QVERIFY(marker.time >= 1099 - 30);
+        QCOMPARE(chart.markers().size(), 6); // 3 failures and 3 reinstatements in the window
+        chart.clear();
+        QVERIFY(chart.seriesNames().isEmpty());
+        QVERIFY(chart.markers().isEmpty());
+    }
+
+    void withoutDeviceMapper()
+    {
+        // A captured tree: device-mapper is not queried; the tab says why and edits nothing.
+        PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
+        QVERIFY(!panel.deviceMapperAvailable());
+        QVERIFY(panel.unavailableReason().contains(QLatin1String("captured")));
+        DeviceSnapshot snapshot = snapshotOf(*m_dm);
+        MultipathMap &map = snapshot.maps[0];
+        map.groupsKnown = false;
+        map.groups.clear();
+        map.groupsUnknownReason = QStringLiteral("device-mapper: not available (no dm_mod in /sys/module)");
+        panel.setSnapshot(snapshot);
+        QVERIFY(panel.showDevice(QStringLiteral("sdb")));
+        QCOMPARE(panel.shownMap(), mapName);
+        PathGroupEditor *editor = panel.editor();
+        QVERIFY(!editor->isEditable());
+        QVERIFY2(editor->bannerText().contains(map.groupsUnknownReason), qPrintable(editor->bannerText()));
+        QVERIFY(editor->bannerText().contains(QLatin1String("Editing is off")));
+        QCOMPARE(editor->groupColumnCount(), 0);
+        QVERIFY(!editor->movePath(QStringLiteral("8:0"), 1));
+        QVERIFY(!editor->apply());
+        QVERIFY(panel.chart()->markers().isEmpty());
+
+        // The tree's actions are there but off, with the reason.
+        DeviceTreeModel model;
+        model.setSnapshot(snapshot);
+        QMenu menu;
+        panel.actions()->fillMenu(&menu, findKey(model, QStringLiteral("map/mpatha/group/unknown/path/sdb")));
+        QCOMPARE(menuActions(menu), (QMap<QString, bool> {{QStringLiteral("failPath"), false},
+                                                          {QStringLiteral("reinstatePath"), false}}));
+        QVERIFY(menu.actions().first()->toolTip().contains(QLatin1String("captured")));
+
+        // Not a map: the tab asks for one.
+        QVERIFY(!panel.showDevice(QStringLiteral("nvme0n1")));
+        QVERIFY(editor->bannerText().contains(QLatin1String("Select a multipath map")));
+    }
+};
+
+QTEST_MAIN(TestPathGroupEditor)
+#include "tst_pathgroupeditor.moc"
