@@ -8,8 +8,6 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
-#include <QTabWidget>
-#include <QDebug>
 
 #include <cstdio>
 
@@ -55,11 +53,6 @@ void saveScreenshotWhenShown(MainWindow &window, const QString &file, const Star
         [&window, file, options] {
             applyStartOptions(window, options);
             QTimer::singleShot(400, &window, [&window, file] {
-                if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("deviceTabs"))) {
-                    for (int i = 0; i < tabs->count(); ++i)
-                        qWarning() << tabs->tabText(i) << tabs->widget(i)->minimumSizeHint() << tabs->widget(i)->minimumSize();
-                    qWarning() << "tabs" << tabs->minimumSizeHint();
-                }
                 const bool saved = window.grab().save(file);
                 if (!saved)
                     std::fprintf(stderr, "dmtune: could not write %s\n", qPrintable(file));

@@ -99,11 +99,12 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         { QStringLiteral("multipathd"), multipathd } };
 }
 
-void showText(const QString &map, const MultipathMapState &s, const SysfsRoot &sysfs, const MultipathdSide &mpd,
-    QTextStream &out)
+void showText(
+    const QString &map, const MultipathMapState &s, const SysfsRoot &sysfs, const MultipathdSide &mpd, QTextStream &out)
 {
-    out << map << "  " << s.info.major << ':' << s.info.minor << "  uuid " << (s.info.uuid.isEmpty() ? QStringLiteral("-") : s.info.uuid)
-        << (s.info.suspended ? "  SUSPENDED" : "") << '\n';
+    out << map << "  " << s.info.major << ':' << s.info.minor << "  uuid "
+        << (s.info.uuid.isEmpty() ? QStringLiteral("-") : s.info.uuid) << (s.info.suspended ? "  SUSPENDED" : "")
+        << '\n';
     out << "table:  " << formatTargetLine(s.line) << '\n';
     out << "status: " << formatMultipathStatus(s.status) << '\n';
     out << "features: " << words(s.table.features) << "  hw handler: " << words(s.table.hwHandler)
@@ -189,7 +190,10 @@ Result<MultipathTable> tableFromOptions(
         if (const auto line = parseTargetLine(text); line && line->targetType == QLatin1String("multipath")) {
             if (line->start != current.line.start || line->length != current.line.length)
                 return R::failure(QStringLiteral("the table line covers %1+%2, the map %3+%4 sectors")
-                                      .arg(line->start).arg(line->length).arg(current.line.start).arg(current.line.length));
+                                      .arg(line->start)
+                                      .arg(line->length)
+                                      .arg(current.line.start)
+                                      .arg(current.line.length));
             return parseMultipathTable(line->params);
         }
         return parseMultipathTable(text);
@@ -199,7 +203,8 @@ Result<MultipathTable> tableFromOptions(
         return R::failure(QStringLiteral("--selector and at least one --group are needed together"));
     if (!findPathSelector(selector))
         return R::failure(QStringLiteral("unknown selector '%1' (round-robin, queue-length, service-time, "
-                                         "historical-service-time)").arg(selector));
+                                         "historical-service-time)")
+                              .arg(selector));
     usage = false;
     MultipathTable table;
     table.hwHandler = current.table.hwHandler;
@@ -233,8 +238,10 @@ Result<MultipathTable> tableFromOptions(
 int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
 {
     // Usage first: a wrong command line is a usage error even where device-mapper is missing.
-    if (parser.isSet(QStringLiteral("table")) == (parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"))))
-        return usageError(io, QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
+    if (parser.isSet(QStringLiteral("table"))
+        == (parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"))))
+        return usageError(
+            io, QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
     const SysfsRoot sysfs = sysfsRootFrom(parser);
     LibDevmapperBackend backend(sysfs);
     if (const DmAvailability available = backend.availability(); !available.available)
@@ -245,7 +252,8 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
     bool usage = false;
     const auto table = tableFromOptions(parser, sysfs, current.value(), usage);
     if (!table)
-        return usage ? usageError(io, table.errorMessage()) : fail(io, QStringLiteral("%1: %2").arg(map, table.errorMessage()));
+        return usage ? usageError(io, table.errorMessage())
+                     : fail(io, QStringLiteral("%1: %2").arg(map, table.errorMessage()));
     const auto prepared = prepareMultipathReload(backend, map, table.value());
     if (!prepared)
         return fail(io, prepared.errorMessage());
@@ -262,8 +270,11 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
         return ExitOk;
     }
     if (!prepared->risks.isEmpty() && !parser.isSet(QStringLiteral("force")))
-        return fail(io, QStringLiteral("%1: reload refused without --force: %2").arg(map, prepared->risks.join(QStringLiteral("; "))));
-    const MultipathOperationResult result = executeMultipathReload(backend, prepared.value(), MultipathdClient::isRunning());
+        return fail(io,
+            QStringLiteral("%1: reload refused without --force: %2")
+                .arg(map, prepared->risks.join(QStringLiteral("; "))));
+    const MultipathOperationResult result
+        = executeMultipathReload(backend, prepared.value(), MultipathdClient::isRunning());
     for (const QString &warning : prepared->risks + result.warnings)
         io.err << "dmtunectl: warning: " << warning << '\n';
     io.err.flush();
@@ -299,9 +310,10 @@ int runMap(const QStringList &args, Streams io)
         QStringLiteral("NAME") });
     parser.addOption({ QStringLiteral("group"), QStringLiteral("reload: one path group, its devices comma-separated."),
         QStringLiteral("DEV,DEV") });
-    parser.addOption({ QStringLiteral("feature"), QStringLiteral("reload: a feature (repeatable), e.g. queue_if_no_path."),
-        QStringLiteral("F") });
-    parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("reload: print the table line and the changes only.") });
+    parser.addOption({ QStringLiteral("feature"),
+        QStringLiteral("reload: a feature (repeatable), e.g. queue_if_no_path."), QStringLiteral("F") });
+    parser.addOption(
+        { QStringLiteral("dry-run"), QStringLiteral("reload: print the table line and the changes only.") });
     addOperationOptions(parser);
     addCommonOptions(parser);
     int code = ExitOk;

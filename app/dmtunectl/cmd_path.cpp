@@ -10,8 +10,8 @@ namespace dmtune::cli {
 void addOperationOptions(QCommandLineParser &parser)
 {
     parser.addOption({ QStringLiteral("force"), QStringLiteral("Run an operation that can cause I/O errors.") });
-    parser.addOption({ QStringLiteral("no-multipathd"),
-        QStringLiteral("Send device-mapper messages even when multipathd runs.") });
+    parser.addOption(
+        { QStringLiteral("no-multipathd"), QStringLiteral("Send device-mapper messages even when multipathd runs.") });
 }
 
 int runMultipathMessageCli(

@@ -24,7 +24,7 @@ int wakeSignal()
             if (sigaction(candidate, nullptr, &current) != 0 || current.sa_handler != SIG_DFL)
                 continue; // someone else's
             struct sigaction action { };
-            action.sa_handler = [](int) { };
+            action.sa_handler = [](int) {};
             sigemptyset(&action.sa_mask);
             action.sa_flags = 0; // no SA_RESTART: the blocked ioctl must return
             if (sigaction(candidate, &action, nullptr) == 0) {
@@ -74,6 +74,9 @@ void DmEventWatcher::watch(const QStringList &maps)
             stopWorker(map);
     }
     for (const QString &map : maps) {
+        // A worker that gave up (its map went away) is replaced: the map may be back.
+        if (const auto it = m_workers.constFind(map); it != m_workers.constEnd() && it.value()->done.load())
+            stopWorker(map);
         if (m_workers.contains(map))
             continue;
         auto worker = std::make_shared<Worker>();
@@ -88,7 +91,8 @@ void DmEventWatcher::watch(const QStringList &maps)
         const auto first = worker->backend->info(map);
         if (!first || !first->exists) {
             const QString reason = first ? QStringLiteral("%1: no such map").arg(map) : first.errorMessage();
-            QMetaObject::invokeMethod(this, [this, map, reason] { Q_EMIT watchStopped(map, reason); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, map, reason] { Q_EMIT watchStopped(map, reason); }, Qt::QueuedConnection);
             continue;
         }
         Worker *w = worker.get();
@@ -97,7 +101,8 @@ void DmEventWatcher::watch(const QStringList &maps)
             int failures = 0;
             const auto report = [this, w](quint32 nr) {
                 const QString map = w->map;
-                QMetaObject::invokeMethod(this, [this, map, nr] { Q_EMIT mapEvent(map, nr); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this, map, nr] { Q_EMIT mapEvent(map, nr); }, Qt::QueuedConnection);
             };
             while (!w->stop.load()) {
                 const auto next = w->backend->waitEvent(w->map, eventNr);

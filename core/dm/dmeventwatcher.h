@@ -2,6 +2,9 @@
 // Device-mapper events as they happen: one worker thread per watched map blocks in
 // DM_DEVICE_WAITEVENT (DeviceMapper::waitEvent) and hands each new event number back to the
 // owner's thread. A path failed by the kernel, a message, a reload: mapEvent() at once, no polling.
+// Stopping interrupts the blocked ioctl with a real-time signal (EINTR, as dmeventd does): the
+// first watcher installs an empty handler, without SA_RESTART, for the first free SIGRTMIN+4...
+// A backend whose wait ignores signals (FakeDeviceMapper) needs a wait timeout to stop.
 #include "dm/devicemapper.h"
 
 #include <QHash>
@@ -21,7 +24,8 @@ public:
     explicit DmEventWatcher(std::function<std::unique_ptr<DeviceMapper>()> backendFactory, QObject *parent = nullptr);
     ~DmEventWatcher() override; // stops its threads cleanly (interrupts their waits)
 
-    // The set of maps to watch: workers for maps no longer listed stop, new ones start.
+    // The set of maps to watch: workers for maps no longer listed stop, new ones start (and
+    // ones that stopped by themselves start again).
     void watch(const QStringList &maps);
     QStringList watchedMaps() const;
 

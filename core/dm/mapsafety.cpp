@@ -39,13 +39,12 @@ QStringList failPathRisks(const MultipathTable &table, const MultipathStatus &st
             if (path.device != device || !path.active)
                 continue;
             if (activePaths(status) == 1) {
-                return { queueing
-                        ? QStringLiteral("fail_path %1 fails the last active path of the map: I/O queues "
-                                         "(queue_if_no_path) and hangs until a path is reinstated")
-                              .arg(device)
-                        : QStringLiteral("fail_path %1 fails the last active path of the map while "
-                                         "queue_if_no_path is off: all I/O fails with errors")
-                              .arg(device) };
+                return { queueing ? QStringLiteral("fail_path %1 fails the last active path of the map: I/O queues "
+                                                   "(queue_if_no_path) and hangs until a path is reinstated")
+                                        .arg(device)
+                                  : QStringLiteral("fail_path %1 fails the last active path of the map while "
+                                                   "queue_if_no_path is off: all I/O fails with errors")
+                                        .arg(device) };
             }
             if (group.activePathCount() == 1 && !queueing)
                 return { QStringLiteral("fail_path %1 leaves group %2 without an active path while queue_if_no_path "
@@ -71,13 +70,12 @@ QStringList disableGroupRisks(const MultipathStatus &status, int number)
         if (g + 1 != number && group.state != QLatin1Char('D') && group.activePathCount() > 0)
             otherUsable = true;
     }
-    return { otherUsable
-            ? QStringLiteral("disable_group %1 disables the active group: I/O fails over to another group "
-                             "(a pause while it initialises; paths there must be able to serve I/O)")
-                  .arg(number)
-            : QStringLiteral("disable_group %1 disables the active group and no other group has an active "
-                             "path: the kernel keeps using the bypassed group")
-                  .arg(number) };
+    return { otherUsable ? QStringLiteral("disable_group %1 disables the active group: I/O fails over to another group "
+                                          "(a pause while it initialises; paths there must be able to serve I/O)")
+                               .arg(number)
+                         : QStringLiteral("disable_group %1 disables the active group and no other group has an active "
+                                          "path: the kernel keeps using the bypassed group")
+                               .arg(number) };
 }
 
 QStringList failIfNoPathRisks(const MultipathTable &table, const MultipathStatus &status)
@@ -94,7 +92,8 @@ QStringList failIfNoPathRisks(const MultipathTable &table, const MultipathStatus
 }
 } // namespace
 
-QStringList operationRisks(const MultipathTable &table, const MultipathStatus &status, const MultipathMessage &operation)
+QStringList operationRisks(
+    const MultipathTable &table, const MultipathStatus &status, const MultipathMessage &operation)
 {
     switch (operation.kind) {
     case MultipathMessageKind::FailPath:
@@ -161,11 +160,12 @@ QStringList reloadRisks(const MultipathTable &current, const MultipathStatus &st
         }
     }
     if (current.hwHandler != proposed.hwHandler)
-        risks.append(QStringLiteral("the hardware handler changes (%1 -> %2): the kernel attaches it when the "
-                                    "table loads, and it may reject I/O on some ports (e.g. ALUA standby), "
-                                    "failing those paths")
-                         .arg(current.hwHandler.isEmpty() ? QStringLiteral("none") : current.hwHandler.join(QLatin1Char(' ')),
-                             proposed.hwHandler.isEmpty() ? QStringLiteral("none") : proposed.hwHandler.join(QLatin1Char(' '))));
+        risks.append(
+            QStringLiteral("the hardware handler changes (%1 -> %2): the kernel attaches it when the "
+                           "table loads, and it may reject I/O on some ports (e.g. ALUA standby), "
+                           "failing those paths")
+                .arg(current.hwHandler.isEmpty() ? QStringLiteral("none") : current.hwHandler.join(QLatin1Char(' ')),
+                    proposed.hwHandler.isEmpty() ? QStringLiteral("none") : proposed.hwHandler.join(QLatin1Char(' '))));
     return risks;
 }
 

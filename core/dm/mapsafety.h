@@ -13,7 +13,8 @@ namespace dmtune {
 // without an active path while queue_if_no_path is off, failing the last active path, disabling
 // the active group, turning queueing off while no path is active. Empty when safe. Path devices
 // are compared as written in the status ("8:16"): resolve names first.
-QStringList operationRisks(const MultipathTable &table, const MultipathStatus &status, const MultipathMessage &operation);
+QStringList operationRisks(
+    const MultipathTable &table, const MultipathStatus &status, const MultipathMessage &operation);
 // The same for replacing `current` by `proposed`: no path left, none of the proposed paths active
 // now, queue_if_no_path dropped, a group without an active path while queueing is off, a changed
 // hardware handler (it may reject I/O on some ports, e.g. ALUA standby).

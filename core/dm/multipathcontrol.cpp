@@ -2,7 +2,6 @@
 
 #include "dm/multipathdclient.h"
 
-
 namespace dmtune {
 
 MultipathControl::MultipathControl(DeviceMapper *dm, QObject *parent)
@@ -89,7 +88,8 @@ void MultipathControl::start(std::function<MultipathOperationResult()> work)
         const MultipathOperationResult result = work();
         // Queued to the owner's thread. `this` outlives the task (the destructor waits for the
         // pool), and a hand-back still pending when the control is deleted is dropped with it.
-        QMetaObject::invokeMethod(this, [this, result] { Q_EMIT finished(result); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, result] { Q_EMIT finished(result); }, Qt::QueuedConnection);
     });
 }
 

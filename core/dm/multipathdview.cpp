@@ -90,8 +90,8 @@ bool multipathdWantsQueueing(const QString &queueing)
         || queueing.endsWith(QLatin1String(" sec"));
 }
 
-void comparePaths(int number, const MultipathdGroupView &view, const PathGroupSpec *spec, const GroupStatus *status,
-    QStringList &out)
+void comparePaths(
+    int number, const MultipathdGroupView &view, const PathGroupSpec *spec, const GroupStatus *status, QStringList &out)
 {
     QStringList kernelDevices;
     if (spec) {
@@ -115,8 +115,8 @@ void comparePaths(int number, const MultipathdGroupView &view, const PathGroupSp
             const QString want = kernel.active ? QStringLiteral("active") : QStringLiteral("failed");
             if (path.dmState != want)
                 out.append(QStringLiteral("path %1 (%2): kernel %3 (%4), multipathd %5")
-                               .arg(path.devT, path.dev, kernel.active ? QStringLiteral("A") : QStringLiteral("F"), want,
-                                   path.dmState.isEmpty() ? QStringLiteral("(none)") : path.dmState));
+                               .arg(path.devT, path.dev, kernel.active ? QStringLiteral("A") : QStringLiteral("F"),
+                                   want, path.dmState.isEmpty() ? QStringLiteral("(none)") : path.dmState));
         }
     }
 }
@@ -128,7 +128,8 @@ Result<QList<MultipathdMapView>> parseMultipathdMapsJson(QStringView json)
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &error);
     if (error.error != QJsonParseError::NoError)
-        return R::failure(QStringLiteral("multipathd JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+        return R::failure(
+            QStringLiteral("multipathd JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
     if (!doc.isObject())
         return R::failure(QStringLiteral("multipathd JSON: not an object"));
     const QJsonObject root = doc.object();

@@ -179,11 +179,11 @@ Result<PreparedOperation> prepareMultipathOperation(
             return R::failure(path.errorMessage());
         const QStringList devices = tableDevices(op.before.table);
         if (!devices.contains(path->devnum))
-            return R::failure(QStringLiteral("%1: %2 is not a path of this map (its paths: %3)")
-                                  .arg(map,
-                                      path->name.isEmpty() ? path->devnum
-                                                           : QStringLiteral("%1 (%2)").arg(path->name, path->devnum),
-                                      devices.join(QLatin1Char(' '))));
+            return R::failure(
+                QStringLiteral("%1: %2 is not a path of this map (its paths: %3)")
+                    .arg(map,
+                        path->name.isEmpty() ? path->devnum : QStringLiteral("%1 (%2)").arg(path->name, path->devnum),
+                        devices.join(QLatin1Char(' '))));
         op.message.device = path->devnum;
         op.pathName = path->name;
     }
@@ -206,7 +206,8 @@ MultipathOperationResult executeMultipathOperation(
         return failed(result, QStringLiteral("%1: %2").arg(prepared.map, text.errorMessage()));
     result.operation = text.value();
 
-    const QString command = multipathd ? multipathdCommandFor(prepared.map, prepared.message, prepared.pathName) : QString();
+    const QString command
+        = multipathd ? multipathdCommandFor(prepared.map, prepared.message, prepared.pathName) : QString();
     bool useMultipathd = false;
     if (!command.isEmpty()) {
         // multipathd acts on paths by name wherever they are; only use it for maps it manages,
@@ -321,7 +322,8 @@ Result<PreparedReload> prepareMultipathReload(DeviceMapper &dm, const QString &m
     return reload;
 }
 
-MultipathOperationResult executeMultipathReload(DeviceMapper &dm, const PreparedReload &prepared, bool multipathdRunning)
+MultipathOperationResult executeMultipathReload(
+    DeviceMapper &dm, const PreparedReload &prepared, bool multipathdRunning)
 {
     MultipathOperationResult result;
     result.map = prepared.map;

@@ -7,7 +7,8 @@ namespace dmtune {
 namespace {
 QString counted(const QStringList &words)
 {
-    return words.isEmpty() ? QStringLiteral("0") : QStringLiteral("%1 %2").arg(words.size()).arg(words.join(QLatin1Char(' ')));
+    return words.isEmpty() ? QStringLiteral("0")
+                           : QStringLiteral("%1 %2").arg(words.size()).arg(words.join(QLatin1Char(' ')));
 }
 
 QString selectorText(const PathGroupSpec &group)
@@ -75,7 +76,8 @@ void diffGroup(const MultipathTable &a, const MultipathTable &b, int number, QSt
             commonB.append(d);
     }
     if (common != commonB)
-        out.append(prefix + QStringLiteral("path order %1 -> %2").arg(common.join(QLatin1Char(' ')), commonB.join(QLatin1Char(' '))));
+        out.append(prefix
+            + QStringLiteral("path order %1 -> %2").arg(common.join(QLatin1Char(' ')), commonB.join(QLatin1Char(' '))));
     for (const PathSpec &pa : ga.paths) {
         for (const PathSpec &pb : gb.paths) {
             if (pa.device == pb.device && pa.args != pb.args)

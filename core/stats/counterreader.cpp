@@ -42,6 +42,7 @@ Result<CounterRead> CounterReader::read(const QStringList &names, bool includePa
 Status CounterReader::read(const QStringList &names, bool includePartitions, CounterRead *out)
 {
     // out->devices is not cleared here: the diskstats parse overwrites its elements in place.
+    m_files.nextTick();
     if (resolve(names.size()) == CounterSource::BlockStat)
         return readBlockStats(names, includePartitions, out);
     return readDiskstats(names, includePartitions, out);

@@ -65,7 +65,7 @@ bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error)
 }
 
 OpenAttributeFiles::OpenAttributeFiles(int maxOpen)
-    : m_maxOpen(maxOpen > 0 ? maxOpen : 1)
+    : m_maxOpen(maxOpen > 0 ? maxOpen : 0)
 {
 }
 
@@ -76,10 +76,9 @@ OpenAttributeFiles::~OpenAttributeFiles()
 
 bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
 {
-    ++m_clock;
     auto it = m_open.find(path);
     if (it != m_open.end()) {
-        it->lastUse = m_clock;
+        it->lastTick = m_tick;
         if (readFromStart(it->fd, buffer))
             return true;
         ::close(it->fd); // its device went away (ENODEV); the path may name a new one now
@@ -88,21 +87,25 @@ bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
     const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    if (!readFromStart(fd, buffer)) {
+    const bool ok = readFromStart(fd, buffer);
+    if (ok && m_open.size() < m_maxOpen)
+        m_open.insert(path, Entry {fd, m_tick});
+    else
         ::close(fd);
-        return false;
-    }
-    if (m_open.size() >= m_maxOpen) {
-        auto oldest = m_open.begin();
-        for (auto e = m_open.begin(); e != m_open.end(); ++e) {
-            if (e->lastUse < oldest->lastUse)
-                oldest = e;
+    return ok;
+}
+
+void OpenAttributeFiles::nextTick()
+{
+    ++m_tick;
+    for (auto it = m_open.begin(); it != m_open.end();) {
+        if (it->lastTick + 2 < m_tick) {
+            ::close(it->fd);
+            it = m_open.erase(it);
+        } else {
+            ++it;
         }
-        ::close(oldest->fd);
-        m_open.erase(oldest);
     }
-    m_open.insert(path, Entry {fd, m_clock});
-    return true;
 }
 
 void OpenAttributeFiles::close(const QByteArray &path)

@@ -14,10 +14,12 @@ namespace dmtune {
 // opened or read, with errno's text in *error when given.
 bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error = nullptr);
 
-// Keeps up to maxOpen attribute files open, the least recently read closed first. An attribute whose device
-// was deleted fails its pread (ENODEV) and is reopened by path, so a device recreated under the same name is
-// read afresh. A tree of plain files must be rewritten in place (as tests do), not replaced by rename: an
-// open descriptor would keep reading the replaced file. The kernel never replaces sysfs files.
+// Keeps up to maxOpen attribute files open. The caller marks its ticks with nextTick(): files not read in
+// the last two ticks are closed then; beyond maxOpen a file is read without being kept (no eviction storm
+// when thousands of devices are busy at once). An attribute whose device was deleted fails its pread (ENODEV)
+// and is reopened by path, so a device recreated under the same name is read afresh. A tree of plain files
+// must be rewritten in place (as tests do), not replaced by rename: an open descriptor would keep reading
+// the replaced file. The kernel never replaces sysfs files.
 class OpenAttributeFiles
 {
 public:
@@ -27,6 +29,7 @@ public:
     OpenAttributeFiles &operator=(const OpenAttributeFiles &) = delete;
 
     bool read(const QByteArray &path, QByteArray *buffer);
+    void nextTick();
     void close(const QByteArray &path);
     void closeAll();
     int openCount() const { return int(m_open.size()); }
@@ -34,10 +37,10 @@ public:
 private:
     struct Entry {
         int fd = -1;
-        quint64 lastUse = 0;
+        quint64 lastTick = 0;
     };
     int m_maxOpen;
-    quint64 m_clock = 0;
+    quint64 m_tick = 0;
     QHash<QByteArray, Entry> m_open;
 };
 

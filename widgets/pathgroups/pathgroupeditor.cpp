@@ -313,6 +313,7 @@ void PathGroupEditor::buildUi()
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true);
     layout->addWidget(m_title);
     m_bannerLabel = new QLabel;
     m_bannerLabel->setObjectName(QStringLiteral("pathGroupBanner"));
@@ -323,7 +324,7 @@ void PathGroupEditor::buildUi()
 
     // Features and hardware handler, one row.
     m_featureRow = new QWidget;
-    auto *features = new QHBoxLayout(m_featureRow);
+    auto *features = new QGridLayout(m_featureRow);
     features->setContentsMargins(0, 0, 0, 0);
     m_queueIfNoPath = new QCheckBox(QStringLiteral("queue_if_no_path"));
     m_queueIfNoPath->setToolTip(QStringLiteral("Queue I/O while no path is left instead of failing it. multipathd's "
@@ -357,20 +358,23 @@ void PathGroupEditor::buildUi()
                                                "kernel does not print them back"));
     m_initialGroup = new QSpinBox;
     m_initialGroup->setToolTip(QStringLiteral("The group the first I/O uses after a reload"));
-    features->addWidget(m_queueIfNoPath);
-    features->addWidget(m_pgInitRetriesOn);
-    features->addWidget(m_pgInitRetries);
-    features->addWidget(m_pgInitDelayOn);
-    features->addWidget(m_pgInitDelay);
-    features->addWidget(m_retainHwHandler);
-    features->addSpacing(8);
-    features->addWidget(new QLabel(QStringLiteral("hw handler")));
-    features->addWidget(m_hwHandler);
-    features->addWidget(m_hwHandlerArgs);
-    features->addSpacing(8);
-    features->addWidget(new QLabel(QStringLiteral("initial group")));
-    features->addWidget(m_initialGroup);
-    features->addStretch(1);
+    // Three short rows, so that the tab stays narrow enough next to the device tree.
+    features->setHorizontalSpacing(6);
+    features->setVerticalSpacing(2);
+    features->addWidget(m_queueIfNoPath, 0, 0, 1, 2);
+    features->addWidget(m_retainHwHandler, 0, 2, 1, 2);
+    features->addWidget(m_pgInitRetriesOn, 1, 0);
+    features->addWidget(m_pgInitRetries, 1, 1, Qt::AlignLeft);
+    features->addWidget(m_pgInitDelayOn, 1, 2);
+    features->addWidget(m_pgInitDelay, 1, 3, Qt::AlignLeft);
+    features->addWidget(new QLabel(QStringLiteral("hw handler")), 2, 0);
+    auto *handler = new QHBoxLayout;
+    handler->addWidget(m_hwHandler);
+    handler->addWidget(m_hwHandlerArgs);
+    features->addLayout(handler, 2, 1);
+    features->addWidget(new QLabel(QStringLiteral("initial group")), 2, 2);
+    features->addWidget(m_initialGroup, 2, 3, Qt::AlignLeft);
+    features->setColumnStretch(4, 1);
     layout->addWidget(m_featureRow);
 
     for (QCheckBox *box : {m_queueIfNoPath, m_pgInitRetriesOn, m_pgInitDelayOn, m_retainHwHandler})

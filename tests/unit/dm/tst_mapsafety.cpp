@@ -74,8 +74,10 @@ private Q_SLOTS:
         QTest::newRow("fail last path, queueing")
             << rr2x2Queue << lastPath << fail(QStringLiteral("8:48"))
             << QStringList { QStringLiteral("last active path of the map: I/O queues") };
-        QTest::newRow("fail an already failed path") << rr2x2 << lastPath << fail(QStringLiteral("8:0")) << QStringList();
-        QTest::newRow("fail a path not in the map") << rr2x2 << allActive << fail(QStringLiteral("8:64")) << QStringList();
+        QTest::newRow("fail an already failed path")
+            << rr2x2 << lastPath << fail(QStringLiteral("8:0")) << QStringList();
+        QTest::newRow("fail a path not in the map")
+            << rr2x2 << allActive << fail(QStringLiteral("8:64")) << QStringList();
         QTest::newRow("reinstate") << rr2x2 << lastPath
                                    << MultipathMessage { MultipathMessageKind::ReinstatePath, QStringLiteral("8:0"), 0 }
                                    << QStringList();
@@ -85,8 +87,8 @@ private Q_SLOTS:
         QTest::newRow("disable the next group before any I/O")
             << rr2x2 << fresh << group(MultipathMessageKind::DisableGroup, 1)
             << QStringList { QStringLiteral("disables the active group") };
-        QTest::newRow("disable another group") << rr2x2 << allActive << group(MultipathMessageKind::DisableGroup, 2)
-                                               << QStringList();
+        QTest::newRow("disable another group")
+            << rr2x2 << allActive << group(MultipathMessageKind::DisableGroup, 2) << QStringList();
         QTest::newRow("disable the active group, nothing else usable")
             << rr2x2 << QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 F 1 8:48 F 1")
             << group(MultipathMessageKind::DisableGroup, 1)
@@ -98,7 +100,8 @@ private Q_SLOTS:
         QTest::newRow("switch to a group without paths")
             << rr2x2 << lastPath << group(MultipathMessageKind::SwitchGroup, 1) << QStringList();
         QTest::newRow("queueing off, paths active")
-            << rr2x2Queue << allActive << MultipathMessage { MultipathMessageKind::FailIfNoPath, {}, 0 } << QStringList();
+            << rr2x2Queue << allActive << MultipathMessage { MultipathMessageKind::FailIfNoPath, {}, 0 }
+            << QStringList();
         QTest::newRow("queueing off, nothing active")
             << rr2x2Queue << nonePath << MultipathMessage { MultipathMessageKind::FailIfNoPath, {}, 0 }
             << QStringList { QStringLiteral("queued I/O fails with errors now") };
@@ -107,8 +110,9 @@ private Q_SLOTS:
             << QStringList { QStringLiteral("one active path left") };
         QTest::newRow("queueing off when already off")
             << rr2x2 << nonePath << MultipathMessage { MultipathMessageKind::FailIfNoPath, {}, 0 } << QStringList();
-        QTest::newRow("queueing on")
-            << rr2x2 << nonePath << MultipathMessage { MultipathMessageKind::QueueIfNoPath, {}, 0 } << QStringList();
+        QTest::newRow("queueing on") << rr2x2 << nonePath
+                                     << MultipathMessage { MultipathMessageKind::QueueIfNoPath, {}, 0 }
+                                     << QStringList();
     }
 
     void operationRisks()
@@ -134,9 +138,9 @@ private Q_SLOTS:
             << rr2x2 << allActive
             << QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1")
             << QStringList();
-        QTest::newRow("one group of four") << rr2x2 << allActive
-                                           << QStringLiteral("0 0 1 1 queue-length 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")
-                                           << QStringList();
+        QTest::newRow("one group of four")
+            << rr2x2 << allActive << QStringLiteral("0 0 1 1 queue-length 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")
+            << QStringList();
         QTest::newRow("no path") << rr2x2 << allActive << QStringLiteral("0 0 0 0")
                                  << QStringList { QStringLiteral("no path: all I/O fails") };
         QTest::newRow("no path, queueing") << rr2x2Queue << allActive << QStringLiteral("1 queue_if_no_path 0 0 0")
@@ -145,10 +149,10 @@ private Q_SLOTS:
             << rr2x2 << lastPath << QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1")
             << QStringList { QStringLiteral("none of the new table's paths is active now") };
         QTest::newRow("only new paths") << rr2x2 << allActive << QStringLiteral("0 0 1 1 round-robin 0 1 1 8:64 1")
-                                        << QStringList { QStringLiteral("keeps none of the paths that are active now") };
+                                        << QStringList { QStringLiteral(
+                                               "keeps none of the paths that are active now") };
         QTest::newRow("drops queue_if_no_path")
-            << rr2x2Queue << allActive << rr2x2
-            << QStringList { QStringLiteral("drops queue_if_no_path") };
+            << rr2x2Queue << allActive << rr2x2 << QStringList { QStringLiteral("drops queue_if_no_path") };
         QTest::newRow("a group of failed paths without queueing")
             << rr2x2 << oneOfGroup1Failed
             << QStringLiteral("0 0 2 1 round-robin 0 1 1 8:16 1 round-robin 0 3 1 8:0 1 8:32 1 8:48 1")
@@ -176,7 +180,6 @@ private Q_SLOTS:
             QVERIFY2(risks.at(i).contains(expected.at(i)), qPrintable(risks.at(i)));
     }
 };
-
 
 QTEST_GUILESS_MAIN(TestMapSafety)
 #include "tst_mapsafety.moc"

@@ -42,7 +42,8 @@ struct FakeDaemon {
         if (command == QLatin1String("show maps raw format \"%n\""))
             return managed.join(QLatin1Char('\n')) + QLatin1Char('\n');
         if (w.size() == 3 && w.at(1) == QLatin1String("path") && devnums.contains(w.at(2)))
-            message = (w.at(0) == QLatin1String("fail") ? QStringLiteral("fail_path ") : QStringLiteral("reinstate_path "))
+            message
+                = (w.at(0) == QLatin1String("fail") ? QStringLiteral("fail_path ") : QStringLiteral("reinstate_path "))
                 + devnums.value(w.at(2));
         else if (w.size() == 5 && w.at(0) == QLatin1String("switchgroup"))
             map = w.at(2), message = QStringLiteral("switch_group ") + w.at(4);
@@ -117,7 +118,8 @@ private Q_SLOTS:
         m_dm = std::make_unique<FakeDeviceMapper>();
         QVERIFY(m_dm->addMap(mapName, labTable, labStatus, QStringLiteral("mpath-33333330000007d0")));
         m_sysfs = std::make_unique<test::FakeSysfs>();
-        const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd") };
+        const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+            QStringLiteral("sdd") };
         for (int i = 0; i < 4; ++i)
             m_sysfs->scsiDisk(names.at(i), QStringLiteral("8:%1").arg(16 * i), QStringLiteral("%1:0:0:0").arg(i),
                 QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.33333330000007d0"));
@@ -165,7 +167,8 @@ private Q_SLOTS:
         const QString failed16 = QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0");
         const QString switched = QStringLiteral("2 0 0 0 2 2 E 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
         const QString disabled2 = QStringLiteral("2 0 0 0 2 1 E 0 2 0 8:0 A 0 8:16 A 0 D 0 2 0 8:32 A 0 8:48 A 0");
-        const QString queueing = QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+        const QString queueing
+            = QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
         using K = MultipathMessageKind;
         for (const bool d : { false, true }) {
             const QString suffix = d ? QStringLiteral(", multipathd") : QStringLiteral(", dm");
@@ -178,20 +181,22 @@ private Q_SLOTS:
                 << (d ? QStringLiteral("fail path sdb") : QStringLiteral("fail_path 8:16")) << failed16 << 0;
             QTest::newRow(qPrintable(QStringLiteral("switch") + suffix))
                 << K::SwitchGroup << QString() << 2 << d << via
-                << (d ? QStringLiteral("switchgroup map mpatha group 2") : QStringLiteral("switch_group 2")) << switched << 0;
+                << (d ? QStringLiteral("switchgroup map mpatha group 2") : QStringLiteral("switch_group 2")) << switched
+                << 0;
             // multipathd has no enable/disable: a dm message plus a warning saying so
             QTest::newRow(qPrintable(QStringLiteral("disable other group") + suffix))
                 << K::DisableGroup << QString() << 2 << d << QStringLiteral("device-mapper")
                 << QStringLiteral("disable_group 2") << disabled2 << (d ? 1 : 0);
             QTest::newRow(qPrintable(QStringLiteral("queueing on") + suffix))
                 << K::QueueIfNoPath << QString() << 0 << d << via
-                << (d ? QStringLiteral("restorequeueing map mpatha") : QStringLiteral("queue_if_no_path")) << queueing << 0;
+                << (d ? QStringLiteral("restorequeueing map mpatha") : QStringLiteral("queue_if_no_path")) << queueing
+                << 0;
         }
         // risky: disabling the active group goes ahead (the GUI asked), the risk is a warning
-        QTest::newRow("disable active group") << K::DisableGroup << QString() << 1 << false
-                                              << QStringLiteral("device-mapper") << QStringLiteral("disable_group 1")
-                                              << QStringLiteral("2 0 0 0 2 1 D 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0")
-                                              << 1;
+        QTest::newRow("disable active group")
+            << K::DisableGroup << QString() << 1 << false << QStringLiteral("device-mapper")
+            << QStringLiteral("disable_group 1")
+            << QStringLiteral("2 0 0 0 2 1 D 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0") << 1;
     }
 
     void operations()
@@ -204,8 +209,8 @@ private Q_SLOTS:
         QFETCH(QString, command);
         QFETCH(QString, status);
         QFETCH(int, warnings);
-        const MultipathOperationResult r
-            = runMultipathOperation(*m_dm, sysfs(), mapName, { kind, device, group }, withDaemon ? daemon() : MultipathdCommand());
+        const MultipathOperationResult r = runMultipathOperation(
+            *m_dm, sysfs(), mapName, { kind, device, group }, withDaemon ? daemon() : MultipathdCommand());
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(r.map, mapName);
         QCOMPARE(r.via, via);
@@ -222,7 +227,8 @@ private Q_SLOTS:
     void unmanagedMapGoesToDeviceMapper()
     {
         m_daemon.managed = { QStringLiteral("mpathb") };
-        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
+        const auto r = runMultipathOperation(
+            *m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
         QVERIFY(r.ok);
         QCOMPARE(r.via, QStringLiteral("device-mapper"));
         QCOMPARE(r.warnings.size(), 1);
@@ -233,7 +239,8 @@ private Q_SLOTS:
     void multipathdRefuses()
     {
         m_daemon.devnums.remove(QStringLiteral("sdb")); // multipathd does not know the path: "fail"
-        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
+        const auto r = runMultipathOperation(
+            *m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
         QVERIFY(!r.ok);
         QCOMPARE(r.via, QStringLiteral("multipathd"));
         QVERIFY2(r.error.contains(QStringLiteral("\"fail path sdb\" failed")), qPrintable(r.error));
@@ -243,7 +250,8 @@ private Q_SLOTS:
     void restoreQueueingRefusedByConfig()
     {
         m_daemon.noPathRetryFail = true;
-        const auto r = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::QueueIfNoPath, {}, 0 }, daemon());
+        const auto r
+            = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::QueueIfNoPath, {}, 0 }, daemon());
         QVERIFY(r.ok);
         QCOMPARE(r.via, QStringLiteral("device-mapper"));
         QCOMPARE(r.warnings.size(), 1);
@@ -256,14 +264,15 @@ private Q_SLOTS:
         QTest::addColumn<MultipathMessage>("message");
         QTest::addColumn<QString>("map");
         QTest::addColumn<QString>("error");
-        QTest::newRow("path of another map") << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("8:64"), 0 }
-                                             << mapName << QStringLiteral("8:64 is not a path of this map (its paths: 8:0 8:16 8:32 8:48)");
-        QTest::newRow("unknown device") << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("sdz"), 0 } << mapName
-                                        << QStringLiteral("sdz: no such block device");
+        QTest::newRow("path of another map")
+            << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("8:64"), 0 } << mapName
+            << QStringLiteral("8:64 is not a path of this map (its paths: 8:0 8:16 8:32 8:48)");
+        QTest::newRow("unknown device") << MultipathMessage { MultipathMessageKind::FailPath, QStringLiteral("sdz"), 0 }
+                                        << mapName << QStringLiteral("sdz: no such block device");
         QTest::newRow("group 3 of 2") << MultipathMessage { MultipathMessageKind::SwitchGroup, {}, 3 } << mapName
                                       << QStringLiteral("group 3 out of range 1-2");
-        QTest::newRow("no such map") << MultipathMessage { MultipathMessageKind::SwitchGroup, {}, 1 } << QStringLiteral("mpathz")
-                                     << QStringLiteral("mpathz: no such map");
+        QTest::newRow("no such map") << MultipathMessage { MultipathMessageKind::SwitchGroup, {}, 1 }
+                                     << QStringLiteral("mpathz") << QStringLiteral("mpathz: no such map");
     }
 
     void refusals()
@@ -281,7 +290,8 @@ private Q_SLOTS:
     void prepareComputesRisks()
     {
         QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")));
-        const auto prepared = prepareMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("/dev/sdb"), 0 });
+        const auto prepared = prepareMultipathOperation(
+            *m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("/dev/sdb"), 0 });
         QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
         QCOMPARE(prepared->message.device, QStringLiteral("8:16"));
         QCOMPARE(prepared->pathName, QStringLiteral("sdb"));
@@ -291,7 +301,8 @@ private Q_SLOTS:
 
     void reload()
     {
-        const MultipathTable st = table(QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1"));
+        const MultipathTable st
+            = table(QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1"));
         const auto prepared = prepareMultipathReload(*m_dm, mapName, st);
         QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
         QCOMPARE(formatTargetLine(prepared->line), QStringLiteral("0 131072 multipath ") + formatMultipathTable(st));
@@ -309,7 +320,8 @@ private Q_SLOTS:
     void reloadFailureKeepsTheOldTable()
     {
         m_dm->failNextLoad(mapName, QStringLiteral("Invalid argument"));
-        const auto r = runMultipathReload(*m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1")), false);
+        const auto r
+            = runMultipathReload(*m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1")), false);
         QVERIFY(!r.ok);
         QVERIFY2(r.error.contains(QStringLiteral("old table is live again")), qPrintable(r.error));
         QCOMPARE(tableParams(*m_dm), parseTargetLine(labTable)->params);
@@ -336,7 +348,8 @@ private Q_SLOTS:
         control.reinstatePath(mapName, QStringLiteral("sdb"));
         control.switchGroup(mapName, 2);
         control.setQueueIfNoPath(mapName, true);
-        control.reload(mapName, table(QStringLiteral("1 queue_if_no_path 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")));
+        control.reload(
+            mapName, table(QStringLiteral("1 queue_if_no_path 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")));
         control.failPath(mapName, QStringLiteral("sdz"));
         QVERIFY(spy.isEmpty()); // queued: nothing arrives before the event loop runs
         QTRY_COMPARE(spy.size(), 6);

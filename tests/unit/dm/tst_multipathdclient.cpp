@@ -94,14 +94,14 @@ private Q_SLOTS:
 
         QTest::newRow("ok") << QStringLiteral("ok\n") << true << QStringLiteral("ok\n");
         QTest::newRow("fail") << QStringLiteral("fail\n") << false << QStringLiteral("\"fail path sdb\" failed");
-        QTest::newRow("fail with reason") << QStringLiteral("fail\nmap not found\n") << false
-                                          << QStringLiteral("failed: map not found");
+        QTest::newRow("fail with reason")
+            << QStringLiteral("fail\nmap not found\n") << false << QStringLiteral("failed: map not found");
         QTest::newRow("timeout") << QStringLiteral("timeout\n") << false << QStringLiteral("timeout");
         QTest::newRow("not root") << QStringLiteral("permission deny: need to be root") << false
                                   << QStringLiteral("permission deny");
-        QTest::newRow("unknown command")
-            << QStringLiteral("multipath-tools v0.9.4 (12/19, 2022)\nCLI commands reference:\n list|show paths\n")
-            << false << QStringLiteral("does not know the command");
+        QTest::newRow("unknown command") << QStringLiteral(
+            "multipath-tools v0.9.4 (12/19, 2022)\nCLI commands reference:\n list|show paths\n")
+                                         << false << QStringLiteral("does not know the command");
         QTest::newRow("output") << QStringLiteral("name   sysfs uuid\nmpatha dm-0  1Linux_scsi_debug_2000\n") << true
                                 << QStringLiteral("mpatha dm-0");
         QTest::newRow("a map named fail-over is output")
@@ -137,14 +137,16 @@ private Q_SLOTS:
         QFETCH(bool, listening);
         QCOMPARE(unixSocketListening(procNetUnix, name), listening);
         // a connected socket of that name alone (state 03) is not a listener
-        QVERIFY(!unixSocketListening(QString(procNetUnix).remove(QStringLiteral("00010000 0001 01 14187")), QStringLiteral("/org/kernel/linux/storage/multipathd")));
+        QVERIFY(!unixSocketListening(QString(procNetUnix).remove(QStringLiteral("00010000 0001 01 14187")),
+            QStringLiteral("/org/kernel/linux/storage/multipathd")));
     }
 
     void names_data()
     {
         QTest::addColumn<QString>("reply");
         QTest::addColumn<QStringList>("names");
-        QTest::newRow("two, padded") << QStringLiteral("mpatha \nmpathbb\n") << QStringList { QStringLiteral("mpatha"), QStringLiteral("mpathbb") };
+        QTest::newRow("two, padded") << QStringLiteral("mpatha \nmpathbb\n")
+                                     << QStringList { QStringLiteral("mpatha"), QStringLiteral("mpathbb") };
         QTest::newRow("none") << QStringLiteral("\n") << QStringList();
     }
 
@@ -185,7 +187,8 @@ private Q_SLOTS:
         QCOMPARE(names.value(), QStringList { QStringLiteral("mpatha") });
         const Status refused = client.action(QStringLiteral("fail path sdz"));
         QVERIFY(!refused);
-        QVERIFY2(refused.errorMessage.contains(QStringLiteral("\"fail path sdz\" failed")), qPrintable(refused.errorMessage));
+        QVERIFY2(refused.errorMessage.contains(QStringLiteral("\"fail path sdz\" failed")),
+            qPrintable(refused.errorMessage));
         QCOMPARE(server.received().size(), 3);
         QCOMPARE(server.received().first(), QByteArray("fail path sdb\0", 14));
     }

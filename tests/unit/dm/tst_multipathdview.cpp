@@ -45,16 +45,23 @@ private Q_SLOTS:
             QStringList statusPaths;
             for (const MultipathdPathView &p : g.paths) {
                 paths << p.devT << QStringLiteral("1");
-                statusPaths << p.devT << (p.dmState == QLatin1String("active") ? QStringLiteral("A") : QStringLiteral("F"))
+                statusPaths << p.devT
+                            << (p.dmState == QLatin1String("active") ? QStringLiteral("A") : QStringLiteral("F"))
                             << QStringLiteral("0") << QStringLiteral("0") << QStringLiteral("1");
             }
             groups << QStringLiteral("service-time 0 %1 1 %2").arg(g.paths.size()).arg(paths.join(QLatin1Char(' ')));
             const QChar state = g.dmState == QLatin1String("active") ? QLatin1Char('A')
                 : g.dmState == QLatin1String("disabled")             ? QLatin1Char('D')
                                                                      : QLatin1Char('E');
-            statusGroups << QStringLiteral("%1 0 %2 2 %3").arg(state).arg(g.paths.size()).arg(statusPaths.join(QLatin1Char(' ')));
+            statusGroups << QStringLiteral("%1 0 %2 2 %3")
+                                .arg(state)
+                                .arg(g.paths.size())
+                                .arg(statusPaths.join(QLatin1Char(' ')));
         }
-        m_table = QStringLiteral("%1 %2 %3 1 %4").arg(v.features, v.hwhandler).arg(v.groups.size()).arg(groups.join(QLatin1Char(' ')));
+        m_table = QStringLiteral("%1 %2 %3 1 %4")
+                      .arg(v.features, v.hwhandler)
+                      .arg(v.groups.size())
+                      .arg(groups.join(QLatin1Char(' ')));
         m_status = QStringLiteral("2 0 1 0 %1 1 %2").arg(v.groups.size()).arg(statusGroups.join(QLatin1Char(' ')));
     }
 
@@ -84,8 +91,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error");
         QTest::newRow("not JSON") << QStringLiteral("fail") << QStringLiteral("multipathd JSON:");
         QTest::newRow("no maps") << QStringLiteral("{\"major_version\": 0}") << QStringLiteral("neither");
-        QTest::newRow("newer format") << QStringLiteral("{\"major_version\": 1, \"maps\": []}") << QStringLiteral("version 1");
-        QTest::newRow("nameless map") << QStringLiteral("{\"maps\": [{\"uuid\": \"x\"}]}") << QStringLiteral("without \"name\"");
+        QTest::newRow("newer format") << QStringLiteral("{\"major_version\": 1, \"maps\": []}")
+                                      << QStringLiteral("version 1");
+        QTest::newRow("nameless map") << QStringLiteral("{\"maps\": [{\"uuid\": \"x\"}]}")
+                                      << QStringLiteral("without \"name\"");
     }
 
     void rejects()
@@ -124,7 +133,8 @@ private Q_SLOTS:
             << QString() << QStringLiteral(" A 0 0 1| F 1 0 1")
             << QStringList { QStringLiteral(": kernel F (failed), multipathd active") };
         QTest::newRow("group disabled") << QString() << QStringLiteral("E 0 1|D 0 1")
-                                        << QStringList { QStringLiteral("group 2: kernel D (disabled), multipathd enabled") };
+                                        << QStringList { QStringLiteral(
+                                               "group 2: kernel D (disabled), multipathd enabled") };
         QTest::newRow("reloaded as round-robin")
             << QStringLiteral("service-time 0|round-robin 0") << QString()
             << QStringList { QStringLiteral("group 1: kernel selector round-robin 0, multipathd service-time 0") };

@@ -207,8 +207,8 @@ void TestSeriesStore::newDeviceInAnOldPosition()
 {
     SeriesStore store;
     store.append(batch(1, 1000, 1000, {sample(QStringLiteral("sda"), 1, 1000, 10), sample(QStringLiteral("sdb"), 1, 1000, 10)}));
-    store.append(batch(2, 2000, 1000, {sample(QStringLiteral("sda"), 2, 1000, 10), sample(QString(u"sd" + QString(u'c')), 2, 1000, 20)}));
-    store.append(batch(3, 3000, 1000, {sample(QStringLiteral("sda"), 3, 1000, 10), sample(QString(u"sd" + QString(u'c')), 3, 1000, 20)}));
+    store.append(batch(2, 2000, 1000, {sample(QStringLiteral("sda"), 2, 1000, 10), sample(QStringLiteral("sd") + QChar(u'c'), 2, 1000, 20)}));
+    store.append(batch(3, 3000, 1000, {sample(QStringLiteral("sda"), 3, 1000, 10), sample(QStringLiteral("sd") + QChar(u'c'), 3, 1000, 20)}));
     QCOMPARE(store.devices(), (QStringList {QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc")}));
     QCOMPARE(store.sampleCount(QStringLiteral("sdb")), 1);
     QCOMPARE(store.sampleCount(QStringLiteral("sdc")), 2);

@@ -74,7 +74,8 @@ private Q_SLOTS:
         const vm::Run setup = vm::run(u"bash"_s, args);
         QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(u"bash"_s, args, setup)));
         m_env = vm::parseVars(setup.out);
-        for (const char *key : { "MAP", "NMAP", "SECT", "NSECT", "TABLE", "NTABLE", "DA", "DB", "DC", "DD", "N0", "N1" })
+        for (const char *key :
+            { "MAP", "NMAP", "SECT", "NSECT", "TABLE", "NTABLE", "DA", "DB", "DC", "DD", "N0", "N1" })
             QVERIFY2(!env(key).isEmpty(), key);
         m_sd = env("SD").split(u' ', Qt::SkipEmptyParts);
         QCOMPARE(m_sd.size(), 4);
@@ -175,7 +176,9 @@ private Q_SLOTS:
         QFETCH(bool, reinstateByCli);
         const QString map = m_env.value(mapKey);
         const QString devnum = m_env.value(devKey);
-        const QString dev = form == "devnum"_L1 ? devnum : form == "name"_L1 ? nameOf(devnum) : u"/dev/"_s + nameOf(devnum);
+        const QString dev = form == "devnum"_L1 ? devnum
+            : form == "name"_L1                 ? nameOf(devnum)
+                                                : u"/dev/"_s + nameOf(devnum);
         QCOMPARE(vm::pathState(map, devnum), u"A"_s);
         for (const bool fail : { true, false }) {
             const QString op = (fail ? u"fail_path "_s : u"reinstate_path "_s) + devnum;
@@ -184,7 +187,8 @@ private Q_SLOTS:
                 QVERIFY2(r.exitCode == 0, qPrintable(r.err));
                 QVERIFY2(r.out.contains(u"%1: %2 done via device-mapper"_s.arg(map, op)), qPrintable(r.out));
             } else {
-                const auto r = core([&](MultipathControl &c) { fail ? c.failPath(map, dev) : c.reinstatePath(map, dev); });
+                const auto r
+                    = core([&](MultipathControl &c) { fail ? c.failPath(map, dev) : c.reinstatePath(map, dev); });
                 QVERIFY2(r.ok, qPrintable(r.error));
                 QCOMPARE(r.operation, op);
                 QCOMPARE(r.via, u"device-mapper"_s);
@@ -206,17 +210,26 @@ private Q_SLOTS:
             const char *states; // after one read through the map
         };
         const Step steps[] = {
-            { false, "switch", 2, false, "EA" }, { true, "switch", 1, false, "AE" },
-            { false, "disable", 2, false, "AD" }, { true, "enable", 2, false, "AE" },
+            { false, "switch", 2, false, "EA" },
+            { true, "switch", 1, false, "AE" },
+            { false, "disable", 2, false, "AD" },
+            { true, "enable", 2, false, "AE" },
             // disabling the active group is risky: dmtunectl refuses it without --force
-            { true, "disable", 1, false, "AE" }, { true, "disable", 1, true, "DA" },
+            { true, "disable", 1, false, "AE" },
+            { true, "disable", 1, true, "DA" },
             // enable_group drops the current group: the next I/O takes the first usable one
-            { false, "enable", 1, false, "AE" }, { true, "switch", 2, false, "EA" }, { false, "switch", 1, false, "AE" },
+            { false, "enable", 1, false, "AE" },
+            { true, "switch", 2, false, "EA" },
+            { false, "switch", 1, false, "AE" },
         };
         for (const Step &s : steps) {
             const QString action = QLatin1String(s.action);
-            const QString label = u"%1 %2 %3%4"_s.arg(s.cli ? u"dmtunectl"_s : u"core"_s, action).arg(s.group).arg(s.force ? u" --force"_s : QString());
-            const QString op = (action == "switch"_L1 ? u"switch_group "_s : action == "enable"_L1 ? u"enable_group "_s : u"disable_group "_s)
+            const QString label = u"%1 %2 %3%4"_s.arg(s.cli ? u"dmtunectl"_s : u"core"_s, action)
+                                      .arg(s.group)
+                                      .arg(s.force ? u" --force"_s : QString());
+            const QString op = (action == "switch"_L1          ? u"switch_group "_s
+                                       : action == "enable"_L1 ? u"enable_group "_s
+                                                               : u"disable_group "_s)
                 + QString::number(s.group);
             if (s.cli) {
                 QStringList args { u"group"_s, action, map, QString::number(s.group) };
@@ -225,7 +238,8 @@ private Q_SLOTS:
                 const vm::Run r = ctl(args);
                 const bool refused = action == "disable"_L1 && s.group == 1 && !s.force;
                 if (refused) {
-                    QVERIFY2(r.exitCode == 1 && r.err.contains(u"refused without --force: disable_group 1 disables the active group"_s),
+                    QVERIFY2(r.exitCode == 1
+                            && r.err.contains(u"refused without --force: disable_group 1 disables the active group"_s),
                         qPrintable(label + u": "_s + r.err));
                 } else {
                     QVERIFY2(r.exitCode == 0, qPrintable(label + u": "_s + r.err));
@@ -317,7 +331,8 @@ private Q_SLOTS:
         // the null_blk map: queue-length -> round-robin (whole --table line) -> back (core)
         const QString nmap = env("NMAP");
         const MultipathTable nOriginal = vm::kernelTable(nmap);
-        const QString rrLine = u"0 %1 multipath 0 0 1 1 round-robin 0 2 1 %2 1 %3 1"_s.arg(env("NSECT"), env("N0"), env("N1"));
+        const QString rrLine
+            = u"0 %1 multipath 0 0 1 1 round-robin 0 2 1 %2 1 %3 1"_s.arg(env("NSECT"), env("N0"), env("N1"));
         cli = ctl({ u"map"_s, u"reload"_s, nmap, u"--table"_s, rrLine });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QCOMPARE(vm::dmsetupParams(u"table"_s, nmap), parseTargetLine(rrLine)->params);
@@ -344,7 +359,8 @@ private Q_SLOTS:
 
         const auto r = core([&](MultipathControl &c) { c.reload(map, parseMultipathTable(bad).value()); });
         QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(u"load failed"_s) && r.error.contains(u"old table is live again"_s), qPrintable(r.error));
+        QVERIFY2(
+            r.error.contains(u"load failed"_s) && r.error.contains(u"old table is live again"_s), qPrintable(r.error));
         QVERIFY2(r.warnings.join(u' ').contains(u"keeps none of the paths"_s), qPrintable(r.warnings.join(u'\n')));
         QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
         QVERIFY(vm::notSuspended(map));
@@ -397,9 +413,10 @@ private Q_SLOTS:
         const QString json = m_out + u"/fio-failover.json"_s;
         QProcess fio;
         fio.setProcessChannelMode(QProcess::MergedChannels);
-        fio.start(u"fio"_s, { u"--name=failover"_s, u"--filename=/dev/mapper/"_s + map, u"--rw=randrw"_s, u"--bs=4k"_s,
-                                u"--direct=1"_s, u"--ioengine=libaio"_s, u"--iodepth=8"_s, u"--time_based"_s,
-                                u"--runtime=8"_s, u"--output-format=json"_s, u"--output="_s + json });
+        fio.start(u"fio"_s,
+            { u"--name=failover"_s, u"--filename=/dev/mapper/"_s + map, u"--rw=randrw"_s, u"--bs=4k"_s, u"--direct=1"_s,
+                u"--ioengine=libaio"_s, u"--iodepth=8"_s, u"--time_based"_s, u"--runtime=8"_s,
+                u"--output-format=json"_s, u"--output="_s + json });
         QVERIFY(fio.waitForStarted());
         QTest::qWait(1500);
         // group 1 goes away (core): I/O fails over to group 2
@@ -412,7 +429,8 @@ private Q_SLOTS:
         // then group 2 (dmtunectl): the last path needs --force, then I/O queues
         QCOMPARE(ctl({ u"path"_s, u"fail"_s, map, env("DC") }).exitCode, 0);
         vm::Run cli = ctl({ u"path"_s, u"fail"_s, map, env("DD") });
-        QVERIFY2(cli.exitCode == 1 && cli.err.contains(u"last active path of the map: I/O queues"_s), qPrintable(cli.err));
+        QVERIFY2(
+            cli.exitCode == 1 && cli.err.contains(u"last active path of the map: I/O queues"_s), qPrintable(cli.err));
         cli = ctl({ u"path"_s, u"fail"_s, map, env("DD"), u"--force"_s });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QVERIFY2(cli.err.contains(u"warning: fail_path"_s), qPrintable(cli.err));
@@ -441,7 +459,8 @@ private Q_SLOTS:
             QVERIFY(o.value("read"_L1).toObject().value("io_bytes"_L1).toDouble() > 0);
             QVERIFY(o.value("write"_L1).toObject().value("io_bytes"_L1).toDouble() > 0);
             qInfo() << "fio: read" << o.value("read"_L1).toObject().value("io_bytes"_L1).toDouble() / 1048576 << "MiB,"
-                    << "write" << o.value("write"_L1).toObject().value("io_bytes"_L1).toDouble() / 1048576 << "MiB, error 0";
+                    << "write" << o.value("write"_L1).toObject().value("io_bytes"_L1).toDouble() / 1048576
+                    << "MiB, error 0";
         }
         for (const char *key : { "DA", "DB", "DC", "DD" })
             QCOMPARE(vm::pathState(map, env(key)), u"A"_s);

@@ -89,7 +89,8 @@ private Q_SLOTS:
         m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
         QVERIFY2(!MultipathdClient::isRunning(), "multipathd already runs");
-        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipathd.sh"), u"-o"_s, m_out + u"/setup.env"_s };
+        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipathd.sh"), u"-o"_s,
+            m_out + u"/setup.env"_s };
         const vm::Run setup = vm::run(u"bash"_s, args, 180000);
         QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(u"bash"_s, args, setup)));
         qInfo().noquote() << setup.err.trimmed();
@@ -157,7 +158,8 @@ private Q_SLOTS:
         QVERIFY2(waitUntilAgreed(10000), qPrintable(differences().join(u'\n')));
         const vm::Run cli = ctl({ u"path"_s, u"reinstate"_s, m_map, dev });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
-        QVERIFY2(cli.out.contains(u"reinstate_path %1 done via multipathd (reinstate path %2)"_s.arg(dev, name)), qPrintable(cli.out));
+        QVERIFY2(cli.out.contains(u"reinstate_path %1 done via multipathd (reinstate path %2)"_s.arg(dev, name)),
+            qPrintable(cli.out));
         QCOMPARE(vm::pathState(m_map, dev), u"A"_s);
     }
 
@@ -166,7 +168,8 @@ private Q_SLOTS:
         // groups 1-3 are ALUA active; group 4's path is standby (rejects I/O): stay off it
         const vm::Run cli = ctl({ u"group"_s, u"switch"_s, m_map, u"2"_s });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
-        QVERIFY2(cli.out.contains(u"switch_group 2 done via multipathd (switchgroup map %1 group 2)"_s.arg(m_map)), qPrintable(cli.out));
+        QVERIFY2(cli.out.contains(u"switch_group 2 done via multipathd (switchgroup map %1 group 2)"_s.arg(m_map)),
+            qPrintable(cli.out));
         QCOMPARE(vm::kernelStatus(m_map).nextGroup, 2);
         QVERIFY(vm::readThrough(m_map));
         QCOMPARE(vm::kernelStatus(m_map).activeGroup(), 2);
@@ -198,7 +201,8 @@ private Q_SLOTS:
         auto r = core([&](MultipathControl &c) { c.disableGroup(m_map, 3); });
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(r.via, u"device-mapper"_s);
-        QVERIFY2(r.warnings.join(u' ').contains(u"multipathd has no command for disable_group"_s), qPrintable(r.warnings.join(u'\n')));
+        QVERIFY2(r.warnings.join(u' ').contains(u"multipathd has no command for disable_group"_s),
+            qPrintable(r.warnings.join(u'\n')));
         QCOMPARE(vm::kernelStatus(m_map).groups.at(2).state, QLatin1Char('D'));
         const vm::Run cli = ctl({ u"group"_s, u"enable"_s, m_map, u"3"_s });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));

@@ -103,8 +103,9 @@ inline QString groupStates(const QString &map)
 // One direct read through the map: the kernel picks (or keeps) a group.
 inline bool readThrough(const QString &map)
 {
-    return run(u"dd"_s, { u"if=/dev/mapper/"_s + map, u"of=/dev/null"_s, u"bs=4096"_s, u"count=8"_s, u"iflag=direct"_s,
-                            u"status=none"_s })
+    return run(u"dd"_s,
+               { u"if=/dev/mapper/"_s + map, u"of=/dev/null"_s, u"bs=4096"_s, u"count=8"_s, u"iflag=direct"_s,
+                   u"status=none"_s })
                .exitCode
         == 0;
 }
