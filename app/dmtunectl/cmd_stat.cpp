@@ -10,8 +10,8 @@
 #include <QSocketNotifier>
 
 #include <cerrno>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <fcntl.h>
 #include <memory>
 #include <sys/stat.h>
@@ -26,7 +26,7 @@ namespace {
 enum class Format { Text, Json, Csv };
 
 // SIGINT/SIGTERM end the run between two reports, so that the JSON document is still closed (as iostat does).
-int g_signalPipe[2] = {-1, -1};
+int g_signalPipe[2] = { -1, -1 };
 
 void onTerminatingSignal(int)
 {
@@ -36,14 +36,13 @@ void onTerminatingSignal(int)
     errno = saved;
 }
 
-class SignalGuard
-{
+class SignalGuard {
 public:
     SignalGuard()
     {
         if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
             return;
-        struct sigaction action {};
+        struct sigaction action { };
         action.sa_handler = onTerminatingSignal;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, &m_oldInt);
@@ -63,8 +62,8 @@ public:
     int readFd() const { return m_installed ? g_signalPipe[0] : -1; }
 
 private:
-    struct sigaction m_oldInt {};
-    struct sigaction m_oldTerm {};
+    struct sigaction m_oldInt { };
+    struct sigaction m_oldTerm { };
     bool m_installed = false;
 };
 
@@ -78,7 +77,7 @@ Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
 {
     QString name = arg;
     if (arg.startsWith(u'/')) {
-        struct stat st {};
+        struct stat st { };
         if (::stat(QFile::encodeName(arg).constData(), &st) != 0)
             return Result<QString>::failure(QStringLiteral("%1: no such device").arg(arg));
         if (!S_ISBLK(st.st_mode))
@@ -99,7 +98,7 @@ Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
 iostatformat::HostInfo hostInfo(const SysfsRoot &root, qint64 wallMs, bool iso)
 {
     iostatformat::HostInfo host;
-    struct utsname u {};
+    struct utsname u { };
     if (::uname(&u) == 0) {
         host.sysname = QString::fromLocal8Bit(u.sysname);
         host.nodename = QString::fromLocal8Bit(u.nodename);
@@ -126,23 +125,21 @@ struct StatOptions {
 };
 
 // Returns an exit code, or -1 when the options are good.
-int parseStatOptions(QCommandLineParser &parser, const QStringList &args, Streams io, StatOptions *options,
-                     SysfsRoot *root)
+int parseStatOptions(
+    QCommandLineParser &parser, const QStringList &args, Streams io, StatOptions *options, SysfsRoot *root)
 {
     parser.setApplicationDescription(QStringLiteral(
         "One iostat -x report per interval for DEV... (default: every device in /sys/block). The first report "
         "covers the first interval, not the time since boot. Without -c, runs until SIGINT or SIGTERM and then "
         "closes the JSON document."));
-    parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sda, dm-0, /dev/sda, /dev/mapper/NAME"),
-                                 QStringLiteral("[DEV...]"));
-    parser.addOption({{QStringLiteral("i"), QStringLiteral("interval")},
-                      QStringLiteral("Seconds between reports, 0.1 to 60 (default 1)."),
-                      QStringLiteral("SECONDS")});
-    parser.addOption({{QStringLiteral("c"), QStringLiteral("count")},
-                      QStringLiteral("Number of reports (default: until interrupted)."),
-                      QStringLiteral("COUNT")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("sysstat 12.6 iostat -x -o JSON document.")});
-    parser.addOption({QStringLiteral("csv"), QStringLiteral("CSV with iostat's column names, one row per device.")});
+    parser.addPositionalArgument(
+        QStringLiteral("DEV"), QStringLiteral("sda, dm-0, /dev/sda, /dev/mapper/NAME"), QStringLiteral("[DEV...]"));
+    parser.addOption({ { QStringLiteral("i"), QStringLiteral("interval") },
+        QStringLiteral("Seconds between reports, 0.1 to 60 (default 1)."), QStringLiteral("SECONDS") });
+    parser.addOption({ { QStringLiteral("c"), QStringLiteral("count") },
+        QStringLiteral("Number of reports (default: until interrupted)."), QStringLiteral("COUNT") });
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("sysstat 12.6 iostat -x -o JSON document.") });
+    parser.addOption({ QStringLiteral("csv"), QStringLiteral("CSV with iostat's column names, one row per device.") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -231,7 +228,7 @@ int runStat(const QStringList &args, Streams io)
         QList<iostatformat::DeviceRow> rows;
         rows.reserve(batch.devices.size());
         for (const DeviceSample &d : batch.devices)
-            rows.append({d.name(), d.metrics});
+            rows.append({ d.name(), d.metrics });
         switch (options.format) {
         case Format::Text:
             io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();

@@ -32,11 +32,13 @@ Applier::Applier(SysfsRoot sysfs, QObject *parent)
     , m_helperArguments { defaultHelperPath() }
 {
     qRegisterMetaType<dmtune::ApplyResult>();
+    m_pool.setMaxThreadCount(1);
     qRegisterMetaType<dmtune::ChangeSet>();
 }
 
 Applier::~Applier()
 {
+    m_pool.waitForDone();
     if (m_process) {
         m_process->disconnect(this);
         m_process->kill();
@@ -85,7 +87,13 @@ bool Applier::apply(const ChangeSet &changes, bool dryRun)
 
 void Applier::runInProcess(const ChangeSet &changes, bool dryRun)
 {
-    finish(applyChanges(m_sysfs, changes, dryRun));
+    // sysfs writes can stall (a scheduler switch drains the queue): never on the caller's thread.
+    const SysfsRoot sysfs = m_sysfs;
+    m_pool.start([this, sysfs, changes, dryRun] {
+        ApplyResult result = applyChanges(sysfs, changes, dryRun);
+        QMetaObject::invokeMethod(
+            this, [this, result] { finish(result); }, Qt::QueuedConnection);
+    });
 }
 
 void Applier::startHelper(const ChangeSet &changes, bool dryRun)

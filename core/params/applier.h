@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QThreadPool>
 
 namespace dmtune {
 
@@ -42,6 +43,7 @@ Q_SIGNALS:
     void finished(const dmtune::ApplyResult &result);
 
 private:
+    QThreadPool m_pool; // in-process transactions run here, off the caller's thread
     void runInProcess(const ChangeSet &changes, bool dryRun);
     void startHelper(const ChangeSet &changes, bool dryRun);
     void onHelperFinished(int exitCode, QProcess::ExitStatus status);

@@ -95,8 +95,8 @@ void forEachLine(const QByteArray &buffer, Fn &&fn)
 
 } // namespace
 
-bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includePartitions, CounterRead *out,
-                                         QString *error)
+bool CounterReader::parseDiskstatsBuffer(
+    const QStringList &names, bool includePartitions, CounterRead *out, QString *error)
 {
     // Every wanted line is parsed straight into the output slot it fills: the slots hold the list of a few
     // ticks ago, with the same shared names in the steady state, so nothing is allocated or copied twice.
@@ -119,7 +119,7 @@ bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includeP
             *error = QStringLiteral("diskstats line %1: %2").arg(lineNumber).arg(lineError);
             return sameLines = false;
         }
-        if (!known || m_lineNames[line] != QLatin1String(name.data(), name.size()))
+        if (!known || m_lineNameBytes[line] != name) // bytes against bytes: a memcmp per line
             return sameLines = false;
         const QString &lineName = m_lineNames[line];
         if (c.name.constData() != lineName.constData())
@@ -151,12 +151,14 @@ bool CounterReader::parseDiskstatsBuffer(const QStringList &names, bool includeP
 void CounterReader::learnLines()
 {
     m_lineNames.clear();
+    m_lineNameBytes.clear();
     DiskCounters scratch;
     forEachLine(m_buffer, [&](int, QByteArrayView text) {
         QByteArrayView name;
         if (!parseDiskstatsLineInto(text, &scratch, &name).isEmpty())
             return false; // the parse proper reports it
         m_lineNames.append(QString::fromLatin1(name));
+        m_lineNameBytes.append(name.toByteArray());
         return true;
     });
     const QStringList block = m_root.list(QStringLiteral("block"));
@@ -251,9 +253,9 @@ void CounterReader::forget(const QString &name)
 std::array<quint32, 2> CounterReader::inflight(const QString &name)
 {
     if (!m_files.read(pathsOf(name).inflight, &m_buffer))
-        return {0, 0};
+        return { 0, 0 };
     const auto parsed = parseInflight(QString::fromLatin1(m_buffer));
-    return parsed ? parsed.value() : std::array<quint32, 2> {0, 0};
+    return parsed ? parsed.value() : std::array<quint32, 2> { 0, 0 };
 }
 
 } // namespace dmtune

@@ -24,8 +24,7 @@ struct CounterRead {
     CounterSource source = CounterSource::Auto; // the source actually used
 };
 
-class CounterReader
-{
+class CounterReader {
 public:
     explicit CounterReader(SysfsRoot root = SysfsRoot());
 
@@ -74,6 +73,7 @@ private:
 
     // What the last diskstats read looked like, line by line; relearnt when the lines change.
     QStringList m_lineNames;
+    QList<QByteArray> m_lineNameBytes; // the same, as the file has them
     QList<bool> m_lineIsWholeDisk; // from /sys/block
     DiskCounters m_scratch; // lines nobody watches are parsed here
     // An explicit watch list: its slot for each line (-1: not watched), and the counters found per slot.

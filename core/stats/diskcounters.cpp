@@ -20,8 +20,7 @@ char16_t unit(char c)
 // Sampling thousands of devices ten times a second parses megabytes per second: a hand-rolled tokenizer over
 // QStringView or raw bytes (procfs text is ASCII) avoids the allocations of split() and toULongLong().
 template<typename View>
-class Tokens
-{
+class Tokens {
 public:
     explicit Tokens(View text)
         : m_text(text)
@@ -282,18 +281,18 @@ Result<quint64> parseDevnum(QStringView text)
     const QStringView t = text.trimmed();
     const qsizetype colon = t.indexOf(u':');
     quint64 major = 0, minor = 0;
-    if (colon < 0 || !toU64<QStringView>(t.first(colon), &major) || !toU64<QStringView>(t.sliced(colon + 1), &minor) || major > 0xfff
-        || minor > 0xfffff)
+    if (colon < 0 || !toU64<QStringView>(t.first(colon), &major) || !toU64<QStringView>(t.sliced(colon + 1), &minor)
+        || major > 0xfff || minor > 0xfffff)
         return Result<quint64>::failure(QStringLiteral("dev: '%1' is not 'major:minor'").arg(t.toString()));
     return DiskCounters::makeDevnum(unsigned(major), unsigned(minor));
 }
 
 CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur)
 {
-    static constexpr DiskField requestCounts[] = {DiskField::ReadIos, DiskField::WriteIos, DiskField::DiscardIos,
-                                                  DiskField::FlushIos};
-    static constexpr DiskField u32Fields[] = {DiskField::ReadTicks, DiskField::WriteTicks, DiskField::IoTicks,
-                                              DiskField::TimeInQueue, DiskField::DiscardTicks, DiskField::FlushTicks};
+    static constexpr DiskField requestCounts[]
+        = { DiskField::ReadIos, DiskField::WriteIos, DiskField::DiscardIos, DiskField::FlushIos };
+    static constexpr DiskField u32Fields[] = { DiskField::ReadTicks, DiskField::WriteTicks, DiskField::IoTicks,
+        DiskField::TimeInQueue, DiskField::DiscardTicks, DiskField::FlushTicks };
     bool countsWentBack = false;
     for (DiskField f : requestCounts)
         countsWentBack |= cur[f] < prev[f];

@@ -28,14 +28,14 @@ double mergedPercent(quint64 merges, quint64 ios)
 
 } // namespace
 
-IostatMetrics IostatMetrics::compute(const DiskCounters &prev, const DiskCounters &cur, double dtSeconds,
-                                     quint32 inflightReads, quint32 inflightWrites)
+IostatMetrics IostatMetrics::compute(
+    const DiskCounters &prev, const DiskCounters &cur, double dtSeconds, quint32 inflightReads, quint32 inflightWrites)
 {
     return fromDeltas(counterDeltas(prev, cur), dtSeconds, inflightReads, inflightWrites);
 }
 
-IostatMetrics IostatMetrics::fromDeltas(const CounterDeltas &d, double dt, quint32 inflightReads,
-                                        quint32 inflightWrites)
+IostatMetrics IostatMetrics::fromDeltas(
+    const CounterDeltas &d, double dt, quint32 inflightReads, quint32 inflightWrites)
 {
     using F = DiskField;
     using M = Metric;

@@ -17,9 +17,9 @@ struct IostatMetrics {
     // dtSeconds <= 0 gives all-zero rates (the ratios do not depend on time and are still computed).
     // The in-flight pair is not a delta: pass what /sys/block/X/inflight said at the second snapshot.
     static IostatMetrics compute(const DiskCounters &prev, const DiskCounters &cur, double dtSeconds,
-                                 quint32 inflightReads = 0, quint32 inflightWrites = 0);
-    static IostatMetrics fromDeltas(const CounterDeltas &delta, double dtSeconds, quint32 inflightReads = 0,
-                                    quint32 inflightWrites = 0);
+        quint32 inflightReads = 0, quint32 inflightWrites = 0);
+    static IostatMetrics fromDeltas(
+        const CounterDeltas &delta, double dtSeconds, quint32 inflightReads = 0, quint32 inflightWrites = 0);
 };
 
 } // namespace dmtune

@@ -47,8 +47,7 @@ struct MetricInfo {
     bool iostatColumn; // printed by iostat -x (the in-flight pair is not)
 };
 
-class MetricCatalog
-{
+class MetricCatalog {
 public:
     static const MetricInfo &info(Metric metric);
     // Every metric, in iostat -x column order.

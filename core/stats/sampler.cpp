@@ -166,7 +166,7 @@ void Sampler::tick()
         ++filled;
         assignCounters(sample.counters, cur);
         sample.deltas = counterDeltas(m_previous[p], cur);
-        std::array<quint32, 2> inflight {0, 0};
+        std::array<quint32, 2> inflight { 0, 0 };
         // Field 9 is the sum of the two: when it is 0 the split is {0, 0} without a file read.
         if (m_readInflight && cur[DiskField::InFlight] > 0)
             inflight = m_reader.inflight(cur.name);

@@ -9,8 +9,7 @@
 
 namespace dmtune {
 
-class Sampler : public QObject
-{
+class Sampler : public QObject {
     Q_OBJECT
 public:
     static constexpr int MinIntervalMs = 100;

@@ -20,12 +20,20 @@ constexpr quint16 saturate16(double v)
 
 // Which DiskField each slot of StoredSample::counters and the side rings' counters holds.
 constexpr DiskField ringFields[10] = {
-    DiskField::ReadIos, DiskField::ReadMerges, DiskField::ReadSectors, DiskField::ReadTicks, DiskField::WriteIos,
-    DiskField::WriteMerges, DiskField::WriteSectors, DiskField::WriteTicks, DiskField::IoTicks, DiskField::TimeInQueue,
+    DiskField::ReadIos,
+    DiskField::ReadMerges,
+    DiskField::ReadSectors,
+    DiskField::ReadTicks,
+    DiskField::WriteIos,
+    DiskField::WriteMerges,
+    DiskField::WriteSectors,
+    DiskField::WriteTicks,
+    DiskField::IoTicks,
+    DiskField::TimeInQueue,
 };
-constexpr DiskField flushFields[2] = {DiskField::FlushIos, DiskField::FlushTicks};
-constexpr DiskField discardFields[4] = {DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors,
-                                        DiskField::DiscardTicks};
+constexpr DiskField flushFields[2] = { DiskField::FlushIos, DiskField::FlushTicks };
+constexpr DiskField discardFields[4]
+    = { DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors, DiskField::DiscardTicks };
 
 template<typename Side, std::size_t N>
 bool fillSide(Side *side, quint32 index, const CounterDeltas &d, const DiskField (&fields)[N])
@@ -99,7 +107,7 @@ SeriesStore::DeviceHistory &SeriesStore::historyFor(const QString &name, qsizety
     DeviceHistory &history = m_devices[name];
     if (i >= m_lastOrder.size())
         m_lastOrder.resize(i + 1);
-    m_lastOrder[i] = {name, &history};
+    m_lastOrder[i] = { name, &history };
     return history;
 }
 
@@ -166,8 +174,10 @@ void SeriesStore::grow(Segment &segment, qint64 dtUs)
     const std::size_t target = std::size_t(m_retentionUs / std::max<qint64>(dtUs, 1)) + 2;
     const std::size_t size = segment.ring.size();
     std::size_t capacity = std::min(std::max(size * 2, minimumCapacity), target);
-    if (capacity <= size) // intervals got shorter than the estimate: room is still needed
-        capacity = size + std::max(minimumCapacity, size / 4);
+    // Past the target the intervals are shorter than the estimate (timer jitter, or a shorter interval set):
+    // small steps, so that the ring ends close to what is kept.
+    if (capacity <= size)
+        capacity = size + std::max(minimumCapacity, size / 64);
     std::vector<StoredSample> bigger;
     bigger.reserve(capacity);
     for (std::size_t i = 0; i < segment.count; ++i)
@@ -274,7 +284,7 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
             }
             const double dt = double(stored.dtMicros) / 1e6;
             visit(time, dt, IostatMetrics::fromDeltas(d, dt, stored.inflightReads, stored.inflightWrites), first,
-                  i == 0 && s.firstIndex == 0);
+                i == 0 && s.firstIndex == 0);
             first = false;
         }
     }
@@ -350,7 +360,7 @@ QList<TimedMetrics> SeriesStore::history(const QString &device, double sinceSeco
         return out;
     out.reserve(sampleCount(device));
     visit(it->second, sinceSeconds, [&](double time, double dt, const IostatMetrics &m, bool, bool startsSegment) {
-        out.append(TimedMetrics {time, dt, m, startsSegment});
+        out.append(TimedMetrics { time, dt, m, startsSegment });
     });
     return out;
 }

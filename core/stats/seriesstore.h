@@ -48,8 +48,7 @@ struct TimedMetrics {
     bool startsSegment; // first interval after the device appeared (or after a restart of the sampler)
 };
 
-class SeriesStore
-{
+class SeriesStore {
 public:
     static constexpr qint64 DefaultRetentionMs = 60 * 60 * 1000;
 

@@ -89,7 +89,7 @@ bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
         return false;
     const bool ok = readFromStart(fd, buffer);
     if (ok && m_open.size() < m_maxOpen)
-        m_open.insert(path, Entry {fd, m_tick});
+        m_open.insert(path, Entry { fd, m_tick });
     else
         ::close(fd);
     return ok;

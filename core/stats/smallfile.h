@@ -20,8 +20,7 @@ bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error = 
 // and is reopened by path, so a device recreated under the same name is read afresh. A tree of plain files
 // must be rewritten in place (as tests do), not replaced by rename: an open descriptor would keep reading
 // the replaced file. The kernel never replaces sysfs files.
-class OpenAttributeFiles
-{
+class OpenAttributeFiles {
 public:
     explicit OpenAttributeFiles(int maxOpen = 256);
     ~OpenAttributeFiles();

@@ -62,13 +62,13 @@ QString deviceName(int i)
 QString tmpfsTemplate()
 {
     const QString shm = QStringLiteral("/dev/shm");
-    return QFileInfo(shm).isDir() && QFileInfo(shm).isWritable() ? shm + QStringLiteral("/bench_sampler-XXXXXX")
-                                                                  : QDir::tempPath() + QStringLiteral("/bench_sampler-XXXXXX");
+    return QFileInfo(shm).isDir() && QFileInfo(shm).isWritable()
+        ? shm + QStringLiteral("/bench_sampler-XXXXXX")
+        : QDir::tempPath() + QStringLiteral("/bench_sampler-XXXXXX");
 }
 
 // A generated sys/proc tree of `count` devices whose counters a writer thread advances every period.
-class GeneratedTree
-{
+class GeneratedTree {
 public:
     GeneratedTree(int count, int busyEvery)
         : m_dir(tmpfsTemplate())
@@ -85,7 +85,10 @@ public:
         }
         advance();
     }
-    SysfsRoot root() const { return SysfsRoot(m_dir.path() + QStringLiteral("/sys"), m_dir.path() + QStringLiteral("/proc")); }
+    SysfsRoot root() const
+    {
+        return SysfsRoot(m_dir.path() + QStringLiteral("/sys"), m_dir.path() + QStringLiteral("/proc"));
+    }
 
     // One step of plausible I/O on every device; written to a new file and renamed over, as a reader of
     // /proc/diskstats never sees half a file.
@@ -98,11 +101,10 @@ public:
         for (int i = 0; i < m_count; ++i) {
             const quint64 s = m_step + quint64(i);
             const int n = std::snprintf(line, sizeof line,
-                                        "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu\n",
-                                        i % 2 ? 253 : 8, i / 2, qPrintable(deviceName(i)), s * 1500, s * 12, s * 12000,
-                                        s * 900, s * 3000, s * 21000, s * 192000, s * 2400,
-                                        i % m_busyEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000, s * 2,
-                                        s * 40, s * 15);
+                "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu\n",
+                i % 2 ? 253 : 8, i / 2, qPrintable(deviceName(i)), s * 1500, s * 12, s * 12000, s * 900, s * 3000,
+                s * 21000, s * 192000, s * 2400, i % m_busyEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000,
+                s * 2, s * 40, s * 15);
             text.append(line, n);
         }
         const QString tmp = m_dir.filePath(QStringLiteral("proc/diskstats.new"));
@@ -110,7 +112,8 @@ public:
         if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
             f.write(text);
         f.close();
-        ::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(m_dir.filePath(QStringLiteral("proc/diskstats"))).constData());
+        ::rename(QFile::encodeName(tmp).constData(),
+            QFile::encodeName(m_dir.filePath(QStringLiteral("proc/diskstats"))).constData());
     }
 
 private:
@@ -128,7 +131,7 @@ private:
 
 struct ThreadedWriter : QThread {
     GeneratedTree *tree;
-    std::atomic<bool> stop {false};
+    std::atomic<bool> stop { false };
     int periodMs;
     void run() override
     {
@@ -165,7 +168,8 @@ SamplerRun runGenerated(int devices, int busyEvery, int intervalMs, int seconds,
         if (withStore)
             store.append(batch);
     });
-    QObject::connect(&sampler, &Sampler::samplingFailed, [](const QString &m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+    QObject::connect(
+        &sampler, &Sampler::samplingFailed, [](const QString &m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
 
     QElapsedTimer wall;
     const double cpu0 = threadCpuSeconds();
@@ -207,7 +211,8 @@ ChildRun spawnAndMeasure(const QList<QByteArray> &argv)
     rusage usage {};
     ::wait4(pid, &status, 0, &usage);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    r.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     return r;
 }
 
@@ -215,13 +220,13 @@ ChildRun spawnAndMeasure(const QList<QByteArray> &argv)
 void compareWithIostat(const QString &dmtunectl, int samples)
 {
     const QStringList devices = SysfsRoot().list(QStringLiteral("block"));
-    QList<QByteArray> ours {QFile::encodeName(dmtunectl), "stat", "-i", "1", "-c", QByteArray::number(samples)};
-    QList<QByteArray> theirs {"iostat", "-d", "-x"};
+    QList<QByteArray> ours { QFile::encodeName(dmtunectl), "stat", "-i", "1", "-c", QByteArray::number(samples) };
+    QList<QByteArray> theirs { "iostat", "-d", "-x" };
     for (const QString &d : devices) {
         ours.append(d.toUtf8());
         theirs.append(d.toUtf8());
     }
-    theirs.append({"1", QByteArray::number(samples)});
+    theirs.append({ "1", QByteArray::number(samples) });
     QList<QByteArray> ourOnce = ours, theirOnce = theirs;
     ourOnce[5] = "1";
     theirOnce[theirOnce.size() - 1] = "1";
@@ -240,12 +245,12 @@ void compareWithIostat(const QString &dmtunectl, int samples)
     const double ourPer = (ourRun.cpuSeconds - ourStart.cpuSeconds) / (samples - 1) * 1000;
     const double theirPer = (theirRun.cpuSeconds - theirStart.cpuSeconds) / (samples - 1) * 1000;
     std::printf("\n## Real devices (%lld in /sys/block), interval 1 s, %d reports, text output to /dev/null\n",
-                qlonglong(devices.size()), samples);
+        qlonglong(devices.size()), samples);
     std::printf("| program | CPU total (s) | CPU of a 1-report run (s) | CPU per report (ms) |\n|---|---|---|---|\n");
     std::printf("| dmtunectl stat | %.3f | %.3f | %.3f |\n", ourRun.cpuSeconds, ourStart.cpuSeconds, ourPer);
     std::printf("| iostat -d -x | %.3f | %.3f | %.3f |\n", theirRun.cpuSeconds, theirStart.cpuSeconds, theirPer);
     std::printf("ratio dmtunectl/iostat per report: %.2f (exit codes %d/%d)\n", theirPer > 0 ? ourPer / theirPer : 0.0,
-                ourRun.exitCode, theirRun.exitCode);
+        ourRun.exitCode, theirRun.exitCode);
 }
 
 // Reads per second of /proc/diskstats and of one /sys/block/X/stat, the way CounterReader reads them.
@@ -264,15 +269,15 @@ void compareSources(int iterations)
     CounterReader diskstats(root), perDevice(root);
     diskstats.setSource(CounterSource::Diskstats);
     perDevice.setSource(CounterSource::BlockStat);
-    const QStringList one {devices.value(0)};
+    const QStringList one { devices.value(0) };
     const double usDiskstats = time([&] { (void)diskstats.read(one); });
     const double usOneStat = time([&] { (void)perDevice.read(one); });
     const double usAllStat = time([&] { (void)perDevice.read(devices); });
     std::printf("\n## Counter sources on this machine (%d diskstats lines, %lld devices), CPU per read incl. parse\n",
-                lineCount, qlonglong(devices.size()));
+        lineCount, qlonglong(devices.size()));
     std::printf("| read | µs |\n|---|---|\n| /proc/diskstats, all lines, 1 device kept | %.1f |\n", usDiskstats);
     std::printf("| /sys/block/X/stat, 1 device | %.1f |\n| /sys/block/X/stat, all %lld devices | %.1f |\n", usOneStat,
-                qlonglong(devices.size()), usAllStat);
+        qlonglong(devices.size()), usAllStat);
     std::printf("one stat file costs %.1f diskstats lines\n", lineCount ? usOneStat / (usDiskstats / lineCount) : 0.0);
 }
 
@@ -296,9 +301,10 @@ void storeFootprint()
         store.append(b);
     }
     std::printf("\n## SeriesStore, 64 devices, retention 1 h at 1 s, flushes in 10 %% of intervals\n");
-    std::printf("sizeof(StoredSample) = %zu bytes; samples kept %lld; sample bytes %lld; %.2f bytes per device-sample\n",
-                sizeof(StoredSample), qlonglong(store.sampleCount()), qlonglong(store.sampleBytes()),
-                double(store.sampleBytes()) / double(store.sampleCount()));
+    std::printf(
+        "sizeof(StoredSample) = %zu bytes; samples kept %lld; sample bytes %lld; %.2f bytes per device-sample\n",
+        sizeof(StoredSample), qlonglong(store.sampleCount()), qlonglong(store.sampleBytes()),
+        double(store.sampleBytes()) / double(store.sampleCount()));
 }
 
 } // namespace
@@ -350,7 +356,8 @@ int main(int argc, char **argv)
             math += threadCpuSeconds() - r0;
             previous.swap(read.devices);
         }
-        std::printf("%.3f ms per diskstats read + parse, %.3f ms deltas + metrics (counters moving)\n", reading * 1000 / n, math * 1000 / n);
+        std::printf("%.3f ms per diskstats read + parse, %.3f ms deltas + metrics (counters moving)\n",
+            reading * 1000 / n, math * 1000 / n);
         const double r0 = threadCpuSeconds();
         for (int k = 0; k < n; ++k) {
             for (int d = 0; d < 4096; d += 16)
@@ -360,22 +367,24 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    std::printf("# bench_sampler on %d CPUs\n\n## 4,096 generated devices at 10 Hz, %d s each\n", QThread::idealThreadCount(), seconds);
+    std::printf("# bench_sampler on %d CPUs\n\n## 4,096 generated devices at 10 Hz, %d s each\n",
+        QThread::idealThreadCount(), seconds);
     std::printf("| case | ticks | devices/batch | CPU of one core | CPU per tick (ms) |\n|---|---|---|---|---|\n");
     struct Case {
         const char *label;
         int busyEvery;
         bool store;
     } cases[] = {
-        {"sampler, 1/16 of devices with I/O in flight", 16, false},
-        {"sampler + SeriesStore, 1/16 in flight", 16, true},
-        {"sampler, every device in flight (an inflight read each)", 1, false},
+        { "sampler, 1/16 of devices with I/O in flight", 16, false },
+        { "sampler + SeriesStore, 1/16 in flight", 16, true },
+        { "sampler, every device in flight (an inflight read each)", 1, false },
     };
     for (const Case &c : cases) {
         if (args.contains(QStringLiteral("--first-case-only")) && &c != &cases[0])
             continue;
         const SamplerRun r = runGenerated(4096, c.busyEvery, 100, seconds, c.store);
-        std::printf("| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
+        std::printf(
+            "| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
         std::fflush(stdout);
     }
     if (args.contains(QStringLiteral("--generated-only")))

@@ -15,8 +15,7 @@
 
 namespace dmtune::live {
 
-class ScratchLoop
-{
+class ScratchLoop {
 public:
     // Why the live tests cannot run here, or empty.
     static QString unavailableReason(const QStringList &tools)
@@ -25,7 +24,8 @@ public:
             return QStringLiteral("needs root (losetup, sysfs writes)");
         for (const QString &tool : tools) {
             if (QStandardPaths::findExecutable(tool).isEmpty()
-                && QStandardPaths::findExecutable(tool, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")}).isEmpty())
+                && QStandardPaths::findExecutable(tool, { QStringLiteral("/usr/sbin"), QStringLiteral("/sbin") })
+                       .isEmpty())
                 return QStringLiteral("%1 not installed").arg(tool);
         }
         return {};
@@ -48,9 +48,10 @@ public:
         file.close();
         QProcess losetup;
         losetup.start(QStringLiteral("losetup"),
-                      {QStringLiteral("--find"), QStringLiteral("--show"), QStringLiteral("--direct-io=on"), m_file});
+            { QStringLiteral("--find"), QStringLiteral("--show"), QStringLiteral("--direct-io=on"), m_file });
         if (!losetup.waitForFinished(30000) || losetup.exitCode() != 0)
-            return fail(QStringLiteral("losetup: %1").arg(QString::fromLocal8Bit(losetup.readAllStandardError()).trimmed()));
+            return fail(
+                QStringLiteral("losetup: %1").arg(QString::fromLocal8Bit(losetup.readAllStandardError()).trimmed()));
         m_device = QString::fromLocal8Bit(losetup.readAllStandardOutput()).trimmed();
         if (!m_device.startsWith(QLatin1String("/dev/loop")))
             return fail(QStringLiteral("losetup printed '%1'").arg(m_device));
@@ -84,7 +85,7 @@ public:
         for (auto it = m_saved.constBegin(); it != m_saved.constEnd(); ++it)
             root.write(QStringLiteral("block/%1/queue/%2").arg(name(), it.key()), it.value());
         m_saved.clear();
-        QProcess::execute(QStringLiteral("losetup"), {QStringLiteral("-d"), m_device});
+        QProcess::execute(QStringLiteral("losetup"), { QStringLiteral("-d"), m_device });
         m_device.clear();
         QFile::remove(m_file); // the directory goes with m_dir
     }
@@ -107,11 +108,11 @@ private:
 // makes mq-deadline merge): started asynchronously, so the sampler keeps ticking.
 inline QStringList batchedWriteJob(const QString &device, int seconds)
 {
-    return {QStringLiteral("--name=w"), QStringLiteral("--filename=") + device, QStringLiteral("--rw=write"),
-            QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
-            QStringLiteral("--iodepth=32"), QStringLiteral("--iodepth_batch_submit=16"),
-            QStringLiteral("--iodepth_batch_complete_min=8"), QStringLiteral("--time_based"),
-            QStringLiteral("--runtime=%1").arg(seconds), QStringLiteral("--output=/dev/null")};
+    return { QStringLiteral("--name=w"), QStringLiteral("--filename=") + device, QStringLiteral("--rw=write"),
+        QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
+        QStringLiteral("--iodepth=32"), QStringLiteral("--iodepth_batch_submit=16"),
+        QStringLiteral("--iodepth_batch_complete_min=8"), QStringLiteral("--time_based"),
+        QStringLiteral("--runtime=%1").arg(seconds), QStringLiteral("--output=/dev/null") };
 }
 
 } // namespace dmtune::live

@@ -9,8 +9,7 @@
 using namespace dmtune;
 using namespace dmtune::live;
 
-class TestLiveMerges : public QObject
-{
+class TestLiveMerges : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -28,7 +27,7 @@ private:
 
 void TestLiveMerges::initTestCase()
 {
-    const QString reason = ScratchLoop::unavailableReason({QStringLiteral("losetup"), QStringLiteral("fio")});
+    const QString reason = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
     if (!reason.isEmpty())
         QSKIP(qPrintable(reason));
     if (!m_loop.create(256LL << 20))
@@ -36,7 +35,8 @@ void TestLiveMerges::initTestCase()
     const Status scheduler = m_loop.setQueue(m_root, QStringLiteral("scheduler"), QStringLiteral("mq-deadline"));
     if (!scheduler)
         QSKIP(qPrintable(QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage));
-    QVERIFY(m_root.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_loop.name())).contains(QStringLiteral("[mq-deadline]")));
+    QVERIFY(m_root.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_loop.name()))
+                .contains(QStringLiteral("[mq-deadline]")));
 }
 
 void TestLiveMerges::cleanupTestCase()
@@ -47,7 +47,7 @@ void TestLiveMerges::cleanupTestCase()
 QList<IostatMetrics> TestLiveMerges::sampleWhileWriting(int seconds)
 {
     Sampler sampler(m_root);
-    sampler.setWatched({m_loop.name()});
+    sampler.setWatched({ m_loop.name() });
     sampler.setInterval(500);
     QList<IostatMetrics> busy;
     connect(&sampler, &Sampler::samplesAvailable, this, [&](const SampleBatch &batch) {
@@ -76,8 +76,8 @@ void TestLiveMerges::writesMergeUnderMqDeadline()
     QVERIFY2(busy.size() >= 4, qPrintable(QStringLiteral("%1 busy intervals").arg(busy.size())));
     for (const IostatMetrics &m : busy) {
         qInfo("w/s %.0f wrqm/s %.0f %%wrqm %.1f wareq-sz %.2f w_await %.2f aqu-sz %.2f", m[Metric::WritesPerSec],
-              m[Metric::WriteMergesPerSec], m[Metric::WriteMergedPercent], m[Metric::WriteRequestSize],
-              m[Metric::WriteAwait], m[Metric::AverageQueueSize]);
+            m[Metric::WriteMergesPerSec], m[Metric::WriteMergedPercent], m[Metric::WriteRequestSize],
+            m[Metric::WriteAwait], m[Metric::AverageQueueSize]);
         QVERIFY(m[Metric::WriteMergesPerSec] > 0);
         QVERIFY(m[Metric::WriteRequestSize] > 4);
     }
@@ -92,7 +92,7 @@ void TestLiveMerges::nomergesStopsMerging()
     QVERIFY2(busy.size() >= 4, qPrintable(QStringLiteral("%1 busy intervals").arg(busy.size())));
     for (const IostatMetrics &m : busy) {
         qInfo("w/s %.0f wrqm/s %.0f wareq-sz %.2f", m[Metric::WritesPerSec], m[Metric::WriteMergesPerSec],
-              m[Metric::WriteRequestSize]);
+            m[Metric::WriteRequestSize]);
         QCOMPARE(m[Metric::WriteMergesPerSec], 0.0);
         QCOMPARE(m[Metric::WriteMergedPercent], 0.0);
         QCOMPARE(m[Metric::WriteRequestSize], 4.0); // every 4K write issued on its own

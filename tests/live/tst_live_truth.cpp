@@ -44,7 +44,12 @@ QString statLine(const DiskCounters &c)
 
 QJsonArray statistics(const QByteArray &json)
 {
-    return QJsonDocument::fromJson(json).object()[u"sysstat"].toObject()[u"hosts"].toArray()[0].toObject()[u"statistics"].toArray();
+    return QJsonDocument::fromJson(json)
+        .object()[u"sysstat"]
+        .toObject()[u"hosts"]
+        .toArray()[0]
+        .toObject()[u"statistics"]
+        .toArray();
 }
 
 struct OracleReports {
@@ -68,10 +73,10 @@ OracleReports runIostat(const DiskCounters &before, const DiskCounters &after, i
     }
     QProcess iostat;
     iostat.start(QStringLiteral("unshare"),
-                 {QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"), QStringLiteral("sh"),
-                  QStringLiteral("-c"),
-                  QStringLiteral("mount --bind \"$0\" /proc/uptime && exec iostat -x -d -o JSON -f \"$1\" \"$2\" 1 2"),
-                  uptime, sys, before.name});
+        { QStringLiteral("-m"), QStringLiteral("--propagation"), QStringLiteral("private"), QStringLiteral("sh"),
+            QStringLiteral("-c"),
+            QStringLiteral("mount --bind \"$0\" /proc/uptime && exec iostat -x -d -o JSON -f \"$1\" \"$2\" 1 2"),
+            uptime, sys, before.name });
     QByteArray output;
     QElapsedTimer waited;
     waited.start();
@@ -87,7 +92,8 @@ OracleReports runIostat(const DiskCounters &before, const DiskCounters &after, i
         return out;
     }
     writeFile(stat, statLine(after));
-    writeFile(uptime, QStringLiteral("%1.%2 0.00\n").arg(1000 + intervalCs / 100).arg(intervalCs % 100, 2, 10, QLatin1Char('0')));
+    writeFile(uptime,
+        QStringLiteral("%1.%2 0.00\n").arg(1000 + intervalCs / 100).arg(intervalCs % 100, 2, 10, QLatin1Char('0')));
     iostat.waitForFinished(10000);
     output += iostat.readAllStandardOutput();
     const QJsonArray reports = statistics(output);
@@ -118,8 +124,7 @@ QString differences(const QJsonObject &iostat, const IostatMetrics &ours)
 
 } // namespace
 
-class TestLiveTruth : public QObject
-{
+class TestLiveTruth : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -143,7 +148,7 @@ private:
 void TestLiveTruth::initTestCase()
 {
     const QString reason = ScratchLoop::unavailableReason(
-        {QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("iostat"), QStringLiteral("unshare")});
+        { QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("iostat"), QStringLiteral("unshare") });
     if (!reason.isEmpty())
         QSKIP(qPrintable(reason));
     if (!m_loop.create(256LL << 20))
@@ -163,15 +168,15 @@ void TestLiveTruth::startLoad(int seconds)
 {
     const QString dev = QStringLiteral("--filename=") + m_loop.devicePath();
     const QString runtime = QStringLiteral("--runtime=%1").arg(seconds);
-    const QStringList common {dev, QStringLiteral("--time_based"), runtime, QStringLiteral("--output=/dev/null")};
+    const QStringList common { dev, QStringLiteral("--time_based"), runtime, QStringLiteral("--output=/dev/null") };
     const QList<QStringList> jobs {
         batchedWriteJob(m_loop.devicePath(), seconds),
-        QStringList {QStringLiteral("--name=r"), QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"),
-                     QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=8"),
-                     QStringLiteral("--rate_iops=2000")}
+        QStringList { QStringLiteral("--name=r"), QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"),
+            QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=8"),
+            QStringLiteral("--rate_iops=2000") }
             + common,
-        QStringList {QStringLiteral("--name=f"), QStringLiteral("--rw=write"), QStringLiteral("--bs=16k"),
-                     QStringLiteral("--ioengine=psync"), QStringLiteral("--fsync=2"), QStringLiteral("--rate_iops=100")}
+        QStringList { QStringLiteral("--name=f"), QStringLiteral("--rw=write"), QStringLiteral("--bs=16k"),
+            QStringLiteral("--ioengine=psync"), QStringLiteral("--fsync=2"), QStringLiteral("--rate_iops=100") }
             + common,
     };
     for (const QStringList &job : jobs) {
@@ -181,17 +186,22 @@ void TestLiveTruth::startLoad(int seconds)
     }
     // fio's trim engines are refused by the loop driver (EOPNOTSUPP); BLKDISCARD through blkdiscard is not,
     // when the device accepts discards at all (a loop device reused with discard_max_bytes 0 does not).
-    const bool discards = m_root.readOr(QStringLiteral("block/%1/queue/discard_max_bytes").arg(m_loop.name())) != QLatin1String("0");
+    const bool discards
+        = m_root.readOr(QStringLiteral("block/%1/queue/discard_max_bytes").arg(m_loop.name())) != QLatin1String("0");
     if (!discards)
-        qInfo("%s takes no discards: d/s stays 0 (the since-boot reports still cover the discard fields)", qPrintable(m_loop.name()));
-    if (discards && !QStandardPaths::findExecutable(QStringLiteral("blkdiscard"), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")}).isEmpty()) {
+        qInfo("%s takes no discards: d/s stays 0 (the since-boot reports still cover the discard fields)",
+            qPrintable(m_loop.name()));
+    if (discards
+        && !QStandardPaths::findExecutable(
+            QStringLiteral("blkdiscard"), { QStringLiteral("/usr/sbin"), QStringLiteral("/sbin") })
+                .isEmpty()) {
         auto *discard = new QProcess(this);
         discard->start(QStringLiteral("sh"),
-                       {QStringLiteral("-c"),
-                        QStringLiteral("end=$(($(date +%s) + %1)); i=0; while [ $(date +%s) -lt $end ]; do "
-                                       "blkdiscard -o $((i % 200))M -l 1M \"$0\" 2>/dev/null; i=$((i + 1)); sleep 0.05; done")
-                            .arg(seconds),
-                        m_loop.devicePath()});
+            { QStringLiteral("-c"),
+                QStringLiteral("end=$(($(date +%s) + %1)); i=0; while [ $(date +%s) -lt $end ]; do "
+                               "blkdiscard -o $((i % 200))M -l 1M \"$0\" 2>/dev/null; i=$((i + 1)); sleep 0.05; done")
+                    .arg(seconds),
+                m_loop.devicePath() });
         m_load.append(discard);
     }
     // Wait until the writes show in the counters: fio takes a moment to set up its engines.
@@ -235,7 +245,7 @@ void TestLiveTruth::sysstatAgreesOnLiveSnapshots()
     // The sampler's own reads, as it hands them out: counters at each tick.
     Sampler sampler(m_root);
     sampler.setSource(CounterSource(source));
-    sampler.setWatched({m_loop.name()});
+    sampler.setWatched({ m_loop.name() });
     sampler.setInterval(400);
     QList<SampleBatch> batches;
     connect(&sampler, &Sampler::samplesAvailable, this, [&](const SampleBatch &b) { batches.append(b); });
@@ -253,9 +263,9 @@ void TestLiveTruth::sysstatAgreesOnLiveSnapshots()
         QVERIFY(prev && cur);
         // What the sampler emitted is the pure computation over the real elapsed time...
         const IostatMetrics emitted = cur->metrics;
-        const IostatMetrics recomputed = IostatMetrics::compute(prev->counters, cur->counters, batches[i].elapsedSeconds,
-                                                                quint32(emitted[Metric::InflightReads]),
-                                                                quint32(emitted[Metric::InflightWrites]));
+        const IostatMetrics recomputed
+            = IostatMetrics::compute(prev->counters, cur->counters, batches[i].elapsedSeconds,
+                quint32(emitted[Metric::InflightReads]), quint32(emitted[Metric::InflightWrites]));
         QCOMPARE(emitted.values, recomputed.values);
         // ...and that computation is sysstat's, to the last printed digit, on the same snapshots and interval.
         const int intervalCs = int(std::lround(batches[i].elapsedSeconds * 100));
@@ -271,7 +281,7 @@ void TestLiveTruth::sysstatAgreesOnLiveSnapshots()
         diff = differences(iostat.sinceBoot, IostatMetrics::compute(zero, prev->counters, 1000.0));
         QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("since boot %1: %2").arg(i).arg(diff)));
         qInfo("interval %lld (%d cs): %s", qlonglong(i), intervalCs,
-              qPrintable(QString::fromUtf8(QJsonDocument(iostat.interval).toJson(QJsonDocument::Compact))));
+            qPrintable(QString::fromUtf8(QJsonDocument(iostat.interval).toJson(QJsonDocument::Compact))));
         ++checked;
     }
     QVERIFY(checked >= 4);
@@ -286,10 +296,12 @@ void TestLiveTruth::dmtunectlAgreesWithIostatSideBySide()
     QTest::qWait(1000); // past fio's ramp-up
     QProcess iostat, ours;
     // -y: iostat's first report would be since boot; dmtunectl's first report is the first interval.
-    iostat.start(QStringLiteral("iostat"), {QStringLiteral("-d"), QStringLiteral("-x"), QStringLiteral("-y"), QStringLiteral("-o"),
-                                            QStringLiteral("JSON"), m_loop.name(), QStringLiteral("1"), QStringLiteral("3")});
-    ours.start(dmtunectl, {QStringLiteral("stat"), m_loop.name(), QStringLiteral("-i"), QStringLiteral("1"), QStringLiteral("-c"),
-                           QStringLiteral("3"), QStringLiteral("--json")});
+    iostat.start(QStringLiteral("iostat"),
+        { QStringLiteral("-d"), QStringLiteral("-x"), QStringLiteral("-y"), QStringLiteral("-o"),
+            QStringLiteral("JSON"), m_loop.name(), QStringLiteral("1"), QStringLiteral("3") });
+    ours.start(dmtunectl,
+        { QStringLiteral("stat"), m_loop.name(), QStringLiteral("-i"), QStringLiteral("1"), QStringLiteral("-c"),
+            QStringLiteral("3"), QStringLiteral("--json") });
     QVERIFY(iostat.waitForFinished(20000));
     QVERIFY(ours.waitForFinished(20000));
     stopLoad();
@@ -316,8 +328,8 @@ void TestLiveTruth::dmtunectlAgreesWithIostatSideBySide()
             QVERIFY2(o.contains(it.key()), qPrintable(it.key()));
         const double tw = t[u"w/s"].toDouble(), ow = o[u"w/s"].toDouble();
         const double tk = t[u"wkB/s"].toDouble(), ok = o[u"wkB/s"].toDouble();
-        qInfo("interval %d: w/s iostat %.2f dmtune %.2f; wkB/s iostat %.2f dmtune %.2f; wareq-sz %.2f / %.2f", i + 1, tw,
-              ow, tk, ok, t[u"wareq-sz"].toDouble(), o[u"wareq-sz"].toDouble());
+        qInfo("interval %d: w/s iostat %.2f dmtune %.2f; wkB/s iostat %.2f dmtune %.2f; wareq-sz %.2f / %.2f", i + 1,
+            tw, ow, tk, ok, t[u"wareq-sz"].toDouble(), o[u"wareq-sz"].toDouble());
         QVERIFY(tw > 100);
         QVERIFY2(std::abs(tw - ow) <= 0.10 * tw, "w/s");
         QVERIFY2(std::abs(tk - ok) <= 0.10 * tk, "wkB/s");
@@ -336,17 +348,18 @@ void TestLiveTruth::devicePathsResolve()
     QDir().mkpath(dir.filePath(QStringLiteral("mapper")));
     const QString link = dir.filePath(QStringLiteral("mapper/scratch"));
     QVERIFY(QFile::link(m_loop.devicePath(), link));
-    for (const QString &arg : {m_loop.devicePath(), link, m_loop.name()}) {
+    for (const QString &arg : { m_loop.devicePath(), link, m_loop.name() }) {
         QProcess ours;
-        ours.start(dmtunectl, {QStringLiteral("stat"), arg, QStringLiteral("-i"), QStringLiteral("0.1"), QStringLiteral("-c"),
-                               QStringLiteral("1"), QStringLiteral("--json")});
+        ours.start(dmtunectl,
+            { QStringLiteral("stat"), arg, QStringLiteral("-i"), QStringLiteral("0.1"), QStringLiteral("-c"),
+                QStringLiteral("1"), QStringLiteral("--json") });
         QVERIFY(ours.waitForFinished(10000));
         QCOMPARE(ours.exitCode(), 0);
         const QJsonArray reports = statistics(ours.readAllStandardOutput());
         QCOMPARE(reports[0].toObject()[u"disk"].toArray()[0].toObject()[u"disk_device"].toString(), m_loop.name());
     }
     QProcess missing;
-    missing.start(dmtunectl, {QStringLiteral("stat"), dir.filePath(QStringLiteral("mapper/none"))});
+    missing.start(dmtunectl, { QStringLiteral("stat"), dir.filePath(QStringLiteral("mapper/none")) });
     QVERIFY(missing.waitForFinished(10000));
     QCOMPARE(missing.exitCode(), 1);
     const QByteArray err = missing.readAllStandardError();

@@ -28,11 +28,10 @@ constexpr int fallbackExportHeight = 360;
 
 // Tick labels with SI suffixes: a kB/s axis reads "250k", not "2.5·10^5". One suffix per axis, from its
 // range, so that "8k" does not sit under "10000".
-class SiTicker : public QCPAxisTicker
-{
+class SiTicker : public QCPAxisTicker {
 public:
-    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
-                  QVector<double> &ticks, QVector<double> *subTicks, QVector<QString> *tickLabels) override
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+        QVector<double> *subTicks, QVector<QString> *tickLabels) override
     {
         m_magnitude = std::max(std::abs(range.lower), std::abs(range.upper));
         QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
@@ -100,7 +99,7 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
     legendRow->addElement(0, 0, new QCPLayoutElement(m_plot));
     legendRow->addElement(0, 1, m_plot->legend);
     legendRow->addElement(0, 2, new QCPLayoutElement(m_plot));
-    legendRow->setColumnStretchFactors({1, 0.001, 1});
+    legendRow->setColumnStretchFactors({ 1, 0.001, 1 });
     legendRow->setColumnSpacing(0);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
@@ -167,7 +166,7 @@ void ChartPanel::setupAxes()
         m_plot->yAxis2->setLabel(s.rightLabel);
         m_plot->yAxis2->setRange(0, s.rightPercent ? percentAxisUpper : 1);
     }
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
+    for (QCPAxis *axis : { m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2 }) {
         axis->setTickLabelFont(tickFont);
         axis->setLabelFont(labelFont);
         axis->setLabelPadding(2);
@@ -211,7 +210,7 @@ void ChartPanel::setDevices(const QList<ChartDevice> &devices)
     if (s.series.size() > 1) {
         for (int i = 0; i < s.series.size(); ++i) {
             addLegendEntry(s.series[i].name, QPen(QColor(0x40, 0x40, 0x40), 1.2, chartstyle::seriesPenStyle(i)),
-                           s.series[i].tooltip());
+                s.series[i].tooltip());
         }
     } else if (!s.series.isEmpty()) {
         m_title->setText(s.title + QStringLiteral(" — ") + s.series.constFirst().name);
@@ -291,8 +290,7 @@ double ChartPanel::lastValue(const QString &device, int series) const
     return (g->data()->constEnd() - 1)->value;
 }
 
-void ChartPanel::rebuild(const QHash<QString, QList<TimedMetrics>> &histories, quint64 lastSequence,
-                         double lastTime)
+void ChartPanel::rebuild(const QHash<QString, QList<TimedMetrics>> &histories, quint64 lastSequence, double lastTime)
 {
     const ChartPanelSpec &s = spec();
     const int n = int(s.series.size());
@@ -516,7 +514,7 @@ void ChartPanel::updateMarkerLabels()
             m.text->setPositionAlignment(align);
         const double x = m_plot->xAxis->coordToPixel(m.marker.time);
         const double w = QFontMetricsF(m.text->font()).horizontalAdvance(m.marker.label) + 8;
-        extents.append({i, right ? x - w : x, right ? x : x + w});
+        extents.append({ i, right ? x - w : x, right ? x : x + w });
     }
     std::sort(extents.begin(), extents.end(), [](const Extent &a, const Extent &b) { return a.left < b.left; });
     constexpr int rows = 3;
@@ -595,9 +593,9 @@ QString ChartPanel::showReadoutAtPixel(const QPointF &pixel, bool replotLayer)
                 if (best == data->constEnd() || std::abs(before->key - key) < std::abs(best->key - key))
                     best = before;
             }
-            const double span = data->size() > 1 ? ((data->constEnd() - 1)->key - data->constBegin()->key)
-                    / double(data->size() - 1)
-                                                  : 1.0;
+            const double span = data->size() > 1
+                ? ((data->constEnd() - 1)->key - data->constBegin()->key) / double(data->size() - 1)
+                : 1.0;
             if (best != data->constEnd() && std::abs(best->key - key) <= std::max(span, 0.5) * 1.5
                 && !std::isnan(best->value)) {
                 if (!tracer) {
@@ -618,8 +616,8 @@ QString ChartPanel::showReadoutAtPixel(const QPointF &pixel, bool replotLayer)
                     snapped = best->key;
                 const ChartSeriesSpec &series = s.series[k % n];
                 const QString name = m_devices[k / n].displayName() + u' ' + series.name;
-                lines.append(name.leftJustified(nameWidth) + u' ' + formatValue(best->value).rightJustified(10)
-                             + u' ' + series.unit());
+                lines.append(name.leftJustified(nameWidth) + u' ' + formatValue(best->value).rightJustified(10) + u' '
+                    + series.unit());
             }
         }
         if (!shown && tracer)
@@ -645,8 +643,8 @@ QString ChartPanel::showReadoutAtPixel(const QPointF &pixel, bool replotLayer)
         m_readout->setText(text);
         const bool leftSide = pixel.x() > rect.center().x();
         const bool above = pixel.y() > rect.center().y();
-        m_readout->setPositionAlignment((leftSide ? Qt::AlignRight : Qt::AlignLeft)
-                                        | (above ? Qt::AlignBottom : Qt::AlignTop));
+        m_readout->setPositionAlignment(
+            (leftSide ? Qt::AlignRight : Qt::AlignLeft) | (above ? Qt::AlignBottom : Qt::AlignTop));
         m_readout->position->setCoords(pixel.x() + (leftSide ? -12 : 12), pixel.y() + (above ? -8 : 8));
         m_readout->setVisible(true);
         m_cursor->point1->setCoords(snapped, 0);
@@ -758,9 +756,9 @@ void ChartPanel::showContextMenu(const QPoint &pos)
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->addAction(QStringLiteral("Resume live view"), this, &ChartPanel::resumeRequested);
     menu->addSeparator();
-    for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}) {
+    for (const QString &suffix : { QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg") }) {
         menu->addAction(QStringLiteral("Export chart as %1…").arg(suffix.toUpper()), this,
-                        [this, suffix] { exportWithDialog(suffix); });
+            [this, suffix] { exportWithDialog(suffix); });
     }
     menu->popup(m_plot->mapToGlobal(pos));
 }
@@ -789,7 +787,7 @@ QSize ChartPanel::exportSize(int width, int height) const
         width = m_plot->width() >= 400 && m_plot->isVisible() ? m_plot->width() : fallbackExportWidth;
     if (height <= 0)
         height = m_plot->height() >= MinimumHeight && m_plot->isVisible() ? m_plot->height() : fallbackExportHeight;
-    return {width, height};
+    return { width, height };
 }
 
 Status ChartPanel::exportTo(const QString &path, int width, int height)
@@ -818,8 +816,7 @@ Status ChartPanel::savePdf(const QString &path, int width, int height)
     hideReadout();
     const QSize size = exportSize(width, height);
     // Cosmetic 1-px pens would print as hairlines: give them a real width on paper.
-    if (!m_plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("dmtune"),
-                         spec().title))
+    if (!m_plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("dmtune"), spec().title))
         return Status::failure(QStringLiteral("%1: could not write the PDF").arg(path));
     return Status::success();
 }

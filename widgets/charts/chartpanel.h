@@ -38,8 +38,7 @@ struct ChartDevice {
     QString displayName() const { return label.isEmpty() ? name : label; }
 };
 
-class ChartPanel : public QWidget
-{
+class ChartPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int MinimumHeight = 220;

@@ -39,32 +39,32 @@ namespace {
 
 ChartSeriesSpec one(Metric m, bool right = false)
 {
-    return {MetricCatalog::column(m), {m}, right};
+    return { MetricCatalog::column(m), { m }, right };
 }
 
 std::array<ChartPanelSpec, ChartPanelCount> buildSpecs()
 {
-    return {{
-        {ChartPanelKind::Iops, QStringLiteral("iops"), QStringLiteral("IOPS"), QStringLiteral("requests/s (1/s)"),
-         {}, false, false, {one(Metric::ReadsPerSec), one(Metric::WritesPerSec)}},
-        {ChartPanelKind::Throughput, QStringLiteral("throughput"), QStringLiteral("Throughput"),
-         QStringLiteral("kB/s"), {}, false, false, {one(Metric::ReadKBPerSec), one(Metric::WriteKBPerSec)}},
-        {ChartPanelKind::Merges, QStringLiteral("merges"), QStringLiteral("Merges"),
-         QStringLiteral("merged/s (1/s)"), QStringLiteral("merged (%)"), false, true,
-         {one(Metric::ReadMergesPerSec), one(Metric::WriteMergesPerSec), one(Metric::ReadMergedPercent, true),
-          one(Metric::WriteMergedPercent, true)}},
-        {ChartPanelKind::RequestSize, QStringLiteral("request-size"), QStringLiteral("Request size"),
-         QStringLiteral("average size (kB)"), {}, false, false,
-         {one(Metric::ReadRequestSize), one(Metric::WriteRequestSize)}},
-        {ChartPanelKind::QueueDepth, QStringLiteral("queue-depth"), QStringLiteral("Queue depth"),
-         QStringLiteral("requests"), {}, false, false,
-         {{QStringLiteral("in-flight r+w"), {Metric::InflightReads, Metric::InflightWrites}, false},
-          one(Metric::AverageQueueSize)}},
-        {ChartPanelKind::Latency, QStringLiteral("latency"), QStringLiteral("Latency"), QStringLiteral("await (ms)"),
-         {}, false, false, {one(Metric::ReadAwait), one(Metric::WriteAwait)}},
-        {ChartPanelKind::Utilization, QStringLiteral("utilization"), QStringLiteral("Utilization"),
-         QStringLiteral("busy (%)"), {}, true, false, {one(Metric::Utilization)}},
-    }};
+    return { {
+        { ChartPanelKind::Iops, QStringLiteral("iops"), QStringLiteral("IOPS"), QStringLiteral("requests/s (1/s)"), {},
+            false, false, { one(Metric::ReadsPerSec), one(Metric::WritesPerSec) } },
+        { ChartPanelKind::Throughput, QStringLiteral("throughput"), QStringLiteral("Throughput"),
+            QStringLiteral("kB/s"), {}, false, false, { one(Metric::ReadKBPerSec), one(Metric::WriteKBPerSec) } },
+        { ChartPanelKind::Merges, QStringLiteral("merges"), QStringLiteral("Merges"), QStringLiteral("merged/s (1/s)"),
+            QStringLiteral("merged (%)"), false, true,
+            { one(Metric::ReadMergesPerSec), one(Metric::WriteMergesPerSec), one(Metric::ReadMergedPercent, true),
+                one(Metric::WriteMergedPercent, true) } },
+        { ChartPanelKind::RequestSize, QStringLiteral("request-size"), QStringLiteral("Request size"),
+            QStringLiteral("average size (kB)"), {}, false, false,
+            { one(Metric::ReadRequestSize), one(Metric::WriteRequestSize) } },
+        { ChartPanelKind::QueueDepth, QStringLiteral("queue-depth"), QStringLiteral("Queue depth"),
+            QStringLiteral("requests"), {}, false, false,
+            { { QStringLiteral("in-flight r+w"), { Metric::InflightReads, Metric::InflightWrites }, false },
+                one(Metric::AverageQueueSize) } },
+        { ChartPanelKind::Latency, QStringLiteral("latency"), QStringLiteral("Latency"), QStringLiteral("await (ms)"),
+            {}, false, false, { one(Metric::ReadAwait), one(Metric::WriteAwait) } },
+        { ChartPanelKind::Utilization, QStringLiteral("utilization"), QStringLiteral("Utilization"),
+            QStringLiteral("busy (%)"), {}, true, false, { one(Metric::Utilization) } },
+    } };
 }
 
 } // namespace

@@ -24,8 +24,8 @@ QColor deviceColor(int index)
     return QColor::fromHsv(hue, 200, 190);
 }
 
-QList<QColor> assignColors(const QStringList &devices, const QStringList &previousDevices,
-                           const QList<QColor> &previousColors)
+QList<QColor> assignColors(
+    const QStringList &devices, const QStringList &previousDevices, const QList<QColor> &previousColors)
 {
     QList<QColor> colors(devices.size());
     QList<bool> taken(devices.size(), false);
@@ -53,7 +53,7 @@ QList<QColor> assignColors(const QStringList &devices, const QStringList &previo
 
 Qt::PenStyle seriesPenStyle(int seriesIndex)
 {
-    static constexpr std::array<Qt::PenStyle, 4> styles {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    static constexpr std::array<Qt::PenStyle, 4> styles { Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine };
     return styles[std::size_t(seriesIndex) % styles.size()];
 }
 

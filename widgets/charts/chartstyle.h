@@ -14,8 +14,8 @@ namespace dmtune::chartstyle {
 // its end, hues step by the golden angle.
 QColor deviceColor(int index);
 // Colours for a new device set that keep the colour of every device already in `previous`.
-QList<QColor> assignColors(const QStringList &devices, const QStringList &previousDevices,
-                           const QList<QColor> &previousColors);
+QList<QColor> assignColors(
+    const QStringList &devices, const QStringList &previousDevices, const QList<QColor> &previousColors);
 // Solid, dashed, dotted, dash-dotted: series 0..3 of a panel.
 Qt::PenStyle seriesPenStyle(int seriesIndex);
 QColor markerColor(MarkerKind kind);

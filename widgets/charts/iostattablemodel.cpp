@@ -27,7 +27,7 @@ void IostatTableModel::setRows(const QStringList &names)
     rows.reserve(names.size());
     for (const QString &name : names) {
         const qsizetype old = current.indexOf(name);
-        rows.append(old >= 0 ? m_rows[old] : Row {name, {}, false});
+        rows.append(old >= 0 ? m_rows[old] : Row { name, {}, false });
     }
     m_rows = std::move(rows);
     endResetModel();
@@ -60,7 +60,7 @@ void IostatTableModel::setDeviceColors(const QHash<QString, QColor> &colors)
 {
     m_colors = colors;
     if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, 0), {Qt::DecorationRole});
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, 0), { Qt::DecorationRole });
 }
 
 QString IostatTableModel::labelOf(const QString &device) const
@@ -83,8 +83,8 @@ void IostatTableModel::setBatch(const SampleBatch &batch)
         r.metrics = s ? s->metrics : IostatMetrics {};
     }
     if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
-                           {Qt::DisplayRole, SortRole, Qt::ToolTipRole});
+        Q_EMIT dataChanged(
+            index(0, 0), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole, SortRole, Qt::ToolTipRole });
 }
 
 void IostatTableModel::clearValues()

@@ -11,8 +11,7 @@
 
 namespace dmtune {
 
-class IostatTableModel : public QAbstractTableModel
-{
+class IostatTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Role {

@@ -42,7 +42,7 @@ constexpr int MarkerIdRole = Qt::UserRole + 1;
 
 const QList<int> &LiveStatsView::windowChoices()
 {
-    static const QList<int> choices {60, 120, 300, 600, 900, 1800, 3600};
+    static const QList<int> choices { 60, 120, 300, 600, 900, 1800, 3600 };
     return choices;
 }
 
@@ -78,7 +78,7 @@ void LiveStatsView::buildUi()
     m_windowCombo->setCurrentIndex(int(windowChoices().indexOf(m_windowSeconds)));
     m_windowCombo->setToolTip(QStringLiteral("Time shown by the charts; the samples of the last hour are kept"));
     connect(m_windowCombo, &QComboBox::activated, this,
-            [this](int index) { setWindowSeconds(m_windowCombo->itemData(index).toInt()); });
+        [this](int index) { setWindowSeconds(m_windowCombo->itemData(index).toInt()); });
 
     m_pauseButton = new QToolButton(this);
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
@@ -117,7 +117,7 @@ void LiveStatsView::buildUi()
         const bool last = i == ChartPanelCount - 1 && ChartPanelCount % 2 == 1;
         gridLayout->addWidget(panel, i / 2, i % 2, 1, last ? 2 : 1);
         connect(panel, &ChartPanel::userRangeChanged, this,
-                [this, panel](double lower, double upper) { onUserRange(panel, lower, upper); });
+            [this, panel](double lower, double upper) { onUserRange(panel, lower, upper); });
         connect(panel, &ChartPanel::resumeRequested, this, [this] { setPaused(false); });
         connect(panel, &ChartPanel::exportFailed, this, &LiveStatsView::exportFailed);
         m_panels.append(panel);
@@ -149,13 +149,15 @@ void LiveStatsView::buildUi()
     m_tableView->setAlternatingRowColors(true);
     m_tableView->setWordWrap(false);
     m_tableView->horizontalHeader()->setHighlightSections(false);
-    m_tableView->horizontalHeader()->setDefaultSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("9999999.99")) + 12);
-    m_tableView->horizontalHeader()->resizeSection(0, fontMetrics().horizontalAdvance(QStringLiteral("mpatha (dm-10)")) + 36);
+    m_tableView->horizontalHeader()->setDefaultSectionSize(
+        fontMetrics().horizontalAdvance(QStringLiteral("9999999.99")) + 12);
+    m_tableView->horizontalHeader()->resizeSection(
+        0, fontMetrics().horizontalAdvance(QStringLiteral("mpatha (dm-10)")) + 36);
 
     m_events = new QTreeWidget(this);
     m_events->setObjectName(QStringLiteral("eventList"));
     m_events->setColumnCount(3);
-    m_events->setHeaderLabels({QStringLiteral("Time"), QStringLiteral("Kind"), QStringLiteral("Event")});
+    m_events->setHeaderLabels({ QStringLiteral("Time"), QStringLiteral("Kind"), QStringLiteral("Event") });
     m_events->setRootIsDecorated(false);
     m_events->setUniformRowHeights(true);
     m_events->setToolTip(QStringLiteral("Markers on the charts. Double-click one to show its moment (pauses)."));
@@ -192,7 +194,7 @@ void LiveStatsView::setDevices(const QStringList &devices)
     QList<ChartDevice> chartDevices;
     QHash<QString, QColor> colors;
     for (qsizetype i = 0; i < m_devices.size(); ++i) {
-        chartDevices.append({m_devices[i], m_labels.value(m_devices[i]), m_colors[i]});
+        chartDevices.append({ m_devices[i], m_labels.value(m_devices[i]), m_colors[i] });
         colors.insert(m_devices[i], m_colors[i]);
     }
     for (ChartPanel *panel : std::as_const(m_panels))
@@ -448,8 +450,8 @@ int LiveStatsView::addMarker(double epochSeconds, const QString &label, MarkerKi
     int row = m_events->topLevelItemCount();
     while (row > 0) {
         const int previousId = m_events->topLevelItem(row - 1)->data(EventTime, MarkerIdRole).toInt();
-        const auto previous = std::find_if(m_markers.cbegin(), m_markers.cend(),
-                                           [previousId](const ChartMarker &m) { return m.id == previousId; });
+        const auto previous = std::find_if(
+            m_markers.cbegin(), m_markers.cend(), [previousId](const ChartMarker &m) { return m.id == previousId; });
         if (previous == m_markers.cend() || previous->time <= epochSeconds)
             break;
         --row;
@@ -463,8 +465,9 @@ int LiveStatsView::addMarker(double epochSeconds, const QString &label, MarkerKi
 
 void LiveStatsView::removeMarker(int id)
 {
-    m_markers.erase(std::remove_if(m_markers.begin(), m_markers.end(), [id](const ChartMarker &m) { return m.id == id; }),
-                    m_markers.end());
+    m_markers.erase(
+        std::remove_if(m_markers.begin(), m_markers.end(), [id](const ChartMarker &m) { return m.id == id; }),
+        m_markers.end());
     for (ChartPanel *panel : std::as_const(m_panels))
         panel->removeMarker(id);
     for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
@@ -502,7 +505,7 @@ Result<QStringList> LiveStatsView::exportAll(const QString &directory, int width
     const QDir dir(directory);
     QStringList written;
     for (ChartPanel *p : std::as_const(m_panels)) {
-        for (const QString &suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}) {
+        for (const QString &suffix : { QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg") }) {
             const QString path = dir.filePath(p->spec().id + u'.' + suffix);
             const Status status = p->exportTo(path, width, height);
             if (!status)
@@ -565,7 +568,8 @@ void LiveStatsView::updateStatus()
     } else {
         text += QStringLiteral(" · Live, last ") + windowText(m_windowSeconds);
         if (m_haveBatch)
-            text += QStringLiteral(" · ") + QDateTime::fromMSecsSinceEpoch(qint64(m_now * 1000)).toString(QStringLiteral("hh:mm:ss"));
+            text += QStringLiteral(" · ")
+                + QDateTime::fromMSecsSinceEpoch(qint64(m_now * 1000)).toString(QStringLiteral("hh:mm:ss"));
     }
     m_status->setText(text);
 }

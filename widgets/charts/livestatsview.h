@@ -37,8 +37,7 @@ class IostatTableModel;
 class Sampler;
 class SeriesStore;
 
-class LiveStatsView : public QWidget
-{
+class LiveStatsView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int MinWindowSeconds = 60;

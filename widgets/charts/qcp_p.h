@@ -3,29 +3,29 @@
 // but the header uses `signals:`, `emit` and `foreach`: spell them for it, then take them back. The Qt headers
 // it pulls in come first so that the macros never reach them. Include this in .cpp files only: it is ~7 s of
 // compile per file.
+#include <QtCore/QCache>
+#include <QtCore/QDateTime>
+#include <QtCore/QDebug>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFlags>
+#include <QtCore/QMargins>
+#include <QtCore/QMultiMap>
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
 #include <QtCore/QSharedPointer>
+#include <QtCore/QStack>
+#include <QtCore/QString>
+#include <QtCore/QTimeZone>
 #include <QtCore/QTimer>
 #include <QtCore/QVector>
-#include <QtCore/QString>
-#include <QtCore/QDateTime>
-#include <QtCore/QMultiMap>
-#include <QtCore/QFlags>
-#include <QtCore/QDebug>
-#include <QtCore/QStack>
-#include <QtCore/QCache>
-#include <QtCore/QMargins>
-#include <QtCore/QElapsedTimer>
-#include <QtCore/QTimeZone>
+#include <QtGui/QMouseEvent>
+#include <QtGui/QPaintEvent>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
-#include <QtGui/QPaintEvent>
-#include <QtGui/QMouseEvent>
-#include <QtGui/QWheelEvent>
 #include <QtGui/QPixmap>
-#include <QtWidgets/QWidget>
+#include <QtGui/QWheelEvent>
 #include <QtPrintSupport/QtPrintSupport>
+#include <QtWidgets/QWidget>
 
 #define signals Q_SIGNALS
 #define slots Q_SLOTS

@@ -22,18 +22,17 @@ QString toCsv(const SeriesStore &store, const QStringList &devices, double since
     QList<Row> rows;
     for (qsizetype d = 0; d < names.size(); ++d) {
         for (const TimedMetrics &tm : store.history(names[d], sinceSeconds))
-            rows.append({tm.time, d, tm.metrics});
+            rows.append({ tm.time, d, tm.metrics });
     }
     // Times of one batch agree across devices (one clock offset in the store): a stable sort keeps order.
-    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-        return a.time < b.time || (a.time == b.time && a.device < b.device);
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+        [](const Row &a, const Row &b) { return a.time < b.time || (a.time == b.time && a.device < b.device); });
     QString out = iostatformat::csvHeader();
     out.reserve(out.size() + rows.size() * 160);
     for (const Row &r : std::as_const(rows)) {
-        const QString stamp = QDateTime::fromMSecsSinceEpoch(qint64(std::llround(r.time * 1000)))
-                                  .toString(Qt::ISODateWithMs);
-        out += iostatformat::csvRow(stamp, {names[r.device], r.metrics});
+        const QString stamp
+            = QDateTime::fromMSecsSinceEpoch(qint64(std::llround(r.time * 1000))).toString(Qt::ISODateWithMs);
+        out += iostatformat::csvRow(stamp, { names[r.device], r.metrics });
     }
     return out;
 }

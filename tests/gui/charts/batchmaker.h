@@ -9,8 +9,7 @@
 
 namespace dmtune::test {
 
-class BatchMaker
-{
+class BatchMaker {
 public:
     qint64 wallStartMs = 1'700'000'000'000; // 2023-11-14 22:13:20 UTC
     qint64 monotonicStartNs = 5'000'000'000'000;

@@ -28,7 +28,7 @@ QTextStream out(stdout);
 struct Scene {
     QCustomPlot plot;
     double now = 1'700'000'000.0;
-    std::mt19937 rng {42};
+    std::mt19937 rng { 42 };
     QList<double> level;
 
     Scene(int graphs, int points, bool antialiased)
@@ -95,7 +95,7 @@ Rate framesPerSecond(Scene &scene, int frames, bool scrolling, int points)
             scene.scroll(points);
         scene.plot.replot(QCustomPlot::rpImmediateRefresh);
     }
-    return {frames / (double(timer.nsecsElapsed()) / 1e9), frames / (cpuSeconds() - cpu0)};
+    return { frames / (double(timer.nsecsElapsed()) / 1e9), frames / (cpuSeconds() - cpu0) };
 }
 
 } // namespace
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     out << "QCustomPlot " << QCUSTOMPLOT_VERSION_STR << ", Qt " << qVersion() << ", platform "
         << QGuiApplication::platformName() << ", " << frames << " frames each\n";
     out << graphs << " graphs x " << points << " points, 1200 x 400 px:\n";
-    for (bool aa : {false, true}) {
+    for (bool aa : { false, true }) {
         Scene scene(graphs, points, aa);
         const Rate still = framesPerSecond(scene, frames, false, points);
         const Rate scrolling = framesPerSecond(scene, frames, true, points);
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     }
 
     // The whole view: 16 devices (a map and 15 paths), an hour of 1 s samples, 1 h window.
-    QStringList devices {QStringLiteral("dm-0")};
+    QStringList devices { QStringLiteral("dm-0") };
     for (int i = 0; i < 15; ++i)
         devices.append(QStringLiteral("sd%1").arg(QChar(u'b' + i)));
     SeriesStore store;

@@ -36,7 +36,7 @@ QString readSys(const QString &path)
 // The whole disk that holds a path (its partition's parent), by the path's st_dev.
 QString diskOf(const QString &path)
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return {};
     const QString link = QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_dev)).arg(minor(st.st_dev));
@@ -93,7 +93,8 @@ int main(int argc, char **argv)
     sampler.setInterval(500);
     SeriesStore store;
     QObject::connect(&sampler, &Sampler::samplesAvailable, &app, [&store](const SampleBatch &b) { store.append(b); });
-    QObject::connect(&sampler, &Sampler::deviceVanished, &app, [&store](const QString &name) { store.endSeries(name); });
+    QObject::connect(
+        &sampler, &Sampler::deviceVanished, &app, [&store](const QString &name) { store.endSeries(name); });
 
     LiveStatsView view(&sampler, &store);
     view.setWindowTitle(QStringLiteral("dmtune — live statistics"));
@@ -112,18 +113,18 @@ int main(int argc, char **argv)
         QStringList ddArgs;
     };
     const QList<Phase> phases {
-        {QStringLiteral("dd write 1M direct"),
-         {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=1M"),
-          QStringLiteral("count=200"), QStringLiteral("oflag=direct")}},
-        {QStringLiteral("dd write 4k direct,dsync"),
-         {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=4k"),
-          QStringLiteral("count=51200"), QStringLiteral("oflag=direct,dsync"), QStringLiteral("conv=notrunc")}},
-        {QStringLiteral("dd read 64k direct"),
-         {QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=64k"),
-          QStringLiteral("iflag=direct")}},
-        {QStringLiteral("dd read 4k direct"),
-         {QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=4k"),
-          QStringLiteral("iflag=direct")}},
+        { QStringLiteral("dd write 1M direct"),
+            { QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=1M"),
+                QStringLiteral("count=200"), QStringLiteral("oflag=direct") } },
+        { QStringLiteral("dd write 4k direct,dsync"),
+            { QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + demoFile, QStringLiteral("bs=4k"),
+                QStringLiteral("count=51200"), QStringLiteral("oflag=direct,dsync"), QStringLiteral("conv=notrunc") } },
+        { QStringLiteral("dd read 64k direct"),
+            { QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=64k"),
+                QStringLiteral("iflag=direct") } },
+        { QStringLiteral("dd read 4k direct"),
+            { QStringLiteral("if=") + demoFile, QStringLiteral("of=/dev/null"), QStringLiteral("bs=4k"),
+                QStringLiteral("iflag=direct") } },
     };
     constexpr int phaseMs = 4000;
     constexpr int pauseMs = 2500;
@@ -142,8 +143,9 @@ int main(int argc, char **argv)
     };
     QObject::connect(&dd, &QProcess::finished, &app, [&](int code, QProcess::ExitStatus status) {
         Q_UNUSED(code);
-        view.addMarker(nowSeconds(), status == QProcess::CrashExit ? QStringLiteral("dd stopped") : QStringLiteral("dd done"),
-                       MarkerKind::WorkloadStop);
+        view.addMarker(nowSeconds(),
+            status == QProcess::CrashExit ? QStringLiteral("dd stopped") : QStringLiteral("dd done"),
+            MarkerKind::WorkloadStop);
         QTimer::singleShot(pauseMs, &app, nextPhase);
     });
     QTimer::singleShot(2000, &app, nextPhase);

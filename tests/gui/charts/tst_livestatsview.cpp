@@ -31,11 +31,11 @@ using dmtune::test::BatchMaker;
 
 namespace {
 
-const QStringList mapAndPaths {QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc")};
+const QStringList mapAndPaths { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc") };
 
 // Feeds the store first, then the view: what the main window's two connections do.
-void feed(SeriesStore &store, LiveStatsView &view, BatchMaker &maker, int count,
-          const QStringList &devices = mapAndPaths)
+void feed(
+    SeriesStore &store, LiveStatsView &view, BatchMaker &maker, int count, const QStringList &devices = mapAndPaths)
 {
     for (int i = 0; i < count; ++i) {
         const SampleBatch b = maker.next(devices);
@@ -62,8 +62,7 @@ qint64 countPixelsNear(const QImage &image, QColor color, int tolerance = 40)
 
 } // namespace
 
-class TestLiveStatsView : public QObject
-{
+class TestLiveStatsView : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -105,10 +104,10 @@ private Q_SLOTS:
         QVERIFY(view.panel(ChartPanelKind::Utilization)->valueAxisUpper() >= 100);
         QVERIFY(view.panel(ChartPanelKind::Iops)->valueAxisUpper() > 330);
         // Colours: one per device, the same on every chart.
-        QCOMPARE(QSet<QRgb>({view.deviceColor(mapAndPaths[0]).rgb(), view.deviceColor(mapAndPaths[1]).rgb(),
-                             view.deviceColor(mapAndPaths[2]).rgb()})
+        QCOMPARE(QSet<QRgb>({ view.deviceColor(mapAndPaths[0]).rgb(), view.deviceColor(mapAndPaths[1]).rgb(),
+                                view.deviceColor(mapAndPaths[2]).rgb() })
                      .size(),
-                 3);
+            3);
     }
 
     void windowTrimsAndRebuildsFromTheStore()
@@ -122,8 +121,9 @@ private Q_SLOTS:
             feed(store, view, maker, 200);
             const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
             // removeBefore(now - window - margin): about a minute of points, not 200.
-            QVERIFY2(iops->pointCount(QStringLiteral("sdb"), 0) >= 61 && iops->pointCount(QStringLiteral("sdb"), 0) <= 64,
-                     qPrintable(QString::number(iops->pointCount(QStringLiteral("sdb"), 0))));
+            QVERIFY2(
+                iops->pointCount(QStringLiteral("sdb"), 0) >= 61 && iops->pointCount(QStringLiteral("sdb"), 0) <= 64,
+                qPrintable(QString::number(iops->pointCount(QStringLiteral("sdb"), 0))));
         }
         // A new view over the same store starts with the history of its window...
         LiveStatsView view(nullptr, &store);
@@ -155,7 +155,7 @@ private Q_SLOTS:
         view.setDevices(mapAndPaths);
         BatchMaker maker;
         feed(store, view, maker, 10);
-        feed(store, view, maker, 5, {QStringLiteral("dm-0"), QStringLiteral("sdb")}); // sdc failed
+        feed(store, view, maker, 5, { QStringLiteral("dm-0"), QStringLiteral("sdb") }); // sdc failed
         feed(store, view, maker, 10);
         const ChartPanel *iops = view.panel(ChartPanelKind::Iops);
         QCOMPARE(iops->pointCount(QStringLiteral("dm-0"), 0), 25);
@@ -178,7 +178,8 @@ private Q_SLOTS:
         BatchMaker maker;
         feed(store, view, maker, 20);
         QSignalSpy added(&view, &LiveStatsView::markerAdded);
-        const int a = view.addMarker(view.now() - 10, QStringLiteral("sdb nomerges 0 -> 2"), MarkerKind::ParameterChange);
+        const int a
+            = view.addMarker(view.now() - 10, QStringLiteral("sdb nomerges 0 -> 2"), MarkerKind::ParameterChange);
         const int b = view.addMarker(view.now() - 15, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
         QCOMPARE(added.count(), 2);
         QVERIFY(a != b);
@@ -190,7 +191,7 @@ private Q_SLOTS:
         QCOMPARE(view.eventList()->topLevelItem(1)->text(2), QStringLiteral("sdb nomerges 0 -> 2"));
         QCOMPARE(view.eventList()->topLevelItem(1)->text(1), QStringLiteral("parameter"));
         // Markers survive a change of the device set.
-        view.setDevices({QStringLiteral("sdb")});
+        view.setDevices({ QStringLiteral("sdb") });
         QCOMPARE(view.panel(ChartPanelKind::Latency)->markerCount(), 2);
         view.removeMarker(a);
         for (ChartPanel *panel : view.panels())
@@ -248,9 +249,10 @@ private Q_SLOTS:
         view.setDevices(mapAndPaths);
         BatchMaker maker;
         feed(store, view, maker, 5); // hidden: nothing is drawn
-        view.resize(1400, 1000);
+        view.resize(1400, 700);
         view.show();
-        QCoreApplication::processEvents();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::qWait(20); // layout settled, resize replots done
         auto counts = [&view] {
             QList<int> c;
             for (ChartPanel *panel : view.panels())
@@ -269,7 +271,7 @@ private Q_SLOTS:
             if (after[i] == before[i])
                 scrolledOut.append(i);
         }
-        // 1000 px do not hold four rows of charts and the table: the last row is scrolled out, and is drawn
+        // 700 px do not hold four rows of charts and the table: the last row is scrolled out, and is drawn
         // when it is scrolled in.
         QVERIFY(!scrolledOut.isEmpty());
         QVERIFY(scrolledOut.size() < before.size());
@@ -278,8 +280,7 @@ private Q_SLOTS:
         QVERIFY(scroll);
         scroll->ensureWidgetVisible(view.panel(ChartPanelKind::Utilization));
         QCoreApplication::processEvents();
-        QCOMPARE(view.panel(ChartPanelKind::Utilization)->replotCount(),
-                 after[int(ChartPanelKind::Utilization)] + 1);
+        QCOMPARE(view.panel(ChartPanelKind::Utilization)->replotCount(), after[int(ChartPanelKind::Utilization)] + 1);
     }
 
     void zoomPausesAndSyncsCharts()
@@ -303,14 +304,14 @@ private Q_SLOTS:
 
         // A plain wheel scrolls the page, it does not zoom.
         QWheelEvent plain(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(plot, &plain);
         QCOMPARE(latency->visibleUpper() - latency->visibleLower(), before);
         QVERIFY(!view.isPaused());
 
         // Ctrl+wheel zooms the time axis, pauses, and every chart follows.
         QWheelEvent zoom(at, plot->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
-                         Qt::NoScrollPhase, false);
+            Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(plot, &zoom);
         const double after = latency->visibleUpper() - latency->visibleLower();
         QVERIFY2(after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
@@ -328,7 +329,7 @@ private Q_SLOTS:
         SeriesStore store;
         LiveStatsView view(nullptr, &store);
         view.resize(1400, 1000);
-        view.setDeviceLabels({{QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)")}});
+        view.setDeviceLabels({ { QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)") } });
         view.setDevices(mapAndPaths);
         BatchMaker maker;
         feed(store, view, maker, 60);
@@ -362,9 +363,10 @@ private Q_SLOTS:
         QVERIFY(iops->toolTipAt(area.center()).isEmpty()); // the readout speaks there
         QVERIFY(view.panel(ChartPanelKind::QueueDepth)->spec().tooltip().contains(QStringLiteral("inflight")));
         // The table's headers carry the formulas too.
-        const QString header = view.tableProxy()->headerData(IostatTableModel::columnOf(Metric::Utilization),
-                                                             Qt::Horizontal, Qt::ToolTipRole)
-                                   .toString();
+        const QString header
+            = view.tableProxy()
+                  ->headerData(IostatTableModel::columnOf(Metric::Utilization), Qt::Horizontal, Qt::ToolTipRole)
+                  .toString();
         QVERIFY2(header.contains(QStringLiteral("f10")), qPrintable(header));
     }
 
@@ -373,7 +375,7 @@ private Q_SLOTS:
         SeriesStore store;
         LiveStatsView view(nullptr, &store);
         view.setWindowSeconds(120);
-        view.setDeviceLabels({{QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)")}});
+        view.setDeviceLabels({ { QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)") } });
         view.setDevices(mapAndPaths);
         BatchMaker maker;
         feed(store, view, maker, 150);
@@ -438,7 +440,6 @@ private Q_SLOTS:
         QCOMPARE(first[2], QStringLiteral("101.00")); // r/s of the first interval
         QCOMPARE(first.size(), lines.first().split(u',').size());
         QCOMPARE(lines[2].split(u',')[1], QStringLiteral("sdb"));
-
     }
 
     void samplerOverATemporaryTree();
@@ -448,8 +449,7 @@ private Q_SLOTS:
 
 namespace {
 
-class CounterTree
-{
+class CounterTree {
 public:
     CounterTree()
     {
@@ -472,7 +472,7 @@ public:
                                      .arg(writes)
                                      .arg(reads + writes)
                                      .arg(reads + writes);
-        m_lines[name] = {devnum, counters};
+        m_lines[name] = { devnum, counters };
         QDir(m_dir.path()).mkpath(QStringLiteral("sys/block/") + name);
         write(QStringLiteral("sys/block/%1/stat").arg(name), counters + u'\n');
         write(QStringLiteral("sys/block/%1/dev").arg(name), devnum + u'\n');
@@ -534,7 +534,7 @@ void TestLiveStatsView::samplerOverATemporaryTree()
     QCOMPARE(view.tableModel()->rowCount(), 3);
     QCOMPARE(view.tableModel()->index(0, 0).data(IostatTableModel::DeviceRole).toString(), QStringLiteral("dm-0"));
     QCOMPARE(view.tableModel()->index(0, IostatTableModel::columnOf(Metric::ReadRequestSize)).data().toString(),
-             QStringLiteral("4.00"));
+        QStringLiteral("4.00"));
     // A rebuild from the store gives the same points.
     view.setWindowSeconds(120);
     QCOMPARE(view.panel(ChartPanelKind::Iops)->pointCount(QStringLiteral("sdc"), 0), 2);

@@ -8,8 +8,7 @@ using namespace dmtune;
 
 Q_DECLARE_METATYPE(dmtune::DiskCounters)
 
-class TestDiskstats : public QObject
-{
+class TestDiskstats : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void parsesLine_data();
@@ -46,13 +45,16 @@ void TestDiskstats::parsesLine_data()
     QTest::newRow("18 fields") << QStringLiteral(
         "   7       0 loop0 0 0 0 0 28837 201889 1845696 4640 2 1536 4640 0 0 0 0")
                                << "loop0" << 7 << 0 << 15 << quint64(201889) << quint64(4640) << quint64(0);
-    QTest::newRow("14 fields") << QStringLiteral("   8      16 sdb 139131 0 1113048 24197 51198 358402 3276800 8132 0 4600 32330")
+    QTest::newRow("14 fields") << QStringLiteral(
+        "   8      16 sdb 139131 0 1113048 24197 51198 358402 3276800 8132 0 4600 32330")
                                << "sdb" << 8 << 16 << 11 << quint64(358402) << quint64(32330) << quint64(0);
-    QTest::newRow("tabs, trailing newline") << QStringLiteral("253\t1\tdm-1\t1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n")
-                                            << "dm-1" << 253 << 1 << 17 << quint64(6) << quint64(11) << quint64(17);
+    QTest::newRow("tabs, trailing newline")
+        << QStringLiteral("253\t1\tdm-1\t1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n") << "dm-1" << 253 << 1 << 17
+        << quint64(6) << quint64(11) << quint64(17);
     QTest::newRow("64-bit counters") << QStringLiteral(
         "259 0 nvme0n1 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 4294967295")
-                                     << "nvme0n1" << 259 << 0 << 17 << quint64(0) << quint64(0) << quint64(4294967295ULL);
+                                     << "nvme0n1" << 259 << 0 << 17 << quint64(0) << quint64(0)
+                                     << quint64(4294967295ULL);
 }
 
 void TestDiskstats::parsesLine()
@@ -88,8 +90,7 @@ void TestDiskstats::rejectsMalformedLine_data()
     QTest::newRow("no counters") << QStringLiteral("8 0 sda") << "3 fields, expected 14, 18 or 20";
     QTest::newRow("13 fields") << QStringLiteral("8 0 sda 1 2 3 4 5 6 7 8 9 10") << "13 fields, expected 14, 18 or 20";
     QTest::newRow("16 fields") << QStringLiteral("8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13") << "16 fields";
-    QTest::newRow("19 fields") << QStringLiteral("8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16")
-                               << "19 fields";
+    QTest::newRow("19 fields") << QStringLiteral("8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16") << "19 fields";
     QTest::newRow("21 fields") << QStringLiteral("8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18")
                                << "more than 17 counters";
     QTest::newRow("word") << QStringLiteral("8 0 sda 1 2 x3 4 5 6 7 8 9 10 11") << "counter 3 'x3' is not an unsigned";
@@ -121,7 +122,7 @@ void TestDiskstats::byteParserAgreesOnRandomLines()
     const char junk[] = " \tx-:/9";
     for (int i = 0; i < 20000; ++i) {
         QByteArray line = "  8   " + QByteArray::number(rng.bounded(20)) + " sd" + char('a' + rng.bounded(26));
-        const int counters = rng.bounded(10) == 0 ? rng.bounded(20) : QList<int> {11, 15, 17}[rng.bounded(3)];
+        const int counters = rng.bounded(10) == 0 ? rng.bounded(20) : QList<int> { 11, 15, 17 }[rng.bounded(3)];
         for (int k = 0; k < counters; ++k) {
             line += QByteArray(1 + rng.bounded(3), ' ');
             const int digits = 1 + rng.bounded(21);
@@ -167,7 +168,7 @@ void TestDiskstats::reportsLineNumberOfBadLine()
     QVERIFY(!parsed.ok());
     // Kernels before 2.6.25 printed 4 counters for partitions; this parser wants the full set.
     QVERIFY2(parsed.errorMessage().startsWith(QStringLiteral("diskstats line 2: sda1: 7 fields")),
-             qPrintable(parsed.errorMessage()));
+        qPrintable(parsed.errorMessage()));
 }
 
 void TestDiskstats::parsesBlockStat_data()
@@ -178,11 +179,15 @@ void TestDiskstats::parsesBlockStat_data()
     QTest::addColumn<quint64>("discardIos");
     QTest::addColumn<quint64>("flushIos");
     // Real /sys/block/vda/stat (17 counters, padded as the kernel pads them), and cut to 15 and 11.
-    QTest::newRow("17") << QStringLiteral("   32870     6818  2479770    12814    25925    12720  2381360     8196        0    10140    21596     6387       56   344584      427     3714      158\n")
+    QTest::newRow("17") << QStringLiteral(
+        "   32870     6818  2479770    12814    25925    12720  2381360     8196        0    10140    21596     6387   "
+        "    56   344584      427     3714      158\n")
                         << 17 << quint64(10140) << quint64(6387) << quint64(3714);
-    QTest::newRow("15") << QStringLiteral("   32870     6818  2479770    12814    25925    12720  2381360     8196        0    10140    21596     6387       56   344584      427\n")
+    QTest::newRow("15") << QStringLiteral("   32870     6818  2479770    12814    25925    12720  2381360     8196     "
+                                          "   0    10140    21596     6387       56   344584      427\n")
                         << 15 << quint64(10140) << quint64(6387) << quint64(0);
-    QTest::newRow("11") << QStringLiteral("   32870     6818  2479770    12814    25925    12720  2381360     8196        0    10140    21596\n")
+    QTest::newRow("11") << QStringLiteral(
+        "   32870     6818  2479770    12814    25925    12720  2381360     8196        0    10140    21596\n")
                         << 11 << quint64(10140) << quint64(0) << quint64(0);
 }
 
@@ -246,29 +251,28 @@ void TestDiskstats::deltas_data()
     QTest::addColumn<int>("field");
     QTest::addColumn<quint64>("expected");
 
-    const auto base = counters({100, 10, 800, 50, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2});
-    QTest::newRow("forward") << base << counters({110, 10, 880, 60, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2})
+    const auto base = counters({ 100, 10, 800, 50, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2 });
+    QTest::newRow("forward") << base << counters({ 110, 10, 880, 60, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2 })
                              << int(DiskField::ReadIos) << quint64(10);
     QTest::newRow("in flight is not a delta")
-        << base << counters({110, 10, 880, 60, 200, 20, 1600, 70, 9, 510, 920, 0, 0, 0, 0, 5, 2})
+        << base << counters({ 110, 10, 880, 60, 200, 20, 1600, 70, 9, 510, 920, 0, 0, 0, 0, 5, 2 })
         << int(DiskField::InFlight) << quint64(0);
     QTest::newRow("counter back: clamped")
-        << base << counters({110, 10, 880, 60, 200, 20, 1600, 70, 0, 510, 890, 0, 0, 0, 0, 5, 2})
+        << base << counters({ 110, 10, 880, 60, 200, 20, 1600, 70, 0, 510, 890, 0, 0, 0, 0, 5, 2 })
         << int(DiskField::TimeInQueue) << quint64(0);
     // A device deleted and recreated between two ticks: everything restarts from 0.
-    QTest::newRow("reset: clamped") << base << counters({4, 0, 32, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0})
+    QTest::newRow("reset: clamped") << base << counters({ 4, 0, 32, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0 })
                                     << int(DiskField::ReadIos) << quint64(0);
     QTest::newRow("reset: ticks clamped, not wrapped")
-        << counters({100, 10, 800, 4294967000ULL, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2})
-        << counters({4, 0, 32, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0}) << int(DiskField::ReadTicks) << quint64(0);
+        << counters({ 100, 10, 800, 4294967000ULL, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2 })
+        << counters({ 4, 0, 32, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0 }) << int(DiskField::ReadTicks) << quint64(0);
     // The kernel's millisecond fields are 32-bit: after ~49.7 days of reading they wrap.
-    QTest::newRow("u32 ticks wrap")
-        << counters({100, 10, 800, 4294967000ULL, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2})
-        << counters({110, 10, 880, 200, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2})
-        << int(DiskField::ReadTicks) << quint64(496);
+    QTest::newRow("u32 ticks wrap") << counters({ 100, 10, 800, 4294967000ULL, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0,
+        0, 5, 2 }) << counters({ 110, 10, 880, 200, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2 })
+                                    << int(DiskField::ReadTicks) << quint64(496);
     QTest::newRow("sectors do not wrap at 32 bits")
-        << counters({100, 10, 4294967000ULL, 50, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2})
-        << counters({110, 10, 200, 60, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2})
+        << counters({ 100, 10, 4294967000ULL, 50, 200, 20, 1600, 70, 3, 500, 900, 0, 0, 0, 0, 5, 2 })
+        << counters({ 110, 10, 200, 60, 200, 20, 1600, 70, 0, 510, 920, 0, 0, 0, 0, 5, 2 })
         << int(DiskField::ReadSectors) << quint64(0);
 }
 

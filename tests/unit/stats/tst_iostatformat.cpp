@@ -38,8 +38,7 @@ DeviceRow rowFromJson(const QJsonObject &disk)
 
 } // namespace
 
-class TestIostatFormat : public QObject
-{
+class TestIostatFormat : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void fixed2RoundsLikePrintf_data();
@@ -78,7 +77,8 @@ void TestIostatFormat::fixed2MatchesPrintfEverywhere()
         const double v = i < 100000 ? double(rng->bounded(10'000'000)) / 8000.0 : rng->generateDouble() * 1e6;
         std::snprintf(buffer, sizeof buffer, "%.2f", v);
         if (fixed2(v) != QLatin1String(buffer))
-            QFAIL(qPrintable(QStringLiteral("%1: printf %2, fixed2 %3").arg(v, 0, 'g', 17).arg(QLatin1String(buffer), fixed2(v))));
+            QFAIL(qPrintable(
+                QStringLiteral("%1: printf %2, fixed2 %3").arg(v, 0, 'g', 17).arg(QLatin1String(buffer), fixed2(v))));
     }
 }
 
@@ -127,14 +127,15 @@ void TestIostatFormat::jsonStreamIsValidJson()
     HostInfo info;
     info.nodename = QStringLiteral("host \"quoted\"");
     info.cpus = 4;
-    DeviceRow row {QStringLiteral("sda"), IostatMetrics()};
+    DeviceRow row { QStringLiteral("sda"), IostatMetrics() };
     row.metrics[Metric::InflightWrites] = 12;
-    for (int entries : {0, 1, 3}) {
+    for (int entries : { 0, 1, 3 }) {
         QString doc = jsonBegin(info);
         for (int i = 0; i < entries; ++i) {
             if (i)
                 doc += jsonSeparator();
-            doc += jsonStatistics(QStringLiteral("11/30/26 03:08:45"), i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> {row, row});
+            doc += jsonStatistics(
+                QStringLiteral("11/30/26 03:08:45"), i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> { row, row });
         }
         doc += jsonEnd();
         QJsonParseError error {};
@@ -144,7 +145,8 @@ void TestIostatFormat::jsonStreamIsValidJson()
         QCOMPARE(h[u"nodename"].toString(), info.nodename);
         QCOMPARE(h[u"statistics"].toArray().size(), entries);
         if (entries)
-            QCOMPARE(h[u"statistics"].toArray()[0].toObject()[u"disk"].toArray()[1].toObject()[u"inflight_w"].toInt(), 12);
+            QCOMPARE(
+                h[u"statistics"].toArray()[0].toObject()[u"disk"].toArray()[1].toObject()[u"inflight_w"].toInt(), 12);
     }
 }
 
@@ -153,7 +155,8 @@ void TestIostatFormat::textIsIostatsByteForByte()
     const QStringList real = readFixture("iostat-x-t-text.txt").split(u'\n');
     HostInfo info;
     // "Linux 6.18.44-fc-v595 (vm) \t11/30/26 \t_x86_64_\t(2 CPU)"
-    static const QRegularExpression banner(QStringLiteral("^(\\S+) (\\S+) \\((\\S+)\\) \\t(\\S+) \\t_(\\S+)_\\t\\((\\d+) CPU\\)$"));
+    static const QRegularExpression banner(
+        QStringLiteral("^(\\S+) (\\S+) \\((\\S+)\\) \\t(\\S+) \\t_(\\S+)_\\t\\((\\d+) CPU\\)$"));
     const auto m = banner.match(real[0]);
     QVERIFY(m.hasMatch());
     info.sysname = m.captured(1);
@@ -187,10 +190,10 @@ void TestIostatFormat::textIsIostatsByteForByte()
 void TestIostatFormat::csvHasIostatColumns()
 {
     QCOMPARE(csvHeader(),
-             QStringLiteral("timestamp,Device,r/s,rkB/s,rrqm/s,%rrqm,r_await,rareq-sz,w/s,wkB/s,wrqm/s,%wrqm,w_await,"
-                            "wareq-sz,d/s,dkB/s,drqm/s,%drqm,d_await,dareq-sz,f/s,f_await,aqu-sz,%util,inflight_r,"
-                            "inflight_w\n"));
-    DeviceRow row {QStringLiteral("dm-0"), IostatMetrics()};
+        QStringLiteral("timestamp,Device,r/s,rkB/s,rrqm/s,%rrqm,r_await,rareq-sz,w/s,wkB/s,wrqm/s,%wrqm,w_await,"
+                       "wareq-sz,d/s,dkB/s,drqm/s,%drqm,d_await,dareq-sz,f/s,f_await,aqu-sz,%util,inflight_r,"
+                       "inflight_w\n"));
+    DeviceRow row { QStringLiteral("dm-0"), IostatMetrics() };
     row.metrics[Metric::WriteRequestSize] = 32.125;
     row.metrics[Metric::InflightReads] = 3;
     const QString line = csvRow(QStringLiteral("2026-11-30T03:08:45.123+00:00"), row);

@@ -82,8 +82,7 @@ QStringList keysInOrder(const QString &jsonLine)
 
 } // namespace
 
-class TestIostatMetrics : public QObject
-{
+class TestIostatMetrics : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void matchesSysstat_data();
@@ -103,7 +102,7 @@ void TestIostatMetrics::matchesSysstat_data()
     QTest::addColumn<QString>("iostat");
 
     const QDir dir(QStringLiteral(DMTUNE_FIXTURES "/iostat-oracle"));
-    const QStringList files = dir.entryList({QStringLiteral("*.txt")}, QDir::Files, QDir::Name);
+    const QStringList files = dir.entryList({ QStringLiteral("*.txt") }, QDir::Files, QDir::Name);
     QVERIFY(files.size() >= 6);
     for (const QString &file : files) {
         const OracleCase c = loadCase(dir.filePath(file));
@@ -115,7 +114,8 @@ void TestIostatMetrics::matchesSysstat_data()
             const DiskCounters *prev = findDevice(c.before, name);
             const DiskCounters *cur = findDevice(c.after, name);
             QVERIFY2(prev && cur, qPrintable(name));
-            QTest::addRow("%s %s", qPrintable(file.chopped(4)), qPrintable(name)) << *prev << *cur << c.intervalSeconds << line;
+            QTest::addRow("%s %s", qPrintable(file.chopped(4)), qPrintable(name))
+                << *prev << *cur << c.intervalSeconds << line;
         }
         for (const QString &line : c.sinceBoot) {
             const QString name = QJsonDocument::fromJson(line.toUtf8()).object().value(u"disk_device").toString();
@@ -161,7 +161,7 @@ void TestIostatMetrics::jsonKeysAreIostats()
     // iostat's disk object keys, in iostat's order, are dmtune's followed by the in-flight pair.
     const OracleCase c = loadCase(QStringLiteral(DMTUNE_FIXTURES "/iostat-oracle/merged-writes.txt"));
     QStringList theirs = keysInOrder(c.interval.first());
-    QStringList ours = keysInOrder(iostatformat::jsonDisk({QStringLiteral("loop0"), IostatMetrics()}));
+    QStringList ours = keysInOrder(iostatformat::jsonDisk({ QStringLiteral("loop0"), IostatMetrics() }));
     QCOMPARE(ours.takeLast(), QStringLiteral("inflight_w"));
     QCOMPARE(ours.takeLast(), QStringLiteral("inflight_r"));
     QCOMPARE(ours, theirs);
@@ -176,17 +176,27 @@ void TestIostatMetrics::backwardsCountersClampToZero_data()
 
     // Real loop0 lines of fixtures/iostat-oracle/merged-writes.txt, in reverse order: as if the device had
     // been deleted and recreated between two ticks. Every counter that moved went back: clamped to 0.
-    const QString early = QStringLiteral("7 0 loop0 139227 0 1117224 24216 65235 458252 4187648 10606 0 5492 34907 2 0 163840 23 31 61");
-    const QString late = QStringLiteral("7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 37728 2 0 163840 23 31 61");
-    QTest::newRow("reset w/s") << late << early << "w/s" << "0.00";
-    QTest::newRow("reset wkB/s") << late << early << "wkB/s" << "0.00";
-    QTest::newRow("reset w_await (0/0)") << late << early << "w_await" << "0.00";
-    QTest::newRow("reset util") << late << early << "util" << "0.00";
+    const QString early = QStringLiteral(
+        "7 0 loop0 139227 0 1117224 24216 65235 458252 4187648 10606 0 5492 34907 2 0 163840 23 31 61");
+    const QString late = QStringLiteral(
+        "7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 37728 2 0 163840 23 31 61");
+    QTest::newRow("reset w/s") << late << early << "w/s"
+                               << "0.00";
+    QTest::newRow("reset wkB/s") << late << early << "wkB/s"
+                                 << "0.00";
+    QTest::newRow("reset w_await (0/0)") << late << early << "w_await"
+                                         << "0.00";
+    QTest::newRow("reset util") << late << early << "util"
+                                << "0.00";
     // Only the weighted time went back (a kernel accounting glitch): aqu-sz is 0, the rest is computed.
-    const QString glitch = QStringLiteral("7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 1000 2 0 163840 23 31 61");
-    QTest::newRow("glitch aqu-sz") << early << glitch << "aqu-sz" << "0.00";
-    QTest::newRow("glitch w/s") << early << glitch << "w/s" << "22572.00";
-    QTest::newRow("glitch wareq-sz") << early << glitch << "wareq-sz" << "32.00";
+    const QString glitch
+        = QStringLiteral("7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 1000 2 0 163840 23 31 61");
+    QTest::newRow("glitch aqu-sz") << early << glitch << "aqu-sz"
+                                   << "0.00";
+    QTest::newRow("glitch w/s") << early << glitch << "w/s"
+                                << "22572.00";
+    QTest::newRow("glitch wareq-sz") << early << glitch << "wareq-sz"
+                                     << "32.00";
 }
 
 void TestIostatMetrics::backwardsCountersClampToZero()
@@ -204,8 +214,10 @@ void TestIostatMetrics::backwardsCountersClampToZero()
 
 void TestIostatMetrics::zeroIntervalGivesZeroRates()
 {
-    const auto prev = parseDiskstatsLine(u"7 0 loop0 139227 0 1117224 24216 65235 458252 4187648 10606 0 5492 34907 2 0 163840 23 31 61");
-    const auto cur = parseDiskstatsLine(u"7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 37728 2 0 163840 23 31 61");
+    const auto prev = parseDiskstatsLine(
+        u"7 0 loop0 139227 0 1117224 24216 65235 458252 4187648 10606 0 5492 34907 2 0 163840 23 31 61");
+    const auto cur = parseDiskstatsLine(
+        u"7 0 loop0 139227 0 1117224 24216 87807 616277 5632256 13427 3 6476 37728 2 0 163840 23 31 61");
     const IostatMetrics m = IostatMetrics::compute(*prev, *cur, 0.0);
     QCOMPARE(m[Metric::WritesPerSec], 0.0);
     QCOMPARE(m[Metric::Utilization], 0.0);

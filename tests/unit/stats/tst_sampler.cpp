@@ -16,8 +16,7 @@ using namespace dmtune;
 namespace {
 
 // sys/block/<dev>/{stat,dev,inflight} and proc/diskstats, kept consistent: what the kernel shows.
-class CounterTree
-{
+class CounterTree {
 public:
     CounterTree()
     {
@@ -27,13 +26,15 @@ public:
     }
     SysfsRoot root(bool withProc = true) const
     {
-        return SysfsRoot(m_dir.path() + QStringLiteral("/sys"), withProc ? m_dir.path() + QStringLiteral("/proc") : QString());
+        return SysfsRoot(
+            m_dir.path() + QStringLiteral("/sys"), withProc ? m_dir.path() + QStringLiteral("/proc") : QString());
     }
     // counters: the 11, 15 or 17 counter fields as text.
     void set(const QString &name, const QString &devnum, const QString &counters, bool partitionOf = false)
     {
-        m_lines[name] = {devnum, counters};
-        const QString dir = partitionOf ? QStringLiteral("sys/class/block/") + name : QStringLiteral("sys/block/") + name;
+        m_lines[name] = { devnum, counters };
+        const QString dir
+            = partitionOf ? QStringLiteral("sys/class/block/") + name : QStringLiteral("sys/block/") + name;
         QDir(m_dir.path()).mkpath(dir);
         write(dir + QStringLiteral("/stat"), counters + u'\n');
         write(dir + QStringLiteral("/dev"), devnum + u'\n');
@@ -96,8 +97,7 @@ QStringList names(const SampleBatch &batch)
 
 } // namespace
 
-class TestSampler : public QObject
-{
+class TestSampler : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void firstBatchCoversFirstInterval();
@@ -157,7 +157,8 @@ void TestSampler::ratesUseRealElapsedTime()
     QCOMPARE(batches.size(), 1);
     const auto batch = batches.first().first().value<SampleBatch>();
     // The elapsed time is the real time between the two reads: at least the sleep, at most the whole span.
-    QVERIFY2(batch.elapsedSeconds * 1e9 >= double(innerEnd - innerStart), qPrintable(QString::number(batch.elapsedSeconds)));
+    QVERIFY2(
+        batch.elapsedSeconds * 1e9 >= double(innerEnd - innerStart), qPrintable(QString::number(batch.elapsedSeconds)));
     QVERIFY2(batch.elapsedSeconds * 1e9 <= double(outerEnd), qPrintable(QString::number(batch.elapsedSeconds)));
     const auto &m = batch.devices[0].metrics;
     QCOMPARE(m[Metric::WritesPerSec], 300 / batch.elapsedSeconds);
@@ -188,12 +189,12 @@ void TestSampler::deviceAppearsAndVanishes()
     QCOMPARE(appeared.size(), 3);
     QCOMPARE(appeared.last().first().toString(), QStringLiteral("sdc"));
     // sdc has no previous snapshot yet: it is not in this batch (no rate since boot), sdb ended before it.
-    QCOMPARE(names(batches.takeFirst().first().value<SampleBatch>()), QStringList {QStringLiteral("sda")});
+    QCOMPARE(names(batches.takeFirst().first().value<SampleBatch>()), QStringList { QStringLiteral("sda") });
 
     tree.set(QStringLiteral("sdc"), QStringLiteral("8:32"), counters20(520, 0));
     sampler.sampleNow();
     const auto batch = batches.takeFirst().first().value<SampleBatch>();
-    QCOMPARE(names(batch), (QStringList {QStringLiteral("sda"), QStringLiteral("sdc")}));
+    QCOMPARE(names(batch), (QStringList { QStringLiteral("sda"), QStringLiteral("sdc") }));
     QCOMPARE(batch.find(QStringLiteral("sdc"))->deltas[DiskField::ReadIos], quint64(20));
     QCOMPARE(appeared.size(), 3);
     QCOMPARE(vanished.size(), 0);
@@ -243,20 +244,21 @@ void TestSampler::watchesListInItsOrder()
     for (int i = 0; i < 12; ++i)
         tree.set(QStringLiteral("sd%1").arg(QChar(u'a' + i)), QStringLiteral("8:%1").arg(i * 16), counters20(i, i));
     tree.set(QStringLiteral("sdb1"), QStringLiteral("8:17"), counters20(1, 1), true);
-    for (CounterSource source : {CounterSource::Diskstats, CounterSource::BlockStat}) {
+    for (CounterSource source : { CounterSource::Diskstats, CounterSource::BlockStat }) {
         Sampler sampler(tree.root());
         sampler.setSource(source);
-        sampler.setWatched({QStringLiteral("sdk"), QStringLiteral("sdb1"), QStringLiteral("sda"), QStringLiteral("nope")});
+        sampler.setWatched(
+            { QStringLiteral("sdk"), QStringLiteral("sdb1"), QStringLiteral("sda"), QStringLiteral("nope") });
         QSignalSpy batches(&sampler, &Sampler::samplesAvailable);
         sampler.sampleNow();
         sampler.sampleNow();
         QCOMPARE(sampler.lastSource(), source);
         QCOMPARE(names(batches.first().first().value<SampleBatch>()),
-                 (QStringList {QStringLiteral("sdk"), QStringLiteral("sdb1"), QStringLiteral("sda")}));
+            (QStringList { QStringLiteral("sdk"), QStringLiteral("sdb1"), QStringLiteral("sda") }));
     }
     // Auto: 3 watched of 13 lines is few enough for the per-device files once diskstats' size is known.
     Sampler sampler(tree.root());
-    sampler.setWatched({QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc")});
+    sampler.setWatched({ QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc") });
     sampler.sampleNow();
     QCOMPARE(sampler.lastSource(), CounterSource::Diskstats);
     sampler.sampleNow();
@@ -291,7 +293,7 @@ void TestSampler::sourcesAgree()
     tree.set(QStringLiteral("sda"), QStringLiteral("8:0"), counters20(10, 10, 80, 5, 2));
     tree.set(QStringLiteral("sdb"), QStringLiteral("8:16"), counters20(10, 10, 80, 5));
     QList<SampleBatch> results;
-    for (CounterSource source : {CounterSource::Diskstats, CounterSource::BlockStat}) {
+    for (CounterSource source : { CounterSource::Diskstats, CounterSource::BlockStat }) {
         Sampler sampler(tree.root());
         sampler.setSource(source);
         QSignalSpy batches(&sampler, &Sampler::samplesAvailable);
@@ -365,7 +367,7 @@ void TestSampler::malformedDiskstatsFails()
     sampler.sampleNow();
     QCOMPARE(failed.size(), 1);
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("diskstats line 1: sda: 6 fields")),
-             qPrintable(failed.first().first().toString()));
+        qPrintable(failed.first().first().toString()));
     QCOMPARE(batches.size(), 0);
     // The baseline survives the bad read: the next good read is a batch over the whole time since it.
     tree.set(QStringLiteral("sda"), QStringLiteral("8:0"), counters20(20, 10));
@@ -381,7 +383,7 @@ void TestSampler::malformedDiskstatsFails()
     fresh.sampleNow();
     QCOMPARE(freshFailed.size(), 1);
     QCOMPARE(freshFailed.first().first().toString(),
-             QStringLiteral("diskstats line 2: sda1: counter 1 'x' is not an unsigned integer"));
+        QStringLiteral("diskstats line 2: sda1: counter 1 'x' is not an unsigned integer"));
 }
 
 void TestSampler::intervalRange()

@@ -1,4 +1,4 @@
-// tst_vm_mpcontrol: runs INSIDE the lab VM (ctest -L vm). Every multipath operation through the
+// tst_vm_multipath_control: runs INSIDE the lab VM (ctest -L vm). Every multipath operation through the
 // core API (MultipathControl over LibDevmapperBackend, as the GUI uses it) and through dmtunectl,
 // against the real kernel, with the kernel's status (dmsetup) checked after each:
 //   mpatha: 4 scsi_debug paths to one LUN, 2 round-robin groups of 2 (setup-multipath.sh)
@@ -23,7 +23,7 @@
 using namespace Qt::StringLiterals;
 using namespace dmtune;
 
-class TstVmMpControl : public QObject {
+class TstVmMultipathControl : public QObject {
     Q_OBJECT
 
     QHash<QString, QString> m_env;
@@ -469,5 +469,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TstVmMpControl)
-#include "tst_vm_mpcontrol.moc"
+QTEST_GUILESS_MAIN(TstVmMultipathControl)
+#include "tst_vm_multipath_control.moc"
