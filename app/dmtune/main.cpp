@@ -17,7 +17,7 @@ namespace {
 
 struct StartOptions {
     QString select;
-    QString tab; // "details" or "tune"
+    QString tab; // details, tune, paths, statistics
     QStringList edits; // ATTR=VALUE pending edits in the Tune tab (nothing is written)
     QString scope; // device, map, paths
 };
@@ -28,7 +28,7 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
     if (!options.select.isEmpty() && !window.selectDevice(options.select))
         std::fprintf(stderr, "dmtune: --select %s: no such device in the tree\n", qPrintable(options.select));
     if (!options.tab.isEmpty() && !window.showTab(options.tab))
-        std::fprintf(stderr, "dmtune: --tab %s: use details or tune\n", qPrintable(options.tab));
+        std::fprintf(stderr, "dmtune: --tab %s: use details, tune, paths or statistics\n", qPrintable(options.tab));
     ParameterEditor *editor = window.parameterEditor();
     for (const QString &edit : options.edits) {
         const auto a = parseAssignment(edit);
@@ -46,13 +46,13 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
 
 // --screenshot: wait for the first snapshot, let the layout settle, save a grab, quit.
 // For the README and for CI, where nobody looks at the screen.
-void saveScreenshotWhenShown(MainWindow &window, const QString &file, const StartOptions &options)
+void saveScreenshotWhenShown(MainWindow &window, const QString &file, const StartOptions &options, int delayMs)
 {
     QObject::connect(
         &window, &MainWindow::snapshotShown, &window,
-        [&window, file, options] {
+        [&window, file, options, delayMs] {
             applyStartOptions(window, options);
-            QTimer::singleShot(400, &window, [&window, file] {
+            QTimer::singleShot(delayMs, &window, [&window, file] {
                 const bool saved = window.grab().save(file);
                 if (!saved)
                     std::fprintf(stderr, "dmtune: could not write %s\n", qPrintable(file));
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
                                     QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
                                   QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab shown at start: details or tune."),
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab shown at start: details, tune, paths or statistics."),
                                  QStringLiteral("NAME"));
     const QCommandLineOption edit(QStringLiteral("edit"),
                                   QStringLiteral("A pending edit in the Tune tab of the selected device (repeatable; "
@@ -94,7 +94,11 @@ int main(int argc, char **argv)
                                   QStringLiteral("ATTR=VALUE"));
     const QCommandLineOption scope(QStringLiteral("scope"), QStringLiteral("Scope of the edits: device, map or paths."),
                                    QStringLiteral("SCOPE"));
-    parser.addOptions({sysfsRoot, screenshot, select, size, tab, edit, scope});
+    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                                   QStringLiteral("Seconds to wait before --screenshot grabs (default 0.4; the "
+                                                  "Statistics tab needs a few samples)."),
+                                   QStringLiteral("SECONDS"), QStringLiteral("0.4"));
+    parser.addOptions({sysfsRoot, screenshot, select, size, tab, edit, scope, delay});
     parser.process(app);
     const StartOptions start {parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope)};
 
@@ -114,7 +118,8 @@ int main(int argc, char **argv)
         // Settings are left alone so the picture depends on the options only.
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1400, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 900);
-        saveScreenshotWhenShown(window, parser.value(screenshot), start);
+        const int delayMs = qBound(0, int(parser.value(delay).toDouble() * 1000), 600000);
+        saveScreenshotWhenShown(window, parser.value(screenshot), start, delayMs);
     } else {
         window.restoreSettings();
         if (!start.select.isEmpty() || !start.tab.isEmpty() || !start.edits.isEmpty()) {

@@ -1,5 +1,9 @@
 #include "mainwindow.h"
 
+#include "charts/livestatsview.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
 #include "applyresulttext.h"
 #include "changehistorypanel.h"
 #include "devicedetailpane.h"
@@ -109,6 +113,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_tabs->addTab(m_editor, QStringLiteral("&Tune"));
     m_tabs->setTabToolTip(1, QStringLiteral("Edit the selected device's queue parameters, preview and apply them"));
     setupPathGroups();
+    setupStatistics();
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -159,7 +164,13 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     resize(1280, 800);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The charts read the store: they go first, then the store; the sampler stops feeding it.
+    m_sampler->stop();
+    delete m_stats;
+    delete m_store;
+}
 
 void MainWindow::start()
 {
@@ -245,6 +256,7 @@ void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
         m_detail->showDevice(m_selectedDevice);
         m_editor->showDevice(m_selectedDevice);
         m_pathGroups->showDevice(m_selectedDevice);
+        chartSelectedDevice();
         return;
     }
     if (m_tree->currentIndex() != wanted) {
@@ -264,6 +276,7 @@ void MainWindow::onCurrentRowChanged(const QModelIndex &current)
     m_detail->showDevice(m_selectedDevice);
     m_editor->showDevice(m_selectedDevice);
     m_pathGroups->showDevice(m_selectedDevice);
+    chartSelectedDevice();
 }
 
 void MainWindow::onTreeSelectionChanged()
@@ -333,20 +346,38 @@ void MainWindow::setTreeWritable(bool writable)
     m_editor->refresh();
 }
 
-bool MainWindow::showTab(const QString &name)
+namespace {
+// The tabs by the names --tab and tests use.
+QWidget *tabByName(const QString &name, QWidget *details, QWidget *tune, QWidget *paths, QWidget *stats)
 {
     if (name == QLatin1String("details"))
-        m_tabs->setCurrentWidget(m_detail);
-    else if (name == QLatin1String("tune"))
-        m_tabs->setCurrentWidget(m_editor);
-    else
+        return details;
+    if (name == QLatin1String("tune"))
+        return tune;
+    if (name == QLatin1String("paths"))
+        return paths;
+    if (name == QLatin1String("statistics"))
+        return stats;
+    return nullptr;
+}
+} // namespace
+
+bool MainWindow::showTab(const QString &name)
+{
+    QWidget *tab = tabByName(name, m_detail, m_editor, m_pathGroups, m_stats);
+    if (!tab)
         return false;
+    m_tabs->setCurrentWidget(tab);
     return true;
 }
 
 QString MainWindow::currentTabName() const
 {
-    return m_tabs->currentWidget() == m_editor ? QStringLiteral("tune") : QStringLiteral("details");
+    for (const QString &name : {QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics")}) {
+        if (m_tabs->currentWidget() == tabByName(name, m_detail, m_editor, m_pathGroups, m_stats))
+            return name;
+    }
+    return QStringLiteral("details");
 }
 
 QString MainWindow::tuningStatusText() const

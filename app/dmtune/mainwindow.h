@@ -22,6 +22,9 @@ class DeviceTreeModel;
 class DeviceTreeView;
 class Discovery;
 class ParameterEditor;
+class LiveStatsView;
+class Sampler;
+class SeriesStore;
 class PathGroupsPanel;
 class TuningSession;
 struct ApplyResult;
@@ -64,6 +67,11 @@ public:
     // context menu with multipath operations and rescans on device-mapper events.
     PathGroupsPanel *pathGroupsPanel() const { return m_pathGroups; }
 
+    // The "Statistics" tab: one Sampler for the window, its history, and the charts of the selected
+    // device (a map with each of its paths). Parameter changes become markers on every chart.
+    LiveStatsView *statsView() const { return m_stats; }
+    Sampler *sampler() const { return m_sampler; }
+
 Q_SIGNALS:
     // The tree, the pane and the status bar show a new snapshot.
     void snapshotShown();
@@ -87,6 +95,8 @@ private:
     void onTransactionFinished(const ApplyResult &result);
     void updateTuningLabel();
     void setupPathGroups();
+    void setupStatistics(); // mainwindow_stats.cpp
+    void chartSelectedDevice(); // the selected device, or a map and its paths
 
     SysfsRoot m_sysfs;
     Discovery *m_discovery = nullptr;
@@ -97,6 +107,9 @@ private:
     ParameterEditor *m_editor = nullptr;
     QTabWidget *m_tabs = nullptr;
     PathGroupsPanel *m_pathGroups = nullptr;
+    Sampler *m_sampler = nullptr;
+    SeriesStore *m_store = nullptr;
+    LiveStatsView *m_stats = nullptr;
     ChangeHistoryPanel *m_historyPanel = nullptr;
     QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -289,6 +289,13 @@ Result<quint64> parseDevnum(QStringView text)
 
 CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur)
 {
+    CounterDeltas d;
+    counterDeltas(prev, cur, &d);
+    return d;
+}
+
+void counterDeltas(const DiskCounters &prev, const DiskCounters &cur, CounterDeltas *out)
+{
     static constexpr DiskField requestCounts[]
         = { DiskField::ReadIos, DiskField::WriteIos, DiskField::DiscardIos, DiskField::FlushIos };
     static constexpr DiskField u32Fields[] = { DiskField::ReadTicks, DiskField::WriteTicks, DiskField::IoTicks,
@@ -297,7 +304,7 @@ CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur)
     for (DiskField f : requestCounts)
         countsWentBack |= cur[f] < prev[f];
 
-    CounterDeltas d;
+    CounterDeltas &d = *out;
     for (std::size_t i = 0; i < DiskFieldCount; ++i)
         d.fields[i] = cur.fields[i] >= prev.fields[i] ? cur.fields[i] - prev.fields[i] : 0;
     d[DiskField::InFlight] = 0;
@@ -308,7 +315,6 @@ CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur)
                 d[f] = (cur[f] - prev[f]) & 0xffffffffULL;
         }
     }
-    return d;
 }
 
 } // namespace dmtune

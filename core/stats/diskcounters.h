@@ -78,5 +78,6 @@ struct CounterDeltas {
 // counts did not go backwards and the field dropped by more than 2^31, it is taken modulo 2^32, as
 // sysstat's unsigned int arithmetic does.
 CounterDeltas counterDeltas(const DiskCounters &prev, const DiskCounters &cur);
+void counterDeltas(const DiskCounters &prev, const DiskCounters &cur, CounterDeltas *out); // in place
 
 } // namespace dmtune

@@ -37,9 +37,16 @@ IostatMetrics IostatMetrics::compute(
 IostatMetrics IostatMetrics::fromDeltas(
     const CounterDeltas &d, double dt, quint32 inflightReads, quint32 inflightWrites)
 {
+    IostatMetrics m;
+    m.setFromDeltas(d, dt, inflightReads, inflightWrites);
+    return m;
+}
+
+void IostatMetrics::setFromDeltas(const CounterDeltas &d, double dt, quint32 inflightReads, quint32 inflightWrites)
+{
     using F = DiskField;
     using M = Metric;
-    IostatMetrics m;
+    IostatMetrics &m = *this;
     m[M::ReadsPerSec] = rate(d[F::ReadIos], dt);
     m[M::ReadKBPerSec] = rate(d[F::ReadSectors], dt) / 2;
     m[M::ReadMergesPerSec] = rate(d[F::ReadMerges], dt);
@@ -70,7 +77,6 @@ IostatMetrics IostatMetrics::fromDeltas(
 
     m[M::InflightReads] = inflightReads;
     m[M::InflightWrites] = inflightWrites;
-    return m;
 }
 
 } // namespace dmtune

@@ -20,6 +20,9 @@ struct IostatMetrics {
         quint32 inflightReads = 0, quint32 inflightWrites = 0);
     static IostatMetrics fromDeltas(
         const CounterDeltas &delta, double dtSeconds, quint32 inflightReads = 0, quint32 inflightWrites = 0);
+    // The same, written in place (the sampler fills thousands of batch entries per tick without temporaries).
+    void setFromDeltas(
+        const CounterDeltas &delta, double dtSeconds, quint32 inflightReads = 0, quint32 inflightWrites = 0);
 };
 
 } // namespace dmtune

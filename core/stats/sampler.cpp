@@ -165,12 +165,12 @@ void Sampler::tick()
         DeviceSample &sample = filled < batch.devices.size() ? batch.devices[filled] : batch.devices.emplaceBack();
         ++filled;
         assignCounters(sample.counters, cur);
-        sample.deltas = counterDeltas(m_previous[p], cur);
+        counterDeltas(m_previous[p], cur, &sample.deltas);
         std::array<quint32, 2> inflight { 0, 0 };
         // Field 9 is the sum of the two: when it is 0 the split is {0, 0} without a file read.
         if (m_readInflight && cur[DiskField::InFlight] > 0)
             inflight = m_reader.inflight(cur.name);
-        sample.metrics = IostatMetrics::fromDeltas(sample.deltas, batch.elapsedSeconds, inflight[0], inflight[1]);
+        sample.metrics.setFromDeltas(sample.deltas, batch.elapsedSeconds, inflight[0], inflight[1]);
     }
 
     batch.devices.resize(filled);

@@ -19,8 +19,8 @@ public:
     explicit Sampler(SysfsRoot root = SysfsRoot(), QObject *parent = nullptr);
     ~Sampler() override;
 
-    // Watch exactly these kernel names (whole devices or partitions). Names not present yet are waited for:
-    // they start a series when they appear.
+    // Watch exactly these kernel names (whole devices or partitions), reported in this order. Names not
+    // present yet are waited for: they start a series when they appear. An empty list is watchAll().
     void setWatched(const QStringList &names);
     // Watch every whole device in /sys/block (and every partition when includePartitions).
     void watchAll(bool includePartitions = false);
@@ -35,11 +35,12 @@ public:
     // Where counters come from (default Auto: see CounterReader).
     void setSource(CounterSource source) { m_reader.setSource(source); }
     CounterSource lastSource() const { return m_lastSource; }
-    // Read /sys/block/X/inflight for devices with requests in flight (default on).
+    // Read /sys/block/X/inflight for devices with requests in flight (default on). One file read per busy
+    // device per tick: with thousands of devices busy at once at 10 Hz that dominates (docs/stats.md).
     void setReadInflight(bool on) { m_readInflight = on; }
 
     // start() reads a baseline at once (devices present then "appear"), so the first batch covers the
-    // first interval, never the time since boot.
+    // first interval, never the time since boot. stop() ends every series (deviceVanished for each).
     void start();
     void stop();
     bool isRunning() const { return m_timer.isActive(); }

@@ -1,0 +1,54 @@
+// The Statistics tab of the main window: sampler, history and charts of the selected device.
+#include "mainwindow.h"
+
+#include "charts/livestatsview.h"
+#include "discovery/discovery.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
+#include <QDateTime>
+#include <QTabWidget>
+
+namespace dmtune {
+
+void MainWindow::setupStatistics()
+{
+    m_sampler = new Sampler(m_sysfs, this);
+    m_store = new SeriesStore; // deleted by ~MainWindow, after the view that reads it
+    connect(m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
+    connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
+    m_stats = new LiveStatsView(m_sampler, m_store);
+    m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
+                          QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));
+    connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
+        m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
+    });
+}
+
+void MainWindow::chartSelectedDevice()
+{
+    if (!m_sampler || m_selectedDevice.isEmpty())
+        return;
+    const DeviceSnapshot &snapshot = m_discovery->snapshot();
+    QStringList devices {m_selectedDevice};
+    QHash<QString, QString> labels;
+    // A path charts with its map, so the map and every path are side by side (merges show on the
+    // map only under request-based multipath).
+    const MultipathMap *map = snapshot.map(m_selectedDevice);
+    if (!map)
+        map = snapshot.mapOfPath(m_selectedDevice);
+    if (map) {
+        devices = QStringList {map->device} + map->slaves;
+        labels.insert(map->device, QStringLiteral("%1 (%2)").arg(map->name, map->device));
+    }
+    if (devices == m_stats->devices())
+        return;
+    m_sampler->setWatched(devices);
+    m_stats->setDeviceLabels(labels);
+    m_stats->setDevices(devices);
+    if (!m_sampler->isRunning())
+        m_sampler->start();
+}
+
+} // namespace dmtune
