@@ -18,6 +18,7 @@ void MainWindow::setupStatistics()
     connect(m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
     connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
     m_stats = new LiveStatsView(m_sampler, m_store);
+    m_stats->setWindowSeconds(60); // a tuning session is about the last minute; up to 1 h in the combo
     m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
                           QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));

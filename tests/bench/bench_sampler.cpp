@@ -409,7 +409,7 @@ int main(int argc, char **argv)
     compareSources(quick ? 2000 : 20000);
     storeFootprint();
     if (QFile::exists(dmtunectl))
-        compareWithIostat(dmtunectl, quick ? 5 : 30);
+        compareWithIostat(dmtunectl, quick ? 5 : 60);
     else
         std::printf("\n(dmtunectl not found at %s: no comparison with iostat)\n", qPrintable(dmtunectl));
     return 0;
