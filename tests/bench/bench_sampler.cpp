@@ -70,10 +70,13 @@ QString tmpfsTemplate()
 // A generated sys/proc tree of `count` devices whose counters a writer thread advances every period.
 class GeneratedTree {
 public:
-    GeneratedTree(int count, int busyEvery)
+    // busyEvery: 1 device in that many has requests in flight at each read; activeEvery: 1 in that many does
+    // I/O at all (the others' lines never change, as an idle device's).
+    GeneratedTree(int count, int busyEvery, int activeEvery = 1)
         : m_dir(tmpfsTemplate())
         , m_count(count)
         , m_busyEvery(busyEvery)
+        , m_activeEvery(activeEvery)
     {
         QDir root(m_dir.path());
         root.mkpath(QStringLiteral("proc"));
@@ -122,11 +125,11 @@ private:
         text.reserve(m_count * 150);
         char line[256];
         for (int i = 0; i < m_count; ++i) {
-            const quint64 s = step * 1000 + quint64(i);
+            const quint64 s = (i % m_activeEvery == 0 ? step : 1) * 1000 + quint64(i);
             const int n = std::snprintf(line, sizeof line,
                 "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu\n",
                 i % 2 ? 253 : 8, i / 2, qPrintable(deviceName(i)), s * 1500, s * 12, s * 12000, s * 900, s * 3000,
-                s * 21000, s * 192000, s * 2400, i % m_busyEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000,
+                s * 21000, s * 192000, s * 2400, i % m_busyEvery == 0 && i % m_activeEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000,
                 s * 2, s * 40, s * 15);
             text.append(line, n);
         }
@@ -142,6 +145,7 @@ private:
     QTemporaryDir m_dir;
     int m_count;
     int m_busyEvery;
+    int m_activeEvery;
     quint64 m_step = 0;
     QList<QByteArray> m_texts;
 };
@@ -166,9 +170,9 @@ struct SamplerRun {
     int devicesPerBatch = 0;
 };
 
-SamplerRun runGenerated(int devices, int busyEvery, int intervalMs, int seconds, bool withStore)
+SamplerRun runGenerated(int devices, int busyEvery, int activeEvery, int intervalMs, int seconds, bool withStore)
 {
-    GeneratedTree tree(devices, busyEvery);
+    GeneratedTree tree(devices, busyEvery, activeEvery);
     ThreadedWriter writer;
     writer.tree = &tree;
     writer.periodMs = intervalMs;
@@ -346,8 +350,11 @@ int main(int argc, char **argv)
             sampler.sampleNow();
         std::printf("%.3f ms per tick\n", (threadCpuSeconds() - c0) * 1000 / n);
         double ticking = 0;
+        const bool cold = args.contains(QStringLiteral("--cold"));
         for (int k = 0; k < n; ++k) {
             tree.advance(); // not measured
+            if (cold)
+                QThread::msleep(100); // as between two timer ticks: caches cool down
             const double t0 = threadCpuSeconds();
             sampler.sampleNow();
             ticking += threadCpuSeconds() - t0;
@@ -390,18 +397,20 @@ int main(int argc, char **argv)
     struct Case {
         const char *label;
         int busyEvery;
+        int activeEvery;
         bool store;
     } cases[] = {
-        { "sampler, 1/16 of devices with I/O in flight", 16, false },
-        { "sampler + SeriesStore, 1/16 in flight", 16, true },
-        { "sampler, every device in flight (an inflight read each)", 1, false },
+        {"every device doing I/O, 1/16 with requests in flight", 16, 1, false},
+        {"the same + SeriesStore", 16, 1, true},
+        {"1/4 of devices doing I/O (1/16 of those in flight), the rest idle", 16, 4, false},
+        {"every device doing I/O and in flight (an inflight read each)", 1, 1, false},
     };
     for (const Case &c : cases) {
         if (args.contains(QStringLiteral("--first-case-only")) && &c != &cases[0])
             continue;
-        const SamplerRun r = runGenerated(4096, c.busyEvery, 100, seconds, c.store);
-        std::printf(
-            "| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
+        const SamplerRun r = runGenerated(4096, c.busyEvery, c.activeEvery, 100, seconds, c.store);
+        std::printf("| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent,
+            r.cpuPerTickMs);
         std::fflush(stdout);
     }
     if (args.contains(QStringLiteral("--generated-only")))
