@@ -71,6 +71,8 @@ void SeriesStore::clear()
     m_devices.clear();
     m_lastOrder.clear();
     m_lastBatch = 0;
+    m_lastBatchSize = -1;
+    m_batchesSinceSweep = 0;
     m_newestUs = 0;
     m_haveClockOffset = false;
 }
@@ -123,6 +125,8 @@ void SeriesStore::append(const SampleBatch &batch)
         for (auto &entry : m_devices)
             endSegment(entry.second);
     }
+    m_newestUs = std::max(m_newestUs, endUs);
+    const qint64 cutoffUs = m_newestUs - m_retentionUs;
     for (qsizetype i = 0; i < batch.devices.size(); ++i) {
         const DeviceSample &sample = batch.devices[i];
         DeviceHistory &history = historyFor(sample.name(), i);
@@ -145,16 +149,22 @@ void SeriesStore::append(const SampleBatch &batch)
         }
         push(segment, sample, endUs, dtUs);
         history.lastBatch = batch.sequence;
+        evict(history, cutoffUs); // while its memory is at hand
     }
     m_lastBatch = batch.sequence;
-    m_newestUs = std::max(m_newestUs, endUs);
 
-    const qint64 cutoffUs = m_newestUs - m_retentionUs;
+    // Devices not in this batch (vanished, no longer watched) end their segment and age out here: at once
+    // when the batch's device count changed, else every 64 batches (a pass over every history costs a cache
+    // miss per device; the steady state needs none).
+    if (batch.devices.size() == m_lastBatchSize && ++m_batchesSinceSweep < 64)
+        return;
+    m_lastBatchSize = batch.devices.size();
+    m_batchesSinceSweep = 0;
     bool erased = false;
     for (auto it = m_devices.begin(); it != m_devices.end();) {
         DeviceHistory &history = it->second;
         if (!history.segments.empty() && history.segments.back().open && history.lastBatch != batch.sequence)
-            endSegment(history); // not in this batch: it vanished or is no longer watched
+            endSegment(history);
         evict(history, cutoffUs);
         if (history.segments.empty()) {
             it = m_devices.erase(it);

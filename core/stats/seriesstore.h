@@ -126,6 +126,8 @@ private:
     qint64 m_wallMinusMonotonicUs = 0; // set by the first batch: charts show wall time, arithmetic uses monotonic
     bool m_haveClockOffset = false;
     quint64 m_lastBatch = 0;
+    qsizetype m_lastBatchSize = -1;
+    int m_batchesSinceSweep = 0;
     DeviceMap m_devices;
     // The histories of the last batch's devices by position, with the name they were found under: batches
     // come in the same order tick after tick with the same shared strings, so the lookup is a pointer test.

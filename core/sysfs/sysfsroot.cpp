@@ -23,9 +23,17 @@ Result<QString> readFile(const QString &path)
             return Result<QString>::failure(QStringLiteral("%1: no such file").arg(path));
         return Result<QString>::failure(QStringLiteral("%1: %2").arg(path, file.errorString()));
     }
-    const QByteArray data = file.read(maxAttributeBytes);
-    if (data.isNull() && file.error() != QFileDevice::NoError)
-        return Result<QString>::failure(QStringLiteral("%1: %2").arg(path, file.errorString()));
+    // Page-sized reads: QFile::read(max) would allocate the whole bound up front on every call.
+    QByteArray data;
+    char chunk[4096];
+    while (data.size() < maxAttributeBytes) {
+        const qint64 n = file.read(chunk, sizeof chunk);
+        if (n < 0)
+            return Result<QString>::failure(QStringLiteral("%1: %2").arg(path, file.errorString()));
+        if (n == 0)
+            break;
+        data.append(chunk, n);
+    }
     return QString::fromUtf8(data);
 }
 } // namespace

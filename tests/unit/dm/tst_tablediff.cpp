@@ -1,5 +1,5 @@
 // tableDiff: what a reload changes, one line per difference, from kernel table text.
-#include "dm/tabledif.h" // the contract's name; the same as dm/tablediff.h
+#include "dm/tablediff.h"
 
 #include <QTest>
 
