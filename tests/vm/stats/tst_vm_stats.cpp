@@ -1,0 +1,142 @@
+// vm (real kernel): fio on a request-based multipath map while the Sampler watches the map and its
+// paths. Merges show on the map's series and never on its paths' (request-based dm merges in the
+// map's queue, then clones whole requests onto the paths), and the charts show both.
+// Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
+#include "charts/chartspec.h"
+#include "charts/livestatsview.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace dmtune;
+
+namespace {
+struct Totals {
+    double writeMerges = 0; // sum of wrqm/s x interval = merged writes
+    double writes = 0;
+    double maxWareqSz = 0;
+};
+} // namespace
+
+class TestVmStats : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void mergesOnTheMapNotOnThePaths();
+    void cleanupTestCase();
+
+private:
+    QString m_out, m_map, m_dm, m_oldScheduler;
+    QStringList m_paths;
+    SysfsRoot m_sys;
+};
+
+void TestVmStats::initTestCase()
+{
+    m_out = qEnvironmentVariable("KLAB_OUT");
+    if (m_out.isEmpty())
+        QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R stats' as root");
+    QVERIFY(::geteuid() == 0);
+    QProcess setup;
+    setup.start(QStringLiteral("bash"), {QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh")});
+    QVERIFY(setup.waitForFinished(120000));
+    QVERIFY2(setup.exitCode() == 0, setup.readAllStandardError().constData());
+    QHash<QString, QString> env;
+    for (const QByteArray &line : setup.readAllStandardOutput().split('\n')) {
+        const int eq = line.indexOf('=');
+        if (eq > 0)
+            env.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+    }
+    m_map = env.value(QStringLiteral("MAP"));
+    m_dm = env.value(QStringLiteral("DM"));
+    m_paths = env.value(QStringLiteral("SD")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QCOMPARE(m_paths.size(), 4);
+    // The map's own queue does the merging: give it a scheduler that merges.
+    m_oldScheduler = m_sys.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_dm));
+    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), QStringLiteral("mq-deadline")));
+    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/nomerges").arg(m_dm), QStringLiteral("0")));
+}
+
+void TestVmStats::mergesOnTheMapNotOnThePaths()
+{
+    const QStringList devices = QStringList {m_dm} + m_paths;
+    Sampler sampler(m_sys);
+    SeriesStore store;
+    connect(&sampler, &Sampler::samplesAvailable, this, [&store](const SampleBatch &b) { store.append(b); });
+    LiveStatsView view(&sampler, &store);
+    view.resize(1400, 1000);
+    view.setWindowSeconds(60);
+    view.setDevices(devices);
+    sampler.setWatched(devices);
+    QVERIFY(sampler.setInterval(500));
+
+    QHash<QString, Totals> totals;
+    connect(&sampler, &Sampler::samplesAvailable, this, [&totals](const SampleBatch &batch) {
+        for (const DeviceSample &s : batch.devices) {
+            Totals &t = totals[s.name()];
+            t.writeMerges += s.metrics[Metric::WriteMergesPerSec] * batch.elapsedSeconds;
+            t.writes += s.metrics[Metric::WritesPerSec] * batch.elapsedSeconds;
+            t.maxWareqSz = qMax(t.maxWareqSz, s.metrics[Metric::WriteRequestSize]);
+        }
+    });
+    sampler.start();
+    view.show();
+
+    // Batched submission lets 4k direct writes meet in the map's queue (STYLE.md, lab README).
+    QProcess fio;
+    fio.start(QStringLiteral("fio"),
+              {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_map,
+               QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+               QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"),
+               QStringLiteral("--iodepth_batch_complete_min=16"), QStringLiteral("--size=48m"),
+               QStringLiteral("--time_based"), QStringLiteral("--runtime=4"), QStringLiteral("--output-format=json")});
+    QVERIFY(fio.waitForStarted());
+    view.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
+    QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
+    view.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio stop"), MarkerKind::WorkloadStop);
+    QCOMPARE(fio.exitCode(), 0);
+    QTest::qWait(1200); // one more interval after the last I/O
+    sampler.stop();
+
+    for (const QString &d : devices)
+        qInfo("%s: writes %.0f, merged writes %.0f, max wareq-sz %.1f kB", qPrintable(d), totals[d].writes,
+              totals[d].writeMerges, totals[d].maxWareqSz);
+    // The map merged, and its requests were larger than 4 kB...
+    QVERIFY2(totals[m_dm].writeMerges > 0, "no write merges on the map");
+    QVERIFY(totals[m_dm].maxWareqSz > 4.0);
+    // ...and the paths carried the I/O without a single merge of their own.
+    double pathWrites = 0;
+    for (const QString &p : std::as_const(m_paths)) {
+        QCOMPARE(totals[p].writeMerges, 0.0);
+        pathWrites += totals[p].writes;
+    }
+    QVERIFY(pathWrites > 0);
+    // Every device has a series in the history the charts draw from.
+    for (const QString &d : devices)
+        QVERIFY2(store.sampleCount(d) > 0, qPrintable(d));
+    const QString png = m_out + QStringLiteral("/merges.png");
+    QVERIFY(view.exportChart(ChartPanelKind::Merges, png));
+    QVERIFY(QFileInfo(png).size() > 5000);
+    QVERIFY(view.exportCsv(m_out + QStringLiteral("/samples.csv")));
+}
+
+void TestVmStats::cleanupTestCase()
+{
+    if (m_dm.isEmpty() || m_oldScheduler.isEmpty())
+        return;
+    const QString current = m_oldScheduler.section(QLatin1Char('['), 1).section(QLatin1Char(']'), 0, 0);
+    if (!current.isEmpty())
+        m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), current);
+}
+
+QTEST_MAIN(TestVmStats)
+#include "tst_vm_stats.moc"
