@@ -129,8 +129,8 @@ private:
             const int n = std::snprintf(line, sizeof line,
                 "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu %llu\n",
                 i % 2 ? 253 : 8, i / 2, qPrintable(deviceName(i)), s * 1500, s * 12, s * 12000, s * 900, s * 3000,
-                s * 21000, s * 192000, s * 2400, i % m_busyEvery == 0 && i % m_activeEvery == 0 ? 8 : 0, s * 95, s * 3300, s * 3, 0ULL, s * 6000,
-                s * 2, s * 40, s * 15);
+                s * 21000, s * 192000, s * 2400, i % m_busyEvery == 0 && i % m_activeEvery == 0 ? 8 : 0, s * 95,
+                s * 3300, s * 3, 0ULL, s * 6000, s * 2, s * 40, s * 15);
             text.append(line, n);
         }
         return text;
@@ -400,17 +400,17 @@ int main(int argc, char **argv)
         int activeEvery;
         bool store;
     } cases[] = {
-        {"every device doing I/O, 1/16 with requests in flight", 16, 1, false},
-        {"the same + SeriesStore", 16, 1, true},
-        {"1/4 of devices doing I/O (1/16 of those in flight), the rest idle", 16, 4, false},
-        {"every device doing I/O and in flight (an inflight read each)", 1, 1, false},
+        { "every device doing I/O, 1/16 with requests in flight", 16, 1, false },
+        { "the same + SeriesStore", 16, 1, true },
+        { "1/4 of devices doing I/O (1/16 of those in flight), the rest idle", 16, 4, false },
+        { "every device doing I/O and in flight (an inflight read each)", 1, 1, false },
     };
     for (const Case &c : cases) {
         if (args.contains(QStringLiteral("--first-case-only")) && &c != &cases[0])
             continue;
         const SamplerRun r = runGenerated(4096, c.busyEvery, c.activeEvery, 100, seconds, c.store);
-        std::printf("| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent,
-            r.cpuPerTickMs);
+        std::printf(
+            "| %s | %d | %d | %.2f %% | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent, r.cpuPerTickMs);
         std::fflush(stdout);
     }
     if (args.contains(QStringLiteral("--generated-only")))

@@ -95,7 +95,11 @@ void TestLiveMerges::nomergesStopsMerging()
             m[Metric::WriteRequestSize]);
         QCOMPARE(m[Metric::WriteMergesPerSec], 0.0);
         QCOMPARE(m[Metric::WriteMergedPercent], 0.0);
-        QCOMPARE(m[Metric::WriteRequestSize], 4.0); // every 4K write issued on its own
+        // Every 4K write issued on its own. Not exactly 4.00 in every interval: the kernel counts a request's
+        // sectors when its data completes and the request itself just after, so one straddling the read
+        // lands on both sides of it.
+        QVERIFY2(
+            qAbs(m[Metric::WriteRequestSize] - 4.0) < 0.01, qPrintable(QString::number(m[Metric::WriteRequestSize])));
     }
 }
 

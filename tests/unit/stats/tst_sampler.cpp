@@ -162,7 +162,6 @@ void TestSampler::ratesUseRealElapsedTime()
     QVERIFY2(batch.elapsedSeconds * 1e9 <= double(outerEnd), qPrintable(QString::number(batch.elapsedSeconds)));
     const auto &m = batch.devices[0].metrics;
     QCOMPARE(m[Metric::WritesPerSec], 300 / batch.elapsedSeconds);
-    QVERIFY(qAbs(m[Metric::WritesPerSec] - 1200) < 60); // about 300 writes in 0.25 s
     QCOMPARE(m[Metric::WriteKBPerSec], 1200 / batch.elapsedSeconds);
     QCOMPARE(m[Metric::Utilization], 150 / batch.elapsedSeconds / 10);
     QVERIFY(batch.monotonicNs > 0);
@@ -408,14 +407,17 @@ void TestSampler::intervalChangesWhileRunning()
     sampler.start();
     QVERIFY(sampler.isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(batches.size() >= 2, 5000);
-    for (const auto &args : std::as_const(batches))
-        QVERIFY(qAbs(args.first().value<SampleBatch>().elapsedSeconds - 0.1) < 0.05);
+    // A loaded machine may deliver a tick late (never early): bounds that survive a busy CI runner.
+    for (const auto &args : std::as_const(batches)) {
+        const double e = args.first().value<SampleBatch>().elapsedSeconds;
+        QVERIFY2(e > 0.08 && e < 0.5, qPrintable(QString::number(e)));
+    }
     QVERIFY(sampler.setInterval(300));
     batches.clear();
     QTRY_VERIFY_WITH_TIMEOUT(batches.size() >= 2, 5000);
     // The first tick after the change may cover the rest of the old period plus a new one; the next is 0.3 s.
     const double last = batches.last().first().value<SampleBatch>().elapsedSeconds;
-    QVERIFY2(qAbs(last - 0.3) < 0.1, qPrintable(QString::number(last)));
+    QVERIFY2(last > 0.25 && last < 1.0, qPrintable(QString::number(last)));
     sampler.stop();
     QVERIFY(!sampler.isRunning());
 }
