@@ -240,7 +240,8 @@ void MainWindow::fitSplitterToTree()
     if (!m_autoFitTree)
         return;
     const int total = m_splitter->width() - m_splitter->handleWidth();
-    const int treeWidth = qBound(total / 3, m_tree->contentsWidthHint(), total - 460);
+    // At most ~2/5 of the window: the tabs (charts, path groups) need the room more than the tree.
+    const int treeWidth = qBound(total / 3, m_tree->contentsWidthHint(), qMin(total - 460, total * 2 / 5));
     m_splitter->setSizes({treeWidth, qMax(1, total - treeWidth)});
 }
 

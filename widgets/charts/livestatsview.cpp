@@ -106,26 +106,20 @@ void LiveStatsView::buildUi()
     controls->addWidget(m_status, 1);
     layout->addLayout(controls);
 
-    // Charts: two columns, each at least ChartPanel::MinimumHeight high, in a scroll area.
+    // Charts: one or two columns (layOutPanels), each at least ChartPanel::MinimumHeight high, in a scroll area.
     auto *grid = new QWidget;
-    auto *gridLayout = new QGridLayout(grid);
-    gridLayout->setContentsMargins(0, 0, 0, 0);
-    gridLayout->setSpacing(6);
+    m_grid = new QGridLayout(grid);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(6);
     for (ChartPanelKind kind : ChartPanelSpec::kinds()) {
         auto *panel = new ChartPanel(kind, grid);
-        const int i = int(m_panels.size());
-        const bool last = i == ChartPanelCount - 1 && ChartPanelCount % 2 == 1;
-        gridLayout->addWidget(panel, i / 2, i % 2, 1, last ? 2 : 1);
         connect(panel, &ChartPanel::userRangeChanged, this,
             [this, panel](double lower, double upper) { onUserRange(panel, lower, upper); });
         connect(panel, &ChartPanel::resumeRequested, this, [this] { setPaused(false); });
         connect(panel, &ChartPanel::exportFailed, this, &LiveStatsView::exportFailed);
         m_panels.append(panel);
     }
-    for (int row = 0; row < (ChartPanelCount + 1) / 2; ++row)
-        gridLayout->setRowStretch(row, 1);
-    gridLayout->setColumnStretch(0, 1);
-    gridLayout->setColumnStretch(1, 1);
+    layOutPanels(2);
     m_scroll = new QScrollArea(this);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -364,6 +358,31 @@ void LiveStatsView::replotExposed()
         (*it)->replotQueued();
         it = m_stalePanels.erase(it);
     }
+}
+
+void LiveStatsView::layOutPanels(int columns)
+{
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (ChartPanel *panel : std::as_const(m_panels))
+        m_grid->removeWidget(panel);
+    for (int i = 0; i < m_panels.size(); ++i) {
+        const bool lastAlone = columns == 2 && i == m_panels.size() - 1 && m_panels.size() % 2 == 1;
+        m_grid->addWidget(m_panels[i], i / columns, i % columns, 1, lastAlone ? 2 : 1);
+    }
+    const int rows = int((m_panels.size() + columns - 1) / columns);
+    for (int row = 0; row < m_grid->rowCount(); ++row)
+        m_grid->setRowStretch(row, row < rows ? 1 : 0);
+    m_grid->setColumnStretch(0, 1);
+    m_grid->setColumnStretch(1, columns == 2 ? 1 : 0);
+}
+
+void LiveStatsView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Below ~1100 px a half-width chart clips the legend of a map with four paths.
+    layOutPanels(width() >= 1100 ? 2 : 1);
 }
 
 void LiveStatsView::showEvent(QShowEvent *event)

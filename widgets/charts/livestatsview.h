@@ -30,6 +30,8 @@ class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+class QGridLayout;
+
 namespace dmtune {
 
 class ChartPanel;
@@ -107,9 +109,12 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void buildUi();
+    // Two columns of charts when there is room for legends of a map and its paths, else one.
+    void layOutPanels(int columns);
     void scrollToNow();
     void replotAll();
     void replotExposed();
@@ -145,6 +150,8 @@ private:
     QSplitter *m_splitter = nullptr;
     QScrollArea *m_scroll = nullptr;
     QList<ChartPanel *> m_panels;
+    QGridLayout *m_grid = nullptr;
+    int m_columns = 0;
     QSet<ChartPanel *> m_stalePanels; // scrolled out of view when their data changed
     IostatTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_tableProxy = nullptr;
