@@ -273,32 +273,27 @@ Result<DmInfo> LibDevmapperBackend::info(const QString &name)
     return infoLocked(name);
 }
 
-Result<QList<DmTargetLine>> LibDevmapperBackend::table(const QString &name)
+Result<QList<DmTargetLine>> LibDevmapperBackend::targets(int type, const char *what, const QString &name)
 {
     using R = Result<QList<DmTargetLine>>;
     if (const Status s = ready(name); !s)
         return R::failure(s.errorMessage);
     QMutexLocker lock(&libraryMutex());
     QString error;
-    Task task
-        = runTask(DM_DEVICE_TABLE, "table", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
+    Task task = runTask(type, what, name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
     if (!task)
         return R::failure(error);
     return targetLines(task.get());
 }
 
+Result<QList<DmTargetLine>> LibDevmapperBackend::table(const QString &name)
+{
+    return targets(DM_DEVICE_TABLE, "table", name);
+}
+
 Result<QList<DmTargetLine>> LibDevmapperBackend::status(const QString &name)
 {
-    using R = Result<QList<DmTargetLine>>;
-    if (const Status s = ready(name); !s)
-        return R::failure(s.errorMessage);
-    QMutexLocker lock(&libraryMutex());
-    QString error;
-    Task task
-        = runTask(DM_DEVICE_STATUS, "status", name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
-    if (!task)
-        return R::failure(error);
-    return targetLines(task.get());
+    return targets(DM_DEVICE_STATUS, "status", name);
 }
 
 Status LibDevmapperBackend::message(const QString &name, const QString &text)

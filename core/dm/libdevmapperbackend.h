@@ -30,6 +30,8 @@ public:
 
 private:
     Status ready(const QString &name) const;
+    // DM_DEVICE_TABLE or DM_DEVICE_STATUS of one map, as target lines.
+    Result<QList<DmTargetLine>> targets(int type, const char *what, const QString &name);
 
     SysfsRoot m_root;
     QString m_controlPath;
