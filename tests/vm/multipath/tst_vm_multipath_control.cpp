@@ -42,18 +42,9 @@ class TstVmMultipathControl : public QObject {
         return devnum == env("N0") ? u"nullb0"_s : u"nullb1"_s;
     }
 
-    // One operation through MultipathControl; waits for its finished() (a test may spin the
-    // event loop; the product never does).
     MultipathOperationResult core(const std::function<void(MultipathControl &)> &op)
     {
-        QSignalSpy spy(m_control, &MultipathControl::finished);
-        op(*m_control);
-        if (!spy.wait(60000)) {
-            MultipathOperationResult timedOut;
-            timedOut.error = u"no finished() within 60 s"_s;
-            return timedOut;
-        }
-        return spy.first().first().value<MultipathOperationResult>();
+        return vm::runOperation(*m_control, op);
     }
 
     vm::Run ctl(const QStringList &args) { return vm::run(m_ctl, args); }

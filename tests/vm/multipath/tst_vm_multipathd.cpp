@@ -34,14 +34,7 @@ class TstVmMultipathd : public QObject {
 
     MultipathOperationResult core(const std::function<void(MultipathControl &)> &op)
     {
-        QSignalSpy spy(m_control, &MultipathControl::finished);
-        op(*m_control);
-        if (!spy.wait(60000)) {
-            MultipathOperationResult timedOut;
-            timedOut.error = u"no finished() within 60 s"_s;
-            return timedOut;
-        }
-        return spy.first().first().value<MultipathOperationResult>();
+        return vm::runOperation(*m_control, op);
     }
 
     vm::Run ctl(const QStringList &args) { return vm::run(m_ctl, args); }

@@ -2,6 +2,7 @@
 // Helpers of the multipath vm tests (run INSIDE the lab VM): programs, the lab's KEY=VALUE
 // variables, the kernel's table and status through dmsetup (an independent reader, parsed with
 // the unit-tested grammar), waiting for a signal.
+#include "dm/multipathcontrol.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
 
@@ -9,6 +10,7 @@
 #include <QHash>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QtTest>
 
 namespace vm {
@@ -122,6 +124,21 @@ inline void saveFile(const QString &path, const QString &text)
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         f.write(text.toUtf8());
+}
+
+// One operation through MultipathControl; waits for its finished() (a test may spin the event
+// loop; the product never does).
+inline dmtune::MultipathOperationResult runOperation(dmtune::MultipathControl &control,
+                                                     const std::function<void(dmtune::MultipathControl &)> &op)
+{
+    QSignalSpy spy(&control, &dmtune::MultipathControl::finished);
+    op(control);
+    if (!spy.wait(60000)) {
+        dmtune::MultipathOperationResult timedOut;
+        timedOut.error = u"no finished() within 60 s"_s;
+        return timedOut;
+    }
+    return spy.first().first().value<dmtune::MultipathOperationResult>();
 }
 
 } // namespace vm
