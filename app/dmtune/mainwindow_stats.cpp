@@ -7,6 +7,7 @@
 #include "stats/seriesstore.h"
 
 #include <QDateTime>
+#include <QSettings>
 #include <QTabWidget>
 
 namespace dmtune {
@@ -14,11 +15,23 @@ namespace dmtune {
 void MainWindow::setupStatistics()
 {
     m_sampler = new Sampler(m_sysfs, this);
+    // Interval and history kept are the user's choices, remembered between runs.
+    QSettings settings;
+    m_sampler->setInterval(settings.value(QStringLiteral("statistics/intervalMs"), Sampler::DefaultIntervalMs).toInt());
     m_store = new SeriesStore; // deleted by ~MainWindow, after the view that reads it
     connect(m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
     connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
     m_stats = new LiveStatsView(m_sampler, m_store);
     m_stats->setWindowSeconds(60); // a tuning session is about the last minute; up to 1 h in the combo
+    const int keep = settings.value(QStringLiteral("statistics/retentionSeconds"), 3600).toInt();
+    m_store->setRetention(qint64(std::max(keep, 60)) * 1000);
+    m_stats->setRetentionSeconds(int(m_store->retention() / 1000));
+    connect(m_stats, &LiveStatsView::intervalChosen, this,
+        [](int ms) { QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms); });
+    connect(m_stats, &LiveStatsView::retentionChosen, this, [this](int seconds) {
+        m_store->setRetention(qint64(seconds) * 1000);
+        QSettings().setValue(QStringLiteral("statistics/retentionSeconds"), seconds);
+    });
     m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
                           QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));

@@ -8,18 +8,9 @@ namespace dmtune {
 
 namespace {
 
-constexpr quint32 saturate32(quint64 v)
-{
-    return v > 0xffffffffULL ? 0xffffffffU : quint32(v);
-}
-
-constexpr quint16 saturate16(double v)
-{
-    return v >= 65535.0 ? quint16(65535) : v <= 0 ? quint16(0) : quint16(v);
-}
-
-// Which DiskField each slot of StoredSample::counters and the side rings' counters holds.
-constexpr DiskField ringFields[10] = {
+// The counters the history keeps, in HistoryValues order: every field but 9 (in flight, which the
+// inflight pair at the tick replaces).
+constexpr DiskField historyFields[16] = {
     DiskField::ReadIos,
     DiskField::ReadMerges,
     DiskField::ReadSectors,
@@ -30,24 +21,19 @@ constexpr DiskField ringFields[10] = {
     DiskField::WriteTicks,
     DiskField::IoTicks,
     DiskField::TimeInQueue,
+    DiskField::DiscardIos,
+    DiskField::DiscardMerges,
+    DiskField::DiscardSectors,
+    DiskField::DiscardTicks,
+    DiskField::FlushIos,
+    DiskField::FlushTicks,
 };
-constexpr DiskField flushFields[2] = { DiskField::FlushIos, DiskField::FlushTicks };
-constexpr DiskField discardFields[4]
-    = { DiskField::DiscardIos, DiskField::DiscardMerges, DiskField::DiscardSectors, DiskField::DiscardTicks };
+static_assert(std::size(historyFields) == HistoryValues::Count - HistoryValues::FirstCounter);
 
-template<typename Side, std::size_t N>
-bool fillSide(Side *side, quint32 index, const CounterDeltas &d, const DiskField (&fields)[N])
+quint64 inflightCount(double v)
 {
-    side->sampleIndex = index;
-    bool any = false;
-    for (std::size_t i = 0; i < N; ++i) {
-        side->counters[i] = saturate32(d[fields[i]]);
-        any |= side->counters[i] != 0;
-    }
-    return any;
+    return v > 0 ? quint64(v) : 0;
 }
-
-constexpr std::size_t minimumCapacity = 16;
 
 } // namespace
 
@@ -90,15 +76,9 @@ void SeriesStore::endSegment(DeviceHistory &history)
         return;
     Segment &s = history.segments.back();
     s.open = false;
-    // A closed segment only shrinks from now on: give back the spare ring capacity.
-    if (s.ring.size() > s.count) {
-        std::vector<StoredSample> compact;
-        compact.reserve(s.count);
-        for (std::size_t i = 0; i < s.count; ++i)
-            compact.push_back(s.ring[(s.head + i) % s.ring.size()]);
-        s.ring = std::move(compact);
-        s.head = 0;
-    }
+    // A closed segment only shrinks from now on: give back the spare capacity of its last block.
+    if (!s.blocks.empty())
+        s.blocks.back().bytes.shrink_to_fit();
 }
 
 SeriesStore::DeviceHistory &SeriesStore::historyFor(const QString &name, qsizetype position)
@@ -143,8 +123,8 @@ void SeriesStore::append(const SampleBatch &batch)
         Segment &segment = history.segments.back();
         // From the previous end, not from elapsedSeconds: µs timestamps that never drift over an hour.
         const qint64 dtUs = endUs - segment.lastEndUs;
-        if (dtUs <= 0 || dtUs > qint64(std::numeric_limits<quint32>::max())) {
-            endSegment(history); // not representable (a suspend?): leave a gap
+        if (dtUs <= 0) {
+            endSegment(history); // the clock did not advance: leave a gap
             continue;
         }
         push(segment, sample, endUs, dtUs);
@@ -177,80 +157,63 @@ void SeriesStore::append(const SampleBatch &batch)
         m_lastOrder.clear(); // it may point at an erased history
 }
 
-void SeriesStore::grow(Segment &segment, qint64 dtUs)
-{
-    // Aim at exactly what the retention needs at the current interval, approached by doubling so that a
-    // short-lived device does not reserve an hour.
-    const std::size_t target = std::size_t(m_retentionUs / std::max<qint64>(dtUs, 1)) + 2;
-    const std::size_t size = segment.ring.size();
-    std::size_t capacity = std::min(std::max(size * 2, minimumCapacity), target);
-    // Past the target the intervals are shorter than the estimate (timer jitter, or a shorter interval set):
-    // small steps, so that the ring ends close to what is kept.
-    if (capacity <= size)
-        capacity = size + std::max(minimumCapacity, size / 64);
-    std::vector<StoredSample> bigger;
-    bigger.reserve(capacity);
-    for (std::size_t i = 0; i < segment.count; ++i)
-        bigger.push_back(segment.ring[(segment.head + i) % size]);
-    bigger.resize(capacity);
-    segment.ring = std::move(bigger);
-    segment.head = 0;
-}
-
 void SeriesStore::push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs)
 {
-    if (segment.count == segment.ring.size())
-        grow(segment, dtUs);
-    StoredSample &s = segment.ring[(segment.head + segment.count) % segment.ring.size()];
-    s.dtMicros = quint32(dtUs);
-    s.inflightReads = saturate16(sample.metrics[Metric::InflightReads]);
-    s.inflightWrites = saturate16(sample.metrics[Metric::InflightWrites]);
-    for (int i = 0; i < 10; ++i)
-        s.counters[i] = saturate32(sample.deltas[ringFields[i]]);
-    const quint32 index = segment.firstIndex + quint32(segment.count);
-    ++segment.count;
-    StoredFlushDeltas flush;
-    if (fillSide(&flush, index, sample.deltas, flushFields))
-        segment.flushes.push(flush);
-    StoredDiscardDeltas discard;
-    if (fillSide(&discard, index, sample.deltas, discardFields))
-        segment.discards.push(discard);
-    segment.lastEndUs = endUs;
-}
-
-template<typename T>
-void SeriesStore::SideRing<T>::dropBefore(quint32 sampleIndex)
-{
-    // Relative comparison: indices are taken modulo 2^32 like the ring's.
-    while (head < items.size() && qint32(items[head].sampleIndex - sampleIndex) < 0)
-        ++head;
-    if (head == items.size()) {
-        items.clear();
-        head = 0;
-    } else if (head > 64 && head * 2 > items.size()) {
-        items.erase(items.begin(), items.begin() + qsizetype(head));
-        head = 0;
+    if (segment.blocks.empty() || segment.blocks.back().count == BlockSamples) {
+        if (!segment.blocks.empty())
+            segment.blocks.back().bytes.shrink_to_fit();
+        segment.blocks.emplace_back();
+        segment.encoder.reset();
     }
+    HistoryValues values;
+    values.v[HistoryValues::DtMicros] = quint64(dtUs);
+    values.v[HistoryValues::InflightReads] = inflightCount(sample.metrics[Metric::InflightReads]);
+    values.v[HistoryValues::InflightWrites] = inflightCount(sample.metrics[Metric::InflightWrites]);
+    for (std::size_t i = 0; i < std::size(historyFields); ++i)
+        values.v[HistoryValues::FirstCounter + i] = sample.deltas[historyFields[i]];
+    Block &block = segment.blocks.back();
+    segment.encoder.encode(values, &block.bytes);
+    ++block.count;
+    ++segment.count;
+    segment.lastEndUs = endUs;
 }
 
 void SeriesStore::evict(DeviceHistory &history, qint64 cutoffUs)
 {
     while (!history.segments.empty()) {
         Segment &s = history.segments.front();
-        while (s.count > 0 && s.startUs + qint64(s.ring[s.head].dtMicros) < cutoffUs) {
-            s.startUs += s.ring[s.head].dtMicros;
-            s.head = (s.head + 1) % s.ring.size();
+        while (s.count > 0) {
+            const Block &front = s.blocks.front();
+            SampleDecoder decoder = s.frontDecoder;
+            HistoryValues values;
+            const quint8 *begin = front.bytes.data();
+            const quint8 *next = decoder.decode(begin + s.frontOffset, begin + front.bytes.size(), &values);
+            Q_ASSERT(next); // the bytes were written by this store's encoder
+            const qint64 dtUs = qint64(values.v[HistoryValues::DtMicros]);
+            if (!next || s.startUs + dtUs >= cutoffUs)
+                break;
+            s.startUs += dtUs;
             --s.count;
-            ++s.firstIndex;
+            s.evictedAny = true;
+            if (++s.frontIndex == front.count && s.blocks.size() > 1) {
+                s.blocks.erase(s.blocks.begin());
+                s.frontOffset = 0;
+                s.frontIndex = 0;
+                s.frontDecoder.reset();
+            } else {
+                s.frontOffset = std::size_t(next - begin);
+                s.frontDecoder = decoder;
+            }
         }
-        s.flushes.dropBefore(s.firstIndex);
-        s.discards.dropBefore(s.firstIndex);
         if (s.count == 0 && !s.open) {
             history.segments.pop_front();
             continue;
         }
-        if (s.count == 0) { // open and empty: restart the ring from its start
-            s.head = 0;
+        if (s.count == 0) { // open and empty: start again with a fresh block
+            s.blocks.clear();
+            s.frontOffset = 0;
+            s.frontIndex = 0;
+            s.frontDecoder.reset();
         }
         break;
     }
@@ -266,36 +229,35 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
 {
     for (const Segment &s : history.segments) {
         qint64 endUs = s.startUs;
-        const StoredFlushDeltas *flush = s.flushes.begin();
-        const StoredDiscardDeltas *discard = s.discards.begin();
         bool first = true;
-        for (std::size_t i = 0; i < s.count; ++i) {
-            const StoredSample &stored = s.ring[(s.head + i) % s.ring.size()];
-            endUs += stored.dtMicros;
-            const quint32 index = s.firstIndex + quint32(i);
-            const double time = toEpochSeconds(endUs);
-            if (time < sinceSeconds)
-                continue;
-            CounterDeltas d;
-            for (int k = 0; k < 10; ++k)
-                d[ringFields[k]] = stored.counters[k];
-            // Both side rings ascend with the sample index (relative to firstIndex, so wrapping is harmless).
-            while (flush != s.flushes.end() && quint32(flush->sampleIndex - s.firstIndex) < quint32(i))
-                ++flush;
-            if (flush != s.flushes.end() && flush->sampleIndex == index) {
-                for (int k = 0; k < 2; ++k)
-                    d[flushFields[k]] = flush->counters[k];
+        for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+            const Block &block = s.blocks[b];
+            SampleDecoder decoder;
+            if (b == 0)
+                decoder = s.frontDecoder;
+            const quint8 *p = block.bytes.data() + (b == 0 ? s.frontOffset : 0);
+            const quint8 *const end = block.bytes.data() + block.bytes.size();
+            for (quint32 i = b == 0 ? s.frontIndex : 0; i < block.count && p; ++i) {
+                HistoryValues values;
+                p = decoder.decode(p, end, &values);
+                if (!p)
+                    break;
+                const quint64 dtUs = values.v[HistoryValues::DtMicros];
+                endUs += qint64(dtUs);
+                const double time = toEpochSeconds(endUs);
+                if (time < sinceSeconds)
+                    continue;
+                CounterDeltas d;
+                for (std::size_t k = 0; k < std::size(historyFields); ++k)
+                    d[historyFields[k]] = values.v[HistoryValues::FirstCounter + k];
+                const double dt = double(dtUs) / 1e6;
+                const bool segmentStart = first && !s.evictedAny && b == 0 && i == 0;
+                visit(time, dt,
+                    IostatMetrics::fromDeltas(d, dt, quint32(std::min<quint64>(values.v[HistoryValues::InflightReads], 0xffffffffU)),
+                        quint32(std::min<quint64>(values.v[HistoryValues::InflightWrites], 0xffffffffU))),
+                    first, segmentStart);
+                first = false;
             }
-            while (discard != s.discards.end() && quint32(discard->sampleIndex - s.firstIndex) < quint32(i))
-                ++discard;
-            if (discard != s.discards.end() && discard->sampleIndex == index) {
-                for (int k = 0; k < 4; ++k)
-                    d[discardFields[k]] = discard->counters[k];
-            }
-            const double dt = double(stored.dtMicros) / 1e6;
-            visit(time, dt, IostatMetrics::fromDeltas(d, dt, stored.inflightReads, stored.inflightWrites), first,
-                i == 0 && s.firstIndex == 0);
-            first = false;
         }
     }
 }
@@ -335,8 +297,11 @@ qsizetype SeriesStore::sampleBytes() const
 {
     qsizetype bytes = 0;
     for (const auto &entry : m_devices) {
-        for (const Segment &s : entry.second.segments)
-            bytes += qsizetype(s.ring.capacity() * sizeof(StoredSample) + s.flushes.bytes() + s.discards.bytes());
+        for (const Segment &s : entry.second.segments) {
+            bytes += qsizetype(s.blocks.capacity() * sizeof(Block));
+            for (const Block &block : s.blocks)
+                bytes += qsizetype(block.bytes.capacity());
+        }
     }
     return bytes;
 }

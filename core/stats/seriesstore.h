@@ -1,7 +1,9 @@
 #pragma once
-// Per-device history of the sampler's batches at full resolution, 48 bytes per device-sample, kept for a
-// retention time (default 1 h). Charts pull (time, value) series of any metric out of it. Layout: docs/stats.md.
+// Per-device history of the sampler's batches at full resolution, kept for a retention time (default 1 h).
+// Charts pull (time, value) series of any metric out of it. Samples are kept exactly but encoded
+// (samplecodec.h): a few bytes for an idle device, 20-45 for a busy one (docs/stats.md).
 #include "samplebatch.h"
+#include "samplecodec.h"
 
 #include <QHash>
 #include <QList>
@@ -12,29 +14,6 @@
 #include <vector>
 
 namespace dmtune {
-
-// One device over one interval: the deltas the charts need, exactly, in 48 bytes.
-struct StoredSample {
-    quint32 dtMicros; // interval length from the monotonic clock
-    quint16 inflightReads; // saturated at 65535
-    quint16 inflightWrites;
-    // Deltas of fields 1-8, 10 and 11 (reads, writes, busy time, weighted time), saturated at 2^32-1 (an
-    // interval of at most 60 s does not come near: 2^32 sectors are 2 TiB).
-    quint32 counters[10];
-};
-static_assert(sizeof(StoredSample) == 48, "the history budget is 48 bytes per device-sample");
-
-// Flush (fields 16, 17) and discard (12-15) deltas of the intervals that had any, beside the ring, keyed by
-// the sample's index in its segment: most intervals of most devices have none, and those that do pay
-// 12 or 20 bytes more.
-template<int N>
-struct StoredSideDeltas {
-    quint32 sampleIndex;
-    quint32 counters[N];
-};
-using StoredFlushDeltas = StoredSideDeltas<2>;
-using StoredDiscardDeltas = StoredSideDeltas<4>;
-static_assert(sizeof(StoredFlushDeltas) == 12 && sizeof(StoredDiscardDeltas) == 20);
 
 struct MetricSeries {
     QList<double> times; // seconds since the epoch, at the end of each interval
@@ -69,7 +48,7 @@ public:
     QStringList devices() const;
     qsizetype sampleCount(const QString &device) const;
     qsizetype sampleCount() const;
-    // Bytes held for samples (ring capacity + flush/discard side rings), without the per-device bookkeeping.
+    // Bytes held for samples (encoded blocks, their capacity and headers), without the per-device bookkeeping.
     qsizetype sampleBytes() const;
 
     // The metric over time for one device, from sinceSeconds (seconds since the epoch) on.
@@ -78,26 +57,24 @@ public:
     QList<TimedMetrics> history(const QString &device, double sinceSeconds = 0) const;
 
 private:
-    // A FIFO over a vector: no allocation while empty (std::deque allocates on construction), front
-    // removal by index with an occasional compaction.
-    template<typename T>
-    struct SideRing {
-        std::vector<T> items;
-        std::size_t head = 0;
-        void push(const T &item) { items.push_back(item); }
-        void dropBefore(quint32 sampleIndex);
-        const T *begin() const { return items.data() + head; }
-        const T *end() const { return items.data() + items.size(); }
-        std::size_t bytes() const { return items.capacity() * sizeof(T); }
+    // A segment's samples are encoded into blocks of up to BlockSamples; the encoder restarts at each block, so
+    // a block decodes on its own and evicted samples give their memory back one block at a time.
+    static constexpr quint32 BlockSamples = 64;
+    struct Block {
+        std::vector<quint8> bytes; // shrunk to its size when the next block starts
+        quint32 count = 0;
     };
     struct Segment {
-        std::vector<StoredSample> ring; // capacity grows towards retention / interval
-        std::size_t head = 0; // index of the oldest sample
+        std::vector<Block> blocks; // oldest first; an open segment appends to the last
+        SampleEncoder encoder; // state after the last block's newest sample
+        // The oldest kept sample: where it starts in blocks.front(), its index there, and the decoder's
+        // state just before it (samples before it in that block were evicted).
+        std::size_t frontOffset = 0;
+        quint32 frontIndex = 0;
+        SampleDecoder frontDecoder;
         std::size_t count = 0;
-        SideRing<StoredFlushDeltas> flushes;
-        SideRing<StoredDiscardDeltas> discards;
-        quint32 firstIndex = 0; // sample index of ring[head] (wraps after 2^32 samples: 13 years at 10 Hz)
-        qint64 startUs = 0; // monotonic µs at which the oldest sample's interval began
+        bool evictedAny = false; // the oldest kept sample is not the segment's first
+        qint64 startUs = 0; // monotonic µs at which the oldest kept sample's interval began
         qint64 lastEndUs = 0; // monotonic µs at the end of the newest sample
         bool open = true;
     };
@@ -114,9 +91,8 @@ private:
 
     DeviceHistory &historyFor(const QString &name, qsizetype position);
     static void endSegment(DeviceHistory &history);
-    void push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs);
-    void evict(DeviceHistory &history, qint64 cutoffUs);
-    void grow(Segment &segment, qint64 dtUs);
+    static void push(Segment &segment, const DeviceSample &sample, qint64 endUs, qint64 dtUs);
+    static void evict(DeviceHistory &history, qint64 cutoffUs);
     double toEpochSeconds(qint64 monotonicUs) const;
     template<typename Visit>
     void visit(const DeviceHistory &history, double sinceSeconds, Visit &&visit) const;

@@ -8,6 +8,7 @@
 //  4. SeriesStore bytes per device-sample in steady state.
 //
 // usage: bench_sampler [--quick] [--dmtunectl PATH] [--generated-only] [--first-case-only] [--profile-ticks N]
+//                      [--store-only]
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
@@ -21,6 +22,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <random>
 #include <cstdio>
 #include <ctime>
 #include <fcntl.h>
@@ -304,28 +306,81 @@ void compareSources(int iterations)
 
 void storeFootprint()
 {
-    // 64 devices, 1 h at 1 s, flushes in 1 interval out of 10 (the side ring), then steady state.
-    SeriesStore store;
-    for (quint64 t = 1; t <= 3700; ++t) {
-        SampleBatch b;
-        b.sequence = t;
-        b.wallMs = 1'800'000'000'000 + qint64(t) * 1000;
-        b.monotonicNs = qint64(t) * 1'000'000'000;
-        b.elapsedSeconds = 1;
-        for (int d = 0; d < 64; ++d) {
-            DeviceSample s;
-            s.counters.name = deviceName(d);
-            s.deltas[DiskField::WriteIos] = 1000;
-            s.deltas[DiskField::FlushIos] = t % 10 == 0 ? 5 : 0;
-            b.devices.append(s);
+    // 64 devices, 1 h at 1 s with ±3 ms timer jitter, then steady state, for loads of several shapes. Values
+    // are per second; each interval draws them around the mean.
+    struct Load {
+        const char *label;
+        double spread; // each counter in [mean × (1 - spread), mean × (1 + spread)]
+        int flushEvery; // flushes in 1 interval of N (0: never)
+        bool discards;
+        bool idle;
+    } loads[] = {
+        { "idle", 0, 0, false, true },
+        { "steady fio job (±2 %)", 0.02, 0, false, false },
+        { "busy, ±20 %, flushes in 10 % of intervals", 0.2, 10, false, false },
+        { "bursty, ±100 %, flushes and discards every interval", 1.0, 1, true, false },
+    };
+    std::printf("\n## SeriesStore bytes per device-sample: 64 devices, retention 1 h at 1 s (±3 ms)\n");
+    std::printf("| load | samples kept | bytes | bytes per device-sample | append µs per device-sample | "
+                "series() µs per sample |\n|---|---|---|---|---|---|\n");
+    for (const Load &load : loads) {
+        std::mt19937_64 random(7);
+        std::uniform_real_distribution<double> factor(1 - load.spread, 1 + load.spread);
+        auto around = [&](double mean, int ms) { return quint64(mean * factor(random) * ms / 1000.0); };
+        SeriesStore store;
+        double appendSeconds = 0;
+        qint64 atMs = 0;
+        for (quint64 t = 1; t <= 3700; ++t) {
+            const int ms = 997 + int(t % 7);
+            atMs += ms;
+            SampleBatch b;
+            b.sequence = t;
+            b.wallMs = 1'800'000'000'000 + atMs;
+            b.monotonicNs = atMs * 1'000'000;
+            b.elapsedSeconds = ms / 1000.0;
+            for (int d = 0; d < 64; ++d) {
+                DeviceSample s;
+                s.counters.name = deviceName(d);
+                CounterDeltas &x = s.deltas;
+                if (!load.idle) {
+                    x[DiskField::ReadIos] = around(40'000, ms);
+                    x[DiskField::ReadMerges] = around(3'000, ms);
+                    x[DiskField::ReadSectors] = around(320'000, ms);
+                    x[DiskField::ReadTicks] = around(30'000, ms);
+                    x[DiskField::WriteIos] = around(60'000, ms);
+                    x[DiskField::WriteMerges] = around(180'000, ms);
+                    x[DiskField::WriteSectors] = around(1'900'000, ms);
+                    x[DiskField::WriteTicks] = around(90'000, ms);
+                    x[DiskField::IoTicks] = quint64(ms);
+                    x[DiskField::TimeInQueue] = around(130'000, ms);
+                    s.metrics[Metric::InflightReads] = double(around(16, 1000));
+                    s.metrics[Metric::InflightWrites] = double(around(32, 1000));
+                }
+                if (load.flushEvery && t % quint64(load.flushEvery) == 0) {
+                    x[DiskField::FlushIos] = around(200, ms);
+                    x[DiskField::FlushTicks] = around(150, ms);
+                }
+                if (load.discards) {
+                    x[DiskField::DiscardIos] = around(500, ms);
+                    x[DiskField::DiscardMerges] = around(20, ms);
+                    x[DiskField::DiscardSectors] = around(1'000'000, ms);
+                    x[DiskField::DiscardTicks] = around(400, ms);
+                }
+                b.devices.append(s);
+            }
+            const double c0 = threadCpuSeconds();
+            store.append(b);
+            appendSeconds += threadCpuSeconds() - c0;
         }
-        store.append(b);
+        const double c0 = threadCpuSeconds();
+        qsizetype points = 0;
+        for (int d = 0; d < 64; ++d)
+            points += store.series(deviceName(d), Metric::WriteMergesPerSec).values.size();
+        const double seriesSeconds = threadCpuSeconds() - c0;
+        std::printf("| %s | %lld | %lld | %.1f | %.3f | %.3f |\n", load.label, qlonglong(store.sampleCount()),
+            qlonglong(store.sampleBytes()), double(store.sampleBytes()) / double(store.sampleCount()),
+            appendSeconds * 1e6 / (3700.0 * 64), seriesSeconds * 1e6 / double(points));
     }
-    std::printf("\n## SeriesStore, 64 devices, retention 1 h at 1 s, flushes in 10 %% of intervals\n");
-    std::printf(
-        "sizeof(StoredSample) = %zu bytes; samples kept %lld; sample bytes %lld; %.2f bytes per device-sample\n",
-        sizeof(StoredSample), qlonglong(store.sampleCount()), qlonglong(store.sampleBytes()),
-        double(store.sampleBytes()) / double(store.sampleCount()));
 }
 
 } // namespace
@@ -339,6 +394,10 @@ int main(int argc, char **argv)
     if (const qsizetype i = args.indexOf(QStringLiteral("--dmtunectl")); i >= 0 && i + 1 < args.size())
         dmtunectl = args[i + 1];
     const int seconds = quick ? 3 : 20;
+    if (args.contains(QStringLiteral("--store-only"))) {
+        storeFootprint();
+        return 0;
+    }
     if (const qsizetype i = args.indexOf(QStringLiteral("--profile-ticks")); i >= 0 && i + 1 < args.size()) {
         // For perf: the tree is written once, then only ticks (the counters do not move).
         GeneratedTree tree(4096, 16);

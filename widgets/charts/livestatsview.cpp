@@ -46,6 +46,33 @@ const QList<int> &LiveStatsView::windowChoices()
     return choices;
 }
 
+const QList<int> &LiveStatsView::intervalChoicesMs()
+{
+    static const QList<int> choices { 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000 };
+    return choices;
+}
+
+const QList<int> &LiveStatsView::retentionChoicesSeconds()
+{
+    static const QList<int> choices { 600, 3600, 6 * 3600, 24 * 3600 };
+    return choices;
+}
+
+void LiveStatsView::setRetentionSeconds(int seconds)
+{
+    int index = m_retentionCombo->findData(seconds);
+    if (index < 0) {
+        m_retentionCombo->addItem(windowText(seconds), seconds);
+        index = m_retentionCombo->count() - 1;
+    }
+    m_retentionCombo->setCurrentIndex(index);
+}
+
+int LiveStatsView::retentionSeconds() const
+{
+    return m_retentionCombo->currentData().toInt();
+}
+
 LiveStatsView::LiveStatsView(Sampler *sampler, const SeriesStore *store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
@@ -76,9 +103,42 @@ void LiveStatsView::buildUi()
     for (int seconds : windowChoices())
         m_windowCombo->addItem(windowText(seconds), seconds);
     m_windowCombo->setCurrentIndex(int(windowChoices().indexOf(m_windowSeconds)));
-    m_windowCombo->setToolTip(QStringLiteral("Time shown by the charts; the samples of the last hour are kept"));
+    m_windowCombo->setToolTip(QStringLiteral("Time shown by the charts (the history kept is set by Keep)"));
     connect(m_windowCombo, &QComboBox::activated, this,
         [this](int index) { setWindowSeconds(m_windowCombo->itemData(index).toInt()); });
+
+    auto *intervalLabel = new QLabel(QStringLiteral("E&very:"), this);
+    m_intervalCombo = new QComboBox(this);
+    m_intervalCombo->setObjectName(QStringLiteral("intervalCombo"));
+    intervalLabel->setBuddy(m_intervalCombo);
+    for (int ms : intervalChoicesMs())
+        m_intervalCombo->addItem(ms < 1000 ? QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'g', 2)
+                                           : QStringLiteral("%1 s").arg(ms / 1000),
+            ms);
+    m_intervalCombo->setToolTip(QStringLiteral("Sampling interval: one read of every watched device per tick; rates "
+                                               "divide by the real time between two reads"));
+    if (m_sampler)
+        m_intervalCombo->setCurrentIndex(std::max(0, m_intervalCombo->findData(m_sampler->interval())));
+    m_intervalCombo->setEnabled(m_sampler != nullptr);
+    connect(m_intervalCombo, &QComboBox::activated, this, [this](int index) {
+        const int ms = m_intervalCombo->itemData(index).toInt();
+        if (m_sampler && m_sampler->setInterval(ms)) {
+            updateStatus();
+            Q_EMIT intervalChosen(ms);
+        }
+    });
+
+    auto *retentionLabel = new QLabel(QStringLiteral("&Keep:"), this);
+    m_retentionCombo = new QComboBox(this);
+    m_retentionCombo->setObjectName(QStringLiteral("retentionCombo"));
+    retentionLabel->setBuddy(m_retentionCombo);
+    for (int seconds : retentionChoicesSeconds())
+        m_retentionCombo->addItem(windowText(seconds), seconds);
+    m_retentionCombo->setCurrentIndex(1);
+    m_retentionCombo->setToolTip(QStringLiteral("History kept at full resolution for every sampled device (older "
+                                                "samples are dropped); about 3 to 46 bytes per device and interval"));
+    connect(m_retentionCombo, &QComboBox::activated, this,
+        [this](int index) { Q_EMIT retentionChosen(m_retentionCombo->itemData(index).toInt()); });
 
     m_pauseButton = new QToolButton(this);
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
@@ -100,6 +160,10 @@ void LiveStatsView::buildUi()
 
     controls->addWidget(windowLabel);
     controls->addWidget(m_windowCombo);
+    controls->addWidget(intervalLabel);
+    controls->addWidget(m_intervalCombo);
+    controls->addWidget(retentionLabel);
+    controls->addWidget(m_retentionCombo);
     controls->addWidget(m_pauseButton);
     controls->addWidget(m_exportButton);
     controls->addSpacing(12);

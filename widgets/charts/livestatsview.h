@@ -64,6 +64,13 @@ public:
     int windowSeconds() const { return m_windowSeconds; }
     static const QList<int> &windowChoices();
 
+    // The sampler's interval, from a combo of 0.1 s .. 60 s (the sampler's own range); restarts no series.
+    static const QList<int> &intervalChoicesMs();
+    // The history kept (SeriesStore retention) shown in the "Keep" combo; choosing one emits retentionChosen.
+    static const QList<int> &retentionChoicesSeconds();
+    void setRetentionSeconds(int seconds);
+    int retentionSeconds() const;
+
     // Paused: the charts and the table stand still and can be panned and zoomed over the retained hour;
     // batches are still taken in. Dragging or Ctrl+wheel-zooming a chart pauses; resuming scrolls to now.
     void setPaused(bool paused);
@@ -104,6 +111,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void pausedChanged(bool paused);
     void windowSecondsChanged(int seconds);
+    // The user picked an interval (already set on the sampler) or a retention (for the owner of the store).
+    void intervalChosen(int milliseconds);
+    void retentionChosen(int seconds);
     void markerAdded(const dmtune::ChartMarker &marker);
     void exportFailed(const QString &message);
 
@@ -144,6 +154,8 @@ private:
     int m_nextMarkerId = 1;
 
     QComboBox *m_windowCombo = nullptr;
+    QComboBox *m_intervalCombo = nullptr;
+    QComboBox *m_retentionCombo = nullptr;
     QToolButton *m_pauseButton = nullptr;
     QToolButton *m_exportButton = nullptr;
     QLabel *m_status = nullptr;

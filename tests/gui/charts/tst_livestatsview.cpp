@@ -11,6 +11,7 @@
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -539,6 +540,30 @@ void TestLiveStatsView::samplerOverATemporaryTree()
     view.setWindowSeconds(120);
     QCOMPARE(view.panel(ChartPanelKind::Iops)->pointCount(QStringLiteral("sdc"), 0), 2);
     QVERIFY(std::abs(view.panel(ChartPanelKind::Iops)->lastValue(QStringLiteral("dm-0"), 0) - rps) < 1e-3 * rps);
+
+    // The interval combo sets the sampler's interval; the Keep combo asks the store's owner for a retention.
+    auto *interval = view.findChild<QComboBox *>(QStringLiteral("intervalCombo"));
+    QVERIFY(interval);
+    QCOMPARE(interval->currentData().toInt(), sampler.interval());
+    QSignalSpy intervalChosen(&view, &LiveStatsView::intervalChosen);
+    interval->setFocus();
+    const int fiveSeconds = interval->findData(5000);
+    QVERIFY(fiveSeconds >= 0);
+    while (interval->currentIndex() != fiveSeconds)
+        QTest::keyClick(interval, interval->currentIndex() < fiveSeconds ? Qt::Key_Down : Qt::Key_Up);
+    QCOMPARE(sampler.interval(), 5000);
+    QCOMPARE(intervalChosen.last().first().toInt(), 5000);
+    QVERIFY(view.statusText().contains(QStringLiteral("every 5 s")));
+
+    auto *keep = view.findChild<QComboBox *>(QStringLiteral("retentionCombo"));
+    QVERIFY(keep);
+    QSignalSpy retentionChosen(&view, &LiveStatsView::retentionChosen);
+    keep->setFocus();
+    QTest::keyClick(keep, Qt::Key_Down);
+    QCOMPARE(retentionChosen.size(), 1);
+    QCOMPARE(retentionChosen.first().first().toInt(), 6 * 3600);
+    view.setRetentionSeconds(1800);
+    QCOMPARE(view.retentionSeconds(), 1800);
 }
 
 QTEST_MAIN(TestLiveStatsView)
