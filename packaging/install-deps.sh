@@ -1,16 +1,18 @@
 #!/bin/bash
 # Installs the Debian 12 packages dmtune needs to build, test and run; skips what is there.
-# Usage: packaging/install-deps.sh [--lab]   (--lab adds what the VM tests need: QEMU & co.)
+# Usage: packaging/install-deps.sh [--lab]   (--lab adds what the vm and package tests need:
+# QEMU & co., debootstrap, lintian and rpm)
 set -euo pipefail
 
 PKGS=(
     build-essential cmake pkg-config git
-    qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-svg-dev libqcustomplot-dev
+    qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
     libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
     fio sysstat util-linux udev dmsetup
     xvfb xauth imagemagick poppler-utils
+    file librsvg2-bin appstream desktop-file-utils
 )
-LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools)
+LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools debootstrap lintian rpm)
 
 want=("${PKGS[@]}")
 [ "${1:-}" = --lab ] && want+=("${LAB_PKGS[@]}")

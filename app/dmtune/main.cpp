@@ -1,4 +1,5 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
+#include "discovery/sysfscapture.h"
 #include "mainwindow.h"
 #include "parametereditor.h"
 #include "tunabletablemodel.h"
@@ -62,10 +63,33 @@ void saveScreenshotWhenShown(MainWindow &window, const QString &file, const Star
         Qt::SingleShotConnection);
 }
 
+// Over ssh without X a storage admin gets Qt's abort (and a core dump) for any invocation. --help and
+// --version need no display: they run on the offscreen platform. Anything else is told what to do.
+// Returns false when the program should stop (the reason is printed).
+bool choosePlatformWithoutDisplay(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY")
+        || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"))
+        return true;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+            return true;
+        }
+    }
+    std::fputs("dmtune: no display (neither DISPLAY nor WAYLAND_DISPLAY is set). Use dmtunectl on a terminal, "
+               "ssh -X, or QT_QPA_PLATFORM=offscreen with --screenshot.\n",
+               stderr);
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (!choosePlatformWithoutDisplay(argc, argv))
+        return 1;
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("dmtune"));
     QCoreApplication::setApplicationName(QStringLiteral("dmtune"));
@@ -109,8 +133,9 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "dmtune: --sysfs-root %s: not a directory\n", qPrintable(dir));
             return 2;
         }
-        // A captured tree has no matching /proc: the live one would describe another machine.
-        sysfs = SysfsRoot(dir, QString());
+        // A capture (dmtunectl capture) brings its own /proc; another tree has none: the live one would
+        // describe another machine.
+        sysfs = sysfsRootForDirectory(dir);
     }
 
     MainWindow window(sysfs);

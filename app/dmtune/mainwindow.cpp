@@ -4,6 +4,7 @@
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
+#include "about/aboutdialog.h"
 #include "applyresulttext.h"
 #include "changehistorypanel.h"
 #include "devicedetailpane.h"
@@ -88,13 +89,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
 
     m_tree = new DeviceTreeView;
     m_tree->setModel(m_model);
-    m_firstRunHint = new QLabel(QStringLiteral(
-        "No multipath maps on this machine. On a dm-multipath host dmtune shows every map with its path groups, "
-        "paths and hardware, and every queue parameter live; run as root to tune them."));
-    m_firstRunHint->setWordWrap(true);
-    m_firstRunHint->setFrameShape(QFrame::StyledPanel);
-    m_firstRunHint->setMargin(6);
-    m_firstRunHint->hide();
+    setupFirstRun(); // mainwindow_firstrun.cpp: m_firstRunHint and the lab device offer
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -161,6 +156,9 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     // row still decides what the panes show.
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onTreeSelectionChanged);
+    setupPresets(); // mainwindow_presets.cpp: the Presets menu and the preset manager
+    setupRecordings(); // mainwindow_recordings.cpp: File menu entries for recordings and reports
+    setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
     resize(1280, 800);
 }
 
@@ -227,7 +225,7 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
     m_applyingSnapshot = false;
     restoreSelection(snapshot);
 
-    m_firstRunHint->setVisible(snapshot.maps.isEmpty());
+    updateFirstRunHint(snapshot);
     updateStatusBar(snapshot);
     statusBar()->clearMessage();
     if (m_autoFitTree)
@@ -437,14 +435,12 @@ QString MainWindow::statusText() const
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, QStringLiteral("About dmtune"),
-                       QStringLiteral("<h3>dmtune %1</h3>"
-                                      "<p>See dm-multipath maps, path groups, paths and every block queue parameter, live.</p>"
-                                      "<p>Qt %2 (built with %3)<br>Linux kernel %4<br>sysfs root %5%6</p>")
-                           .arg(QStringLiteral(DMTUNE_VERSION), QString::fromLatin1(qVersion()),
-                                QStringLiteral(QT_VERSION_STR), kernelRelease().toHtmlEscaped(),
-                                m_sysfs.root().toHtmlEscaped(),
-                                m_sysfs.isLive() ? QString() : QStringLiteral(" (captured, read-only)")));
+    // The versions are this machine's (a captured tree describes another one); fio's arrive later.
+    const QString note = m_sysfs.isLive() ? QString()
+                                          : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
+    auto *about = new AboutDialog(localComponentVersions(SysfsRoot()), note, this);
+    about->setAttribute(Qt::WA_DeleteOnClose);
+    about->open();
 }
 
 void MainWindow::restoreSettings()

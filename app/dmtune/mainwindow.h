@@ -20,13 +20,16 @@ class DeviceDetailPane;
 class DeviceSnapshot;
 class DeviceTreeModel;
 class DeviceTreeView;
+class LabDevice;
 class Discovery;
 class ParameterEditor;
 class LiveStatsView;
 class Sampler;
 class SeriesStore;
 class PathGroupsPanel;
+class PresetManager;
 class TuningSession;
+class WorkloadPanel;
 struct ApplyResult;
 
 class MainWindow : public QMainWindow
@@ -66,11 +69,30 @@ public:
     // The "Path groups" tab of the selected map (editor, selector chart); it also fills the tree's
     // context menu with multipath operations and rescans on device-mapper events.
     PathGroupsPanel *pathGroupsPanel() const { return m_pathGroups; }
+    // The preset manager (Presets menu; mainwindow_presets.cpp).
+    PresetManager *presetManager() const { return m_presets; }
 
     // The "Statistics" tab: one Sampler for the window, its history, and the charts of the selected
     // device (a map with each of its paths). Parameter changes become markers on every chart.
     LiveStatsView *statsView() const { return m_stats; }
     Sampler *sampler() const { return m_sampler; }
+
+    // First run (mainwindow_firstrun.cpp): with no multipath maps, one line on what dmtune does with
+    // root and on a multipath host, and the offer of the lab device (a loop device over a sparse file,
+    // removed when the window goes), which is then selected. One lab device per window: share it.
+    QLabel *firstRunHint() const { return m_firstRunHint; }
+    LabDevice *labDevice() const { return m_labDevice; }
+    void createLabDevice();
+    void removeLabDevice();
+
+    // The Workload dock (mainwindow_workloads.cpp): fio templates, the guard, runs charted in Statistics.
+    WorkloadPanel *workloadPanel() const { return m_workloadPanel; }
+    QDockWidget *workloadDock() const { return m_workloadDock; }
+
+    // Recordings (mainwindow_recordings.cpp): File > Open recording…, Compare recordings…, Export report….
+    // One file opens a RecordingView window, several a CompareView (both deleted on close); null with *error
+    // when a file cannot be read.
+    QWidget *openRecordings(const QStringList &files, QString *error = nullptr);
 
 Q_SIGNALS:
     // The tree, the pane and the status bar show a new snapshot.
@@ -96,6 +118,11 @@ private:
     void updateTuningLabel();
     void setupPathGroups();
     void setupStatistics(); // mainwindow_stats.cpp
+    void setupFirstRun(); // mainwindow_firstrun.cpp
+    void setupPresets(); // mainwindow_presets.cpp
+    void setupRecordings(); // mainwindow_recordings.cpp
+    void setupWorkloads(); // mainwindow_workloads.cpp
+    void updateFirstRunHint(const DeviceSnapshot &snapshot);
     void chartSelectedDevice(); // the selected device, or a map and its paths
 
     SysfsRoot m_sysfs;
@@ -107,6 +134,7 @@ private:
     ParameterEditor *m_editor = nullptr;
     QTabWidget *m_tabs = nullptr;
     PathGroupsPanel *m_pathGroups = nullptr;
+    PresetManager *m_presets = nullptr;
     Sampler *m_sampler = nullptr;
     SeriesStore *m_store = nullptr;
     LiveStatsView *m_stats = nullptr;
@@ -114,6 +142,10 @@ private:
     QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_firstRunHint = nullptr;
+    LabDevice *m_labDevice = nullptr;
+    WorkloadPanel *m_workloadPanel = nullptr;
+    QDockWidget *m_workloadDock = nullptr;
+    QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it
     QLabel *m_kernelLabel = nullptr;
     QLabel *m_deviceMapperLabel = nullptr;
     QLabel *m_countLabel = nullptr;

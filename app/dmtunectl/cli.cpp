@@ -1,11 +1,13 @@
 #include "cli.h"
 
+#include "discovery/sysfscapture.h"
+
 namespace dmtune::cli {
 
 void addCommonOptions(QCommandLineParser &parser)
 {
     parser.addOption({QStringLiteral("sysfs-root"),
-                      QStringLiteral("Inspect a captured sysfs tree instead of /sys (read-only)."),
+                      QStringLiteral("Inspect a captured system (dmtunectl capture) or sysfs tree instead of /sys (read-only)."),
                       QStringLiteral("DIR")});
     parser.addHelpOption();
 }
@@ -27,8 +29,10 @@ bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams i
 
 SysfsRoot sysfsRootFrom(const QCommandLineParser &parser)
 {
+    // A capture (dmtunectl capture) brings its own /proc; another tree has none: the live one would
+    // describe another machine.
     if (parser.isSet(QStringLiteral("sysfs-root")))
-        return SysfsRoot(parser.value(QStringLiteral("sysfs-root")), QString());
+        return sysfsRootForDirectory(parser.value(QStringLiteral("sysfs-root")));
     return SysfsRoot();
 }
 

@@ -3,8 +3,10 @@
 #include "sysfs/sysfsroot.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QStringList>
 #include <QTextStream>
+
 
 namespace dmtune {
 struct MultipathMessage;
@@ -37,6 +39,12 @@ int runSet(const QStringList &args, Streams io);
 int runMap(const QStringList &args, Streams io);
 int runPath(const QStringList &args, Streams io);
 int runGroup(const QStringList &args, Streams io);
+int runCapture(const QStringList &args, Streams io); // cmd_capture.cpp
+int runRun(const QStringList &args, Streams io); // cmd_run.cpp
+int runRecord(const QStringList &args, Streams io); // cmd_record.cpp
+int runReport(const QStringList &args, Streams io); // cmd_report.cpp (cmd_report_nogui.cpp without the GUI)
+int runVersion(const QStringList &args, Streams io);
+int runPreset(const QStringList &args, Streams io);
 
 // Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd.
 void addOperationOptions(QCommandLineParser &parser);

@@ -160,19 +160,6 @@ int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
     return ExitOk;
 }
 
-// Per-path arguments the kernel prints for its selectors' defaults, so that the table read back
-// equals the one loaded; others get none (io-affinity needs a CPU mask: use --table).
-QStringList defaultPathArgs(const QString &selector)
-{
-    if (selector == QLatin1String("round-robin") || selector == QLatin1String("queue-length"))
-        return { QStringLiteral("1") };
-    if (selector == QLatin1String("service-time"))
-        return { QStringLiteral("1"), QStringLiteral("1") };
-    if (selector == QLatin1String("historical-service-time"))
-        return { QStringLiteral("0") };
-    return {};
-}
-
 // The table asked for on the command line; `usage` tells a usage error from a failure.
 Result<MultipathTable> tableFromOptions(
     const QCommandLineParser &parser, const SysfsRoot &sysfs, const MultipathMapState &current, bool &usage)

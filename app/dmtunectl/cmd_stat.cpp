@@ -1,5 +1,6 @@
 // dmtunectl stat: iostat -x, from dmtune's Sampler, as text, sysstat-compatible JSON or CSV.
 #include "cli.h"
+#include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
 
@@ -7,7 +8,6 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSocketNotifier>
 
 #include <cerrno>
 #include <cmath>
@@ -24,48 +24,6 @@ namespace dmtune::cli {
 namespace {
 
 enum class Format { Text, Json, Csv };
-
-// SIGINT/SIGTERM end the run between two reports, so that the JSON document is still closed (as iostat does).
-int g_signalPipe[2] = { -1, -1 };
-
-void onTerminatingSignal(int)
-{
-    const char byte = 1;
-    const int saved = errno;
-    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
-    errno = saved;
-}
-
-class SignalGuard {
-public:
-    SignalGuard()
-    {
-        if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
-            return;
-        struct sigaction action { };
-        action.sa_handler = onTerminatingSignal;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_oldInt);
-        ::sigaction(SIGTERM, &action, &m_oldTerm);
-        m_installed = true;
-    }
-    ~SignalGuard()
-    {
-        if (!m_installed)
-            return;
-        ::sigaction(SIGINT, &m_oldInt, nullptr);
-        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
-        ::close(g_signalPipe[0]);
-        ::close(g_signalPipe[1]);
-        g_signalPipe[0] = g_signalPipe[1] = -1;
-    }
-    int readFd() const { return m_installed ? g_signalPipe[0] : -1; }
-
-private:
-    struct sigaction m_oldInt { };
-    struct sigaction m_oldTerm { };
-    bool m_installed = false;
-};
 
 bool validKernelName(const QString &name)
 {
@@ -263,12 +221,9 @@ int runStat(const QStringList &args, Streams io)
         finish(ExitFailure);
     });
 
+    // SIGINT/SIGTERM end the run between two reports, so that the JSON document is still closed (as iostat does).
     SignalGuard signalGuard;
-    std::unique_ptr<QSocketNotifier> notifier;
-    if (signalGuard.readFd() >= 0) {
-        notifier = std::make_unique<QSocketNotifier>(signalGuard.readFd(), QSocketNotifier::Read);
-        QObject::connect(notifier.get(), &QSocketNotifier::activated, [&] { finish(ExitOk); });
-    }
+    signalGuard.onSignal(&sampler, [&] { finish(ExitOk); });
 
     sampler.start();
     if (!finished)

@@ -23,6 +23,12 @@ constexpr Command commands[] = {
     {"map", runMap, "a multipath map: show (--json), reload (--dry-run), queueing on|off"},
     {"path", runPath, "fail or reinstate a path of a multipath map"},
     {"group", runGroup, "switch to, enable or disable a path group of a multipath map"},
+    {"capture", runCapture, "copy this system's block devices, queues and dm tables for --sysfs-root elsewhere"},
+    {"run", runRun, "run a fio workload on a device, guarded, with its statistics (--list, --record, --json)"},
+    {"record", runRecord, "inspect a recording: record show REC (--json)"},
+    {"report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf"},
+    {"version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)"},
+    {"preset", runPreset, "tuning presets: save, apply (--dry-run), verify, diff, export, list"},
 };
 
 void printUsage(QTextStream &s)

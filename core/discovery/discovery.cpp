@@ -1,10 +1,13 @@
 #include "discovery.h"
 
 #include "discovery/snapshotbuilder.h"
+#include "discovery/sysfscapture.h"
 #include "discovery/udevsource.h"
+#include "dm/captureddevicemapper.h"
 #include "dm/dmavailability.h"
 #include "dm/libdevmapperbackend.h"
 
+#include <QJsonObject>
 #include <QSet>
 
 namespace dmtune {
@@ -38,8 +41,24 @@ DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
     }
     DeviceMapperState dmState;
     if (!sysfs.isLive()) {
-        dmState.reason = QStringLiteral("captured sysfs tree: device-mapper is not queried");
-        return buildSnapshot(sysfs, records, nullptr, dmState);
+        // A capture made by dmtunectl carries device-mapper's tables and statuses: path groups as they were.
+        const QJsonObject capture = captureDescription(sysfs);
+        const QJsonObject dm = capture.value(QStringLiteral("device_mapper")).toObject();
+        auto maps = CapturedDeviceMapper::parseMaps(dm);
+        if (capture.isEmpty() || !dm.value(QStringLiteral("available")).toBool() || !maps) {
+            dmState.reason = capture.isEmpty() ? QStringLiteral("captured sysfs tree: device-mapper is not queried")
+                : !maps ? QStringLiteral("capture file: ") + maps.errorMessage()
+                        : QStringLiteral("captured system: ") + dm.value(QStringLiteral("reason")).toString();
+            return buildSnapshot(sysfs, records, nullptr, dmState);
+        }
+        CapturedDeviceMapper captured(maps.value());
+        dmState.available = true;
+        dmState.reason = QStringLiteral("captured on %1 at %2")
+                             .arg(capture.value(QStringLiteral("host")).toString(),
+                                 capture.value(QStringLiteral("taken_at")).toString());
+        dmState.driverVersion = dm.value(QStringLiteral("driver_version")).toString();
+        dmState.libraryVersion = dm.value(QStringLiteral("library_version")).toString();
+        return buildSnapshot(sysfs, records, &captured, dmState);
     }
     const DmAvailability availability = checkDeviceMapper(sysfs);
     dmState.available = availability.available;

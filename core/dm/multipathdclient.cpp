@@ -1,4 +1,5 @@
 #include "multipathdclient.h"
+#include "util/fd.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -17,25 +18,6 @@ namespace dmtune {
 namespace {
 // Replies can be long (show config: ~2000 lines); more than this is not multipathd talking.
 constexpr size_t maxReplyBytes = 64 * 1024 * 1024;
-
-class Fd {
-public:
-    explicit Fd(int fd)
-        : m_fd(fd)
-    {
-    }
-    ~Fd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
 
 QString errnoText(int error)
 {

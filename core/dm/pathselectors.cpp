@@ -31,4 +31,15 @@ const PathSelectorInfo *findPathSelector(QStringView name)
     return nullptr;
 }
 
+QStringList defaultPathArgs(QStringView selector)
+{
+    if (selector == u"round-robin" || selector == u"queue-length")
+        return { QStringLiteral("1") };
+    if (selector == u"service-time")
+        return { QStringLiteral("1"), QStringLiteral("1") };
+    if (selector == u"historical-service-time")
+        return { QStringLiteral("0") };
+    return {};
+}
+
 } // namespace dmtune

@@ -2,6 +2,7 @@
 // What the kernel's dm-multipath path selectors (drivers/md/dm-ps-*.c) print and accept.
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QStringView>
 
 namespace dmtune {
@@ -20,5 +21,8 @@ struct PathSelectorInfo {
 const QList<PathSelectorInfo> &knownPathSelectors();
 // nullptr for a selector this program does not know (an out-of-tree module).
 const PathSelectorInfo *findPathSelector(QStringView name);
+// Per-path arguments the kernel prints for a selector's defaults, so that a table built with them
+// reads back equal; empty for others (io-affinity needs a CPU mask per path).
+QStringList defaultPathArgs(QStringView selector);
 
 } // namespace dmtune

@@ -43,6 +43,9 @@ bool readFromStart(int fd, QByteArray *buffer)
             break;
         used += n;
     }
+    // A tree captured with tar pads attribute files to their stated size (4096) with NULs: text ends there.
+    while (used > 0 && buffer->at(used - 1) == '\0')
+        --used;
     buffer->resize(used);
     return true;
 }

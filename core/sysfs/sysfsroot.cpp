@@ -65,7 +65,12 @@ Result<QString> SysfsRoot::read(const QString &relative) const
     auto r = readFile(path(relative));
     if (!r)
         return r;
-    return r.value().trimmed();
+    // A tree captured with tar pads attribute files to their stated size (4096) with NULs: text ends there.
+    QString text = r.value();
+    const qsizetype nul = text.indexOf(QChar(0));
+    if (nul >= 0)
+        text.truncate(nul);
+    return text.trimmed();
 }
 
 QString SysfsRoot::readOr(const QString &relative, const QString &fallback) const

@@ -58,6 +58,18 @@ public:
         return true;
     }
 
+    // The usual start of a live test: a device of `bytes` with the mq-deadline scheduler (which merges).
+    // Empty on success, else why not (for QSKIP).
+    QString createWithMqDeadline(const SysfsRoot &root, qint64 bytes)
+    {
+        if (!create(bytes))
+            return m_error;
+        const Status scheduler = setQueue(root, QStringLiteral("scheduler"), QStringLiteral("mq-deadline"));
+        if (!scheduler)
+            return QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage;
+        return {};
+    }
+
     QString devicePath() const { return m_device; } // /dev/loopN
     QString name() const { return m_device.mid(5); } // loopN
     QString error() const { return m_error; }

@@ -30,11 +30,8 @@ void TestLiveMerges::initTestCase()
     const QString reason = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
     if (!reason.isEmpty())
         QSKIP(qPrintable(reason));
-    if (!m_loop.create(256LL << 20))
-        QSKIP(qPrintable(m_loop.error()));
-    const Status scheduler = m_loop.setQueue(m_root, QStringLiteral("scheduler"), QStringLiteral("mq-deadline"));
-    if (!scheduler)
-        QSKIP(qPrintable(QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage));
+    if (const QString why = m_loop.createWithMqDeadline(m_root, 256LL << 20); !why.isEmpty())
+        QSKIP(qPrintable(why));
     QVERIFY(m_root.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_loop.name()))
                 .contains(QStringLiteral("[mq-deadline]")));
 }

@@ -281,6 +281,40 @@ private Q_SLOTS:
         QCOMPARE(str(paths.value(db).value("state"_L1)), u"A"_s);
         QCOMPARE(paths.value(db).value("fail_count"_L1).toInt(-1), 1);
     }
+
+    // dmtunectl capture on a real multipath host (a path failed, so the capture has something to show),
+    // then list from the capture: the same devices and the same map, groups and path states included.
+    void captureReadsBackTheSameMap()
+    {
+        const QString map = m_env.value(u"MAP"_s), dc = m_env.value(u"DC"_s);
+        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"fail_path"_s, dc});
+        if (QTest::currentTestFailed())
+            return;
+        // Into the guest's tmpfs: $KLAB_OUT is shared with the host and slow for thousands of small files.
+        QTemporaryDir tmp;
+        const QString dir = tmp.path() + u"/capture"_s;
+        QByteArray summary;
+        run(m_ctl, {u"capture"_s, dir, u"--json"_s}, &summary, 300000);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(QJsonDocument::fromJson(summary).object().value("maps"_L1).toInt(), 1);
+        QJsonObject live, captured;
+        list(&live);
+        QByteArray out;
+        run(m_ctl, {u"list"_s, u"--json"_s, u"--sysfs-root"_s, dir}, &out);
+        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"reinstate_path"_s, dc});
+        if (QTest::currentTestFailed())
+            return;
+        captured = QJsonDocument::fromJson(out).object();
+        QCOMPARE(captured.value("devices"_L1).toArray().size(), live.value("devices"_L1).toArray().size());
+        QCOMPARE(captured.value("devices"_L1), live.value("devices"_L1));
+        QJsonObject liveMap, capturedMap;
+        mapOf(live, &liveMap);
+        mapOf(captured, &capturedMap);
+        QCOMPARE(capturedMap, liveMap);
+        QCOMPARE(str(pathsByDevnum(capturedMap).value(dc).value("state"_L1)), u"F"_s);
+        QVERIFY(captured.value("device_mapper"_L1).toObject().value("available"_L1).toBool());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstVmMultipath)

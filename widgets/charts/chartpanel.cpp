@@ -790,6 +790,15 @@ QSize ChartPanel::exportSize(int width, int height) const
     return { width, height };
 }
 
+void ChartPanel::setElapsedTimeAxis(const QString &label)
+{
+    QSharedPointer<QCPAxisTickerTime> ticker(new QCPAxisTickerTime);
+    ticker->setTimeFormat(QStringLiteral("%m:%s"));
+    ticker->setTickCount(6);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setLabel(label);
+}
+
 Status ChartPanel::exportTo(const QString &path, int width, int height)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -841,6 +850,11 @@ Status ChartPanel::saveSvg(const QString &path, int width, int height)
     if (QFileInfo(path).size() <= 0)
         return Status::failure(QStringLiteral("%1: could not write the SVG").arg(path));
     return Status::success();
+}
+
+QString ChartPanel::qcustomplotVersion()
+{
+    return QStringLiteral(QCUSTOMPLOT_VERSION_STR);
 }
 
 } // namespace dmtune

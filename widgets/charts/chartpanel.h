@@ -42,6 +42,8 @@ class ChartPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int MinimumHeight = 220;
+    // The version of QCustomPlot the charts are built with (its header's QCUSTOMPLOT_VERSION_STR).
+    static QString qcustomplotVersion();
 
     explicit ChartPanel(ChartPanelKind kind, QWidget *parent = nullptr);
     ~ChartPanel() override;
@@ -69,6 +71,9 @@ public:
     // Both fit the value axes to the data in view (percent axes stay 0..100).
     void showLive(double now, double windowSeconds);
     void showRange(double lower, double upper);
+    // For recordings compared side by side: x is seconds relative to an alignment point (a workload's start),
+    // shown as [-]mm:ss under this axis label, instead of wall-clock time.
+    void setElapsedTimeAxis(const QString &label);
     double visibleLower() const;
     double visibleUpper() const;
     double valueAxisUpper(bool right = false) const;

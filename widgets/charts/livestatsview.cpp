@@ -158,6 +158,8 @@ void LiveStatsView::buildUi()
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_liveControls = { windowLabel, m_windowCombo, intervalLabel, m_intervalCombo, retentionLabel, m_retentionCombo,
+        m_pauseButton };
     controls->addWidget(windowLabel);
     controls->addWidget(m_windowCombo);
     controls->addWidget(intervalLabel);
@@ -460,6 +462,8 @@ void LiveStatsView::showEvent(QShowEvent *event)
 
 void LiveStatsView::setPaused(bool paused)
 {
+    if (m_replay && !paused)
+        return; // a recording has no "now" to scroll to
     if (paused == m_paused)
         return;
     m_paused = paused;
@@ -637,6 +641,16 @@ QString LiveStatsView::statusText() const
     return m_status->text();
 }
 
+void LiveStatsView::setReplay(bool replay)
+{
+    m_replay = replay;
+    for (QWidget *w : std::as_const(m_liveControls))
+        w->setVisible(!replay);
+    if (replay)
+        setPaused(true);
+    updateStatus();
+}
+
 void LiveStatsView::updateStatus()
 {
     QString text;
@@ -646,7 +660,9 @@ void LiveStatsView::updateStatus()
         text = m_devices.size() == 1 ? QStringLiteral("1 device") : QStringLiteral("%1 devices").arg(m_devices.size());
     if (m_sampler)
         text += QStringLiteral(" · every %1 s").arg(m_sampler->interval() / 1000.0, 0, 'g', 3);
-    if (m_paused) {
+    if (m_replay) {
+        text += QStringLiteral(" · Recorded: drag to pan, Ctrl+wheel to zoom");
+    } else if (m_paused) {
         text += QStringLiteral(" · Paused, still sampling: drag to pan, Ctrl+wheel to zoom");
     } else {
         text += QStringLiteral(" · Live, last ") + windowText(m_windowSeconds);

@@ -71,6 +71,11 @@ public:
     void setRetentionSeconds(int seconds);
     int retentionSeconds() const;
 
+    // Replay of a recording: no live controls (window, interval, history kept, pause), the charts stand still
+    // over what the store holds and can be panned and zoomed.
+    void setReplay(bool replay);
+    bool isReplay() const { return m_replay; }
+
     // Paused: the charts and the table stand still and can be panned and zoomed over the retained hour;
     // batches are still taken in. Dragging or Ctrl+wheel-zooming a chart pauses; resuming scrolls to now.
     void setPaused(bool paused);
@@ -159,6 +164,8 @@ private:
     QToolButton *m_pauseButton = nullptr;
     QToolButton *m_exportButton = nullptr;
     QLabel *m_status = nullptr;
+    QList<QWidget *> m_liveControls; // hidden in a replay
+    bool m_replay = false;
     QSplitter *m_splitter = nullptr;
     QScrollArea *m_scroll = nullptr;
     QList<ChartPanel *> m_panels;

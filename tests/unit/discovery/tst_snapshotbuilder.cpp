@@ -6,6 +6,10 @@
 #include "discovery/snapshotjson.h"
 
 #include <QJsonArray>
+#include <QDirIterator>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace dmtune;
@@ -22,6 +26,7 @@ private Q_SLOTS:
     void zramWithoutQueueFiles();
     void loopWithBackingFile();
     void partitionsAndHolders();
+    void tarCaptureWithPaddedFiles();
     void malformedTreeNeverCrashes();
     void kernelNameOrder_data();
     void kernelNameOrder();
@@ -213,6 +218,48 @@ void TestSnapshotBuilder::partitionsAndHolders()
     QCOMPARE(s.device(QStringLiteral("dm-1"))->kind, DeviceKind::DmLvm);
     QCOMPARE(s.device(QStringLiteral("dm-1"))->slaves, QStringList {QStringLiteral("sda2")});
     QVERIFY(s.maps.isEmpty());
+}
+
+// A support engineer's capture made with tar: sysfs states 4096 bytes for every attribute, tar reads fewer and
+// pads the rest with NULs ("File shrank by N bytes; padding with zeros"). The tree must read the same.
+void TestSnapshotBuilder::tarCaptureWithPaddedFiles()
+{
+    FakeSysfs t;
+    const QString wwid = QStringLiteral("naa.600a098038303053453f463045727a4d");
+    t.scsiDisk(QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("2:0:1:5"), QStringLiteral("NETAPP"),
+               QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("2:0:0:5"), QStringLiteral("NETAPP"),
+               QStringLiteral("LUN C-Mode"), wwid);
+    t.dmDevice(QStringLiteral("dm-3"), QStringLiteral("253:3"), QStringLiteral("mpathc"),
+               QStringLiteral("mpath-3600a098038303053453f463045727a4d"), {QStringLiteral("sdu"), QStringLiteral("sdm")});
+    const QJsonObject plain = snapshotToJson(Discovery::scan(SysfsRoot(t.root(), QString())));
+
+    // Pad every regular file as tar does, then round-trip the tree through the real tar.
+    QDirIterator it(t.root(), QDir::Files | QDir::NoSymLinks | QDir::Hidden, QDirIterator::Subdirectories);
+    int padded = 0;
+    while (it.hasNext()) {
+        QFile f(it.next());
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        if (size < 4096) {
+            f.seek(size);
+            f.write(QByteArray(4096 - size, '\0'));
+            ++padded;
+        }
+    }
+    QVERIFY(padded > 20);
+    QTemporaryDir captured;
+    QProcess tar;
+    tar.start(QStringLiteral("sh"), {QStringLiteral("-c"),
+                                     QStringLiteral("tar -C '%1' -cf - . | tar -C '%2' -xf -").arg(t.root(), captured.path())});
+    QVERIFY(tar.waitForFinished(30000));
+    QCOMPARE(tar.exitCode(), 0);
+    QCOMPARE(QFileInfo(captured.path() + QStringLiteral("/block/sdu/queue/scheduler")).size(), qint64(4096));
+
+    const QJsonObject fromTar = snapshotToJson(Discovery::scan(SysfsRoot(captured.path(), QString())));
+    QCOMPARE(fromTar[QStringLiteral("devices")].toArray().size(), 3);
+    QCOMPARE(fromTar[QStringLiteral("devices")], plain[QStringLiteral("devices")]);
+    QCOMPARE(fromTar[QStringLiteral("maps")], plain[QStringLiteral("maps")]);
 }
 
 void TestSnapshotBuilder::malformedTreeNeverCrashes()

@@ -5,6 +5,7 @@
 #include "dm/multipathcontrol.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
+#include "sysfs/sysfsroot.h"
 
 #include <QFile>
 #include <QHash>
@@ -140,5 +141,40 @@ inline dmtune::MultipathOperationResult runOperation(dmtune::MultipathControl &c
     }
     return spy.first().first().value<dmtune::MultipathOperationResult>();
 }
+
+// The lab's standard map (setup-multipath.sh: 4 scsi_debug paths, 2 groups of 2) with mq-deadline on the map's
+// own queue, where request-based multipath merges; restore() puts the map's old scheduler back.
+struct MergingMap {
+    QString map; // mpatha
+    QString dm; // dm-0
+    QStringList paths; // sda..sdd
+    QString oldScheduler;
+
+    // Empty on success, else what went wrong.
+    QString setUp(const dmtune::SysfsRoot &sys)
+    {
+        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
+        const Run setup = run(u"bash"_s, args);
+        if (setup.exitCode != 0)
+            return describe(u"bash"_s, args, setup);
+        const QHash<QString, QString> env = parseVars(setup.out);
+        map = env.value(u"MAP"_s);
+        dm = env.value(u"DM"_s);
+        paths = env.value(u"SD"_s).split(u' ', Qt::SkipEmptyParts);
+        if (map.isEmpty() || dm.isEmpty() || paths.size() != 4)
+            return u"setup-multipath.sh printed no map with 4 paths:\n"_s + setup.out;
+        const QString rel = u"block/%1/queue/scheduler"_s.arg(dm);
+        const QString current = sys.readOr(rel);
+        oldScheduler = current.section(u'[', 1).section(u']', 0, 0);
+        if (const dmtune::Status s = sys.write(rel, u"mq-deadline"_s); !s)
+            return s.errorMessage;
+        return {};
+    }
+    void restore(const dmtune::SysfsRoot &sys) const
+    {
+        if (!dm.isEmpty() && !oldScheduler.isEmpty())
+            sys.write(u"block/%1/queue/scheduler"_s.arg(dm), oldScheduler);
+    }
+};
 
 } // namespace vm

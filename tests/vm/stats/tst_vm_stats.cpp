@@ -2,6 +2,8 @@
 // paths. Merges show on the map's series and never on its paths' (request-based dm merges in the
 // map's queue, then clones whole requests onto the paths), and the charts show both.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
+#include "../multipath/vmsupport.h"
+
 #include "charts/chartspec.h"
 #include "charts/livestatsview.h"
 #include "stats/sampler.h"
@@ -35,7 +37,8 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    QString m_out, m_map, m_dm, m_oldScheduler;
+    vm::MergingMap m_lab;
+    QString m_out, m_map, m_dm;
     QStringList m_paths;
     SysfsRoot m_sys;
 };
@@ -46,23 +49,11 @@ void TestVmStats::initTestCase()
     if (m_out.isEmpty())
         QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R stats' as root");
     QVERIFY(::geteuid() == 0);
-    QProcess setup;
-    setup.start(QStringLiteral("bash"), {QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh")});
-    QVERIFY(setup.waitForFinished(120000));
-    QVERIFY2(setup.exitCode() == 0, setup.readAllStandardError().constData());
-    QHash<QString, QString> env;
-    for (const QByteArray &line : setup.readAllStandardOutput().split('\n')) {
-        const int eq = line.indexOf('=');
-        if (eq > 0)
-            env.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
-    }
-    m_map = env.value(QStringLiteral("MAP"));
-    m_dm = env.value(QStringLiteral("DM"));
-    m_paths = env.value(QStringLiteral("SD")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    QCOMPARE(m_paths.size(), 4);
-    // The map's own queue does the merging: give it a scheduler that merges.
-    m_oldScheduler = m_sys.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_dm));
-    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), QStringLiteral("mq-deadline")));
+    const QString problem = m_lab.setUp(m_sys); // mq-deadline on the map: its own queue does the merging
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    m_map = m_lab.map;
+    m_dm = m_lab.dm;
+    m_paths = m_lab.paths;
     QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/nomerges").arg(m_dm), QStringLiteral("0")));
 }
 
@@ -131,11 +122,7 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
 
 void TestVmStats::cleanupTestCase()
 {
-    if (m_dm.isEmpty() || m_oldScheduler.isEmpty())
-        return;
-    const QString current = m_oldScheduler.section(QLatin1Char('['), 1).section(QLatin1Char(']'), 0, 0);
-    if (!current.isEmpty())
-        m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), current);
+    m_lab.restore(m_sys);
 }
 
 QTEST_MAIN(TestVmStats)

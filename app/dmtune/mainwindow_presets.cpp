@@ -1,0 +1,60 @@
+// The Presets menu and the preset manager window: fed with every snapshot (preview, verify, keep
+// applied) and the tree's selection (new from selection); its transactions go through the window's
+// TuningSession, so they land in the undo history and put markers on the charts.
+#include "mainwindow.h"
+
+#include "devicetreemodel.h"
+#include "devicetreeview.h"
+#include "discovery/discovery.h"
+#include "presetmanager.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+void MainWindow::setupPresets()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setWindowTitle(QStringLiteral("Presets — dmtune"));
+    dialog->resize(1100, 700);
+    m_presets = new PresetManager(m_session, dialog);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_presets);
+
+    connect(m_discovery, &Discovery::snapshotChanged, m_presets, &PresetManager::setSnapshot);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, m_presets, [this] {
+        QStringList devices;
+        for (const QModelIndex &row : m_tree->selectionModel()->selectedRows()) {
+            const QString name = row.data(DeviceTreeModel::DeviceNameRole).toString();
+            if (!name.isEmpty() && !devices.contains(name))
+                devices << name;
+        }
+        m_presets->setSelection(devices);
+    });
+    connect(m_presets, &PresetManager::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+
+    QMenu *menu = new QMenu(QStringLiteral("&Presets"), this);
+    menu->addAction(QStringLiteral("&Preset manager…"), this, [this, dialog] {
+        m_presets->setSnapshot(m_discovery->snapshot());
+        dialog->show();
+        dialog->raise();
+    });
+    menu->addAction(QStringLiteral("&New from selection…"), this, [this, dialog] {
+        m_presets->setSnapshot(m_discovery->snapshot());
+        dialog->show();
+        const auto path = m_presets->newFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
+        statusBar()->showMessage(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage(), 10000);
+    });
+    // Before Help, as the last menu of the tools.
+    QAction *before = menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().constLast();
+    menuBar()->insertMenu(before, menu);
+}
+
+} // namespace dmtune

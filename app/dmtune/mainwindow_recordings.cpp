@@ -1,0 +1,113 @@
+// MainWindow's recordings: File > Open recording… (replayed into charts), Compare recordings… (overlaid
+// charts, statistics with deltas, configuration diff), Export report… (HTML or PDF). Views open as their own
+// windows so that the live Statistics tab keeps running beside them.
+#include "mainwindow.h"
+
+#include "compareview.h"
+#include "recordingview.h"
+#include "recordings/recordingreader.h"
+#include "reportdialog.h"
+
+#include <QFileDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+
+namespace dmtune {
+
+namespace {
+
+const QString recordingFilter = QStringLiteral("dmtune recordings (*.dmrec);;All files (*)");
+
+// A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`.
+void chooseRecordings(QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
+{
+    auto *dialog = new QFileDialog(parent, title, QString(), recordingFilter);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(several ? QFileDialog::ExistingFiles : QFileDialog::ExistingFile);
+    QObject::connect(dialog, &QFileDialog::filesSelected, parent, chosen);
+    dialog->open();
+}
+
+} // namespace
+
+void MainWindow::setupRecordings()
+{
+    QMenu *file = nullptr;
+    for (QAction *action : menuBar()->actions()) {
+        if (action->menu() && action->text() == QStringLiteral("&File"))
+            file = action->menu();
+    }
+    if (!file)
+        return;
+    QAction *first = file->actions().value(0);
+    auto *open = new QAction(QStringLiteral("&Open recording…"), file);
+    open->setShortcut(QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
+        chooseRecordings(this, QStringLiteral("Open recording"), false, [this](const QStringList &files) { openRecordings(files); });
+    });
+    auto *compare = new QAction(QStringLiteral("&Compare recordings…"), file);
+    connect(compare, &QAction::triggered, this, [this] {
+        chooseRecordings(this, QStringLiteral("Compare recordings (choose two or more)"), true,
+            [this](const QStringList &files) { openRecordings(files); });
+    });
+    auto *report = new QAction(QStringLiteral("&Export report…"), file);
+    connect(report, &QAction::triggered, this, [this] {
+        chooseRecordings(this, QStringLiteral("Recordings to report on"), true, [this](const QStringList &files) {
+            QList<Recording> recordings;
+            for (const QString &f : files) {
+                const Result<Recording> rec = readRecording(f);
+                if (!rec) {
+                    statusBar()->showMessage(rec.errorMessage());
+                    return;
+                }
+                recordings.append(rec.value());
+            }
+            exportReportWithDialog(this, recordings, [this](const QString &path, const QString &error) {
+                statusBar()->showMessage(error.isEmpty() ? QStringLiteral("Report written to %1").arg(path) : error);
+            });
+        });
+    });
+    file->insertActions(first, {open, compare, report});
+    file->insertSeparator(first);
+}
+
+QWidget *MainWindow::openRecordings(const QStringList &files, QString *error)
+{
+    QList<Recording> recordings;
+    for (const QString &f : files) {
+        Result<Recording> rec = readRecording(f);
+        if (!rec) {
+            if (error)
+                *error = rec.errorMessage();
+            statusBar()->showMessage(rec.errorMessage());
+            return nullptr;
+        }
+        if (rec->truncated)
+            statusBar()->showMessage(QStringLiteral("%1: %2").arg(f, rec->truncation));
+        recordings.append(rec.value());
+    }
+    if (recordings.isEmpty())
+        return nullptr;
+    QWidget *view = nullptr;
+    const auto reported = [this](const QString &path, const QString &problem) {
+        statusBar()->showMessage(problem.isEmpty() ? QStringLiteral("Report written to %1").arg(path) : problem);
+    };
+    if (recordings.size() == 1) {
+        auto *single = new RecordingView(recordings.first(), this);
+        connect(single, &RecordingView::reportExported, this, reported);
+        view = single;
+    } else {
+        auto *several = new CompareView(this);
+        several->setRecordings(recordings);
+        connect(several, &CompareView::reportExported, this, reported);
+        view = several;
+    }
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->resize(1200, 800);
+    view->show();
+    return view;
+}
+
+} // namespace dmtune

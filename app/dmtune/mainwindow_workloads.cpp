@@ -1,0 +1,42 @@
+// The Workload dock: fio templates and runs on a device (the lab device by default), with the target charted
+// in the Statistics tab, start/stop markers there, and the lab device actions of the window.
+#include "mainwindow.h"
+
+#include "charts/livestatsview.h"
+#include "discovery/discovery.h"
+#include "workloads/labdevice.h"
+#include "workloads/workloadpanel.h"
+
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QTabWidget>
+
+namespace dmtune {
+
+void MainWindow::setupWorkloads()
+{
+    m_workloadPanel = new WorkloadPanel(m_sysfs, m_sampler);
+    m_workloadPanel->setLabDevice(m_labDevice);
+    m_workloadPanel->setStatsView(m_stats);
+    m_workloadDock = new QDockWidget(QStringLiteral("Workload"), this);
+    m_workloadDock->setObjectName(QStringLiteral("workloadDock"));
+    m_workloadDock->setWidget(m_workloadPanel);
+    m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
+    tabifyDockWidget(m_historyDock, m_workloadDock);
+    for (QAction *action : menuBar()->actions()) {
+        if (action->menu() && action->text() == QLatin1String("&View"))
+            action->menu()->addAction(m_workloadDock->toggleViewAction());
+    }
+
+    connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, &WorkloadPanel::setSnapshot);
+    connect(m_workloadPanel, &WorkloadPanel::createLabDeviceRequested, this, &MainWindow::createLabDevice);
+    connect(m_workloadPanel, &WorkloadPanel::removeLabDeviceRequested, this, &MainWindow::removeLabDevice);
+    // While fio runs, the Statistics tab shows its target (a map with its paths) next to fio's own charts.
+    connect(m_workloadPanel, &WorkloadPanel::targetChosen, this, [this](const QString &device) {
+        selectDevice(device);
+        m_tabs->setCurrentWidget(m_stats);
+    });
+}
+
+} // namespace dmtune

@@ -1,0 +1,51 @@
+// dmtunectl report REC... --out FILE.html|FILE.pdf: the report of widgets/reports, rendered off screen.
+// Built into dmtune-report (report_main.cpp), which dmtunectl runs: the CLI itself stays free of the GUI libraries.
+#include "cli.h"
+
+#include "recordings/recordingreader.h"
+#include "report.h"
+
+
+namespace dmtune::cli {
+
+int runReport(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Report on one or more recordings (dmtunectl run --record): host, kernel, configuration and its diff, "
+        "charts aligned at the workload start, summary statistics with deltas against the first recording, "
+        "fio command lines and results, metric formulas. .html is self-contained (charts embedded), .pdf is A4."));
+    parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("recording files"), QStringLiteral("REC..."));
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("out")}, QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE")});
+    parser.addHelpOption();
+    int exitCode = ExitOk;
+    if (!parseOrUsage(parser, args, io, &exitCode))
+        return exitCode;
+    const QStringList files = parser.positionalArguments(); // parse() took args[0], "report", as the program
+    if (files.isEmpty())
+        return usageError(io, QStringLiteral("report: name at least one recording"));
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty())
+        return usageError(io, QStringLiteral("report: --out FILE.html or FILE.pdf is required"));
+    if (!out.endsWith(QLatin1String(".html"), Qt::CaseInsensitive) && !out.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive)
+        && !out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        return usageError(io, QStringLiteral("report: --out must end in .html or .pdf"));
+    QList<Recording> recordings;
+    for (const QString &file : files) {
+        Result<Recording> rec = readRecording(file);
+        if (!rec)
+            return fail(io, rec.errorMessage());
+        if (rec->truncated)
+            io.err << "dmtunectl: " << file << ": " << rec->truncation << "; reporting what was recorded\n";
+        recordings.append(rec.value());
+    }
+    const Result<Report> report = buildReport(recordings);
+    if (!report)
+        return fail(io, report.errorMessage());
+    if (const Status s = writeReport(report.value(), out); !s)
+        return fail(io, s.errorMessage);
+    io.out << out << '\n';
+    return ExitOk;
+}
+
+} // namespace dmtune::cli

@@ -1,0 +1,354 @@
+// dmtunectl run: a fio workload on one device (a template or a job file), guarded against destroying data,
+// with the device's (and a map's paths') statistics sampled alongside, one progress line per second, a
+// summary at the end, and optionally a recording.
+#include "cli.h"
+#include "signalguard.h"
+
+#include "discovery/discovery.h"
+#include "params/deviceresolver.h"
+#include "recordings/recordingwriter.h"
+#include "stats/sampler.h"
+#include "workloads/workloadsession.h"
+#include "workloads/writeguard.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <optional>
+
+namespace dmtune::cli {
+
+namespace {
+
+QString humanRate(double perSecond)
+{
+    if (perSecond >= 1e6)
+        return QString::number(perSecond / 1e6, 'f', 2) + u'M';
+    if (perSecond >= 1e3)
+        return QString::number(perSecond / 1e3, 'f', 1) + u'k';
+    return QString::number(perSecond, 'f', 0);
+}
+
+QString mib(double bytesPerSecond)
+{
+    return QString::number(bytesPerSecond / (1024.0 * 1024.0), 'f', 1) + QStringLiteral(" MiB/s");
+}
+
+QString usText(double ns)
+{
+    return ns >= 1e6 ? QString::number(ns / 1e6, 'f', 2) + QStringLiteral(" ms")
+                     : QString::number(ns / 1e3, 'f', 0) + QStringLiteral(" us");
+}
+
+// "read 12.3k IOPS 48.1 MiB/s, write ..., clat p50 520 us p99 2.10 ms"
+QString ratesLine(const FioRates &r)
+{
+    QStringList parts;
+    if (r.readIops > 0 || r.writeIops == 0)
+        parts << QStringLiteral("read %1 IOPS %2").arg(humanRate(r.readIops), mib(r.readBytesPerSecond));
+    if (r.writeIops > 0)
+        parts << QStringLiteral("write %1 IOPS %2").arg(humanRate(r.writeIops), mib(r.writeBytesPerSecond));
+    if (r.trimIops > 0)
+        parts << QStringLiteral("trim %1 IOPS").arg(humanRate(r.trimIops));
+    parts << QStringLiteral("clat p50 %1 p99 %2").arg(usText(r.clat.p50Ns), usText(r.clat.p99Ns));
+    return parts.join(QLatin1String(", "));
+}
+
+// "loop0 r/s 0 w/s 2810 wrqm/s 19700 aqu-sz 3.1 %util 99.0"
+QString deviceLine(const DeviceSample &d)
+{
+    const IostatMetrics &m = d.metrics;
+    return QStringLiteral("%1 r/s %2 rrqm/s %3 w/s %4 wrqm/s %5 aqu-sz %6 %util %7")
+        .arg(d.name(), humanRate(m[Metric::ReadsPerSec]), humanRate(m[Metric::ReadMergesPerSec]),
+            humanRate(m[Metric::WritesPerSec]), humanRate(m[Metric::WriteMergesPerSec]),
+            QString::number(m[Metric::AverageQueueSize], 'f', 1), QString::number(m[Metric::Utilization], 'f', 1));
+}
+
+void addRunOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs fio on DEV: a built-in TEMPLATE (see --list) or a job file (--job, whose filename= should be "
+        "${DMTUNE_DEVICE}). A write workload on a device that holds anything (mounted file system, holder, "
+        "partitions, any signature libblkid recognises) needs --destroy-data-on naming the same device. "
+        "SIGINT stops fio (it still prints its result). Exit status: 0 done, 1 refused or failed, 2 bad usage."));
+    parser.addPositionalArgument(
+        QStringLiteral("TEMPLATE"), QStringLiteral("a template id"), QStringLiteral("[TEMPLATE]"));
+    const auto value = [&](const char *name, const char *help, const char *valueName) {
+        parser.addOption({ QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(valueName) });
+    };
+    parser.addOption({ QStringLiteral("list"), QStringLiteral("List the templates and exit.") });
+    value("job", "A fio job file instead of a template.", "FILE");
+    value("device", "The target: sdX, dm-N, a map name, /dev/..., MAJ:MIN.", "DEV");
+    value("record", "Record the run (configuration, counters, fio progress and result) to FILE.", "FILE");
+    value("destroy-data-on", "Confirm that a write workload may destroy what DEV holds (the same device as --device).",
+        "DEV");
+    value("runtime", "Seconds (template default 30).", "S");
+    value("rw", "read, write, randread, randwrite, rw, randrw, ...", "MODE");
+    value("bs", "Block size (4k, 8k, 1m, ...).", "SIZE");
+    value("iodepth", "Queue depth per job.", "N");
+    value("numjobs", "Number of jobs.", "N");
+    value("ioengine", "libaio, io_uring, psync, ...", "ENGINE");
+    parser.addOption({ QStringLiteral("batching"),
+        QStringLiteral("Submit in batches (iodepth_batch_submit=16, iodepth_batch_complete_min=8).") });
+    parser.addOption({ QStringLiteral("no-batching"), QStringLiteral("fio's default submission (no batching).") });
+    parser.addOption(
+        { QStringLiteral("dry-run"), QStringLiteral("Print the command line and the guard's decision, run nothing.") });
+    parser.addOption(
+        { QStringLiteral("json"), QStringLiteral("Progress as JSON lines and the summary as one JSON object.") });
+    addCommonOptions(parser);
+}
+
+int listTemplates(Streams io, bool json)
+{
+    if (json) {
+        QJsonArray list;
+        for (const FioJob &job : fioTemplates()) {
+            QJsonObject o = fioJobToJson(job);
+            o.insert(QStringLiteral("command"), fioCommandLine(QStringLiteral("fio"), job, QStringLiteral("/dev/DEV")));
+            list.append(o);
+        }
+        io.out << QJsonDocument(list).toJson(QJsonDocument::Indented);
+    } else {
+        for (const FioJob &job : fioTemplates())
+            io.out << job.id.leftJustified(26) << job.title << "\n    "
+                   << fioCommandLine(QStringLiteral("fio"), job, QStringLiteral("/dev/DEV")) << '\n';
+    }
+    io.out.flush();
+    return ExitOk;
+}
+
+// Applies --runtime, --rw, ... to a template; returns an error text or empty.
+QString applyOverrides(const QCommandLineParser &parser, FioJob *job)
+{
+    const auto number = [&](const char *name, int *out) -> QString {
+        if (!parser.isSet(QLatin1String(name)))
+            return {};
+        bool ok = false;
+        *out = parser.value(QLatin1String(name)).toInt(&ok);
+        return ok ? QString() : QStringLiteral("--%1 takes a number").arg(QLatin1String(name));
+    };
+    for (const auto &[name, target] : { std::pair { "runtime", &job->runtimeSeconds },
+             std::pair { "iodepth", &job->iodepth }, std::pair { "numjobs", &job->numjobs } }) {
+        if (const QString e = number(name, target); !e.isEmpty())
+            return e;
+    }
+    for (const auto &[name, target] :
+        { std::pair { "rw", &job->rw }, std::pair { "bs", &job->bs }, std::pair { "ioengine", &job->ioengine } }) {
+        if (parser.isSet(QLatin1String(name)))
+            *target = parser.value(QLatin1String(name));
+    }
+    if (parser.isSet(QStringLiteral("batching")))
+        job->batching = true;
+    if (parser.isSet(QStringLiteral("no-batching")))
+        job->batching = false;
+    const Status valid = validateFioJob(*job);
+    return valid ? QString() : valid.errorMessage;
+}
+
+// The job and whether it writes, from the template or job file; exit code or -1.
+int chooseJob(const QCommandLineParser &parser, Streams io, const QString &devicePath, FioJob *job, bool *writes)
+{
+    const QStringList positional = parser.positionalArguments();
+    const bool jobFile = parser.isSet(QStringLiteral("job"));
+    if (jobFile == !positional.isEmpty() || positional.size() > 1)
+        return usageError(io, QStringLiteral("run: give one TEMPLATE or --job FILE (see run --list)"));
+    if (!jobFile) {
+        const FioJob *found = fioTemplate(positional.first());
+        if (!found)
+            return usageError(io, QStringLiteral("run: no template '%1' (see run --list)").arg(positional.first()));
+        *job = *found;
+        if (const QString e = applyOverrides(parser, job); !e.isEmpty())
+            return usageError(io, QStringLiteral("run: ") + e);
+        *writes = rwWrites(job->rw);
+        return -1;
+    }
+    for (const char *o : { "runtime", "rw", "bs", "iodepth", "numjobs", "ioengine", "batching", "no-batching" }) {
+        if (parser.isSet(QLatin1String(o)))
+            return usageError(
+                io, QStringLiteral("run: --%1 applies to templates; edit the job file").arg(QLatin1String(o)));
+    }
+    job->id = QStringLiteral("custom");
+    job->jobFile = parser.value(QStringLiteral("job"));
+    job->title = job->jobFile;
+    QFile file(job->jobFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(io, QStringLiteral("run: %1: %2").arg(job->jobFile, file.errorString()));
+    const auto facts = parseFioJobFile(QString::fromUtf8(file.readAll()));
+    if (!facts)
+        return fail(io, QStringLiteral("run: %1: %2").arg(job->jobFile, facts.errorMessage()));
+    // The guard checks --device only: a job file may not send fio anywhere else.
+    for (const QString &name : facts->filenames) {
+        if (name != QLatin1String("${DMTUNE_DEVICE}") && name != devicePath)
+            return fail(io,
+                QStringLiteral("run: %1 names %2; use filename=${DMTUNE_DEVICE} (the --device) so that the "
+                               "data-safety check covers what fio touches")
+                    .arg(job->jobFile, name));
+    }
+    if (facts->filenames.isEmpty())
+        return fail(io, QStringLiteral("run: %1 has no filename=; add filename=${DMTUNE_DEVICE}").arg(job->jobFile));
+    *writes = facts->writes;
+    return -1;
+}
+
+} // namespace
+
+int runRun(const QStringList &args, Streams io)
+{
+    QCommandLineParser parser;
+    addRunOptions(parser);
+    int exitCode = ExitOk;
+    if (!parseOrUsage(parser, args, io, &exitCode))
+        return exitCode;
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (parser.isSet(QStringLiteral("list")))
+        return listTemplates(io, json);
+    if (!parser.isSet(QStringLiteral("device")))
+        return usageError(io, QStringLiteral("run: --device DEV is required"));
+
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    if (!sysfs.isLive())
+        return usageError(
+            io, QStringLiteral("run: --sysfs-root inspects a captured tree; workloads run on this machine"));
+    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    const auto device = resolveDeviceSpec(sysfs, snapshot, parser.value(QStringLiteral("device")));
+    if (!device)
+        return fail(io, QStringLiteral("run: ") + device.errorMessage());
+    const QString devicePath = QStringLiteral("/dev/") + device.value();
+
+    FioJob job;
+    bool writes = false;
+    if (const int code = chooseJob(parser, io, devicePath, &job, &writes); code >= 0)
+        return code;
+
+    // --destroy-data-on names a device as --device does; it confirms only when it is the same one.
+    QString confirmation;
+    if (parser.isSet(QStringLiteral("destroy-data-on"))) {
+        const auto confirmed = resolveDeviceSpec(sysfs, snapshot, parser.value(QStringLiteral("destroy-data-on")));
+        if (!confirmed || confirmed.value() != device.value())
+            return usageError(io,
+                QStringLiteral("run: --destroy-data-on %1 does not name the --device (%2)")
+                    .arg(parser.value(QStringLiteral("destroy-data-on")), device.value()));
+        confirmation = confirmed.value();
+    }
+    const WriteDecision decision = checkWrite(sysfs, device.value(), writes, confirmation);
+
+    const auto fio = FioRun::findFio();
+    const QString command = fioCommandLine(fio ? fio.value() : QStringLiteral("fio"), job, devicePath);
+    if (parser.isSet(QStringLiteral("dry-run"))) {
+        io.out << command << '\n';
+        io.out << (decision.allowed ? "allowed" : "refused") << (writes ? " (writes)" : " (reads only)") << '\n';
+        for (const QString &reason : decision.reasons)
+            io.out << "  " << reason << '\n';
+        io.out.flush();
+        return decision.allowed ? ExitOk : ExitFailure;
+    }
+    if (!decision.allowed) {
+        io.err << "dmtunectl: run: refusing to write to " << devicePath << ":\n";
+        for (const QString &reason : decision.reasons)
+            io.err << "  " << reason << '\n';
+        if (decision.needsConfirmation)
+            io.err << "pass --destroy-data-on " << device.value() << " to destroy what it holds\n";
+        io.err.flush();
+        return ExitFailure;
+    }
+    if (!fio)
+        return fail(io, QStringLiteral("run: ") + fio.errorMessage());
+
+    const QStringList watched = workloadDevices(snapshot, device.value());
+    Sampler sampler(sysfs);
+    sampler.setWatched(watched);
+    sampler.setInterval(1000);
+    WorkloadSession session(&sampler);
+    std::optional<SampleBatch> lastBatch;
+    QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &b) { lastBatch = b; });
+
+    const QString recordPath = parser.value(QStringLiteral("record"));
+    RecordingMeta meta;
+    if (!recordPath.isEmpty())
+        meta = workloadRecordingMeta(sysfs, snapshot, watched, job.title);
+
+    if (!json) {
+        io.out << command << '\n';
+        io.out.flush();
+    }
+    QObject::connect(&session, &WorkloadSession::progress, [&](const FioProgress &p) {
+        for (const FioRates &r : p.rates) {
+            if (r.seconds <= 0)
+                continue; // fio's final object after the jobs stopped: no new interval
+            if (json) {
+                QJsonObject line = fioRatesToJson(r);
+                line.insert(QStringLiteral("t"), p.epochSeconds);
+                if (lastBatch) {
+                    QJsonObject devices;
+                    for (const DeviceSample &d : lastBatch->devices)
+                        devices.insert(d.name(), metricsToJson(d.metrics));
+                    line.insert(QStringLiteral("devices"), devices);
+                }
+                io.out << QJsonDocument(QJsonObject { { QStringLiteral("progress"), line } })
+                              .toJson(QJsonDocument::Compact)
+                       << '\n';
+            } else {
+                io.out << QStringLiteral("[%1 s] ").arg(qint64(p.parsed.groups.value(0).runtimeMs / 1000), 3)
+                       << ratesLine(r) << '\n';
+                if (lastBatch) {
+                    for (const DeviceSample &d : lastBatch->devices)
+                        io.out << "        " << deviceLine(d) << '\n';
+                }
+            }
+        }
+        io.out.flush();
+    });
+    QObject::connect(&session, &WorkloadSession::started, [&](double, const QStringList &) {
+        if (!json)
+            io.err << "dmtunectl: run: fio started on " << devicePath << "; SIGINT stops it\n";
+        io.err.flush();
+    });
+    QObject::connect(session.fio(), &FioRun::outputLine, [&](const QString &line) {
+        io.err << line << '\n'; // fio's own "fio: ..." and "note: ..." lines
+        io.err.flush();
+    });
+    QObject::connect(&session, &WorkloadSession::recordingFailed, [&](const QString &message) {
+        io.err << "dmtunectl: run: recording stopped: " << message << '\n';
+        io.err.flush();
+    });
+    QObject::connect(&session, &WorkloadSession::finished, [&](const FioOutcome &outcome, const QJsonObject &summary) {
+        sampler.stop();
+        if (json) {
+            io.out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
+        } else {
+            io.out << (outcome.stopped ? "stopped" : "done") << " after "
+                   << QString::number(outcome.endedAt - outcome.startedAt, 'f', 1) << " s\n";
+            for (const FioRates &r : outcome.overall)
+                io.out << "fio " << r.name << ": " << ratesLine(r) << '\n';
+            const auto &totals = session.totals();
+            for (const QString &name : totals.devices()) {
+                DeviceSample d;
+                d.counters.name = name;
+                d.metrics = totals.metrics(name);
+                io.out << "over the run: " << deviceLine(d) << '\n';
+            }
+            if (!session.recordPath().isEmpty())
+                io.out << "recorded to " << session.recordPath() << '\n';
+        }
+        io.out.flush();
+        QCoreApplication::exit(ExitOk);
+    });
+    QObject::connect(&session, &WorkloadSession::failed, [&](const QString &message) {
+        sampler.stop();
+        fail(io, QStringLiteral("run: ") + message);
+        QCoreApplication::exit(ExitFailure);
+    });
+
+    SignalGuard signalGuard;
+    signalGuard.onSignal(&session, [&] { session.stop(); });
+    sampler.start(); // the baseline before fio starts: the first interval is the run's own
+    session.setFioProgram(fio.value());
+    if (const Status started = session.start(job, devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta);
+        !started)
+        return fail(io, QStringLiteral("run: ") + started.errorMessage);
+    return QCoreApplication::exec();
+}
+
+} // namespace dmtune::cli

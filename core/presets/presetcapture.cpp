@@ -1,0 +1,89 @@
+#include "presetcapture.h"
+
+#include "params/catalog.h"
+#include "params/tunable.h"
+
+#include <QSysInfo>
+
+#include <algorithm>
+
+namespace dmtune {
+
+PresetMatch identityMatch(const BlockDevice &device, QString *comment)
+{
+    PresetMatch m;
+    QString why;
+    if (device.kind == DeviceKind::Multipath || (device.isDeviceMapper() && !device.dmUuid.isEmpty())) {
+        m.dmUuid = device.dmUuid;
+        why = QStringLiteral("%1 (%2) by its dm uuid").arg(device.name, device.dmName);
+    } else if (!device.wwid.isEmpty()) {
+        m.wwid = device.wwid;
+        why = QStringLiteral("%1 by its WWID").arg(device.name);
+    } else {
+        m.kinds << deviceKindName(device.kind);
+        m.name = device.name;
+        why = QStringLiteral("%1: no stable identity, matched by kind and name").arg(device.name);
+    }
+    if (comment)
+        *comment = why;
+    return m;
+}
+
+Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
+    const QStringList &attributes, const QString &name)
+{
+    using R = Result<Preset>;
+    for (const auto &a : attributes) {
+        const TunableDef *def = catalog::find(a);
+        if (!def)
+            return R::failure(QStringLiteral("unknown attribute '%1'").arg(a));
+        if (def->ignored)
+            return R::failure(QStringLiteral("%1 is ignored by current kernels").arg(a));
+        if (def->location == TunableLocation::Module)
+            return R::failure(QStringLiteral("%1 is a module parameter (global), not a device setting").arg(a));
+    }
+    Preset p;
+    p.name = name;
+    p.host = QSysInfo::machineHostName();
+    p.kernel = snapshot.kernelRelease.isEmpty() ? QSysInfo::kernelVersion() : snapshot.kernelRelease;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    p.created = now.addMSecs(-now.time().msec()); // whole seconds: what ISO 8601 in the file keeps
+    for (const auto &devName : devices) {
+        const BlockDevice *device = snapshot.device(devName);
+        if (!device)
+            return R::failure(QStringLiteral("no device %1").arg(devName));
+        PresetRule rule;
+        rule.match = identityMatch(*device, &rule.comment);
+        const QList<Tunable> tunables = readTunables(sysfs, devName);
+        for (const auto &t : tunables) {
+            const TunableDef *def = catalog::find(t.attribute);
+            const bool wanted = attributes.isEmpty() ? (def && def->location != TunableLocation::Module)
+                                                     : attributes.contains(t.attribute);
+            if (!wanted || !t.known)
+                continue;
+            if (!t.writable || !t.readable) {
+                if (attributes.isEmpty())
+                    continue;
+                return R::failure(QStringLiteral("%1 %2 is not writable").arg(devName, t.attribute));
+            }
+            rule.settings << Assignment { t.attribute, t.value };
+        }
+        for (const auto &a : attributes) {
+            const bool found = std::any_of(rule.settings.cbegin(), rule.settings.cend(),
+                [&a](const Assignment &s) { return s.attribute == a; });
+            if (!found)
+                return R::failure(QStringLiteral("%1 has no attribute %2").arg(devName, a));
+        }
+        std::sort(rule.settings.begin(), rule.settings.end(),
+            [](const Assignment &x, const Assignment &y) { return x.attribute < y.attribute; });
+        if (rule.settings.isEmpty())
+            return R::failure(QStringLiteral("%1 has no writable tunables").arg(devName));
+        p.rules << rule;
+    }
+    if (p.rules.isEmpty())
+        return R::failure(QStringLiteral("no devices given"));
+    p.description = QStringLiteral("Saved from %1 on %2").arg(devices.join(QStringLiteral(", ")), p.host);
+    return p;
+}
+
+} // namespace dmtune

@@ -1,0 +1,21 @@
+#pragma once
+// "Save from the current state": the writable tunables of the chosen devices as a preset, each
+// device keyed by its stable identity (WWID, DM UUID) rather than its sdX name.
+#include "discovery/devicesnapshot.h"
+#include "presets/preset.h"
+#include "sysfs/sysfsroot.h"
+#include "util/result.h"
+
+namespace dmtune {
+
+// The most stable match for one device: WWID (SCSI, NVMe, multipath maps), else DM UUID, else its
+// kind and kernel name (loop, null_blk: nothing stable to key on; the rule's comment says so).
+PresetMatch identityMatch(const BlockDevice &device, QString *comment = nullptr);
+
+// One rule per device with the current values of `attributes` (catalog keys; empty: every writable
+// per-device tunable the device has). Module parameters are global and never captured; an
+// attribute that is unknown, ignored or not writable on a device is an error naming both.
+Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
+    const QStringList &attributes, const QString &name);
+
+} // namespace dmtune

@@ -1,0 +1,27 @@
+#pragma once
+// A preset as the files that make settings survive a reboot without dmtune: udev rules, a tuned
+// profile, a multipath.conf snippet. Pure text out; each export lists what it could not express
+// (and repeats the list as comments at the end of the text).
+#include "presets/preset.h"
+#include "util/result.h"
+
+namespace dmtune {
+
+enum class PresetExportFormat { Udev, Tuned, Multipath };
+
+struct PresetExport {
+    QString text;
+    QStringList unexpressed; // "rule 2: module/dm_mod/swap_bios: a module parameter (modprobe.d)"
+};
+
+Result<PresetExportFormat> parsePresetExportFormat(const QString &name); // udev | tuned | multipath
+QString presetExportFormatName(PresetExportFormat format);
+// A file name to suggest: "99-dmtune-NAME.rules", "tuned.conf", "dmtune-NAME.conf".
+QString presetExportFileName(const Preset &preset, PresetExportFormat format);
+
+PresetExport exportPreset(const Preset &preset, PresetExportFormat format);
+PresetExport exportUdevRules(const Preset &preset);
+PresetExport exportTunedProfile(const Preset &preset);
+PresetExport exportMultipathConf(const Preset &preset);
+
+} // namespace dmtune

@@ -1,0 +1,235 @@
+#include "recordingreader.h"
+
+#include "recordingformat.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <limits>
+
+namespace dmtune {
+
+using namespace recordingformat;
+
+namespace {
+
+Result<QJsonObject> jsonPayload(QByteArrayView payload)
+{
+    QJsonParseError error {};
+    const QJsonDocument doc = QJsonDocument::fromJson(payload.toByteArray(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return Result<QJsonObject>::failure(QStringLiteral("bad JSON: %1").arg(error.errorString()));
+    return doc.object();
+}
+
+RecordingMeta metaFromHeader(const QJsonObject &h)
+{
+    RecordingMeta meta;
+    meta.title = h.value(QStringLiteral("title")).toString();
+    meta.host = h.value(QStringLiteral("host")).toString();
+    meta.kernel = h.value(QStringLiteral("kernel")).toString();
+    meta.started = QDateTime::fromMSecsSinceEpoch(qint64(h.value(QStringLiteral("started_epoch_ms")).toDouble()), Qt::UTC);
+    meta.intervalSeconds = h.value(QStringLiteral("interval_s")).toDouble();
+    for (const QJsonValue &d : h.value(QStringLiteral("devices")).toArray())
+        meta.devices.append(d.toString());
+    meta.configuration = h.value(QStringLiteral("configuration")).toObject();
+    return meta;
+}
+
+// Per device id: index into Recording::devices, and its newest values while batches are decoded.
+struct DecodeState {
+    QHash<quint64, int> deviceIndex;
+    QList<RecordedValues> last;
+    qint64 wallMs = 0;
+    qint64 monotonicUs = 0;
+    quint64 sequence = 0;
+};
+
+QString parseDevice(QByteArrayView payload, Recording &rec, DecodeState &state)
+{
+    VarintReader r(payload);
+    const quint64 id = r.next();
+    const quint64 fieldCount = r.next();
+    const quint64 devnum = r.next();
+    if (!r.ok() || fieldCount > DiskFieldCount)
+        return QStringLiteral("malformed device frame");
+    RecordedDevice device {QString::fromUtf8(r.rest()), devnum, int(fieldCount)};
+    if (device.name.isEmpty())
+        return QStringLiteral("device frame without a name");
+    const auto known = state.deviceIndex.constFind(id);
+    if (known != state.deviceIndex.constEnd()) { // redeclared (its field count changed)
+        rec.devices[*known] = device;
+        return {};
+    }
+    state.deviceIndex.insert(id, int(rec.devices.size()));
+    rec.devices.append(device);
+    state.last.append(RecordedValues {});
+    return {};
+}
+
+QString parseSamples(QByteArrayView payload, Recording &rec, DecodeState &state)
+{
+    VarintReader r(payload);
+    RecordedBatch batch;
+    state.wallMs += r.nextSigned();
+    state.monotonicUs += r.nextSigned();
+    batch.wallMs = state.wallMs;
+    batch.monotonicNs = state.monotonicUs * 1000;
+    batch.elapsedSeconds = double(r.next()) / 1e6;
+    state.sequence += quint64(r.nextSigned());
+    batch.sequence = state.sequence;
+    const quint64 count = r.next();
+    if (!r.ok() || count > quint64(payload.size()))
+        return QStringLiteral("malformed sample frame header");
+    batch.samples.reserve(qsizetype(count));
+    for (quint64 n = 0; n < count; ++n) {
+        const quint64 id = r.next();
+        const quint64 mask = r.next();
+        const auto index = state.deviceIndex.constFind(id);
+        if (!r.ok())
+            return QStringLiteral("sample %1 is cut short").arg(n);
+        if (index == state.deviceIndex.constEnd())
+            return QStringLiteral("sample %1 names undeclared device id %2").arg(n).arg(id);
+        if (mask >= (quint64(BaselineFlag) << 1))
+            return QStringLiteral("sample %1 has an unknown flag (mask %2)").arg(n).arg(mask, 0, 16);
+        RecordedSample sample;
+        sample.device = *index;
+        RecordedValues &prev = state.last[*index];
+        if (mask & BaselineFlag) {
+            sample.hasBaseline = true;
+            const quint64 baseMask = r.next();
+            for (int i = 0; i < ValueCount; ++i)
+                sample.baseline[i] = (baseMask & (1u << i)) ? r.next() : 0;
+            prev = sample.baseline;
+        }
+        for (int i = 0; i < ValueCount; ++i)
+            sample.values[i] = prev[i] + ((mask & (1u << i)) ? quint64(r.nextSigned()) : 0);
+        if (!r.ok())
+            return QStringLiteral("sample %1 is cut short").arg(n);
+        prev = sample.values;
+        batch.samples.append(sample);
+    }
+    if (!r.atEnd())
+        return QStringLiteral("%1 bytes after the last sample").arg(payload.size() - r.position());
+    rec.deviceSamples += qint64(count);
+    rec.batches.append(std::move(batch));
+    return {};
+}
+
+QString parseJsonFrame(char type, QByteArrayView payload, Recording &rec)
+{
+    static constexpr char jsonTypes[] = {MarkerFrame, NoteFrame, FioProgressFrame, FioResultFrame, EndFrame};
+    if (std::find(std::begin(jsonTypes), std::end(jsonTypes), type) == std::end(jsonTypes))
+        return QStringLiteral("unknown frame type 0x%1").arg(quint8(type), 2, 16, QLatin1Char('0'));
+    const Result<QJsonObject> json = jsonPayload(payload);
+    if (!json)
+        return json.errorMessage();
+    const QJsonObject &o = json.value();
+    const double t = o.value(QStringLiteral("t")).toDouble();
+    switch (type) {
+    case MarkerFrame:
+        rec.markers.append({t, o.value(QStringLiteral("label")).toString()});
+        break;
+    case NoteFrame:
+        rec.notes.append({t, o.value(QStringLiteral("text")).toString()});
+        break;
+    case FioProgressFrame:
+        rec.fioProgress.append({t, o.value(QStringLiteral("status")).toObject()});
+        break;
+    case FioResultFrame: {
+        RecordedFioResult result;
+        for (const QJsonValue &a : o.value(QStringLiteral("argv")).toArray())
+            result.argv.append(a.toString());
+        result.result = o.value(QStringLiteral("result")).toObject();
+        rec.fioResults.append(result);
+        break;
+    }
+    case EndFrame:
+        rec.complete = true;
+        break;
+    default:
+        return QStringLiteral("unknown frame type 0x%1").arg(quint8(type), 2, 16, QLatin1Char('0'));
+    }
+    return {};
+}
+
+} // namespace
+
+Result<Recording> parseRecording(QByteArrayView bytes)
+{
+    Recording rec;
+    rec.fileBytes = bytes.size();
+    if (bytes.size() < MagicSize || !bytes.startsWith(QByteArrayView(Magic, sizeof Magic)))
+        return Result<Recording>::failure(QStringLiteral("not a dmtune recording (no DMTREC magic)"));
+    rec.formatVersion = quint8(bytes[6]);
+    if (rec.formatVersion != Version)
+        return Result<Recording>::failure(
+            QStringLiteral("recording format version %1; this dmtune reads version %2").arg(rec.formatVersion).arg(int(Version)));
+
+    DecodeState state;
+    qsizetype pos = MagicSize;
+    for (int frame = 0; pos < bytes.size(); ++frame) {
+        const qsizetype frameStart = pos;
+        const char type = bytes[pos];
+        VarintReader lengthReader(bytes.sliced(pos + 1, std::min<qsizetype>(10, bytes.size() - pos - 1)));
+        const quint64 length = lengthReader.next();
+        const qsizetype payloadStart = pos + 1 + lengthReader.position();
+        if (!lengthReader.ok() || length > quint64(bytes.size() - payloadStart)) {
+            if (frame == 0)
+                return Result<Recording>::failure(QStringLiteral("the header frame is incomplete"));
+            // Appending stopped inside this frame: everything before it is whole.
+            rec.truncated = true;
+            rec.truncation = QStringLiteral("file ends inside frame %1 at offset %2 (%3 bytes ignored)")
+                                 .arg(frame)
+                                 .arg(frameStart)
+                                 .arg(bytes.size() - frameStart);
+            break;
+        }
+        const QByteArrayView payload = bytes.sliced(payloadStart, qsizetype(length));
+        pos = payloadStart + qsizetype(length);
+        QString error;
+        if (frame == 0) {
+            if (type != HeaderFrame)
+                return Result<Recording>::failure(QStringLiteral("frame 0 at offset %1 is not the header").arg(frameStart));
+            const Result<QJsonObject> header = jsonPayload(payload);
+            if (!header)
+                error = header.errorMessage();
+            else {
+                rec.header = header.value();
+                rec.meta = metaFromHeader(rec.header);
+            }
+        } else if (type == HeaderFrame) {
+            error = QStringLiteral("a second header");
+        } else if (type == DeviceFrame) {
+            error = parseDevice(payload, rec, state);
+            rec.sampleFrameBytes += pos - frameStart;
+        } else if (type == SampleFrame) {
+            error = parseSamples(payload, rec, state);
+            rec.sampleFrameBytes += pos - frameStart;
+        } else {
+            error = parseJsonFrame(type, payload, rec);
+        }
+        if (!error.isEmpty())
+            return Result<Recording>::failure(
+                QStringLiteral("frame %1 ('%2') at offset %3: %4").arg(frame).arg(QLatin1Char(type)).arg(frameStart).arg(error));
+    }
+    return rec;
+}
+
+Result<Recording> readRecording(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<Recording>::failure(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
+    const QByteArray bytes = file.readAll();
+    Result<Recording> rec = parseRecording(bytes);
+    if (!rec)
+        return Result<Recording>::failure(QStringLiteral("%1: %2").arg(path, rec.errorMessage()));
+    rec.value().path = path;
+    return rec;
+}
+
+} // namespace dmtune

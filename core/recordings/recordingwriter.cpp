@@ -1,0 +1,214 @@
+#include "recordingwriter.h"
+
+#include "recordingformat.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace dmtune {
+
+using namespace recordingformat;
+
+namespace {
+
+std::array<quint64, ValueCount> valuesOf(const DeviceSample &sample)
+{
+    std::array<quint64, ValueCount> v {};
+    for (std::size_t i = 0; i < DiskFieldCount; ++i)
+        v[i] = sample.counters.fields[i];
+    v[DiskFieldCount] = quint64(std::max(0.0, sample.metrics[Metric::InflightReads]));
+    v[DiskFieldCount + 1] = quint64(std::max(0.0, sample.metrics[Metric::InflightWrites]));
+    return v;
+}
+
+} // namespace
+
+Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(const QString &path, const RecordingMeta &meta)
+{
+    std::unique_ptr<RecordingWriter> writer(new RecordingWriter);
+    writer->m_file.setFileName(path);
+    if (!writer->m_file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return Result<std::unique_ptr<RecordingWriter>>::failure(
+            QStringLiteral("cannot create %1: %2").arg(path, writer->m_file.errorString()));
+    const QByteArray m = magic();
+    if (writer->m_file.write(m) != m.size())
+        return Result<std::unique_ptr<RecordingWriter>>::failure(
+            QStringLiteral("cannot write %1: %2").arg(path, writer->m_file.errorString()));
+    writer->m_bytes = m.size();
+    const QDateTime started = meta.started.isValid() ? meta.started : QDateTime::currentDateTimeUtc();
+    const QJsonObject header {
+        {QStringLiteral("format"), QStringLiteral("dmtune-recording")},
+        {QStringLiteral("version"), int(Version)},
+        {QStringLiteral("writer"), QStringLiteral("dmtune " DMTUNE_VERSION)},
+        {QStringLiteral("title"), meta.title},
+        {QStringLiteral("host"), meta.host},
+        {QStringLiteral("kernel"), meta.kernel},
+        {QStringLiteral("started"), started.toUTC().toString(Qt::ISODateWithMs)},
+        {QStringLiteral("started_epoch_ms"), double(started.toMSecsSinceEpoch())},
+        {QStringLiteral("interval_s"), meta.intervalSeconds},
+        {QStringLiteral("devices"), QJsonArray::fromStringList(meta.devices)},
+        {QStringLiteral("configuration"), meta.configuration},
+    };
+    if (Status s = writer->writeJsonFrame(HeaderFrame, header); !s)
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+    return Result<std::unique_ptr<RecordingWriter>>(std::move(writer));
+}
+
+RecordingWriter::~RecordingWriter()
+{
+    if (!m_finished && m_file.isOpen())
+        finish();
+}
+
+QString RecordingWriter::path() const
+{
+    return m_file.fileName();
+}
+
+Status RecordingWriter::writeFrame(char type, const QByteArray &payload)
+{
+    if (m_finished || !m_file.isOpen())
+        return Status::failure(QStringLiteral("recording %1 is closed").arg(m_file.fileName()));
+    QByteArray frame;
+    frame.reserve(payload.size() + 6);
+    frame.append(type);
+    putVarint(frame, quint64(payload.size()));
+    frame.append(payload);
+    // One write and one flush per frame: a crash loses at most the frame in flight, never a whole tick's.
+    if (m_file.write(frame) != frame.size() || !m_file.flush())
+        return Status::failure(QStringLiteral("cannot write %1: %2").arg(m_file.fileName(), m_file.errorString()));
+    m_bytes += frame.size();
+    return Status::success();
+}
+
+Status RecordingWriter::writeJsonFrame(char type, const QJsonObject &object)
+{
+    return writeFrame(type, QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+void RecordingWriter::appendDevice(QByteArray &frame, DeviceState &state, const DeviceSample &sample, bool baseline)
+{
+    const std::array<quint64, ValueCount> values = valuesOf(sample);
+    putVarint(frame, state.id);
+    quint32 mask = baseline ? BaselineFlag : 0;
+    std::array<quint64, ValueCount> deltas {};
+    if (baseline) {
+        // The counters before this interval, so that a replay computes the same deltas as the sampler did
+        // (clamped and wrapped ones included: cur - (cur - d) is d). In-flight values have no baseline.
+        for (std::size_t i = 0; i < ValueCount; ++i) {
+            const quint64 d = i < DiskFieldCount && i != std::size_t(DiskField::InFlight) ? sample.deltas.fields[i] : 0;
+            // A delta larger than the counter is a 32-bit millisecond field that wrapped: the baseline is the
+            // 32-bit value before the wrap, which counterDeltas wraps again.
+            state.values[i] = d == 0 ? (i < DiskFieldCount && i != std::size_t(DiskField::InFlight) ? values[i] : 0)
+                : d > values[i]    ? (values[i] - d) & 0xffffffffULL
+                                   : values[i] - d;
+        }
+    }
+    for (std::size_t i = 0; i < ValueCount; ++i) {
+        deltas[i] = values[i] - state.values[i]; // modulo 2^64; read back as a signed difference
+        if (deltas[i] != 0)
+            mask |= 1u << i;
+    }
+    putVarint(frame, mask);
+    if (baseline) {
+        quint32 baseMask = 0;
+        for (std::size_t i = 0; i < ValueCount; ++i)
+            baseMask |= state.values[i] != 0 ? 1u << i : 0;
+        putVarint(frame, baseMask);
+        for (std::size_t i = 0; i < ValueCount; ++i) {
+            if (baseMask & (1u << i))
+                putVarint(frame, state.values[i]);
+        }
+    }
+    for (std::size_t i = 0; i < ValueCount; ++i) {
+        if (mask & (1u << i))
+            putVarint(frame, zigzag(qint64(deltas[i])));
+    }
+    state.values = values;
+}
+
+Status RecordingWriter::addBatch(const SampleBatch &batch)
+{
+    // New devices (or a new field count) are declared in their own frame before the sample frame uses them.
+    for (const DeviceSample &sample : batch.devices) {
+        auto it = m_devices.find(sample.name());
+        if (it != m_devices.end() && it->fieldCount == sample.counters.fieldCount)
+            continue;
+        if (it == m_devices.end()) {
+            it = m_devices.insert(sample.name(), DeviceState {});
+            it->id = m_nextDeviceId++;
+        }
+        it->fieldCount = sample.counters.fieldCount;
+        it->lastBatch = -1; // a redeclared device starts from a baseline again
+        QByteArray payload;
+        putVarint(payload, it->id);
+        putVarint(payload, quint64(std::max(0, sample.counters.fieldCount)));
+        putVarint(payload, sample.counters.devnum);
+        payload.append(sample.name().toUtf8());
+        if (Status s = writeFrame(DeviceFrame, payload); !s)
+            return s;
+    }
+
+    QByteArray frame;
+    frame.reserve(16 + batch.devices.size() * 32);
+    const qint64 monotonicUs = batch.monotonicNs / 1000;
+    putVarint(frame, zigzag(batch.wallMs - m_lastWallMs));
+    putVarint(frame, zigzag(monotonicUs - m_lastMonotonicUs));
+    putVarint(frame, quint64(std::llround(std::max(0.0, batch.elapsedSeconds) * 1e6)));
+    putVarint(frame, zigzag(qint64(batch.sequence - m_lastSequence)));
+    putVarint(frame, quint64(batch.devices.size()));
+    for (const DeviceSample &sample : batch.devices) {
+        DeviceState &state = m_devices[sample.name()];
+        // A device absent from the previous batch (new, or back after vanishing) starts a new series.
+        const bool baseline = state.lastBatch != m_batches - 1 || m_batches == 0;
+        appendDevice(frame, state, sample, baseline);
+        state.lastBatch = m_batches;
+    }
+    if (Status s = writeFrame(SampleFrame, frame); !s)
+        return s;
+    m_lastWallMs = batch.wallMs;
+    m_lastMonotonicUs = monotonicUs;
+    m_lastSequence = batch.sequence;
+    ++m_batches;
+    m_deviceSamples += batch.devices.size();
+    return Status::success();
+}
+
+Status RecordingWriter::addMarker(double epochSeconds, const QString &label)
+{
+    return writeJsonFrame(MarkerFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("label"), label}});
+}
+
+Status RecordingWriter::addNote(double epochSeconds, const QString &text)
+{
+    return writeJsonFrame(NoteFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("text"), text}});
+}
+
+Status RecordingWriter::addFioProgress(double epochSeconds, const QJsonObject &fioStatus)
+{
+    return writeJsonFrame(
+        FioProgressFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("status"), fioStatus}});
+}
+
+Status RecordingWriter::addFioResult(const QJsonObject &fioFinal, const QStringList &fioArgv)
+{
+    return writeJsonFrame(FioResultFrame,
+        {{QStringLiteral("argv"), QJsonArray::fromStringList(fioArgv)}, {QStringLiteral("result"), fioFinal}});
+}
+
+Status RecordingWriter::finish()
+{
+    if (m_finished)
+        return Status::failure(QStringLiteral("recording %1 is already finished").arg(m_file.fileName()));
+    const Status s = writeJsonFrame(EndFrame,
+        {{QStringLiteral("ended_epoch_ms"), double(QDateTime::currentMSecsSinceEpoch())},
+            {QStringLiteral("batches"), double(m_batches)},
+            {QStringLiteral("device_samples"), double(m_deviceSamples)}});
+    m_finished = true;
+    m_file.close();
+    return s;
+}
+
+} // namespace dmtune

@@ -1,0 +1,262 @@
+#include "workloadsession.h"
+
+#include "discovery/devicesnapshot.h"
+#include "recordings/recordingwriter.h"
+#include "stats/sampler.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QSysInfo>
+
+#include <cmath>
+
+namespace dmtune {
+
+namespace {
+
+double round2(double v)
+{
+    return std::round(v * 100.0) / 100.0;
+}
+
+QJsonObject withoutBins(QJsonObject direction)
+{
+    for (const char *key : { "clat_ns", "lat_ns", "slat_ns" }) {
+        if (!direction.contains(QLatin1String(key)))
+            continue;
+        QJsonObject latency = direction.value(QLatin1String(key)).toObject();
+        latency.remove(QStringLiteral("bins"));
+        direction.insert(QLatin1String(key), latency);
+    }
+    return direction;
+}
+
+} // namespace
+
+QStringList workloadDevices(const DeviceSnapshot &snapshot, const QString &device)
+{
+    QStringList devices { device };
+    if (const BlockDevice *d = snapshot.device(device))
+        devices += d->slaves;
+    return devices;
+}
+
+RecordingMeta workloadRecordingMeta(
+    const SysfsRoot &root, const DeviceSnapshot &snapshot, const QStringList &devices, const QString &title)
+{
+    RecordingMeta meta;
+    meta.host = QSysInfo::machineHostName();
+    meta.kernel = snapshot.kernelRelease.isEmpty() ? QSysInfo::kernelVersion() : snapshot.kernelRelease;
+    meta.started = QDateTime::currentDateTimeUtc();
+    meta.intervalSeconds = 1.0;
+    meta.devices = devices;
+    meta.configuration = captureConfiguration(root, snapshot, devices);
+    meta.title = title;
+    return meta;
+}
+
+void DeviceRunTotals::clear()
+{
+    m_order.clear();
+    m_deltas.clear();
+    m_inflight.clear();
+    m_seconds = 0;
+}
+
+void DeviceRunTotals::add(const SampleBatch &batch)
+{
+    m_seconds += batch.elapsedSeconds;
+    for (const DeviceSample &d : batch.devices) {
+        if (!m_deltas.contains(d.name()))
+            m_order << d.name();
+        CounterDeltas &sum = m_deltas[d.name()];
+        for (std::size_t i = 0; i < sum.fields.size(); ++i)
+            sum.fields[i] += d.deltas.fields[i];
+        m_inflight.insert(
+            d.name(), { quint32(d.metrics[Metric::InflightReads]), quint32(d.metrics[Metric::InflightWrites]) });
+    }
+}
+
+IostatMetrics DeviceRunTotals::metrics(const QString &device) const
+{
+    const auto inflight = m_inflight.value(device);
+    return IostatMetrics::fromDeltas(m_deltas.value(device), m_seconds, inflight.first, inflight.second);
+}
+
+QJsonObject fioRatesToJson(const FioRates &r)
+{
+    const auto us = [](double ns) { return round2(ns / 1000.0); };
+    return {
+        { QStringLiteral("group"), r.groupId },
+        { QStringLiteral("name"), r.name },
+        { QStringLiteral("seconds"), round2(r.seconds) },
+        { QStringLiteral("read_iops"), round2(r.readIops) },
+        { QStringLiteral("write_iops"), round2(r.writeIops) },
+        { QStringLiteral("trim_iops"), round2(r.trimIops) },
+        { QStringLiteral("read_bytes_per_second"), std::round(r.readBytesPerSecond) },
+        { QStringLiteral("write_bytes_per_second"), std::round(r.writeBytesPerSecond) },
+        { QStringLiteral("trim_bytes_per_second"), std::round(r.trimBytesPerSecond) },
+        { QStringLiteral("clat_p50_us"), us(r.clat.p50Ns) },
+        { QStringLiteral("clat_p90_us"), us(r.clat.p90Ns) },
+        { QStringLiteral("clat_p99_us"), us(r.clat.p99Ns) },
+        { QStringLiteral("clat_p99_9_us"), us(r.clat.p999Ns) },
+        { QStringLiteral("clat_samples"), double(r.clat.samples) },
+        // false: plain json without histograms, so the percentiles are fio's since the start
+        { QStringLiteral("clat_per_interval"), r.clat.perInterval },
+    };
+}
+
+QJsonObject metricsToJson(const IostatMetrics &metrics)
+{
+    QJsonObject o;
+    for (std::size_t i = 0; i < MetricCount; ++i) {
+        const MetricInfo &info = MetricCatalog::info(Metric(i));
+        if (info.iostatColumn)
+            o.insert(QLatin1String(info.jsonKey), round2(metrics.values[i]));
+    }
+    return o;
+}
+
+QJsonObject compactFioStatus(const QJsonObject &status, const QList<FioRates> &rates)
+{
+    QJsonObject compact = status;
+    QJsonArray jobs;
+    for (const QJsonValue &value : status.value(QLatin1String("jobs")).toArray()) {
+        QJsonObject job = value.toObject();
+        for (const char *direction : { "read", "write", "trim", "sync" }) {
+            if (job.contains(QLatin1String(direction)))
+                job.insert(QLatin1String(direction), withoutBins(job.value(QLatin1String(direction)).toObject()));
+        }
+        jobs.append(job);
+    }
+    compact.insert(QStringLiteral("jobs"), jobs);
+    QJsonArray computed;
+    for (const FioRates &r : rates)
+        computed.append(fioRatesToJson(r));
+    compact.insert(QStringLiteral("dmtune_rates"), computed);
+    return compact;
+}
+
+WorkloadSession::WorkloadSession(Sampler *sampler, QObject *parent)
+    : QObject(parent)
+    , m_sampler(sampler)
+{
+    if (m_sampler)
+        connect(m_sampler, &Sampler::samplesAvailable, this, &WorkloadSession::onBatch);
+    connect(&m_fio, &FioRun::started, this, [this](double t, const QStringList &argv) {
+        m_fioRunning = true;
+        m_totals.clear();
+        if (m_writer) {
+            record(m_writer->addMarker(t, RecordingWriter::fioStartLabel()));
+            if (m_writer)
+                record(m_writer->addNote(
+                    t, QStringLiteral("fio command: ") + fioCommandLine(argv.value(0), m_job, m_devicePath)));
+        }
+        Q_EMIT started(t, argv);
+    });
+    connect(&m_fio, &FioRun::progress, this, [this](const FioProgress &p) {
+        if (m_writer)
+            record(m_writer->addFioProgress(p.epochSeconds, compactFioStatus(p.status, p.rates)));
+        Q_EMIT progress(p);
+    });
+    connect(&m_fio, &FioRun::finished, this, [this](const FioOutcome &outcome) {
+        m_fioRunning = false;
+        closeRecording(&outcome);
+        Q_EMIT finished(outcome, summary(outcome));
+    });
+    connect(&m_fio, &FioRun::failed, this, [this](const QString &message) {
+        m_fioRunning = false;
+        if (m_writer)
+            record(m_writer->addNote(
+                double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, QStringLiteral("fio failed: ") + message));
+        closeRecording(nullptr);
+        Q_EMIT failed(message);
+    });
+}
+
+WorkloadSession::~WorkloadSession()
+{
+    closeRecording(nullptr);
+}
+
+Status WorkloadSession::start(
+    const FioJob &job, const QString &devicePath, const QString &recordPath, const RecordingMeta *meta)
+{
+    if (m_fio.isRunning())
+        return Status::failure(QStringLiteral("a workload is already running"));
+    if (const Status valid = validateFioJob(job); !valid)
+        return valid;
+    m_job = job;
+    m_devicePath = devicePath;
+    m_recordPath = recordPath;
+    m_writer.reset();
+    if (!recordPath.isEmpty()) {
+        auto writer = RecordingWriter::create(recordPath, meta ? *meta : RecordingMeta {});
+        if (!writer)
+            return Status::failure(writer.errorMessage());
+        m_writer = std::move(writer.value());
+    }
+    m_fio.start(fioArguments(job, devicePath), job.isCustom() ? fioEnvironment(devicePath) : QStringList());
+    return Status::success();
+}
+
+void WorkloadSession::onBatch(const SampleBatch &batch)
+{
+    if (m_writer)
+        record(m_writer->addBatch(batch));
+    if (m_fioRunning)
+        m_totals.add(batch);
+}
+
+void WorkloadSession::record(const Status &status)
+{
+    if (status)
+        return;
+    m_writer.reset(); // what was written stays readable: frames are whole and flushed
+    Q_EMIT recordingFailed(status.errorMessage);
+}
+
+void WorkloadSession::closeRecording(const FioOutcome *outcome)
+{
+    if (!m_writer)
+        return;
+    if (outcome) {
+        record(m_writer->addFioResult(outcome->final, outcome->argv));
+        if (m_writer)
+            record(m_writer->addMarker(outcome->endedAt, RecordingWriter::fioEndLabel()));
+    }
+    if (m_writer)
+        record(m_writer->finish());
+    m_writer.reset();
+}
+
+QJsonObject WorkloadSession::summary(const FioOutcome &outcome) const
+{
+    QJsonArray groups;
+    for (const FioRates &r : outcome.overall)
+        groups.append(fioRatesToJson(r));
+    QJsonObject devices;
+    for (const QString &name : m_totals.devices())
+        devices.insert(name, metricsToJson(m_totals.metrics(name)));
+    QJsonObject o {
+        { QStringLiteral("device"), m_devicePath },
+        { QStringLiteral("job"), fioJobToJson(m_job) },
+        { QStringLiteral("command"), fioCommandLine(outcome.argv.value(0), m_job, m_devicePath) },
+        { QStringLiteral("argv"), QJsonArray::fromStringList(outcome.argv) },
+        { QStringLiteral("fio_version"), m_fio.fioVersion().toString() },
+        { QStringLiteral("started"),
+            QDateTime::fromMSecsSinceEpoch(qint64(outcome.startedAt * 1000)).toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("seconds"), round2(outcome.endedAt - outcome.startedAt) },
+        { QStringLiteral("stopped"), outcome.stopped },
+        { QStringLiteral("killed"), outcome.killed },
+        { QStringLiteral("exit_code"), outcome.exitCode },
+        { QStringLiteral("fio"), groups },
+        { QStringLiteral("device_seconds"), round2(m_totals.seconds()) },
+        { QStringLiteral("devices"), devices },
+    };
+    if (!m_recordPath.isEmpty())
+        o.insert(QStringLiteral("recording"), m_recordPath);
+    return o;
+}
+
+} // namespace dmtune

@@ -1,0 +1,103 @@
+#pragma once
+// One workload run as the GUI and the CLI both do it: fio through FioRun, the device statistics from the
+// caller's Sampler, start and end as markers, and optionally everything written to a recording (the
+// configuration snapshot, the raw counters, fio's progress and result). Also adds up the devices' counters
+// over the run for the summary. Owns neither the sampler nor its timer: the caller starts it (before start(),
+// so that the first interval has a baseline) and stops it.
+#include "fiojob.h"
+#include "fiorun.h"
+#include "stats/samplebatch.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+
+#include <memory>
+
+namespace dmtune {
+
+class DeviceSnapshot;
+class RecordingWriter;
+class Sampler;
+class SysfsRoot;
+struct RecordingMeta;
+
+// What to watch while a workload runs on `device`: the device, then what it is built on (a map's paths, a dm
+// device's slaves), in the snapshot's order.
+QStringList workloadDevices(const DeviceSnapshot &snapshot, const QString &device);
+// The recording header for a run: host, kernel, now, 1 s, the devices and their configuration snapshot.
+RecordingMeta workloadRecordingMeta(
+    const SysfsRoot &root, const DeviceSnapshot &snapshot, const QStringList &devices, const QString &title);
+
+// The watched devices' counters added up between two moments (fio's start and end).
+class DeviceRunTotals {
+public:
+    void clear();
+    void add(const SampleBatch &batch);
+    double seconds() const { return m_seconds; }
+    QStringList devices() const { return m_order; }
+    // iostat -x over the whole span (in-flight values are those of the last batch).
+    IostatMetrics metrics(const QString &device) const;
+
+private:
+    QStringList m_order;
+    QHash<QString, CounterDeltas> m_deltas;
+    QHash<QString, std::pair<quint32, quint32>> m_inflight;
+    double m_seconds = 0;
+};
+
+// {"read_iops", "write_iops", "read_bytes_per_second", ..., "clat_p50_us", "clat_p99_us", ...}
+QJsonObject fioRatesToJson(const FioRates &rates);
+// iostat's JSON keys ("w/s" as "w_s" etc., from MetricCatalog) for the iostat -x columns.
+QJsonObject metricsToJson(const IostatMetrics &metrics);
+// A status object as dmtune records it: the histograms (json+ bins, ~5 KB per job and direction) dropped, the
+// per-second rates computed from them added as "dmtune_rates".
+QJsonObject compactFioStatus(const QJsonObject &status, const QList<FioRates> &rates);
+
+class WorkloadSession : public QObject {
+    Q_OBJECT
+public:
+    explicit WorkloadSession(Sampler *sampler, QObject *parent = nullptr);
+    ~WorkloadSession() override;
+
+    // Where fio comes from (tests); default: FioRun::findFio().
+    void setFioProgram(const QString &path) { m_fio.setProgram(path); }
+    void setGraceMs(int ms) { m_fio.setGraceMs(ms); }
+
+    // Starts fio on devicePath. recordPath empty: no recording. The guard is the caller's business (it has
+    // the confirmation); this only runs. Fails at once when the recording cannot be created or a run is going.
+    Status start(const FioJob &job, const QString &devicePath, const QString &recordPath = {},
+        const RecordingMeta *meta = nullptr);
+    void stop() { m_fio.stop(); }
+    bool isRunning() const { return m_fio.isRunning(); }
+    FioRun *fio() { return &m_fio; }
+    const DeviceRunTotals &totals() const { return m_totals; }
+    const FioJob &job() const { return m_job; }
+    QString recordPath() const { return m_recordPath; }
+
+    // The run's summary: job, command line, fio's overall rates per group, the devices' iostat over the run.
+    QJsonObject summary(const FioOutcome &outcome) const;
+
+Q_SIGNALS:
+    void started(double epochSeconds, const QStringList &argv);
+    void progress(const dmtune::FioProgress &progress);
+    void finished(const dmtune::FioOutcome &outcome, const QJsonObject &summary);
+    void failed(const QString &message);
+    // The recording stopped working (disk full...): the run goes on without it.
+    void recordingFailed(const QString &message);
+
+private:
+    void onBatch(const SampleBatch &batch);
+    void record(const Status &status);
+    void closeRecording(const FioOutcome *outcome);
+
+    Sampler *m_sampler;
+    FioRun m_fio;
+    FioJob m_job;
+    QString m_devicePath, m_recordPath;
+    std::unique_ptr<RecordingWriter> m_writer;
+    DeviceRunTotals m_totals;
+    bool m_fioRunning = false;
+};
+
+} // namespace dmtune

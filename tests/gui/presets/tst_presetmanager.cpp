@@ -1,0 +1,148 @@
+// gui (offscreen): the preset manager lists the built-in presets, previews a preset against the
+// seed's multipath fixture (rows: device, attribute, current -> preset, state, rule), applies it
+// through the TuningSession (values land in the temp tree, markers are emitted), verifies, rejects a
+// bad edit with the field named, and exports. Saves a picture of itself for docs/.
+#include "paramfixture.h"
+
+#include "discovery/discovery.h"
+#include "presets/presetjson.h"
+#include "presets/presetkeeper.h"
+#include "presetmanager.h"
+#include "presetpreviewmodel.h"
+#include "tuningsession.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace dmtune;
+
+class TestPresetManager : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void listsBuiltIns();
+    void previewRows();
+    void applyVerify();
+    void badEditNamesField();
+    void exportText();
+    void keepAppliedOnNewPath();
+
+private:
+    QString attr(const QString &device, const QString &attribute) const
+    {
+        return SysfsRoot(m_tree.root(), QString()).readOr(QStringLiteral("block/%1/%2").arg(device, attribute));
+    }
+    test::FakeSysfs m_tree;
+    std::unique_ptr<TuningSession> m_session;
+    std::unique_ptr<PresetManager> m_manager;
+};
+
+void TestPresetManager::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // user presets in a test dir, never the real config
+    test::buildMultipathFixture(m_tree);
+    const SysfsRoot sysfs(m_tree.root(), QString());
+    m_session = std::make_unique<TuningSession>(sysfs, Applier::Mode::InProcess);
+    m_manager = std::make_unique<PresetManager>(m_session.get());
+    m_manager->resize(1100, 640);
+    m_manager->setSnapshot(Discovery::scan(sysfs));
+    m_manager->show();
+    new QAbstractItemModelTester(m_manager->previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+}
+
+void TestPresetManager::listsBuiltIns()
+{
+    QStringList names;
+    for (int i = 0; i < m_manager->presetList()->count(); ++i)
+        names << m_manager->presetList()->item(i)->text();
+    QVERIFY2(names.contains(QStringLiteral("Low-latency random I/O  (built-in)")), qPrintable(names.join(u'|')));
+    QVERIFY(names.contains(QStringLiteral("max_sectors_kb 128 against long SG lists  (built-in)")));
+    QVERIFY(names.contains(QStringLiteral("Merge-friendly sequential writes (request-based multipath)  (built-in)")));
+}
+
+void TestPresetManager::previewRows()
+{
+    QVERIFY(m_manager->selectPreset(QStringLiteral("merge-friendly-sequential-writes")));
+    const QStringList lines = m_manager->previewModel()->lines();
+    QCOMPARE(lines.size(), 3 + 4 * 2);
+    QVERIFY2(lines.contains(QStringLiteral("dm-0 queue/nr_requests 128 -> 256 [differs]")), qPrintable(lines.join(u'\n')));
+    QVERIFY(lines.contains(QStringLiteral("sdc device/queue_depth 32 -> 16 [differs]")));
+    QVERIFY(lines.contains(QStringLiteral("sdc queue/scheduler none -> none [same]")));
+    const QModelIndex rule = m_manager->previewModel()->index(0, PresetPreviewModel::RuleColumn);
+    QCOMPARE(rule.data().toString(), QStringLiteral("rule 1 (the multipath maps)"));
+    QTest::qWait(50);
+    m_manager->grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/presets-manager.png"));
+}
+
+void TestPresetManager::applyVerify()
+{
+    QSignalSpy finished(m_session.get(), &TuningSession::finished);
+    QSignalSpy markers(m_session.get(), &TuningSession::parameterChanged);
+    QVERIFY(m_manager->applyCurrent());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("256"));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("device/queue_depth")), QStringLiteral("16"));
+    QCOMPARE(markers.size(), 5); // one chart marker per value written
+    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Applied 5 writes")), qPrintable(m_manager->statusText()));
+    m_manager->verifyCurrent();
+    QCOMPARE(m_manager->previewModel()->rowCount(), 0);
+    QVERIFY2(m_manager->statusText().contains(QStringLiteral("no drift")), qPrintable(m_manager->statusText()));
+    // Out of band: drift shows up.
+    m_tree.file(m_tree.devicePath(QStringLiteral("sdd")) + QStringLiteral("/device/queue_depth"), QStringLiteral("4"));
+    m_manager->verifyCurrent();
+    QCOMPARE(m_manager->previewModel()->lines(), QStringList { QStringLiteral("sdd device/queue_depth 4 -> 16 [differs]") });
+}
+
+void TestPresetManager::badEditNamesField()
+{
+    QString text = m_manager->editor()->toPlainText();
+    text.replace(QStringLiteral("\"device/queue_depth\": 16"), QStringLiteral("\"device/queue_depth\": 0"));
+    m_manager->editor()->setPlainText(text);
+    QVERIFY2(m_manager->validationText().contains(QStringLiteral("rule 2, field &quot;settings.device/queue_depth&quot;")),
+        qPrintable(m_manager->validationText()));
+    text.replace(QStringLiteral("\"device/queue_depth\": 0"), QStringLiteral("\"device/queue_depth\": 8"));
+    m_manager->editor()->setPlainText(text);
+    QCOMPARE(m_manager->validationText(), QStringLiteral("valid"));
+    QVERIFY(m_manager->previewModel()->lines().contains(QStringLiteral("sda device/queue_depth 16 -> 8 [differs]")));
+}
+
+void TestPresetManager::exportText()
+{
+    const QString udev = m_manager->exportText(QStringLiteral("udev"));
+    QVERIFY2(udev.contains(QStringLiteral("ENV{DM_UUID}==\"mpath-*\", ATTR{queue/scheduler}=\"mq-deadline\"")), qPrintable(udev));
+    QVERIFY(udev.contains(QStringLiteral("match \"paths of the maps matching\"")));
+    QVERIFY(m_manager->exportText(QStringLiteral("multipath")).contains(QStringLiteral("multipath.conf has no such setting")));
+}
+
+void TestPresetManager::keepAppliedOnNewPath()
+{
+    // The LUN's WWID, not its names: a fifth path that turns up later gets the depth too.
+    const auto preset = parsePreset(R"({"schema": 1, "name": "LUN depth", "rules": [
+        {"match": {"wwid": "naa.6001405aaaaaaaaa"}, "settings": {"device/queue_depth": 12}}]})");
+    QVERIFY(preset);
+    m_manager->showPreset(*preset);
+    auto *keep = m_manager->findChild<QCheckBox *>(QStringLiteral("keepApplied"));
+    QVERIFY(keep && keep->text().contains(QStringLiteral("Keep applied")));
+    keep->setChecked(true);
+    QVERIFY(m_manager->keeper()->isActive());
+    QSignalSpy finished(m_session.get(), &TuningSession::finished);
+    m_tree.scsiDisk(QStringLiteral("sde"), QStringLiteral("8:64"), QStringLiteral("4:0:0:0"), QStringLiteral("LIO-ORG"),
+        QStringLiteral("disk0"), QStringLiteral("naa.6001405aaaaaaaaa"), 2097152, 32);
+    m_tree.file(QStringLiteral("class/scsi_host/host4/can_queue"), QStringLiteral("64"), false);
+    m_manager->setSnapshot(Discovery::scan(SysfsRoot(m_tree.root(), QString())));
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(attr(QStringLiteral("sde"), QStringLiteral("device/queue_depth")), QStringLiteral("12"));
+    QCOMPARE(attr(QStringLiteral("sda"), QStringLiteral("device/queue_depth")), QStringLiteral("16")); // only the new path
+    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Kept applied (sde appeared): 1 writes")), qPrintable(m_manager->statusText()));
+    QCOMPARE(m_session->history()->entries().size(), 2); // the preset's apply, then this one
+    keep->setChecked(false);
+    QVERIFY(!m_manager->keeper()->isActive());
+}
+
+QTEST_MAIN(TestPresetManager)
+#include "tst_presetmanager.moc"

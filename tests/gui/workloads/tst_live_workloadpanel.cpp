@@ -1,0 +1,143 @@
+// The Workload dock of the real main window (root, offscreen): the lab device created from the window is the
+// default target, a batched-write run streams into fio's charts, the Statistics tab charts the device with
+// start/stop markers, and the summary shows the merges; in front of an ext4 loop device Start asks for the
+// device name and, refused, writes nothing. DMTUNE_WORKLOAD_SCREENSHOT=FILE saves the window after the run.
+#include "../../live/scratchloop.h"
+
+#include "charts/livestatsview.h"
+#include "discovery/discovery.h"
+#include "mainwindow.h"
+#include "workloads/confirmwritedialog.h"
+#include "workloads/fiochart.h"
+#include "workloads/labdevice.h"
+#include "workloads/workloadpanel.h"
+#include "workloads/writeguard.h"
+
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace dmtune;
+using dmtune::live::ScratchLoop;
+
+class TestLiveWorkloadPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void runsOnTheLabDeviceFromTheDock();
+    void asksBeforeWritingOverExt4();
+};
+
+void TestLiveWorkloadPanel::initTestCase()
+{
+    const QString reason = ScratchLoop::unavailableReason(
+        { QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("mkfs.ext4") });
+    if (!reason.isEmpty())
+        QSKIP(qPrintable(reason));
+}
+
+void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
+{
+    MainWindow window;
+    window.resize(1400, 950);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::snapshotShown);
+    window.start();
+    QVERIFY(shown.wait(15000));
+    window.createLabDevice();
+    QVERIFY(window.labDevice()->exists());
+    const QString lab = window.labDevice()->deviceName();
+    WorkloadPanel *panel = window.workloadPanel();
+    QVERIFY(panel);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->currentDevice(), lab, 15000); // the default target once a scan shows it
+    QVERIFY(panel->selectTemplate(QStringLiteral("batched-write-4k")));
+    panel->findChildren<QSpinBox *>().at(2)->setValue(6); // runtime
+    QVERIFY(panel->commandLine().contains(QStringLiteral("--filename=/dev/") + lab));
+
+    QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+    window.workloadDock()->raise();
+    panel->start();
+    QVERIFY(!panel->pendingConfirmation()); // an empty lab device needs no confirmation
+    QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), 5000);
+    QVERIFY(finished.wait(40000));
+    const QJsonObject summary = finished.first().first().toJsonObject();
+    QVERIFY(
+        summary.value(QLatin1String("fio")).toArray().first().toObject().value(QLatin1String("write_iops")).toDouble()
+        > 0);
+    // mq-deadline (set by the lab device) merges the batched 4K writes.
+    QVERIFY(summary.value(QLatin1String("devices"))
+                .toObject()
+                .value(lab)
+                .toObject()
+                .value(QLatin1String("wrqm/s"))
+                .toDouble()
+        > 0);
+    QVERIFY(panel->chart()->pointCount() >= 4);
+    QVERIFY(panel->readoutText().contains(QStringLiteral("MiB/s")));
+    QVERIFY(!panel->readoutText().contains(QStringLiteral("IOPS -")));
+
+    // The Statistics tab charts the target, with fio's start and end as markers.
+    QVERIFY(window.statsView()->devices().contains(lab));
+    QStringList kinds;
+    for (const ChartMarker &m : window.statsView()->markers())
+        kinds << ChartMarker::kindName(m.kind);
+    QVERIFY2(kinds.contains(QStringLiteral("start")) && kinds.contains(QStringLiteral("stop")),
+        qPrintable(kinds.join(u',')));
+
+    const QString screenshot = qEnvironmentVariable("DMTUNE_WORKLOAD_SCREENSHOT");
+    if (!screenshot.isEmpty()) {
+        QTest::qWait(1500); // one more sampler tick after the end marker
+        QVERIFY(window.grab().save(screenshot));
+    }
+    window.removeLabDevice();
+    QVERIFY(!window.labDevice()->exists());
+}
+
+void TestLiveWorkloadPanel::asksBeforeWritingOverExt4()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    QProcess mkfs;
+    mkfs.start(QStringLiteral("mkfs.ext4"), { QStringLiteral("-q"), QStringLiteral("-F"), loop.devicePath() });
+    QVERIFY(mkfs.waitForFinished(30000) && mkfs.exitCode() == 0);
+
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(Discovery::scan(SysfsRoot()));
+    QVERIFY(panel.selectDevice(loop.name()));
+    QVERIFY(panel.selectTemplate(QStringLiteral("batched-write-4k")));
+    panel.start();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.pendingConfirmation(), 10000); // after the probe on its worker thread
+    ConfirmWriteDialog *dialog = panel.pendingConfirmation();
+    QVERIFY(dialog->isVisible());
+    dialog->nameEdit()->setText(QStringLiteral("yes"));
+    QVERIFY(!dialog->destroyButton()->isEnabled());
+    dialog->reject();
+    QVERIFY(!panel.isRunning());
+    QVERIFY(panel.statusText().contains(QStringLiteral("not confirmed")));
+    const DeviceFacts facts = gatherDeviceFacts(SysfsRoot(), loop.name());
+    QCOMPARE(facts.signatures.size(), 1);
+    QCOMPARE(facts.signatures.first().type, QStringLiteral("ext4"));
+    QProcess fsck;
+    fsck.start(QStringLiteral("fsck.ext4"), { QStringLiteral("-n"), QStringLiteral("-f"), loop.devicePath() });
+    QVERIFY(fsck.waitForFinished(30000));
+    QCOMPARE(fsck.exitCode(), 0);
+
+    // A read workload on the same device starts without asking (and is stopped at once).
+    QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
+    panel.start();
+    QVERIFY(!panel.pendingConfirmation() || !panel.pendingConfirmation()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(panel.isRunning(), 5000);
+    QSignalSpy finished(&panel, &WorkloadPanel::runFinished);
+    QTest::qWait(1500);
+    panel.stop();
+    QVERIFY(finished.wait(15000));
+    QVERIFY(finished.first().first().toJsonObject().value(QLatin1String("stopped")).toBool());
+}
+
+QTEST_MAIN(TestLiveWorkloadPanel)
+#include "tst_live_workloadpanel.moc"

@@ -1,0 +1,158 @@
+// The Workload panel without devices: every template fills the form, the command line is the exact one the
+// core builds and follows every edit, Copy copies it, Start needs a device, the confirmation dialog's button
+// needs the exact device name.
+#include "workloads/confirmwritedialog.h"
+#include "workloads/fiochart.h"
+#include "workloads/fiojob.h"
+#include "workloads/fiorun.h"
+#include "workloads/workloadpanel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+
+DeviceSnapshot snapshotWith(const QStringList &names)
+{
+    DeviceSnapshot s;
+    for (const QString &name : names) {
+        BlockDevice d;
+        d.name = name;
+        d.sizeBytes = qint64(1) << 30;
+        s.devices << d;
+    }
+    return s;
+}
+
+QString fioPath()
+{
+    const auto found = FioRun::findFio();
+    return found ? found.value() : QStringLiteral("fio");
+}
+
+} // namespace
+
+class TestWorkloadPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyTemplateFillsTheForm_data();
+    void everyTemplateFillsTheForm();
+    void editsShowInTheCommandLine();
+    void startNeedsADevice();
+    void confirmationNeedsTheExactName();
+    void chartTakesRates();
+};
+
+void TestWorkloadPanel::everyTemplateFillsTheForm_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const FioJob &job : fioTemplates())
+        QTest::newRow(qPrintable(job.id)) << job.id;
+}
+
+void TestWorkloadPanel::everyTemplateFillsTheForm()
+{
+    QFETCH(QString, id);
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("loop3"), QStringLiteral("sdb") }));
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QVERIFY(panel.selectTemplate(id));
+    const FioJob *job = fioTemplate(id);
+    const FioJob shown = panel.currentJob();
+    QCOMPARE(fioArguments(shown, QStringLiteral("/dev/loop3")), fioArguments(*job, QStringLiteral("/dev/loop3")));
+    QCOMPARE(panel.commandLine(), fioCommandLine(fioPath(), *job, QStringLiteral("/dev/loop3")));
+}
+
+void TestWorkloadPanel::editsShowInTheCommandLine()
+{
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
+    const auto spins = panel.findChildren<QSpinBox *>();
+    QCOMPARE(spins.size(), 3); // iodepth, numjobs, runtime
+    spins.at(0)->setValue(7);
+    spins.at(2)->setValue(5);
+    QComboBox *engine = nullptr;
+    for (QComboBox *combo : panel.findChildren<QComboBox *>()) {
+        if (combo->isEditable())
+            engine = combo;
+    }
+    QVERIFY(engine);
+    engine->setCurrentText(QStringLiteral("io_uring"));
+    QVERIFY(panel.commandLine().contains(QStringLiteral(" --iodepth=7 ")));
+    QVERIFY(panel.commandLine().contains(QStringLiteral(" --runtime=5 ")));
+    QVERIFY(panel.commandLine().contains(QStringLiteral(" --ioengine=io_uring ")));
+    QCOMPARE(panel.commandLine(), fioCommandLine(fioPath(), panel.currentJob(), QStringLiteral("/dev/loop3")));
+
+    QPushButton *copy = nullptr;
+    for (QPushButton *b : panel.findChildren<QPushButton *>()) {
+        if (b->text() == QLatin1String("&Copy"))
+            copy = b;
+    }
+    QVERIFY(copy);
+    copy->click();
+    QCOMPARE(QApplication::clipboard()->text(), panel.commandLine());
+
+    // The custom job file: the command line runs the file, the device goes in through the environment.
+    QVERIFY(panel.selectTemplate(QStringLiteral("custom")));
+    for (QLineEdit *edit : panel.findChildren<QLineEdit *>()) {
+        if (edit->placeholderText().contains(QLatin1String("DMTUNE_DEVICE")))
+            edit->setText(QStringLiteral("/tmp/my job.fio"));
+    }
+    QVERIFY(panel.commandLine().startsWith(QStringLiteral("DMTUNE_DEVICE=/dev/loop3 ")));
+    QVERIFY(panel.commandLine().contains(QStringLiteral("'/tmp/my job.fio'")));
+}
+
+void TestWorkloadPanel::startNeedsADevice()
+{
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("sdb") }));
+    QVERIFY(panel.currentDevice().isEmpty()); // never chosen for the user (no lab device here)
+    QVERIFY(panel.commandLine().contains(QStringLiteral("--filename=/dev/DEV")));
+    panel.start();
+    QVERIFY(!panel.isRunning());
+    QVERIFY(!panel.pendingConfirmation());
+}
+
+void TestWorkloadPanel::confirmationNeedsTheExactName()
+{
+    ConfirmWriteDialog dialog(QStringLiteral("loop3"), { QStringLiteral("loop3 holds ext4 (filesystem)") });
+    QVERIFY(!dialog.destroyButton()->isEnabled());
+    for (const char *typed : { "loop", "loop33", "yes", "/dev/loop3x" }) {
+        dialog.nameEdit()->setText(QString::fromLatin1(typed));
+        QVERIFY2(!dialog.destroyButton()->isEnabled(), typed);
+    }
+    dialog.nameEdit()->setText(QStringLiteral("loop3"));
+    QVERIFY(dialog.destroyButton()->isEnabled());
+    QCOMPARE(dialog.typedName(), QStringLiteral("loop3"));
+}
+
+void TestWorkloadPanel::chartTakesRates()
+{
+    FioChart chart;
+    FioRates r;
+    r.seconds = 1;
+    r.writeIops = 5000;
+    r.writeBytesPerSecond = 5000 * 4096;
+    r.clat.perInterval = true;
+    r.clat.samples = 5000;
+    r.clat.p50Ns = 200000;
+    r.clat.p99Ns = 900000;
+    chart.addMarker(1000, QStringLiteral("fio start"));
+    chart.addRates(1001, { r });
+    chart.addRates(1002, { r });
+    QCOMPARE(chart.pointCount(), 2);
+    chart.clear();
+    QCOMPARE(chart.pointCount(), 0);
+}
+
+QTEST_MAIN(TestWorkloadPanel)
+#include "tst_workloadpanel.moc"

@@ -1,0 +1,201 @@
+// live (root): presets against the real kernel on a loop device this test creates over its own
+// temp file: save, change, verify (drift), apply as a transaction, drift after an out-of-band echo
+// into sysfs, and the CLI's exit status. Every value touched is restored; the device is detached.
+#include "scratchloop.h"
+
+#include "discovery/discovery.h"
+#include "params/transaction.h"
+#include "params/tunable.h"
+#include "presets/presetcapture.h"
+#include "presets/presetjson.h"
+#include "presets/presetresolution.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+const QStringList attributes { QStringLiteral("queue/max_sectors_kb"), QStringLiteral("queue/nomerges"),
+    QStringLiteral("queue/nr_requests"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("queue/scheduler") };
+}
+
+class TestLivePresets : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void saveVerifyApply();
+    void outOfBandWriteIsDrift();
+    void cli();
+
+private:
+    QString value(const QString &attribute) const
+    {
+        return readTunable(m_sysfs, m_loop.name(), attribute)->value;
+    }
+    PresetResolution resolve() const
+    {
+        return resolvePreset(m_sysfs, Discovery::scan(m_sysfs), m_preset);
+    }
+    // Changes the device away from the preset through the normal transaction code.
+    void moveAway()
+    {
+        const ApplyResult r = applyChanges(m_sysfs,
+            { { m_loop.name(), QStringLiteral("queue/scheduler"), QStringLiteral("mq-deadline") },
+                { m_loop.name(), QStringLiteral("queue/nomerges"), QStringLiteral("2") },
+                { m_loop.name(), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("1024") } });
+        QVERIFY2(r.ok(), qPrintable(r.errorMessage()));
+    }
+
+    SysfsRoot m_sysfs;
+    live::ScratchLoop m_loop;
+    ChangeSet m_initial; // restored at the end
+    Preset m_preset;
+    QTemporaryDir m_dir;
+};
+
+void TestLivePresets::initTestCase()
+{
+    if (const QString why = live::ScratchLoop::unavailableReason({ QStringLiteral("losetup") }); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QVERIFY2(m_loop.create(64 << 20), qPrintable(m_loop.error()));
+    for (const auto &a : attributes)
+        m_initial << Change { m_loop.name(), a, value(a) };
+    if (!readTunable(m_sysfs, m_loop.name(), QStringLiteral("queue/scheduler"))->limits.choices.contains(QStringLiteral("mq-deadline")))
+        QSKIP("no mq-deadline on this kernel");
+    // A known starting point: no scheduler, merges on, 128 KiB read-ahead.
+    const ApplyResult r = applyChanges(m_sysfs,
+        { { m_loop.name(), QStringLiteral("queue/scheduler"), QStringLiteral("none") },
+            { m_loop.name(), QStringLiteral("queue/nomerges"), QStringLiteral("0") },
+            { m_loop.name(), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("128") } });
+    QVERIFY2(r.ok(), qPrintable(r.errorMessage()));
+    qInfo("loop device %s, initial %s", qPrintable(m_loop.name()),
+        qPrintable(QStringList({ value(attributes[0]), value(attributes[1]), value(attributes[2]), value(attributes[3]), value(attributes[4]) }).join(QLatin1Char(' '))));
+}
+
+void TestLivePresets::cleanupTestCase()
+{
+    ChangeSet changed;
+    for (const auto &c : std::as_const(m_initial)) {
+        if (value(c.attribute) != c.value)
+            changed << c;
+    }
+    const ApplyResult r = applyChanges(m_sysfs, changed);
+    if (!r.ok())
+        qWarning("restoring %s: %s", qPrintable(m_loop.name()), qPrintable(r.errorMessage()));
+    m_loop.release();
+}
+
+void TestLivePresets::saveVerifyApply()
+{
+    const DeviceSnapshot snapshot = Discovery::scan(m_sysfs);
+    const auto saved = presetFromDevices(m_sysfs, snapshot, { m_loop.name() }, attributes, QStringLiteral("live"));
+    QVERIFY2(saved, qPrintable(saved.errorMessage()));
+    // Through the file format, as an operator would carry it.
+    const QString file = m_dir.filePath(QStringLiteral("live.json"));
+    QVERIFY(savePresetFile(file, *saved));
+    const auto loaded = loadPresetFile(file);
+    QVERIFY2(loaded, qPrintable(loaded.errorMessage()));
+    m_preset = *loaded;
+    QCOMPARE(resolve().items.size(), attributes.size());
+    QVERIFY(!resolve().hasDrift());
+
+    moveAway();
+    const PresetResolution drifted = resolve();
+    QStringList drift;
+    for (const auto &i : drifted.drift()) {
+        // The kernel resets nr_requests with the scheduler: its new value is the scheduler's default.
+        if (i.attribute == QLatin1String("queue/nr_requests"))
+            drift << QStringLiteral("%1 %2->%3").arg(i.attribute, value(i.attribute), i.wanted);
+        else
+            drift << QStringLiteral("%1 %2->%3").arg(i.attribute, i.current, i.wanted);
+    }
+    QStringList expected { QStringLiteral("queue/nomerges 2->0"), QStringLiteral("queue/read_ahead_kb 1024->128"),
+        QStringLiteral("queue/scheduler mq-deadline->none") };
+    const QString nrRequests = m_preset.rules.first().settings[2].value;
+    if (value(QStringLiteral("queue/nr_requests")) != nrRequests)
+        expected.insert(1, QStringLiteral("queue/nr_requests %1->%2").arg(value(QStringLiteral("queue/nr_requests")), nrRequests));
+    qInfo("drift: %s", qPrintable(drift.join(QStringLiteral(", "))));
+    QCOMPARE(drift, expected);
+
+    // Dry run: the plan, nothing written.
+    const ApplyResult dry = applyChanges(m_sysfs, drifted.changes(), true);
+    QVERIFY(dry.ok());
+    QCOMPARE(value(QStringLiteral("queue/scheduler")), QStringLiteral("mq-deadline"));
+
+    const ApplyResult applied = applyChanges(m_sysfs, drifted.changes());
+    QVERIFY2(applied.ok(), qPrintable(applied.errorMessage()));
+    for (const auto &c : applied.changes)
+        qInfo("%s", qPrintable(c.summary()));
+    QCOMPARE(value(QStringLiteral("queue/scheduler")), QStringLiteral("none"));
+    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    QCOMPARE(value(QStringLiteral("queue/read_ahead_kb")), QStringLiteral("128"));
+    QVERIFY(!resolve().hasDrift());
+}
+
+void TestLivePresets::outOfBandWriteIsDrift()
+{
+    QVERIFY(!m_preset.rules.isEmpty());
+    QVERIFY(!resolve().hasDrift());
+    // Not through dmtune: a plain write into sysfs, as `echo 1 > .../nomerges` does.
+    QFile f(QStringLiteral("/sys/block/%1/queue/nomerges").arg(m_loop.name()));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write("1\n"), qint64(2));
+    f.close();
+    const auto drift = resolve().drift();
+    QCOMPARE(drift.size(), 1);
+    QCOMPARE(drift.first().attribute, QStringLiteral("queue/nomerges"));
+    QCOMPARE(drift.first().current, QStringLiteral("1"));
+    QCOMPARE(drift.first().state, PresetItemState::Differs);
+}
+
+void TestLivePresets::cli()
+{
+    QVERIFY(!m_preset.rules.isEmpty());
+    const QString ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    if (!QFile::exists(ctl))
+        QSKIP("dmtunectl not built");
+    const QString file = m_dir.filePath(QStringLiteral("live.json"));
+    const auto run = [&ctl](const QStringList &args, QString *out = nullptr) {
+        QProcess p;
+        p.start(ctl, args);
+        p.waitForFinished(60000);
+        if (out)
+            *out = QString::fromLocal8Bit(p.readAllStandardOutput() + p.readAllStandardError());
+        return p.exitCode();
+    };
+    QString out;
+    // The drift the previous test left (nomerges 1): verify exits 1 and names it.
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("verify"), file }, &out), 1);
+    QVERIFY2(out.contains(QStringLiteral("%1 queue/nomerges: 1 -> 0").arg(m_loop.name())), qPrintable(out));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), file, QStringLiteral("--dry-run") }, &out), 0);
+    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), file }, &out), 0);
+    QVERIFY2(out.contains(QLatin1String("applied 1 writes")), qPrintable(out));
+    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("verify"), file }, &out), 0);
+    // diff: a preset against itself, and against a built-in (by name).
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("diff"), file, file }, &out), 0);
+    QVERIFY2(out.contains(QLatin1String("same settings")), qPrintable(out));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("diff"), file, QStringLiteral("max-sectors-kb-long-sg-lists") }, &out), 1);
+    QVERIFY2(out.contains(QStringLiteral("match kind=loop name=%1:").arg(m_loop.name())), qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("  + queue/max_sectors_kb=128")), qPrintable(out));
+    // export: the loop device's rule as udev rules, by kernel name (a loop device has no WWID).
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("export"), file, QStringLiteral("--format"), QStringLiteral("udev") }, &out), 0);
+    QVERIFY2(out.contains(QStringLiteral("KERNEL==\"loop*\", KERNEL==\"%1\", ATTR{queue/scheduler}=").arg(m_loop.name())), qPrintable(out));
+    // A bad file: exit 2, the field named, nothing written.
+    const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write(QStringLiteral(R"({"schema": 1, "name": "bad", "rules": [{"match": {"name": "%1"}, "settings": {"queue/nomerges": 2, "queue/read_ahead_kb": "lots"}}]})")
+                .arg(m_loop.name()).toUtf8());
+    b.close();
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), bad }, &out), 2);
+    QVERIFY2(out.contains(QLatin1String("rule 1, field \"settings.queue/read_ahead_kb\"")), qPrintable(out));
+    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+}
+
+QTEST_GUILESS_MAIN(TestLivePresets)
+#include "tst_live_presets.moc"

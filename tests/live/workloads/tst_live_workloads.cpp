@@ -1,0 +1,352 @@
+// Workloads on real loop devices: the guard refuses to write over an ext4 file system and leaves it intact
+// (in-process and through `dmtunectl run`), --destroy-data-on lets the write happen; the lab device is created
+// with direct I/O and mq-deadline and removed without a trace; FioRun streams progress from a real fio and
+// stop() ends it with SIGINT; a recorded `dmtunectl run` reads back; nomerges=2 shows in the run summary.
+#include "../scratchloop.h"
+
+#include "recordings/recordingreader.h"
+#include "recordings/recordingwriter.h"
+#include "workloads/fiojob.h"
+#include "workloads/fiorun.h"
+#include "workloads/labdevice.h"
+#include "workloads/writeguard.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <sys/mount.h>
+
+using namespace dmtune;
+using dmtune::live::ScratchLoop;
+
+namespace {
+
+const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r.err = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+// An ext4 file system with one file on the scratch device, mounted only while the file is written.
+bool makeExt4WithFile(const QString &device, const QString &mountPoint, const QByteArray &content, QString *error)
+{
+    const Run mkfs = runProgram(QStringLiteral("mkfs.ext4"), { QStringLiteral("-q"), QStringLiteral("-F"), device });
+    if (mkfs.exitCode != 0) {
+        *error = QStringLiteral("mkfs.ext4: ") + mkfs.err;
+        return false;
+    }
+    if (::mount(QFile::encodeName(device).constData(), QFile::encodeName(mountPoint).constData(), "ext4", 0, nullptr)
+        != 0) {
+        *error = QStringLiteral("mount failed");
+        return false;
+    }
+    QFile file(mountPoint + QStringLiteral("/witness.txt"));
+    const bool written = file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+    file.close();
+    ::umount(QFile::encodeName(mountPoint).constData());
+    if (!written)
+        *error = QStringLiteral("cannot write the witness file");
+    return written;
+}
+
+// fsck -n finds nothing wrong and the witness file still has its content.
+bool ext4Intact(const QString &device, const QString &mountPoint, const QByteArray &content, QString *why)
+{
+    const Run fsck = runProgram(QStringLiteral("fsck.ext4"), { QStringLiteral("-n"), QStringLiteral("-f"), device });
+    if (fsck.exitCode != 0) {
+        *why = QStringLiteral("fsck.ext4 -n: exit %1: %2").arg(fsck.exitCode).arg(fsck.out + fsck.err);
+        return false;
+    }
+    if (::mount(QFile::encodeName(device).constData(), QFile::encodeName(mountPoint).constData(), "ext4", MS_RDONLY,
+            nullptr)
+        != 0) {
+        *why = QStringLiteral("cannot mount it read-only");
+        return false;
+    }
+    QFile file(mountPoint + QStringLiteral("/witness.txt"));
+    const QByteArray read = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    file.close();
+    ::umount(QFile::encodeName(mountPoint).constData());
+    if (read != content)
+        *why = QStringLiteral("the witness file changed");
+    return read == content;
+}
+
+} // namespace
+
+class TestLiveWorkloads : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void guardRefusesExt4AndLeavesItIntact();
+    void cliRefusesWithoutConfirmationAndRunsWithIt();
+    void labDeviceLifecycle();
+    void fioRunStreamsProgressAndStopsOnSigint();
+    void recordedRunReadsBack();
+
+private:
+    SysfsRoot m_root;
+    QTemporaryDir m_work;
+};
+
+void TestLiveWorkloads::initTestCase()
+{
+    const QString reason = ScratchLoop::unavailableReason(
+        { QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("mkfs.ext4"), QStringLiteral("fsck.ext4") });
+    if (!reason.isEmpty())
+        QSKIP(qPrintable(reason));
+    QVERIFY(QFileInfo::exists(dmtunectl));
+    QVERIFY(QDir(m_work.path()).mkpath(QStringLiteral("mnt")));
+}
+
+void TestLiveWorkloads::guardRefusesExt4AndLeavesItIntact()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    const QString mnt = m_work.filePath(QStringLiteral("mnt"));
+    const QByteArray witness = "written before the guard looked\n";
+    QString error;
+    QVERIFY2(makeExt4WithFile(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+
+    // libblkid sees the file system; a write is refused, a read is not.
+    const DeviceFacts facts = gatherDeviceFacts(m_root, loop.name());
+    QVERIFY(facts.probeError.isEmpty());
+    QCOMPARE(facts.signatures.size(), 1);
+    QCOMPARE(facts.signatures.first().type, QStringLiteral("ext4"));
+    QCOMPARE(facts.signatures.first().usage, QStringLiteral("filesystem"));
+    const WriteDecision write = decideWrite(facts, true, QString());
+    QVERIFY(!write.allowed);
+    QVERIFY(write.needsConfirmation);
+    QVERIFY(decideWrite(facts, false, QString()).allowed);
+    QVERIFY(!decideWrite(facts, true, QStringLiteral("yes")).allowed);
+    QVERIFY(decideWrite(facts, true, loop.name()).allowed);
+
+    // Mounted, the mount is a reason of its own.
+    QCOMPARE(::mount(QFile::encodeName(loop.devicePath()).constData(), QFile::encodeName(mnt).constData(), "ext4",
+                 MS_RDONLY, nullptr),
+        0);
+    const DeviceFacts mounted = gatherDeviceFacts(m_root, loop.name());
+    ::umount(QFile::encodeName(mnt).constData());
+    QCOMPARE(mounted.mounts.size(), 1);
+    QCOMPARE(mounted.mounts.first().mountPoint, mnt);
+    QVERIFY(decideWrite(mounted, true, QString()).reasons.first().contains(QStringLiteral("is mounted on")));
+
+    // An empty device needs no confirmation.
+    ScratchLoop empty;
+    QVERIFY2(empty.create(16LL << 20), qPrintable(empty.error()));
+    const WriteDecision fresh = checkWrite(m_root, empty.name(), true, QString());
+    QVERIFY2(fresh.allowed && !fresh.needsConfirmation, qPrintable(fresh.reasons.join(u'|')));
+
+    QVERIFY2(ext4Intact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+}
+
+void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    ScratchLoop other;
+    QVERIFY2(other.create(16LL << 20), qPrintable(other.error()));
+    const QString mnt = m_work.filePath(QStringLiteral("mnt"));
+    const QByteArray witness = "the CLI must not touch this\n";
+    QString error;
+    QVERIFY2(makeExt4WithFile(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+
+    const QStringList job = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
+        loop.devicePath(), QStringLiteral("--runtime"), QStringLiteral("2") };
+    const Run refused = runProgram(dmtunectl, job);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QStringLiteral("holds ext4 (filesystem)")), qPrintable(refused.err));
+    QVERIFY(refused.err.contains(QStringLiteral("--destroy-data-on ") + loop.name()));
+    // Confirming with another device is a usage error, and writes nothing either.
+    const Run wrongDevice
+        = runProgram(dmtunectl, job + QStringList { QStringLiteral("--destroy-data-on"), other.name() });
+    QCOMPARE(wrongDevice.exitCode, 2);
+    // A read workload runs without confirmation.
+    const Run read = runProgram(dmtunectl,
+        { QStringLiteral("run"), QStringLiteral("seq-read-8k-4jobs"), QStringLiteral("--device"), loop.name(),
+            QStringLiteral("--runtime"), QStringLiteral("1"), QStringLiteral("--json") });
+    QCOMPARE(read.exitCode, 0);
+    QVERIFY2(ext4Intact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+
+    // Confirmed: fio writes, and the file system is gone.
+    const Run confirmed = runProgram(dmtunectl,
+        job + QStringList { QStringLiteral("--destroy-data-on"), loop.devicePath(), QStringLiteral("--json") });
+    QCOMPARE(confirmed.exitCode, 0);
+    const QString summaryText = confirmed.out.mid(confirmed.out.lastIndexOf(QStringLiteral("\n{\n")) + 1);
+    const QJsonObject summary = QJsonDocument::fromJson(summaryText.toUtf8()).object();
+    QVERIFY2(!summary.isEmpty(), qPrintable(confirmed.out.right(400)));
+    QVERIFY(
+        summary.value(QLatin1String("fio")).toArray().first().toObject().value(QLatin1String("write_iops")).toDouble()
+        > 0);
+    QVERIFY(summary.value(QLatin1String("devices"))
+                .toObject()
+                .value(loop.name())
+                .toObject()
+                .value(QLatin1String("w/s"))
+                .toDouble()
+        > 0);
+    QVERIFY(!ext4Intact(loop.devicePath(), mnt, witness, &error));
+}
+
+void TestLiveWorkloads::labDeviceLifecycle()
+{
+    QString why;
+    QVERIFY2(LabDevice::canCreate(&why), qPrintable(why));
+    QString name, file, schedulerBefore;
+    {
+        LabDevice lab;
+        lab.setBaseDirectory(m_work.path());
+        QSignalSpy created(&lab, &LabDevice::created);
+        const auto result = lab.create(256LL << 20);
+        QVERIFY2(result, qPrintable(result.errorMessage()));
+        name = result.value();
+        file = lab.backingFile();
+        QCOMPARE(created.count(), 1);
+        QVERIFY(name.startsWith(QLatin1String("loop")));
+        QCOMPARE(lab.deviceName(), name);
+        QCOMPARE(lab.create().value(), name); // one lab device per object
+        QCOMPARE(m_root.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name)), file);
+        QCOMPARE(m_root.readOr(QStringLiteral("block/%1/loop/dio").arg(name)), QStringLiteral("1"));
+        QVERIFY(lab.directIo());
+        QCOMPARE(m_root.readOr(QStringLiteral("block/%1/size").arg(name)).toLongLong(), (256LL << 20) / 512);
+        QVERIFY(m_root.readOr(QStringLiteral("block/%1/queue/scheduler").arg(name))
+                    .contains(QStringLiteral("[mq-deadline]")));
+        QVERIFY(QFileInfo(file).size() == (256LL << 20));
+        QVERIFY(checkWrite(m_root, name, true, QString()).allowed); // empty: the safe default target
+        schedulerBefore = lab.schedulerBefore();
+        QVERIFY(!schedulerBefore.isEmpty());
+        // Removed explicitly here; the destructor would do the same (the app's exit).
+        QVERIFY(lab.remove());
+        QVERIFY(!lab.exists());
+    }
+    QVERIFY(!QFileInfo::exists(file));
+    QVERIFY(m_root.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name)).isEmpty());
+    // Loop devices keep queue settings after detach: the next user gets what the device had.
+    QVERIFY(
+        m_root.readOr(QStringLiteral("block/%1/queue/scheduler").arg(name)).contains(u'[' + schedulerBefore + u']'));
+    {
+        LabDevice lab;
+        lab.setBaseDirectory(m_work.path());
+        name = lab.create(16LL << 20).value();
+        file = lab.backingFile();
+        QVERIFY(!name.isEmpty());
+    } // destructor
+    QVERIFY(!QFileInfo::exists(file));
+    QVERIFY(m_root.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name)).isEmpty());
+}
+
+void TestLiveWorkloads::fioRunStreamsProgressAndStopsOnSigint()
+{
+    LabDevice lab;
+    lab.setBaseDirectory(m_work.path());
+    QVERIFY(lab.create(256LL << 20));
+    FioJob job = *fioTemplate(QStringLiteral("batched-write-4k"));
+    job.runtimeSeconds = 60;
+    FioRun run;
+    QSignalSpy started(&run, &FioRun::started);
+    QSignalSpy progress(&run, &FioRun::progress);
+    QSignalSpy finished(&run, &FioRun::finished);
+    QSignalSpy failed(&run, &FioRun::failed);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(run.start(fioArguments(job, lab.devicePath())));
+    QVERIFY(run.isRunning());
+    QVERIFY(!run.start({})); // one run at a time
+    QVERIFY(started.wait(10000));
+    QVERIFY(run.fioVersion().majorVersion() >= 3);
+    QCOMPARE(started.first().at(1).toStringList().first(), FioRun::findFio().value());
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 3, 15000);
+    for (const auto &args : std::as_const(progress)) {
+        const FioProgress p = args.first().value<FioProgress>();
+        QCOMPARE(p.rates.size(), 1);
+        QVERIFY(p.rates.first().writeIops > 0);
+        QCOMPARE(p.rates.first().readIops, 0.0);
+        QVERIFY(p.rates.first().clat.perInterval);
+        QVERIFY(p.rates.first().clat.p50Ns > 0);
+        QVERIFY(p.rates.first().clat.p99Ns >= p.rates.first().clat.p50Ns);
+    }
+    run.stop();
+    QVERIFY(finished.wait(10000));
+    QVERIFY(failed.isEmpty());
+    QVERIFY(clock.elapsed() < 30000); // well before fio's own 60 s
+    const FioOutcome outcome = finished.first().first().value<FioOutcome>();
+    QVERIFY(outcome.stopped);
+    QVERIFY(!outcome.killed); // SIGINT was enough: fio wrote its final report
+    QVERIFY(outcome.otherLines.contains(QStringLiteral("fio: terminating on signal 2")));
+    QVERIFY(!outcome.final.isEmpty());
+    QCOMPARE(outcome.overall.size(), 1);
+    QVERIFY(outcome.overall.first().writeIops > 0);
+    QVERIFY(!run.isRunning());
+}
+
+void TestLiveWorkloads::recordedRunReadsBack()
+{
+    LabDevice lab;
+    lab.setBaseDirectory(m_work.path());
+    const auto name = lab.create(256LL << 20);
+    QVERIFY(name);
+    const QString record = m_work.filePath(QStringLiteral("run.dmrec"));
+    const QStringList job = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
+        name.value(), QStringLiteral("--runtime"), QStringLiteral("3"), QStringLiteral("--json") };
+    const Run merged = runProgram(dmtunectl, job + QStringList { QStringLiteral("--record"), record });
+    QCOMPARE(merged.exitCode, 0);
+
+    const auto recording = readRecording(record);
+    QVERIFY2(recording, qPrintable(recording.errorMessage()));
+    QVERIFY(recording->truncation.isEmpty());
+    QVERIFY(recording->deviceNames().contains(name.value()));
+    QVERIFY(recording->batches.size() >= 3);
+    QVERIFY(recording->fioProgress.size() >= 3);
+    QVERIFY(recording->fioProgress.first().status.contains(QStringLiteral("dmtune_rates")));
+    QCOMPARE(recording->fioResults.size(), 1);
+    QVERIFY(recording->fioResults.first().argv.contains(QStringLiteral("--filename=/dev/") + name.value()));
+    QStringList labels;
+    for (const RecordedEvent &m : recording->markers)
+        labels << m.text;
+    QCOMPARE(labels, (QStringList { RecordingWriter::fioStartLabel(), RecordingWriter::fioEndLabel() }));
+
+    // The summary's device statistics show the merges, and nomerges=2 takes them away.
+    const auto wrqm = [&](const Run &run) {
+        const QJsonObject summary
+            = QJsonDocument::fromJson(run.out.mid(run.out.lastIndexOf(QStringLiteral("\n{\n")) + 1).toUtf8()).object();
+        return summary.value(QLatin1String("devices"))
+            .toObject()
+            .value(name.value())
+            .toObject()
+            .value(QLatin1String("wrqm/s"))
+            .toDouble(-1);
+    };
+    QVERIFY2(wrqm(merged) > 0, qPrintable(merged.out.right(600)));
+    const QString nomerges = QStringLiteral("block/%1/queue/nomerges").arg(name.value());
+    const QString old = m_root.readOr(nomerges);
+    QVERIFY(m_root.write(nomerges, QStringLiteral("2")));
+    const Run unmerged = runProgram(dmtunectl, job);
+    m_root.write(nomerges, old); // loop devices keep queue settings after detach
+    QCOMPARE(unmerged.exitCode, 0);
+    QCOMPARE(wrqm(unmerged), 0.0);
+}
+
+QTEST_GUILESS_MAIN(TestLiveWorkloads)
+#include "tst_live_workloads.moc"

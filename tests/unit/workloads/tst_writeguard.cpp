@@ -1,0 +1,200 @@
+// The write guard: the decision table over device facts, the mountinfo and swaps parsers on real captures,
+// and the fact gatherer over a sysfs-shaped tree (holders and mounts of partitions count for the disk).
+#include "fakesysfs.h"
+#include "workloads/writeguard.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace dmtune;
+
+Q_DECLARE_METATYPE(dmtune::DeviceFacts)
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return QString::fromUtf8(file.readAll());
+}
+
+DeviceFacts cleanLoop()
+{
+    DeviceFacts f;
+    f.device = QStringLiteral("loop3");
+    f.exists = true;
+    return f;
+}
+
+} // namespace
+
+class TestWriteGuard : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void decision_data();
+    void decision();
+    void parsesMountinfo();
+    void parsesSwaps();
+    void gathersFactsOfPartitions();
+};
+
+void TestWriteGuard::decision_data()
+{
+    QTest::addColumn<DeviceFacts>("facts");
+    QTest::addColumn<bool>("writes");
+    QTest::addColumn<QString>("confirmation");
+    QTest::addColumn<bool>("allowed");
+    QTest::addColumn<bool>("needsConfirmation");
+    QTest::addColumn<QString>("reason"); // the first reason starts with this
+
+    DeviceFacts mounted = cleanLoop();
+    mounted.mounts.append(
+        { QStringLiteral("7:3"), QStringLiteral("/mnt/data"), QStringLiteral("ext4"), QStringLiteral("/dev/loop3") });
+    DeviceFacts held = cleanLoop();
+    held.holders << QStringLiteral("dm-2");
+    DeviceFacts ext4 = cleanLoop();
+    ext4.signatures.append({ QStringLiteral("loop3"), QStringLiteral("ext4"), QStringLiteral("filesystem") });
+    DeviceFacts lvm = cleanLoop();
+    lvm.signatures.append({ QStringLiteral("loop3"), QStringLiteral("LVM2_member"), QStringLiteral("raid") });
+    DeviceFacts raid = cleanLoop();
+    raid.signatures.append({ QStringLiteral("loop3"), QStringLiteral("linux_raid_member"), QStringLiteral("raid") });
+    DeviceFacts table = cleanLoop();
+    table.signatures.append({ QStringLiteral("loop3"), QStringLiteral("gpt"), QStringLiteral("partition table") });
+    table.partitions << QStringLiteral("loop3p1");
+    DeviceFacts partitionHeld = cleanLoop();
+    partitionHeld.partitions << QStringLiteral("loop3p1");
+    partitionHeld.holders << QStringLiteral("md0 (on loop3p1)");
+    DeviceFacts swap = cleanLoop();
+    swap.swaps << QStringLiteral("/dev/loop3");
+    DeviceFacts unprobed = cleanLoop();
+    unprobed.probeError = QStringLiteral("libblkid cannot open /dev/loop3");
+    DeviceFacts missing;
+    missing.device = QStringLiteral("sdz");
+
+    QTest::newRow("read, holds ext4") << ext4 << false << QString() << true << false << QString();
+    QTest::newRow("read, mounted") << mounted << false << QString() << true << false << QString();
+    QTest::newRow("write, empty device") << cleanLoop() << true << QString() << true << false << QString();
+    QTest::newRow("write, mounted") << mounted << true << QString() << false << true
+                                    << "/dev/loop3 (ext4) is mounted on /mnt/data";
+    QTest::newRow("write, mounted, confirmed") << mounted << true << "loop3" << true << true << "/dev/loop3 (ext4)";
+    QTest::newRow("write, held") << held << true << QString() << false << true << "held by dm-2";
+    QTest::newRow("write, ext4") << ext4 << true << QString() << false << true << "loop3 holds ext4 (filesystem)";
+    QTest::newRow("write, ext4, confirmed by path")
+        << ext4 << true << "/dev/loop3" << true << true << "loop3 holds ext4";
+    QTest::newRow("write, ext4, wrong name") << ext4 << true << "loop4" << false << true << "loop3 holds ext4";
+    QTest::newRow("write, ext4, 'yes'") << ext4 << true << "yes" << false << true << "loop3 holds ext4";
+    QTest::newRow("write, ext4, prefix") << ext4 << true << "loop" << false << true << "loop3 holds ext4";
+    QTest::newRow("write, LVM member") << lvm << true << QString() << false << true << "loop3 holds LVM2_member (raid)";
+    QTest::newRow("write, RAID member") << raid << true << QString() << false << true
+                                        << "loop3 holds linux_raid_member";
+    QTest::newRow("write, partition table")
+        << table << true << QString() << false << true << "loop3 holds gpt (partition table)";
+    QTest::newRow("write, partition held")
+        << partitionHeld << true << QString() << false << true << "held by md0 (on loop3p1)";
+    QTest::newRow("write, swap") << swap << true << QString() << false << true << "/dev/loop3 is in use as swap";
+    QTest::newRow("write, not probed") << unprobed << true << QString() << false << true
+                                       << "its contents could not be checked";
+    QTest::newRow("write, no such device") << missing << true << "sdz" << false << false << "sdz is not a block device";
+    QTest::newRow("read, no such device")
+        << missing << false << QString() << false << false << "sdz is not a block device";
+}
+
+void TestWriteGuard::decision()
+{
+    QFETCH(DeviceFacts, facts);
+    QFETCH(bool, writes);
+    QFETCH(QString, confirmation);
+    QFETCH(bool, allowed);
+    QFETCH(bool, needsConfirmation);
+    QFETCH(QString, reason);
+    const WriteDecision d = decideWrite(facts, writes, confirmation);
+    QCOMPARE(d.allowed, allowed);
+    QCOMPARE(d.needsConfirmation, needsConfirmation);
+    if (reason.isEmpty()) {
+        QVERIFY(d.reasons.isEmpty());
+    } else {
+        QVERIFY(!d.reasons.isEmpty());
+        QVERIFY2(d.reasons.first().startsWith(reason), qPrintable(d.reasons.join(u'|')));
+    }
+}
+
+void TestWriteGuard::parsesMountinfo()
+{
+    // This machine's mountinfo with an ext4 loop device mounted on a path with a space (\040 in the file).
+    const QList<MountEntry> entries = parseMountinfo(fixture(QStringLiteral("mountinfo-loop-ext4.txt")));
+    QCOMPARE(entries.size(), 21);
+    const auto loop = std::find_if(
+        entries.begin(), entries.end(), [](const MountEntry &m) { return m.devnum == QLatin1String("7:0"); });
+    QVERIFY(loop != entries.end());
+    QCOMPARE(loop->mountPoint, QStringLiteral("/var/tmp/work-fio/mnt point"));
+    QCOMPARE(loop->fsType, QStringLiteral("ext4"));
+    QCOMPARE(loop->source, QStringLiteral("/dev/loop0"));
+    QCOMPARE(entries.first().mountPoint, QStringLiteral("/proc")); // this sandbox mounts /proc first
+    QCOMPARE(entries.first().fsType, QStringLiteral("proc"));
+    QVERIFY(parseMountinfo(QStringLiteral("garbage line\n1 2 3\n")).isEmpty());
+}
+
+void TestWriteGuard::parsesSwaps()
+{
+    QCOMPARE(parseSwaps(fixture(QStringLiteral("swaps-loop.txt"))), QStringList { QStringLiteral("/dev/loop1") });
+    QVERIFY(parseSwaps(QStringLiteral("Filename\tType\tSize\tUsed\tPriority\n")).isEmpty());
+}
+
+void TestWriteGuard::gathersFactsOfPartitions()
+{
+    test::FakeSysfs fs;
+    fs.scsiDisk(QStringLiteral("sdb"), QStringLiteral("8:16"), QStringLiteral("1:0:0:0"), QStringLiteral("ATA"),
+        QStringLiteral("disk"), QStringLiteral("naa.1"));
+    fs.partition(QStringLiteral("sdb"), QStringLiteral("sdb1"), QStringLiteral("8:17"), 1, 2048);
+    fs.partition(QStringLiteral("sdb"), QStringLiteral("sdb2"), QStringLiteral("8:18"), 2, 2048);
+    fs.dmDevice(QStringLiteral("dm-0"), QStringLiteral("254:0"), QStringLiteral("vg-lv"), QStringLiteral("LVM-x"),
+        { QStringLiteral("sdb2") });
+    fs.scsiDisk(QStringLiteral("sdc"), QStringLiteral("8:32"), QStringLiteral("1:0:0:1"), QStringLiteral("ATA"),
+        QStringLiteral("disk"), QStringLiteral("naa.2"));
+    QTemporaryDir proc;
+    QVERIFY(QDir(proc.path()).mkpath(QStringLiteral("self")));
+    QFile mountinfo(proc.filePath(QStringLiteral("self/mountinfo")));
+    QVERIFY(mountinfo.open(QIODevice::WriteOnly));
+    mountinfo.write("22 1 8:17 / /boot rw,relatime shared:2 - ext4 /dev/sdb1 rw\n"
+                    "23 1 254:0 / /srv rw - xfs /dev/mapper/vg-lv rw\n");
+    mountinfo.close();
+    QFile swaps(proc.filePath(QStringLiteral("swaps")));
+    QVERIFY(swaps.open(QIODevice::WriteOnly));
+    swaps.write("Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/sdc                                "
+                "partition\t1024\t0\t-2\n");
+    swaps.close();
+    const SysfsRoot root(fs.root(), proc.path());
+
+    const DeviceFacts sdb = gatherDeviceFacts(root, QStringLiteral("sdb"));
+    QVERIFY(sdb.exists);
+    QCOMPARE(sdb.partitions, (QStringList { QStringLiteral("sdb1"), QStringLiteral("sdb2") }));
+    QCOMPARE(sdb.mounts.size(), 1); // the partition's, not dm-0's (that one is a holder)
+    QCOMPARE(sdb.mounts.first().mountPoint, QStringLiteral("/boot"));
+    QCOMPARE(sdb.holders, QStringList { QStringLiteral("dm-0 (on sdb2)") });
+    QVERIFY(sdb.swaps.isEmpty());
+    QVERIFY(!sdb.probeError.isEmpty()); // a captured tree cannot be probed: that alone asks for confirmation
+
+    const DeviceFacts sdc = gatherDeviceFacts(root, QStringLiteral("sdc"));
+    QCOMPARE(sdc.swaps, QStringList { QStringLiteral("/dev/sdc") });
+    QVERIFY(sdc.mounts.isEmpty());
+    QVERIFY(sdc.holders.isEmpty());
+
+    // A partition can be the target too; its own mount counts.
+    const DeviceFacts sdb1 = gatherDeviceFacts(root, QStringLiteral("sdb1"));
+    QVERIFY(sdb1.exists);
+    QVERIFY(sdb1.partitions.isEmpty());
+    QCOMPARE(sdb1.mounts.size(), 1);
+    QVERIFY(gatherDeviceFacts(root, QStringLiteral("sdb2")).holders == QStringList { QStringLiteral("dm-0") });
+
+    QVERIFY(!gatherDeviceFacts(root, QStringLiteral("sdz")).exists);
+    QVERIFY(!gatherDeviceFacts(root, QStringLiteral("../sdb")).exists);
+    QVERIFY(!decideWrite(sdb, true, QString()).allowed);
+    QVERIFY(decideWrite(sdb, true, QStringLiteral("sdb")).allowed);
+}
+
+QTEST_GUILESS_MAIN(TestWriteGuard)
+#include "tst_writeguard.moc"

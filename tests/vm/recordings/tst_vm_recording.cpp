@@ -1,0 +1,136 @@
+// vm (real kernel): fio on a request-based multipath map (mq-deadline on the map) recorded with the Sampler
+// into a RecordingWriter, with the configuration snapshot (map table through libdevmapper). Reopened, the
+// recording has the map's and every path's series; merges on the map, none on the paths; the report shows
+// them. The recording and its reports are left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
+#include "../multipath/vmsupport.h"
+
+#include "dm/libdevmapperbackend.h"
+#include "discovery/snapshotbuilder.h"
+#include "recordings/comparison.h"
+#include "recordings/recordingreader.h"
+#include "recordings/recordingreplay.h"
+#include "chartspec.h"
+#include "report.h"
+#include "stats/sampler.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSysInfo>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace dmtune;
+
+class TestVmRecording : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void recordsTheMapAndItsPaths();
+    void cleanupTestCase();
+
+private:
+    vm::MergingMap m_lab;
+    QString m_out, m_map, m_dm;
+    QStringList m_paths;
+    SysfsRoot m_sys;
+};
+
+void TestVmRecording::initTestCase()
+{
+    m_out = qEnvironmentVariable("KLAB_OUT");
+    if (m_out.isEmpty())
+        QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R recording' as root");
+    QVERIFY(::geteuid() == 0);
+    const QString problem = m_lab.setUp(m_sys);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    m_map = m_lab.map;
+    m_dm = m_lab.dm;
+    m_paths = m_lab.paths;
+}
+
+void TestVmRecording::recordsTheMapAndItsPaths()
+{
+    const QStringList devices = QStringList {m_dm} + m_paths;
+    LibDevmapperBackend dm(m_sys);
+    DeviceMapperState dmState;
+    dmState.available = dm.availability().available;
+    dmState.driverVersion = dm.driverVersion();
+    const DeviceSnapshot snapshot = buildSnapshot(m_sys, enumerateBlockDirectory(m_sys), &dm, dmState);
+    RecordingMeta meta;
+    meta.title = QStringLiteral("mpath 2x2, mq-deadline on the map");
+    meta.host = QSysInfo::machineHostName();
+    meta.kernel = snapshot.kernelRelease;
+    meta.started = QDateTime::currentDateTimeUtc();
+    meta.intervalSeconds = 0.5;
+    meta.devices = devices;
+    meta.configuration = captureConfiguration(m_sys, snapshot, devices);
+    const QString path = m_out + QStringLiteral("/mpath.dmrec");
+    auto writer = RecordingWriter::create(path, meta);
+    QVERIFY2(writer, qPrintable(writer.errorMessage()));
+    RecordingWriter &w = *writer.value();
+
+    Sampler sampler(m_sys);
+    sampler.setWatched(devices);
+    QVERIFY(sampler.setInterval(500));
+    connect(&sampler, &Sampler::samplesAvailable, this, [&w](const SampleBatch &b) { QVERIFY(w.addBatch(b)); });
+    sampler.start();
+    QTest::qWait(1000);
+    const QStringList argv {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_map,
+        QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
+        QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"), QStringLiteral("--iodepth_batch_complete_min=16"),
+        QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"), QStringLiteral("--output-format=json")};
+    QProcess fio;
+    w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioStartLabel());
+    fio.start(QStringLiteral("fio"), argv);
+    QVERIFY(fio.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
+    w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioEndLabel());
+    QCOMPARE(fio.exitCode(), 0);
+    QTest::qWait(1200);
+    sampler.stop();
+    const QByteArray out = fio.readAllStandardOutput();
+    QVERIFY(w.addFioResult(QJsonDocument::fromJson(out.mid(out.indexOf('{'))).object(), QStringList {QStringLiteral("fio")} + argv));
+    QVERIFY(w.finish());
+
+    const Result<Recording> rec = readRecording(path);
+    QVERIFY2(rec, qPrintable(rec.errorMessage()));
+    QCOMPARE(rec->deviceNames(), devices);
+    qInfo("%lld device-samples, %.1f bytes each in sample frames", rec->deviceSamples, rec->sampleBytesPerDeviceSample());
+    QVERIFY(rec->sampleBytesPerDeviceSample() <= 64);
+    // The configuration has the map with its table, and the paths' tunables.
+    const QJsonArray maps = rec->meta.configuration.value(QStringLiteral("maps")).toArray();
+    QCOMPARE(maps.size(), 1);
+    QVERIFY(!maps[0].toObject().value(QStringLiteral("table")).toString().isEmpty());
+    // Every device has its series, replayed.
+    const auto histories = replayHistories(rec.value());
+    for (const QString &d : devices)
+        QVERIFY2(histories.value(d).size() >= 8, qPrintable(d));
+    const Comparison stats = compareRecordings({rec.value()});
+    const ComparisonRow *mapMerges = stats.find(m_dm, Metric::WriteMergesPerSec);
+    QVERIFY(mapMerges && mapMerges->stats[0] && mapMerges->stats[0]->mean > 0);
+    // Round-robin writes through the active group's two paths; the other group's stay idle.
+    int busyPaths = 0;
+    for (const QString &p : std::as_const(m_paths)) {
+        const ComparisonRow *writes = stats.find(p, Metric::WritesPerSec);
+        busyPaths += writes && writes->stats[0]->mean > 0;
+        const ComparisonRow *merges = stats.find(p, Metric::WriteMergesPerSec);
+        QVERIFY2(!merges || merges->stats[0]->max == 0, qPrintable(p)); // left out when 0 throughout
+    }
+    QCOMPARE(busyPaths, 2);
+    const Result<Report> report = buildReport({rec.value()});
+    QVERIFY2(report, qPrintable(report.errorMessage()));
+    QVERIFY(writeReport(report.value(), m_out + QStringLiteral("/mpath.html")));
+    QVERIFY(writeReport(report.value(), m_out + QStringLiteral("/mpath.pdf")));
+    QVERIFY(report->charts.value(int(ChartPanelKind::Merges)).image.save(m_out + QStringLiteral("/mpath-merges.png")));
+}
+
+void TestVmRecording::cleanupTestCase()
+{
+    m_lab.restore(m_sys);
+}
+
+QTEST_MAIN(TestVmRecording)
+#include "tst_vm_recording.moc"

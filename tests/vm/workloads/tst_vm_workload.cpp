@@ -1,0 +1,111 @@
+// vm (real kernel): `dmtunectl run batched-write-4k --device mpatha --record` in the lab guest. The guard
+// refuses a path (held by the map); on the map the run needs no confirmation (an empty LUN), the summary and
+// the recording hold the map's and its four paths' series, with merges on the map (mq-deadline) and I/O on
+// the active group's paths. The recording is left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
+#include "../multipath/vmsupport.h"
+
+#include "recordings/recordingreader.h"
+#include "recordings/recordingwriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace dmtune;
+
+namespace {
+const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+}
+
+class TestVmWorkload : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void guardRefusesAPathOfTheMap();
+    void recordedRunOnTheMap();
+    void cleanupTestCase();
+
+private:
+    QString m_out, m_map, m_dm, m_oldScheduler;
+    QStringList m_paths;
+    SysfsRoot m_sys;
+};
+
+void TestVmWorkload::initTestCase()
+{
+    m_out = qEnvironmentVariable("KLAB_OUT");
+    if (m_out.isEmpty())
+        QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R workload' as root");
+    QVERIFY(::geteuid() == 0);
+    const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
+    const vm::Run setup = vm::run(QStringLiteral("bash"), args);
+    QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(QStringLiteral("bash"), args, setup)));
+    const QHash<QString, QString> env = vm::parseVars(setup.out);
+    m_map = env.value(QStringLiteral("MAP"));
+    m_dm = env.value(QStringLiteral("DM"));
+    m_paths = env.value(QStringLiteral("SD")).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QCOMPARE(m_paths.size(), 4);
+    // Request-based multipath merges in the map's own scheduler (see docs/stats.md).
+    m_oldScheduler = m_sys.readOr(QStringLiteral("block/%1/queue/scheduler").arg(m_dm));
+    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), QStringLiteral("mq-deadline")));
+}
+
+void TestVmWorkload::guardRefusesAPathOfTheMap()
+{
+    const QStringList args { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
+        m_paths.first(), QStringLiteral("--dry-run") };
+    const vm::Run r = vm::run(dmtunectl, args);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains(QStringLiteral("held by ") + m_dm), qPrintable(vm::describe(dmtunectl, args, r)));
+}
+
+void TestVmWorkload::recordedRunOnTheMap()
+{
+    const QString record = m_out + QStringLiteral("/workload-mpath.dmrec");
+    const QStringList args { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
+        m_map, QStringLiteral("--runtime"), QStringLiteral("4"), QStringLiteral("--record"), record,
+        QStringLiteral("--json") };
+    const vm::Run r = vm::run(dmtunectl, args, 180000);
+    QVERIFY2(r.exitCode == 0, qPrintable(vm::describe(dmtunectl, args, r)));
+    const QJsonObject summary
+        = QJsonDocument::fromJson(r.out.mid(r.out.lastIndexOf(QStringLiteral("\n{\n")) + 1).toUtf8()).object();
+    const QJsonObject devices = summary.value(QLatin1String("devices")).toObject();
+    QCOMPARE(devices.keys().size(), 5); // the map and its 4 paths
+    QVERIFY2(
+        devices.value(m_dm).toObject().value(QLatin1String("wrqm/s")).toDouble() > 0, qPrintable(r.out.right(1500)));
+    // Round-robin within the active group: its two paths carry the writes, the other group's wait.
+    int busyPaths = 0;
+    for (const QString &path : std::as_const(m_paths)) {
+        QVERIFY(devices.contains(path));
+        busyPaths += devices.value(path).toObject().value(QLatin1String("w/s")).toDouble() > 0;
+    }
+    QVERIFY2(busyPaths >= 2, qPrintable(r.out.right(1500)));
+
+    const auto recording = readRecording(record);
+    QVERIFY2(recording, qPrintable(recording.errorMessage()));
+    const QStringList names = recording->deviceNames();
+    QVERIFY(names.contains(m_dm));
+    for (const QString &path : std::as_const(m_paths))
+        QVERIFY(names.contains(path));
+    QVERIFY(recording->fioProgress.size() >= 3);
+    QCOMPARE(recording->fioResults.size(), 1);
+    QVERIFY(!recording->markers.isEmpty());
+    QCOMPARE(recording->markers.first().text, RecordingWriter::fioStartLabel());
+}
+
+void TestVmWorkload::cleanupTestCase()
+{
+    if (!m_dm.isEmpty() && !m_oldScheduler.isEmpty()) {
+        QString old = m_oldScheduler;
+        const qsizetype open = old.indexOf(u'[');
+        if (open >= 0)
+            old = old.mid(open + 1, old.indexOf(u']') - open - 1);
+        m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), old);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestVmWorkload)
+#include "tst_vm_workload.moc"

@@ -1,0 +1,162 @@
+#include "compareview.h"
+
+#include "chartpanel.h"
+#include "recordingcharts.h"
+#include "recordings/recordingreplay.h"
+#include "reportdialog.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dmtune {
+
+namespace {
+
+QTableWidgetItem *cell(const QString &text, bool number = false)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (number)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget *parent)
+    : QWidget(parent)
+{
+    setWindowTitle(QStringLiteral("Compare recordings"));
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *exportButton = new QPushButton(QStringLiteral("Export report…"), this);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        exportReportWithDialog(this, m_recordings,
+            [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
+    });
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_summary, 1);
+    top->addWidget(exportButton, 0, Qt::AlignTop);
+
+    m_tabs = new QTabWidget(this);
+    auto *chartsPage = new QWidget;
+    auto *grid = new QGridLayout(chartsPage);
+    for (ChartPanelKind kind : ChartPanelSpec::kinds()) {
+        auto *panel = new ChartPanel(kind, chartsPage);
+        panel->setMinimumHeight(ChartPanel::MinimumHeight + 40);
+        grid->addWidget(panel, int(m_panels.size()) / 2, int(m_panels.size()) % 2);
+        m_panels.append(panel);
+    }
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(chartsPage);
+    m_tabs->addTab(scroll, QStringLiteral("Charts"));
+
+    m_stats = new QTableWidget(this);
+    m_stats->verticalHeader()->hide();
+    m_stats->setAlternatingRowColors(true);
+    m_tabs->addTab(m_stats, QStringLiteral("Statistics"));
+    m_diff = new QTableWidget(this);
+    m_diff->verticalHeader()->hide();
+    m_diff->setWordWrap(true);
+    m_tabs->addTab(m_diff, QStringLiteral("Configuration diff"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_tabs, 1);
+}
+
+void CompareView::setRecordings(const QList<Recording> &recordings)
+{
+    m_recordings = recordings;
+    QList<QHash<QString, QList<TimedMetrics>>> histories;
+    for (const Recording &r : recordings)
+        histories.append(replayHistories(r));
+    m_comparison = compareRecordings(recordings, histories);
+    const AlignedCharts aligned = alignRecordings(recordings, histories);
+    for (ChartPanel *panel : m_panels) {
+        showAligned(*panel, aligned);
+        panel->replotQueued();
+    }
+    QStringList lines;
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        const Recording &r = recordings[i];
+        lines.append(QStringLiteral("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
+                         .arg(i + 1)
+                         .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
+                             QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")),
+                             r.deviceNames().join(QStringLiteral(", ")).toHtmlEscaped()));
+    }
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+    fillStats();
+    fillDiff(configurationDiff(recordings));
+}
+
+void CompareView::fillStats()
+{
+    const Comparison &c = m_comparison;
+    static const QStringList statNames {QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("max")};
+    QStringList headers {QStringLiteral("device"), QStringLiteral("metric")};
+    for (qsizetype r = 0; r < c.recordings.size(); ++r) {
+        for (const QString &s : statNames)
+            headers.append(QStringLiteral("#%1 %2").arg(r + 1).arg(s));
+        if (r > 0) {
+            headers.append(QStringLiteral("Δ mean"));
+            headers.append(QStringLiteral("Δ p95"));
+        }
+    }
+    m_stats->clear();
+    m_stats->setColumnCount(int(headers.size()));
+    m_stats->setHorizontalHeaderLabels(headers);
+    m_stats->setRowCount(int(c.rows.size()));
+    for (int row = 0; row < c.rows.size(); ++row) {
+        const ComparisonRow &cr = c.rows[row];
+        int col = 0;
+        m_stats->setItem(row, col++, cell(cr.slot));
+        auto *metric = cell(QStringLiteral("%1 (%2)").arg(MetricCatalog::column(cr.metric), MetricCatalog::unit(cr.metric)));
+        metric->setToolTip(MetricCatalog::tooltip(cr.metric));
+        m_stats->setItem(row, col++, metric);
+        const std::optional<MetricStats> &ref = cr.stats.value(0);
+        for (qsizetype r = 0; r < cr.stats.size(); ++r) {
+            const std::optional<MetricStats> &s = cr.stats[r];
+            for (double v : {s ? s->mean : 0, s ? s->p50 : 0, s ? s->p95 : 0, s ? s->max : 0})
+                m_stats->setItem(row, col++, cell(s ? statText(v) : QStringLiteral("—"), true));
+            if (r > 0) {
+                m_stats->setItem(row, col++, cell(s && ref ? deltaText(s->mean, ref->mean) : QStringLiteral("—"), true));
+                m_stats->setItem(row, col++, cell(s && ref ? deltaText(s->p95, ref->p95) : QStringLiteral("—"), true));
+            }
+        }
+    }
+    m_stats->resizeColumnsToContents();
+}
+
+void CompareView::fillDiff(const ConfigDiff &diff)
+{
+    QStringList headers {QStringLiteral("setting")};
+    for (qsizetype i = 0; i < diff.recordings.size(); ++i)
+        headers.append(QStringLiteral("#%1 %2").arg(i + 1).arg(diff.recordings[i]));
+    m_diff->clear();
+    m_diff->setColumnCount(int(headers.size()));
+    m_diff->setHorizontalHeaderLabels(headers);
+    m_diff->setRowCount(int(diff.rows.size()));
+    for (int row = 0; row < diff.rows.size(); ++row) {
+        m_diff->setItem(row, 0, cell(diff.rows[row].key));
+        for (int i = 0; i < diff.rows[row].values.size(); ++i) {
+            const QString &v = diff.rows[row].values[i];
+            m_diff->setItem(row, i + 1, cell(v.isNull() ? QStringLiteral("—") : v));
+        }
+    }
+    m_diff->resizeColumnsToContents();
+    m_diff->setToolTip(QStringLiteral("%1 of %2 settings differ").arg(diff.rows.size()).arg(diff.comparedKeys));
+}
+
+} // namespace dmtune

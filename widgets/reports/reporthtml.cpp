@@ -1,0 +1,246 @@
+// reportHtml: the report's text. Plain tables and headings: QTextDocument renders it for the PDF too.
+#include "report.h"
+
+#include "recordings/fiosummary.h"
+
+#include <QFileInfo>
+
+#include <cmath>
+
+namespace dmtune {
+
+namespace {
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+QString utc(double epochSeconds)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(epochSeconds * 1000), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'"));
+}
+
+QString clock(double seconds)
+{
+    const qint64 s = std::llround(std::abs(seconds));
+    return QStringLiteral("%1%2:%3").arg(seconds < 0 ? QStringLiteral("-") : QString()).arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString table(bool forPrint)
+{
+    return forPrint ? QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">")
+                    : QStringLiteral("<table>");
+}
+
+void recordingsSection(QString &h, const Report &r, bool forPrint)
+{
+    h += QStringLiteral("<h2>Recordings</h2>") + table(forPrint);
+    h += QStringLiteral("<tr><th>#</th><th>recording</th><th>host</th><th>kernel</th><th>started</th><th>length</th>"
+                        "<th>interval</th><th>devices</th><th>file</th></tr>");
+    for (qsizetype i = 0; i < r.recordings.size(); ++i) {
+        const Recording &rec = r.recordings[i];
+        QString file = QStringLiteral("%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
+                           .arg(QFileInfo(rec.path).fileName())
+                           .arg(rec.fileBytes)
+                           .arg(rec.deviceSamples)
+                           .arg(QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1))
+                           .arg(rec.formatVersion);
+        if (rec.truncated)
+            file += QStringLiteral("; <b>truncated</b>: ") + esc(rec.truncation);
+        else if (!rec.complete)
+            file += QStringLiteral("; no end frame (the recorder stopped early)");
+        h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 s</td><td>%8</td><td>%9</td></tr>")
+                 .arg(i + 1)
+                 .arg(esc(rec.displayName()), esc(rec.meta.host), esc(rec.meta.kernel), utc(rec.startSeconds()),
+                     clock(rec.endSeconds() - rec.startSeconds()), statText(rec.meta.intervalSeconds),
+                     esc(rec.deviceNames().join(QStringLiteral(", "))), file);
+    }
+    h += QStringLiteral("</table>");
+}
+
+void fioSection(QString &h, const Report &r, bool forPrint)
+{
+    bool any = false;
+    for (const Recording &rec : r.recordings)
+        any = any || !rec.fioResults.isEmpty();
+    if (!any)
+        return;
+    h += QStringLiteral("<h2>Workloads (fio)</h2>");
+    for (const Recording &rec : r.recordings) {
+        for (const RecordedFioResult &fio : rec.fioResults) {
+            // QTextDocument never wraps <pre>: the PDF gets a wrapping monospace paragraph instead.
+            h += (forPrint ? QStringLiteral("<h3>%1</h3><p><code>%2</code></p>") : QStringLiteral("<h3>%1</h3><pre>%2</pre>"))
+                     .arg(esc(rec.displayName()), esc(shellCommandLine(fio.argv)));
+            h += table(forPrint)
+                + QStringLiteral("<tr><th>job</th><th>direction</th><th>IOPS</th><th>bandwidth (KiB/s)</th><th>I/Os</th>"
+                                 "<th>clat mean (µs)</th><th>clat p99 (µs)</th></tr>");
+            for (const FioDirectionSummary &s : summarizeFioResult(fio.result)) {
+                h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td><td align=\"right\">%5</td>"
+                                    "<td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
+                         .arg(esc(s.job), s.direction, statText(s.iops), statText(s.bandwidthKiB), statText(s.ios),
+                             statText(s.clatMeanUs), statText(s.clatP99Us));
+            }
+            h += QStringLiteral("</table>");
+        }
+    }
+}
+
+void chartsSection(QString &h, const Report &r, const std::function<QString(const ReportChart &)> &src, bool forPrint)
+{
+    h += QStringLiteral("<h2>Charts</h2><p>Every recording's devices, aligned at its workload start (its first "
+                        "\"fio start\" marker, else its first sample): x is the time since then.</p>");
+    for (const ReportChart &c : r.charts) {
+        h += forPrint ? QStringLiteral("<p><img src=\"%1\" width=\"640\"></p>").arg(src(c))
+                      : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1</figcaption></figure>").arg(esc(c.title), src(c));
+    }
+}
+
+void statsSection(QString &h, const Report &r, bool forPrint)
+{
+    const Comparison &c = r.comparison;
+    const bool several = c.recordings.size() > 1;
+    h += QStringLiteral("<h2>Summary statistics</h2><p>Over each recording's workload (from \"fio start\" to \"fio end\", "
+                        "else the whole recording): mean, median, 95th percentile (nearest rank) and maximum per interval%1.</p>")
+             .arg(several ? QStringLiteral("; in brackets the change against recording 1") : QString());
+    QString slot;
+    for (const ComparisonRow &row : c.rows) {
+        if (row.slot != slot) {
+            if (!slot.isEmpty())
+                h += QStringLiteral("</table>");
+            slot = row.slot;
+            h += QStringLiteral("<h3>%1</h3>").arg(esc(slot)) + table(forPrint) + QStringLiteral("<tr><th>metric</th>");
+            for (qsizetype i = 0; i < c.recordings.size(); ++i) {
+                const QString who = several ? QStringLiteral("#%1 ").arg(i + 1) : QString();
+                h += QStringLiteral("<th>%1mean</th><th>%1p50</th><th>%1p95</th><th>%1max</th>").arg(who);
+            }
+            h += QStringLiteral("</tr>");
+        }
+        h += QStringLiteral("<tr><td>%1 (%2)</td>").arg(MetricCatalog::column(row.metric), MetricCatalog::unit(row.metric));
+        const std::optional<MetricStats> &ref = row.stats.value(0);
+        for (qsizetype i = 0; i < row.stats.size(); ++i) {
+            const std::optional<MetricStats> &s = row.stats[i];
+            if (!s) {
+                h += QStringLiteral("<td colspan=\"4\">—</td>");
+                continue;
+            }
+            const double values[] = {s->mean, s->p50, s->p95, s->max};
+            const double refs[] = {ref ? ref->mean : 0, ref ? ref->p50 : 0, ref ? ref->p95 : 0, ref ? ref->max : 0};
+            for (int k = 0; k < 4; ++k) {
+                QString cell = statText(values[k]);
+                if (i > 0 && ref)
+                    cell += QStringLiteral(" <small>(%1)</small>").arg(deltaText(values[k], refs[k]));
+                h += QStringLiteral("<td align=\"right\">%1</td>").arg(cell);
+            }
+        }
+        h += QStringLiteral("</tr>");
+    }
+    if (!slot.isEmpty())
+        h += QStringLiteral("</table>");
+}
+
+void configRows(QString &h, const QList<ConfigDiffRow> &rows, const QStringList &differing)
+{
+    for (const ConfigDiffRow &row : rows) {
+        const bool differs = differing.contains(row.key);
+        h += differs ? QStringLiteral("<tr bgcolor=\"#fff2cc\">") : QStringLiteral("<tr>");
+        h += QStringLiteral("<td>%1</td>").arg(esc(row.key));
+        for (const QString &v : row.values)
+            h += QStringLiteral("<td>%1</td>").arg(v.isNull() ? QStringLiteral("—") : esc(v));
+        h += QStringLiteral("</tr>");
+    }
+}
+
+void configSection(QString &h, const Report &r, bool forPrint)
+{
+    const ConfigDiff &d = r.configuration;
+    QString header = QStringLiteral("<tr><th>setting</th>");
+    for (qsizetype i = 0; i < d.recordings.size(); ++i)
+        header += QStringLiteral("<th>#%1 %2</th>").arg(i + 1).arg(esc(d.recordings[i]));
+    header += QStringLiteral("</tr>");
+    QStringList differing;
+    for (const ConfigDiffRow &row : d.rows)
+        differing.append(row.key);
+    if (d.recordings.size() > 1) {
+        h += QStringLiteral("<h2>Configuration differences</h2><p>%1 of %2 settings differ.</p>").arg(d.rows.size()).arg(d.comparedKeys);
+        if (!d.rows.isEmpty()) {
+            h += table(forPrint) + header;
+            configRows(h, d.rows, {});
+            h += QStringLiteral("</table>");
+        }
+    }
+    h += QStringLiteral("<h2>Configuration</h2><p>Captured when each recording started: the devices, every tunable "
+                        "of dmtune's catalog and the device-mapper tables%1.</p>")
+             .arg(d.recordings.size() > 1 ? QStringLiteral("; differing settings highlighted") : QString());
+    h += table(forPrint) + header;
+    configRows(h, d.allRows, differing);
+    h += QStringLiteral("</table>");
+}
+
+void eventsSection(QString &h, const Report &r, bool forPrint)
+{
+    QString rows;
+    for (const Recording &rec : r.recordings) {
+        const double align = rec.alignSeconds();
+        for (const RecordedEvent &m : rec.markers)
+            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>marker</td><td>%3</td></tr>").arg(esc(rec.displayName()), clock(m.time - align), esc(m.text));
+        for (const RecordedEvent &n : rec.notes)
+            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>note</td><td>%3</td></tr>").arg(esc(rec.displayName()), clock(n.time - align), esc(n.text));
+    }
+    if (rows.isEmpty())
+        return;
+    h += QStringLiteral("<h2>Markers and notes</h2>") + table(forPrint)
+        + QStringLiteral("<tr><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + rows + QStringLiteral("</table>");
+}
+
+void formulaSection(QString &h, const Report &r, bool forPrint)
+{
+    QList<Metric> shown;
+    for (const ComparisonRow &row : r.comparison.rows) {
+        if (!shown.contains(row.metric))
+            shown.append(row.metric);
+    }
+    std::sort(shown.begin(), shown.end());
+    h += QStringLiteral("<h2>Metric formulas</h2><p>As sysstat's iostat -x computes them, from the differences of "
+                        "/proc/diskstats fields (numbered as in the kernel's Documentation/admin-guide/iostats.rst) "
+                        "over the interval Δt in seconds.</p>")
+        + table(forPrint) + QStringLiteral("<tr><th>metric</th><th>unit</th><th>meaning</th><th>formula</th></tr>");
+    for (Metric m : shown) {
+        const MetricInfo &i = MetricCatalog::info(m);
+        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                 .arg(esc(QString::fromLatin1(i.column)), esc(QString::fromLatin1(i.unit)), esc(QString::fromUtf8(i.label)),
+                     esc(QString::fromUtf8(i.formula)));
+    }
+    h += QStringLiteral("</table>");
+}
+
+} // namespace
+
+QString reportHtml(const Report &r, const std::function<QString(const ReportChart &)> &imageSource, bool forPrint)
+{
+    QStringList names;
+    for (const Recording &rec : r.recordings)
+        names.append(rec.displayName());
+    const QString title = QStringLiteral("dmtune report: ") + names.join(QStringLiteral(" vs "));
+    QString h = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title>").arg(esc(title));
+    if (!forPrint) {
+        h += QStringLiteral("<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+                            "table{border-collapse:collapse;margin:0.5em 0;font-size:90%}"
+                            "th,td{border:1px solid #bbb;padding:2px 6px;vertical-align:top}th{background:#eee}"
+                            "pre{background:#f6f6f6;padding:0.5em;white-space:pre-wrap}"
+                            "img{max-width:100%;border:1px solid #ddd}figure{margin:0.5em 0}</style>");
+    }
+    h += QStringLiteral("</head><body><h1>%1</h1><p>Generated %2 by dmtune %3.</p>")
+             .arg(esc(title), r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")), QStringLiteral(DMTUNE_VERSION));
+    recordingsSection(h, r, forPrint);
+    fioSection(h, r, forPrint);
+    chartsSection(h, r, imageSource, forPrint);
+    statsSection(h, r, forPrint);
+    eventsSection(h, r, forPrint);
+    configSection(h, r, forPrint);
+    formulaSection(h, r, forPrint);
+    h += QStringLiteral("</body></html>\n");
+    return h;
+}
+
+} // namespace dmtune

@@ -1,0 +1,556 @@
+#include "workloadpanel.h"
+
+#include "charts/livestatsview.h"
+#include "confirmwritedialog.h"
+#include "fiochart.h"
+#include "recordings/recordingwriter.h"
+#include "workloads/fiorun.h"
+#include "workloads/labdevice.h"
+#include "workloads/workloadsession.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <memory>
+
+namespace dmtune {
+
+namespace {
+
+const QString customId = QStringLiteral("custom");
+
+QString rateText(double v)
+{
+    return v >= 1e6 ? QString::number(v / 1e6, 'f', 2) + u'M'
+        : v >= 1e3  ? QString::number(v / 1e3, 'f', 1) + u'k'
+                    : QString::number(v, 'f', 0);
+}
+
+QString latencyText(double ns)
+{
+    return ns >= 1e6 ? QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'f', 2)
+                     : QStringLiteral("%1 us").arg(ns / 1e3, 0, 'f', 0);
+}
+
+bool selectData(QComboBox *combo, const QString &data)
+{
+    const int index = combo->findData(data);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+    return index >= 0;
+}
+
+} // namespace
+
+WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
+    : QWidget(parent)
+    , m_root(std::move(root))
+    , m_sampler(sampler)
+    , m_session(new WorkloadSession(sampler, this))
+{
+    buildUi();
+    connect(m_session, &WorkloadSession::started, this, [this](double t, const QStringList &) {
+        const QString label = QStringLiteral("fio start: %1").arg(m_session->job().id);
+        m_chart->addMarker(t, label);
+        if (m_statsView)
+            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
+        setStatus(QStringLiteral("fio running on /dev/%1").arg(currentDevice()));
+        updateButtons();
+    });
+    connect(m_session, &WorkloadSession::progress, this, &WorkloadPanel::onProgress);
+    connect(m_session, &WorkloadSession::finished, this, &WorkloadPanel::onFinished);
+    connect(m_session, &WorkloadSession::failed, this, [this](const QString &message) {
+        setStatus(QStringLiteral("fio failed: ") + message);
+        log(QStringLiteral("failed: ") + message);
+        updateButtons();
+    });
+    connect(m_session, &WorkloadSession::recordingFailed, this,
+        [this](const QString &message) { log(QStringLiteral("recording stopped: ") + message); });
+    connect(m_session->fio(), &FioRun::outputLine, this, [this](const QString &line) { log(line); });
+    loadTemplate(0);
+    updateLabButtons();
+    updateButtons();
+}
+
+WorkloadPanel::~WorkloadPanel() = default;
+
+void WorkloadPanel::buildUi()
+{
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    m_template = new QComboBox(this);
+    for (const FioJob &job : fioTemplates()) {
+        m_template->addItem(job.title, job.id);
+        m_template->setItemData(m_template->count() - 1, job.why, Qt::ToolTipRole);
+    }
+    m_template->addItem(QStringLiteral("Custom job file..."), customId);
+    form->addRow(QStringLiteral("&Template:"), m_template);
+
+    auto *fileRow = new QHBoxLayout;
+    m_jobFile = new QLineEdit(this);
+    m_jobFile->setPlaceholderText(QStringLiteral("a .fio job file with filename=${DMTUNE_DEVICE}"));
+    m_browse = new QPushButton(QStringLiteral("Browse..."), this);
+    fileRow->addWidget(m_jobFile);
+    fileRow->addWidget(m_browse);
+    form->addRow(QStringLiteral("Job file:"), fileRow);
+
+    auto *params = new QHBoxLayout;
+    m_rw = new QComboBox(this);
+    m_rw->addItems(fioRwModes());
+    m_bs = new QLineEdit(this);
+    m_bs->setMaximumWidth(60);
+    m_iodepth = new QSpinBox(this);
+    m_iodepth->setRange(1, 65536);
+    m_numjobs = new QSpinBox(this);
+    m_numjobs->setRange(1, 4096);
+    m_runtime = new QSpinBox(this);
+    m_runtime->setRange(1, 7 * 24 * 3600);
+    m_runtime->setSuffix(QStringLiteral(" s"));
+    m_engine = new QComboBox(this);
+    m_engine->setEditable(true);
+    m_engine->addItems(fioEngines());
+    m_batching = new QCheckBox(QStringLiteral("&batched submission"), this);
+    m_batching->setToolTip(QStringLiteral("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
+                                          "several requests at once and can merge them"));
+    const auto labelled = [&](const QString &text, QWidget *w) {
+        params->addWidget(new QLabel(text, this));
+        params->addWidget(w);
+    };
+    labelled(QStringLiteral("rw"), m_rw);
+    labelled(QStringLiteral("bs"), m_bs);
+    labelled(QStringLiteral("iodepth"), m_iodepth);
+    labelled(QStringLiteral("numjobs"), m_numjobs);
+    labelled(QStringLiteral("runtime"), m_runtime);
+    labelled(QStringLiteral("ioengine"), m_engine);
+    params->addWidget(m_batching);
+    params->addStretch();
+    form->addRow(QStringLiteral("Parameters:"), params);
+
+    auto *deviceRow = new QHBoxLayout;
+    m_device = new QComboBox(this);
+    m_device->setMinimumContentsLength(18);
+    m_createLab = new QPushButton(QStringLiteral("Create lab device"), this);
+    m_createLab->setToolTip(
+        QStringLiteral("A loop device with direct I/O over a 1 GiB sparse file, removed when dmtune quits: "
+                       "the safe target"));
+    m_removeLab = new QPushButton(QStringLiteral("Remove lab device"), this);
+    deviceRow->addWidget(m_device, 1);
+    deviceRow->addWidget(m_createLab);
+    deviceRow->addWidget(m_removeLab);
+    form->addRow(QStringLiteral("Device:"), deviceRow);
+
+    auto *commandRow = new QHBoxLayout;
+    m_command = new QLineEdit(this);
+    m_command->setReadOnly(true);
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_copy = new QPushButton(QStringLiteral("&Copy"), this);
+    m_copy->setToolTip(QStringLiteral("Copy the exact fio command line"));
+    commandRow->addWidget(m_command, 1);
+    commandRow->addWidget(m_copy);
+    form->addRow(QStringLiteral("Command:"), commandRow);
+
+    auto *runRow = new QHBoxLayout;
+    m_record = new QCheckBox(QStringLiteral("&Record to"), this);
+    m_recordPath = new QLineEdit(this);
+    m_recordPath->setPlaceholderText(
+        QStringLiteral("(a new file under %1)")
+            .arg(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recordings")));
+    m_start = new QPushButton(QStringLiteral("&Start"), this);
+    m_stop = new QPushButton(QStringLiteral("St&op"), this);
+    runRow->addWidget(m_record);
+    runRow->addWidget(m_recordPath, 1);
+    runRow->addWidget(m_start);
+    runRow->addWidget(m_stop);
+    form->addRow(QString(), runRow);
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_readout = new QLabel(QStringLiteral("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
+    m_readout->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    form->addRow(QStringLiteral("Status:"), m_status);
+    form->addRow(QStringLiteral("fio:"), m_readout);
+
+    auto *left = new QWidget(this);
+    left->setLayout(form);
+    m_chart = new FioChart(this);
+    m_log = new QPlainTextEdit(this);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(500);
+    m_log->setPlaceholderText(QStringLiteral("fio's messages and the run summaries"));
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_chart);
+    right->addWidget(m_log);
+    right->setStretchFactor(0, 4);
+    right->setStretchFactor(1, 1);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+
+    connect(m_template, &QComboBox::currentIndexChanged, this, &WorkloadPanel::loadTemplate);
+    for (QLineEdit *edit : { m_jobFile, m_bs })
+        connect(edit, &QLineEdit::textChanged, this, &WorkloadPanel::updateCommandLine);
+    for (QSpinBox *spin : { m_iodepth, m_numjobs, m_runtime })
+        connect(spin, &QSpinBox::valueChanged, this, &WorkloadPanel::updateCommandLine);
+    connect(m_rw, &QComboBox::currentTextChanged, this, &WorkloadPanel::updateCommandLine);
+    connect(m_engine, &QComboBox::currentTextChanged, this, &WorkloadPanel::updateCommandLine);
+    connect(m_batching, &QCheckBox::toggled, this, &WorkloadPanel::updateCommandLine);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &WorkloadPanel::updateCommandLine);
+    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_command->text()); });
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        auto *dialog = new QFileDialog(this, QStringLiteral("fio job file"), QString(),
+            QStringLiteral("fio job files (*.fio *.ini);;All files (*)"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) { m_jobFile->setText(file); });
+        dialog->open();
+    });
+    connect(m_start, &QPushButton::clicked, this, &WorkloadPanel::start);
+    connect(m_stop, &QPushButton::clicked, this, &WorkloadPanel::stop);
+    connect(m_createLab, &QPushButton::clicked, this, &WorkloadPanel::createLabDeviceRequested);
+    connect(m_removeLab, &QPushButton::clicked, this, &WorkloadPanel::removeLabDeviceRequested);
+}
+
+void WorkloadPanel::loadTemplate(int index)
+{
+    const QString id = m_template->itemData(index).toString();
+    const bool custom = id == customId;
+    m_jobFile->setEnabled(custom);
+    m_browse->setEnabled(custom);
+    for (QWidget *w :
+        std::initializer_list<QWidget *> { m_rw, m_bs, m_iodepth, m_numjobs, m_runtime, m_engine, m_batching })
+        w->setEnabled(!custom);
+    if (const FioJob *job = fioTemplate(id)) {
+        m_loadingTemplate = true; // one command-line update for the whole template
+        m_rw->setCurrentText(job->rw);
+        m_bs->setText(job->bs);
+        m_iodepth->setValue(job->iodepth);
+        m_numjobs->setValue(job->numjobs);
+        m_runtime->setValue(job->runtimeSeconds);
+        m_engine->setCurrentText(job->ioengine);
+        m_batching->setChecked(job->batching);
+        m_template->setToolTip(job->why);
+        m_loadingTemplate = false;
+    }
+    updateCommandLine();
+}
+
+FioJob WorkloadPanel::currentJob() const
+{
+    const QString id = m_template->currentData().toString();
+    FioJob job;
+    if (id == customId) {
+        job.id = customId;
+        job.title = m_jobFile->text();
+        job.jobFile = m_jobFile->text();
+        return job;
+    }
+    if (const FioJob *t = fioTemplate(id))
+        job = *t;
+    job.rw = m_rw->currentText();
+    job.bs = m_bs->text().trimmed();
+    job.iodepth = m_iodepth->value();
+    job.numjobs = m_numjobs->value();
+    job.runtimeSeconds = m_runtime->value();
+    job.ioengine = m_engine->currentText().trimmed();
+    job.batching = m_batching->isChecked();
+    return job;
+}
+
+QString WorkloadPanel::currentDevice() const
+{
+    return m_device->currentData().toString();
+}
+
+QString WorkloadPanel::commandLine() const
+{
+    return m_command->text();
+}
+
+void WorkloadPanel::updateCommandLine()
+{
+    if (m_loadingTemplate)
+        return;
+    static const QString fio = [] {
+        const auto found = FioRun::findFio();
+        return found ? found.value() : QStringLiteral("fio");
+    }();
+    const QString device = currentDevice();
+    const FioJob job = currentJob();
+    m_command->setText(
+        fioCommandLine(fio, job, device.isEmpty() ? QStringLiteral("/dev/DEV") : QStringLiteral("/dev/") + device));
+    m_command->setCursorPosition(0);
+    const Status valid = validateFioJob(job);
+    m_command->setToolTip(valid ? m_command->text() : valid.errorMessage);
+    updateButtons();
+}
+
+bool WorkloadPanel::selectTemplate(const QString &id)
+{
+    return selectData(m_template, id);
+}
+
+bool WorkloadPanel::selectDevice(const QString &name)
+{
+    return selectData(m_device, name);
+}
+
+void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    QString keep = currentDevice();
+    const QString lab = m_lab ? m_lab->deviceName() : QString();
+    if ((keep.isEmpty() || !snapshot.device(keep)) && !lab.isEmpty())
+        keep = lab;
+    const QSignalBlocker block(m_device);
+    m_device->clear();
+    // No device is chosen for the user unless it is the lab device: a workload goes where they decide.
+    m_device->addItem(QStringLiteral("(choose a device, or create the lab device)"), QString());
+    for (const BlockDevice &d : snapshot.devices) {
+        QString text = d.name;
+        if (d.name == lab)
+            text += QStringLiteral("  (lab device)");
+        else if (const MultipathMap *map = snapshot.map(d.name))
+            text += QStringLiteral("  (%1)").arg(map->name);
+        if (d.sizeBytes > 0)
+            text += QStringLiteral("  %1 GiB").arg(double(d.sizeBytes) / double(1 << 30), 0, 'f', 1);
+        m_device->addItem(text, d.name);
+    }
+    if (!selectDevice(keep) && !lab.isEmpty())
+        selectDevice(lab);
+    updateCommandLine();
+    updateLabButtons();
+}
+
+void WorkloadPanel::setLabDevice(LabDevice *lab)
+{
+    m_lab = lab;
+    if (lab) {
+        connect(lab, &LabDevice::created, this, [this] { updateLabButtons(); });
+        connect(lab, &LabDevice::removed, this, [this] { updateLabButtons(); });
+    }
+    updateLabButtons();
+}
+
+void WorkloadPanel::setStatsView(LiveStatsView *view)
+{
+    m_statsView = view;
+}
+
+void WorkloadPanel::updateLabButtons()
+{
+    QString why;
+    const bool can = LabDevice::canCreate(&why);
+    const bool exists = m_lab && m_lab->exists();
+    m_createLab->setEnabled(m_lab && can && !exists);
+    m_createLab->setToolTip(can ? m_createLab->toolTip() : why);
+    m_removeLab->setEnabled(exists && !isRunning());
+}
+
+void WorkloadPanel::updateButtons()
+{
+    const bool running = isRunning();
+    const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty();
+    m_start->setEnabled(!running && !m_checking && valid);
+    m_stop->setEnabled(running);
+    m_template->setEnabled(!running);
+    m_device->setEnabled(!running);
+    if (m_removeLab)
+        m_removeLab->setEnabled(m_lab && m_lab->exists() && !running);
+}
+
+bool WorkloadPanel::isRunning() const
+{
+    return m_session->isRunning();
+}
+
+void WorkloadPanel::start()
+{
+    const QString device = currentDevice();
+    const FioJob job = currentJob();
+    if (isRunning() || m_checking || device.isEmpty())
+        return;
+    if (const Status valid = validateFioJob(job); !valid)
+        return setStatus(valid.errorMessage);
+    bool writes = rwWrites(job.rw);
+    if (job.isCustom()) {
+        QFile file(job.jobFile);
+        const auto facts = file.open(QIODevice::ReadOnly) ? parseFioJobFile(QString::fromUtf8(file.readAll()))
+                                                          : Result<FioJobFileFacts>::failure(file.errorString());
+        if (!facts)
+            return setStatus(QStringLiteral("%1: %2").arg(job.jobFile, facts.errorMessage()));
+        for (const QString &name : facts->filenames) {
+            if (name != QLatin1String("${DMTUNE_DEVICE}") && name != QStringLiteral("/dev/") + device)
+                return setStatus(QStringLiteral("The job file names %1: use filename=${DMTUNE_DEVICE} so that the "
+                                                "data-safety check covers what fio touches")
+                                     .arg(name));
+        }
+        if (facts->filenames.isEmpty())
+            return setStatus(QStringLiteral("The job file has no filename=; add filename=${DMTUNE_DEVICE}"));
+        writes = facts->writes;
+    }
+    Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
+    if (!writes) {
+        onFacts(device, { device, true }, false);
+        return;
+    }
+    // libblkid reads the device: on a worker thread, so a slow disk never freezes the window.
+    m_checking = true;
+    updateButtons();
+    setStatus(QStringLiteral("Checking what /dev/%1 holds...").arg(device));
+    auto facts = std::make_shared<DeviceFacts>();
+    QThread *probe = QThread::create([facts, root = m_root, device] { *facts = gatherDeviceFacts(root, device); });
+    connect(probe, &QThread::finished, this, [this, facts, device] {
+        m_checking = false;
+        onFacts(device, *facts, true);
+    });
+    connect(probe, &QThread::finished, probe, &QObject::deleteLater);
+    probe->start();
+}
+
+void WorkloadPanel::onFacts(const QString &device, const DeviceFacts &facts, bool writes)
+{
+    updateButtons();
+    const WriteDecision decision = decideWrite(facts, writes, QString());
+    if (decision.allowed)
+        return launch(device);
+    if (!decision.needsConfirmation)
+        return setStatus(decision.reasons.join(QLatin1String("; ")));
+    setStatus(QStringLiteral("Waiting for confirmation: /dev/%1 is not empty").arg(device));
+    m_confirm = new ConfirmWriteDialog(device, decision.reasons, this);
+    m_confirm->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_confirm, &QDialog::accepted, this, [this, facts, device] {
+        // The same decision again, with what was typed: the dialog's button is a convenience, not the check.
+        const QString typed = m_confirm ? m_confirm->typedName() : QString();
+        if (decideWrite(facts, true, typed).allowed) {
+            log(QStringLiteral("confirmed: the data on /dev/%1 will be destroyed").arg(device));
+            launch(device);
+        }
+    });
+    connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(QStringLiteral("Not started: not confirmed")); });
+    m_confirm->open();
+}
+
+QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
+{
+    const QString dir
+        = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recordings");
+    QDir().mkpath(dir);
+    return QStringLiteral("%1/%2-%3.dmrec")
+        .arg(dir, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), job.id);
+}
+
+void WorkloadPanel::launch(const QString &device)
+{
+    const FioJob job = currentJob();
+    QString recordPath;
+    RecordingMeta meta;
+    if (m_record->isChecked()) {
+        recordPath = m_recordPath->text().trimmed();
+        if (recordPath.isEmpty())
+            recordPath = defaultRecordPath(job);
+        meta = workloadRecordingMeta(m_root, m_snapshot, workloadDevices(m_snapshot, device), job.title);
+    }
+    m_chart->clear();
+    const Status started
+        = m_session->start(job, QStringLiteral("/dev/") + device, recordPath, recordPath.isEmpty() ? nullptr : &meta);
+    if (!started)
+        return setStatus(started.errorMessage);
+    log(QStringLiteral("$ ") + m_command->text());
+    if (!recordPath.isEmpty())
+        log(QStringLiteral("recording to ") + recordPath);
+    setStatus(QStringLiteral("Starting fio..."));
+    updateButtons();
+}
+
+void WorkloadPanel::stop()
+{
+    m_session->stop();
+    setStatus(QStringLiteral("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
+}
+
+void WorkloadPanel::onProgress(const FioProgress &progress)
+{
+    // fio's final object comes after the jobs stopped: no I/O time since the last one, nothing to show.
+    if (progress.rates.isEmpty() || progress.rates.first().seconds <= 0)
+        return;
+    m_chart->addRates(progress.epochSeconds, progress.rates);
+    double iops = 0, bytes = 0;
+    for (const FioRates &r : progress.rates) {
+        iops += r.iops();
+        bytes += r.bytesPerSecond();
+    }
+    const FioLatency &clat = progress.rates.first().clat;
+    m_readout->setText(QStringLiteral("IOPS %1   %2 MiB/s   clat p50 %3   p99 %4")
+                           .arg(rateText(iops), QString::number(bytes / (1024.0 * 1024.0), 'f', 1),
+                               latencyText(clat.p50Ns), latencyText(clat.p99Ns)));
+}
+
+void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &summary)
+{
+    const QString label = outcome.stopped ? QStringLiteral("fio stopped") : QStringLiteral("fio end");
+    m_chart->addMarker(outcome.endedAt, label);
+    if (m_statsView)
+        m_statsView->addMarker(outcome.endedAt, label, MarkerKind::WorkloadStop);
+    setStatus(QStringLiteral("%1 after %2 s")
+                  .arg(outcome.stopped ? QStringLiteral("Stopped") : QStringLiteral("Done"))
+                  .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1));
+    for (const FioRates &r : outcome.overall)
+        log(QStringLiteral("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
+                .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
+                    QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
+                    latencyText(r.clat.p99Ns)));
+    if (!m_session->recordPath().isEmpty())
+        log(QStringLiteral("recorded to ") + m_session->recordPath());
+    updateButtons();
+    Q_EMIT runFinished(summary);
+}
+
+void WorkloadPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+ConfirmWriteDialog *WorkloadPanel::pendingConfirmation() const
+{
+    return m_confirm;
+}
+
+QString WorkloadPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString WorkloadPanel::readoutText() const
+{
+    return m_readout->text();
+}
+
+void WorkloadPanel::log(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+
+} // namespace dmtune

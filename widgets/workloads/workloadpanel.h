@@ -1,0 +1,121 @@
+#pragma once
+// The Workload panel: choose a template (or a job file), edit its parameters, see the exact fio command line
+// (copyable), pick the target (the lab device by default), start and stop. A write workload on a device that
+// holds anything asks for the device's name first (ConfirmWriteDialog). fio's per-second IOPS, bandwidth and
+// completion latency go to its own charts; start and stop become markers on the device charts too; the run
+// can be recorded. Never blocks: the guard's probe runs on a worker thread, fio in its own process.
+#include "discovery/devicesnapshot.h"
+#include "sysfs/sysfsroot.h"
+#include "workloads/fiojob.h"
+#include "workloads/writeguard.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace dmtune {
+
+class ConfirmWriteDialog;
+class FioChart;
+class LabDevice;
+class LiveStatsView;
+class Sampler;
+class WorkloadSession;
+struct FioOutcome;
+struct FioProgress;
+
+class WorkloadPanel : public QWidget {
+    Q_OBJECT
+public:
+    // sampler: the window's (it samples the charted devices; the panel neither starts nor stops it).
+    WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent = nullptr);
+    ~WorkloadPanel() override;
+
+    // The devices to choose from; keeps the choice, prefers the lab device when there is one.
+    void setSnapshot(const DeviceSnapshot &snapshot);
+    // The window's lab device: the default target, and what Create/Remove act on (through the signals).
+    void setLabDevice(LabDevice *lab);
+    // Start and stop markers go onto these charts too.
+    void setStatsView(LiveStatsView *view);
+
+    // The job as the form says it.
+    FioJob currentJob() const;
+    QString currentDevice() const;
+    QString commandLine() const;
+    bool selectTemplate(const QString &id);
+    bool selectDevice(const QString &name);
+    // Start as the button does: the guard, then (after confirmation when needed) fio.
+    void start();
+    void stop();
+    bool isRunning() const;
+
+    WorkloadSession *session() const { return m_session; }
+    FioChart *chart() const { return m_chart; }
+    ConfirmWriteDialog *pendingConfirmation() const; // the dialog waiting for the device name, or null
+    QString statusText() const;
+    QString readoutText() const;
+
+Q_SIGNALS:
+    void createLabDeviceRequested();
+    void removeLabDeviceRequested();
+    // The workload's target, so the window charts it (with a map's paths) while fio runs.
+    void targetChosen(const QString &device);
+    void runFinished(const QJsonObject &summary);
+
+private:
+    void buildUi();
+    void loadTemplate(int index);
+    void updateCommandLine();
+    void updateButtons();
+    void updateLabButtons();
+    void onFacts(const QString &device, const DeviceFacts &facts, bool writes);
+    void launch(const QString &device);
+    void onProgress(const FioProgress &progress);
+    void onFinished(const FioOutcome &outcome, const QJsonObject &summary);
+    void setStatus(const QString &text);
+    void log(const QString &line);
+    QString defaultRecordPath(const FioJob &job) const;
+
+    SysfsRoot m_root;
+    Sampler *m_sampler = nullptr;
+    WorkloadSession *m_session = nullptr;
+    QPointer<LabDevice> m_lab;
+    QPointer<LiveStatsView> m_statsView;
+    QPointer<ConfirmWriteDialog> m_confirm;
+    DeviceSnapshot m_snapshot;
+    bool m_checking = false;
+    bool m_loadingTemplate = false;
+
+    QComboBox *m_template = nullptr;
+    QLineEdit *m_jobFile = nullptr;
+    QPushButton *m_browse = nullptr;
+    QComboBox *m_rw = nullptr;
+    QLineEdit *m_bs = nullptr;
+    QSpinBox *m_iodepth = nullptr;
+    QSpinBox *m_numjobs = nullptr;
+    QSpinBox *m_runtime = nullptr;
+    QComboBox *m_engine = nullptr;
+    QCheckBox *m_batching = nullptr;
+    QComboBox *m_device = nullptr;
+    QPushButton *m_createLab = nullptr;
+    QPushButton *m_removeLab = nullptr;
+    QLineEdit *m_command = nullptr;
+    QPushButton *m_copy = nullptr;
+    QCheckBox *m_record = nullptr;
+    QLineEdit *m_recordPath = nullptr;
+    QPushButton *m_start = nullptr;
+    QPushButton *m_stop = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_readout = nullptr;
+    FioChart *m_chart = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+};
+
+} // namespace dmtune
