@@ -386,7 +386,18 @@ QString MainWindow::tuningStatusText() const
 
 bool MainWindow::selectDevice(const QString &name)
 {
-    const QModelIndex index = m_model->indexForDevice(name);
+    QModelIndex index = m_model->indexForDevice(name);
+    if (!index.isValid()) {
+        // A map name (mpatha), /dev/mapper/NAME or /dev/X, as dmtunectl takes them.
+        QString wanted = name;
+        if (wanted.startsWith(QLatin1String("/dev/mapper/")))
+            wanted = wanted.mid(12);
+        else if (wanted.startsWith(QLatin1String("/dev/")))
+            wanted = wanted.mid(5);
+        if (const MultipathMap *map = m_discovery->snapshot().map(wanted))
+            wanted = map->device;
+        index = m_model->indexForDevice(wanted);
+    }
     if (!index.isValid())
         return false;
     m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

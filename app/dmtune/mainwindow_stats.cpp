@@ -5,9 +5,11 @@
 #include "discovery/discovery.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
+#include "workloads/workloadpanel.h"
 
 #include <QDateTime>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
 
 namespace dmtune {
@@ -44,6 +46,12 @@ void MainWindow::chartSelectedDevice()
 {
     if (!m_sampler || m_selectedDevice.isEmpty())
         return;
+    // While fio runs, the sampler records its target: the charts stay on it until the run ends.
+    if (m_workloadPanel && m_workloadPanel->isRunning() && !m_stats->devices().isEmpty()
+        && !m_stats->devices().contains(m_selectedDevice)) {
+        statusBar()->showMessage(QStringLiteral("Statistics stay on the workload's devices until it ends"), 5000);
+        return;
+    }
     const DeviceSnapshot &snapshot = m_discovery->snapshot();
     QStringList devices {m_selectedDevice};
     QHash<QString, QString> labels;

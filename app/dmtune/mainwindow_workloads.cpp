@@ -9,6 +9,7 @@
 
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QTabWidget>
 
 namespace dmtune {
@@ -20,7 +21,12 @@ void MainWindow::setupWorkloads()
     m_workloadPanel->setStatsView(m_stats);
     m_workloadDock = new QDockWidget(QStringLiteral("Workload"), this);
     m_workloadDock->setObjectName(QStringLiteral("workloadDock"));
-    m_workloadDock->setWidget(m_workloadPanel);
+    // In a scroll area: the panel's own minimum size would otherwise set the window's (too wide for 1366 x 768).
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_workloadPanel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_workloadDock->setWidget(scroll);
     m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);
@@ -37,6 +43,8 @@ void MainWindow::setupWorkloads()
         selectDevice(device);
         m_tabs->setCurrentWidget(m_stats);
     });
+    // The selection may have moved during the run: chart it now.
+    connect(m_workloadPanel, &WorkloadPanel::runFinished, this, [this] { chartSelectedDevice(); });
 }
 
 } // namespace dmtune

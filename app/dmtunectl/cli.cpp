@@ -19,7 +19,13 @@ bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams i
         return false;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        io.out << parser.helpText();
+        // Qt writes argv[0] ("/usr/bin/dmtunectl [options]"); name the command as it is typed.
+        QString help = parser.helpText();
+        const QString usage = QStringLiteral("Usage: ");
+        const qsizetype options = help.indexOf(QLatin1String(" [options]"));
+        if (help.startsWith(usage) && options > 0 && !args.isEmpty())
+            help.replace(usage.size(), options - usage.size(), QStringLiteral("dmtunectl ") + args.first());
+        io.out << help;
         io.out.flush();
         *exitCode = ExitOk;
         return false;

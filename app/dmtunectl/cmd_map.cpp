@@ -69,8 +69,9 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
                 { QStringLiteral("name"), device ? device->name : QString() },
                 { QStringLiteral("state"), ps.active ? QStringLiteral("A") : QStringLiteral("F") },
                 { QStringLiteral("fail_count"), ps.failCount },
-                { QStringLiteral("args"), QJsonArray::fromStringList(spec.paths.at(p).args) },
-                { QStringLiteral("info"), QJsonArray::fromStringList(ps.selectorInfo) } });
+                // the keys of list --json (the man page: "the map's object as in list --json")
+                { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.paths.at(p).args) },
+                { QStringLiteral("selector_info"), QJsonArray::fromStringList(ps.selectorInfo) } });
         }
         groups.append(QJsonObject { { QStringLiteral("index"), int(g + 1) },
             { QStringLiteral("state"), QString(gs.state) }, { QStringLiteral("selector"), spec.selector },
@@ -91,7 +92,9 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         { QStringLiteral("params"), formatMultipathTable(s.table) },
         { QStringLiteral("status"), formatMultipathStatus(s.status) },
         { QStringLiteral("features"), QJsonArray::fromStringList(s.table.features) },
-        { QStringLiteral("hw_handler"), QJsonArray::fromStringList(s.table.hwHandler) },
+        { QStringLiteral("hw_handler"), // as list --json: "alua", "emc 1" or null
+            s.table.hwHandler.isEmpty() ? QJsonValue(QJsonValue::Null)
+                                        : QJsonValue(s.table.hwHandler.join(QLatin1Char(' '))) },
         { QStringLiteral("queue_if_no_path"), s.table.queueIfNoPath() },
         { QStringLiteral("queue_io"), s.status.queueIo() }, { QStringLiteral("pg_init_count"), s.status.pgInitCount() },
         { QStringLiteral("initial_group"), s.table.initialGroup }, { QStringLiteral("next_group"), s.status.nextGroup },

@@ -274,6 +274,7 @@ int runRun(const QStringList &args, Streams io)
         io.out.flush();
     }
     QObject::connect(&session, &WorkloadSession::progress, [&](const FioProgress &p) {
+        bool printed = false;
         for (const FioRates &r : p.rates) {
             if (r.seconds <= 0)
                 continue; // fio's final object after the jobs stopped: no new interval
@@ -297,7 +298,10 @@ int runRun(const QStringList &args, Streams io)
                         io.out << "        " << deviceLine(d) << '\n';
                 }
             }
+            printed = true;
         }
+        if (printed)
+            lastBatch.reset(); // each device sample once: not again under fio's final object
         io.out.flush();
     });
     QObject::connect(&session, &WorkloadSession::started, [&](double, const QStringList &) {

@@ -25,7 +25,7 @@ void printPlan(const Plan &plan, bool dryRun, QTextStream &out)
 
 void printResult(const ApplyResult &r, QTextStream &out, QTextStream &err)
 {
-    if (!r.dryRun) {
+    if (!r.dryRun && !r.rejected()) { // rejected: nothing was written, the errors say why
         out << (r.rolledBack ? "rolled back (every value written was restored):\n" : "applied:\n");
         for (const auto &c : r.changes) {
             out << "  " << c.device << ' ' << c.attribute << ": " << c.oldValue << " -> " << c.newValue;

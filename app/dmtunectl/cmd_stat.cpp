@@ -30,7 +30,7 @@ bool validKernelName(const QString &name)
     return !name.isEmpty() && !name.contains(u'/') && name != QLatin1String(".") && name != QLatin1String("..");
 }
 
-// "sda", "dm-0", "/dev/sda", "/dev/mapper/mpatha" (a link to ../dm-N) -> the kernel name.
+// "sda", "dm-0", "/dev/sda", "/dev/mapper/mpatha" (a link to ../dm-N), "8:0", "mpatha" -> the kernel name.
 Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
 {
     QString name = arg;
@@ -45,6 +45,19 @@ Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
         name = root.linkName(QStringLiteral("dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)));
         if (name.isEmpty())
             name = QFileInfo(QFileInfo(arg).canonicalFilePath()).fileName();
+    } else if (static const QRegularExpression devnum(QStringLiteral("^[0-9]+:[0-9]+$")); devnum.match(arg).hasMatch()) {
+        name = root.linkName(QStringLiteral("dev/block/") + arg); // MAJ:MIN, as the other commands take it
+        if (name.isEmpty())
+            return Result<QString>::failure(QStringLiteral("no such block device '%1'").arg(arg));
+    } else if (validKernelName(arg) && !root.exists(QStringLiteral("block/") + arg)
+        && !root.exists(QStringLiteral("class/block/") + arg)) {
+        // A device-mapper name (mpatha): the dm-N whose dm/name it is.
+        for (const QString &dev : root.list(QStringLiteral("block"))) {
+            if (dev.startsWith(QLatin1String("dm-")) && root.readOr(QStringLiteral("block/%1/dm/name").arg(dev)) == arg) {
+                name = dev;
+                break;
+            }
+        }
     }
     if (!validKernelName(name))
         return Result<QString>::failure(QStringLiteral("'%1': not a block device name").arg(arg));
@@ -91,7 +104,7 @@ int parseStatOptions(
         "covers the first interval, not the time since boot. Without -c, runs until SIGINT or SIGTERM and then "
         "closes the JSON document."));
     parser.addPositionalArgument(
-        QStringLiteral("DEV"), QStringLiteral("sda, dm-0, /dev/sda, /dev/mapper/NAME"), QStringLiteral("[DEV...]"));
+        QStringLiteral("DEV"), QStringLiteral("sda, dm-0, a map name, /dev/sda, /dev/mapper/NAME, MAJ:MIN"), QStringLiteral("[DEV...]"));
     parser.addOption({ { QStringLiteral("i"), QStringLiteral("interval") },
         QStringLiteral("Seconds between reports, 0.1 to 60 (default 1)."), QStringLiteral("SECONDS") });
     parser.addOption({ { QStringLiteral("c"), QStringLiteral("count") },

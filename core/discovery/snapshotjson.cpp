@@ -175,12 +175,13 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot)
             vendorModel = QStringLiteral("%1,%2").arg(p->vendor, p->model);
     }
     out += QStringLiteral("%1 (%2) %3 %4\n").arg(m.name, m.uuid.mid(6), m.device, vendorModel);
-    out += QStringLiteral("size=%1 features='%2 %3' hwhandler='%4 %5' wp=%6\n")
-               .arg(humanSize(m.sizeBytes))
-               .arg(m.features.size())
-               .arg(m.features.join(QLatin1Char(' ')))
-               .arg(m.hwHandler.size())
-               .arg(m.hwHandler.join(QLatin1Char(' ')), dev && dev->readOnly ? QStringLiteral("ro") : QStringLiteral("rw"));
+    // As multipath -ll: a count and the words ('0' when there are none, no trailing space).
+    const auto counted = [](const QStringList &words) {
+        return (QString::number(words.size()) + QLatin1Char(' ') + words.join(QLatin1Char(' '))).trimmed();
+    };
+    out += QStringLiteral("size=%1 features='%2' hwhandler='%3' wp=%4\n")
+               .arg(humanSize(m.sizeBytes), counted(m.features), counted(m.hwHandler),
+                   dev && dev->readOnly ? QStringLiteral("ro") : QStringLiteral("rw"));
     if (!m.groupsKnown) {
         out += QStringLiteral("`- path groups unknown: %1\n").arg(m.groupsUnknownReason);
         for (int i = 0; i < m.slaves.size(); ++i) {
@@ -199,13 +200,13 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot)
         const bool lastGroup = gi + 1 == m.groups.size();
         out += QStringLiteral("%1 policy='%2' status=%3\n")
                    .arg(lastGroup ? QStringLiteral("`-+-") : QStringLiteral("|-+-"),
-                        (g.selector + QLatin1Char(' ') + g.selectorArgs.join(QLatin1Char(' '))).trimmed(),
+                        g.selector + QLatin1Char(' ') + counted(g.selectorArgs), // 'service-time 0', as multipath -ll
                         groupState.value(g.state, g.state));
         for (int pi = 0; pi < g.paths.size(); ++pi) {
             const auto &p = g.paths[pi];
             const BlockDevice *pd = snapshot.device(p.name);
             out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
-                       .arg(lastGroup ? QStringLiteral("  ") : QStringLiteral("| "),
+                       .arg(lastGroup ? QStringLiteral(" ") : QStringLiteral("|"), // "| `- 6:0:0:0 sdd", as multipath -ll
                             pi + 1 == g.paths.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
                             pd ? pd->scsi.hctl : QStringLiteral("-"), p.name.isEmpty() ? QStringLiteral("?") : p.name,
                             p.devnum, p.state == QLatin1String("A") ? QStringLiteral("active") : QStringLiteral("failed"))

@@ -142,7 +142,11 @@ private:
         ChangeOutcome &written = m_result.changes[at];
         written.newValue = normalizeValue(def, *after);
         written.clamped = !sameValue(def, written.newValue, w.value);
-        if (written.clamped)
+        if (written.clamped && w.attribute == QLatin1String("queue/wbt_lat_usec") && w.value.trimmed() == QLatin1String("-1")) {
+            // -1 asks for the kernel's default (2000 or 75000 us): what it stores is the answer, not a clamp.
+            written.clamped = false;
+            written.note = QStringLiteral("the kernel's default");
+        } else if (written.clamped)
             written.note = QStringLiteral("the kernel stored %1").arg(written.newValue);
         if (scheduler)
             reportSchedulerSideEffect(i, done);

@@ -185,7 +185,16 @@ Result<FioStatus> parseFioStatus(const QJsonObject &object)
         }
         FioGroupTotals &g = status.groups[index];
         ++g.jobs;
-        g.runtimeMs = std::max(g.runtimeMs, job.value(QLatin1String("job_runtime")).toInteger());
+        // How long the job has been doing I/O: each direction's "runtime" (ms, what fio divides by for its
+        // own iops and bw). Not "job_runtime": with group_reporting fio sums it over the merged jobs
+        // (4 jobs for 3 s: 12000), which made every rate numjobs times too low.
+        qint64 ioMs = 0;
+        for (const char *direction : { "read", "write", "trim" })
+            ioMs = std::max(ioMs,
+                job.value(QLatin1String(direction)).toObject().value(QLatin1String("runtime")).toInteger());
+        if (ioMs <= 0)
+            ioMs = job.value(QLatin1String("job_runtime")).toInteger();
+        g.runtimeMs = std::max(g.runtimeMs, ioMs);
         g.errors += job.value(QLatin1String("error")).toInt() != 0;
         addDirection(g.read, job.value(QLatin1String("read")).toObject());
         addDirection(g.write, job.value(QLatin1String("write")).toObject());

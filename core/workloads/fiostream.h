@@ -47,7 +47,7 @@ struct FioGroupTotals {
     int groupId = 0;
     QString name; // the first job's name
     int jobs = 0;
-    qint64 runtimeMs = 0; // the longest job_runtime of the group: how long it has been doing I/O
+    qint64 runtimeMs = 0; // the longest per-direction "runtime" of the group's jobs: how long it has been doing I/O
     int errors = 0; // jobs with a non-zero error
     FioDirectionTotals read, write, trim;
 };

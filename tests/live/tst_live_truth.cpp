@@ -348,7 +348,10 @@ void TestLiveTruth::devicePathsResolve()
     QDir().mkpath(dir.filePath(QStringLiteral("mapper")));
     const QString link = dir.filePath(QStringLiteral("mapper/scratch"));
     QVERIFY(QFile::link(m_loop.devicePath(), link));
-    for (const QString &arg : { m_loop.devicePath(), link, m_loop.name() }) {
+    QFile dev(QStringLiteral("/sys/block/%1/dev").arg(m_loop.name()));
+    QVERIFY(dev.open(QIODevice::ReadOnly));
+    const QString devnum = QString::fromLatin1(dev.readAll()).trimmed(); // MAJ:MIN, as get and set take it
+    for (const QString &arg : { m_loop.devicePath(), link, m_loop.name(), devnum }) {
         QProcess ours;
         ours.start(dmtunectl,
             { QStringLiteral("stat"), arg, QStringLiteral("-i"), QStringLiteral("0.1"), QStringLiteral("-c"),

@@ -88,6 +88,7 @@ for program in usr/bin/dmtune usr/bin/dmtunectl; do
     for path in $named; do
         grep -qx "$path" <<<"$contents" || die "$program runs $path, which the package does not hold"
     done
+    say "$program runs $(echo $named) (in the package)"
 done
 # Built-in presets and workload templates: every file of the source tree is in the package.
 for kind in presets workloads; do

@@ -15,7 +15,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &title, const QString &left, const QString &right)
 {
     auto *plot = new QCustomPlot(parent);
-    plot->setMinimumSize(260, 180);
+    plot->setMinimumSize(220, 160);
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold)));
     plot->xAxis->setLabel(QStringLiteral("seconds since fio started"));

@@ -104,6 +104,9 @@ void WorkloadPanel::buildUi()
         m_template->setItemData(m_template->count() - 1, job.why, Qt::ToolTipRole);
     }
     m_template->addItem(QStringLiteral("Custom job file..."), customId);
+    // The longest title must not set the window's minimum width (the window has to fit 1366 px).
+    m_template->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_template->setMinimumContentsLength(24);
     form->addRow(QStringLiteral("&Template:"), m_template);
 
     auto *fileRow = new QHBoxLayout;
@@ -129,7 +132,7 @@ void WorkloadPanel::buildUi()
     m_engine = new QComboBox(this);
     m_engine->setEditable(true);
     m_engine->addItems(fioEngines());
-    m_batching = new QCheckBox(QStringLiteral("&batched submission"), this);
+    m_batching = new QCheckBox(QStringLiteral("&batched"), this); // short: this row sets the dock's minimum width
     m_batching->setToolTip(QStringLiteral("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
                                           "several requests at once and can merge them"));
     const auto labelled = [&](const QString &text, QWidget *w) {

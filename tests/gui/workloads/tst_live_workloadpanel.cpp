@@ -64,7 +64,18 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
     panel->start();
     QVERIFY(!panel->pendingConfirmation()); // an empty lab device needs no confirmation
     QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), 5000);
+    // Selecting another device while fio runs leaves the charts (and what is recorded) on the target.
+    const QStringList charted = window.statsView()->devices();
+    QVERIFY(charted.contains(lab));
+    const QString other = window.discovery()->snapshot().devices.first().name == lab
+        ? window.discovery()->snapshot().devices.last().name
+        : window.discovery()->snapshot().devices.first().name;
+    QVERIFY(window.selectDevice(other));
+    QCOMPARE(window.statsView()->devices(), charted);
     QVERIFY(finished.wait(40000));
+    // After the run the selection is charted.
+    QTRY_VERIFY_WITH_TIMEOUT(window.statsView()->devices().contains(other), 5000);
+    QVERIFY(window.selectDevice(lab));
     const QJsonObject summary = finished.first().first().toJsonObject();
     QVERIFY(
         summary.value(QLatin1String("fio")).toArray().first().toObject().value(QLatin1String("write_iops")).toDouble()

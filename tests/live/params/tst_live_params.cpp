@@ -374,10 +374,20 @@ void TestLiveParams::cli()
                  .value(QLatin1String("value"))
                  .toString(),
         QStringLiteral("4"));
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("wbt_lat_usec=-1") });
+    QVERIFY2(code == 0, qPrintable(err));
+    QVERIFY2(out.contains(QLatin1String("(the kernel's default)")) && !out.contains(QLatin1String("clamped")),
+        qPrintable(out));
+    std::tie(code, out, err) = run({ QStringLiteral("set"), QStringLiteral("--help") });
+    QCOMPARE(code, 0);
+    QVERIFY2(out.startsWith(QLatin1String("Usage: dmtunectl set [options] DEV ATTR=VALUE...\n")), qPrintable(out));
     std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("frobnicate=1") });
     QCOMPARE(code, 2);
     std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("nomerges=9") });
     QCOMPARE(code, 2);
+    // Rejected: nothing was written, so no "applied:" heading on stdout; one line on stderr.
+    QVERIFY2(out.isEmpty(), qPrintable(out));
+    QCOMPARE(err.count(QLatin1Char('\n')), 1);
     QCOMPARE(value("queue/nomerges"), QStringLiteral("2"));
     std::tie(code, out, err)
         = run({ QStringLiteral("set"), m_loop, QStringLiteral("nomerges=0"), QStringLiteral("--dry-run") });

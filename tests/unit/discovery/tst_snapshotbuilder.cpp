@@ -12,6 +12,9 @@
 #include <QFileInfo>
 #include <QTest>
 
+#include <string_view>
+#include <tuple>
+
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 
@@ -30,6 +33,7 @@ private Q_SLOTS:
     void malformedTreeNeverCrashes();
     void kernelNameOrder_data();
     void kernelNameOrder();
+    void mapTextAsMultipathLl();
 };
 
 // The seed's NetApp LUN: one map, four paths (sdak, sdu, sdm, sdac).
@@ -306,6 +310,41 @@ void TestSnapshotBuilder::kernelNameOrder()
     QFETCH(QString, b);
     QVERIFY(kernelNameLess(a, b));
     QVERIFY(!kernelNameLess(b, a));
+}
+
+// dmtunectl list's map tree: the lines multipath -ll prints for the same table and status (lab VM,
+// multipathd's map over scsi_debug), apart from what only multipathd knows (prio, checker state).
+void TestSnapshotBuilder::mapTextAsMultipathLl()
+{
+    DeviceSnapshot s;
+    MultipathMap m;
+    m.name = QStringLiteral("mpatha");
+    m.device = QStringLiteral("dm-0");
+    m.uuid = QStringLiteral("mpath-1Linux_scsi_debug_2000");
+    m.sizeBytes = 32 << 20;
+    m.features = { QStringLiteral("queue_if_no_path") };
+    m.hwHandler = {};
+    m.groupsKnown = true;
+    for (const auto &[state, path, devnum, pathState] :
+        { std::tuple { "A", "sdd", "8:48", "A" }, std::tuple { "E", "sdc", "8:32", "F" } }) {
+        PathGroupInfo g;
+        g.index = int(m.groups.size()) + 1;
+        g.state = QLatin1String(state);
+        g.selector = QStringLiteral("service-time");
+        PathInfo p;
+        p.name = QLatin1String(path);
+        p.devnum = QLatin1String(devnum);
+        p.state = QLatin1String(pathState);
+        p.failCount = pathState == std::string_view("F") ? 1 : 0;
+        g.paths << p;
+        m.groups << g;
+    }
+    const QStringList lines = mapToText(m, s).split(QLatin1Char('\n'));
+    QCOMPARE(lines.value(1), QStringLiteral("size=32M features='1 queue_if_no_path' hwhandler='0' wp=rw"));
+    QCOMPARE(lines.value(2), QStringLiteral("|-+- policy='service-time 0' status=active"));
+    QCOMPARE(lines.value(3), QStringLiteral("| `- - sdd 8:48 active fail_count=0"));
+    QCOMPARE(lines.value(4), QStringLiteral("`-+- policy='service-time 0' status=enabled"));
+    QCOMPARE(lines.value(5), QStringLiteral("  `- - sdc 8:32 failed fail_count=1"));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotBuilder)

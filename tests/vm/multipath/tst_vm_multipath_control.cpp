@@ -107,6 +107,7 @@ private Q_SLOTS:
         QCOMPARE(map.value("name"_L1).toString(), env("MAP"));
         QCOMPARE(map.value("table"_L1).toString(), env("TABLE"));
         QCOMPARE(map.value("active_group"_L1).toInt(), 1);
+        QVERIFY(map.value("hw_handler"_L1).isNull()); // as in list --json: a string or null
         QCOMPARE(map.value("multipathd"_L1).toObject().value("running"_L1).toBool(true), false);
         const QJsonArray groups = map.value("groups"_L1).toArray();
         QCOMPARE(groups.size(), 2);
@@ -117,6 +118,8 @@ private Q_SLOTS:
             for (int p = 0; p < 2; ++p) {
                 QCOMPARE(paths.at(p).toObject().value("devnum"_L1).toString(), devnums.at(g * 2 + p));
                 QCOMPARE(paths.at(p).toObject().value("name"_L1).toString(), m_sd.at(g * 2 + p));
+                // list --json's keys: "1" is round-robin's repeat_count in the table
+                QCOMPARE(paths.at(p).toObject().value("selector_args"_L1).toArray(), QJsonArray { u"1"_s });
             }
         }
         const vm::Run text = ctl({ u"map"_s, u"show"_s, env("NMAP") });
