@@ -245,11 +245,12 @@ int runRun(const QStringList &args, Streams io)
         return decision.allowed ? ExitOk : ExitFailure;
     }
     if (!decision.allowed) {
-        io.err << "dmtunectl: run: refusing to write to " << devicePath << ":\n";
-        for (const QString &reason : decision.reasons)
-            io.err << "  " << reason << '\n';
+        // One line, as every other error: the reasons, then what confirms.
+        QStringList parts = decision.reasons;
         if (decision.needsConfirmation)
-            io.err << "pass --destroy-data-on " << device.value() << " to destroy what it holds\n";
+            parts << QStringLiteral("pass --destroy-data-on %1 to destroy what it holds").arg(device.value());
+        io.err << "dmtunectl: run: refusing to write to " << devicePath << ": " << parts.join(QLatin1String("; "))
+               << '\n';
         io.err.flush();
         return ExitFailure;
     }

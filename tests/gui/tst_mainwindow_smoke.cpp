@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
@@ -192,6 +193,13 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(window.size(), QSize(1366, 840));
+        // The Path groups tab gives its editor (the group cards and their path tables) most of the height.
+        QVERIFY(window.showTab(QStringLiteral("paths")));
+        QTest::qWait(50);
+        const auto *splitter = window.findChild<QSplitter *>(QStringLiteral("pathGroupsSplitter"));
+        QVERIFY(splitter);
+        QVERIFY2(splitter->sizes().value(0) > 2 * splitter->sizes().value(1),
+            qPrintable(QStringLiteral("%1 / %2").arg(splitter->sizes().value(0)).arg(splitter->sizes().value(1))));
     }
 
     void firstRunHintWithoutMaps()

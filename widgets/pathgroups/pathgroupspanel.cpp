@@ -94,7 +94,9 @@ void PathGroupsPanel::init()
     chartLayout->addWidget(m_chart);
     splitter->addWidget(m_editor);
     splitter->addWidget(chartBox);
-    splitter->setStretchFactor(0, 1);
+    // The editor's group cards (their path tables) need the height: at 1400x900 an even split cut them
+    // off under the selector line while the chart had room to spare.
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter);
 

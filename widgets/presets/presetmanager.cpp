@@ -1,5 +1,7 @@
 #include "presetmanager.h"
 
+#include "dm/libdevmapperbackend.h"
+#include "dm/multipathdclient.h"
 #include "params/planner.h"
 #include "presets/presetcapture.h"
 #include "presets/presetexport.h"
@@ -11,6 +13,7 @@
 #include "tuningsession.h"
 
 #include <algorithm>
+#include <unistd.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,6 +31,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -64,6 +68,9 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     , m_session(session)
     , m_keeper(new PresetKeeper(this))
 {
+    // Reloads need the kernel's device-mapper, as root, on the machine itself (not a captured tree).
+    if (m_session->sysfs().isLive() && ::geteuid() == 0)
+        m_dmFactory = [sysfs = m_session->sysfs()] { return std::unique_ptr<DeviceMapper>(new LibDevmapperBackend(sysfs)); };
     buildUi();
     connect(m_session, &TuningSession::finished, this, [this](const ApplyResult &r, bool) { onFinished(r); });
     connect(m_keeper, &PresetKeeper::reapplyRequested, this, &PresetManager::onReapply);
@@ -341,11 +348,19 @@ void PresetManager::refreshPreview()
     const PresetResolution res = resolvePreset(m_session->sysfs(), m_snapshot, *m_current);
     m_model->setResolution(*m_current, res);
     m_table->resizeColumnsToContents();
-    m_apply->setEnabled(m_session->canApply() && !res.changes().isEmpty());
+    QStringList differingMaps;
+    for (const PresetMapItem &m : res.maps) {
+        if (m.differs)
+            differingMaps << m.map;
+    }
+    m_apply->setEnabled(m_session->canApply() && !m_reloading && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
     QStringList notes = res.unmatched;
-    if (std::any_of(res.maps.cbegin(), res.maps.cend(), [](const PresetMapItem &m) { return m.differs; }))
-        notes << QStringLiteral("Multipath tables differ: Apply writes the attributes; `dmtunectl preset apply` also "
-                                "reloads the tables (all or nothing)");
+    if (!differingMaps.isEmpty())
+        notes << (m_dmFactory ? QStringLiteral("Multipath tables differ (%1): Apply reloads them first, then writes the "
+                                               "attributes; all or nothing")
+                              : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
+                                               "(or: sudo dmtunectl preset apply)"))
+                     .arg(differingMaps.join(QStringLiteral(", ")));
     if (!notes.isEmpty())
         m_status->setText(notes.join(QLatin1Char('\n')));
 }
@@ -365,17 +380,88 @@ QString PresetManager::exportText(const QString &format) const
 
 bool PresetManager::applyCurrent()
 {
-    if (!m_current || !m_session->canApply())
+    if (!m_current || !m_session->canApply() || m_reloading)
         return false;
+    const PresetResolution res = resolvePreset(m_session->sysfs(), m_snapshot, *m_current);
+    QList<PresetMapItem> maps;
+    for (const PresetMapItem &m : res.maps) {
+        if (m.differs)
+            maps.append(m);
+    }
+    if (maps.isEmpty()) {
+        if (res.changes().isEmpty()) {
+            setStatus(QStringLiteral("\"%1\": nothing to write, the live values are the preset's").arg(m_current->name));
+            return false;
+        }
+        applyQueueSettings(0);
+        return m_ownTransaction;
+    }
+    if (!m_dmFactory) {
+        setStatus(QStringLiteral("\"%1\" changes %2 multipath map tables: that needs root on this machine "
+                                 "(or: sudo dmtunectl preset apply); nothing applied")
+                      .arg(m_current->name)
+                      .arg(maps.size()));
+        return false;
+    }
+    // Tables first (a reload resets the map's queue limits), then the queue attributes as one transaction;
+    // if that fails, the old tables go back. libdevmapper blocks: a worker thread does the reloads.
+    struct Outcome {
+        Result<QList<PresetMapReload>> prepared = QList<PresetMapReload>();
+        MapReloadOutcome reload;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    QThread *worker = QThread::create([outcome, maps, factory = m_dmFactory] {
+        const std::unique_ptr<DeviceMapper> dm = factory();
+        outcome->prepared = prepareMapReloads(*dm, maps);
+        if (outcome->prepared)
+            outcome->reload = executeMapReloads(*dm, *outcome->prepared, MultipathdClient::isRunning());
+    });
+    m_reloading = true;
+    m_apply->setEnabled(false);
+    setStatus(QStringLiteral("Applying \"%1\": reloading %2 multipath tables…").arg(m_current->name).arg(maps.size()));
+    connect(worker, &QThread::finished, this, [this, outcome] {
+        m_reloading = false;
+        if (!outcome->prepared) {
+            refreshPreview();
+            setStatus(QStringLiteral("Multipath settings: %1; nothing applied").arg(outcome->prepared.errorMessage()));
+            return;
+        }
+        if (!outcome->reload.ok()) {
+            refreshPreview();
+            setStatus(QStringLiteral("Multipath settings not applied (maps restored): %1").arg(outcome->reload.error));
+            return;
+        }
+        for (const QString &done : outcome->reload.done)
+            Q_EMIT message(done);
+        m_reloaded = *outcome->prepared;
+        applyQueueSettings(int(m_reloaded.size()));
+    });
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    worker->start();
+    return true;
+}
+
+void PresetManager::applyQueueSettings(int reloadedMaps)
+{
+    // After a reload the maps' limits are the stacked ones again: resolve afresh.
     const ChangeSet changes = resolvePreset(m_session->sysfs(), m_snapshot, *m_current).changes();
     if (changes.isEmpty()) {
-        setStatus(QStringLiteral("\"%1\": nothing to write, the live values are the preset's").arg(m_current->name));
-        return false;
+        m_reloaded.clear();
+        refreshPreview();
+        setStatus(QStringLiteral("Applied \"%1\": %2 map tables reloaded, no queue writes needed").arg(m_current->name).arg(reloadedMaps));
+        return;
     }
     m_ownTransaction = m_session->apply(changes);
     if (m_ownTransaction)
         setStatus(QStringLiteral("Applying \"%1\": %2 writes…").arg(m_current->name).arg(changes.size()));
-    return m_ownTransaction;
+    else if (!m_reloaded.isEmpty()) {
+        ApplyResult busy;
+        ApplyError error;
+        error.stage = ApplyError::Stage::Validate;
+        error.message = QStringLiteral("another transaction is running");
+        busy.errors.append(error);
+        onFinished(busy);
+    }
 }
 
 void PresetManager::verifyCurrent()
@@ -419,16 +505,40 @@ Result<QString> PresetManager::saveEdited()
 
 void PresetManager::onFinished(const ApplyResult &result)
 {
-    const bool mine = m_ownTransaction || !m_pendingReason.isEmpty();
+    const bool mine = m_ownTransaction || !m_pendingReason.isEmpty() || !m_reloaded.isEmpty();
     m_ownTransaction = false;
+    if (!m_reloaded.isEmpty() && !result.ok()) {
+        // All or nothing: the queue writes were rolled back, so the tables go back too.
+        const QList<PresetMapReload> reloads = std::exchange(m_reloaded, {});
+        auto errors = std::make_shared<QStringList>();
+        QThread *worker = QThread::create([errors, reloads, factory = m_dmFactory] {
+            const std::unique_ptr<DeviceMapper> dm = factory();
+            *errors = restoreMapReloads(*dm, reloads);
+        });
+        connect(worker, &QThread::finished, this, [this, errors, why = result.errorMessage()] {
+            const QString text = QStringLiteral("Apply failed and rolled back (%1); %2").arg(why,
+                errors->isEmpty() ? QStringLiteral("multipath tables restored")
+                                  : QStringLiteral("restoring tables: ") + errors->join(QStringLiteral("; ")));
+            refreshPreview();
+            setStatus(text);
+            Q_EMIT message(text);
+        });
+        connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+        worker->start();
+        return;
+    }
+    m_reloaded.clear();
     if (mine) {
         const QString what = m_pendingReason.isEmpty() ? QStringLiteral("Applied") : QStringLiteral("Kept applied (%1):").arg(m_pendingReason);
         const auto written = std::count_if(result.changes.cbegin(), result.changes.cend(),
             [](const ChangeOutcome &c) { return c.written && !c.sideEffect; });
         const QString text = result.ok() ? QStringLiteral("%1 %2 writes").arg(what).arg(written)
                                          : QStringLiteral("%1 failed and rolled back: %2").arg(what, result.errorMessage());
+        m_pendingReason.clear();
+        refreshPreview();
         setStatus(text);
         Q_EMIT message(text);
+        return;
     }
     m_pendingReason.clear();
     refreshPreview();

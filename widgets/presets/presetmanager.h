@@ -3,6 +3,10 @@
 // validates as you type (the loader's error names the rule and field); apply with a preview (as one
 // transaction through the window's TuningSession, so markers land on the charts and Undo works);
 // verify (the drift only); export to udev / tuned / multipath.conf; and the opt-in "keep applied".
+#include "presets/presetmultipath.h"
+
+#include <functional>
+#include <memory>
 #include "discovery/devicesnapshot.h"
 #include "presets/preset.h"
 #include "util/result.h"
@@ -41,6 +45,11 @@ public:
     // Loads a preset into the editor and preview without storing it (import, tests).
     void showPreset(const Preset &preset);
 
+    // Where the per-map multipath settings are reloaded (on a worker thread, one backend per apply). Default:
+    // libdevmapper, as root on the live /sys; none otherwise (then a preset with map settings is refused).
+    using DeviceMapperFactory = std::function<std::unique_ptr<DeviceMapper>()>;
+    void setDeviceMapperFactory(DeviceMapperFactory factory) { m_dmFactory = std::move(factory); }
+
     // Actions, also behind the buttons.
     bool applyCurrent(); // false when nothing to write, busy or read-only
     void verifyCurrent(); // the preview shows only the drift
@@ -70,6 +79,7 @@ private:
     void refreshPreview();
     void refreshExport();
     void onFinished(const ApplyResult &result);
+    void applyQueueSettings(int reloadedMaps);
     void onReapply(const QStringList &devices, const QString &reason);
     void importFile();
     void exportToFile();
@@ -83,6 +93,9 @@ private:
     PresetKeeper *m_keeper;
     QString m_pendingReason; // the keep-applied transaction in flight, for the status line
     bool m_ownTransaction = false;
+    bool m_reloading = false; // map tables being reloaded before the queue writes
+    QList<PresetMapReload> m_reloaded; // tables this apply replaced: put back if the queue writes fail
+    DeviceMapperFactory m_dmFactory;
     bool m_previewStale = false;
 
     QListWidget *m_list = nullptr;

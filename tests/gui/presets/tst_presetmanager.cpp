@@ -5,6 +5,7 @@
 #include "paramfixture.h"
 
 #include "discovery/discovery.h"
+#include "dm/fakedevicemapper.h"
 #include "presets/presetjson.h"
 #include "presets/presetkeeper.h"
 #include "presetmanager.h"
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void badEditNamesField();
     void exportText();
     void keepAppliedOnNewPath();
+    void multipathSettingsAllOrNothing();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -142,6 +144,76 @@ void TestPresetManager::keepAppliedOnNewPath()
     QCOMPARE(m_session->history()->entries().size(), 2); // the preset's apply, then this one
     keep->setChecked(false);
     QVERIFY(!m_manager->keeper()->isActive());
+}
+
+namespace {
+
+// The manager makes one backend per apply (on a worker thread); they all forward to one fake.
+class SharedFake final : public DeviceMapper {
+public:
+    explicit SharedFake(FakeDeviceMapper *fake)
+        : m_fake(fake)
+    {
+    }
+    Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
+    Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
+    Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
+    Result<QList<DmTargetLine>> status(const QString &n) override { return m_fake->status(n); }
+    Status message(const QString &n, const QString &t) override { return m_fake->message(n, t); }
+    Status reload(const QString &n, const QList<DmTargetLine> &t) override { return m_fake->reload(n, t); }
+    Result<quint32> waitEvent(const QString &n, quint32 e) override { return m_fake->waitEvent(n, e); }
+
+private:
+    FakeDeviceMapper *m_fake;
+};
+
+} // namespace
+
+// A preset with a selector for mpatha: the table is reloaded first, then the queue values are written; when
+// the writes fail, the old table comes back.
+void TestPresetManager::multipathSettingsAllOrNothing()
+{
+    FakeDeviceMapper fake;
+    const QString before = QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+    QVERIFY(fake.addMap(QStringLiteral("mpatha"), QStringLiteral("0 2097152 multipath ") + before, {},
+        QStringLiteral("mpath-36001405aaaaaaaaa")));
+    m_manager->setDeviceMapperFactory([&fake] { return std::unique_ptr<DeviceMapper>(new SharedFake(&fake)); });
+    auto presetWith = [](const char *settings) {
+        return parsePreset(QByteArray(R"({"schema": 1, "name": "st", "rules": [{"match": {"dmUuid": "mpath-36001405aaaaaaaaa"},
+            "multipath": {"selector": "service-time 0"}, "settings": {)") + settings + "}}]}");
+    };
+    const auto good = presetWith(R"("queue/nr_requests": 96)");
+    QVERIFY2(good, qPrintable(good.errorMessage()));
+    m_manager->showPreset(*good);
+    QSignalSpy finished(m_session.get(), &TuningSession::finished);
+    QVERIFY(m_manager->applyCurrent());
+    QVERIFY(finished.wait(10000));
+    QVERIFY(fake.table(QStringLiteral("mpatha")).value().first().params.contains(QLatin1String("service-time 0")));
+    QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("96"));
+    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Applied")), qPrintable(m_manager->statusText()));
+
+    // A reload the kernel refuses: nothing is written.
+    fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
+    QVERIFY(fake.reload(QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }).errorMessage.contains(QLatin1String("Invalid argument")));
+    QVERIFY(fake.reload(QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
+    fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
+    m_manager->showPreset(*presetWith(R"("queue/nr_requests": 72)"));
+    QVERIFY(m_manager->applyCurrent());
+    QTRY_VERIFY_WITH_TIMEOUT(m_manager->statusText().startsWith(QLatin1String("Multipath settings not applied")), 10000);
+    QCOMPARE(fake.table(QStringLiteral("mpatha")).value().first().params, before);
+    QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("96"));
+
+    // The reload works but the transaction fails (max_sectors_kb above the map's max_hw_sectors_kb, 4096: refused
+    // before any write): the old table comes back.
+    m_manager->showPreset(*presetWith(R"("queue/nr_requests": 64, "queue/max_sectors_kb": 8192)"));
+    finished.clear();
+    QVERIFY(m_manager->applyCurrent());
+    QVERIFY2(finished.wait(10000), qPrintable(m_manager->statusText()));
+    QVERIFY(!finished.first().first().value<ApplyResult>().ok());
+    QTRY_VERIFY_WITH_TIMEOUT(m_manager->statusText().contains(QLatin1String("multipath tables restored")), 10000);
+    QCOMPARE(fake.table(QStringLiteral("mpatha")).value().first().params, before);
+    QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("96"));
+    m_manager->setDeviceMapperFactory({});
 }
 
 QTEST_MAIN(TestPresetManager)

@@ -179,6 +179,7 @@ void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("holds ext4 (filesystem)")), qPrintable(refused.err));
     QVERIFY(refused.err.contains(QStringLiteral("--destroy-data-on ") + loop.name()));
+    QCOMPARE(refused.err.count(QLatin1Char('\n')), 1); // one line, as every error
     // Confirming with another device is a usage error, and writes nothing either.
     const Run wrongDevice
         = runProgram(dmtunectl, job + QStringList { QStringLiteral("--destroy-data-on"), other.name() });
