@@ -299,6 +299,7 @@ void ParameterEditor::setSelectedDevices(const QStringList &devices)
 void ParameterEditor::reloadTunables()
 {
     const QList<Tunable> rows = m_device.isEmpty() ? QList<Tunable>() : readTunables(m_session->sysfs(), m_device);
+    m_model->setReadOnly(m_session->isReadOnly());
     m_model->setTunables(m_device, rows);
     m_table->setVisible(!rows.isEmpty() || m_device.isEmpty());
 }
@@ -533,6 +534,8 @@ void ParameterEditor::updateSummary()
     QString text = parts.join(QStringLiteral(", "));
     if (pending)
         text += QStringLiteral(" · <b>%1 pending %2</b>").arg(pending).arg(pending == 1 ? QStringLiteral("edit") : QStringLiteral("edits"));
+    else if (m_session->isReadOnly())
+        text += QStringLiteral(" · read-only here (a captured system): Writable says what that system allows");
     else
         text += QStringLiteral(" · double-click a New value to edit");
     if (const BlockDevice *d = m_snapshot.device(m_device); d && d->kind == DeviceKind::Multipath) {

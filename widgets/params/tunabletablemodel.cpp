@@ -276,7 +276,7 @@ Qt::ItemFlags TunableTableModel::flags(const QModelIndex &index) const
     if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
-    if (index.column() == NewValueColumn && isEditable(m_rows[index.row()]))
+    if (!m_readOnly && index.column() == NewValueColumn && isEditable(m_rows[index.row()]))
         f |= Qt::ItemIsEditable;
     return f;
 }

@@ -46,6 +46,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     static bool isEditable(const Tunable &t) { return t.known && t.writable && !t.ignored; }
+    // A read-only session (a captured system): the Writable column still says what the system allows, but
+    // nothing can be edited here.
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    bool isReadOnly() const { return m_readOnly; }
     // "nomerges" for queue/nomerges; other keys unchanged ("device/queue_depth").
     static QString displayName(const QString &attribute);
     // Catalog description, limits, choice notes and the "ignored by current kernels" note, as rich text.
@@ -61,6 +65,7 @@ private:
 
     QString m_device;
     QList<Tunable> m_rows;
+    bool m_readOnly = false;
 };
 
 } // namespace dmtune

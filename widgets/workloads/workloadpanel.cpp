@@ -365,7 +365,9 @@ void WorkloadPanel::setStatsView(LiveStatsView *view)
 void WorkloadPanel::updateLabButtons()
 {
     QString why;
-    const bool can = LabDevice::canCreate(&why);
+    // A captured system's devices are another machine's: nothing here may create or run against them.
+    const bool can = m_root.isLive() ? LabDevice::canCreate(&why)
+                                     : (why = QStringLiteral("a captured system is read-only"), false);
     const bool exists = m_lab && m_lab->exists();
     m_createLab->setEnabled(m_lab && can && !exists);
     m_createLab->setToolTip(can ? m_createLab->toolTip() : why);
@@ -376,7 +378,9 @@ void WorkloadPanel::updateButtons()
 {
     const bool running = isRunning();
     const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty();
-    m_start->setEnabled(!running && !m_checking && valid);
+    m_start->setEnabled(m_root.isLive() && !running && !m_checking && valid);
+    if (!m_root.isLive())
+        m_start->setToolTip(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     m_stop->setEnabled(running);
     m_template->setEnabled(!running);
     m_device->setEnabled(!running);
@@ -395,6 +399,8 @@ void WorkloadPanel::start()
     const FioJob job = currentJob();
     if (isRunning() || m_checking || device.isEmpty())
         return;
+    if (!m_root.isLive())
+        return setStatus(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
     bool writes = rwWrites(job.rw);

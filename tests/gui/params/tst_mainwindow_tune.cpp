@@ -18,6 +18,7 @@
 
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -65,6 +66,25 @@ private Q_SLOTS:
         QVERIFY(window.showTab(QStringLiteral("tune")));
         QCOMPARE(window.currentTabName(), QStringLiteral("tune"));
         QVERIFY(!window.showTab(QStringLiteral("charts")));
+
+        // The captured system's writable attributes are shown as such, and none can be edited here.
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+        QVERIFY(window.selectDevice(QStringLiteral("sdak")));
+        QVERIFY(window.showTab(QStringLiteral("tune")));
+        TunableTableModel *model = window.parameterEditor()->model();
+        QVERIFY(model->rowCount() > 0);
+        int writableRows = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex value = model->index(row, TunableTableModel::NewValueColumn);
+            QVERIFY(!(model->flags(value) & Qt::ItemIsEditable));
+            writableRows += model->index(row, TunableTableModel::WritableColumn).data().toString() == QLatin1String("yes");
+        }
+        QVERIFY(writableRows > 0);
+        const auto labels = window.parameterEditor()->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(),
+            [](const QLabel *l) { return l->text().contains(QLatin1String("read-only here")); }));
     }
 
     void applyFromTheTuneTab()

@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace dmtune;
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void everyTemplateFillsTheForm();
     void editsShowInTheCommandLine();
     void startNeedsADevice();
+    void capturedSystemRunsNothing();
     void confirmationNeedsTheExactName();
     void chartTakesRates();
 };
@@ -120,6 +122,29 @@ void TestWorkloadPanel::startNeedsADevice()
     panel.start();
     QVERIFY(!panel.isRunning());
     QVERIFY(!panel.pendingConfirmation());
+}
+
+// The devices of a captured system are another machine's: no workload, no lab device from here.
+void TestWorkloadPanel::capturedSystemRunsNothing()
+{
+    QTemporaryDir captured;
+    WorkloadPanel panel(SysfsRoot(captured.path(), QString()), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QPushButton *start = nullptr, *create = nullptr;
+    for (QPushButton *b : panel.findChildren<QPushButton *>()) {
+        if (b->text() == QLatin1String("&Start"))
+            start = b;
+        else if (b->text() == QLatin1String("Create lab device"))
+            create = b;
+    }
+    QVERIFY(start && create);
+    QVERIFY(!start->isEnabled());
+    QVERIFY(!create->isEnabled());
+    panel.start();
+    QVERIFY(!panel.isRunning());
+    QVERIFY(!panel.pendingConfirmation());
+    QVERIFY(panel.statusText().contains(QLatin1String("captured system")));
 }
 
 void TestWorkloadPanel::confirmationNeedsTheExactName()
