@@ -29,6 +29,23 @@ struct MultipathdSide {
     bool manages = false;
     QString error;
     QStringList differences;
+    MultipathdMapView view; // when it manages the map: priorities and checker states (not in the kernel's status)
+
+    // multipathd's view of group g (0-based) and of the path with that devnum in it; null when unknown.
+    const MultipathdGroupView *group(qsizetype g) const
+    {
+        return manages && g < view.groups.size() ? &view.groups.at(g) : nullptr;
+    }
+    const MultipathdPathView *path(qsizetype g, const QString &devnum) const
+    {
+        if (const MultipathdGroupView *gv = group(g)) {
+            for (const MultipathdPathView &p : gv->paths) {
+                if (p.devT == devnum)
+                    return &p;
+            }
+        }
+        return nullptr;
+    }
 };
 
 MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state, bool wanted)
@@ -51,6 +68,7 @@ MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state
     if (!view)
         return side;
     side.manages = true;
+    side.view = view.value();
     side.differences = compareMultipathdView(view.value(), state.table, state.status);
     return side;
 }
@@ -65,18 +83,28 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         for (qsizetype p = 0; p < gs.paths.size() && p < spec.paths.size(); ++p) {
             const PathStatus &ps = gs.paths.at(p);
             const auto device = resolvePathDevice(sysfs, ps.device);
-            paths.append(QJsonObject { { QStringLiteral("devnum"), ps.device },
+            QJsonObject path { { QStringLiteral("devnum"), ps.device },
                 { QStringLiteral("name"), device ? device->name : QString() },
                 { QStringLiteral("state"), ps.active ? QStringLiteral("A") : QStringLiteral("F") },
                 { QStringLiteral("fail_count"), ps.failCount },
                 // the keys of list --json (the man page: "the map's object as in list --json")
                 { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.paths.at(p).args) },
-                { QStringLiteral("selector_info"), QJsonArray::fromStringList(ps.selectorInfo) } });
+                { QStringLiteral("selector_info"), QJsonArray::fromStringList(ps.selectorInfo) } };
+            // What multipath -ll shows beside the kernel's state: multipathd's priority and checker.
+            if (const MultipathdPathView *mp = mpd.path(g, ps.device)) {
+                path.insert(QStringLiteral("priority"), mp->priority);
+                path.insert(QStringLiteral("checker_state"), mp->checkerState);
+                path.insert(QStringLiteral("device_state"), mp->deviceState);
+            }
+            paths.append(path);
         }
-        groups.append(QJsonObject { { QStringLiteral("index"), int(g + 1) },
+        QJsonObject group { { QStringLiteral("index"), int(g + 1) },
             { QStringLiteral("state"), QString(gs.state) }, { QStringLiteral("selector"), spec.selector },
             { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.selectorArgs) },
-            { QStringLiteral("paths"), paths } });
+            { QStringLiteral("paths"), paths } };
+        if (const MultipathdGroupView *mg = mpd.group(g))
+            group.insert(QStringLiteral("priority"), mg->priority);
+        groups.append(group);
     }
     QJsonObject multipathd { { QStringLiteral("running"), mpd.running } };
     if (mpd.running) {
@@ -120,11 +148,15 @@ void showText(
         out << "group " << (g + 1) << " [" << gs.state << "] " << spec.selector;
         if (!spec.selectorArgs.isEmpty())
             out << ' ' << spec.selectorArgs.join(QLatin1Char(' '));
+        if (const MultipathdGroupView *mg = mpd.group(g))
+            out << "  prio=" << mg->priority;
         out << '\n';
         for (const PathStatus &ps : gs.paths) {
             const auto device = resolvePathDevice(sysfs, ps.device);
             out << "  " << ps.device.leftJustified(8) << ' ' << (device ? device->name : QString()).leftJustified(8)
                 << ' ' << (ps.active ? "A" : "F") << "  fail_count " << ps.failCount;
+            if (const MultipathdPathView *mp = mpd.path(g, ps.device))
+                out << "  prio=" << mp->priority << ' ' << mp->checkerState << ' ' << mp->deviceState;
             if (!ps.selectorInfo.isEmpty())
                 out << "  info " << ps.selectorInfo.join(QLatin1Char(' '));
             out << '\n';

@@ -11,6 +11,7 @@
 #include "dm/multipathdview.h"
 
 #include <QDeadlineTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -136,6 +137,19 @@ private Q_SLOTS:
         const QJsonObject mpd = QJsonDocument::fromJson(shown.out.toUtf8()).object().value("multipathd"_L1).toObject();
         QCOMPARE(mpd.value("running"_L1).toBool(), true);
         QCOMPARE(mpd.value("manages"_L1).toBool(), true);
+        // Priorities and checker states as multipath -ll shows them, from multipathd, group by group.
+        const QJsonArray groups = QJsonDocument::fromJson(shown.out.toUtf8()).object().value("groups"_L1).toArray();
+        QCOMPARE(groups.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject g = groups.at(i).toObject();
+            QCOMPARE(g.value("priority"_L1).toInt(-2), view.groups.at(i).priority);
+            const QJsonObject p = g.value("paths"_L1).toArray().first().toObject();
+            QCOMPARE(p.value("priority"_L1).toInt(-2), view.groups.at(i).paths.first().priority);
+            QCOMPARE(p.value("checker_state"_L1).toString(), view.groups.at(i).paths.first().checkerState);
+            QVERIFY(!p.value("checker_state"_L1).toString().isEmpty());
+        }
+        // ALUA: the groups are sorted by priority, the first one's is higher than the standby one's.
+        QVERIFY(groups.first().toObject().value("priority"_L1).toInt() > groups.last().toObject().value("priority"_L1).toInt());
     }
 
     void pathThroughMultipathd()
