@@ -63,4 +63,24 @@ private:
     int m_waitTimeout = -1;
 };
 
+// For code that makes its own backend per use (DmEventWatcher's workers, the preset manager's reloads): each
+// forwards to one shared fake, which must outlive them.
+class FakeDeviceMapperHandle final : public DeviceMapper {
+public:
+    explicit FakeDeviceMapperHandle(FakeDeviceMapper *fake)
+        : m_fake(fake)
+    {
+    }
+    Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
+    Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
+    Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
+    Result<QList<DmTargetLine>> status(const QString &n) override { return m_fake->status(n); }
+    Status message(const QString &n, const QString &t) override { return m_fake->message(n, t); }
+    Status reload(const QString &n, const QList<DmTargetLine> &t) override { return m_fake->reload(n, t); }
+    Result<quint32> waitEvent(const QString &n, quint32 e) override { return m_fake->waitEvent(n, e); }
+
+private:
+    FakeDeviceMapper *m_fake;
+};
+
 } // namespace dmtune

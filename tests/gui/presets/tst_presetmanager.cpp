@@ -146,29 +146,6 @@ void TestPresetManager::keepAppliedOnNewPath()
     QVERIFY(!m_manager->keeper()->isActive());
 }
 
-namespace {
-
-// The manager makes one backend per apply (on a worker thread); they all forward to one fake.
-class SharedFake final : public DeviceMapper {
-public:
-    explicit SharedFake(FakeDeviceMapper *fake)
-        : m_fake(fake)
-    {
-    }
-    Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
-    Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
-    Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
-    Result<QList<DmTargetLine>> status(const QString &n) override { return m_fake->status(n); }
-    Status message(const QString &n, const QString &t) override { return m_fake->message(n, t); }
-    Status reload(const QString &n, const QList<DmTargetLine> &t) override { return m_fake->reload(n, t); }
-    Result<quint32> waitEvent(const QString &n, quint32 e) override { return m_fake->waitEvent(n, e); }
-
-private:
-    FakeDeviceMapper *m_fake;
-};
-
-} // namespace
-
 // A preset with a selector for mpatha: the table is reloaded first, then the queue values are written; when
 // the writes fail, the old table comes back.
 void TestPresetManager::multipathSettingsAllOrNothing()
@@ -177,7 +154,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     const QString before = QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
     QVERIFY(fake.addMap(QStringLiteral("mpatha"), QStringLiteral("0 2097152 multipath ") + before, {},
         QStringLiteral("mpath-36001405aaaaaaaaa")));
-    m_manager->setDeviceMapperFactory([&fake] { return std::unique_ptr<DeviceMapper>(new SharedFake(&fake)); });
+    m_manager->setDeviceMapperFactory([&fake] { return std::unique_ptr<DeviceMapper>(new FakeDeviceMapperHandle(&fake)); });
     auto presetWith = [](const char *settings) {
         return parsePreset(QByteArray(R"({"schema": 1, "name": "st", "rules": [{"match": {"dmUuid": "mpath-36001405aaaaaaaaa"},
             "multipath": {"selector": "service-time 0"}, "settings": {)") + settings + "}}]}");

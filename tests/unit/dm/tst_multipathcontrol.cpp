@@ -59,25 +59,6 @@ struct FakeDaemon {
     }
 };
 
-// DmEventWatcher's workers own their backend: this one forwards to a shared fake.
-class ForwardingDm final : public DeviceMapper {
-public:
-    explicit ForwardingDm(FakeDeviceMapper *fake)
-        : m_fake(fake)
-    {
-    }
-    Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
-    Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
-    Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
-    Result<QList<DmTargetLine>> status(const QString &n) override { return m_fake->status(n); }
-    Status message(const QString &n, const QString &t) override { return m_fake->message(n, t); }
-    Status reload(const QString &n, const QList<DmTargetLine> &t) override { return m_fake->reload(n, t); }
-    Result<quint32> waitEvent(const QString &n, quint32 e) override { return m_fake->waitEvent(n, e); }
-
-private:
-    FakeDeviceMapper *m_fake;
-};
-
 QString statusParams(DeviceMapper &dm)
 {
     const auto lines = dm.status(mapName);
@@ -368,7 +349,7 @@ private Q_SLOTS:
     {
         m_dm->setWaitTimeout(2000); // the fake's wait ignores signals: let it wake to see `stop`
         FakeDeviceMapper *fake = m_dm.get();
-        auto watcher = std::make_unique<DmEventWatcher>([fake] { return std::make_unique<ForwardingDm>(fake); });
+        auto watcher = std::make_unique<DmEventWatcher>([fake] { return std::make_unique<FakeDeviceMapperHandle>(fake); });
         QSignalSpy events(watcher.get(), &DmEventWatcher::mapEvent);
         QSignalSpy stopped(watcher.get(), &DmEventWatcher::watchStopped);
         watcher->watch({ mapName });
@@ -395,7 +376,7 @@ private Q_SLOTS:
         m_dm->setWaitTimeout(100);
         FakeDeviceMapper *fake = m_dm.get();
         QVERIFY(m_dm->addMap(QStringLiteral("mpathb"), labTable));
-        DmEventWatcher watcher([fake] { return std::make_unique<ForwardingDm>(fake); });
+        DmEventWatcher watcher([fake] { return std::make_unique<FakeDeviceMapperHandle>(fake); });
         watcher.watch({ mapName, QStringLiteral("mpathb") });
         QTest::qWait(20);
         watcher.watch({ QStringLiteral("mpathb") });
