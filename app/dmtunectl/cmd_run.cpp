@@ -57,11 +57,10 @@ QString ratesLine(const FioRates &r)
 }
 
 // "loop0 r/s 0 w/s 2810 wrqm/s 19700 aqu-sz 3.1 %util 99.0"
-QString deviceLine(const DeviceSample &d)
+QString deviceLine(const QString &device, const IostatMetrics &m)
 {
-    const IostatMetrics &m = d.metrics;
     return QStringLiteral("%1 r/s %2 rrqm/s %3 w/s %4 wrqm/s %5 aqu-sz %6 %util %7")
-        .arg(d.name(), humanRate(m[Metric::ReadsPerSec]), humanRate(m[Metric::ReadMergesPerSec]),
+        .arg(device, humanRate(m[Metric::ReadsPerSec]), humanRate(m[Metric::ReadMergesPerSec]),
             humanRate(m[Metric::WritesPerSec]), humanRate(m[Metric::WriteMergesPerSec]),
             QString::number(m[Metric::AverageQueueSize], 'f', 1), QString::number(m[Metric::Utilization], 'f', 1));
 }
@@ -285,7 +284,7 @@ int runRun(const QStringList &args, Streams io)
                 if (lastBatch) {
                     QJsonObject devices;
                     for (const DeviceSample &d : lastBatch->devices)
-                        devices.insert(d.name(), metricsToJson(d.metrics));
+                        devices.insert(d.name(), metricsToJson(d.metrics(lastBatch->elapsedSeconds)));
                     line.insert(QStringLiteral("devices"), devices);
                 }
                 io.out << QJsonDocument(QJsonObject { { QStringLiteral("progress"), line } })
@@ -296,7 +295,7 @@ int runRun(const QStringList &args, Streams io)
                        << ratesLine(r) << '\n';
                 if (lastBatch) {
                     for (const DeviceSample &d : lastBatch->devices)
-                        io.out << "        " << deviceLine(d) << '\n';
+                        io.out << "        " << deviceLine(d.name(), d.metrics(lastBatch->elapsedSeconds)) << '\n';
                 }
             }
             printed = true;
@@ -328,12 +327,8 @@ int runRun(const QStringList &args, Streams io)
             for (const FioRates &r : outcome.overall)
                 io.out << "fio " << r.name << ": " << ratesLine(r) << '\n';
             const auto &totals = session.totals();
-            for (const QString &name : totals.devices()) {
-                DeviceSample d;
-                d.counters.name = name;
-                d.metrics = totals.metrics(name);
-                io.out << "over the run: " << deviceLine(d) << '\n';
-            }
+            for (const QString &name : totals.devices())
+                io.out << "over the run: " << deviceLine(name, totals.metrics(name)) << '\n';
             if (!session.recordPath().isEmpty())
                 io.out << "recorded to " << session.recordPath() << '\n';
         }

@@ -165,6 +165,8 @@ int runStat(const QStringList &args, Streams io)
     else
         sampler.setWatched(options.devices);
     sampler.setInterval(options.intervalMs);
+    // iostat's text columns have no in-flight split: its file read per busy device would be wasted.
+    sampler.setReadInflight(options.format != Format::Text);
 
     switch (options.format) {
     case Format::Text:
@@ -199,7 +201,7 @@ int runStat(const QStringList &args, Streams io)
         QList<iostatformat::DeviceRow> rows;
         rows.reserve(batch.devices.size());
         for (const DeviceSample &d : batch.devices)
-            rows.append({ d.name(), d.metrics });
+            rows.append({ d.name(), d.metrics(batch.elapsedSeconds) });
         switch (options.format) {
         case Format::Text:
             io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();

@@ -10,6 +10,8 @@ namespace dmtune {
 
 MetricStats metricStats(QList<double> values)
 {
+    // A value that was not measured (an unread in-flight split, NaN) is not a sample.
+    values.removeIf([](double v) { return std::isnan(v); });
     MetricStats s;
     s.count = int(values.size());
     if (values.isEmpty())

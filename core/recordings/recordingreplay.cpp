@@ -36,8 +36,7 @@ QList<SampleBatch> replayBatches(const Recording &recording)
             DeviceSample sample;
             sample.counters = countersOf(device, s.values);
             counterDeltas(prev, sample.counters, &sample.deltas);
-            sample.metrics.setFromDeltas(sample.deltas, rb.elapsedSeconds, quint32(s.values[DiskFieldCount]),
-                quint32(s.values[DiskFieldCount + 1]));
+            sample.inflight = { quint32(s.values[DiskFieldCount]), quint32(s.values[DiskFieldCount + 1]) };
             previous[s.device] = s.values;
             batch.devices.append(std::move(sample));
         }

@@ -18,8 +18,8 @@ std::array<quint64, ValueCount> valuesOf(const DeviceSample &sample)
     std::array<quint64, ValueCount> v {};
     for (std::size_t i = 0; i < DiskFieldCount; ++i)
         v[i] = sample.counters.fields[i];
-    v[DiskFieldCount] = quint64(std::max(0.0, sample.metrics[Metric::InflightReads]));
-    v[DiskFieldCount + 1] = quint64(std::max(0.0, sample.metrics[Metric::InflightWrites]));
+    v[DiskFieldCount] = sample.inflight[0];
+    v[DiskFieldCount + 1] = sample.inflight[1];
     return v;
 }
 

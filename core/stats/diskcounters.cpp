@@ -285,22 +285,38 @@ Result<DiskCounters> parseBlockStat(QStringView text, const QString &name, quint
     return c;
 }
 
-Result<std::array<quint32, 2>> parseInflight(QStringView text)
+namespace {
+
+template<typename View>
+Result<std::array<quint32, 2>> parseInflightText(View content)
 {
-    Tokens<QStringView> tokens(text);
+    const auto failure = [&] {
+        return Result<std::array<quint32, 2>>::failure(
+            QStringLiteral("inflight: '%1' is not 'reads writes'").arg(text(content.trimmed())));
+    };
+    Tokens<View> tokens(content);
     std::array<quint32, 2> v {};
     for (auto &slot : v) {
         quint64 n = 0;
-        const QStringView t = tokens.next();
-        if (!toU64<QStringView>(t, &n) || n > std::numeric_limits<quint32>::max())
-            return Result<std::array<quint32, 2>>::failure(
-                QStringLiteral("inflight: '%1' is not 'reads writes'").arg(text.trimmed().toString()));
+        if (!toU64<View>(tokens.next(), &n) || n > std::numeric_limits<quint32>::max())
+            return failure();
         slot = quint32(n);
     }
     if (!tokens.next().isEmpty())
-        return Result<std::array<quint32, 2>>::failure(
-            QStringLiteral("inflight: '%1' is not 'reads writes'").arg(text.trimmed().toString()));
+        return failure();
     return v;
+}
+
+} // namespace
+
+Result<std::array<quint32, 2>> parseInflight(QStringView text)
+{
+    return parseInflightText(text);
+}
+
+Result<std::array<quint32, 2>> parseInflight(QByteArrayView text)
+{
+    return parseInflightText(text);
 }
 
 Result<quint64> parseDevnum(QStringView text)

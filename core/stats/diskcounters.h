@@ -62,6 +62,7 @@ Result<QList<DiskCounters>> parseDiskstats(QStringView text);
 Result<DiskCounters> parseBlockStat(QStringView text, const QString &name, quint64 devnum = 0);
 // /sys/block/X/inflight: "reads writes".
 Result<std::array<quint32, 2>> parseInflight(QStringView text);
+Result<std::array<quint32, 2>> parseInflight(QByteArrayView text); // the file's bytes, no QString per read
 // /sys/block/X/dev: "major:minor".
 Result<quint64> parseDevnum(QStringView text);
 

@@ -1,6 +1,7 @@
 #include "iostatformat.h"
 
 #include <charconv>
+#include <cmath>
 #include <ctime>
 
 namespace dmtune::iostatformat {
@@ -40,6 +41,12 @@ constexpr TextColumn textColumns[] = {
 bool isInflight(Metric m)
 {
     return m == Metric::InflightReads || m == Metric::InflightWrites;
+}
+
+// In-flight requests are counts, not averages: integers; a split that was not read (NaN) is `unknown`.
+QString inflightText(double v, const QString &unknown)
+{
+    return std::isnan(v) ? unknown : QString::number(qint64(v));
 }
 
 QString jsonString(const QString &s)
@@ -143,8 +150,7 @@ QString jsonDisk(const DeviceRow &row)
     QString s = QStringLiteral("{\"disk_device\": ") + jsonString(row.device);
     for (Metric m : MetricCatalog::jsonOrder()) {
         s += QStringLiteral(", \"") + MetricCatalog::jsonKey(m) + QStringLiteral("\": ");
-        // In-flight requests are counts, not averages: integers.
-        s += isInflight(m) ? QString::number(qint64(row.metrics[m])) : fixed2(row.metrics[m]);
+        s += isInflight(m) ? inflightText(row.metrics[m], QStringLiteral("null")) : fixed2(row.metrics[m]);
     }
     s += u'}';
     return s;
@@ -188,7 +194,7 @@ QString csvRow(const QString &timestamp, const DeviceRow &row)
     QString s = timestamp + u',' + row.device;
     for (Metric m : MetricCatalog::all()) {
         s += u',';
-        s += isInflight(m) ? QString::number(qint64(row.metrics[m])) : fixed2(row.metrics[m]);
+        s += isInflight(m) ? inflightText(row.metrics[m], QString()) : fixed2(row.metrics[m]);
     }
     s += u'\n';
     return s;

@@ -1,5 +1,7 @@
 #include "iostatmetrics.h"
 
+#include <cmath>
+
 namespace dmtune {
 
 namespace {
@@ -75,8 +77,9 @@ void IostatMetrics::setFromDeltas(const CounterDeltas &d, double dt, quint32 inf
     m[M::AverageQueueSize] = rate(d[F::TimeInQueue], dt) / 1000.0;
     m[M::Utilization] = rate(d[F::IoTicks], dt) / 10.0;
 
-    m[M::InflightReads] = inflightReads;
-    m[M::InflightWrites] = inflightWrites;
+    const auto count = [](quint32 n) { return n == InflightUnknown ? std::nan("") : double(n); };
+    m[M::InflightReads] = count(inflightReads);
+    m[M::InflightWrites] = count(inflightWrites);
 }
 
 } // namespace dmtune

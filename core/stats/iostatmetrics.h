@@ -8,6 +8,10 @@
 
 namespace dmtune {
 
+// An in-flight split that was not read (the device had requests in flight, but nobody asked for the split:
+// it costs a file read per busy device per tick). Its metrics are NaN, printed as null / empty / "–".
+inline constexpr quint32 InflightUnknown = 0xffffffffU;
+
 struct IostatMetrics {
     std::array<double, MetricCount> values {};
 

@@ -36,8 +36,10 @@ public:
     void setSource(CounterSource source) { m_reader.setSource(source); }
     CounterSource lastSource() const { return m_lastSource; }
     // Read /sys/block/X/inflight for devices with requests in flight (default on). One file read per busy
-    // device per tick: with thousands of devices busy at once at 10 Hz that dominates (docs/stats.md).
+    // device per tick, about 2 µs each, and iostat's own columns do not need it (docs/stats.md). Off, a busy
+    // device's split is InflightUnknown (an idle one's is still {0, 0}: field 9, the total, says so).
     void setReadInflight(bool on) { m_readInflight = on; }
+    bool readsInflight() const { return m_readInflight; }
 
     // start() reads a baseline at once (devices present then "appear"), so the first batch covers the
     // first interval, never the time since boot. stop() ends every series (deviceVanished for each).
@@ -75,6 +77,7 @@ private:
     QList<DiskCounters> m_previous; // the last read, in read order
     QList<bool> m_matched;
     SampleBatch m_batch;
+    bool m_batchMirrorsPrevious = false; // m_batch.devices[k].counters == m_previous[k] for every k
     QHash<QString, qsizetype> m_previousIndex; // name -> position in m_previous, built on demand
 };
 

@@ -30,11 +30,6 @@ constexpr DiskField historyFields[16] = {
 };
 static_assert(std::size(historyFields) == HistoryValues::Count - HistoryValues::FirstCounter);
 
-quint64 inflightCount(double v)
-{
-    return v > 0 ? quint64(v) : 0;
-}
-
 } // namespace
 
 SeriesStore::SeriesStore(qint64 retentionMs)
@@ -167,8 +162,8 @@ void SeriesStore::push(Segment &segment, const DeviceSample &sample, qint64 endU
     }
     HistoryValues values;
     values.v[HistoryValues::DtMicros] = quint64(dtUs);
-    values.v[HistoryValues::InflightReads] = inflightCount(sample.metrics[Metric::InflightReads]);
-    values.v[HistoryValues::InflightWrites] = inflightCount(sample.metrics[Metric::InflightWrites]);
+    values.v[HistoryValues::InflightReads] = sample.inflight[0];
+    values.v[HistoryValues::InflightWrites] = sample.inflight[1];
     for (std::size_t i = 0; i < std::size(historyFields); ++i)
         values.v[HistoryValues::FirstCounter + i] = sample.deltas[historyFields[i]];
     Block &block = segment.blocks.back();

@@ -20,7 +20,10 @@ QString errnoText(const QByteArray &path, int error)
 }
 
 // Reads fd from offset 0 to its end into *buffer (whose allocation is reused); errno is kept on failure.
-bool readFromStart(int fd, QByteArray *buffer)
+// shortReadIsEnd: a read that returns less than asked is the whole file, which saves the second syscall that
+// would return 0. True of sysfs attributes (kernfs hands out the text show() made, at most a page, in one
+// read) and of regular files; not assumed for procfs files, whose seq_file reads may stop at a record.
+bool readFromStart(int fd, QByteArray *buffer, bool shortReadIsEnd)
 {
     if (buffer->capacity() < 4096)
         buffer->reserve(4096);
@@ -42,6 +45,8 @@ bool readFromStart(int fd, QByteArray *buffer)
         if (n == 0)
             break;
         used += n;
+        if (shortReadIsEnd && used < buffer->size())
+            break;
     }
     // A tree captured with tar pads attribute files to their stated size (4096) with NULs: text ends there.
     while (used > 0 && buffer->at(used - 1) == '\0')
@@ -60,7 +65,7 @@ bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error)
             *error = errnoText(path, errno);
         return false;
     }
-    const bool ok = readFromStart(fd, buffer);
+    const bool ok = readFromStart(fd, buffer, false);
     if (!ok && error)
         *error = errnoText(path, errno);
     ::close(fd);
@@ -82,7 +87,7 @@ bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
     auto it = m_open.find(path);
     if (it != m_open.end()) {
         it->lastTick = m_tick;
-        if (readFromStart(it->fd, buffer))
+        if (readFromStart(it->fd, buffer, true))
             return true;
         ::close(it->fd); // its device went away (ENODEV); the path may name a new one now
         m_open.erase(it);
@@ -90,7 +95,7 @@ bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
     const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    const bool ok = readFromStart(fd, buffer);
+    const bool ok = readFromStart(fd, buffer, true);
     if (ok && m_open.size() < m_maxOpen)
         m_open.insert(path, Entry { fd, m_tick });
     else

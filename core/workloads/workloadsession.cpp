@@ -72,15 +72,14 @@ void DeviceRunTotals::add(const SampleBatch &batch)
         CounterDeltas &sum = m_deltas[d.name()];
         for (std::size_t i = 0; i < sum.fields.size(); ++i)
             sum.fields[i] += d.deltas.fields[i];
-        m_inflight.insert(
-            d.name(), { quint32(d.metrics[Metric::InflightReads]), quint32(d.metrics[Metric::InflightWrites]) });
+        m_inflight.insert(d.name(), d.inflight);
     }
 }
 
 IostatMetrics DeviceRunTotals::metrics(const QString &device) const
 {
     const auto inflight = m_inflight.value(device);
-    return IostatMetrics::fromDeltas(m_deltas.value(device), m_seconds, inflight.first, inflight.second);
+    return IostatMetrics::fromDeltas(m_deltas.value(device), m_seconds, inflight[0], inflight[1]);
 }
 
 QJsonObject fioRatesToJson(const FioRates &r)

@@ -42,7 +42,7 @@ public:
 private:
     QStringList m_order;
     QHash<QString, CounterDeltas> m_deltas;
-    QHash<QString, std::pair<quint32, quint32>> m_inflight;
+    QHash<QString, std::array<quint32, 2>> m_inflight;
     double m_seconds = 0;
 };
 

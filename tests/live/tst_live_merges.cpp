@@ -49,8 +49,9 @@ QList<IostatMetrics> TestLiveMerges::sampleWhileWriting(int seconds)
     QList<IostatMetrics> busy;
     connect(&sampler, &Sampler::samplesAvailable, this, [&](const SampleBatch &batch) {
         const DeviceSample *d = batch.find(m_loop.name());
-        if (d && d->metrics[Metric::WritesPerSec] > 100)
-            busy.append(d->metrics);
+        const IostatMetrics m = d ? d->metrics(batch.elapsedSeconds) : IostatMetrics {};
+        if (m[Metric::WritesPerSec] > 100)
+            busy.append(m);
     });
     sampler.start();
     QProcess fio;

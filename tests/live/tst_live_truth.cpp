@@ -262,7 +262,7 @@ void TestLiveTruth::sysstatAgreesOnLiveSnapshots()
         const DeviceSample *cur = batches[i].find(m_loop.name());
         QVERIFY(prev && cur);
         // What the sampler emitted is the pure computation over the real elapsed time...
-        const IostatMetrics emitted = cur->metrics;
+        const IostatMetrics emitted = cur->metrics(batches[i].elapsedSeconds);
         const IostatMetrics recomputed
             = IostatMetrics::compute(prev->counters, cur->counters, batches[i].elapsedSeconds,
                 quint32(emitted[Metric::InflightReads]), quint32(emitted[Metric::InflightWrites]));

@@ -347,6 +347,7 @@ void ChartPanel::appendBatch(const SampleBatch &batch, double time)
             state.continuesAtNext = true;
             continue;
         }
+        const IostatMetrics metrics = sample->metrics(batch.elapsedSeconds);
         const bool hasData = !m_graphs[d * n]->data()->isEmpty();
         const bool continues = state.continuesAtNext
             && (state.sequenceKnown ? state.lastSequence + 1 == batch.sequence
@@ -359,7 +360,7 @@ void ChartPanel::appendBatch(const SampleBatch &batch, double time)
                 m_graphs[d * n + i]->addData(at, nan);
         }
         for (int i = 0; i < n; ++i)
-            m_graphs[d * n + i]->addData(time, s.series[i].value(sample->metrics));
+            m_graphs[d * n + i]->addData(time, s.series[i].value(metrics));
         state.lastTime = time;
         state.lastSequence = batch.sequence;
         state.sequenceKnown = true;

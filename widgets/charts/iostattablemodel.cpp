@@ -2,6 +2,8 @@
 
 #include <QFont>
 
+#include <cmath>
+
 namespace dmtune {
 
 IostatTableModel::IostatTableModel(QObject *parent)
@@ -80,7 +82,7 @@ void IostatTableModel::setBatch(const SampleBatch &batch)
     for (Row &r : m_rows) {
         const DeviceSample *s = batch.find(r.device);
         r.present = s != nullptr;
-        r.metrics = s ? s->metrics : IostatMetrics {};
+        r.metrics = s ? s->metrics(batch.elapsedSeconds) : IostatMetrics {};
     }
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(
@@ -134,9 +136,11 @@ QVariant IostatTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (!row.present)
             return {};
+        if (inflight && std::isnan(value))
+            return QStringLiteral("–"); // the split was not read
         return inflight ? QString::number(qint64(value)) : QString::number(value, 'f', 2);
     case SortRole:
-        return row.present ? value : -1.0;
+        return row.present && !std::isnan(value) ? value : -1.0;
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:

@@ -44,7 +44,7 @@ public:
             s.counters.name = devices[i];
             s.counters.fieldCount = 17;
             s.deltas = d;
-            s.metrics = IostatMetrics::fromDeltas(d, intervalSeconds, quint32(2 * k), quint32(k));
+            s.inflight = { quint32(2 * k), quint32(k) };
             b.devices.append(s);
         }
         return b;

@@ -45,7 +45,7 @@ public:
             DeviceSample s;
             s.counters = c;
             counterDeltas(prev, c, &s.deltas);
-            s.metrics = IostatMetrics::fromDeltas(s.deltas, m_interval, 0, inflightWrites);
+            s.inflight = { 0, quint32(inflightWrites) };
             batch.devices.append(s);
         }
         return batch;

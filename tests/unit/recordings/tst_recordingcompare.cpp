@@ -60,6 +60,11 @@ void TestRecordingCompare::stats()
     QCOMPARE(s.p95, p95);
     QCOMPARE(s.max, max);
     QCOMPARE(metricStats({}).count, 0);
+    // An in-flight split that was not read (NaN) is not a sample.
+    const MetricStats unread = metricStats({ 2, std::nan(""), 4 });
+    QCOMPARE(unread.count, 2);
+    QCOMPARE(unread.mean, 3.0);
+    QCOMPARE(unread.max, 4.0);
 }
 
 void TestRecordingCompare::deltas()

@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace dmtune;
@@ -129,13 +130,15 @@ void TestIostatFormat::jsonStreamIsValidJson()
     info.cpus = 4;
     DeviceRow row { QStringLiteral("sda"), IostatMetrics() };
     row.metrics[Metric::InflightWrites] = 12;
+    DeviceRow unread = row; // its in-flight split was not read: null, not a number
+    unread.metrics[Metric::InflightReads] = unread.metrics[Metric::InflightWrites] = std::nan("");
     for (int entries : { 0, 1, 3 }) {
         QString doc = jsonBegin(info);
         for (int i = 0; i < entries; ++i) {
             if (i)
                 doc += jsonSeparator();
             doc += jsonStatistics(
-                QStringLiteral("11/30/26 03:08:45"), i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> { row, row });
+                QStringLiteral("11/30/26 03:08:45"), i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> { row, row, unread });
         }
         doc += jsonEnd();
         QJsonParseError error {};
@@ -144,9 +147,12 @@ void TestIostatFormat::jsonStreamIsValidJson()
         const QJsonObject h = parsed.object()[u"sysstat"].toObject()[u"hosts"].toArray()[0].toObject();
         QCOMPARE(h[u"nodename"].toString(), info.nodename);
         QCOMPARE(h[u"statistics"].toArray().size(), entries);
-        if (entries)
-            QCOMPARE(
-                h[u"statistics"].toArray()[0].toObject()[u"disk"].toArray()[1].toObject()[u"inflight_w"].toInt(), 12);
+        if (entries) {
+            const QJsonArray disks = h[u"statistics"].toArray()[0].toObject()[u"disk"].toArray();
+            QCOMPARE(disks[1].toObject()[u"inflight_w"].toInt(), 12);
+            QVERIFY(disks[2].toObject()[u"inflight_r"].isNull());
+            QVERIFY(disks[2].toObject()[u"inflight_w"].isNull());
+        }
     }
 }
 
@@ -201,6 +207,8 @@ void TestIostatFormat::csvHasIostatColumns()
     QVERIFY(line.startsWith(QStringLiteral("2026-11-30T03:08:45.123+00:00,dm-0,0.00,")));
     QVERIFY(line.contains(QStringLiteral(",32.12,")));
     QVERIFY(line.endsWith(QStringLiteral(",3,0\n")));
+    row.metrics[Metric::InflightReads] = row.metrics[Metric::InflightWrites] = std::nan(""); // not read
+    QVERIFY(csvRow(QStringLiteral("t"), row).endsWith(QStringLiteral(",32.12,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,,\n")));
 }
 
 QTEST_GUILESS_MAIN(TestIostatFormat)

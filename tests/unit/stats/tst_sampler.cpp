@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace dmtune;
@@ -39,6 +40,10 @@ public:
         write(dir + QStringLiteral("/stat"), counters + u'\n');
         write(dir + QStringLiteral("/dev"), devnum + u'\n');
         writeDiskstats();
+    }
+    void setInflightText(const QString &name, const QString &text)
+    {
+        write(QStringLiteral("sys/block/%1/inflight").arg(name), text);
     }
     void setInflight(const QString &name, int reads, int writes)
     {
@@ -135,8 +140,8 @@ void TestSampler::firstBatchCoversFirstInterval()
     QCOMPARE(batch.devices[0].deltas[DiskField::ReadIos], quint64(10)); // not a million
     QCOMPARE(batch.devices[0].counters[DiskField::ReadIos], quint64(1000010));
     QCOMPARE(batch.devices[0].counters.devnum, DiskCounters::makeDevnum(8, 0));
-    QCOMPARE(batch.devices[0].metrics[Metric::ReadAwait], 1.0);
-    QCOMPARE(batch.devices[0].metrics[Metric::ReadRequestSize], 4.0);
+    QCOMPARE(batch.devices[0].metrics(batch.elapsedSeconds)[Metric::ReadAwait], 1.0);
+    QCOMPARE(batch.devices[0].metrics(batch.elapsedSeconds)[Metric::ReadRequestSize], 4.0);
 }
 
 void TestSampler::ratesUseRealElapsedTime()
@@ -160,7 +165,7 @@ void TestSampler::ratesUseRealElapsedTime()
     QVERIFY2(
         batch.elapsedSeconds * 1e9 >= double(innerEnd - innerStart), qPrintable(QString::number(batch.elapsedSeconds)));
     QVERIFY2(batch.elapsedSeconds * 1e9 <= double(outerEnd), qPrintable(QString::number(batch.elapsedSeconds)));
-    const auto &m = batch.devices[0].metrics;
+    const IostatMetrics m = batch.devices[0].metrics(batch.elapsedSeconds);
     QCOMPARE(m[Metric::WritesPerSec], 300 / batch.elapsedSeconds);
     QCOMPARE(m[Metric::WriteKBPerSec], 1200 / batch.elapsedSeconds);
     QCOMPARE(m[Metric::Utilization], 150 / batch.elapsedSeconds / 10);
@@ -212,7 +217,8 @@ void TestSampler::backwardsCountersGiveZero()
     sampler.sampleNow();
     tree.set(QStringLiteral("sda"), QStringLiteral("8:0"), counters20(5, 3, 24, 2)); // recreated under the same name
     sampler.sampleNow();
-    const auto &m = batches.first().first().value<SampleBatch>().devices[0].metrics;
+    const auto recreated = batches.first().first().value<SampleBatch>();
+    const IostatMetrics m = recreated.devices[0].metrics(recreated.elapsedSeconds);
     for (Metric metric : MetricCatalog::all())
         QCOMPARE(m[metric], 0.0);
 }
@@ -346,11 +352,28 @@ void TestSampler::inflightSplit()
     tree.set(QStringLiteral("sda"), QStringLiteral("8:0"), counters20(10, 10, 0, 0, 32));
     sampler.sampleNow();
     const auto batch = batches.first().first().value<SampleBatch>();
-    QCOMPARE(batch.devices[0].metrics[Metric::InflightReads], 3.0);
-    QCOMPARE(batch.devices[0].metrics[Metric::InflightWrites], 29.0);
+    QCOMPARE(batch.devices[0].metrics(batch.elapsedSeconds)[Metric::InflightReads], 3.0);
+    QCOMPARE(batch.devices[0].metrics(batch.elapsedSeconds)[Metric::InflightWrites], 29.0);
     // Field 9 is 0: the split is {0, 0} without reading the file (its sum is field 9).
-    QCOMPARE(batch.devices[1].metrics[Metric::InflightReads], 0.0);
-    QCOMPARE(batch.devices[1].metrics[Metric::InflightWrites], 0.0);
+    QCOMPARE(batch.devices[1].metrics(batch.elapsedSeconds)[Metric::InflightReads], 0.0);
+    QCOMPARE(batch.devices[1].metrics(batch.elapsedSeconds)[Metric::InflightWrites], 0.0);
+
+    // The file is kept open and read again from offset 0: a new split is seen, as is a tar-padded one.
+    tree.setInflight(QStringLiteral("sda"), 7, 1);
+    sampler.sampleNow();
+    QCOMPARE(batches.last().first().value<SampleBatch>().devices[0].inflight, (std::array<quint32, 2> { 7, 1 }));
+    tree.setInflightText(QStringLiteral("sda"), QStringLiteral("       2       6\n") + QString(40, QChar(0)));
+    sampler.sampleNow();
+    QCOMPARE(batches.last().first().value<SampleBatch>().devices[0].inflight, (std::array<quint32, 2> { 2, 6 }));
+
+    // Not read: a busy device's split is unknown (NaN), never a made-up 0; an idle one's is still {0, 0}.
+    sampler.setReadInflight(false);
+    sampler.sampleNow();
+    const auto unread = batches.last().first().value<SampleBatch>();
+    QCOMPARE(unread.devices[0].inflight, (std::array<quint32, 2> { InflightUnknown, InflightUnknown }));
+    QVERIFY(std::isnan(unread.devices[0].metrics(unread.elapsedSeconds)[Metric::InflightReads]));
+    QVERIFY(std::isnan(unread.devices[0].metrics(unread.elapsedSeconds)[Metric::InflightWrites]));
+    QCOMPARE(unread.devices[1].metrics(unread.elapsedSeconds)[Metric::InflightWrites], 0.0);
 }
 
 void TestSampler::malformedDiskstatsFails()

@@ -35,7 +35,7 @@ DeviceSample sample(const QString &name, quint64 tick, int intervalMs, quint64 s
     d[DiskField::DiscardIos] = discards;
     d[DiskField::DiscardSectors] = discards * 2048;
     d[DiskField::FlushIos] = discards;
-    s.metrics = IostatMetrics::fromDeltas(d, intervalMs / 1000.0, 1, quint32(tick % 7));
+    s.inflight = { 1, quint32(tick % 7) };
     return s;
 }
 
@@ -65,7 +65,7 @@ DeviceSample busySample(const QString &name, std::mt19937_64 &random, int interv
         d[DiskField::FlushTicks] = around(150);
     }
     std::uniform_int_distribution<int> inflight(0, 64);
-    s.metrics = IostatMetrics::fromDeltas(d, intervalMs / 1000.0, quint32(inflight(random)), quint32(inflight(random)));
+    s.inflight = { quint32(inflight(random)), quint32(inflight(random)) };
     return s;
 }
 
@@ -183,7 +183,7 @@ void TestSeriesStore::busyDevicesCostAtMost48Bytes()
             s.counters.name = n;
             devices.append(s);
         }
-        sentToFirst.append(devices.first().metrics);
+        sentToFirst.append(devices.first().metrics(interval / 1000.0));
         store.append(batch(t, atMs, interval, devices));
     }
     const qsizetype kept = store.sampleCount(busy.first());
@@ -225,7 +225,7 @@ void TestSeriesStore::givesBackTheMetrics()
     QList<IostatMetrics> sent;
     for (quint64 t = 1; t <= 20; ++t) {
         const DeviceSample s = sample(QStringLiteral("sda"), t, 1000, 1000);
-        sent.append(s.metrics);
+        sent.append(s.metrics(1.0));
         store.append(batch(t, qint64(t) * 1000, 1000, { s }));
     }
     QCOMPARE(store.devices(), QStringList { QStringLiteral("sda") });
@@ -296,7 +296,7 @@ void TestSeriesStore::retentionDropsOldSamples()
     QVERIFY(!history.first().startsSegment);
     // The oldest kept sample still knows its own interval: its metrics are intact.
     QCOMPARE(history.first().metrics[Metric::WritesPerSec],
-        sample(QStringLiteral("sda"), 90, 1000, 10).metrics[Metric::WritesPerSec]);
+        sample(QStringLiteral("sda"), 90, 1000, 10).metrics(1.0)[Metric::WritesPerSec]);
 }
 
 void TestSeriesStore::steadyStateCostsWhatItStores()

@@ -74,9 +74,10 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
     connect(&sampler, &Sampler::samplesAvailable, this, [&totals](const SampleBatch &batch) {
         for (const DeviceSample &s : batch.devices) {
             Totals &t = totals[s.name()];
-            t.writeMerges += s.metrics[Metric::WriteMergesPerSec] * batch.elapsedSeconds;
-            t.writes += s.metrics[Metric::WritesPerSec] * batch.elapsedSeconds;
-            t.maxWareqSz = qMax(t.maxWareqSz, s.metrics[Metric::WriteRequestSize]);
+            const IostatMetrics m = s.metrics(batch.elapsedSeconds);
+            t.writeMerges += m[Metric::WriteMergesPerSec] * batch.elapsedSeconds;
+            t.writes += m[Metric::WritesPerSec] * batch.elapsedSeconds;
+            t.maxWareqSz = qMax(t.maxWareqSz, m[Metric::WriteRequestSize]);
         }
     });
     sampler.start();
