@@ -1,7 +1,8 @@
 // bench_sampler: the numbers in docs/stats.md. A plain program, not a pass/fail test.
 //
 //  1. 4,096 generated devices sampled at 10 Hz by the real, timer-driven Sampler: CPU of the sampling thread
-//     (read + parse + deltas + iostat math + the batch signal), with and without a SeriesStore behind it.
+//     (read + parse + deltas + the batch signal, whose receiver computes iostat's metrics of every device),
+//     with and without the in-flight split, with and without a SeriesStore behind it.
 //  2. This machine's real devices: dmtunectl stat against iostat -x, same devices, same interval, run side
 //     by side; CPU of each process from wait4()'s rusage, startup separated out by a 1-report run.
 //  3. /proc/diskstats against per-device /sys/block/X/stat reads: where the Auto source switches.
