@@ -67,6 +67,16 @@ Result<QList<DmTargetLine>> parseTargetLines(QStringView text)
     return lines;
 }
 
+Result<QString> multipathTargetParams(const QList<DmTargetLine> &lines)
+{
+    using R = Result<QString>;
+    if (lines.size() != 1)
+        return R::failure(QStringLiteral("a multipath map has exactly one target, this one has %1").arg(lines.size()));
+    if (lines.first().targetType != QLatin1String("multipath"))
+        return R::failure(QStringLiteral("target type is \"%1\", not multipath").arg(lines.first().targetType));
+    return lines.first().params;
+}
+
 QString formatTargetLines(const QList<DmTargetLine> &lines)
 {
     QStringList texts;

@@ -25,4 +25,8 @@ QString formatTargetLine(const DmTargetLine &line);
 Result<QList<DmTargetLine>> parseTargetLines(QStringView text);
 QString formatTargetLines(const QList<DmTargetLine> &lines);
 
+// The params of a multipath map's one target (its table or its status); an error when there is not exactly
+// one line or its type is not multipath.
+Result<QString> multipathTargetParams(const QList<DmTargetLine> &lines);
+
 } // namespace dmtune

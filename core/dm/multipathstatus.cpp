@@ -190,11 +190,10 @@ Result<MultipathStatus> parseMultipathStatusLine(QStringView line)
 Result<MultipathStatus> multipathStatusOf(const QList<DmTargetLine> &lines)
 {
     using R = Result<MultipathStatus>;
-    if (lines.size() != 1)
-        return R::failure(QStringLiteral("a multipath map has exactly one target, this one has %1").arg(lines.size()));
-    if (lines.first().targetType != QLatin1String("multipath"))
-        return R::failure(QStringLiteral("target type is \"%1\", not multipath").arg(lines.first().targetType));
-    auto status = parseMultipathStatus(lines.first().params);
+    const auto params = multipathTargetParams(lines);
+    if (!params)
+        return R::failure(params.errorMessage());
+    auto status = parseMultipathStatus(params.value());
     if (!status)
         return R::failure(QStringLiteral("multipath status: ") + status.errorMessage());
     return status;

@@ -288,11 +288,10 @@ Result<MultipathTable> parseMultipathTableLine(QStringView line)
 Result<MultipathTable> multipathTableOf(const QList<DmTargetLine> &lines)
 {
     using R = Result<MultipathTable>;
-    if (lines.size() != 1)
-        return R::failure(QStringLiteral("a multipath map has exactly one target, this one has %1").arg(lines.size()));
-    if (lines.first().targetType != QLatin1String("multipath"))
-        return R::failure(QStringLiteral("target type is \"%1\", not multipath").arg(lines.first().targetType));
-    auto table = parseMultipathTable(lines.first().params);
+    const auto params = multipathTargetParams(lines);
+    if (!params)
+        return R::failure(params.errorMessage());
+    auto table = parseMultipathTable(params.value());
     if (!table)
         return R::failure(QStringLiteral("multipath table: ") + table.errorMessage());
     return table;
