@@ -108,6 +108,7 @@ struct MultipathMap {
     QStringList features;
     QStringList hwHandler;
     QString tableLine; // params of the multipath target, as the kernel reports it
+    QString tableTargetLine; // the whole table line, "0 SECTORS multipath PARAMS", as dmsetup table prints it
     QString statusLine;
     bool groupsKnown = false;
     QString groupsUnknownReason; // why groups could not be read (no device-mapper, captured tree, ...)

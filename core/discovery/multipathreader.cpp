@@ -47,6 +47,7 @@ void readMultipathGroups(MultipathMap &map, DeviceMapper &dm, const DeviceSnapsh
                            .arg(status->groups.size()));
 
     map.tableLine = formatMultipathTable(table.value());
+    map.tableTargetLine = formatTargetLine(tableLines->first());
     map.statusLine = statusLines->isEmpty() ? QString() : statusLines->first().params;
     map.features = table->features;
     map.hwHandler = table->hwHandler;

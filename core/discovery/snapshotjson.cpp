@@ -102,7 +102,9 @@ QJsonObject mapToJson(const MultipathMap &m)
     if (!m.groupsKnown)
         o[QStringLiteral("groups_unknown_reason")] = m.groupsUnknownReason;
     else {
-        o[QStringLiteral("table")] = m.tableLine;
+        // As map show --json and dmsetup table: the whole line; params, the multipath target's own text.
+        o[QStringLiteral("table")] = m.tableTargetLine;
+        o[QStringLiteral("params")] = m.tableLine;
         o[QStringLiteral("status")] = m.statusLine;
         o[QStringLiteral("next_group")] = m.nextGroup;
     }

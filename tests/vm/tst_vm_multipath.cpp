@@ -169,6 +169,10 @@ private Q_SLOTS:
         QVERIFY(str(map.value("uuid"_L1)).startsWith("mpath-"_L1));
         QCOMPARE(str(map.value("uuid"_L1)), m_env.value(u"UUID"_s));
         QCOMPARE(strings(map.value("features"_L1)), QStringList());
+        // dmsetup table's line, and its multipath params, as map show --json has them.
+        QCOMPARE(str(map.value("table"_L1)), m_env.value(u"TABLE"_s));
+        QCOMPARE(u"0 %1 multipath %2"_s.arg(m_env.value(u"TABLE"_s).section(u' ', 1, 1), str(map.value("params"_L1))),
+            m_env.value(u"TABLE"_s));
     }
 
     void groupsMatchTable()
