@@ -9,8 +9,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QSet>
+
 #include <cmath>
 #include <map>
+#include <random>
 
 using namespace dmtune;
 
@@ -108,6 +111,7 @@ private Q_SLOTS:
     void firstBatchCoversFirstInterval();
     void ratesUseRealElapsedTime();
     void deviceAppearsAndVanishes();
+    void deltasSurviveChurn();
     void backwardsCountersGiveZero();
     void watchAllSkipsPartitions();
     void watchesListInItsOrder();
@@ -206,6 +210,65 @@ void TestSampler::deviceAppearsAndVanishes()
     // stop() ends every series.
     sampler.stop();
     QCOMPARE(vanished.size(), 2);
+}
+
+// Devices come and go at random between ticks, with steady stretches between: every batch holds exactly the
+// devices present at both reads, in read order, each with the increase since the previous read. This is what
+// the in-place batch (previous counters taken from the batch's own slots while the device list is unchanged)
+// must never get wrong.
+void TestSampler::deltasSurviveChurn()
+{
+    CounterTree tree;
+    std::mt19937 random(7);
+    QStringList pool;
+    for (char c = 'a'; c <= 'l'; ++c)
+        pool << QStringLiteral("sd") + QLatin1Char(c);
+    std::map<QString, quint64> reads; // cumulative, per name, kept while a device is away
+    QSet<QString> present;
+    const auto devnum = [&](const QString &name) { return QStringLiteral("8:%1").arg(16 * pool.indexOf(name)); };
+    for (const QString &name : pool) {
+        if (random() % 2) {
+            present.insert(name);
+            tree.set(name, devnum(name), counters20(reads[name], 0));
+        }
+    }
+    Sampler sampler(tree.root());
+    QSignalSpy batches(&sampler, &Sampler::samplesAvailable);
+    sampler.sampleNow();
+    for (int tick = 0; tick < 150; ++tick) {
+        const QSet<QString> before = present;
+        std::map<QString, quint64> increase;
+        const bool churn = tick % 10 >= 7; // three ticks of churn, then seven steady ones
+        for (const QString &name : pool) {
+            if (churn && random() % 4 == 0) {
+                if (present.remove(name)) {
+                    tree.remove(name);
+                    continue;
+                }
+                present.insert(name);
+            }
+            if (!present.contains(name))
+                continue;
+            increase[name] = random() % 100;
+            reads[name] += increase[name];
+            tree.set(name, devnum(name), counters20(reads[name], 0));
+        }
+        sampler.sampleNow();
+        QCOMPARE(batches.size(), tick + 1);
+        const auto batch = batches.last().first().value<SampleBatch>();
+        QStringList expected;
+        for (const QString &name : pool) { // diskstats order here is the names' order
+            if (before.contains(name) && present.contains(name))
+                expected << name;
+        }
+        QStringList got;
+        for (const DeviceSample &d : batch.devices) {
+            got << d.name();
+            QCOMPARE(d.deltas[DiskField::ReadIos], increase[d.name()]);
+            QCOMPARE(d.counters[DiskField::ReadIos], reads[d.name()]);
+        }
+        QCOMPARE(got, expected);
+    }
 }
 
 void TestSampler::backwardsCountersGiveZero()
