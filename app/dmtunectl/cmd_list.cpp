@@ -3,7 +3,9 @@
 
 #include "discovery/discovery.h"
 #include "discovery/snapshotjson.h"
+#include "dm/multipathdclient.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace dmtune::cli {
@@ -74,6 +76,32 @@ void printText(const DeviceSnapshot &s, QTextStream &out)
         out << "\ndevice-mapper: " << s.deviceMapper.reason << '\n';
 }
 
+// multipathd's priorities and checker states on the maps it manages, as multipath -ll shows them (live
+// system only). {"running": false} without multipathd; its error when it does not answer.
+QJsonObject addMultipathdViews(QJsonObject *doc)
+{
+    QJsonObject status { { QStringLiteral("running"), MultipathdClient::isRunning() } };
+    if (!status.value(QStringLiteral("running")).toBool())
+        return status;
+    const auto reply = MultipathdClient().showMapsJson();
+    const auto views = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(reply.errorMessage());
+    if (!views) {
+        status.insert(QStringLiteral("error"), views.errorMessage());
+        return status;
+    }
+    QJsonArray maps = doc->value(QStringLiteral("maps")).toArray();
+    for (qsizetype i = 0; i < maps.size(); ++i) {
+        QJsonObject map = maps.at(i).toObject();
+        const auto view = findMultipathdMap(views.value(), map.value(QStringLiteral("name")).toString());
+        if (!view)
+            continue;
+        addMultipathdView(&map, view.value());
+        maps[i] = map;
+    }
+    doc->insert(QStringLiteral("maps"), maps);
+    return status;
+}
+
 } // namespace
 
 int runList(const QStringList &args, Streams io)
@@ -81,6 +109,8 @@ int runList(const QStringList &args, Streams io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("List block devices and dm-multipath maps."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON (format in README.md).")});
+    parser.addOption({QStringLiteral("no-multipathd"),
+        QStringLiteral("Do not ask multipathd for path priorities and checker states.")});
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))
@@ -91,8 +121,12 @@ int runList(const QStringList &args, Streams io)
     if (!sysfs.isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
-    if (parser.isSet(QStringLiteral("json")))
-        io.out << QJsonDocument(snapshotToJson(snapshot)).toJson(QJsonDocument::Indented);
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonObject doc = snapshotToJson(snapshot);
+        if (sysfs.isLive() && !parser.isSet(QStringLiteral("no-multipathd")))
+            doc.insert(QStringLiteral("multipathd"), addMultipathdViews(&doc));
+        io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    }
     else
         printText(snapshot, io.out);
     io.out.flush();

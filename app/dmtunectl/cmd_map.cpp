@@ -2,6 +2,7 @@
 // a safe table reload, queue_if_no_path on or off.
 #include "cli.h"
 
+#include "discovery/snapshotjson.h"
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathdview.h"
@@ -90,20 +91,12 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
                 // the keys of list --json (the man page: "the map's object as in list --json")
                 { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.paths.at(p).args) },
                 { QStringLiteral("selector_info"), QJsonArray::fromStringList(ps.selectorInfo) } };
-            // What multipath -ll shows beside the kernel's state: multipathd's priority and checker.
-            if (const MultipathdPathView *mp = mpd.path(g, ps.device)) {
-                path.insert(QStringLiteral("priority"), mp->priority);
-                path.insert(QStringLiteral("checker_state"), mp->checkerState);
-                path.insert(QStringLiteral("device_state"), mp->deviceState);
-            }
             paths.append(path);
         }
         QJsonObject group { { QStringLiteral("index"), int(g + 1) },
             { QStringLiteral("state"), QString(gs.state) }, { QStringLiteral("selector"), spec.selector },
             { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.selectorArgs) },
             { QStringLiteral("paths"), paths } };
-        if (const MultipathdGroupView *mg = mpd.group(g))
-            group.insert(QStringLiteral("priority"), mg->priority);
         groups.append(group);
     }
     QJsonObject multipathd { { QStringLiteral("running"), mpd.running } };
@@ -113,7 +106,7 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         if (!mpd.error.isEmpty())
             multipathd.insert(QStringLiteral("error"), mpd.error);
     }
-    return QJsonObject { { QStringLiteral("name"), map }, { QStringLiteral("uuid"), s.info.uuid },
+    QJsonObject shown { { QStringLiteral("name"), map }, { QStringLiteral("uuid"), s.info.uuid },
         { QStringLiteral("devnum"), QStringLiteral("%1:%2").arg(s.info.major).arg(s.info.minor) },
         { QStringLiteral("suspended"), s.info.suspended }, { QStringLiteral("event_nr"), double(s.info.eventNr) },
         { QStringLiteral("table"), formatTargetLine(s.line) },
@@ -128,6 +121,9 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         { QStringLiteral("initial_group"), s.table.initialGroup }, { QStringLiteral("next_group"), s.status.nextGroup },
         { QStringLiteral("active_group"), s.status.activeGroup() }, { QStringLiteral("groups"), groups },
         { QStringLiteral("multipathd"), multipathd } };
+    if (mpd.manages)
+        addMultipathdView(&shown, mpd.view); // as list --json has them
+    return shown;
 }
 
 void showText(

@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace dmtune {
 
 namespace {
@@ -127,6 +129,36 @@ QJsonObject mapToJson(const MultipathMap &m)
     }
     o[QStringLiteral("groups")] = groups;
     return o;
+}
+
+void addMultipathdView(QJsonObject *map, const MultipathdMapView &view)
+{
+    QJsonArray groups = map->value(QStringLiteral("groups")).toArray();
+    for (qsizetype g = 0; g < groups.size(); ++g) {
+        QJsonObject group = groups.at(g).toObject();
+        const int index = group.value(QStringLiteral("index")).toInt();
+        const auto gv = std::find_if(view.groups.cbegin(), view.groups.cend(),
+            [&](const MultipathdGroupView &v) { return v.number == index; });
+        if (gv == view.groups.cend())
+            continue;
+        group.insert(QStringLiteral("priority"), gv->priority);
+        QJsonArray paths = group.value(QStringLiteral("paths")).toArray();
+        for (qsizetype p = 0; p < paths.size(); ++p) {
+            QJsonObject path = paths.at(p).toObject();
+            const QString devnum = path.value(QStringLiteral("devnum")).toString();
+            const auto pv = std::find_if(gv->paths.cbegin(), gv->paths.cend(),
+                [&](const MultipathdPathView &v) { return v.devT == devnum; });
+            if (pv == gv->paths.cend())
+                continue;
+            path.insert(QStringLiteral("priority"), pv->priority);
+            path.insert(QStringLiteral("checker_state"), pv->checkerState);
+            path.insert(QStringLiteral("device_state"), pv->deviceState);
+            paths[p] = path;
+        }
+        group.insert(QStringLiteral("paths"), paths);
+        groups[g] = group;
+    }
+    map->insert(QStringLiteral("groups"), groups);
 }
 
 QJsonObject snapshotToJson(const DeviceSnapshot &s)

@@ -1,6 +1,7 @@
 #pragma once
 // The JSON form of a snapshot (dmtunectl list --json; documented in README.md).
 #include "discovery/devicesnapshot.h"
+#include "dm/multipathdview.h"
 
 #include <QJsonObject>
 
@@ -9,6 +10,11 @@ namespace dmtune {
 QJsonObject deviceToJson(const BlockDevice &device);
 QJsonObject mapToJson(const MultipathMap &map);
 QJsonObject snapshotToJson(const DeviceSnapshot &snapshot);
+
+// What multipath -ll shows beside the kernel's states and the kernel does not know: multipathd's priority on
+// each group of a map object (as mapToJson and map show --json make them, matched by index), and priority,
+// checker_state and device_state on each path (matched by devnum within its group).
+void addMultipathdView(QJsonObject *map, const MultipathdMapView &view);
 
 // multipath -ll style text of one map.
 QString mapToText(const MultipathMap &map, const DeviceSnapshot &snapshot);

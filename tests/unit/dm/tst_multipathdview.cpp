@@ -1,9 +1,11 @@
 // multipathd's `show maps json` parsed, and compared with the kernel's table and status.
 // fixtures/multipathd-show-maps.json is multipathd 0.9.4's reply in the lab VM (4 scsi_debug
 // paths, path_grouping_policy failover, no_path_retry 12).
+#include "discovery/snapshotjson.h"
 #include "dm/multipathdview.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QTest>
 
 using namespace dmtune;
@@ -83,6 +85,39 @@ private Q_SLOTS:
             QCOMPARE(v.groups.at(i).paths.first().checker, QStringLiteral("tur"));
         }
         QCOMPARE(v.groups.first().dmState, QStringLiteral("active"));
+    }
+
+    // list --json and map show --json get multipathd's priorities and checker states per group and path,
+    // matched by group index and path devnum; what multipathd does not know is left alone.
+    void annotatesMapJson()
+    {
+        const MultipathdMapView v = labView();
+        QJsonArray groups;
+        for (const MultipathdGroupView &g : v.groups) {
+            QJsonArray paths { QJsonObject { { QStringLiteral("devnum"), g.paths.first().devT } } };
+            if (g.number == 1)
+                paths.append(QJsonObject { { QStringLiteral("devnum"), QStringLiteral("9:9") } }); // not multipathd's
+            groups.append(QJsonObject { { QStringLiteral("index"), g.number }, { QStringLiteral("paths"), paths } });
+        }
+        groups.append(QJsonObject { { QStringLiteral("index"), 5 }, { QStringLiteral("paths"), QJsonArray {} } });
+        QJsonObject map { { QStringLiteral("name"), v.name }, { QStringLiteral("groups"), groups } };
+        addMultipathdView(&map, v);
+        const QJsonArray out = map.value(QStringLiteral("groups")).toArray();
+        QCOMPARE(out.size(), 5);
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject g = out.at(i).toObject();
+            QCOMPARE(g.value(QStringLiteral("priority")).toInt(-2), v.groups.at(i).priority);
+            const QJsonObject p = g.value(QStringLiteral("paths")).toArray().first().toObject();
+            QCOMPARE(p.value(QStringLiteral("priority")).toInt(-2), v.groups.at(i).paths.first().priority);
+            QCOMPARE(p.value(QStringLiteral("checker_state")).toString(), v.groups.at(i).paths.first().checkerState);
+            QCOMPARE(p.value(QStringLiteral("device_state")).toString(), QStringLiteral("running"));
+        }
+        QVERIFY(!out.at(0).toObject().value(QStringLiteral("paths")).toArray().at(1).toObject().contains(
+            QStringLiteral("priority")));
+        QVERIFY(!out.at(4).toObject().contains(QStringLiteral("priority")));
+        // ALUA in the lab: the optimized group first, with the higher priority.
+        QVERIFY(out.at(0).toObject().value(QStringLiteral("priority")).toInt()
+            > out.at(3).toObject().value(QStringLiteral("priority")).toInt());
     }
 
     void rejects_data()

@@ -150,6 +150,24 @@ private Q_SLOTS:
         }
         // ALUA: the groups are sorted by priority, the first one's is higher than the standby one's.
         QVERIFY(groups.first().toObject().value("priority"_L1).toInt() > groups.last().toObject().value("priority"_L1).toInt());
+
+        // list --json carries the same, on the same keys.
+        const vm::Run listed = ctl({ u"list"_s, u"--json"_s });
+        QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
+        vm::saveFile(m_out + u"/list.json"_s, listed.out);
+        const QJsonObject doc = QJsonDocument::fromJson(listed.out.toUtf8()).object();
+        QCOMPARE(doc.value("multipathd"_L1).toObject().value("running"_L1).toBool(), true);
+        const QJsonArray listedMaps = doc.value("maps"_L1).toArray();
+        QCOMPARE(listedMaps.size(), 1);
+        const QJsonArray listedGroups = listedMaps.first().toObject().value("groups"_L1).toArray();
+        QCOMPARE(listedGroups.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject g = listedGroups.at(i).toObject();
+            QCOMPARE(g.value("priority"_L1).toInt(-2), view.groups.at(i).priority);
+            const QJsonObject p = g.value("paths"_L1).toArray().first().toObject();
+            QCOMPARE(p.value("priority"_L1).toInt(-2), view.groups.at(i).paths.first().priority);
+            QCOMPARE(p.value("checker_state"_L1).toString(), view.groups.at(i).paths.first().checkerState);
+        }
     }
 
     void pathThroughMultipathd()
