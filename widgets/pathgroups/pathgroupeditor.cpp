@@ -478,6 +478,8 @@ void PathGroupEditor::setMap(const QString &map, const MultipathTable &table, co
                              const QHash<QString, QString> &deviceNames)
 {
     const bool sameMap = map == m_map && m_editable;
+    if (map != m_map)
+        m_multipathd.reset(); // another map's priorities
     m_map = map;
     m_status = status;
     m_names = deviceNames;
@@ -647,14 +649,45 @@ void PathGroupEditor::resetDraft()
     refresh();
 }
 
+void PathGroupEditor::setMultipathdView(const std::optional<MultipathdMapView> &view)
+{
+    if (view == m_multipathd)
+        return;
+    m_multipathd = view;
+    if (m_editable)
+        refresh();
+}
+
+// multipathd's group of that number in the shown map's view; null when it does not know it.
+static const MultipathdGroupView *multipathdGroup(const std::optional<MultipathdMapView> &view, int number)
+{
+    if (!view)
+        return nullptr;
+    for (const MultipathdGroupView &group : view->groups) {
+        if (group.number == number)
+            return &group;
+    }
+    return nullptr;
+}
+
 QHash<QString, LivePath> PathGroupEditor::livePaths() const
 {
     QHash<QString, LivePath> live;
     const MultipathTable &current = m_draft.current();
     for (int g = 0; g < m_status.groups.size(); ++g) {
         const QString selector = g < current.groups.size() ? current.groups.at(g).selector : QString();
-        for (const PathStatus &path : m_status.groups.at(g).paths)
-            live.insert(path.device, LivePath {path, selector, g + 1});
+        const MultipathdGroupView *mpd = multipathdGroup(m_multipathd, g + 1);
+        for (const PathStatus &path : m_status.groups.at(g).paths) {
+            LivePath entry {path, selector, g + 1};
+            for (const MultipathdPathView &p : mpd ? mpd->paths : QList<MultipathdPathView>()) {
+                if (p.devT == path.device) {
+                    entry.priority = p.priority;
+                    entry.checkerState = p.checkerState;
+                    entry.deviceState = p.deviceState;
+                }
+            }
+            live.insert(path.device, entry);
+        }
     }
     return live;
 }
@@ -754,6 +787,8 @@ void PathGroupEditor::refreshGroups()
             subtitle += QStringLiteral(" · initial group");
         if (m_status.activeGroup() == 0 && origin >= 0 && m_status.nextGroup == origin + 1)
             subtitle += QStringLiteral(" · next");
+        if (const MultipathdGroupView *mpd = origin >= 0 ? multipathdGroup(m_multipathd, origin + 1) : nullptr)
+            subtitle += QStringLiteral(" · prio %1").arg(mpd->priority); // multipathd's, as multipath -ll
         const bool isActive = status && status->state == QLatin1Char('A');
         PathGroupColumn *column = columnAt(g);
         column->update(m_map, g, spec, title, subtitle, isActive, count, live, m_names, m_editable && !m_applying);

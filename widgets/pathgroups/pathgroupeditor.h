@@ -9,6 +9,7 @@
 #include "pathgroupdraft.h"
 #include "pathgroupmodel.h"
 
+#include "dm/multipathdview.h"
 #include "dm/multipathoperation.h"
 #include "dm/multipathstatus.h"
 
@@ -52,6 +53,9 @@ public:
     // Nothing to edit: the map's groups are unknown (why, e.g. no device-mapper) or no map is chosen.
     // `paths` are shown read-only (e.g. the map's slaves from sysfs).
     void setUnavailable(const QString &map, const QString &reason, const QStringList &paths = {});
+    // multipathd's view of the shown map (priorities, checker states), or none: it does not run or does not
+    // manage the map. Shown beside the kernel's states until the next call.
+    void setMultipathdView(const std::optional<MultipathdMapView> &view);
 
     QString map() const { return m_map; }
     bool isEditable() const { return m_editable; }
@@ -112,6 +116,7 @@ private:
     QString m_map;
     PathGroupDraft m_draft;
     MultipathStatus m_status;
+    std::optional<MultipathdMapView> m_multipathd;
     QHash<QString, QString> m_names;
     bool m_editable = false;
     bool m_applying = false;

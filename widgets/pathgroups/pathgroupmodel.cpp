@@ -204,8 +204,20 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
         break;
     }
     case ColumnKind::State:
-        if (role == Qt::DisplayRole)
-            return live ? (live->status.active ? QStringLiteral("active") : QStringLiteral("failed")) : QStringLiteral("–");
+        if (role == Qt::DisplayRole) {
+            if (!live)
+                return QStringLiteral("–");
+            const QString state = live->status.active ? QStringLiteral("active") : QStringLiteral("failed");
+            if (live->priority < 0)
+                return state;
+            // As multipath -ll: the kernel's state, then multipathd's priority and checker state.
+            return QStringLiteral("%1 · prio %2 · %3").arg(state).arg(live->priority).arg(live->checkerState);
+        }
+        if (role == Qt::ToolTipRole && live && live->priority >= 0)
+            return QStringLiteral("Kernel: %1. multipathd: priority %2, checker %3, device %4.")
+                .arg(live->status.active ? QStringLiteral("active") : QStringLiteral("failed"))
+                .arg(live->priority)
+                .arg(live->checkerState, live->deviceState);
         if (role == Qt::ForegroundRole && live && !live->status.active)
             return QBrush(QColor(0xb0, 0x1c, 0x1c));
         if (role == Qt::FontRole && live && !live->status.active) {

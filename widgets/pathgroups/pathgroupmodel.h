@@ -17,6 +17,11 @@ struct LivePath {
     PathStatus status;
     QString selector; // the selector of the live group the path is in (its info words come from it)
     int group = 0; // 1-based live group
+    // multipathd's, where it manages the map (what multipath -ll shows beside the kernel's A/F; the kernel
+    // does not know them): -1 / empty otherwise.
+    int priority = -1;
+    QString checkerState; // "ready", "faulty", "ghost", ...
+    QString deviceState; // "running", "offline", ...
 };
 
 class PathGroupModel : public QAbstractTableModel

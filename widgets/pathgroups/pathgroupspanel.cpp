@@ -9,13 +9,18 @@
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathcontrol.h"
+#include "dm/multipathdclient.h"
+#include "dm/multipathdview.h"
 
 #include <QDateTime>
 #include <QGroupBox>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace dmtune {
 
@@ -40,6 +45,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
     if (m_readDm) {
         m_control = new MultipathControl(m_ownedControlDm.get(), this);
         m_control->setSysfsRoot(sysfs);
+        m_askMultipathd = true;
         m_watcher = new DmEventWatcher([sysfs] { return std::make_unique<LibDevmapperBackend>(sysfs); }, this);
         connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
         m_actions->setControl(m_control);
@@ -214,7 +220,32 @@ void PathGroupsPanel::readNow()
     }
     const QHash<QString, QString> names = deviceNames();
     m_editor->setMap(m_map, state->table, state->status, names);
+    fetchMultipathdView();
     m_chart->addStatus(double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, state->table, state->status);
+}
+
+void PathGroupsPanel::fetchMultipathdView()
+{
+    if (!m_askMultipathd || m_multipathdPending || m_map.isEmpty())
+        return;
+    m_multipathdPending = true;
+    auto view = std::make_shared<std::optional<MultipathdMapView>>();
+    QThread *worker = QThread::create([view, map = m_map] {
+        if (!MultipathdClient::isRunning())
+            return;
+        const auto reply = MultipathdClient().showMapsJson();
+        const auto maps = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(QString());
+        const auto found = maps ? findMultipathdMap(maps.value(), map) : Result<MultipathdMapView>::failure(QString());
+        if (found)
+            *view = found.value();
+    });
+    connect(worker, &QThread::finished, this, [this, view, map = m_map] {
+        m_multipathdPending = false;
+        if (map == m_map)
+            m_editor->setMultipathdView(*view);
+    });
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    worker->start();
 }
 
 void PathGroupsPanel::onMapEvent(const QString &map)

@@ -65,6 +65,9 @@ private:
     void onMapEvent(const QString &map);
     QHash<QString, QString> deviceNames() const;
     void showUnavailable();
+    // Asks multipathd for the shown map's priorities and checker states on a thread of its own (its socket
+    // may take seconds when multipathd is busy); one question at a time.
+    void fetchMultipathdView();
 
     std::unique_ptr<DeviceMapper> m_ownedReadDm;
     std::unique_ptr<DeviceMapper> m_ownedControlDm;
@@ -73,6 +76,8 @@ private:
     DeviceSnapshot m_snapshot;
     bool m_haveSnapshot = false;
     QString m_map;
+    bool m_askMultipathd = false; // the live system only, never in tests
+    bool m_multipathdPending = false;
 
     MultipathControl *m_control = nullptr;
     DmEventWatcher *m_watcher = nullptr;

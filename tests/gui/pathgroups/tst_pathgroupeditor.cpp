@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -175,6 +176,40 @@ private Q_SLOTS:
         QCOMPARE(first->index(0, 3).data().toString(), QStringLiteral("1"));
         QVERIFY(first->flags(first->index(0, 3)) & Qt::ItemIsEditable);
         QVERIFY(!(first->flags(first->index(0, 1)) & Qt::ItemIsEditable));
+    }
+
+    // multipathd's priorities and checker states beside the kernel's A/F, as multipath -ll shows them; the
+    // view is matched by group number and path devnum, and dropped when another map is shown.
+    void showsMultipathdPriorities()
+    {
+        m_panel->showMap(mapName);
+        PathGroupEditor *editor = m_panel->editor();
+        MultipathdMapView view;
+        view.name = mapName;
+        view.groups = { MultipathdGroupView { 1, QStringLiteral("round-robin 0"), 50, QStringLiteral("active"),
+                            { MultipathdPathView { QStringLiteral("sda"), QStringLiteral("8:0"), QStringLiteral("active"),
+                                QStringLiteral("running"), QStringLiteral("ready"), QStringLiteral("tur"), 50 } } },
+            MultipathdGroupView { 2, QStringLiteral("round-robin 0"), 10, QStringLiteral("enabled"),
+                { MultipathdPathView { QStringLiteral("sdc"), QStringLiteral("8:32"), QStringLiteral("active"),
+                    QStringLiteral("running"), QStringLiteral("ghost"), QStringLiteral("tur"), 10 } } } };
+        editor->setMultipathdView(view);
+        PathGroupModel *first = editor->groupModel(0);
+        PathGroupModel *second = editor->groupModel(1);
+        QCOMPARE(first->index(0, 1).data().toString(), QStringLiteral("active · prio 50 · ready"));
+        QCOMPARE(first->index(0, 1).data(Qt::ToolTipRole).toString(),
+            QStringLiteral("Kernel: active. multipathd: priority 50, checker ready, device running."));
+        QCOMPARE(first->index(1, 1).data().toString(), QStringLiteral("active")); // 8:16: not in the view
+        QCOMPARE(second->index(0, 1).data().toString(), QStringLiteral("active · prio 10 · ghost"));
+        QStringList subtitles;
+        for (const QLabel *label : editor->findChildren<QLabel *>())
+            subtitles << label->text();
+        QVERIFY2(subtitles.filter(QStringLiteral("· prio 50")).size() == 1, qPrintable(subtitles.join(u'|')));
+        QVERIFY2(subtitles.filter(QStringLiteral("· prio 10")).size() == 1, qPrintable(subtitles.join(u'|')));
+        // A status tick keeps them; no view (multipathd gone) takes them away.
+        m_panel->readNow();
+        QCOMPARE(editor->groupModel(0)->index(0, 1).data().toString(), QStringLiteral("active · prio 50 · ready"));
+        editor->setMultipathdView(std::nullopt);
+        QCOMPARE(editor->groupModel(0)->index(0, 1).data().toString(), QStringLiteral("active"));
     }
 
     void dragPathToOtherGroupAndApply()
