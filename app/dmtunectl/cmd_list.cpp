@@ -12,6 +12,51 @@ namespace dmtune::cli {
 
 namespace {
 
+// multipathd's view of the maps it manages, for their priorities and checker states (what multipath -ll shows
+// beside the kernel's states). `status` is {"running": false} without multipathd, with its error when it does
+// not answer.
+struct MultipathdViews {
+    QJsonObject status;
+    QList<MultipathdMapView> maps;
+    const MultipathdMapView *find(const QString &map) const
+    {
+        for (const MultipathdMapView &view : maps) {
+            if (view.name == map)
+                return &view;
+        }
+        return nullptr;
+    }
+};
+
+MultipathdViews askMultipathd()
+{
+    MultipathdViews views;
+    views.status.insert(QStringLiteral("running"), MultipathdClient::isRunning());
+    if (!views.status.value(QStringLiteral("running")).toBool())
+        return views;
+    const auto reply = MultipathdClient().showMapsJson();
+    const auto maps = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(reply.errorMessage());
+    if (maps)
+        views.maps = maps.value();
+    else
+        views.status.insert(QStringLiteral("error"), maps.errorMessage());
+    return views;
+}
+
+void addMultipathdViews(QJsonObject *doc, const MultipathdViews &views)
+{
+    QJsonArray maps = doc->value(QStringLiteral("maps")).toArray();
+    for (qsizetype i = 0; i < maps.size(); ++i) {
+        QJsonObject map = maps.at(i).toObject();
+        if (const MultipathdMapView *view = views.find(map.value(QStringLiteral("name")).toString())) {
+            addMultipathdView(&map, *view);
+            maps[i] = map;
+        }
+    }
+    doc->insert(QStringLiteral("maps"), maps);
+    doc->insert(QStringLiteral("multipathd"), views.status);
+}
+
 QString sizeText(qint64 bytes)
 {
     if (bytes < 0)
@@ -52,10 +97,10 @@ QString deviceLine(const BlockDevice &d)
     return line;
 }
 
-void printText(const DeviceSnapshot &s, QTextStream &out)
+void printText(const DeviceSnapshot &s, const MultipathdViews &views, QTextStream &out)
 {
     for (const auto &m : s.maps)
-        out << mapToText(m, s);
+        out << mapToText(m, s, views.find(m.name));
     if (!s.maps.isEmpty())
         out << '\n';
     out << QStringLiteral("%1 %2 %3 %4 IDENTITY\n")
@@ -74,32 +119,6 @@ void printText(const DeviceSnapshot &s, QTextStream &out)
     }
     if (!s.deviceMapper.available)
         out << "\ndevice-mapper: " << s.deviceMapper.reason << '\n';
-}
-
-// multipathd's priorities and checker states on the maps it manages, as multipath -ll shows them (live
-// system only). {"running": false} without multipathd; its error when it does not answer.
-QJsonObject addMultipathdViews(QJsonObject *doc)
-{
-    QJsonObject status { { QStringLiteral("running"), MultipathdClient::isRunning() } };
-    if (!status.value(QStringLiteral("running")).toBool())
-        return status;
-    const auto reply = MultipathdClient().showMapsJson();
-    const auto views = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(reply.errorMessage());
-    if (!views) {
-        status.insert(QStringLiteral("error"), views.errorMessage());
-        return status;
-    }
-    QJsonArray maps = doc->value(QStringLiteral("maps")).toArray();
-    for (qsizetype i = 0; i < maps.size(); ++i) {
-        QJsonObject map = maps.at(i).toObject();
-        const auto view = findMultipathdMap(views.value(), map.value(QStringLiteral("name")).toString());
-        if (!view)
-            continue;
-        addMultipathdView(&map, view.value());
-        maps[i] = map;
-    }
-    doc->insert(QStringLiteral("maps"), maps);
-    return status;
 }
 
 } // namespace
@@ -121,14 +140,16 @@ int runList(const QStringList &args, Streams io)
     if (!sysfs.isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    const bool askIt = sysfs.isLive() && !snapshot.maps.isEmpty() && !parser.isSet(QStringLiteral("no-multipathd"));
+    const MultipathdViews views = askIt ? askMultipathd() : MultipathdViews {};
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonObject doc = snapshotToJson(snapshot);
-        if (sysfs.isLive() && !parser.isSet(QStringLiteral("no-multipathd")))
-            doc.insert(QStringLiteral("multipathd"), addMultipathdViews(&doc));
+        if (askIt)
+            addMultipathdViews(&doc, views);
         io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    } else {
+        printText(snapshot, views, io.out);
     }
-    else
-        printText(snapshot, io.out);
     io.out.flush();
     return ExitOk;
 }

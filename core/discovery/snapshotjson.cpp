@@ -199,7 +199,7 @@ QString humanSize(qint64 bytes)
 }
 } // namespace
 
-QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot)
+QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot, const MultipathdMapView *view)
 {
     QString out;
     const BlockDevice *dev = snapshot.device(m.device);
@@ -232,18 +232,28 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot)
     for (int gi = 0; gi < m.groups.size(); ++gi) {
         const auto &g = m.groups[gi];
         const bool lastGroup = gi + 1 == m.groups.size();
-        out += QStringLiteral("%1 policy='%2' status=%3\n")
+        const MultipathdGroupView *gv = nullptr;
+        for (const MultipathdGroupView &candidate : view ? view->groups : QList<MultipathdGroupView>()) {
+            if (candidate.number == g.index)
+                gv = &candidate;
+        }
+        out += QStringLiteral("%1 policy='%2'%3 status=%4\n")
                    .arg(lastGroup ? QStringLiteral("`-+-") : QStringLiteral("|-+-"),
                         g.selector + QLatin1Char(' ') + counted(g.selectorArgs), // 'service-time 0', as multipath -ll
-                        groupState.value(g.state, g.state));
+                        gv ? QStringLiteral(" prio=%1").arg(gv->priority) : QString(), groupState.value(g.state, g.state));
         for (int pi = 0; pi < g.paths.size(); ++pi) {
             const auto &p = g.paths[pi];
             const BlockDevice *pd = snapshot.device(p.name);
+            QString state = p.state == QLatin1String("A") ? QStringLiteral("active") : QStringLiteral("failed");
+            for (const MultipathdPathView &pv : gv ? gv->paths : QList<MultipathdPathView>()) {
+                if (pv.devT == p.devnum) // "active ready running", as multipath -ll
+                    state += QStringLiteral(" %1 %2").arg(pv.checkerState, pv.deviceState);
+            }
             out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
                        .arg(lastGroup ? QStringLiteral(" ") : QStringLiteral("|"), // "| `- 6:0:0:0 sdd", as multipath -ll
                             pi + 1 == g.paths.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
                             pd ? pd->scsi.hctl : QStringLiteral("-"), p.name.isEmpty() ? QStringLiteral("?") : p.name,
-                            p.devnum, p.state == QLatin1String("A") ? QStringLiteral("active") : QStringLiteral("failed"))
+                            p.devnum, state)
                        .arg(QStringLiteral("fail_count=%1").arg(p.failCount));
         }
     }

@@ -16,7 +16,8 @@ QJsonObject snapshotToJson(const DeviceSnapshot &snapshot);
 // checker_state and device_state on each path (matched by devnum within its group).
 void addMultipathdView(QJsonObject *map, const MultipathdMapView &view);
 
-// multipath -ll style text of one map.
-QString mapToText(const MultipathMap &map, const DeviceSnapshot &snapshot);
+// multipath -ll style text of one map; with multipathd's view of it, also what only multipathd knows, where
+// multipath -ll prints it: prio=N on each group line, the checker and device states on each path line.
+QString mapToText(const MultipathMap &map, const DeviceSnapshot &snapshot, const MultipathdMapView *view = nullptr);
 
 } // namespace dmtune

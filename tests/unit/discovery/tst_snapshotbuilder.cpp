@@ -313,7 +313,7 @@ void TestSnapshotBuilder::kernelNameOrder()
 }
 
 // dmtunectl list's map tree: the lines multipath -ll prints for the same table and status (lab VM,
-// multipathd's map over scsi_debug), apart from what only multipathd knows (prio, checker state).
+// multipathd's map over scsi_debug); what only multipathd knows (prio, checker state) when given its view.
 void TestSnapshotBuilder::mapTextAsMultipathLl()
 {
     DeviceSnapshot s;
@@ -345,6 +345,20 @@ void TestSnapshotBuilder::mapTextAsMultipathLl()
     QCOMPARE(lines.value(3), QStringLiteral("| `- - sdd 8:48 active fail_count=0"));
     QCOMPARE(lines.value(4), QStringLiteral("`-+- policy='service-time 0' status=enabled"));
     QCOMPARE(lines.value(5), QStringLiteral("  `- - sdc 8:32 failed fail_count=1"));
+
+    // With multipathd's view: its priorities and checker states where multipath -ll prints them.
+    MultipathdMapView view;
+    view.groups = { MultipathdGroupView { 1, QStringLiteral("service-time 0"), 50, QStringLiteral("active"),
+                        { MultipathdPathView { QStringLiteral("sdd"), QStringLiteral("8:48"), QStringLiteral("active"),
+                            QStringLiteral("running"), QStringLiteral("ready"), QStringLiteral("tur"), 50 } } },
+        MultipathdGroupView { 2, QStringLiteral("service-time 0"), 1, QStringLiteral("enabled"),
+            { MultipathdPathView { QStringLiteral("sdc"), QStringLiteral("8:32"), QStringLiteral("failed"),
+                QStringLiteral("running"), QStringLiteral("faulty"), QStringLiteral("tur"), 1 } } } };
+    const QStringList withView = mapToText(m, s, &view).split(QLatin1Char('\n'));
+    QCOMPARE(withView.value(2), QStringLiteral("|-+- policy='service-time 0' prio=50 status=active"));
+    QCOMPARE(withView.value(3), QStringLiteral("| `- - sdd 8:48 active ready running fail_count=0"));
+    QCOMPARE(withView.value(4), QStringLiteral("`-+- policy='service-time 0' prio=1 status=enabled"));
+    QCOMPARE(withView.value(5), QStringLiteral("  `- - sdc 8:32 failed faulty running fail_count=1"));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotBuilder)

@@ -13,6 +13,7 @@
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QJsonObject>
 #include <QSignalSpy>
 
@@ -165,6 +166,32 @@ private Q_SLOTS:
         const QJsonArray listedMaps = doc.value("maps"_L1).toArray();
         QCOMPARE(listedMaps.size(), 1);
         sameAsMultipathd(listedMaps.first().toObject().value("groups"_L1).toArray());
+    }
+
+    // dmtunectl list prints the map as multipath -ll does, multipathd's priorities and checker states
+    // included: the same lines once multipath's colour codes and column padding are taken out, and the
+    // fail_count dmtune adds.
+    void listTextIsMultipathLl()
+    {
+        const vm::Run ll = vm::run(u"multipath"_s, { u"-ll"_s, m_map });
+        QVERIFY2(ll.exitCode == 0, qPrintable(ll.err));
+        const vm::Run listed = ctl({ u"list"_s });
+        QVERIFY2(listed.exitCode == 0, qPrintable(listed.err));
+        vm::saveFile(m_out + u"/multipath-ll.txt"_s, ll.out);
+        vm::saveFile(m_out + u"/list.txt"_s, listed.out);
+        const auto normal = [](QString text) {
+            text.remove(QRegularExpression(u"\\x1b\\[[0-9;]*m"_s));
+            text.remove(QRegularExpression(u" fail_count=\\d+"_s));
+            text.replace(QRegularExpression(u" +"_s), u" "_s);
+            QStringList lines = text.split(u'\n');
+            for (QString &line : lines)
+                line = line.trimmed();
+            return lines;
+        };
+        const QStringList expected = normal(ll.out).filter(QRegularExpression(u"\\S"_s));
+        const QStringList got = normal(listed.out).mid(0, expected.size());
+        QCOMPARE(expected.size(), 10); // name, size, 4 x (group, path)
+        QCOMPARE(got, expected);
     }
 
     void pathThroughMultipathd()
