@@ -33,8 +33,7 @@ private Q_SLOTS:
 
 private:
     vm::MergingMap m_lab;
-    QString m_out, m_map, m_dm;
-    QStringList m_paths;
+    QString m_out;
     SysfsRoot m_sys;
 };
 
@@ -46,14 +45,11 @@ void TestVmRecording::initTestCase()
     QVERIFY(::geteuid() == 0);
     const QString problem = m_lab.setUp(m_sys);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    m_map = m_lab.map;
-    m_dm = m_lab.dm;
-    m_paths = m_lab.paths;
 }
 
 void TestVmRecording::recordsTheMapAndItsPaths()
 {
-    const QStringList devices = QStringList {m_dm} + m_paths;
+    const QStringList devices = QStringList {m_lab.dm} + m_lab.paths;
     LibDevmapperBackend dm(m_sys);
     DeviceMapperState dmState;
     dmState.available = dm.availability().available;
@@ -78,7 +74,7 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     connect(&sampler, &Sampler::samplesAvailable, this, [&w](const SampleBatch &b) { QVERIFY(w.addBatch(b)); });
     sampler.start();
     QTest::qWait(1000);
-    const QStringList argv {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_map,
+    const QStringList argv {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
         QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
         QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"), QStringLiteral("--iodepth_batch_complete_min=16"),
         QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"), QStringLiteral("--output-format=json")};
@@ -109,11 +105,11 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     for (const QString &d : devices)
         QVERIFY2(histories.value(d).size() >= 8, qPrintable(d));
     const Comparison stats = compareRecordings({rec.value()});
-    const ComparisonRow *mapMerges = stats.find(m_dm, Metric::WriteMergesPerSec);
+    const ComparisonRow *mapMerges = stats.find(m_lab.dm, Metric::WriteMergesPerSec);
     QVERIFY(mapMerges && mapMerges->stats[0] && mapMerges->stats[0]->mean > 0);
     // Round-robin writes through the active group's two paths; the other group's stay idle.
     int busyPaths = 0;
-    for (const QString &p : std::as_const(m_paths)) {
+    for (const QString &p : std::as_const(m_lab.paths)) {
         const ComparisonRow *writes = stats.find(p, Metric::WritesPerSec);
         busyPaths += writes && writes->stats[0]->mean > 0;
         const ComparisonRow *merges = stats.find(p, Metric::WriteMergesPerSec);

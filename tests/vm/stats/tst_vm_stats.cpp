@@ -38,8 +38,7 @@ private Q_SLOTS:
 
 private:
     vm::MergingMap m_lab;
-    QString m_out, m_map, m_dm;
-    QStringList m_paths;
+    QString m_out;
     SysfsRoot m_sys;
 };
 
@@ -51,15 +50,12 @@ void TestVmStats::initTestCase()
     QVERIFY(::geteuid() == 0);
     const QString problem = m_lab.setUp(m_sys); // mq-deadline on the map: its own queue does the merging
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    m_map = m_lab.map;
-    m_dm = m_lab.dm;
-    m_paths = m_lab.paths;
-    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/nomerges").arg(m_dm), QStringLiteral("0")));
+    QVERIFY(m_sys.write(QStringLiteral("block/%1/queue/nomerges").arg(m_lab.dm), QStringLiteral("0")));
 }
 
 void TestVmStats::mergesOnTheMapNotOnThePaths()
 {
-    const QStringList devices = QStringList {m_dm} + m_paths;
+    const QStringList devices = QStringList {m_lab.dm} + m_lab.paths;
     Sampler sampler(m_sys);
     SeriesStore store;
     connect(&sampler, &Sampler::samplesAvailable, this, [&store](const SampleBatch &b) { store.append(b); });
@@ -86,7 +82,7 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
     // Batched submission lets 4k direct writes meet in the map's queue (STYLE.md, lab README).
     QProcess fio;
     fio.start(QStringLiteral("fio"),
-              {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_map,
+              {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
                QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
                QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"),
                QStringLiteral("--iodepth_batch_complete_min=16"), QStringLiteral("--size=48m"),
@@ -103,11 +99,11 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
         qInfo("%s: writes %.0f, merged writes %.0f, max wareq-sz %.1f kB", qPrintable(d), totals[d].writes,
               totals[d].writeMerges, totals[d].maxWareqSz);
     // The map merged, and its requests were larger than 4 kB...
-    QVERIFY2(totals[m_dm].writeMerges > 0, "no write merges on the map");
-    QVERIFY(totals[m_dm].maxWareqSz > 4.0);
+    QVERIFY2(totals[m_lab.dm].writeMerges > 0, "no write merges on the map");
+    QVERIFY(totals[m_lab.dm].maxWareqSz > 4.0);
     // ...and the paths carried the I/O without a single merge of their own.
     double pathWrites = 0;
-    for (const QString &p : std::as_const(m_paths)) {
+    for (const QString &p : std::as_const(m_lab.paths)) {
         QCOMPARE(totals[p].writeMerges, 0.0);
         pathWrites += totals[p].writes;
     }
