@@ -670,6 +670,16 @@ static const MultipathdGroupView *multipathdGroup(const std::optional<Multipathd
     return nullptr;
 }
 
+QSize PathGroupEditor::sizeHint() const
+{
+    QSize hint = QWidget::sizeHint();
+    if (const QWidget *cards = m_groupScroll->widget()) {
+        const int wanted = cards->sizeHint().height() + m_groupScroll->horizontalScrollBar()->sizeHint().height();
+        hint.rheight() += std::max(0, wanted - m_groupScroll->sizeHint().height());
+    }
+    return hint;
+}
+
 QHash<QString, LivePath> PathGroupEditor::livePaths() const
 {
     QHash<QString, LivePath> live;

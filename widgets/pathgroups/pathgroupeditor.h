@@ -87,6 +87,9 @@ public:
     bool canApply() const;
 
     int groupColumnCount() const;
+    // Tall enough for the group cards whole (a scroll area alone asks for nothing): the panel's splitter
+    // gives the editor this height before the chart gets any.
+    QSize sizeHint() const override;
     PathGroupModel *groupModel(int group) const;
     QWidget *groupColumn(int group) const;
 

@@ -15,11 +15,13 @@
 #include <QDateTime>
 #include <QGroupBox>
 #include <QMessageBox>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 
 namespace dmtune {
@@ -89,21 +91,25 @@ void PathGroupsPanel::init()
     setObjectName(QStringLiteral("pathGroupsPanel"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *splitter = new QSplitter(Qt::Vertical);
+    auto *splitter = m_splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("pathGroupsSplitter"));
     splitter->setChildrenCollapsible(false);
     m_editor = new PathGroupEditor;
     m_chart = new SelectorChart;
     auto *chartBox = new QGroupBox(QStringLiteral("Path selectors over time (one status read a second)"));
+    m_chartBox = chartBox;
     auto *chartLayout = new QVBoxLayout(chartBox);
     chartLayout->setContentsMargins(4, 4, 4, 4);
     chartLayout->addWidget(m_chart);
     splitter->addWidget(m_editor);
     splitter->addWidget(chartBox);
     // The editor's group cards (their path tables) need the height: at 1400x900 an even split cut them
-    // off under the selector line while the chart had room to spare.
+    // off under the selector line while the chart had room to spare; at 1280x720 even 3:1 left the
+    // cards 50 px (fitSplitter).
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(1, true); // fitSplitter folds the chart away when the cards need the room
+    connect(splitter, &QSplitter::splitterMoved, this, [this] { m_splitterMoved = true; });
     layout->addWidget(splitter);
 
     m_actions = new MultipathActions(nullptr, this, this);
@@ -186,6 +192,26 @@ void PathGroupsPanel::showMap(const QString &map)
         return;
     }
     readNow();
+    fitSplitter(); // the cards of this map
+}
+
+void PathGroupsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSplitter();
+}
+
+void PathGroupsPanel::fitSplitter()
+{
+    if (m_splitterMoved || m_splitter->height() <= 0)
+        return;
+    const int total = m_splitter->height() - m_splitter->handleWidth();
+    const int editorWants = m_editor->sizeHint().height();
+    // The cards (their path tables) come first: where the chart would get less than its minimum, it is
+    // folded away (a handle at the bottom brings it back).
+    const int chart = total - editorWants >= m_chartBox->minimumSizeHint().height() ? total - editorWants : 0;
+    if (m_splitter->sizes() != QList<int> { total - chart, chart })
+        m_splitter->setSizes({ total - chart, chart });
 }
 
 void PathGroupsPanel::showUnavailable()

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QSplitter;
 class QTimer;
 
 namespace dmtune {
@@ -59,8 +60,14 @@ Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
     void operationFinished(const dmtune::MultipathOperationResult &result);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void init();
+    // The editor gets the height its group cards (their path tables) ask for, the chart the rest but at least
+    // its minimum; until the user drags the splitter, whose choice then stays.
+    void fitSplitter();
     void onOperationFinished(const MultipathOperationResult &result);
     void onMapEvent(const QString &map);
     QHash<QString, QString> deviceNames() const;
@@ -76,6 +83,9 @@ private:
     DeviceSnapshot m_snapshot;
     bool m_haveSnapshot = false;
     QString m_map;
+    QSplitter *m_splitter = nullptr;
+    QWidget *m_chartBox = nullptr;
+    bool m_splitterMoved = false;
     bool m_askMultipathd = false; // the live system only, never in tests
     bool m_multipathdPending = false;
 

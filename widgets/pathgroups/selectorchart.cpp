@@ -87,7 +87,7 @@ SelectorChart::SelectorChart(QWidget *parent)
 
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("selectorChart"));
-    m_plot->setMinimumHeight(160);
+    m_plot->setMinimumHeight(110); // the group cards above come first in a 720-pixel window
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setNoAntialiasingOnDrag(true);
     m_stack->addWidget(m_plot);

@@ -15,6 +15,9 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
 #include <QMenu>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -210,6 +213,35 @@ private Q_SLOTS:
         QCOMPARE(editor->groupModel(0)->index(0, 1).data().toString(), QStringLiteral("active · prio 50 · ready"));
         editor->setMultipathdView(std::nullopt);
         QCOMPARE(editor->groupModel(0)->index(0, 1).data().toString(), QStringLiteral("active"));
+    }
+
+    // In a 1280x720 window the tab is about 480 px high: the group cards still show their path tables whole
+    // (they were cut to a 67 px strip under the chart's share); the chart has its minimum or is folded away.
+    void pathTablesFitA720PixelWindow()
+    {
+        m_panel->resize(900, 480);
+        m_panel->show();
+        m_panel->showMap(mapName);
+        QTest::qWait(20);
+        const auto tables = m_panel->editor()->findChildren<QTableView *>();
+        QVERIFY(!tables.isEmpty());
+        const auto *scroll = m_panel->editor()->findChild<QScrollArea *>(QStringLiteral("pathGroupScroll"));
+        QVERIFY(scroll);
+        const QRect viewport = scroll->viewport()->rect();
+        for (const QTableView *table : tables) {
+            if (!table->isVisible())
+                continue;
+            const QRect inViewport(table->mapTo(scroll->viewport(), QPoint(0, 0)), table->size());
+            QVERIFY2(inViewport.bottom() <= viewport.bottom(),
+                qPrintable(QStringLiteral("table bottom %1, viewport %2").arg(inViewport.bottom()).arg(viewport.bottom())));
+        }
+        const auto *splitter = m_panel->findChild<QSplitter *>(QStringLiteral("pathGroupsSplitter"));
+        const int chart = splitter->sizes().value(1);
+        QVERIFY2(chart == 0 || chart >= splitter->widget(1)->minimumSizeHint().height(), qPrintable(QString::number(chart)));
+        // With room, the chart is there.
+        m_panel->resize(900, 900);
+        QTest::qWait(20);
+        QVERIFY(splitter->sizes().value(1) >= splitter->widget(1)->minimumSizeHint().height());
     }
 
     void dragPathToOtherGroupAndApply()
