@@ -5,10 +5,7 @@
 #include <QFile>
 #include <QSet>
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace dmtune {
 
@@ -17,12 +14,6 @@ CounterReader::CounterReader(SysfsRoot root)
     , m_hasDiskstats(!m_root.procRoot().isEmpty())
     , m_diskstatsPath(QFile::encodeName(m_root.procPath(QStringLiteral("diskstats"))))
 {
-}
-
-CounterReader::~CounterReader()
-{
-    for (DevicePaths &paths : m_paths)
-        closeInflight(paths);
 }
 
 CounterSource CounterReader::resolve(qsizetype watchedCount) const
@@ -195,7 +186,7 @@ void CounterReader::mapExplicitNames(const QStringList &names)
     }
 }
 
-CounterReader::DevicePaths &CounterReader::pathsOf(const QString &name)
+const CounterReader::DevicePaths &CounterReader::pathsOf(const QString &name)
 {
     auto it = m_paths.find(name);
     if (it != m_paths.end())
@@ -251,56 +242,19 @@ Status CounterReader::readBlockStats(const QStringList &names, bool includeParti
 
 void CounterReader::forget(const QString &name)
 {
-    const auto it = m_paths.find(name);
-    if (it == m_paths.end())
+    const auto it = m_paths.constFind(name);
+    if (it == m_paths.constEnd())
         return;
     m_files.close(it->stat);
-    closeInflight(*it);
+    m_files.close(it->inflight);
     m_paths.erase(it);
-}
-
-void CounterReader::closeInflight(DevicePaths &paths)
-{
-    if (paths.inflightFd < 0)
-        return;
-    ::close(paths.inflightFd);
-    paths.inflightFd = -1;
-    --m_openInflight;
 }
 
 std::array<quint32, 2> CounterReader::inflight(const QString &name)
 {
-    DevicePaths &paths = pathsOf(name);
     char text[64];
-    const auto readAt0 = [&](int fd) {
-        ssize_t n;
-        do
-            n = ::pread(fd, text, sizeof text, 0);
-        while (n < 0 && errno == EINTR);
-        return n;
-    };
-    ssize_t n = -1;
-    if (paths.inflightFd >= 0) {
-        n = readAt0(paths.inflightFd);
-        if (n < 0)
-            closeInflight(paths); // its device went away (ENODEV): the path may name a new one now
-    }
-    if (n < 0) {
-        const int fd = ::open(paths.inflight.constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return { 0, 0 };
-        n = readAt0(fd);
-        if (n >= 0 && m_openInflight < maxOpenInflight) {
-            paths.inflightFd = fd;
-            ++m_openInflight;
-        } else {
-            ::close(fd);
-        }
-    }
-    // sysfs hands out the whole attribute in one read; a tree captured with tar pads it with NULs.
-    while (n > 0 && text[n - 1] == '\0')
-        --n;
-    if (n <= 0 || n == ssize_t(sizeof text))
+    const qsizetype n = m_files.read(pathsOf(name).inflight, text, qsizetype(sizeof text));
+    if (n <= 0 || n == qsizetype(sizeof text))
         return { 0, 0 };
     const auto parsed = parseInflight(QByteArrayView(text, n));
     return parsed ? parsed.value() : std::array<quint32, 2> { 0, 0 };

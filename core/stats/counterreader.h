@@ -27,9 +27,6 @@ struct CounterRead {
 class CounterReader {
 public:
     explicit CounterReader(SysfsRoot root = SysfsRoot());
-    ~CounterReader();
-    CounterReader(const CounterReader &) = delete; // owns descriptors
-    CounterReader &operator=(const CounterReader &) = delete;
 
     const SysfsRoot &root() const { return m_root; }
     void setSource(CounterSource source) { m_source = source; }
@@ -44,10 +41,9 @@ public:
     CounterSource resolve(qsizetype watchedCount) const;
 
     // Reads and writes in flight now; {0, 0} when the file is missing (old kernels, captured trees).
-    // The file stays open (up to maxOpenInflight of them) and is re-read with one pread into a stack buffer:
-    // with hundreds of busy devices per tick this is the sampler's hottest syscall.
+    // The file stays open (OpenAttributeFiles) and is re-read with one pread into a stack buffer: with
+    // hundreds of busy devices per tick this is the sampler's hottest syscall.
     std::array<quint32, 2> inflight(const QString &name);
-    static constexpr int maxOpenInflight = 256; // well under the usual 1,024 descriptors of a process
     // Drops what is cached for a device (its open attribute files, its paths and number): it vanished.
     void forget(const QString &name);
 
@@ -61,7 +57,6 @@ private:
         QByteArray stat; // encoded absolute paths, built once per device
         QByteArray inflight;
         quint64 devnum = 0;
-        int inflightFd = -1; // open while the device exists, when under maxOpenInflight
     };
 
     Status readDiskstats(const QStringList &names, bool includePartitions, CounterRead *out);
@@ -70,8 +65,7 @@ private:
     void learnLines();
     void mapExplicitNames(const QStringList &names);
     Status readBlockStats(const QStringList &names, bool includePartitions, CounterRead *out);
-    DevicePaths &pathsOf(const QString &name);
-    void closeInflight(DevicePaths &paths);
+    const DevicePaths &pathsOf(const QString &name);
 
     SysfsRoot m_root;
     CounterSource m_source = CounterSource::Auto;
@@ -90,7 +84,6 @@ private:
     QList<DiskCounters> m_explicitHits;
     QList<bool> m_explicitFound;
     QHash<QString, DevicePaths> m_paths;
-    int m_openInflight = 0;
     OpenAttributeFiles m_files; // per-device attributes, kept open and re-read with pread
 };
 

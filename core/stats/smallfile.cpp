@@ -82,12 +82,13 @@ OpenAttributeFiles::~OpenAttributeFiles()
     closeAll();
 }
 
-bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
+template<typename ReadFd>
+bool OpenAttributeFiles::readWith(const QByteArray &path, ReadFd &&readFd)
 {
     auto it = m_open.find(path);
     if (it != m_open.end()) {
         it->lastTick = m_tick;
-        if (readFromStart(it->fd, buffer, true))
+        if (readFd(it->fd))
             return true;
         ::close(it->fd); // its device went away (ENODEV); the path may name a new one now
         m_open.erase(it);
@@ -95,12 +96,34 @@ bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
     const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
-    const bool ok = readFromStart(fd, buffer, true);
+    const bool ok = readFd(fd);
     if (ok && m_open.size() < m_maxOpen)
         m_open.insert(path, Entry { fd, m_tick });
     else
         ::close(fd);
     return ok;
+}
+
+bool OpenAttributeFiles::read(const QByteArray &path, QByteArray *buffer)
+{
+    return readWith(path, [buffer](int fd) { return readFromStart(fd, buffer, true); });
+}
+
+qsizetype OpenAttributeFiles::read(const QByteArray &path, char *buffer, qsizetype size)
+{
+    qsizetype used = -1;
+    readWith(path, [&](int fd) {
+        ssize_t n;
+        do
+            n = ::pread(fd, buffer, size_t(size), 0);
+        while (n < 0 && errno == EINTR);
+        // sysfs hands out the whole attribute in one read; a tree captured with tar pads it with NULs.
+        while (n > 0 && buffer[n - 1] == '\0')
+            --n;
+        used = qsizetype(n);
+        return n >= 0;
+    });
+    return used;
 }
 
 void OpenAttributeFiles::nextTick()

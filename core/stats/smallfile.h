@@ -28,12 +28,20 @@ public:
     OpenAttributeFiles &operator=(const OpenAttributeFiles &) = delete;
 
     bool read(const QByteArray &path, QByteArray *buffer);
+    // One pread of at most `size` bytes into a caller's buffer (an attribute of a few bytes, read thousands
+    // of times a second): the byte count, -1 when the file cannot be read.
+    qsizetype read(const QByteArray &path, char *buffer, qsizetype size);
     void nextTick();
     void close(const QByteArray &path);
     void closeAll();
     int openCount() const { return int(m_open.size()); }
 
 private:
+    // The kept-open descriptor of path (opened and kept when under the cap) handed to readFd; a descriptor
+    // whose read fails is closed and the path opened once more.
+    template<typename ReadFd>
+    bool readWith(const QByteArray &path, ReadFd &&readFd);
+
     struct Entry {
         int fd = -1;
         quint64 lastTick = 0;
