@@ -34,8 +34,7 @@ MultipathdViews askMultipathd()
     views.status.insert(QStringLiteral("running"), MultipathdClient::isRunning());
     if (!views.status.value(QStringLiteral("running")).toBool())
         return views;
-    const auto reply = MultipathdClient().showMapsJson();
-    const auto maps = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(reply.errorMessage());
+    const auto maps = MultipathdClient().showMaps();
     if (maps)
         views.maps = maps.value();
     else

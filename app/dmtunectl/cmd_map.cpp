@@ -55,12 +55,7 @@ MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state
     if (!wanted || !MultipathdClient::isRunning())
         return side;
     side.running = true;
-    const auto json = MultipathdClient().showMapsJson();
-    if (!json) {
-        side.error = json.errorMessage();
-        return side;
-    }
-    const auto maps = parseMultipathdMapsJson(json.value());
+    const auto maps = MultipathdClient().showMaps();
     if (!maps) {
         side.error = maps.errorMessage();
         return side;

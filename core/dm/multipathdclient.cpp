@@ -175,6 +175,14 @@ Result<QString> MultipathdClient::showMapsJson()
     return command(QStringLiteral("show maps json"));
 }
 
+Result<QList<MultipathdMapView>> MultipathdClient::showMaps()
+{
+    const auto json = showMapsJson();
+    if (!json)
+        return Result<QList<MultipathdMapView>>::failure(json.errorMessage());
+    return parseMultipathdMapsJson(json.value());
+}
+
 Result<QStringList> MultipathdClient::mapNames()
 {
     const auto reply = command(multipathdMapNamesCommand());

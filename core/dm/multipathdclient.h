@@ -3,6 +3,7 @@
 // multipathd binary: connect to the abstract unix socket, send one command, read one reply.
 // Wire format, both ways: a native size_t length counting the text and its NUL, the text, the NUL.
 // Replies are "ok", "fail" or the command's output; an unknown command gets the command reference.
+#include "dm/multipathdview.h"
 #include "util/result.h"
 
 #include <QByteArray>
@@ -29,6 +30,8 @@ public:
     Status action(const QString &cmd, int timeoutMs = 5000);
     // multipathd's view of the maps (`show maps json`), for multipathdview.h.
     Result<QString> showMapsJson();
+    // The same, parsed (multipathdview.h): one question for every map multipathd manages.
+    Result<QList<MultipathdMapView>> showMaps();
     // Names of the maps multipathd manages (`show maps raw format "%n"`).
     Result<QStringList> mapNames();
 

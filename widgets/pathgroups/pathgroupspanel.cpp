@@ -10,7 +10,6 @@
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathcontrol.h"
 #include "dm/multipathdclient.h"
-#include "dm/multipathdview.h"
 
 #include <QDateTime>
 #include <QGroupBox>
@@ -259,8 +258,7 @@ void PathGroupsPanel::fetchMultipathdView()
     QThread *worker = QThread::create([view, map = m_map] {
         if (!MultipathdClient::isRunning())
             return;
-        const auto reply = MultipathdClient().showMapsJson();
-        const auto maps = reply ? parseMultipathdMapsJson(reply.value()) : Result<QList<MultipathdMapView>>::failure(QString());
+        const auto maps = MultipathdClient().showMaps();
         const auto found = maps ? findMultipathdMap(maps.value(), map) : Result<MultipathdMapView>::failure(QString());
         if (found)
             *view = found.value();
