@@ -8,7 +8,8 @@ PKGS=(
     build-essential cmake pkg-config git
     qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
     libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
-    fio sysstat util-linux udev dmsetup
+    fio sysstat util-linux fdisk udev dmsetup
+    clang-tidy clang-format
     xvfb xauth imagemagick poppler-utils
     file librsvg2-bin appstream desktop-file-utils
 )

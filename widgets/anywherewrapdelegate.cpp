@@ -48,13 +48,15 @@ void AnywhereWrapDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     QTextLayout layout(text, opt.font);
     const qreal height = layOut(layout, rect.width());
     const QPalette::ColorGroup group = !(opt.state & QStyle::State_Enabled) ? QPalette::Disabled
-        : (opt.state & QStyle::State_Active)                               ? QPalette::Normal
-                                                                           : QPalette::Inactive;
+        : (opt.state & QStyle::State_Active)                                ? QPalette::Normal
+                                                                            : QPalette::Inactive;
     painter->save();
-    painter->setPen(opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text));
+    painter->setPen(
+        opt.palette.color(group, (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text));
     painter->setClipRect(rect);
     // Placed as the stock delegate places its text (whole pixels), so cells of a row line up.
-    const QRect placed = QStyle::alignedRect(opt.direction, opt.displayAlignment, QSizeF(rect.width(), height).toSize(), rect);
+    const QRect placed
+        = QStyle::alignedRect(opt.direction, opt.displayAlignment, QSizeF(rect.width(), height).toSize(), rect);
     layout.draw(painter, QPointF(rect.left(), qMax(rect.top(), placed.top())));
     painter->restore();
 }

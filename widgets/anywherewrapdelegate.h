@@ -5,8 +5,7 @@
 
 namespace dmtune {
 
-class AnywhereWrapDelegate : public QStyledItemDelegate
-{
+class AnywhereWrapDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;

@@ -1,8 +1,8 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
 #include "discovery/sysfscapture.h"
 #include "mainwindow.h"
-#include "parametereditor.h"
-#include "tunabletablemodel.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -34,7 +34,8 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
     for (const QString &edit : options.edits) {
         const auto a = parseAssignment(edit);
         if (!a || !editor->model()->setPending(a->attribute, a->value))
-            std::fprintf(stderr, "dmtune: --edit %s: not accepted for %s\n", qPrintable(edit), qPrintable(editor->shownDevice()));
+            std::fprintf(stderr, "dmtune: --edit %s: not accepted for %s\n", qPrintable(edit),
+                qPrintable(editor->shownDevice()));
     }
     if (options.scope == QLatin1String("map"))
         editor->setScope(ChangeScope::MapAndPaths);
@@ -80,7 +81,7 @@ bool choosePlatformWithoutDisplay(int argc, char **argv)
     }
     std::fputs("dmtune: no display (neither DISPLAY nor WAYLAND_DISPLAY is set). Use dmtunectl on a terminal, "
                "ssh -X, or QT_QPA_PLATFORM=offscreen with --screenshot.\n",
-               stderr);
+        stderr);
     return false;
 }
 
@@ -101,30 +102,29 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption sysfsRoot(QStringLiteral("sysfs-root"),
-                                       QStringLiteral("Inspect a captured sysfs tree instead of /sys (read-only)."),
-                                       QStringLiteral("DIR"));
+        QStringLiteral("Inspect a captured sysfs tree instead of /sys (read-only)."), QStringLiteral("DIR"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a picture of the window after the first scan and exit."),
-                                        QStringLiteral("FILE"));
-    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select a device at start."),
-                                    QStringLiteral("NAME"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1400x900)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab shown at start: details, tune, paths or statistics."),
-                                 QStringLiteral("NAME"));
+        QStringLiteral("Save a picture of the window after the first scan and exit."), QStringLiteral("FILE"));
+    const QCommandLineOption select(
+        QStringLiteral("select"), QStringLiteral("Select a device at start."), QStringLiteral("NAME"));
+    const QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("Window size for --screenshot (default 1400x900)."), QStringLiteral("WxH"),
+        QStringLiteral("1400x900"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+        QStringLiteral("Tab shown at start: details, tune, paths or statistics."), QStringLiteral("NAME"));
     const QCommandLineOption edit(QStringLiteral("edit"),
-                                  QStringLiteral("A pending edit in the Tune tab of the selected device (repeatable; "
-                                                 "previewed, never applied)."),
-                                  QStringLiteral("ATTR=VALUE"));
-    const QCommandLineOption scope(QStringLiteral("scope"), QStringLiteral("Scope of the edits: device, map or paths."),
-                                   QStringLiteral("SCOPE"));
+        QStringLiteral("A pending edit in the Tune tab of the selected device (repeatable; "
+                       "previewed, never applied)."),
+        QStringLiteral("ATTR=VALUE"));
+    const QCommandLineOption scope(
+        QStringLiteral("scope"), QStringLiteral("Scope of the edits: device, map or paths."), QStringLiteral("SCOPE"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
-                                   QStringLiteral("Seconds to wait before --screenshot grabs (default 0.4; the "
-                                                  "Statistics tab needs a few samples)."),
-                                   QStringLiteral("SECONDS"), QStringLiteral("0.4"));
-    parser.addOptions({sysfsRoot, screenshot, select, size, tab, edit, scope, delay});
+        QStringLiteral("Seconds to wait before --screenshot grabs (default 0.4; the "
+                       "Statistics tab needs a few samples)."),
+        QStringLiteral("SECONDS"), QStringLiteral("0.4"));
+    parser.addOptions({ sysfsRoot, screenshot, select, size, tab, edit, scope, delay });
     parser.process(app);
-    const StartOptions start {parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope)};
+    const StartOptions start { parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope) };
 
     SysfsRoot sysfs;
     if (parser.isSet(sysfsRoot)) {
@@ -142,14 +142,16 @@ int main(int argc, char **argv)
     if (parser.isSet(screenshot)) {
         // Settings are left alone so the picture depends on the options only.
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1400, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 900);
+        window.resize(
+            wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1400, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 900);
         const int delayMs = qBound(0, int(parser.value(delay).toDouble() * 1000), 600000);
         saveScreenshotWhenShown(window, parser.value(screenshot), start, delayMs);
     } else {
         window.restoreSettings();
         if (!start.select.isEmpty() || !start.tab.isEmpty() || !start.edits.isEmpty()) {
-            QObject::connect(&window, &MainWindow::snapshotShown, &window, [&window, start] { applyStartOptions(window, start); },
-                             Qt::SingleShotConnection);
+            QObject::connect(
+                &window, &MainWindow::snapshotShown, &window, [&window, start] { applyStartOptions(window, start); },
+                Qt::SingleShotConnection);
         }
     }
     window.show();

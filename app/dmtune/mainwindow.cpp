@@ -5,17 +5,17 @@
 #include "stats/seriesstore.h"
 
 #include "about/aboutdialog.h"
-#include "applyresulttext.h"
-#include "changehistorypanel.h"
-#include "devicedetailpane.h"
-#include "devicetreebuilder.h"
-#include "devicetreemodel.h"
-#include "devicetreeview.h"
+#include "devices/devicedetailpane.h"
+#include "devices/devicetreebuilder.h"
+#include "devices/devicetreemodel.h"
+#include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
-#include "multipathactions.h"
-#include "pathgroupspanel.h"
-#include "parametereditor.h"
-#include "tuningsession.h"
+#include "params/applyresulttext.h"
+#include "params/changehistorypanel.h"
+#include "params/parametereditor.h"
+#include "params/tuningsession.h"
+#include "pathgroups/multipathactions.h"
+#include "pathgroups/pathgroupspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -64,7 +64,7 @@ QString defaultDevice(const DeviceSnapshot &snapshot)
 QString gistOf(const QString &reason)
 {
     qsizetype end = reason.size();
-    for (const auto &stop : {QStringLiteral(" ("), QStringLiteral(";")}) {
+    for (const auto &stop : { QStringLiteral(" ("), QStringLiteral(";") }) {
         const qsizetype at = reason.indexOf(stop);
         if (at > 0)
             end = qMin(end, at);
@@ -133,7 +133,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_countLabel = new QLabel;
     m_hotplugLabel = new QLabel;
     m_tuningLabel = new QLabel;
-    for (auto *label : {m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel, m_tuningLabel})
+    for (auto *label : { m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel, m_tuningLabel })
         statusBar()->addPermanentWidget(label);
     updateTuningLabel();
 
@@ -143,7 +143,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_historyDock->setWidget(m_historyPanel);
     m_historyDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
-    resizeDocks({m_historyDock}, {150}, Qt::Vertical);
+    resizeDocks({ m_historyDock }, { 150 }, Qt::Vertical);
     connect(m_session, &TuningSession::parameterChanged, this, &MainWindow::parameterChanged);
     connect(m_session, &TuningSession::finished, this, &MainWindow::onTransactionFinished);
     m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
@@ -155,7 +155,8 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     // Several rows may be selected (Ctrl+click) for the Tune tab's "selection" scope; the current
     // row still decides what the panes show.
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onTreeSelectionChanged);
+    connect(
+        m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onTreeSelectionChanged);
     setupPresets(); // mainwindow_presets.cpp: the Presets menu and the preset manager
     setupRecordings(); // mainwindow_recordings.cpp: File menu entries for recordings and reports
     setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
@@ -196,7 +197,8 @@ void MainWindow::createMenus()
     view->addAction(QStringLiteral("&Expand all"), m_tree, &QTreeView::expandAll);
     view->addAction(QStringLiteral("&Collapse all"), m_tree, &QTreeView::collapseAll);
     view->addSeparator();
-    QAction *tune = view->addAction(QStringLiteral("&Tune selected device"), this, [this] { showTab(QStringLiteral("tune")); });
+    QAction *tune
+        = view->addAction(QStringLiteral("&Tune selected device"), this, [this] { showTab(QStringLiteral("tune")); });
     tune->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     view->addAction(m_historyDock->toggleViewAction());
 
@@ -239,8 +241,11 @@ void MainWindow::fitSplitterToTree()
         return;
     const int total = m_splitter->width() - m_splitter->handleWidth();
     // At most ~2/5 of the window: the tabs (charts, path groups) need the room more than the tree.
-    const int treeWidth = qBound(total / 3, m_tree->contentsWidthHint(), qMin(total - 460, total * 2 / 5));
-    m_splitter->setSizes({treeWidth, qMax(1, total - treeWidth)});
+    // Below ~690 px the tabs' share would undercut the third: the third wins (qBound needs min <= max).
+    const int minWidth = total / 3;
+    const int maxWidth = qMax(minWidth, qMin(total - 460, total * 2 / 5));
+    const int treeWidth = qBound(minWidth, m_tree->contentsWidthHint(), maxWidth);
+    m_splitter->setSizes({ treeWidth, qMax(1, total - treeWidth) });
 }
 
 void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
@@ -259,7 +264,8 @@ void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
         return;
     }
     if (m_tree->currentIndex() != wanted) {
-        m_tree->selectionModel()->setCurrentIndex(wanted, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_tree->selectionModel()->setCurrentIndex(
+            wanted, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_tree->scrollTo(wanted);
     } else {
         onCurrentRowChanged(wanted);
@@ -298,8 +304,9 @@ void MainWindow::onTransactionFinished(const ApplyResult &result)
     // brings the snapshot's scheduler and queue depth up to date.
     m_detail->setSnapshot(m_discovery->snapshot());
     m_discovery->refresh();
-    const QString summary = result.ok() ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
-                                        : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
+    const QString summary = result.ok()
+        ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
+        : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
     statusBar()->showMessage(summary, 10000);
 }
 
@@ -308,8 +315,8 @@ void MainWindow::setupPathGroups()
     m_pathGroups = new PathGroupsPanel(m_sysfs);
     m_tabs->addTab(m_pathGroups, QStringLiteral("&Path groups"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
-                          QStringLiteral("The selected map's path groups: move paths, pick selectors and features, "
-                                         "reload; its path selectors over time"));
+        QStringLiteral("The selected map's path groups: move paths, pick selectors and features, "
+                       "reload; its path selectors over time"));
     m_tree->addContextMenuProvider(
         [this](QMenu *menu, const QModelIndex &index) { m_pathGroups->actions()->fillMenu(menu, index); });
     connect(m_pathGroups->actions(), &MultipathActions::editPathGroupsRequested, this, [this](const QString &map) {
@@ -322,8 +329,8 @@ void MainWindow::setupPathGroups()
     auto *result = new QLabel;
     result->setObjectName(QStringLiteral("multipathResultLabel"));
     statusBar()->addWidget(result, 1);
-    connect(m_pathGroups, &PathGroupsPanel::operationFinished, result, [result](const MultipathOperationResult &r) {
-        result->setText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + operationResultText(r));
+    connect(m_pathGroups, &PathGroupsPanel::operationFinished, result, [result](const OperationResult &r) {
+        result->setText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + PathGroupsPanel::resultText(r));
         result->setToolTip(r.warnings.join(QLatin1Char('\n')));
     });
     connect(m_pathGroups, &PathGroupsPanel::statusMessage, statusBar(), &QStatusBar::showMessage);
@@ -372,7 +379,7 @@ bool MainWindow::showTab(const QString &name)
 
 QString MainWindow::currentTabName() const
 {
-    for (const QString &name : {QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics")}) {
+    for (const QString &name : { QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics") }) {
         if (m_tabs->currentWidget() == tabByName(name, m_detail, m_editor, m_pathGroups, m_stats))
             return name;
     }
@@ -410,11 +417,12 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
     const auto &dm = snapshot.deviceMapper;
     if (dm.available) {
         m_deviceMapperLabel->setText(dm.driverVersion.isEmpty()
-                                         ? QStringLiteral("device-mapper: available")
-                                         : QStringLiteral("device-mapper: available (driver %1)").arg(dm.driverVersion));
+                ? QStringLiteral("device-mapper: available")
+                : QStringLiteral("device-mapper: available (driver %1)").arg(dm.driverVersion));
     } else {
-        m_deviceMapperLabel->setText(QStringLiteral("device-mapper: not available (%1)")
-                                         .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : gistOf(dm.reason)));
+        m_deviceMapperLabel->setText(
+            QStringLiteral("device-mapper: not available (%1)")
+                .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : gistOf(dm.reason)));
     }
     m_deviceMapperLabel->setToolTip(dm.available ? m_deviceMapperLabel->text() : dm.reason);
     const auto devices = snapshot.devices.size();
@@ -439,16 +447,17 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
 
 QString MainWindow::statusText() const
 {
-    return QStringList {m_kernelLabel->text(), m_deviceMapperLabel->text(), m_countLabel->text(), m_hotplugLabel->text(),
-                        m_tuningLabel->text()}
+    return QStringList { m_kernelLabel->text(), m_deviceMapperLabel->text(), m_countLabel->text(),
+        m_hotplugLabel->text(), m_tuningLabel->text() }
         .join(QStringLiteral(" | "));
 }
 
 void MainWindow::showAbout()
 {
     // The versions are this machine's (a captured tree describes another one); fio's arrive later.
-    const QString note = m_sysfs.isLive() ? QString()
-                                          : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
+    const QString note = m_sysfs.isLive()
+        ? QString()
+        : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
     auto *about = new AboutDialog(localComponentVersions(SysfsRoot()), note, this);
     about->setAttribute(Qt::WA_DeleteOnClose);
     about->open();

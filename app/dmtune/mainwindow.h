@@ -32,8 +32,7 @@ class TuningSession;
 class WorkloadPanel;
 struct ApplyResult;
 
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     // sysfs: the live /sys, or a captured tree (then everything is read-only and the title says so).

@@ -4,10 +4,13 @@
 #include "mainwindow.h"
 
 #include "discovery/discovery.h"
+#include "jobs/jobtracker.h"
 #include "workloads/labdevice.h"
 
 #include <QLabel>
 #include <QStatusBar>
+
+#include <memory>
 
 namespace dmtune {
 
@@ -32,6 +35,19 @@ void MainWindow::setupFirstRun()
             removeLabDevice();
     });
     m_labDevice = new LabDevice(this); // no device until asked; its destructor removes the one it made
+    if (m_sysfs.isLive() && LabDevice::canCreate()) {
+        // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
+        // job of a tracker the window owns (it joins the job when the window goes).
+        auto *jobs = new JobTracker(this);
+        jobs->start(
+            QStringLiteral("remove stale lab devices"),
+            [base = m_labDevice->baseDirectory()](JobContext &) { return LabDevice::removeStale(base); },
+            [this](const QStringList &removed) {
+                if (!removed.isEmpty())
+                    statusBar()->showMessage(
+                        QStringLiteral("Stale lab devices: ") + removed.join(QLatin1String("; ")), 15000);
+            });
+    }
 }
 
 void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
@@ -41,12 +57,13 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_selectWhenShown.clear();
 
     if (m_labDevice->exists()) {
-        m_firstRunHint->setText(QStringLiteral("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
-                                               "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
-                                               "it freely. <a href=\"%4\">Remove it</a>")
-                                    .arg(m_labDevice->deviceName())
-                                    .arg(LabDevice::DefaultBytes >> 30)
-                                    .arg(m_labDevice->baseDirectory().toHtmlEscaped(), removeLink));
+        m_firstRunHint->setText(
+            QStringLiteral("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
+                           "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
+                           "it freely. <a href=\"%4\">Remove it</a>")
+                .arg(m_labDevice->deviceName())
+                .arg(LabDevice::DefaultBytes >> 30)
+                .arg(m_labDevice->baseDirectory().toHtmlEscaped(), removeLink));
         m_firstRunHint->show();
         return;
     }
@@ -54,8 +71,9 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_firstRunHint->hide();
         return;
     }
-    QString text = QStringLiteral("No multipath maps here. On a dm-multipath host dmtune shows and edits each map's path "
-                                  "groups and paths; as root it tunes queue parameters and runs fio workloads.");
+    QString text
+        = QStringLiteral("No multipath maps here. On a dm-multipath host dmtune shows and edits each map's path "
+                         "groups and paths; as root it tunes queue parameters and runs fio workloads.");
     // A captured tree is another machine's: nothing to create there.
     QString why;
     if (m_sysfs.isLive() && LabDevice::canCreate(&why))
@@ -87,7 +105,7 @@ void MainWindow::removeLabDevice()
     const Status removed = m_labDevice->remove();
     statusBar()->showMessage(removed ? QStringLiteral("Lab device %1 removed").arg(name)
                                      : QStringLiteral("Lab device %1 not removed: %2").arg(name, removed.errorMessage),
-                             10000);
+        10000);
     m_discovery->refresh();
 }
 

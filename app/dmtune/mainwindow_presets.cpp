@@ -1,12 +1,13 @@
 // The Presets menu and the preset manager window: fed with every snapshot (preview, verify, keep
-// applied) and the tree's selection (new from selection); its transactions go through the window's
-// TuningSession, so they land in the undo history and put markers on the charts.
+// applied) and the tree's selection (new from selection); it applies through the core operation preset.apply
+// and records each transaction in the window's TuningSession (undo history, chart markers). Closing the window
+// waits for an apply that has begun (the manager's OperationRunner joins).
 #include "mainwindow.h"
 
-#include "devicetreemodel.h"
-#include "devicetreeview.h"
+#include "devices/devicetreemodel.h"
+#include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
-#include "presetmanager.h"
+#include "presets/presetmanager.h"
 
 #include <QAction>
 #include <QDialog>
@@ -38,7 +39,8 @@ void MainWindow::setupPresets()
         }
         m_presets->setSelection(devices);
     });
-    connect(m_presets, &PresetManager::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    connect(m_presets, &PresetManager::message, this,
+        [this](const QString &text) { statusBar()->showMessage(text, 10000); });
 
     QMenu *menu = new QMenu(QStringLiteral("&Presets"), this);
     menu->addAction(QStringLiteral("&Preset manager…"), this, [this, dialog] {

@@ -3,10 +3,10 @@
 // windows so that the live Statistics tab keeps running beside them.
 #include "mainwindow.h"
 
-#include "compareview.h"
-#include "recordingview.h"
 #include "recordings/recordingreader.h"
-#include "reportdialog.h"
+#include "reports/compareview.h"
+#include "reports/recordingview.h"
+#include "reports/reportdialog.h"
 
 #include <QFileDialog>
 #include <QMenu>
@@ -20,7 +20,8 @@ namespace {
 const QString recordingFilter = QStringLiteral("dmtune recordings (*.dmrec);;All files (*)");
 
 // A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`.
-void chooseRecordings(QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
+void chooseRecordings(
+    QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
 {
     auto *dialog = new QFileDialog(parent, title, QString(), recordingFilter);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -44,7 +45,8 @@ void MainWindow::setupRecordings()
     auto *open = new QAction(QStringLiteral("&Open recording…"), file);
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
-        chooseRecordings(this, QStringLiteral("Open recording"), false, [this](const QStringList &files) { openRecordings(files); });
+        chooseRecordings(
+            this, QStringLiteral("Open recording"), false, [this](const QStringList &files) { openRecordings(files); });
     });
     auto *compare = new QAction(QStringLiteral("&Compare recordings…"), file);
     connect(compare, &QAction::triggered, this, [this] {
@@ -68,7 +70,7 @@ void MainWindow::setupRecordings()
             });
         });
     });
-    file->insertActions(first, {open, compare, report});
+    file->insertActions(first, { open, compare, report });
     file->insertSeparator(first);
 }
 

@@ -36,7 +36,7 @@ void MainWindow::setupStatistics()
     });
     m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
-                          QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));
+        QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));
     connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
         m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
     });
@@ -53,7 +53,7 @@ void MainWindow::chartSelectedDevice()
         return;
     }
     const DeviceSnapshot &snapshot = m_discovery->snapshot();
-    QStringList devices {m_selectedDevice};
+    QStringList devices { m_selectedDevice };
     QHash<QString, QString> labels;
     // A path charts with its map, so the map and every path are side by side (merges show on the
     // map only under request-based multipath).
@@ -61,7 +61,7 @@ void MainWindow::chartSelectedDevice()
     if (!map)
         map = snapshot.mapOfPath(m_selectedDevice);
     if (map) {
-        devices = QStringList {map->device} + map->slaves;
+        devices = QStringList { map->device } + map->slaves;
         labels.insert(map->device, QStringLiteral("%1 (%2)").arg(map->name, map->device));
     }
     if (devices == m_stats->devices())

@@ -6,9 +6,9 @@ namespace dmtune::cli {
 
 void addCommonOptions(QCommandLineParser &parser)
 {
-    parser.addOption({QStringLiteral("sysfs-root"),
-                      QStringLiteral("Inspect a captured system (dmtunectl capture) or sysfs tree instead of /sys (read-only)."),
-                      QStringLiteral("DIR")});
+    parser.addOption({ QStringLiteral("sysfs-root"),
+        QStringLiteral("Inspect a captured system (dmtunectl capture) or sysfs tree instead of /sys (read-only)."),
+        QStringLiteral("DIR") });
     parser.addHelpOption();
 }
 
@@ -40,6 +40,22 @@ SysfsRoot sysfsRootFrom(const QCommandLineParser &parser)
     if (parser.isSet(QStringLiteral("sysfs-root")))
         return sysfsRootForDirectory(parser.value(QStringLiteral("sysfs-root")));
     return SysfsRoot();
+}
+
+bool refuseCapturedTree(
+    const QCommandLineParser &parser, const QString &command, bool dryRun, bool dryRunHint, Streams io, int *exitCode)
+{
+    if (dryRun || !parser.isSet(QStringLiteral("sysfs-root")))
+        return false;
+    // Only the path is looked at: nothing in the tree is read before refusing.
+    const Status writable = SysfsRoot(parser.value(QStringLiteral("sysfs-root"))).checkWritable();
+    if (writable)
+        return false;
+    *exitCode = fail(io,
+        QStringLiteral("%1: --sysfs-root %2%3")
+            .arg(command, writable.errorMessage,
+                dryRunHint ? QStringLiteral("; --dry-run previews the change") : QString()));
+    return true;
 }
 
 int fail(Streams io, const QString &message)

@@ -1,5 +1,6 @@
 #pragma once
 // Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
+#include "ops/operationregistry.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QCommandLineParser>
@@ -7,10 +8,7 @@
 #include <QStringList>
 #include <QTextStream>
 
-
-namespace dmtune {
-struct MultipathMessage;
-}
+#include <memory>
 
 namespace dmtune::cli {
 
@@ -27,6 +25,12 @@ void addCommonOptions(QCommandLineParser &parser);
 bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams io, int *exitCode);
 // The sysfs root chosen on the command line (default /sys; /proc only with the live root).
 SysfsRoot sysfsRootFrom(const QCommandLineParser &parser);
+// Every command that changes the system calls this first, before anything is resolved in the tree: a
+// captured tree (--sysfs-root other than /sys) is refused with one line unless dryRun (which writes
+// nothing). True when refused (*exitCode set). The core refuses too; this keeps the refusal uniform.
+// dryRunHint: the command has --dry-run to offer instead.
+bool refuseCapturedTree(
+    const QCommandLineParser &parser, const QString &command, bool dryRun, bool dryRunHint, Streams io, int *exitCode);
 // One-line error on stderr, prefixed with the program name; returns ExitFailure.
 int fail(Streams io, const QString &message);
 int usageError(Streams io, const QString &message);
@@ -46,9 +50,23 @@ int runReport(const QStringList &args, Streams io); // cmd_report.cpp (cmd_repor
 int runVersion(const QStringList &args, Streams io);
 int runPreset(const QStringList &args, Streams io);
 
-// Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd.
+// Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd, --dry-run.
 void addOperationOptions(QCommandLineParser &parser);
-// Prepares the operation, refuses a risky one without --force, runs it, prints the outcome.
-int runMultipathMessageCli(const QCommandLineParser &parser, const QString &map, const MultipathMessage &message, Streams io);
+// A multipath.* plan made on the tree of --sysfs-root, with what it needs to run.
+struct MultipathCliOperation {
+    MultipathCliOperation() { } // not an aggregate: Result's `T m_value {}` must not list-initialise SysfsRoot
+    std::shared_ptr<DeviceMapper> dm;
+    OperationEnvironment env; // points into dm
+    OperationPlan plan;
+};
+Result<MultipathCliOperation> planMultipathCli(
+    const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, bool useMultipathd);
+// Runs it with every risk accepted (the caller checked --force); dryRun: re-validates only.
+OperationResult runMultipathCli(const MultipathCliOperation &op, bool dryRun);
+// The risks' texts joined with "; ", as the "refused without --force: ..." line shows them.
+QString riskTexts(const OperationPlan &plan);
+// Plans a multipath message kind, refuses a risky plan without --force, runs it, prints the outcome.
+int runMultipathMessageCli(
+    const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, Streams io);
 
 } // namespace dmtune::cli

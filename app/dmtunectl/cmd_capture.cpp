@@ -1,10 +1,10 @@
 // dmtunectl capture: a copy of what dmtune reads of this system, for a support engineer's --sysfs-root.
 #include "cli.h"
 
+#include "discovery/devicesnapshot.h"
 #include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/libdevmapperbackend.h"
-#include "discovery/devicesnapshot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +22,7 @@ int runCapture(const QStringList &args, Streams io)
         "module parameters, /proc/diskstats) and device-mapper's tables and statuses into DIR.\n"
         "Open it anywhere with: dmtune --sysfs-root DIR, dmtunectl list --sysfs-root DIR.\n"
         "Reads only; needs root for device-mapper tables."));
-    parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A new or empty directory."));
+    parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A new directory (created, mode 0700)."));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print the summary as JSON.") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
@@ -57,7 +57,11 @@ int runCapture(const QStringList &args, Streams io)
             { QStringLiteral("skipped"), QJsonArray::fromStringList(r.skipped) } };
         io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
-        io.out << QStringLiteral("%1: %2 files, %3 links, %4 device-mapper maps").arg(positional.first()).arg(r.files).arg(r.links).arg(r.maps)
+        io.out << QStringLiteral("%1: %2 files, %3 links, %4 device-mapper maps")
+                      .arg(positional.first())
+                      .arg(r.files)
+                      .arg(r.links)
+                      .arg(r.maps)
                << '\n';
         if (!state.available)
             io.out << "device-mapper: " << state.reason << '\n';

@@ -1,7 +1,8 @@
 // dmtunectl group switch|enable|disable MAP N: path group messages (N is 1-based).
 #include "cli.h"
 
-#include "dm/multipathmessages.h"
+#include <QHash>
+#include <QJsonObject>
 
 namespace dmtune::cli {
 
@@ -24,21 +25,21 @@ int runGroup(const QStringList &args, Streams io)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 3)
         return usageError(io, QStringLiteral("group needs ACTION MAP N"));
-    MultipathMessage message;
     const QString action = positional.at(0);
-    if (action == QLatin1String("switch"))
-        message.kind = MultipathMessageKind::SwitchGroup;
-    else if (action == QLatin1String("enable"))
-        message.kind = MultipathMessageKind::EnableGroup;
-    else if (action == QLatin1String("disable"))
-        message.kind = MultipathMessageKind::DisableGroup;
-    else
+    static const QHash<QString, QString> kinds { { QStringLiteral("switch"), QStringLiteral("multipath.switch-group") },
+        { QStringLiteral("enable"), QStringLiteral("multipath.enable-group") },
+        { QStringLiteral("disable"), QStringLiteral("multipath.disable-group") } };
+    if (!kinds.contains(action))
         return usageError(io, QStringLiteral("unknown group action '%1' (switch, enable, disable)").arg(action));
     bool ok = false;
-    message.group = positional.at(2).toInt(&ok);
-    if (!ok || message.group < 1)
+    const int group = positional.at(2).toInt(&ok);
+    if (!ok || group < 1)
         return usageError(io, QStringLiteral("'%1' is not a group number (1, 2, ...)").arg(positional.at(2)));
-    return runMultipathMessageCli(parser, positional.at(1), message, io);
+    if (refuseCapturedTree(
+            parser, QStringLiteral("group ") + action, parser.isSet(QStringLiteral("dry-run")), true, io, &code))
+        return code;
+    return runMultipathMessageCli(parser, kinds.value(action),
+        { { QLatin1String("map"), positional.at(1) }, { QLatin1String("group"), group } }, io);
 }
 
 } // namespace dmtune::cli

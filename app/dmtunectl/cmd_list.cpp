@@ -60,7 +60,7 @@ QString sizeText(qint64 bytes)
 {
     if (bytes < 0)
         return QStringLiteral("?");
-    const char *units[] = {"B", "K", "M", "G", "T", "P"};
+    const char *units[] = { "B", "K", "M", "G", "T", "P" };
     double v = double(bytes);
     int u = 0;
     while (v >= 1024 && u < 5) {
@@ -77,8 +77,9 @@ QString deviceLine(const BlockDevice &d)
         identity << d.vendor;
     if (!d.model.isEmpty())
         identity << d.model;
-    QString line = QStringLiteral("%1 %2 %3 %4").arg(d.name.leftJustified(10), d.devnum.leftJustified(8),
-                                                     deviceKindName(d.kind).leftJustified(10), sizeText(d.sizeBytes).rightJustified(7));
+    QString line = QStringLiteral("%1 %2 %3 %4")
+                       .arg(d.name.leftJustified(10), d.devnum.leftJustified(8),
+                           deviceKindName(d.kind).leftJustified(10), sizeText(d.sizeBytes).rightJustified(7));
     if (!identity.isEmpty())
         line += QLatin1Char(' ') + identity.join(QLatin1Char(','));
     if (d.kind == DeviceKind::Scsi && !d.scsi.hctl.isEmpty())
@@ -104,7 +105,7 @@ void printText(const DeviceSnapshot &s, const MultipathdViews &views, QTextStrea
         out << '\n';
     out << QStringLiteral("%1 %2 %3 %4 IDENTITY\n")
                .arg(QStringLiteral("NAME").leftJustified(10), QStringLiteral("MAJ:MIN").leftJustified(8),
-                    QStringLiteral("KIND").leftJustified(10), QStringLiteral("SIZE").rightJustified(7));
+                   QStringLiteral("KIND").leftJustified(10), QStringLiteral("SIZE").rightJustified(7));
     for (const auto &d : s.devices) {
         out << deviceLine(d) << '\n';
         for (int i = 0; i < d.partitions.size(); ++i) {
@@ -126,9 +127,9 @@ int runList(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("List block devices and dm-multipath maps."));
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON (format in README.md).")});
-    parser.addOption({QStringLiteral("no-multipathd"),
-        QStringLiteral("Do not ask multipathd for path priorities and checker states.")});
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON (format in README.md).") });
+    parser.addOption({ QStringLiteral("no-multipathd"),
+        QStringLiteral("Do not ask multipathd for path priorities and checker states.") });
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))

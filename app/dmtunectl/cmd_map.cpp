@@ -3,13 +3,14 @@
 #include "cli.h"
 
 #include "discovery/snapshotjson.h"
-#include "dm/libdevmapperbackend.h"
+#include "discovery/sysfscapture.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathdview.h"
 #include "dm/multipathoperation.h"
 #include "dm/pathdevice.h"
 #include "dm/pathselectors.h"
 #include "dm/tablediff.h"
+#include "ops/multipathoperations.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -88,8 +89,8 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
                 { QStringLiteral("selector_info"), QJsonArray::fromStringList(ps.selectorInfo) } };
             paths.append(path);
         }
-        QJsonObject group { { QStringLiteral("index"), int(g + 1) },
-            { QStringLiteral("state"), QString(gs.state) }, { QStringLiteral("selector"), spec.selector },
+        QJsonObject group { { QStringLiteral("index"), int(g + 1) }, { QStringLiteral("state"), QString(gs.state) },
+            { QStringLiteral("selector"), spec.selector },
             { QStringLiteral("selector_args"), QJsonArray::fromStringList(spec.selectorArgs) },
             { QStringLiteral("paths"), paths } };
         groups.append(group);
@@ -171,13 +172,14 @@ void showText(
 int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
 {
     const SysfsRoot sysfs = sysfsRootFrom(parser);
-    LibDevmapperBackend backend(sysfs);
-    if (const DmAvailability available = backend.availability(); !available.available)
-        return fail(io, available.reason);
-    const auto state = readMultipathMapState(backend, map);
+    const auto dm = deviceMapperFor(sysfs); // a capture's own maps, never this host's of the same name
+    if (!dm)
+        return fail(io, dm.errorMessage());
+    const auto state = readMultipathMapState(*dm.value(), map);
     if (!state)
         return fail(io, state.errorMessage());
-    const MultipathdSide mpd = multipathdSide(map, state.value(), !parser.isSet(QStringLiteral("no-multipathd")));
+    const MultipathdSide mpd
+        = multipathdSide(map, state.value(), sysfs.isLive() && !parser.isSet(QStringLiteral("no-multipathd")));
     if (parser.isSet(QStringLiteral("json")))
         io.out << QJsonDocument(showJson(map, state.value(), sysfs, mpd)).toJson(QJsonDocument::Indented);
     else
@@ -255,10 +257,15 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
         == (parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"))))
         return usageError(
             io, QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
+    int code = ExitOk;
+    if (refuseCapturedTree(
+            parser, QStringLiteral("map reload"), parser.isSet(QStringLiteral("dry-run")), true, io, &code))
+        return code;
     const SysfsRoot sysfs = sysfsRootFrom(parser);
-    LibDevmapperBackend backend(sysfs);
-    if (const DmAvailability available = backend.availability(); !available.available)
-        return fail(io, available.reason);
+    const auto dm = deviceMapperFor(sysfs); // --dry-run on a capture previews against its recorded table
+    if (!dm)
+        return fail(io, dm.errorMessage());
+    DeviceMapper &backend = *dm.value();
     const auto current = readMultipathMapState(backend, map);
     if (!current)
         return fail(io, current.errorMessage());
@@ -267,34 +274,46 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
     if (!table)
         return usage ? usageError(io, table.errorMessage())
                      : fail(io, QStringLiteral("%1: %2").arg(map, table.errorMessage()));
-    const auto prepared = prepareMultipathReload(backend, map, table.value());
-    if (!prepared)
-        return fail(io, prepared.errorMessage());
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    env.dm = &backend;
+    if (sysfs.isLive()) // multipathd's caveat (it may put multipath.conf's table back), as before --no-multipathd
+        env.multipathd = &liveMultipathd;
+    const auto plan = planOperation(env, QStringLiteral("multipath.reload"),
+        { { QLatin1String("map"), map }, { QLatin1String("table"), formatMultipathTable(table.value()) } });
+    if (!plan)
+        return fail(io, plan.errorMessage());
+    const QStringList diff = tableDiffLines(current->table, table.value());
     if (parser.isSet(QStringLiteral("dry-run"))) {
-        io.out << formatTargetLine(prepared->line) << '\n';
-        const QStringList diff = tableDiffLines(current->table, prepared->table);
+        io.out << reloadTargetLineOf(plan.value()) << '\n';
         if (diff.isEmpty())
             io.out << "# no change\n";
         for (const QString &line : diff)
             io.out << "# " << line << '\n';
-        for (const QString &risk : prepared->risks)
-            io.out << "# risk: " << risk << '\n';
+        for (const OperationRisk &risk : plan->risks)
+            io.out << "# risk: " << risk.text << '\n';
+        for (const QString &refusal : plan->refusals) // a captured tree: the preview only
+            io.out << "# refused here: " << refusal << '\n';
         io.out.flush();
-        return ExitOk;
+        if (!plan->refusals.isEmpty())
+            return ExitOk;
+        OperationAnswers answers = acceptAll(plan.value());
+        answers.dryRun = true;
+        const OperationResult checked = runOperation(env, plan.value(), answers);
+        return checked.ok ? ExitOk : fail(io, checked.error);
     }
-    if (!prepared->risks.isEmpty() && !parser.isSet(QStringLiteral("force")))
-        return fail(io,
-            QStringLiteral("%1: reload refused without --force: %2")
-                .arg(map, prepared->risks.join(QStringLiteral("; "))));
-    const MultipathOperationResult result
-        = executeMultipathReload(backend, prepared.value(), MultipathdClient::isRunning());
-    for (const QString &warning : prepared->risks + result.warnings)
+    if (!plan->refusals.isEmpty())
+        return fail(io, plan->refusals.first());
+    if (plan->needsAnswers() && !parser.isSet(QStringLiteral("force")))
+        return fail(io, QStringLiteral("%1: reload refused without --force: %2").arg(map, riskTexts(plan.value())));
+    const OperationResult result = runOperation(env, plan.value(), acceptAll(plan.value()));
+    for (const QString &warning : result.warnings)
         io.err << "dmtunectl: warning: " << warning << '\n';
     io.err.flush();
     if (!result.ok)
         return fail(io, result.error);
-    io.out << QStringLiteral("%1: reloaded: %2\n").arg(map, result.command);
-    for (const QString &line : tableDiffLines(current->table, prepared->table))
+    io.out << QStringLiteral("%1: reloaded: %2\n").arg(map, result.details.value(QLatin1String("command")).toString());
+    for (const QString &line : diff)
         io.out << "  " << line << '\n';
     io.out.flush();
     return ExitOk;
@@ -309,11 +328,13 @@ int runMap(const QStringList &args, Streams io)
         "A multipath map.\n"
         "  map show MAP [--json]      table, status, groups and paths; multipathd's view where it differs\n"
         "  map reload MAP (--table LINE | --selector NAME --group DEV,DEV [--group ...] [--feature F ...])\n"
-        "             [--dry-run] [--force]   suspend (noflush), load, resume; the old table stays on failure.\n"
+        "             [--dry-run] [--force]   load, resume (noflush, no lockfs); the old table stays on failure.\n"
         "             Without --feature the current features are kept ('--feature none' drops them); the\n"
         "             hardware handler is kept. --dry-run prints the table line and what changes.\n"
+        "--dry-run (every action that changes the map) checks it on the state now and changes nothing.\n"
         "  map queueing MAP on|off    queue_if_no_path (multipathd: restorequeueing/disablequeueing)\n"
-        "DEV: sdX, /dev/..., or MAJ:MIN. Operations that can cause I/O errors need --force."));
+        "DEV: sdX, /dev/..., or MAJ:MIN. Operations that can cause I/O errors need --force, and so does a\n"
+        "reload that adds a path not reporting the map's LUN (WWID)."));
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("show, reload or queueing"));
     parser.addPositionalArgument(QStringLiteral("MAP"), QStringLiteral("The map's name (mpatha)."));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("show: print JSON.") });
@@ -325,8 +346,6 @@ int runMap(const QStringList &args, Streams io)
         QStringLiteral("DEV,DEV") });
     parser.addOption({ QStringLiteral("feature"),
         QStringLiteral("reload: a feature (repeatable), e.g. queue_if_no_path."), QStringLiteral("F") });
-    parser.addOption(
-        { QStringLiteral("dry-run"), QStringLiteral("reload: print the table line and the changes only.") });
     addOperationOptions(parser);
     addCommonOptions(parser);
     int code = ExitOk;
@@ -342,14 +361,15 @@ int runMap(const QStringList &args, Streams io)
     if (action == QLatin1String("reload") && positional.size() == 2)
         return runReload(parser, map, io);
     if (action == QLatin1String("queueing") && positional.size() == 3) {
-        MultipathMessage message;
-        if (positional.at(2) == QLatin1String("on"))
-            message.kind = MultipathMessageKind::QueueIfNoPath;
-        else if (positional.at(2) == QLatin1String("off"))
-            message.kind = MultipathMessageKind::FailIfNoPath;
-        else
+        if (positional.at(2) != QLatin1String("on") && positional.at(2) != QLatin1String("off"))
             return usageError(io, QStringLiteral("map queueing takes on or off, not '%1'").arg(positional.at(2)));
-        return runMultipathMessageCli(parser, map, message, io);
+        if (refuseCapturedTree(
+                parser, QStringLiteral("map queueing"), parser.isSet(QStringLiteral("dry-run")), true, io, &code))
+            return code;
+        return runMultipathMessageCli(parser, QStringLiteral("multipath.queueing"),
+            { { QLatin1String("map"), map },
+                { QLatin1String("queue_if_no_path"), positional.at(2) == QLatin1String("on") } },
+            io);
     }
     if (action != QLatin1String("show") && action != QLatin1String("reload") && action != QLatin1String("queueing"))
         return usageError(io, QStringLiteral("unknown map action '%1' (show, reload, queueing)").arg(action));

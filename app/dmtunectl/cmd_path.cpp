@@ -1,9 +1,10 @@
-// dmtunectl path fail|reinstate MAP DEV, and the plumbing every multipath operation shares:
-// prepare (resolve, check, risks), refuse risky operations without --force, run, print.
+// dmtunectl path fail|reinstate MAP DEV, and the plumbing every multipath operation shares: plan the core
+// operation (ops/multipathoperations.h), refuse a risky plan without --force, run it (re-validated), print.
 #include "cli.h"
 
-#include "dm/libdevmapperbackend.h"
+#include "discovery/sysfscapture.h"
 #include "dm/multipathoperation.h"
+#include "ops/multipathoperations.h"
 
 namespace dmtune::cli {
 
@@ -12,34 +13,90 @@ void addOperationOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("force"), QStringLiteral("Run an operation that can cause I/O errors.") });
     parser.addOption(
         { QStringLiteral("no-multipathd"), QStringLiteral("Send device-mapper messages even when multipathd runs.") });
+    parser.addOption({ QStringLiteral("dry-run"),
+        QStringLiteral("Check the operation on the state now and print what it would do; change nothing.") });
+}
+
+Result<MultipathCliOperation> planMultipathCli(
+    const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, bool useMultipathd)
+{
+    using R = Result<MultipathCliOperation>;
+    MultipathCliOperation op;
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    const auto dm = deviceMapperFor(sysfs);
+    if (!dm)
+        return R::failure(dm.errorMessage());
+    op.dm = dm.value();
+    op.env.sysfs = sysfs;
+    op.env.dm = op.dm.get();
+    if (useMultipathd && sysfs.isLive())
+        op.env.multipathd = &liveMultipathd;
+    auto plan = planOperation(op.env, kind, request);
+    if (!plan)
+        return R::failure(plan.errorMessage());
+    op.plan = plan.value();
+    return op;
+}
+
+OperationResult runMultipathCli(const MultipathCliOperation &op, bool dryRun)
+{
+    // The caller checked --force against the risks (or there are none); a dry run accepts them to see the rest.
+    OperationAnswers answers = acceptAll(op.plan);
+    answers.dryRun = dryRun;
+    return runOperation(op.env, op.plan, answers);
+}
+
+QString riskTexts(const OperationPlan &plan)
+{
+    QStringList texts;
+    for (const OperationRisk &risk : plan.risks)
+        texts.append(risk.text);
+    return texts.join(QStringLiteral("; "));
 }
 
 int runMultipathMessageCli(
-    const QCommandLineParser &parser, const QString &map, const MultipathMessage &message, Streams io)
+    const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, Streams io)
 {
-    const SysfsRoot sysfs = sysfsRootFrom(parser);
-    LibDevmapperBackend backend(sysfs);
-    if (const DmAvailability available = backend.availability(); !available.available)
-        return fail(io, available.reason);
-    const auto prepared = prepareMultipathOperation(backend, sysfs, map, message);
-    if (!prepared)
-        return fail(io, prepared.errorMessage());
-    const QString operation = formatMultipathMessage(prepared->message).value();
-    if (!prepared->risks.isEmpty() && !parser.isSet(QStringLiteral("force")))
+    const auto op = planMultipathCli(parser, kind, request, !parser.isSet(QStringLiteral("no-multipathd")));
+    if (!op)
+        return fail(io, op.errorMessage());
+    const OperationPlan &plan = op->plan;
+    const QString map = plan.target;
+    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+    if (dryRun) {
+        for (const QString &step : plan.steps)
+            io.out << "# " << step << '\n';
+        for (const OperationRisk &risk : plan.risks)
+            io.out << "# risk: " << risk.text << '\n';
+        for (const QString &refusal : plan.refusals) // a captured tree: the preview only
+            io.out << "# refused here: " << refusal << '\n';
+        if (!plan.refusals.isEmpty()) {
+            io.out << QStringLiteral("%1: would %2\n").arg(map, multipathOperationOf(plan));
+            io.out.flush();
+            return ExitOk;
+        }
+    } else if (!plan.refusals.isEmpty()) {
+        return fail(io, plan.refusals.first());
+    } else if (plan.needsAnswers() && !parser.isSet(QStringLiteral("force"))) {
         return fail(io,
-            QStringLiteral("%1: %2 refused without --force: %3")
-                .arg(map, operation, prepared->risks.join(QStringLiteral("; "))));
-    const MultipathdCommand multipathd
-        = parser.isSet(QStringLiteral("no-multipathd")) ? MultipathdCommand() : liveMultipathd();
-    const MultipathOperationResult result = executeMultipathOperation(backend, prepared.value(), multipathd);
-    for (const QString &risk : prepared->risks)
-        io.err << "dmtunectl: warning: " << risk << '\n';
-    for (const QString &warning : result.warnings)
-        io.err << "dmtunectl: warning: " << warning << '\n';
+            QStringLiteral("%1: %2 refused without --force: %3").arg(map, multipathOperationOf(plan), riskTexts(plan)));
+    }
+    const OperationResult result = runMultipathCli(op.value(), dryRun);
+    if (!dryRun) {
+        for (const QString &warning : result.warnings)
+            io.err << "dmtunectl: warning: " << warning << '\n';
+    }
     io.err.flush();
     if (!result.ok)
         return fail(io, result.error);
-    io.out << QStringLiteral("%1: %2 done via %3 (%4)\n").arg(map, result.operation, result.via, result.command);
+    if (dryRun) {
+        io.out << QStringLiteral("%1: would %2\n").arg(map, multipathOperationOf(plan));
+    } else {
+        const QJsonObject &d = result.details;
+        io.out << QStringLiteral("%1: %2 done via %3 (%4)\n")
+                      .arg(map, d.value(QLatin1String("operation")).toString(),
+                          d.value(QLatin1String("via")).toString(), d.value(QLatin1String("command")).toString());
+    }
     io.out.flush();
     return ExitOk;
 }
@@ -63,15 +120,18 @@ int runPath(const QStringList &args, Streams io)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 3)
         return usageError(io, QStringLiteral("path needs ACTION MAP DEV"));
-    MultipathMessage message;
+    QString kind;
     if (positional.at(0) == QLatin1String("fail"))
-        message.kind = MultipathMessageKind::FailPath;
+        kind = QStringLiteral("multipath.fail-path");
     else if (positional.at(0) == QLatin1String("reinstate"))
-        message.kind = MultipathMessageKind::ReinstatePath;
+        kind = QStringLiteral("multipath.reinstate-path");
     else
         return usageError(io, QStringLiteral("unknown path action '%1' (fail, reinstate)").arg(positional.at(0)));
-    message.device = positional.at(2);
-    return runMultipathMessageCli(parser, positional.at(1), message, io);
+    if (refuseCapturedTree(parser, QStringLiteral("path ") + positional.at(0), parser.isSet(QStringLiteral("dry-run")),
+            true, io, &code))
+        return code;
+    return runMultipathMessageCli(
+        parser, kind, { { QLatin1String("map"), positional.at(1) }, { QLatin1String("path"), positional.at(2) } }, io);
 }
 
 } // namespace dmtune::cli

@@ -1,18 +1,19 @@
 // dmtunectl preset: save / apply / verify / diff / export / list tuning presets (docs/presets.md).
-// apply is one transaction (planner order, read back, rollback on any failure), like `set`.
-#include "cli.h"
+// apply and verify are the core operations preset.apply / preset.verify (core/ops/presetoperations.h): this
+// prints their plan and result; every rule (risks, refusals, order, rollback) is in core.
+#include "cmd_preset.h"
 
 #include "discovery/discovery.h"
-#include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
+#include "discovery/sysfscapture.h"
+#include "dm/multipathoperation.h"
+#include "ops/operationregistry.h"
+#include "ops/presetoperations.h"
 #include "params/deviceresolver.h"
-#include "params/transaction.h"
 #include "presets/presetcapture.h"
 #include "presets/presetexport.h"
 #include "presets/presetjson.h"
-#include "presets/presetmultipath.h"
-#include "presets/presetresolution.h"
 #include "presets/presetstore.h"
+#include "util/atomicfile.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -27,7 +28,8 @@ namespace {
 
 QString subUsage()
 {
-    return QStringLiteral("preset needs a subcommand: save FILE [DEV...] | apply FILE [--dry-run] | verify FILE | "
+    return QStringLiteral("preset needs a subcommand: save FILE [DEV...] [--replace] | apply NAME|FILE [DEV...] "
+                          "[--dry-run] [--force] | verify NAME|FILE [DEV...] | "
                           "diff A B | export FILE --format udev|tuned|multipath | list");
 }
 
@@ -39,56 +41,21 @@ bool parseSub(QCommandLineParser &parser, const QStringList &args, const QString
     return parseOrUsage(parser, args, io, code);
 }
 
-QJsonArray itemsJson(const Preset &preset, const QList<PresetItem> &items)
-{
-    QJsonArray out;
-    for (const auto &i : items)
-        out.append(QJsonObject { { QStringLiteral("device"), i.device }, { QStringLiteral("attribute"), i.attribute },
-            { QStringLiteral("current"), i.current }, { QStringLiteral("preset"), i.wanted },
-            { QStringLiteral("rule"), i.rule + 1 }, { QStringLiteral("rule_label"), presetRuleLabel(preset, i.rule) },
-            { QStringLiteral("state"), presetItemStateName(i.state) }, { QStringLiteral("note"), i.note } });
-    return out;
-}
-
-void printItems(const Preset &preset, const QList<PresetItem> &items, QTextStream &out)
-{
-    for (const auto &i : items) {
-        out << "  " << i.device << ' ' << i.attribute << ": " << (i.current.isEmpty() ? QStringLiteral("-") : i.current)
-            << " -> " << i.wanted << "  [" << presetItemStateName(i.state) << ", " << presetRuleLabel(preset, i.rule) << ']';
-        if (!i.note.isEmpty())
-            out << " (" << i.note << ')';
-        out << '\n';
-    }
-}
-
-void printMaps(const PresetResolution &res, QTextStream &out)
-{
-    for (const auto &m : res.maps) {
-        out << "  map " << m.map << " (" << m.device << ") multipath:";
-        if (!m.wanted.selector.isEmpty())
-            out << " selector " << (m.currentSelector.isEmpty() ? QStringLiteral("?") : m.currentSelector) << " -> "
-                << m.wanted.selector;
-        if (!m.wanted.grouping.isEmpty())
-            out << " grouping " << (m.currentGrouping.isEmpty() ? QStringLiteral("?") : m.currentGrouping) << " -> "
-                << m.wanted.grouping;
-        if (!m.wanted.features.isEmpty())
-            out << " features [" << m.currentFeatures.join(QLatin1Char(' ')) << "] -> +" << m.wanted.features.join(QLatin1Char(' '));
-        out << (m.differs ? "  [differs]" : "  [same]");
-        if (!m.note.isEmpty())
-            out << " (" << m.note << ')';
-        out << '\n';
-    }
-}
-
 int runSave(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Where to write the preset (JSON)."));
-    parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("Devices to save (sdX, dm-N, map name, ...)."), QStringLiteral("[DEV...]"));
-    parser.addOption({ QStringLiteral("attr"), QStringLiteral("Only this attribute (repeatable; default: every writable one)."), QStringLiteral("ATTR") });
-    parser.addOption({ QStringLiteral("name"), QStringLiteral("The preset's name (default: the file's base name)."), QStringLiteral("NAME") });
+    parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("Devices to save (sdX, dm-N, map name, ...)."),
+        QStringLiteral("[DEV...]"));
+    parser.addOption({ QStringLiteral("attr"),
+        QStringLiteral("Only this attribute (repeatable; default: every writable one)."), QStringLiteral("ATTR") });
+    parser.addOption({ QStringLiteral("name"), QStringLiteral("The preset's name (default: the file's base name)."),
+        QStringLiteral("NAME") });
+    parser.addOption(
+        { QStringLiteral("replace"), QStringLiteral("Replace FILE if it exists (else an existing FILE is refused).") });
     int code = ExitOk;
-    if (!parseSub(parser, args, QStringLiteral("Save the current tunables of devices as a preset, keyed by WWID / DM UUID."), io, &code))
+    if (!parseSub(parser, args,
+            QStringLiteral("Save the current tunables of devices as a preset, keyed by WWID / DM UUID."), io, &code))
         return code;
     const QStringList pos = parser.positionalArguments();
     if (pos.size() < 2)
@@ -103,149 +70,205 @@ int runSave(const QStringList &args, Streams io)
         devices << *d;
     }
     const QString name = parser.isSet(QStringLiteral("name")) ? parser.value(QStringLiteral("name"))
-                                                               : QFileInfo(pos.first()).completeBaseName();
+                                                              : QFileInfo(pos.first()).completeBaseName();
     const auto preset = presetFromDevices(sysfs, snapshot, devices, parser.values(QStringLiteral("attr")), name);
     if (!preset)
         return usageError(io, preset.errorMessage());
-    if (const Status s = savePresetFile(pos.first(), *preset); !s)
-        return fail(io, s.errorMessage);
+    const bool replace = parser.isSet(QStringLiteral("replace"));
+    if (const Status s = savePresetFile(pos.first(), *preset, replace ? ExistingFile::Replace : ExistingFile::Refuse);
+        !s)
+        return fail(io,
+            QStringLiteral("preset save: %1%2")
+                .arg(s.errorMessage,
+                    !replace && QFileInfo::exists(pos.first()) ? QStringLiteral(" (--replace replaces it)")
+                                                               : QString()));
     int settings = 0;
     for (const auto &r : preset->rules)
         settings += int(r.settings.size());
-    io.out << "saved " << settings << " settings of " << devices.join(QStringLiteral(", ")) << " to " << pos.first() << '\n';
+    io.out << "saved " << settings << " settings of " << devices.join(QStringLiteral(", ")) << " to " << pos.first()
+           << '\n';
     return ExitOk;
 }
+
+// The environment of the preset operations: this sysfs root, its device-mapper (a capture's recorded maps for a
+// capture, read-only), multipathd when it runs here.
+OperationEnvironment presetEnvironment(const SysfsRoot &sysfs, std::shared_ptr<DeviceMapper> *dm)
+{
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    if (const auto found = deviceMapperFor(sysfs)) {
+        *dm = found.value();
+        env.dm = dm->get();
+    }
+    if (sysfs.isLive())
+        env.multipathd = [] { return liveMultipathd(); };
+    return env;
+}
+
+void printLines(QTextStream &out, const QString &text)
+{
+    if (!text.isEmpty())
+        out << text << '\n';
+}
+
+// The refusals of a preset plan: exit 1 for maps that cannot be reloaded (as before), 2 for bad input.
+int refuse(Streams io, const OperationPlan &plan)
+{
+    bool maps = false;
+    for (const QString &r : plan.refusals) {
+        io.err << "dmtunectl: " << r << '\n';
+        maps = maps || r.startsWith(QLatin1String("multipath settings:"));
+    }
+    io.err.flush();
+    return maps ? ExitFailure : ExitUsage;
+}
+
+int runVerify(const QCommandLineParser &parser, const QJsonObject &request, Streams io)
+{
+    std::shared_ptr<DeviceMapper> dm;
+    const OperationEnvironment env = presetEnvironment(sysfsRootFrom(parser), &dm);
+    const auto plan = planOperation(env, QStringLiteral("preset.verify"), request);
+    if (!plan)
+        return usageError(io, plan.errorMessage());
+    if (!plan->refusals.isEmpty())
+        return refuse(io, *plan);
+    const OperationResult result = runOperation(env, *plan, acceptAll(*plan));
+    if (!result)
+        return fail(io, result.error);
+    QJsonObject details = result.details;
+    const QJsonArray lines = details.take(QStringLiteral("lines")).toArray();
+    if (parser.isSet(QStringLiteral("json"))) {
+        io.out << QJsonDocument(details).toJson(QJsonDocument::Indented);
+    } else {
+        for (const QJsonValue &line : lines)
+            io.out << line.toString() << '\n';
+    }
+    io.out.flush();
+    return details.value(QStringLiteral("drift")).toBool() ? ExitFailure : ExitOk;
+}
+
+} // namespace
+
+// Plan (core: preset.apply), print the preview, refuse what --force does not cover, run, print the result.
+int runPresetApply(
+    const OperationEnvironment &env, const QJsonObject &request, const PresetApplyOptions &options, Streams io)
+{
+    const bool dryRun = options.dryRun;
+    const bool json = options.json;
+    const bool force = options.force;
+    const auto plan = planOperation(env, QStringLiteral("preset.apply"), request);
+    if (!plan)
+        return usageError(io, plan.errorMessage());
+    if (!json) {
+        io.out << "preset \"" << plan->target << "\"" << (dryRun ? " (dry run, nothing written)" : "") << ":\n";
+        printLines(io.out, plan->preview);
+        for (const QString &note : plan->notes)
+            io.out << "note: " << note << '\n';
+        io.out.flush();
+    }
+    if (!plan->refusals.isEmpty())
+        return refuse(io, *plan);
+    // --force covers every risk of a preset (the data risks of its writes, the reloads' risks); without it the
+    // first one is refused in one line and nothing is written.
+    QList<OperationRisk> dataRisks, reloadRisks;
+    for (const OperationRisk &risk : plan->risks)
+        (risk.id.startsWith(QLatin1String(presetDataRiskPrefix)) ? dataRisks : reloadRisks).append(risk);
+    if (!dryRun && !force && !dataRisks.isEmpty()) {
+        const QString more = dataRisks.size() > 1
+            ? QStringLiteral(" (and %1 more writes like it)").arg(dataRisks.size() - 1)
+            : QString();
+        fail(io, QStringLiteral("preset apply: %1%2; refused without --force").arg(dataRisks.first().text, more));
+        return ExitUsage; // one line, exit 2: nothing was written
+    }
+    if (!dryRun && !force && !reloadRisks.isEmpty()) {
+        const QString map = reloadRisks.first().id.section(QLatin1Char(':'), 1, 1);
+        QStringList texts;
+        for (const OperationRisk &risk : std::as_const(reloadRisks)) {
+            if (risk.id.section(QLatin1Char(':'), 1, 1) == map)
+                texts.append(risk.text.mid(map.size() + 2)); // "mpatha: <risk>"
+        }
+        return fail(
+            io, QStringLiteral("%1: reload refused without --force: %2").arg(map, texts.join(QStringLiteral("; "))));
+    }
+    OperationAnswers answers = acceptAll(*plan);
+    answers.dryRun = dryRun;
+    const OperationResult result = runOperation(env, *plan, answers);
+    const QJsonObject details = result.details;
+    if (!json && !dryRun) {
+        for (const QJsonValue &done : details.value(QStringLiteral("reloaded")).toArray())
+            io.out << done.toString() << '\n';
+    }
+    if (!json) {
+        for (const QString &w : result.warnings)
+            io.out << "warning: " << w << '\n';
+    }
+    const bool transacted = details.contains(QStringLiteral("changes")); // the attribute transaction ran
+    if (json && transacted) {
+        QJsonObject o = details;
+        o.remove(QStringLiteral("reloaded"));
+        o.remove(QStringLiteral("rejected"));
+        io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else if (!dryRun && transacted) {
+        if (details.value(QStringLiteral("rolled_back")).toBool())
+            io.out << "rolled back (every value written was restored)\n";
+        else if (result.ok) {
+            const QJsonArray changes = details.value(QStringLiteral("changes")).toArray();
+            io.out << "applied " << std::count_if(changes.cbegin(), changes.cend(), [](const QJsonValue &c) {
+                return c[QLatin1String("written")].toBool() && !c[QLatin1String("side_effect")].toBool();
+            }) << " writes\n";
+        }
+    }
+    io.out.flush();
+    for (const QString &line : result.error.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        io.err << "dmtunectl: " << line << '\n';
+    io.err.flush();
+    if (result.ok)
+        return ExitOk;
+    return details.value(QStringLiteral("rejected")).toBool() ? ExitUsage : ExitFailure;
+}
+
+namespace {
 
 int runApplyOrVerify(const QStringList &args, Streams io, bool verify)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A preset file, or a stored or built-in preset's name."));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral(
+            "A stored or built-in preset's name, else a preset file (./NAME for a file that has a preset's name)."));
+    parser.addPositionalArgument(QStringLiteral("DEV"),
+        QStringLiteral("Only these devices (default: every device the preset matches)."), QStringLiteral("[DEV...]"));
     if (!verify) {
         parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Resolve, plan and preview; write nothing.") });
-        parser.addOption({ QStringLiteral("force"), QStringLiteral("Reload multipath maps even when the reload risks I/O errors.") });
+        parser.addOption({ QStringLiteral("force"),
+            QStringLiteral("Reload multipath maps even when the reload risks I/O errors, and write values that put "
+                           "data at risk (queue/write_cache=write through).") });
     }
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON.") });
     int code = ExitOk;
     const QString description = verify
-        ? QStringLiteral("Report drift between a preset and the live system.\nexit status: 0 no drift, 1 drift, 2 bad usage or bad preset.")
-        : QStringLiteral("Apply a preset as one transaction (rollback on any failure).\nexit status: 0 applied, 1 failed and rolled back, 2 bad usage or bad preset.");
+        ? QStringLiteral("Report drift between a preset and the live system.\nexit status: 0 no drift, 1 drift, 2 bad "
+                         "usage or bad preset.")
+        : QStringLiteral("Apply a preset as one transaction (rollback on any failure).\nexit status: 0 applied, 1 "
+                         "failed and rolled back, 2 bad usage or bad preset.");
     if (!parseSub(parser, args, description, io, &code))
         return code;
-    if (parser.positionalArguments().size() != 1)
-        return usageError(io, QStringLiteral("preset %1 needs one FILE").arg(verify ? QStringLiteral("verify") : QStringLiteral("apply")));
-    const auto preset = findPreset(parser.positionalArguments().first());
-    if (!preset)
-        return usageError(io, preset.errorMessage());
-    const bool dryRun = !verify && parser.isSet(QStringLiteral("dry-run"));
-    const bool json = parser.isSet(QStringLiteral("json"));
-    const SysfsRoot sysfs = sysfsRootFrom(parser);
-    if (!verify && !sysfs.isLive() && !dryRun)
-        return usageError(io, QStringLiteral("a tree given with --sysfs-root is read-only; add --dry-run"));
-    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
-    const PresetResolution res = resolvePreset(sysfs, snapshot, *preset);
-
-    if (verify) {
-        const QList<PresetItem> drift = res.drift();
-        if (json) {
-            QJsonArray maps;
-            for (const auto &m : res.maps)
-                maps.append(QJsonObject { { QStringLiteral("map"), m.map }, { QStringLiteral("differs"), m.differs },
-                    { QStringLiteral("selector"), m.currentSelector }, { QStringLiteral("note"), m.note } });
-            io.out << QJsonDocument(QJsonObject { { QStringLiteral("preset"), preset->name },
-                                        { QStringLiteral("drift"), res.hasDrift() },
-                                        { QStringLiteral("items"), itemsJson(*preset, res.items) },
-                                        { QStringLiteral("maps"), maps },
-                                        { QStringLiteral("unmatched"), QJsonArray::fromStringList(res.unmatched) } })
-                          .toJson(QJsonDocument::Indented);
-        } else {
-            io.out << "preset \"" << preset->name << "\": " << res.items.size() << " settings checked, "
-                   << drift.size() << " drifted\n";
-            printItems(*preset, drift, io.out);
-            printMaps(res, io.out);
-            for (const auto &u : res.unmatched)
-                io.out << "note: " << u << '\n';
-        }
-        io.out.flush();
-        return res.hasDrift() ? ExitFailure : ExitOk;
-    }
-
-    // Multipath settings first: a table reload re-stacks the map's queue limits, which the
-    // attribute writes after it then set.
-    QList<PresetMapReload> reloads;
-    std::unique_ptr<LibDevmapperBackend> dm;
-    const bool mapsDiffer = std::any_of(res.maps.cbegin(), res.maps.cend(), [](const PresetMapItem &m) { return m.differs; });
-    if (mapsDiffer) {
-        dm = std::make_unique<LibDevmapperBackend>(sysfs);
-        if (const DmAvailability available = dm->availability(); !available.available)
-            return fail(io, QStringLiteral("multipath settings: %1").arg(available.reason));
-        const auto prepared = prepareMapReloads(*dm, res.maps);
-        if (!prepared)
-            return fail(io, QStringLiteral("multipath settings: %1").arg(prepared.errorMessage()));
-        reloads = *prepared;
-    }
-    if (!json) {
-        io.out << "preset \"" << preset->name << "\"" << (dryRun ? " (dry run, nothing written)" : "") << ":\n";
-        printItems(*preset, res.items, io.out);
-        printMaps(res, io.out);
-        for (const auto &r : reloads) {
-            for (const auto &line : r.diff)
-                io.out << "  " << r.map << " table: " << line << '\n';
-            for (const auto &risk : r.risks)
-                io.out << "  " << r.map << " risk: " << risk << '\n';
-        }
-        for (const auto &u : res.unmatched)
-            io.out << "note: " << u << '\n';
-    }
-    for (const auto &r : reloads) {
-        if (!r.risks.isEmpty() && !dryRun && !parser.isSet(QStringLiteral("force")))
-            return fail(io, QStringLiteral("%1: reload refused without --force: %2").arg(r.map, r.risks.join(QStringLiteral("; "))));
-    }
-    // A bad attribute value rejects the whole preset before any table is touched.
-    if (const Plan early = planChanges(sysfs, res.changes()); !early.ok())
-        reloads.clear();
-    if (!dryRun && !reloads.isEmpty()) {
-        const MapReloadOutcome outcome = executeMapReloads(*dm, reloads, MultipathdClient::isRunning());
-        for (const auto &w : outcome.warnings)
-            io.err << "dmtunectl: warning: " << w << '\n';
-        if (!outcome.ok())
-            return fail(io, QStringLiteral("multipath settings not applied (maps restored): %1").arg(outcome.error));
-        if (!json) {
-            for (const auto &d : outcome.done)
-                io.out << d << '\n';
-        }
-    }
-    // After a reload the map's limits are the stacked ones again: resolve afresh.
-    const bool reloaded = !dryRun && !reloads.isEmpty();
-    const Plan plan = planChanges(sysfs, (reloaded ? resolvePreset(sysfs, snapshot, *preset) : res).changes());
-    if (!json) {
-        for (const auto &w : plan.warnings)
-            io.out << "warning: " << w.message << '\n';
-    }
-    const ApplyResult result = executePlan(sysfs, plan, dryRun);
-    if (json) {
-        QJsonObject o = toJson(result);
-        o.insert(QStringLiteral("preview"), itemsJson(*preset, res.items));
-        io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-    } else if (!dryRun) {
-        if (result.rolledBack)
-            io.out << "rolled back (every value written was restored)\n";
-        else
-            io.out << "applied " << std::count_if(result.changes.cbegin(), result.changes.cend(), [](const ChangeOutcome &c) {
-                return c.written && !c.sideEffect;
-            }) << " writes\n";
-    }
-    for (const auto &e : result.errors)
-        io.err << "dmtunectl: " << e.text() << '\n';
-    if (!result.ok() && reloaded) {
-        const QStringList errors = restoreMapReloads(*dm, reloads);
-        io.err << "dmtunectl: " << (errors.isEmpty() ? QStringLiteral("multipath tables restored")
-                                                     : QStringLiteral("restoring tables: ") + errors.join(QStringLiteral("; "))) << '\n';
-    }
-    io.out.flush();
-    io.err.flush();
-    if (result.rejected())
-        return ExitUsage;
-    return result.ok() ? ExitOk : ExitFailure;
+    const QStringList pos = parser.positionalArguments();
+    if (pos.isEmpty())
+        return usageError(io,
+            QStringLiteral("preset %1 needs one FILE")
+                .arg(verify ? QStringLiteral("verify") : QStringLiteral("apply")));
+    const QJsonObject request = presetRequest(pos.first(), pos.mid(1));
+    if (verify)
+        return runVerify(parser, request, io);
+    if (refuseCapturedTree(
+            parser, QStringLiteral("preset apply"), parser.isSet(QStringLiteral("dry-run")), true, io, &code))
+        return code;
+    std::shared_ptr<DeviceMapper> dm;
+    const OperationEnvironment env = presetEnvironment(sysfsRootFrom(parser), &dm);
+    return runPresetApply(env, request,
+        { parser.isSet(QStringLiteral("dry-run")), parser.isSet(QStringLiteral("force")),
+            parser.isSet(QStringLiteral("json")) },
+        io);
 }
 
 // "wwid=... kind=..." -> attribute -> value, for diff.
@@ -272,7 +295,9 @@ int runDiff(const QStringList &args, Streams io)
     parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("A preset file or name."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("Another one."));
     int code = ExitOk;
-    if (!parseSub(parser, args, QStringLiteral("Compare two presets, match by match.\nexit status: 0 same settings, 1 different."), io, &code))
+    if (!parseSub(parser, args,
+            QStringLiteral("Compare two presets, match by match.\nexit status: 0 same settings, 1 different."), io,
+            &code))
         return code;
     const QStringList pos = parser.positionalArguments();
     if (pos.size() != 2)
@@ -315,11 +340,15 @@ int runExport(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A preset file or name."));
-    parser.addOption({ QStringLiteral("format"), QStringLiteral("udev, tuned or multipath."), QStringLiteral("FORMAT") });
-    parser.addOption({ { QStringLiteral("o"), QStringLiteral("output") }, QStringLiteral("Write here instead of stdout."), QStringLiteral("PATH") });
+    parser.addOption(
+        { QStringLiteral("format"), QStringLiteral("udev, tuned or multipath."), QStringLiteral("FORMAT") });
+    parser.addOption({ { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write here instead of stdout."), QStringLiteral("PATH") });
     int code = ExitOk;
-    if (!parseSub(parser, args, QStringLiteral("Export a preset as udev rules, a tuned profile or a multipath.conf snippet.\n"
-                                               "What the format cannot express is listed on stderr and as comments."), io, &code))
+    if (!parseSub(parser, args,
+            QStringLiteral("Export a preset as udev rules, a tuned profile or a multipath.conf snippet.\n"
+                           "What the format cannot express is listed on stderr and as comments."),
+            io, &code))
         return code;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("format")))
         return usageError(io, QStringLiteral("preset export needs FILE and --format udev|tuned|multipath"));
@@ -331,9 +360,9 @@ int runExport(const QStringList &args, Streams io)
         return usageError(io, preset.errorMessage());
     const PresetExport e = exportPreset(*preset, *format);
     if (parser.isSet(QStringLiteral("output"))) {
-        QFile f(parser.value(QStringLiteral("output")));
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(e.text.toUtf8()) < 0)
-            return fail(io, QStringLiteral("%1: %2").arg(f.fileName(), f.errorString()));
+        // Whole or not at all, never through a symbolic link at the name; an existing file is replaced.
+        if (const Status s = writeFileAtomically(parser.value(QStringLiteral("output")), e.text.toUtf8()); !s)
+            return fail(io, QStringLiteral("preset export: %1").arg(s.errorMessage));
     } else {
         io.out << e.text;
     }

@@ -17,18 +17,19 @@ QJsonObject recordingJson(const Recording &rec, const Comparison &stats)
 {
     QJsonArray markers;
     for (const RecordedEvent &m : rec.markers)
-        markers.append(QJsonObject {{QStringLiteral("t"), m.time}, {QStringLiteral("label"), m.text}});
+        markers.append(QJsonObject { { QStringLiteral("t"), m.time }, { QStringLiteral("label"), m.text } });
     QJsonArray notes;
     for (const RecordedEvent &n : rec.notes)
-        notes.append(QJsonObject {{QStringLiteral("t"), n.time}, {QStringLiteral("text"), n.text}});
+        notes.append(QJsonObject { { QStringLiteral("t"), n.time }, { QStringLiteral("text"), n.text } });
     QJsonArray fio;
     for (const RecordedFioResult &f : rec.fioResults) {
         QJsonArray rows;
         for (const FioDirectionSummary &s : summarizeFioResult(f.result))
-            rows.append(QJsonObject {{QStringLiteral("job"), s.job}, {QStringLiteral("direction"), s.direction},
-                {QStringLiteral("iops"), s.iops}, {QStringLiteral("bw_kib"), s.bandwidthKiB},
-                {QStringLiteral("clat_mean_us"), s.clatMeanUs}, {QStringLiteral("clat_p99_us"), s.clatP99Us}});
-        fio.append(QJsonObject {{QStringLiteral("argv"), QJsonArray::fromStringList(f.argv)}, {QStringLiteral("summary"), rows}});
+            rows.append(QJsonObject { { QStringLiteral("job"), s.job }, { QStringLiteral("direction"), s.direction },
+                { QStringLiteral("iops"), s.iops }, { QStringLiteral("bw_kib"), s.bandwidthKiB },
+                { QStringLiteral("clat_mean_us"), s.clatMeanUs }, { QStringLiteral("clat_p99_us"), s.clatP99Us } });
+        fio.append(QJsonObject {
+            { QStringLiteral("argv"), QJsonArray::fromStringList(f.argv) }, { QStringLiteral("summary"), rows } });
     }
     QJsonObject devices;
     for (const ComparisonRow &row : stats.rows) {
@@ -37,34 +38,35 @@ QJsonObject recordingJson(const Recording &rec, const Comparison &stats)
         const MetricStats &s = *row.stats[0];
         QJsonObject d = devices.value(row.slot).toObject();
         d.insert(MetricCatalog::jsonKey(row.metric),
-            QJsonObject {{QStringLiteral("mean"), s.mean}, {QStringLiteral("p50"), s.p50}, {QStringLiteral("p95"), s.p95},
-                {QStringLiteral("max"), s.max}, {QStringLiteral("intervals"), s.count}});
+            QJsonObject { { QStringLiteral("mean"), s.mean }, { QStringLiteral("p50"), s.p50 },
+                { QStringLiteral("p95"), s.p95 }, { QStringLiteral("max"), s.max },
+                { QStringLiteral("intervals"), s.count } });
         devices.insert(row.slot, d);
     }
     return {
-        {QStringLiteral("file"), rec.path},
-        {QStringLiteral("format_version"), rec.formatVersion},
-        {QStringLiteral("title"), rec.meta.title},
-        {QStringLiteral("host"), rec.meta.host},
-        {QStringLiteral("kernel"), rec.meta.kernel},
-        {QStringLiteral("start"), rec.startSeconds()},
-        {QStringLiteral("end"), rec.endSeconds()},
-        {QStringLiteral("workload_start"), rec.alignSeconds()},
-        {QStringLiteral("workload_end"), rec.workloadEndSeconds()},
-        {QStringLiteral("interval_s"), rec.meta.intervalSeconds},
-        {QStringLiteral("devices"), QJsonArray::fromStringList(rec.deviceNames())},
-        {QStringLiteral("batches"), double(rec.batches.size())},
-        {QStringLiteral("device_samples"), double(rec.deviceSamples)},
-        {QStringLiteral("bytes"), double(rec.fileBytes)},
-        {QStringLiteral("bytes_per_device_sample"), rec.bytesPerDeviceSample()},
-        {QStringLiteral("sample_bytes_per_device_sample"), rec.sampleBytesPerDeviceSample()},
-        {QStringLiteral("complete"), rec.complete},
-        {QStringLiteral("truncated"), rec.truncated ? QJsonValue(rec.truncation) : QJsonValue(false)},
-        {QStringLiteral("markers"), markers},
-        {QStringLiteral("notes"), notes},
-        {QStringLiteral("fio"), fio},
-        {QStringLiteral("workload_stats"), devices},
-        {QStringLiteral("configuration"), rec.meta.configuration},
+        { QStringLiteral("file"), rec.path },
+        { QStringLiteral("format_version"), rec.formatVersion },
+        { QStringLiteral("title"), rec.meta.title },
+        { QStringLiteral("host"), rec.meta.host },
+        { QStringLiteral("kernel"), rec.meta.kernel },
+        { QStringLiteral("start"), rec.startSeconds() },
+        { QStringLiteral("end"), rec.endSeconds() },
+        { QStringLiteral("workload_start"), rec.alignSeconds() },
+        { QStringLiteral("workload_end"), rec.workloadEndSeconds() },
+        { QStringLiteral("interval_s"), rec.meta.intervalSeconds },
+        { QStringLiteral("devices"), QJsonArray::fromStringList(rec.deviceNames()) },
+        { QStringLiteral("batches"), double(rec.batches.size()) },
+        { QStringLiteral("device_samples"), double(rec.deviceSamples) },
+        { QStringLiteral("bytes"), double(rec.fileBytes) },
+        { QStringLiteral("bytes_per_device_sample"), rec.bytesPerDeviceSample() },
+        { QStringLiteral("sample_bytes_per_device_sample"), rec.sampleBytesPerDeviceSample() },
+        { QStringLiteral("complete"), rec.complete },
+        { QStringLiteral("truncated"), rec.truncated ? QJsonValue(rec.truncation) : QJsonValue(false) },
+        { QStringLiteral("markers"), markers },
+        { QStringLiteral("notes"), notes },
+        { QStringLiteral("fio"), fio },
+        { QStringLiteral("workload_stats"), devices },
+        { QStringLiteral("configuration"), rec.meta.configuration },
     };
 }
 
@@ -72,13 +74,18 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
 {
     out << rec.displayName() << " (" << rec.path << ", format v" << rec.formatVersion << ")\n";
     out << "  host " << rec.meta.host << ", kernel " << rec.meta.kernel << '\n';
-    out << "  " << QDateTime::fromMSecsSinceEpoch(qint64(rec.startSeconds() * 1000), Qt::UTC).toString(Qt::ISODate) << ", "
-        << QString::number(rec.endSeconds() - rec.startSeconds(), 'f', 1) << " s at " << rec.meta.intervalSeconds << " s\n";
+    out << "  " << QDateTime::fromMSecsSinceEpoch(qint64(rec.startSeconds() * 1000), Qt::UTC).toString(Qt::ISODate)
+        << ", " << QString::number(rec.endSeconds() - rec.startSeconds(), 'f', 1) << " s at "
+        << rec.meta.intervalSeconds << " s\n";
     out << "  devices: " << rec.deviceNames().join(QStringLiteral(", ")) << '\n';
-    out << "  " << rec.batches.size() << " batches, " << rec.deviceSamples << " device-samples, " << rec.fileBytes << " bytes ("
-        << QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1) << " per device-sample in sample frames, "
-        << QString::number(rec.bytesPerDeviceSample(), 'f', 1) << " with the header)"
-        << (rec.complete ? "" : rec.truncated ? ", TRUNCATED" : ", not finished") << '\n';
+    out << "  " << rec.batches.size() << " batches, " << rec.deviceSamples << " device-samples, " << rec.fileBytes
+        << " bytes (" << QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1)
+        << " per device-sample in sample frames, " << QString::number(rec.bytesPerDeviceSample(), 'f', 1)
+        << " with the header)"
+        << (rec.complete           ? ""
+                   : rec.truncated ? ", TRUNCATED"
+                                   : ", not finished")
+        << '\n';
     for (const RecordedEvent &m : rec.markers)
         out << "  marker +" << QString::number(m.time - rec.startSeconds(), 'f', 1) << " s: " << m.text << '\n';
     for (const RecordedEvent &n : rec.notes)
@@ -87,8 +94,9 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
         out << "  fio: " << shellCommandLine(f.argv) << '\n';
         for (const FioDirectionSummary &s : summarizeFioResult(f.result))
             out << "    " << s.job << ' ' << s.direction << ": " << QString::number(s.iops, 'f', 0) << " IOPS, "
-                << QString::number(s.bandwidthKiB, 'f', 0) << " KiB/s, clat mean " << QString::number(s.clatMeanUs, 'f', 1)
-                << " us, p99 " << QString::number(s.clatP99Us, 'f', 1) << " us\n";
+                << QString::number(s.bandwidthKiB, 'f', 0) << " KiB/s, clat mean "
+                << QString::number(s.clatMeanUs, 'f', 1) << " us, p99 " << QString::number(s.clatP99Us, 'f', 1)
+                << " us\n";
     }
     out << "  workload statistics (mean / p50 / p95 / max):\n";
     for (const ComparisonRow &row : stats.rows) {
@@ -108,7 +116,7 @@ int runRecord(const QStringList &args, Streams io)
     parser.setApplicationDescription(QStringLiteral("Inspect a recording: dmtunectl record show REC [--json]"));
     parser.addPositionalArgument(QStringLiteral("show"), QStringLiteral("the subcommand"));
     parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("a recording file"));
-    parser.addOption({QStringLiteral("json"), QStringLiteral("JSON output (with the configuration snapshot).")});
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("JSON output (with the configuration snapshot).") });
     parser.addHelpOption();
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -119,7 +127,7 @@ int runRecord(const QStringList &args, Streams io)
     const Result<Recording> rec = readRecording(pos[1]);
     if (!rec)
         return fail(io, rec.errorMessage());
-    const Comparison stats = compareRecordings({rec.value()});
+    const Comparison stats = compareRecordings({ rec.value() });
     if (parser.isSet(QStringLiteral("json")))
         io.out << QJsonDocument(recordingJson(rec.value(), stats)).toJson(QJsonDocument::Indented);
     else

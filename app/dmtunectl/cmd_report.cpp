@@ -3,8 +3,7 @@
 #include "cli.h"
 
 #include "recordings/recordingreader.h"
-#include "report.h"
-
+#include "reports/report.h"
 
 namespace dmtune::cli {
 
@@ -16,7 +15,8 @@ int runReport(const QStringList &args, Streams io)
         "charts aligned at the workload start, summary statistics with deltas against the first recording, "
         "fio command lines and results, metric formulas. .html is self-contained (charts embedded), .pdf is A4."));
     parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("recording files"), QStringLiteral("REC..."));
-    parser.addOption({{QStringLiteral("o"), QStringLiteral("out")}, QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE")});
+    parser.addOption({ { QStringLiteral("o"), QStringLiteral("out") },
+        QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE") });
     parser.addHelpOption();
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -27,7 +27,8 @@ int runReport(const QStringList &args, Streams io)
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty())
         return usageError(io, QStringLiteral("report: --out FILE.html or FILE.pdf is required"));
-    if (!out.endsWith(QLatin1String(".html"), Qt::CaseInsensitive) && !out.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive)
+    if (!out.endsWith(QLatin1String(".html"), Qt::CaseInsensitive)
+        && !out.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive)
         && !out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
         return usageError(io, QStringLiteral("report: --out must end in .html or .pdf"));
     QList<Recording> recordings;

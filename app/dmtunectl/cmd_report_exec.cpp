@@ -33,7 +33,8 @@ int runReport(const QStringList &args, Streams io)
     io.err.flush();
     const QByteArray path = QFile::encodeName(program);
     ::execv(path.constData(), pointers.data());
-    return fail(io, QStringLiteral("report: cannot run %1: %2").arg(program, QString::fromLocal8Bit(std::strerror(errno))));
+    return fail(
+        io, QStringLiteral("report: cannot run %1: %2").arg(program, QString::fromLocal8Bit(std::strerror(errno))));
 }
 
 } // namespace dmtune::cli

@@ -5,11 +5,12 @@
 #include "signalguard.h"
 
 #include "discovery/discovery.h"
+#include "ops/workloadoperations.h"
 #include "params/deviceresolver.h"
 #include "recordings/recordingwriter.h"
 #include "stats/sampler.h"
+#include "workloads/fiorun.h"
 #include "workloads/workloadsession.h"
-#include "workloads/writeguard.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -69,9 +70,12 @@ void addRunOptions(QCommandLineParser &parser)
 {
     parser.setApplicationDescription(QStringLiteral(
         "Runs fio on DEV: a built-in TEMPLATE (see --list) or a job file (--job, whose filename= should be "
-        "${DMTUNE_DEVICE}). A write workload on a device that holds anything (mounted file system, holder, "
-        "partitions, any signature libblkid recognises) needs --destroy-data-on naming the same device. "
-        "SIGINT stops fio (it still prints its result). Exit status: 0 done, 1 refused or failed, 2 bad usage."));
+        "${DMTUNE_DEVICE}). A write workload on a device that holds data (partitions, any signature libblkid "
+        "recognises) needs --destroy-data-on naming the same device; the device is then held (O_EXCL) until "
+        "fio ends. "
+        "A device in use (mounted in any namespace, swap, held by dm, md, LIO, ZFS or an exclusive opener, a "
+        "partition of a held disk) is refused. SIGINT, SIGTERM or SIGHUP stops fio (it still prints its result, "
+        "the recording is closed). Exit status: 0 done, 1 refused or failed, 2 bad usage."));
     parser.addPositionalArgument(
         QStringLiteral("TEMPLATE"), QStringLiteral("a template id"), QStringLiteral("[TEMPLATE]"));
     const auto value = [&](const char *name, const char *help, const char *valueName) {
@@ -146,8 +150,8 @@ QString applyOverrides(const QCommandLineParser &parser, FioJob *job)
     return valid ? QString() : valid.errorMessage;
 }
 
-// The job and whether it writes, from the template or job file; exit code or -1.
-int chooseJob(const QCommandLineParser &parser, Streams io, const QString &devicePath, FioJob *job, bool *writes)
+// The job from the template or job file (checked by the workload.start plan); exit code or -1.
+int chooseJob(const QCommandLineParser &parser, Streams io, FioJob *job)
 {
     const QStringList positional = parser.positionalArguments();
     const bool jobFile = parser.isSet(QStringLiteral("job"));
@@ -160,34 +164,16 @@ int chooseJob(const QCommandLineParser &parser, Streams io, const QString &devic
         *job = *found;
         if (const QString e = applyOverrides(parser, job); !e.isEmpty())
             return usageError(io, QStringLiteral("run: ") + e);
-        *writes = rwWrites(job->rw);
-        return -1;
+    } else {
+        for (const char *o : { "runtime", "rw", "bs", "iodepth", "numjobs", "ioengine", "batching", "no-batching" }) {
+            if (parser.isSet(QLatin1String(o)))
+                return usageError(
+                    io, QStringLiteral("run: --%1 applies to templates; edit the job file").arg(QLatin1String(o)));
+        }
+        job->id = QStringLiteral("custom");
+        job->jobFile = parser.value(QStringLiteral("job"));
+        job->title = job->jobFile;
     }
-    for (const char *o : { "runtime", "rw", "bs", "iodepth", "numjobs", "ioengine", "batching", "no-batching" }) {
-        if (parser.isSet(QLatin1String(o)))
-            return usageError(
-                io, QStringLiteral("run: --%1 applies to templates; edit the job file").arg(QLatin1String(o)));
-    }
-    job->id = QStringLiteral("custom");
-    job->jobFile = parser.value(QStringLiteral("job"));
-    job->title = job->jobFile;
-    QFile file(job->jobFile);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(io, QStringLiteral("run: %1: %2").arg(job->jobFile, file.errorString()));
-    const auto facts = parseFioJobFile(QString::fromUtf8(file.readAll()));
-    if (!facts)
-        return fail(io, QStringLiteral("run: %1: %2").arg(job->jobFile, facts.errorMessage()));
-    // The guard checks --device only: a job file may not send fio anywhere else.
-    for (const QString &name : facts->filenames) {
-        if (name != QLatin1String("${DMTUNE_DEVICE}") && name != devicePath)
-            return fail(io,
-                QStringLiteral("run: %1 names %2; use filename=${DMTUNE_DEVICE} (the --device) so that the "
-                               "data-safety check covers what fio touches")
-                    .arg(job->jobFile, name));
-    }
-    if (facts->filenames.isEmpty())
-        return fail(io, QStringLiteral("run: %1 has no filename=; add filename=${DMTUNE_DEVICE}").arg(job->jobFile));
-    *writes = facts->writes;
     return -1;
 }
 
@@ -206,10 +192,10 @@ int runRun(const QStringList &args, Streams io)
     if (!parser.isSet(QStringLiteral("device")))
         return usageError(io, QStringLiteral("run: --device DEV is required"));
 
+    // Even --dry-run: its write check would probe this machine's device of the captured name.
+    if (refuseCapturedTree(parser, QStringLiteral("run"), false, false, io, &exitCode))
+        return exitCode;
     const SysfsRoot sysfs = sysfsRootFrom(parser);
-    if (!sysfs.isLive())
-        return usageError(
-            io, QStringLiteral("run: --sysfs-root inspects a captured tree; workloads run on this machine"));
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
     const auto device = resolveDeviceSpec(sysfs, snapshot, parser.value(QStringLiteral("device")));
     if (!device)
@@ -217,8 +203,7 @@ int runRun(const QStringList &args, Streams io)
     const QString devicePath = QStringLiteral("/dev/") + device.value();
 
     FioJob job;
-    bool writes = false;
-    if (const int code = chooseJob(parser, io, devicePath, &job, &writes); code >= 0)
+    if (const int code = chooseJob(parser, io, &job); code >= 0)
         return code;
 
     // --destroy-data-on names a device as --device does; it confirms only when it is the same one.
@@ -231,22 +216,40 @@ int runRun(const QStringList &args, Streams io)
                     .arg(parser.value(QStringLiteral("destroy-data-on")), device.value()));
         confirmation = confirmed.value();
     }
-    const WriteDecision decision = checkWrite(sysfs, device.value(), writes, confirmation);
+    // The core's one check (ops/workloadoperations.h): the job (a job file read by fio --showcmd and frozen),
+    // and for a write the guard, which holds the device (O_EXCL) from here on.
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    const auto plan = planOperation(env, QString::fromLatin1(WorkloadStartKind), workloadRequest(job, device.value()));
+    if (!plan)
+        return fail(io, QStringLiteral("run: ") + plan.errorMessage());
+    const PreparedWorkload *prepared = preparedWorkloadOf(plan.value());
+    if (prepared->command.isEmpty()) // the job itself was refused
+        return fail(io, QStringLiteral("run: ") + plan->refusals.value(0));
+    // --destroy-data-on covers the risks that name its device (the only ones this kind has).
+    bool covered = true;
+    for (const OperationRisk &risk : plan->risks)
+        covered = covered && !confirmation.isEmpty() && risk.confirmDevice == confirmation;
+    const bool allowed = plan->refusals.isEmpty() && covered;
+    const bool writes = prepared->writes;
 
     const auto fio = FioRun::findFio();
-    const QString command = fioCommandLine(fio ? fio.value() : QStringLiteral("fio"), job, devicePath);
     if (parser.isSet(QStringLiteral("dry-run"))) {
-        io.out << command << '\n';
-        io.out << (decision.allowed ? "allowed" : "refused") << (writes ? " (writes)" : " (reads only)") << '\n';
-        for (const QString &reason : decision.reasons)
+        io.out << plan->preview << '\n';
+        io.out << (allowed ? "allowed" : "refused") << (writes ? " (writes)" : " (reads only)") << '\n';
+        for (const QString &reason : plan->refusals)
             io.out << "  " << reason << '\n';
+        for (const OperationRisk &risk : plan->risks)
+            io.out << "  " << risk.text << '\n';
         io.out.flush();
-        return decision.allowed ? ExitOk : ExitFailure;
+        return allowed ? ExitOk : ExitFailure;
     }
-    if (!decision.allowed) {
+    if (!allowed) {
         // One line, as every other error: the reasons, then what confirms.
-        QStringList parts = decision.reasons;
-        if (decision.needsConfirmation)
+        QStringList parts = plan->refusals;
+        for (const OperationRisk &risk : plan->risks)
+            parts << risk.text;
+        if (plan->refusals.isEmpty())
             parts << QStringLiteral("pass --destroy-data-on %1 to destroy what it holds").arg(device.value());
         io.err << "dmtunectl: run: refusing to write to " << devicePath << ": " << parts.join(QLatin1String("; "))
                << '\n';
@@ -255,6 +258,11 @@ int runRun(const QStringList &args, Streams io)
     }
     if (!fio)
         return fail(io, QStringLiteral("run: ") + fio.errorMessage());
+    // Checked again on the state now (a stale plan is refused); what runs is the fresh plan's frozen job.
+    const WorkloadStart start = startWorkload(env, plan.value(), acceptAll(plan.value()));
+    if (!start.result.ok)
+        return fail(io, QStringLiteral("run: ") + start.result.error);
+    const QString command = plan->preview;
 
     const QStringList watched = workloadDevices(snapshot, device.value());
     Sampler sampler(sysfs);
@@ -306,7 +314,7 @@ int runRun(const QStringList &args, Streams io)
     });
     QObject::connect(&session, &WorkloadSession::started, [&](double, const QStringList &) {
         if (!json)
-            io.err << "dmtunectl: run: fio started on " << devicePath << "; SIGINT stops it\n";
+            io.err << "dmtunectl: run: fio started on " << devicePath << "; SIGINT, SIGTERM or SIGHUP stops it\n";
         io.err.flush();
     });
     QObject::connect(session.fio(), &FioRun::outputLine, [&](const QString &line) {
@@ -345,7 +353,11 @@ int runRun(const QStringList &args, Streams io)
     signalGuard.onSignal(&session, [&] { session.stop(); });
     sampler.start(); // the baseline before fio starts: the first interval is the run's own
     session.setFioProgram(fio.value());
-    if (const Status started = session.start(job, devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta);
+    DeviceHold hold;
+    if (start.hold)
+        hold = std::move(*start.hold);
+    if (const Status started = session.start(
+            start.job, start.devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
         !started)
         return fail(io, QStringLiteral("run: ") + started.errorMessage);
     return QCoreApplication::exec();

@@ -1,11 +1,11 @@
-// dmtunectl set: validate, plan (safe order, stacking warnings) and apply a change set as one
-// transaction; on any failure everything written is restored and the command exits 1.
+// dmtunectl set: the tuning.apply operation (ops/tuningoperations.h): validate, plan (safe order, stacking
+// warnings) and apply a change set as one transaction; on any failure everything written is restored and the
+// command exits 1.
 #include "cli.h"
 
-#include "discovery/discovery.h"
+#include "ops/operationregistry.h"
+#include "ops/tuningoperations.h"
 #include "params/catalog.h"
-#include "params/deviceresolver.h"
-#include "params/transaction.h"
 
 #include <QJsonDocument>
 
@@ -53,6 +53,8 @@ int runSet(const QStringList &args, Streams io)
         QStringLiteral("ATTR=VALUE..."));
     parser.addOption({ QStringLiteral("with-paths"), QStringLiteral("Apply to the map and every path below it.") });
     parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Validate and plan; write nothing.") });
+    parser.addOption({ QStringLiteral("force"),
+        QStringLiteral("Write values that put data at risk (queue/write_cache=write through: no more flushes).") });
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print the result as JSON.") });
     addCommonOptions(parser);
     int code = ExitOk;
@@ -62,9 +64,9 @@ int runSet(const QStringList &args, Streams io)
     if (positional.size() < 2)
         return usageError(io, QStringLiteral("set needs a device and at least one ATTR=VALUE"));
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+    if (refuseCapturedTree(parser, QStringLiteral("set"), dryRun, true, io, &code))
+        return code;
     const SysfsRoot sysfs = sysfsRootFrom(parser);
-    if (!sysfs.isLive() && !dryRun)
-        return usageError(io, QStringLiteral("a tree given with --sysfs-root is read-only; add --dry-run"));
     if (!sysfs.isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
 
@@ -77,24 +79,43 @@ int runSet(const QStringList &args, Streams io)
             return usageError(io, QStringLiteral("unknown attribute '%1'").arg(a->attribute));
         assignments << *a;
     }
-    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
-    const auto device = resolveDeviceSpec(sysfs, snapshot, positional.first());
-    if (!device)
-        return usageError(io, device.errorMessage());
-    const auto devices = scopeDevices(snapshot,
-        parser.isSet(QStringLiteral("with-paths")) ? ChangeScope::MapAndPaths : ChangeScope::Device, { *device });
-    if (!devices)
-        return usageError(io, devices.errorMessage());
-
-    const Plan plan = planChanges(sysfs, makeChangeSet(*devices, assignments));
+    ChangeSet changes;
+    for (const Assignment &a : std::as_const(assignments))
+        changes << Change { positional.first(), a.attribute, a.value };
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    const auto operation = planOperation(
+        env, QString::fromLatin1(TuningApplyKind), tuningRequest(changes, parser.isSet(QStringLiteral("with-paths"))));
+    if (!operation)
+        return usageError(io, operation.errorMessage());
+    const Plan &plan = *tuningPlanOf(operation.value());
+    const bool force = parser.isSet(QStringLiteral("force"));
+    // The operation found the risk; the CLI only asks for --force before anything is written or printed.
+    // One line, exit 2 as for any rejected change set: nothing was written.
+    if (!dryRun && !force && operation->refusals.isEmpty() && !operation->risks.isEmpty()) {
+        const QString more = plan.risks.size() > 1
+            ? QStringLiteral(" (and %1 more writes like it)").arg(plan.risks.size() - 1)
+            : QString();
+        fail(io, QStringLiteral("set: %1%2; refused without --force").arg(plan.risks.first().text(), more));
+        return ExitUsage;
+    }
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!json && plan.ok())
         printPlan(plan, dryRun, io.out);
     if (!json) {
         for (const auto &w : plan.warnings)
             io.out << "warning: " << w.message << '\n';
+        for (const auto &r : plan.risks)
+            io.out << "risk: " << r.text() << (dryRun && !force ? " (needs --force)" : "") << '\n';
     }
-    const ApplyResult result = executePlan(sysfs, plan, dryRun);
+    // --force covers every risk of this plan (each is a write the user named on the command line); a dry run
+    // writes nothing, so it shows the plan whatever the risks.
+    OperationAnswers answers
+        = force || dryRun ? acceptAll(operation.value()) : OperationAnswers { operation->id, {}, false };
+    answers.dryRun = dryRun;
+    const ApplyResult result = operation->refusals.isEmpty()
+        ? applyResultOf(runOperation(env, operation.value(), answers))
+        : tuningRefusal(operation.value(), dryRun);
     if (json)
         io.out << QJsonDocument(toJson(result)).toJson(QJsonDocument::Indented);
     else

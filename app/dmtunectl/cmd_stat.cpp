@@ -45,7 +45,8 @@ Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
         name = root.linkName(QStringLiteral("dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)));
         if (name.isEmpty())
             name = QFileInfo(QFileInfo(arg).canonicalFilePath()).fileName();
-    } else if (static const QRegularExpression devnum(QStringLiteral("^[0-9]+:[0-9]+$")); devnum.match(arg).hasMatch()) {
+    } else if (static const QRegularExpression devnum(QStringLiteral("^[0-9]+:[0-9]+$"));
+               devnum.match(arg).hasMatch()) {
         name = root.linkName(QStringLiteral("dev/block/") + arg); // MAJ:MIN, as the other commands take it
         if (name.isEmpty())
             return Result<QString>::failure(QStringLiteral("no such block device '%1'").arg(arg));
@@ -53,7 +54,8 @@ Result<QString> resolveDevice(const SysfsRoot &root, const QString &arg)
         && !root.exists(QStringLiteral("class/block/") + arg)) {
         // A device-mapper name (mpatha): the dm-N whose dm/name it is.
         for (const QString &dev : root.list(QStringLiteral("block"))) {
-            if (dev.startsWith(QLatin1String("dm-")) && root.readOr(QStringLiteral("block/%1/dm/name").arg(dev)) == arg) {
+            if (dev.startsWith(QLatin1String("dm-"))
+                && root.readOr(QStringLiteral("block/%1/dm/name").arg(dev)) == arg) {
                 name = dev;
                 break;
             }
@@ -103,8 +105,8 @@ int parseStatOptions(
         "One iostat -x report per interval for DEV... (default: every device in /sys/block). The first report "
         "covers the first interval, not the time since boot. Without -c, runs until SIGINT or SIGTERM and then "
         "closes the JSON document."));
-    parser.addPositionalArgument(
-        QStringLiteral("DEV"), QStringLiteral("sda, dm-0, a map name, /dev/sda, /dev/mapper/NAME, MAJ:MIN"), QStringLiteral("[DEV...]"));
+    parser.addPositionalArgument(QStringLiteral("DEV"),
+        QStringLiteral("sda, dm-0, a map name, /dev/sda, /dev/mapper/NAME, MAJ:MIN"), QStringLiteral("[DEV...]"));
     parser.addOption({ { QStringLiteral("i"), QStringLiteral("interval") },
         QStringLiteral("Seconds between reports, 0.1 to 60 (default 1)."), QStringLiteral("SECONDS") });
     parser.addOption({ { QStringLiteral("c"), QStringLiteral("count") },

@@ -4,6 +4,7 @@
 
 #include "versions/componentversions.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 
 namespace dmtune::cli {
@@ -13,7 +14,7 @@ int runVersion(const QStringList &args, Streams io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Versions of dmtune, Qt, libudev, libdevmapper (and the "
                                                     "kernel's dm driver), fio and the kernel."));
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Print a JSON object.")});
+    parser.addOption({ QStringLiteral("json"), QStringLiteral("Print a JSON object.") });
     parser.addHelpOption();
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -23,9 +24,13 @@ int runVersion(const QStringList &args, Streams io)
 
     QList<ComponentVersion> versions = localComponentVersions(SysfsRoot());
     FioVersionProbe fio;
-    QObject::connect(&fio, &FioVersionProbe::finished, &fio, [&versions](const ComponentVersion &v) { versions.append(v); });
+    QObject::connect(&fio, &FioVersionProbe::finished, &fio, [&versions](const ComponentVersion &v) {
+        versions.append(v);
+        QCoreApplication::exit(0);
+    });
     fio.start();
-    fio.waitForFinished(); // a command line may wait
+    if (!fio.isFinished())
+        QCoreApplication::exec(); // a command line may wait: until the probe answers (or its timeout)
 
     if (parser.isSet(QStringLiteral("json")))
         io.out << QJsonDocument(componentVersionsToJson(versions)).toJson(QJsonDocument::Indented);

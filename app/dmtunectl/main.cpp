@@ -16,19 +16,19 @@ struct Command {
 };
 
 constexpr Command commands[] = {
-    {"list", runList, "list block devices and multipath maps (--json)"},
-    {"stat", runStat, "iostat -x style statistics per interval (--json, --csv)"},
-    {"get", runGet, "a device's tunables: value, type, range, writable (--json)"},
-    {"set", runSet, "set tunables as one transaction (--with-paths, --dry-run, --json)"},
-    {"map", runMap, "a multipath map: show (--json), reload (--dry-run), queueing on|off"},
-    {"path", runPath, "fail or reinstate a path of a multipath map"},
-    {"group", runGroup, "switch to, enable or disable a path group of a multipath map"},
-    {"capture", runCapture, "copy this system's block devices, queues and dm tables for --sysfs-root elsewhere"},
-    {"run", runRun, "run a fio workload on a device, guarded, with its statistics (--list, --record, --json)"},
-    {"record", runRecord, "inspect a recording: record show REC (--json)"},
-    {"report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf"},
-    {"version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)"},
-    {"preset", runPreset, "tuning presets: save, apply (--dry-run), verify, diff, export, list"},
+    { "list", runList, "list block devices and multipath maps (--json)" },
+    { "stat", runStat, "iostat -x style statistics per interval (--json, --csv)" },
+    { "get", runGet, "a device's tunables: value, type, range, writable (--json)" },
+    { "set", runSet, "set tunables as one transaction (--with-paths, --dry-run, --json)" },
+    { "map", runMap, "a multipath map: show (--json), reload (--dry-run), queueing on|off" },
+    { "path", runPath, "fail or reinstate a path of a multipath map" },
+    { "group", runGroup, "switch to, enable or disable a path group of a multipath map" },
+    { "capture", runCapture, "copy this system's block devices, queues and dm tables for --sysfs-root elsewhere" },
+    { "run", runRun, "run a fio workload on a device, guarded, with its statistics (--list, --record, --json)" },
+    { "record", runRecord, "inspect a recording: record show REC (--json)" },
+    { "report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf" },
+    { "version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)" },
+    { "preset", runPreset, "tuning presets: save, apply (--dry-run), verify, diff, export, list" },
 };
 
 void printUsage(QTextStream &s)
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(DMTUNE_VERSION));
     QTextStream out(stdout);
     QTextStream err(stderr);
-    Streams io {out, err};
+    Streams io { out, err };
 
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

@@ -31,6 +31,7 @@ SignalGuard::SignalGuard()
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGINT, &action, &m_oldInt);
     ::sigaction(SIGTERM, &action, &m_oldTerm);
+    ::sigaction(SIGHUP, &action, &m_oldHup);
     m_installed = true;
 }
 
@@ -41,6 +42,7 @@ SignalGuard::~SignalGuard()
         return;
     ::sigaction(SIGINT, &m_oldInt, nullptr);
     ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+    ::sigaction(SIGHUP, &m_oldHup, nullptr);
     ::close(g_signalPipe[0]);
     ::close(g_signalPipe[1]);
     g_signalPipe[0] = g_signalPipe[1] = -1;

@@ -1,4 +1,4 @@
-#include "devicesnapshot.h"
+#include "discovery/devicesnapshot.h"
 
 namespace dmtune {
 

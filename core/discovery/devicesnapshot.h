@@ -14,8 +14,7 @@ struct DeviceMapperState {
     QString driverVersion, libraryVersion;
 };
 
-class DeviceSnapshot
-{
+class DeviceSnapshot {
 public:
     QList<BlockDevice> devices; // sorted by name (natural order: sda, sdb, ..., sdaa)
     QList<MultipathMap> maps; // sorted by dm name

@@ -1,4 +1,4 @@
-#include "discovery.h"
+#include "discovery/discovery.h"
 
 #include "discovery/snapshotbuilder.h"
 #include "discovery/sysfscapture.h"
@@ -17,18 +17,13 @@ Discovery::Discovery(SysfsRoot sysfs, QObject *parent)
     , m_sysfs(std::move(sysfs))
 {
     qRegisterMetaType<dmtune::DeviceSnapshot>();
-    // One scan at a time: a scan that is superseded finishes and is dropped, never raced.
-    m_pool.setMaxThreadCount(1);
     m_debounce.setSingleShot(true);
     // Events come in bursts (a map and its paths, a disk and its partitions): one rescan per burst.
     m_debounce.setInterval(100);
     connect(&m_debounce, &QTimer::timeout, this, &Discovery::refresh);
 }
 
-Discovery::~Discovery()
-{
-    m_pool.waitForDone();
-}
+Discovery::~Discovery() = default;
 
 DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
 {
@@ -47,7 +42,7 @@ DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
         auto maps = CapturedDeviceMapper::parseMaps(dm);
         if (capture.isEmpty() || !dm.value(QStringLiteral("available")).toBool() || !maps) {
             dmState.reason = capture.isEmpty() ? QStringLiteral("captured sysfs tree: device-mapper is not queried")
-                : !maps ? QStringLiteral("capture file: ") + maps.errorMessage()
+                : !maps                        ? QStringLiteral("capture file: ") + maps.errorMessage()
                         : QStringLiteral("captured system: ") + dm.value(QStringLiteral("reason")).toString();
             return buildSnapshot(sysfs, records, nullptr, dmState);
         }
@@ -80,10 +75,10 @@ void Discovery::start()
             m_monitorError = started.errorMessage;
         } else {
             connect(m_monitor, &UdevMonitor::blockEvent, this,
-                    [this](const QString &action, const QString &sysname, const QString &) {
-                        Q_EMIT blockEvent(action, sysname);
-                        m_debounce.start();
-                    });
+                [this](const QString &action, const QString &sysname, const QString &) {
+                    Q_EMIT blockEvent(action, sysname);
+                    m_debounce.start();
+                });
         }
     }
     refresh();
@@ -96,24 +91,19 @@ QString Discovery::monitorSource() const
 
 void Discovery::refresh()
 {
-    const quint64 generation = ++m_generationRequested;
-    const SysfsRoot sysfs = m_sysfs;
-    m_pool.start([this, generation, sysfs] {
-        DeviceSnapshot snapshot = scan(sysfs);
-        QMetaObject::invokeMethod(
-            this, [this, generation, snapshot] { onScanned(generation, snapshot); }, Qt::QueuedConnection);
-    });
+    // Serial and keyed: one scan at a time, never raced; the latest request's answer is the one shown.
+    m_jobs.startLatest(
+        QStringLiteral("scan"), QStringLiteral("scan devices"), [sysfs = m_sysfs](JobContext &) { return scan(sysfs); },
+        [this](const DeviceSnapshot &snapshot) { onScanned(snapshot); });
 }
 
-void Discovery::onScanned(quint64 generation, const DeviceSnapshot &snapshot)
+void Discovery::onScanned(const DeviceSnapshot &snapshot)
 {
-    if (generation < m_generationShown || generation < m_generationRequested)
-        return; // a newer scan is on its way
-    const bool first = m_generationShown == 0;
+    const bool first = !m_hasSnapshot;
     const QStringList before = m_snapshot.deviceNames();
     const QStringList after = snapshot.deviceNames();
     m_snapshot = snapshot;
-    m_generationShown = generation;
+    m_hasSnapshot = true;
     if (!first) {
         const QSet<QString> oldSet(before.begin(), before.end());
         const QSet<QString> newSet(after.begin(), after.end());

@@ -1,22 +1,22 @@
 #pragma once
-// Owns the current DeviceSnapshot: scans in the background, rescans on udev events.
+// Owns the current DeviceSnapshot: scans in the background (a JobTracker, serial: one scan at a time), rescans on
+// udev events. A newer rescan supersedes an older one: one queued behind it never runs, one running is dropped.
 #include "discovery/devicesnapshot.h"
+#include "jobs/jobtracker.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QObject>
-#include <QThreadPool>
 #include <QTimer>
 
 namespace dmtune {
 
 class UdevMonitor;
 
-class Discovery : public QObject
-{
+class Discovery : public QObject {
     Q_OBJECT
 public:
     explicit Discovery(SysfsRoot sysfs = SysfsRoot(), QObject *parent = nullptr);
-    ~Discovery() override;
+    ~Discovery() override; // waits for a scan that runs (its tracker joins)
 
     // One synchronous scan (CLI, tests): libudev on the live root, a directory walk otherwise.
     static DeviceSnapshot scan(const SysfsRoot &sysfs);
@@ -27,11 +27,13 @@ public:
     void refresh();
 
     const DeviceSnapshot &snapshot() const { return m_snapshot; }
-    bool hasSnapshot() const { return m_generationShown > 0; }
+    bool hasSnapshot() const { return m_hasSnapshot; }
     const SysfsRoot &sysfs() const { return m_sysfs; }
     // "udev", "kernel" or empty when no monitor runs (captured tree, or it failed: see monitorError).
     QString monitorSource() const;
     QString monitorError() const { return m_monitorError; }
+    // The scans (for a "scanning" indicator: started/idle); owned by this object.
+    const JobTracker &jobs() const { return m_jobs; }
 
 Q_SIGNALS:
     void snapshotChanged(const dmtune::DeviceSnapshot &snapshot);
@@ -41,16 +43,15 @@ Q_SIGNALS:
     void blockEvent(const QString &action, const QString &sysname);
 
 private:
-    void onScanned(quint64 generation, const DeviceSnapshot &snapshot);
+    void onScanned(const DeviceSnapshot &snapshot);
 
     SysfsRoot m_sysfs;
     DeviceSnapshot m_snapshot;
-    QThreadPool m_pool;
+    bool m_hasSnapshot = false;
     QTimer m_debounce;
     UdevMonitor *m_monitor = nullptr;
     QString m_monitorError;
-    quint64 m_generationRequested = 0;
-    quint64 m_generationShown = 0;
+    JobTracker m_jobs { this, JobTracker::Order::Serial }; // last: joins before the members above go
 };
 
 } // namespace dmtune

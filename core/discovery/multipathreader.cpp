@@ -1,4 +1,4 @@
-#include "multipathreader.h"
+#include "discovery/multipathreader.h"
 
 #include "dm/devicemapper.h"
 #include "dm/multipathstatus.h"

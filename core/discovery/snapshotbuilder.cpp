@@ -1,4 +1,4 @@
-#include "snapshotbuilder.h"
+#include "discovery/snapshotbuilder.h"
 
 #include "discovery/multipathreader.h"
 
@@ -77,8 +77,7 @@ void readScsi(const SysfsRoot &sysfs, BlockDevice &d, const UdevRecord &record)
     d.scsi.model = sysfs.readOr(dev + QStringLiteral("model"));
     d.scsi.rev = sysfs.readOr(dev + QStringLiteral("rev"));
     d.scsi.state = sysfs.readOr(dev + QStringLiteral("state"));
-    d.scsi.queueDepth = readNoted(sysfs, dev + QStringLiteral("queue_depth"), d,
-                                  QStringLiteral("device/queue_depth"));
+    d.scsi.queueDepth = readNoted(sysfs, dev + QStringLiteral("queue_depth"), d, QStringLiteral("device/queue_depth"));
     d.scsi.timeout = sysfs.readOr(dev + QStringLiteral("timeout"));
     d.scsi.ehTimeout = sysfs.readOr(dev + QStringLiteral("eh_timeout"));
     d.vendor = d.scsi.vendor;
@@ -135,11 +134,12 @@ void readNvme(const SysfsRoot &sysfs, BlockDevice &d, const QString &parentSubsy
             d.nvme.controller = d.nvme.pathControllers.first();
     } else {
         d.nvme.controller = parent;
-        d.nvme.pathControllers = {parent};
+        d.nvme.pathControllers = { parent };
         d.nvme.subsystem = subsystemOfController(sysfs, parent);
     }
     const QString ctrl = d.nvme.controller.isEmpty() ? QString() : QStringLiteral("class/nvme/") + d.nvme.controller;
-    const QString subsys = d.nvme.subsystem.isEmpty() ? QString() : QStringLiteral("class/nvme-subsystem/") + d.nvme.subsystem;
+    const QString subsys
+        = d.nvme.subsystem.isEmpty() ? QString() : QStringLiteral("class/nvme-subsystem/") + d.nvme.subsystem;
     auto fromCtrlOrSubsys = [&](const QString &attr) {
         QString v = ctrl.isEmpty() ? QString() : sysfs.readOr(ctrl + QLatin1Char('/') + attr);
         if (v.isEmpty() && !subsys.isEmpty())
@@ -167,7 +167,8 @@ DeviceKind classify(const SysfsRoot &sysfs, const QString &name, const QString &
 {
     if (sysfs.isDir(blockPath(name, QStringLiteral("dm"))))
         return DeviceKind::DmOther; // refined from the uuid by the caller
-    if (sysfs.isDir(blockPath(name, QStringLiteral("loop"))) || (name.startsWith(QLatin1String("loop")) && parentSubsystem.isEmpty()))
+    if (sysfs.isDir(blockPath(name, QStringLiteral("loop")))
+        || (name.startsWith(QLatin1String("loop")) && parentSubsystem.isEmpty()))
         return DeviceKind::Loop;
     if (sysfs.isDir(blockPath(name, QStringLiteral("md"))))
         return DeviceKind::Md;
@@ -210,7 +211,7 @@ QList<Partition> readPartitions(const SysfsRoot &sysfs, const QString &name)
         partitions.append(p);
     }
     std::sort(partitions.begin(), partitions.end(),
-              [](const Partition &a, const Partition &b) { return a.number < b.number; });
+        [](const Partition &a, const Partition &b) { return a.number < b.number; });
     return partitions;
 }
 
@@ -224,7 +225,7 @@ QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString 
         return linked;
     if (syspath.isEmpty() || syspath.startsWith(QLatin1String("devices/virtual/")))
         return {};
-    for (const QString &suffix : {QStringLiteral("/block/") + name, QLatin1Char('/') + name}) {
+    for (const QString &suffix : { QStringLiteral("/block/") + name, QLatin1Char('/') + name }) {
         if (syspath.endsWith(suffix))
             return syspath.left(syspath.size() - suffix.size());
     }
@@ -270,7 +271,7 @@ QList<UdevRecord> enumerateBlockDirectory(const SysfsRoot &sysfs)
     QList<UdevRecord> records;
     const auto names = sysfs.list(QStringLiteral("block"));
     for (const auto &name : names)
-        records.append(UdevRecord {name, {}});
+        records.append(UdevRecord { name, {} });
     return records;
 }
 
@@ -282,12 +283,15 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     d.syspath = sysfs.linkTarget(blockPath(d.name));
     d.devnum = readNoted(sysfs, blockPath(d.name, QStringLiteral("dev")), d, QStringLiteral("dev"));
     bool ok = false;
-    const qint64 sectors = readNoted(sysfs, blockPath(d.name, QStringLiteral("size")), d, QStringLiteral("size")).toLongLong(&ok);
+    const qint64 sectors
+        = readNoted(sysfs, blockPath(d.name, QStringLiteral("size")), d, QStringLiteral("size")).toLongLong(&ok);
     d.sizeBytes = ok ? sectors * 512 : -1;
     d.readOnly = sysfs.readOr(blockPath(d.name, QStringLiteral("ro"))) == QLatin1String("1");
     d.removable = sysfs.readOr(blockPath(d.name, QStringLiteral("removable"))) == QLatin1String("1");
-    d.rotational = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/rotational")), d, QStringLiteral("queue/rotational"));
-    const QString scheduler = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/scheduler")), d, QStringLiteral("queue/scheduler"));
+    d.rotational = readNoted(
+        sysfs, blockPath(d.name, QStringLiteral("queue/rotational")), d, QStringLiteral("queue/rotational"));
+    const QString scheduler
+        = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/scheduler")), d, QStringLiteral("queue/scheduler"));
     parseScheduler(scheduler, d);
     d.slaves = sysfs.list(blockPath(d.name, QStringLiteral("slaves")));
     d.holders = sysfs.list(blockPath(d.name, QStringLiteral("holders")));
@@ -296,9 +300,8 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     d.partitions = readPartitions(sysfs, d.name);
 
     d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath);
-    const QString parentSubsystem = d.parentDevicePath.isEmpty()
-        ? QString()
-        : sysfs.linkName(d.parentDevicePath + QStringLiteral("/subsystem"));
+    const QString parentSubsystem
+        = d.parentDevicePath.isEmpty() ? QString() : sysfs.linkName(d.parentDevicePath + QStringLiteral("/subsystem"));
     d.kind = classify(sysfs, d.name, parentSubsystem);
 
     switch (d.kind) {
@@ -343,8 +346,8 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     return d;
 }
 
-DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm,
-                             const DeviceMapperState &dmState)
+DeviceSnapshot buildSnapshot(
+    const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm, const DeviceMapperState &dmState)
 {
     DeviceSnapshot snapshot;
     snapshot.sysfsRoot = sysfs.root();
@@ -359,7 +362,7 @@ DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &re
         snapshot.devices.append(readBlockDevice(sysfs, record));
     }
     std::sort(snapshot.devices.begin(), snapshot.devices.end(),
-              [](const BlockDevice &a, const BlockDevice &b) { return kernelNameLess(a.name, b.name); });
+        [](const BlockDevice &a, const BlockDevice &b) { return kernelNameLess(a.name, b.name); });
 
     for (const auto &d : std::as_const(snapshot.devices)) {
         if (d.kind != DeviceKind::Multipath)
@@ -382,7 +385,7 @@ DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &re
         snapshot.maps.append(map);
     }
     std::sort(snapshot.maps.begin(), snapshot.maps.end(),
-              [](const MultipathMap &a, const MultipathMap &b) { return kernelNameLess(a.name, b.name); });
+        [](const MultipathMap &a, const MultipathMap &b) { return kernelNameLess(a.name, b.name); });
     return snapshot;
 }
 

@@ -21,8 +21,8 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record);
 
 // The whole snapshot. dm may be null (captured tree, or no device-mapper in the kernel):
 // maps then come from sysfs alone, with groupsUnknownReason set.
-DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm,
-                             const DeviceMapperState &dmState);
+DeviceSnapshot buildSnapshot(
+    const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm, const DeviceMapperState &dmState);
 
 // Natural order of kernel names: sda < sdb < sdz < sdaa; nvme0n2 < nvme0n10.
 bool kernelNameLess(const QString &a, const QString &b);

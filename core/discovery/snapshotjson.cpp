@@ -1,4 +1,4 @@
-#include "snapshotjson.h"
+#include "discovery/snapshotjson.h"
 
 #include <QJsonArray>
 
@@ -46,14 +46,13 @@ QJsonObject deviceToJson(const BlockDevice &d)
     o[QStringLiteral("holders")] = QJsonArray::fromStringList(d.holders);
     o[QStringLiteral("read_only")] = d.readOnly;
     o[QStringLiteral("removable")] = d.removable;
-    o[QStringLiteral("rotational")] = d.rotational.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.rotational == QLatin1String("1"));
+    o[QStringLiteral("rotational")]
+        = d.rotational.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.rotational == QLatin1String("1"));
     QJsonArray parts;
     for (const auto &p : d.partitions) {
-        parts.append(QJsonObject {{QStringLiteral("name"), p.name},
-                                  {QStringLiteral("devnum"), orNull(p.devnum)},
-                                  {QStringLiteral("number"), p.number},
-                                  {QStringLiteral("size_bytes"), orNull(p.sizeBytes)},
-                                  {QStringLiteral("holders"), QJsonArray::fromStringList(p.holders)}});
+        parts.append(QJsonObject { { QStringLiteral("name"), p.name }, { QStringLiteral("devnum"), orNull(p.devnum) },
+            { QStringLiteral("number"), p.number }, { QStringLiteral("size_bytes"), orNull(p.sizeBytes) },
+            { QStringLiteral("holders"), QJsonArray::fromStringList(p.holders) } });
     }
     o[QStringLiteral("partitions")] = parts;
     if (d.isDeviceMapper()) {
@@ -61,24 +60,22 @@ QJsonObject deviceToJson(const BlockDevice &d)
         o[QStringLiteral("dm_uuid")] = orNull(d.dmUuid);
     }
     if (d.kind == DeviceKind::Scsi) {
-        o[QStringLiteral("scsi")] = QJsonObject {{QStringLiteral("hctl"), orNull(d.scsi.hctl)},
-                                                 {QStringLiteral("rev"), orNull(d.scsi.rev)},
-                                                 {QStringLiteral("state"), orNull(d.scsi.state)},
-                                                 {QStringLiteral("queue_depth"), numberOrNull(d.scsi.queueDepth)},
-                                                 {QStringLiteral("timeout"), numberOrNull(d.scsi.timeout)},
-                                                 {QStringLiteral("eh_timeout"), numberOrNull(d.scsi.ehTimeout)},
-                                                 {QStringLiteral("transport"), orNull(d.scsi.transport)}};
+        o[QStringLiteral("scsi")] = QJsonObject { { QStringLiteral("hctl"), orNull(d.scsi.hctl) },
+            { QStringLiteral("rev"), orNull(d.scsi.rev) }, { QStringLiteral("state"), orNull(d.scsi.state) },
+            { QStringLiteral("queue_depth"), numberOrNull(d.scsi.queueDepth) },
+            { QStringLiteral("timeout"), numberOrNull(d.scsi.timeout) },
+            { QStringLiteral("eh_timeout"), numberOrNull(d.scsi.ehTimeout) },
+            { QStringLiteral("transport"), orNull(d.scsi.transport) } };
     }
     if (d.kind == DeviceKind::NvmeNamespace) {
-        o[QStringLiteral("nvme")] = QJsonObject {{QStringLiteral("controller"), orNull(d.nvme.controller)},
-                                                 {QStringLiteral("subsystem"), orNull(d.nvme.subsystem)},
-                                                 {QStringLiteral("transport"), orNull(d.nvme.transport)},
-                                                 {QStringLiteral("address"), orNull(d.nvme.address)},
-                                                 {QStringLiteral("subsysnqn"), orNull(d.nvme.subsysNqn)},
-                                                 {QStringLiteral("iopolicy"), orNull(d.nvme.iopolicy)},
-                                                 {QStringLiteral("nsid"), orNull(d.nvme.nsid)},
-                                                 {QStringLiteral("paths"), QJsonArray::fromStringList(d.nvme.pathDevices)},
-                                                 {QStringLiteral("controllers"), QJsonArray::fromStringList(d.nvme.pathControllers)}};
+        o[QStringLiteral("nvme")] = QJsonObject { { QStringLiteral("controller"), orNull(d.nvme.controller) },
+            { QStringLiteral("subsystem"), orNull(d.nvme.subsystem) },
+            { QStringLiteral("transport"), orNull(d.nvme.transport) },
+            { QStringLiteral("address"), orNull(d.nvme.address) },
+            { QStringLiteral("subsysnqn"), orNull(d.nvme.subsysNqn) },
+            { QStringLiteral("iopolicy"), orNull(d.nvme.iopolicy) }, { QStringLiteral("nsid"), orNull(d.nvme.nsid) },
+            { QStringLiteral("paths"), QJsonArray::fromStringList(d.nvme.pathDevices) },
+            { QStringLiteral("controllers"), QJsonArray::fromStringList(d.nvme.pathControllers) } };
     }
     if (d.kind == DeviceKind::Loop)
         o[QStringLiteral("backing_file")] = orNull(d.loopBackingFile);
@@ -98,7 +95,8 @@ QJsonObject mapToJson(const MultipathMap &m)
     o[QStringLiteral("uuid")] = orNull(m.uuid);
     o[QStringLiteral("size_bytes")] = orNull(m.sizeBytes);
     o[QStringLiteral("features")] = QJsonArray::fromStringList(m.features);
-    o[QStringLiteral("hw_handler")] = m.hwHandler.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.hwHandler.join(QLatin1Char(' ')));
+    o[QStringLiteral("hw_handler")]
+        = m.hwHandler.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.hwHandler.join(QLatin1Char(' ')));
     o[QStringLiteral("slaves")] = QJsonArray::fromStringList(m.slaves);
     o[QStringLiteral("groups_known")] = m.groupsKnown;
     if (!m.groupsKnown)
@@ -114,18 +112,17 @@ QJsonObject mapToJson(const MultipathMap &m)
     for (const auto &g : m.groups) {
         QJsonArray paths;
         for (const auto &p : g.paths) {
-            paths.append(QJsonObject {{QStringLiteral("name"), orNull(p.name)},
-                                      {QStringLiteral("devnum"), p.devnum},
-                                      {QStringLiteral("state"), orNull(p.state)},
-                                      {QStringLiteral("fail_count"), p.failCount < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(p.failCount)},
-                                      {QStringLiteral("selector_args"), QJsonArray::fromStringList(p.selectorArgs)},
-                                      {QStringLiteral("selector_info"), QJsonArray::fromStringList(p.selectorInfo)}});
+            paths.append(QJsonObject { { QStringLiteral("name"), orNull(p.name) },
+                { QStringLiteral("devnum"), p.devnum }, { QStringLiteral("state"), orNull(p.state) },
+                { QStringLiteral("fail_count"),
+                    p.failCount < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(p.failCount) },
+                { QStringLiteral("selector_args"), QJsonArray::fromStringList(p.selectorArgs) },
+                { QStringLiteral("selector_info"), QJsonArray::fromStringList(p.selectorInfo) } });
         }
-        groups.append(QJsonObject {{QStringLiteral("index"), g.index},
-                                   {QStringLiteral("state"), orNull(g.state)},
-                                   {QStringLiteral("selector"), g.selector},
-                                   {QStringLiteral("selector_args"), QJsonArray::fromStringList(g.selectorArgs)},
-                                   {QStringLiteral("paths"), paths}});
+        groups.append(QJsonObject { { QStringLiteral("index"), g.index }, { QStringLiteral("state"), orNull(g.state) },
+            { QStringLiteral("selector"), g.selector },
+            { QStringLiteral("selector_args"), QJsonArray::fromStringList(g.selectorArgs) },
+            { QStringLiteral("paths"), paths } });
     }
     o[QStringLiteral("groups")] = groups;
     return o;
@@ -137,8 +134,8 @@ void addMultipathdView(QJsonObject *map, const MultipathdMapView &view)
     for (qsizetype g = 0; g < groups.size(); ++g) {
         QJsonObject group = groups.at(g).toObject();
         const int index = group.value(QStringLiteral("index")).toInt();
-        const auto gv = std::find_if(view.groups.cbegin(), view.groups.cend(),
-            [&](const MultipathdGroupView &v) { return v.number == index; });
+        const auto gv = std::find_if(
+            view.groups.cbegin(), view.groups.cend(), [&](const MultipathdGroupView &v) { return v.number == index; });
         if (gv == view.groups.cend())
             continue;
         group.insert(QStringLiteral("priority"), gv->priority);
@@ -146,8 +143,8 @@ void addMultipathdView(QJsonObject *map, const MultipathdMapView &view)
         for (qsizetype p = 0; p < paths.size(); ++p) {
             QJsonObject path = paths.at(p).toObject();
             const QString devnum = path.value(QStringLiteral("devnum")).toString();
-            const auto pv = std::find_if(gv->paths.cbegin(), gv->paths.cend(),
-                [&](const MultipathdPathView &v) { return v.devT == devnum; });
+            const auto pv = std::find_if(
+                gv->paths.cbegin(), gv->paths.cend(), [&](const MultipathdPathView &v) { return v.devT == devnum; });
             if (pv == gv->paths.cend())
                 continue;
             path.insert(QStringLiteral("priority"), pv->priority);
@@ -169,18 +166,16 @@ QJsonObject snapshotToJson(const DeviceSnapshot &s)
     QJsonArray maps;
     for (const auto &m : s.maps)
         maps.append(mapToJson(m));
-    QJsonObject dm {{QStringLiteral("available"), s.deviceMapper.available}};
+    QJsonObject dm { { QStringLiteral("available"), s.deviceMapper.available } };
     if (!s.deviceMapper.available)
         dm[QStringLiteral("reason")] = s.deviceMapper.reason;
     if (!s.deviceMapper.driverVersion.isEmpty())
         dm[QStringLiteral("driver_version")] = s.deviceMapper.driverVersion;
     if (!s.deviceMapper.libraryVersion.isEmpty())
         dm[QStringLiteral("library_version")] = s.deviceMapper.libraryVersion;
-    return QJsonObject {{QStringLiteral("sysfs_root"), s.sysfsRoot},
-                        {QStringLiteral("kernel"), orNull(s.kernelRelease)},
-                        {QStringLiteral("device_mapper"), dm},
-                        {QStringLiteral("devices"), devices},
-                        {QStringLiteral("maps"), maps}};
+    return QJsonObject { { QStringLiteral("sysfs_root"), s.sysfsRoot },
+        { QStringLiteral("kernel"), orNull(s.kernelRelease) }, { QStringLiteral("device_mapper"), dm },
+        { QStringLiteral("devices"), devices }, { QStringLiteral("maps"), maps } };
 }
 
 namespace {
@@ -188,7 +183,7 @@ QString humanSize(qint64 bytes)
 {
     if (bytes < 0)
         return QStringLiteral("?");
-    const char *units[] = {"", "K", "M", "G", "T", "P"};
+    const char *units[] = { "", "K", "M", "G", "T", "P" };
     double v = double(bytes);
     int u = 0;
     while (v >= 1024 && u < 5) {
@@ -222,13 +217,12 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot, const M
             const BlockDevice *p = snapshot.device(m.slaves[i]);
             out += QStringLiteral("   %1 %2 %3 %4\n")
                        .arg(i + 1 == m.slaves.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
-                            p ? p->scsi.hctl : QString(), m.slaves[i], p ? p->devnum : QString());
+                           p ? p->scsi.hctl : QString(), m.slaves[i], p ? p->devnum : QString());
         }
         return out;
     }
-    static const QHash<QString, QString> groupState {{QStringLiteral("A"), QStringLiteral("active")},
-                                                     {QStringLiteral("E"), QStringLiteral("enabled")},
-                                                     {QStringLiteral("D"), QStringLiteral("disabled")}};
+    static const QHash<QString, QString> groupState { { QStringLiteral("A"), QStringLiteral("active") },
+        { QStringLiteral("E"), QStringLiteral("enabled") }, { QStringLiteral("D"), QStringLiteral("disabled") } };
     for (int gi = 0; gi < m.groups.size(); ++gi) {
         const auto &g = m.groups[gi];
         const bool lastGroup = gi + 1 == m.groups.size();
@@ -239,8 +233,9 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot, const M
         }
         out += QStringLiteral("%1 policy='%2'%3 status=%4\n")
                    .arg(lastGroup ? QStringLiteral("`-+-") : QStringLiteral("|-+-"),
-                        g.selector + QLatin1Char(' ') + counted(g.selectorArgs), // 'service-time 0', as multipath -ll
-                        gv ? QStringLiteral(" prio=%1").arg(gv->priority) : QString(), groupState.value(g.state, g.state));
+                       g.selector + QLatin1Char(' ') + counted(g.selectorArgs), // 'service-time 0', as multipath -ll
+                       gv ? QStringLiteral(" prio=%1").arg(gv->priority) : QString(),
+                       groupState.value(g.state, g.state));
         for (int pi = 0; pi < g.paths.size(); ++pi) {
             const auto &p = g.paths[pi];
             const BlockDevice *pd = snapshot.device(p.name);
@@ -250,10 +245,11 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot, const M
                     state += QStringLiteral(" %1 %2").arg(pv.checkerState, pv.deviceState);
             }
             out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
-                       .arg(lastGroup ? QStringLiteral(" ") : QStringLiteral("|"), // "| `- 6:0:0:0 sdd", as multipath -ll
-                            pi + 1 == g.paths.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
-                            pd ? pd->scsi.hctl : QStringLiteral("-"), p.name.isEmpty() ? QStringLiteral("?") : p.name,
-                            p.devnum, state)
+                       .arg(lastGroup ? QStringLiteral(" ")
+                                      : QStringLiteral("|"), // "| `- 6:0:0:0 sdd", as multipath -ll
+                           pi + 1 == g.paths.size() ? QStringLiteral("`-") : QStringLiteral("|-"),
+                           pd ? pd->scsi.hctl : QStringLiteral("-"), p.name.isEmpty() ? QStringLiteral("?") : p.name,
+                           p.devnum, state)
                        .arg(QStringLiteral("fail_count=%1").arg(p.failCount));
         }
     }

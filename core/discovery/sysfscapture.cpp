@@ -1,8 +1,11 @@
-#include "sysfscapture.h"
+#include "discovery/sysfscapture.h"
 
+#include "discovery/devicesnapshot.h"
 #include "dm/captureddevicemapper.h"
 #include "dm/devicemapper.h"
-#include "discovery/devicesnapshot.h"
+#include "dm/libdevmapperbackend.h"
+#include "sysfs/beneath.h"
+#include "util/fd.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -24,6 +27,8 @@ namespace dmtune {
 namespace {
 
 constexpr qint64 maxFileBytes = 64 * 1024;
+// dmtune-capture.json: about 1 KiB per map; thousands of maps fit many times over.
+constexpr qint64 maxDescriptionBytes = 64 << 20;
 
 // Subdirectories worth descending into from a block device's directory (the rest: power, trace, ...).
 const QSet<QString> &blockSubdirs()
@@ -42,11 +47,39 @@ const QSet<QString> &ancestorSubdirs()
     return names;
 }
 
+// Creates the missing directories of `relative` under outFd (0755; the top is 0700), entering none
+// through a link.
+bool makeDirectories(int outFd, const QByteArray &relative)
+{
+    int dir = outFd;
+    bool ok = true;
+    for (const QByteArray &part : relative.split('/')) {
+        if (part.isEmpty() || part == ".")
+            continue;
+        if (part == ".." || (::mkdirat(dir, part.constData(), 0755) != 0 && errno != EEXIST)) {
+            ok = false;
+            break;
+        }
+        const int next = ::openat(dir, part.constData(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dir != outFd)
+            ::close(dir);
+        dir = next;
+        if (dir < 0) {
+            ok = false;
+            break;
+        }
+    }
+    if (dir >= 0 && dir != outFd)
+        ::close(dir);
+    return ok;
+}
+
 class Copier {
 public:
-    Copier(QString from, QString to)
+    // Copies from the tree `from` into outFd's "sys/".
+    Copier(QString from, int outFd)
         : m_from(std::move(from))
-        , m_to(std::move(to))
+        , m_outFd(outFd)
     {
     }
 
@@ -59,15 +92,21 @@ public:
             return;
         m_done.insert(relative);
         const QByteArray src = QFile::encodeName(m_from + QLatin1Char('/') + relative);
-        const QString dst = m_to + QLatin1Char('/') + relative;
-        struct stat st {};
+        const QString dst = QStringLiteral("sys/") + relative;
+        struct stat st { };
         if (::lstat(src.constData(), &st) != 0)
             return;
-        makeDirectory(QFileInfo(dst).path());
+        const QString dstDir = QFileInfo(dst).path();
+        makeDirectory(dstDir);
         if (S_ISLNK(st.st_mode)) {
             char target[4096];
             const ssize_t n = ::readlink(src.constData(), target, sizeof target - 1);
-            if (n > 0 && ::symlink(QByteArray(target, n).constData(), QFile::encodeName(dst).constData()) == 0)
+            const Fd parent(beneath::open(
+                m_outFd, QFile::encodeName(dstDir), O_PATH | O_DIRECTORY | O_CLOEXEC, beneath::Links::Refuse));
+            if (n > 0 && parent.get() >= 0
+                && ::symlinkat(QByteArray(target, n).constData(), parent.get(),
+                       QFile::encodeName(QFileInfo(dst).fileName()).constData())
+                    == 0)
                 ++report.links;
             return;
         }
@@ -107,13 +146,9 @@ public:
         }
         // Same permission bits as in sysfs: "rw" in dmtune means writable there. Plain syscalls: a capture
         // writes thousands of small files, in the lab onto an overlay where every lookup is a round trip.
-        const int out = ::open(QFile::encodeName(dst).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-            st.st_mode & (S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH));
-        const bool written = out >= 0 && ::write(out, data.constData(), size_t(data.size())) == data.size();
-        if (out >= 0)
-            ::close(out);
-        if (!written) {
-            report.skipped.append(shownAs + QLatin1String(": cannot write ") + dst);
+        if (const Status s = createNewFile(m_outFd, dst, data, st.st_mode & (S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH));
+            !s) {
+            report.skipped.append(shownAs + QLatin1String(": ") + s.errorMessage);
             return;
         }
         ++report.files;
@@ -125,9 +160,9 @@ public:
     {
         const QString abs = m_from + QLatin1Char('/') + relative;
         const QDir dir(abs);
-        const QFileInfoList entries = dir.entryInfoList(
-            QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
-        makeDirectory(m_to + QLatin1Char('/') + relative);
+        const QFileInfoList entries
+            = dir.entryInfoList(QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+        makeDirectory(QStringLiteral("sys/") + relative);
         for (const QFileInfo &e : entries) {
             const QString child = relative + QLatin1Char('/') + e.fileName();
             if (e.isSymLink() || !e.isDir())
@@ -167,11 +202,12 @@ private:
     {
         if (m_madeDirectories.contains(path))
             return;
-        QDir().mkpath(path);
+        makeDirectories(m_outFd, QFile::encodeName(path));
         m_madeDirectories.insert(path);
     }
 
-    QString m_from, m_to;
+    QString m_from;
+    int m_outFd;
     QSet<QString> m_madeDirectories;
     QSet<QString> m_done;
     QSet<QString> m_ancestorsDone;
@@ -219,11 +255,10 @@ void copyClassLinks(Copier &copier, const SysfsRoot &source, const QString &cls)
     }
 }
 
-bool writeFile(const QString &path, const QByteArray &data)
+bool writeFile(int outFd, const QString &relative, const QByteArray &data)
 {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+    makeDirectories(outFd, QFile::encodeName(QFileInfo(relative).path()));
+    return bool(createNewFile(outFd, relative, data, 0644));
 }
 
 QJsonObject deviceMapperJson(DeviceMapper *dm, const DeviceMapperState &state, CaptureReport *report)
@@ -245,7 +280,10 @@ QJsonObject deviceMapperJson(DeviceMapper *dm, const DeviceMapperState &state, C
             const auto status = dm->status(n.name);
             if (!info || !table || !status) {
                 report->skipped.append(QStringLiteral("device-mapper map %1: %2")
-                        .arg(n.name, !info ? info.errorMessage() : !table ? table.errorMessage() : status.errorMessage()));
+                                           .arg(n.name,
+                                               !info        ? info.errorMessage()
+                                                   : !table ? table.errorMessage()
+                                                            : status.errorMessage()));
                 continue;
             }
             maps.append(capturedMapToJson(n.name, info.value(), table.value(), status.value()));
@@ -261,12 +299,21 @@ QJsonObject deviceMapperJson(DeviceMapper *dm, const DeviceMapperState &state, C
 Result<CaptureReport> captureSystem(
     const SysfsRoot &source, const QString &outDir, DeviceMapper *dm, const DeviceMapperState &dmState)
 {
-    const QDir out(outDir);
-    if (out.exists() && !out.isEmpty())
-        return Result<CaptureReport>::failure(QStringLiteral("%1: exists and is not empty").arg(outDir));
-    if (!QDir().mkpath(outDir + QStringLiteral("/sys")))
-        return Result<CaptureReport>::failure(QStringLiteral("%1: cannot create").arg(outDir));
-    Copier copier(source.root(), outDir + QStringLiteral("/sys"));
+    using R = Result<CaptureReport>;
+    // A directory of our own, made now: nobody else can have planted links in it, or read it.
+    const QString parent = QFileInfo(QDir::cleanPath(outDir)).path();
+    QDir().mkpath(parent);
+    const QByteArray top = QFile::encodeName(QDir::cleanPath(outDir));
+    if (::mkdir(top.constData(), 0700) != 0)
+        return R::failure(errno == EEXIST
+                ? QStringLiteral("%1: exists; capture creates a new directory").arg(outDir)
+                : QStringLiteral("%1: cannot create: %2").arg(outDir, QString::fromLocal8Bit(std::strerror(errno))));
+    const Fd out(::open(top.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat made { };
+    if (out.get() < 0 || ::fstat(out.get(), &made) != 0 || made.st_uid != ::geteuid() || ::fchmod(out.get(), 0700) != 0)
+        return R::failure(QStringLiteral("%1: cannot open the directory just made").arg(outDir));
+    makeDirectories(out.get(), "sys");
+    Copier copier(source.root(), out.get());
 
     const QStringList blocks = source.list(QStringLiteral("block"));
     for (const QString &name : blocks)
@@ -274,7 +321,8 @@ Result<CaptureReport> captureSystem(
     for (const QString &cls : { QStringLiteral("nvme"), QStringLiteral("nvme-subsystem"), QStringLiteral("scsi_host") })
         copyClassLinks(copier, source, cls);
     for (const QString &module : { QStringLiteral("dm_mod"), QStringLiteral("dm_multipath"), QStringLiteral("scsi_mod"),
-             QStringLiteral("nvme_core"), QStringLiteral("loop"), QStringLiteral("null_blk"), QStringLiteral("scsi_debug") }) {
+             QStringLiteral("nvme_core"), QStringLiteral("loop"), QStringLiteral("null_blk"),
+             QStringLiteral("scsi_debug") }) {
         const QString params = QStringLiteral("module/%1/parameters").arg(module);
         if (source.isDir(params))
             copier.directory(params, QStringLiteral("sys/"), [](const QString &, int) { return false; });
@@ -289,7 +337,8 @@ Result<CaptureReport> captureSystem(
             { "misc", "misc" }, { "partitions", "partitions" }, { "self/mounts", "mounts" }, { "cmdline", "cmdline" } };
         for (const auto &f : procFiles) {
             const auto text = source.readProc(QString::fromLatin1(f.from));
-            if (text && writeFile(outDir + QStringLiteral("/proc/") + QString::fromLatin1(f.to), text.value().toUtf8()))
+            if (text
+                && writeFile(out.get(), QStringLiteral("proc/") + QString::fromLatin1(f.to), text.value().toUtf8()))
                 ++report.files;
         }
     }
@@ -308,9 +357,10 @@ Result<CaptureReport> captureSystem(
     description.insert(QStringLiteral("files"), report.files);
     description.insert(QStringLiteral("links"), report.links);
     description.insert(QStringLiteral("skipped"), QJsonArray::fromStringList(report.skipped));
-    if (!writeFile(outDir + QLatin1Char('/') + QLatin1String(captureFileName),
-            QJsonDocument(description).toJson(QJsonDocument::Indented)))
-        return Result<CaptureReport>::failure(QStringLiteral("%1: cannot write %2").arg(outDir, QLatin1String(captureFileName)));
+    if (!writeFile(
+            out.get(), QLatin1String(captureFileName), QJsonDocument(description).toJson(QJsonDocument::Indented)))
+        return Result<CaptureReport>::failure(
+            QStringLiteral("%1: cannot write %2").arg(outDir, QLatin1String(captureFileName)));
     return report;
 }
 
@@ -325,7 +375,8 @@ SysfsRoot sysfsRootForDirectory(const QString &dir)
     if (QFileInfo(clean + QStringLiteral("/sys/block")).isDir())
         return SysfsRoot(clean + QStringLiteral("/sys"), procNextTo(clean));
     const QString parent = QFileInfo(clean).path();
-    if (QFileInfo(clean).fileName() == QLatin1String("sys") && QFileInfo::exists(parent + QLatin1Char('/') + QLatin1String(captureFileName)))
+    if (QFileInfo(clean).fileName() == QLatin1String("sys")
+        && QFileInfo::exists(parent + QLatin1Char('/') + QLatin1String(captureFileName)))
         return SysfsRoot(clean, procNextTo(parent));
     return SysfsRoot(clean, QString());
 }
@@ -334,11 +385,64 @@ QJsonObject captureDescription(const SysfsRoot &root)
 {
     if (root.isLive())
         return {};
-    QFile f(QFileInfo(root.root()).path() + QLatin1Char('/') + QLatin1String(captureFileName));
-    if (!f.open(QIODevice::ReadOnly))
+    // Someone else's file: not a link, not a FIFO, not huge.
+    const Fd top(
+        ::open(QFile::encodeName(QFileInfo(root.root()).path()).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (top.get() < 0)
         return {};
-    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    const Fd fd(beneath::open(top.get(), captureFileName, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
+    struct stat st { };
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > maxDescriptionBytes)
+        return {};
+    QByteArray data;
+    char chunk[65536];
+    ssize_t n = 0;
+    while (data.size() <= maxDescriptionBytes && (n = ::read(fd.get(), chunk, sizeof chunk)) > 0)
+        data.append(chunk, n);
+    if (n < 0 || data.size() > maxDescriptionBytes)
+        return {};
+    const QJsonObject o = QJsonDocument::fromJson(data).object();
     return o.value(QStringLiteral("format")).toString() == QLatin1String("dmtune-capture") ? o : QJsonObject();
+}
+
+Result<std::shared_ptr<DeviceMapper>> deviceMapperFor(const SysfsRoot &root)
+{
+    using R = Result<std::shared_ptr<DeviceMapper>>;
+    if (root.isLive()) {
+        auto backend = std::make_shared<LibDevmapperBackend>(root);
+        if (const DmAvailability available = backend->availability(); !available.available)
+            return R::failure(available.reason);
+        return R(std::move(backend));
+    }
+    const QJsonObject capture = captureDescription(root);
+    if (capture.isEmpty())
+        return R::failure(QStringLiteral("%1: not a capture (no %2): its device-mapper is not known")
+                              .arg(root.root(), QLatin1String(captureFileName)));
+    const QJsonObject dm = capture.value(QStringLiteral("device_mapper")).toObject();
+    auto maps = CapturedDeviceMapper::parseMaps(dm);
+    if (!maps)
+        return R::failure(QStringLiteral("capture file: ") + maps.errorMessage());
+    return R(std::make_shared<CapturedDeviceMapper>(maps.value()));
+}
+
+Status createNewFile(int dirFd, const QString &relative, const QByteArray &data, mode_t mode)
+{
+    const Fd fd(beneath::open(dirFd, QFile::encodeName(relative), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+        beneath::Links::Refuse, mode));
+    if (fd.get() < 0)
+        return Status::failure(
+            QStringLiteral("cannot create %1: %2").arg(relative, QString::fromLocal8Bit(std::strerror(errno))));
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd.get(), data.constData() + done, size_t(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return Status::failure(
+                QStringLiteral("cannot write %1: %2").arg(relative, QString::fromLocal8Bit(std::strerror(errno))));
+        done += n;
+    }
+    return Status::success();
 }
 
 } // namespace dmtune

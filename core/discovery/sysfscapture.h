@@ -8,6 +8,9 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <memory>
+#include <sys/types.h>
+
 namespace dmtune {
 
 class DeviceMapper;
@@ -23,9 +26,14 @@ struct CaptureReport {
 inline constexpr char captureFileName[] = "dmtune-capture.json";
 
 // Copies from `source` (the live /sys and /proc, or any tree) into outDir/sys, outDir/proc and
-// outDir/dmtune-capture.json. outDir must be missing or empty. dm may be null (no device-mapper).
+// outDir/dmtune-capture.json. outDir is created (mode 0700; an existing one is refused, even empty) and every
+// file in it is created O_EXCL|O_NOFOLLOW under directories entered without following links. dm may be null.
 Result<CaptureReport> captureSystem(
     const SysfsRoot &source, const QString &outDir, DeviceMapper *dm, const DeviceMapperState &dmState);
+
+// Creates `relative` (its directories must exist) under dirFd with `data`: O_CREAT|O_EXCL|O_NOFOLLOW, and no
+// link on the way is followed; an existing file or any link is an error, never written through.
+Status createNewFile(int dirFd, const QString &relative, const QByteArray &data, mode_t mode);
 
 // The root to use for a directory given as --sysfs-root: a capture's top directory (with sys/ and proc/), its
 // sys/ directory, or any sysfs-shaped tree (no proc then).
@@ -34,5 +42,10 @@ SysfsRoot sysfsRootForDirectory(const QString &dir);
 // The capture description next to a root made by captureSystem (outDir/dmtune-capture.json), or an empty
 // object when the root is not a capture.
 QJsonObject captureDescription(const SysfsRoot &root);
+
+// The device-mapper that goes with a root: this kernel's (LibDevmapperBackend) for the live /sys, for any
+// other the maps its capture recorded (CapturedDeviceMapper, read-only), never this host's. An error says
+// why there is none (device-mapper missing here, a tree without a capture file).
+Result<std::shared_ptr<DeviceMapper>> deviceMapperFor(const SysfsRoot &root);
 
 } // namespace dmtune

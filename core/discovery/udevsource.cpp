@@ -1,4 +1,4 @@
-#include "udevsource.h"
+#include "discovery/udevsource.h"
 
 #include <QFileInfo>
 #include <QSocketNotifier>

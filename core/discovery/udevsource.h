@@ -16,8 +16,7 @@ Result<QList<UdevRecord>> enumerateWithUdev();
 // Whether udevd runs (its control socket exists); without it events come from the kernel.
 bool udevDaemonRunning();
 
-class UdevMonitor : public QObject
-{
+class UdevMonitor : public QObject {
     Q_OBJECT
 public:
     explicit UdevMonitor(QObject *parent = nullptr);

@@ -1,4 +1,4 @@
-#include "captureddevicemapper.h"
+#include "dm/captureddevicemapper.h"
 
 #include <QJsonArray>
 
@@ -23,7 +23,8 @@ Result<QList<DmTargetLine>> linesFromJson(const QJsonValue &value, const QString
     for (const QJsonValue &v : value.toArray()) {
         auto parsed = parseTargetLine(v.toString());
         if (!v.isString() || !parsed)
-            return Result<QList<DmTargetLine>>::failure(QStringLiteral("%1[%2]: %3")
+            return Result<QList<DmTargetLine>>::failure(
+                QStringLiteral("%1[%2]: %3")
                     .arg(where)
                     .arg(i)
                     .arg(v.isString() ? parsed.errorMessage() : QStringLiteral("not a string")));
@@ -35,7 +36,8 @@ Result<QList<DmTargetLine>> linesFromJson(const QJsonValue &value, const QString
 
 Status readOnly()
 {
-    return Status::failure(QStringLiteral("a captured system is read-only"));
+    return Status::failure(QStringLiteral("a captured system is read-only: nothing is sent to this host's "
+                                          "device-mapper or multipathd"));
 }
 
 } // namespace
@@ -146,6 +148,11 @@ Status CapturedDeviceMapper::message(const QString &, const QString &)
 Status CapturedDeviceMapper::reload(const QString &, const QList<DmTargetLine> &)
 {
     return readOnly();
+}
+
+QString CapturedDeviceMapper::readOnlyReason() const
+{
+    return readOnly().errorMessage;
 }
 
 Result<quint32> CapturedDeviceMapper::waitEvent(const QString &, quint32)

@@ -1,7 +1,7 @@
 #pragma once
 // The device-mapper of a captured system (dmtunectl capture): the maps, tables and statuses recorded in
 // dmtune-capture.json, read-only. A support engineer sees a customer's path groups as the kernel had them.
-#include "devicemapper.h"
+#include "dm/devicemapper.h"
 
 #include <QJsonObject>
 
@@ -27,6 +27,7 @@ public:
     Status message(const QString &name, const QString &text) override;
     Status reload(const QString &name, const QList<DmTargetLine> &table) override;
     Result<quint32> waitEvent(const QString &name, quint32 eventNr) override;
+    QString readOnlyReason() const override;
 
 private:
     const CapturedMap *find(const QString &name) const;
@@ -34,7 +35,7 @@ private:
 };
 
 // The JSON of one map as a capture stores it (the inverse of parseMaps for one entry).
-QJsonObject capturedMapToJson(const QString &name, const DmInfo &info, const QList<DmTargetLine> &table,
-    const QList<DmTargetLine> &status);
+QJsonObject capturedMapToJson(
+    const QString &name, const DmInfo &info, const QList<DmTargetLine> &table, const QList<DmTargetLine> &status);
 
 } // namespace dmtune

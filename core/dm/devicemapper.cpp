@@ -1,4 +1,4 @@
-#include "devicemapper.h"
+#include "dm/devicemapper.h"
 
 namespace dmtune {
 

@@ -1,4 +1,4 @@
-#include "dmavailability.h"
+#include "dm/dmavailability.h"
 
 #include "sysfs/sysfsroot.h"
 

@@ -1,6 +1,6 @@
-#include "dmtargetline.h"
+#include "dm/dmtargetline.h"
 
-#include "tokenreader.h"
+#include "dm/tokenreader.h"
 
 #include <limits>
 

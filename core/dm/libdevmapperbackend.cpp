@@ -1,4 +1,6 @@
-#include "libdevmapperbackend.h"
+#include "dm/libdevmapperbackend.h"
+
+#include "dm/dmcontrolpoll.h"
 
 #include <QFileInfo>
 #include <QMutex>
@@ -7,11 +9,13 @@
 
 #include <libdevmapper.h>
 
+#include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <sys/sysmacros.h>
 
 namespace dmtune {
@@ -166,13 +170,16 @@ Result<DmInfo> infoLocked(const QString &name)
 
 // Resumes with udev synchronisation when udevd runs (a cookie, then wait for its rules); without
 // udevd libdevmapper maintains /dev/mapper itself (what DM_DISABLE_UDEV=1 does for dmsetup).
+// noflush: with queue_if_no_path, queued I/O stays queued instead of failing; skip lockfs: a resume
+// that swaps in a new table suspends first, and must not freeze (and wait on) a file system on the
+// map, which hangs while no path serves I/O (libmultipath's dm_simplecmd does the same).
 Status resumeLocked(const QString &name)
 {
     const bool udevRunning = QFileInfo::exists(QStringLiteral("/run/udev/control"));
     LogCapture log;
     dm_udev_set_sync_support(udevRunning ? 1 : 0);
     Task task = createTask(DM_DEVICE_RESUME, name);
-    if (!task || !dm_task_no_flush(task.get()))
+    if (!task || !dm_task_no_flush(task.get()) || !dm_task_skip_lockfs(task.get()))
         return Status::failure(failure(name, "resume", task.get(), log));
     uint32_t cookie = 0;
     const bool withCookie = udevRunning && dm_task_set_cookie(task.get(), &cookie, 0);
@@ -186,6 +193,33 @@ Status resumeLocked(const QString &name)
         return Status::failure(failure(name, "resume", task.get(), log));
     return Status::success();
 }
+
+// SIGINT, SIGTERM and SIGHUP wait (blocked in this thread) until a reload has brought its map back:
+// a process ended between the load and the resume, or between a failed resume and the one that puts
+// the old table back, would leave a table loaded for the next resume, or the map suspended. A blocked
+// signal also cannot interrupt the kernel's suspend. Pending signals arrive when the mask is restored.
+class CriticalSignals {
+public:
+    CriticalSignals()
+    {
+        sigset_t set;
+        sigemptyset(&set);
+        for (const int signal : { SIGINT, SIGTERM, SIGHUP })
+            sigaddset(&set, signal);
+        m_blocked = pthread_sigmask(SIG_BLOCK, &set, &m_previous) == 0;
+    }
+    ~CriticalSignals()
+    {
+        if (m_blocked)
+            pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+    }
+    CriticalSignals(const CriticalSignals &) = delete;
+    CriticalSignals &operator=(const CriticalSignals &) = delete;
+
+private:
+    sigset_t m_previous;
+    bool m_blocked = false;
+};
 
 Status checkTableLines(const QList<DmTargetLine> &table)
 {
@@ -296,10 +330,20 @@ Result<QList<DmTargetLine>> LibDevmapperBackend::status(const QString &name)
     return targets(DM_DEVICE_STATUS, "status", name);
 }
 
+QString LibDevmapperBackend::readOnlyReason() const
+{
+    if (m_root.isLive())
+        return {};
+    return QStringLiteral("%1 is not this system's /sys: no device-mapper change is made through it")
+        .arg(m_root.root());
+}
+
 Status LibDevmapperBackend::message(const QString &name, const QString &text)
 {
     if (const Status s = ready(name); !s)
         return s;
+    if (const QString why = readOnlyReason(); !why.isEmpty())
+        return Status::failure(QStringLiteral("%1: %2").arg(name, why));
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty() || trimmed.contains(QLatin1Char('\n')))
         return Status::failure(QStringLiteral("%1: invalid message \"%2\"").arg(name, text));
@@ -317,6 +361,8 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
 {
     if (const Status s = ready(name); !s)
         return s;
+    if (const QString why = readOnlyReason(); !why.isEmpty())
+        return Status::failure(QStringLiteral("%1: %2").arg(name, why));
     if (const Status s = checkTableLines(table); !s)
         return Status::failure(name + QStringLiteral(": ") + s.errorMessage);
     QMutexLocker lock(&libraryMutex());
@@ -329,15 +375,10 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
     if (before->suspended)
         return Status::failure(QStringLiteral("%1: the map is suspended; resume it before reloading").arg(name));
 
-    // noflush: with queue_if_no_path, queued I/O stays queued instead of failing or hanging the suspend.
+    // As libmultipath's dm_addmap_reload: load the new table into the inactive slot (the map keeps
+    // serving I/O meanwhile), then one resume swaps it in; the kernel suspends only inside that ioctl.
+    const CriticalSignals critical;
     QString error;
-    Task suspended
-        = runTask(DM_DEVICE_SUSPEND, "suspend", name, error, [](dm_task *t) { return dm_task_no_flush(t) != 0; });
-    if (!suspended) {
-        const Status resumed = resumeLocked(name);
-        return Status::failure(resumed ? error : error + QStringLiteral("; ") + resumed.errorMessage);
-    }
-
     Task loaded = runTask(DM_DEVICE_RELOAD, "load", name, error, [&](dm_task *t) {
         for (const DmTargetLine &line : table) {
             if (!dm_task_add_target(
@@ -346,20 +387,19 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
         }
         return true;
     });
-    if (!loaded) {
-        const Status resumed = resumeLocked(name);
-        if (!resumed)
-            return Status::failure(
-                error + QStringLiteral("; resuming the old table also failed: ") + resumed.errorMessage);
-        return Status::failure(error + QStringLiteral(" (the old table is live again)"));
-    }
+    if (!loaded)
+        return Status::failure(error + QStringLiteral(" (the old table stays live)"));
 
     const Status resumed = resumeLocked(name);
     if (resumed)
         return Status::success();
-    // The new table could not go live: drop it and bring the old one back.
+    // The suspend failed (the map runs on with the old table, the new one back in the inactive slot)
+    // or the swap did (the map stays suspended, the new table dropped): drop it, resume the old one.
     QString clearError;
     runTask(DM_DEVICE_CLEAR, "clear", name, clearError);
+    const auto after = infoLocked(name);
+    if (after && after->exists && !after->suspended)
+        return Status::failure(resumed.errorMessage + QStringLiteral(" (the old table stays live)"));
     const Status again = resumeLocked(name);
     if (!again)
         return Status::failure(
@@ -392,6 +432,14 @@ Result<quint32> LibDevmapperBackend::waitEvent(const QString &name, quint32 even
     if (!dm_task_get_info(task.get(), &raw) || !raw.exists)
         return R::failure(QStringLiteral("%1: the map went away").arg(name));
     return quint32(raw.event_nr);
+}
+
+Result<std::shared_ptr<DmEventPoll>> LibDevmapperBackend::openEventPoll()
+{
+    using R = Result<std::shared_ptr<DmEventPoll>>;
+    if (const Status s = ready({}); !s)
+        return R::failure(s.errorMessage);
+    return openControlEventPoll(m_controlPath);
 }
 
 } // namespace dmtune

@@ -2,8 +2,8 @@
 // DeviceMapper over libdevmapper. Every call first checks that the kernel has device-mapper
 // (checkDeviceMapper) and returns that reason as the error otherwise, without touching the
 // library. libdevmapper's log goes into the returned error messages, never to stderr.
-#include "devicemapper.h"
-#include "dmavailability.h"
+#include "dm/devicemapper.h"
+#include "dm/dmavailability.h"
 #include "sysfs/sysfsroot.h"
 
 namespace dmtune {
@@ -27,6 +27,10 @@ public:
     Status message(const QString &name, const QString &text) override;
     Status reload(const QString &name, const QList<DmTargetLine> &table) override;
     Result<quint32> waitEvent(const QString &name, quint32 eventNr) override;
+    // A control device of its own, armed (dmcontrolpoll.h); fails on kernels before 4.13.
+    Result<std::shared_ptr<DmEventPoll>> openEventPoll() override;
+    // Set unless the root is the live /sys: names resolved in another tree must not reach this kernel.
+    QString readOnlyReason() const override;
 
 private:
     Status ready(const QString &name) const;

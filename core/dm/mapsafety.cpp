@@ -1,4 +1,4 @@
-#include "mapsafety.h"
+#include "dm/mapsafety.h"
 
 #include <QHash>
 
@@ -76,6 +76,35 @@ QStringList disableGroupRisks(const MultipathStatus &status, int number)
                          : QStringLiteral("disable_group %1 disables the active group and no other group has an active "
                                           "path: the kernel keeps using the bypassed group")
                                .arg(number) };
+}
+
+QList<LunId> lunIdsOf(const QStringList &wwids)
+{
+    QList<LunId> ids;
+    for (const QString &wwid : wwids) {
+        if (const auto id = parseLunId(wwid); id && !ids.contains(id.value()))
+            ids.append(id.value());
+    }
+    return ids;
+}
+
+bool anySame(const QList<LunId> &a, const QList<LunId> &b)
+{
+    for (const LunId &x : a) {
+        for (const LunId &y : b) {
+            if (sameLun(x, y))
+                return true;
+        }
+    }
+    return false;
+}
+
+QStringList keysOf(const QList<LunId> &ids)
+{
+    QStringList keys;
+    for (const LunId &id : ids)
+        keys.append(id.key);
+    return keys;
 }
 
 QStringList failIfNoPathRisks(const MultipathTable &table, const MultipathStatus &status)
@@ -166,6 +195,49 @@ QStringList reloadRisks(const MultipathTable &current, const MultipathStatus &st
                            "failing those paths")
                 .arg(current.hwHandler.isEmpty() ? QStringLiteral("none") : current.hwHandler.join(QLatin1Char(' ')),
                     proposed.hwHandler.isEmpty() ? QStringLiteral("none") : proposed.hwHandler.join(QLatin1Char(' '))));
+    return risks;
+}
+
+QStringList identityRisks(const MapIdentity &identity, const MultipathTable &current, const MultipathTable &proposed)
+{
+    const QStringList live = current.devices();
+    QList<LunId> mapIds;
+    if (identity.uuid.startsWith(QLatin1String("mpath-")))
+        mapIds = lunIdsOf({ identity.uuid });
+    for (const QString &device : live) {
+        if (const PathIdentity *path = identity.path(device)) {
+            for (const LunId &id : lunIdsOf(path->wwids)) {
+                if (!mapIds.contains(id))
+                    mapIds.append(id);
+            }
+        }
+    }
+    const QString map = identity.map;
+    const QString mapLun = mapIds.isEmpty() ? QString() : keysOf(mapIds).join(QStringLiteral(" / "));
+    QStringList risks;
+    QStringList checked;
+    for (const QString &device : proposed.devices()) {
+        if (live.contains(device) || checked.contains(device))
+            continue;
+        checked.append(device);
+        const PathIdentity *path = identity.path(device);
+        const QString label = path ? path->label() : device;
+        const QList<LunId> ids = path ? lunIdsOf(path->wwids) : QList<LunId>();
+        if (!ids.isEmpty() && anySame(ids, mapIds))
+            continue;
+        if (mapIds.isEmpty())
+            risks.append(QStringLiteral("the LUN of %2 is unknown (no mpath- UUID, its paths report no WWID): "
+                                        "nothing shows that path %1 (LUN %3) is the same disk")
+                             .arg(label, map, ids.isEmpty() ? QStringLiteral("unknown") : ids.first().key));
+        else if (ids.isEmpty())
+            risks.append(QStringLiteral("path %1 reports no WWID: nothing shows that it is LUN %2 of %3; another "
+                                        "disk in the map would get part of its writes")
+                             .arg(label, mapLun, map));
+        else
+            risks.append(QStringLiteral("path %1 is LUN %2, not LUN %3 of %4: the map would spread its writes over "
+                                        "two different disks")
+                             .arg(label, ids.first().key, mapLun, map));
+    }
     return risks;
 }
 

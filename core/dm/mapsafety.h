@@ -1,6 +1,7 @@
 #pragma once
 // Which multipath operations can cause I/O errors or hangs (pure): the warnings the GUI shows
 // before it acts and that dmtunectl refuses without --force.
+#include "dm/lunidentity.h"
 #include "dm/multipathmessages.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
@@ -19,5 +20,10 @@ QStringList operationRisks(
 // now, queue_if_no_path dropped, a group without an active path while queueing is off, a changed
 // hardware handler (it may reject I/O on some ports, e.g. ALUA standby).
 QStringList reloadRisks(const MultipathTable &current, const MultipathStatus &status, const MultipathTable &proposed);
+// A reload must keep the map's identity, its LUN: every path of `proposed` that is not in `current`
+// must report it. The map's LUN is what its mpath- UUID and the paths of `current` report; a new path
+// that reports another LUN, or none, or a map whose LUN is unknown, is a risk naming both LUNs (the
+// kernel would spread the map's writes over two disks). Paths already in `current` are not judged.
+QStringList identityRisks(const MapIdentity &identity, const MultipathTable &current, const MultipathTable &proposed);
 
 } // namespace dmtune

@@ -1,4 +1,4 @@
-#include "multipathcontrol.h"
+#include "dm/multipathcontrol.h"
 
 #include "dm/multipathdclient.h"
 
@@ -8,15 +8,15 @@ MultipathControl::MultipathControl(DeviceMapper *dm, QObject *parent)
     : QObject(parent)
     , m_dm(dm)
     , m_multipathd(&liveMultipathd)
+    // One operation at a time, in the order asked: "fail, then reinstate" must not be reordered.
+    , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
 {
     qRegisterMetaType<dmtune::MultipathOperationResult>();
-    // One operation at a time, in the order asked: "fail, then reinstate" must not be reordered.
-    m_pool.setMaxThreadCount(1);
 }
 
 MultipathControl::~MultipathControl()
 {
-    m_pool.waitForDone();
+    delete m_jobs; // waits for the operation in progress; later hand-backs are dropped
 }
 
 bool MultipathControl::multipathdRunning() const
@@ -67,10 +67,11 @@ void MultipathControl::setQueueIfNoPath(const QString &map, bool on)
 void MultipathControl::reload(const QString &map, const MultipathTable &table)
 {
     DeviceMapper *dm = m_dm;
+    const SysfsRoot sysfs = m_sysfs;
     const auto provider = m_multipathd;
-    start([dm, map, table, provider] {
-        // Asked on the worker: the socket check reads /proc, not for the GUI thread.
-        return runMultipathReload(*dm, map, table, bool(provider()));
+    start([dm, sysfs, map, table, provider] {
+        // Asked on the worker: the socket check reads /proc, the paths' WWIDs sysfs, not for the GUI thread.
+        return runMultipathReload(*dm, map, table, bool(provider()), sysfs);
     });
 }
 
@@ -84,13 +85,9 @@ void MultipathControl::runMessage(const QString &map, const MultipathMessage &me
 
 void MultipathControl::start(std::function<MultipathOperationResult()> work)
 {
-    m_pool.start([this, work = std::move(work)] {
-        const MultipathOperationResult result = work();
-        // Queued to the owner's thread. `this` outlives the task (the destructor waits for the
-        // pool), and a hand-back still pending when the control is deleted is dropped with it.
-        QMetaObject::invokeMethod(
-            this, [this, result] { Q_EMIT finished(result); }, Qt::QueuedConnection);
-    });
+    m_jobs->start(
+        QStringLiteral("multipath operation"), [work = std::move(work)](JobContext &) { return work(); },
+        [this](const MultipathOperationResult &result) { Q_EMIT finished(result); });
 }
 
 } // namespace dmtune

@@ -1,15 +1,16 @@
 #pragma once
-// Asynchronous multipath operations for the GUI: each runs on one worker thread (in the order
-// asked, so a fail then a reinstate stay in that order) and comes back as finished() on the
-// owner's thread. The work is multipathoperation.h, the same code dmtunectl runs synchronously.
+// Asynchronous multipath operations without the plan/confirm step, for the VM tests that drive real
+// maps from a program (the GUI and dmtunectl go through ops/multipathoperations.h): each runs as a job
+// of a serial JobTracker (in the order asked, so a fail then a reinstate stay in that order) and comes
+// back as finished() on the owner's thread. The work is multipathoperation.h.
 #include "dm/devicemapper.h"
 #include "dm/multipathoperation.h"
 #include "dm/multipathtable.h"
+#include "jobs/jobtracker.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
 #include <functional>
 
@@ -32,8 +33,8 @@ public:
     void enableGroup(const QString &map, int group);
     void disableGroup(const QString &map, int group);
     void setQueueIfNoPath(const QString &map, bool on);
-    // Safe reload (suspend noflush, load, resume; the old table stays on failure); warns that
-    // multipathd may reload the map from multipath.conf.
+    // Safe reload (load, resume without flush or lockfs; the old table stays on failure); warns that
+    // multipathd may reload the map from multipath.conf, and when a path reports another LUN.
     void reload(const QString &map, const MultipathTable &table);
 
     // For tests: another sysfs root (path names) and another way to multipathd. The provider is
@@ -51,7 +52,7 @@ private:
     DeviceMapper *m_dm;
     SysfsRoot m_sysfs;
     std::function<MultipathdCommand()> m_multipathd;
-    QThreadPool m_pool;
+    JobTracker *m_jobs; // child, Serial; deleted (joined) in the destructor before the rest goes
 };
 
 } // namespace dmtune

@@ -1,4 +1,4 @@
-#include "multipathdclient.h"
+#include "dm/multipathdclient.h"
 #include "util/fd.h"
 
 #include <QDeadlineTimer>
@@ -114,8 +114,9 @@ bool receiveAll(int fd, char *buffer, size_t size, const QDeadlineTimer &deadlin
 }
 } // namespace
 
-MultipathdClient::MultipathdClient(QString socketName)
+MultipathdClient::MultipathdClient(QString socketName, uid_t peerUid)
     : m_socketName(std::move(socketName))
+    , m_peerUid(peerUid)
 {
 }
 
@@ -143,6 +144,19 @@ Result<QString> MultipathdClient::command(const QString &cmd, int timeoutMs)
         return R::failure(connectError == ECONNREFUSED || connectError == ENOENT
                 ? QStringLiteral("multipathd is not running")
                 : QStringLiteral("multipathd: cannot connect: %1").arg(errnoText(connectError)));
+    // Before a byte is sent: the listener must be multipathd's user. An abstract name is anyone's to take
+    // while multipathd is not listening (not yet started, restarting, or in another network namespace).
+    ucred peer {};
+    socklen_t peerSize = sizeof peer;
+    if (::getsockopt(fd.get(), SOL_SOCKET, SO_PEERCRED, &peer, &peerSize) != 0)
+        return R::failure(
+            QStringLiteral("multipathd: cannot check who listens on @%1: %2").arg(m_socketName, errnoText(errno)));
+    if (peer.uid != m_peerUid)
+        return R::failure(
+            QStringLiteral("multipathd: @%1 is held by uid %2 (pid %3), not root: not multipathd, nothing sent")
+                .arg(m_socketName)
+                .arg(peer.uid)
+                .arg(peer.pid));
     QString error;
     if (!sendAll(fd.get(), encodeMultipathdRequest(cmd), deadline, error))
         return R::failure(QStringLiteral("multipathd: sending \"%1\": %2").arg(cmd, error));

@@ -10,12 +10,17 @@
 #include <QString>
 #include <QStringView>
 
+#include <sys/types.h>
+
 namespace dmtune {
 
 class MultipathdClient {
 public:
-    // The socket name without the leading NUL of an abstract socket. Tests pass their own.
-    explicit MultipathdClient(QString socketName = defaultSocketName());
+    // The socket name without the leading NUL of an abstract socket. Tests pass their own. Any local user can
+    // listen on an abstract name while multipathd is not there, so no command is sent before the listener's
+    // credentials (SO_PEERCRED) say uid `peerUid`: root, as multipathd runs; tests that are not root pass
+    // their own uid.
+    explicit MultipathdClient(QString socketName = defaultSocketName(), uid_t peerUid = 0);
 
     static QString defaultSocketName() { return QStringLiteral("/org/kernel/linux/storage/multipathd"); }
 
@@ -37,6 +42,7 @@ public:
 
 private:
     QString m_socketName;
+    uid_t m_peerUid = 0;
 };
 
 // Pure helpers, exposed for tests.

@@ -1,4 +1,4 @@
-#include "multipathdview.h"
+#include "dm/multipathdview.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "multipathmessages.h"
+#include "dm/multipathmessages.h"
 
-#include "tokenreader.h"
+#include "dm/tokenreader.h"
 
 namespace dmtune {
 

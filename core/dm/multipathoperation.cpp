@@ -1,4 +1,4 @@
-#include "multipathoperation.h"
+#include "dm/multipathoperation.h"
 
 #include "dm/mapsafety.h"
 #include "dm/multipathdclient.h"
@@ -20,16 +20,6 @@ const PathStatus *findPath(const MultipathStatus &status, const QString &device,
         }
     }
     return nullptr;
-}
-
-QStringList tableDevices(const MultipathTable &table)
-{
-    QStringList devices;
-    for (const PathGroupSpec &group : table.groups) {
-        for (const PathSpec &path : group.paths)
-            devices.append(path.device);
-    }
-    return devices;
 }
 
 bool isPathOperation(MultipathMessageKind kind)
@@ -177,7 +167,7 @@ Result<PreparedOperation> prepareMultipathOperation(
         const auto path = resolvePathDevice(sysfs, message.device);
         if (!path)
             return R::failure(path.errorMessage());
-        const QStringList devices = tableDevices(op.before.table);
+        const QStringList devices = op.before.table.devices();
         if (!devices.contains(path->devnum))
             return R::failure(
                 QStringLiteral("%1: %2 is not a path of this map (its paths: %3)")
@@ -201,6 +191,9 @@ MultipathOperationResult executeMultipathOperation(
 {
     MultipathOperationResult result;
     result.map = prepared.map;
+    // Before multipathd too: it would act on this host's map of that name.
+    if (const QString why = dm.readOnlyReason(); !why.isEmpty())
+        return failed(result, QStringLiteral("%1: %2").arg(prepared.map, why));
     const auto text = formatMultipathMessage(prepared.message, int(prepared.before.table.groups.size()));
     if (!text)
         return failed(result, QStringLiteral("%1: %2").arg(prepared.map, text.errorMessage()));
@@ -304,7 +297,8 @@ MultipathOperationResult runMultipathOperation(DeviceMapper &dm, const SysfsRoot
     return result;
 }
 
-Result<PreparedReload> prepareMultipathReload(DeviceMapper &dm, const QString &map, const MultipathTable &table)
+Result<PreparedReload> prepareMultipathReload(
+    DeviceMapper &dm, const QString &map, const MultipathTable &table, const SysfsRoot &sysfs)
 {
     using R = Result<PreparedReload>;
     if (const Status s = checkMultipathTable(table); !s)
@@ -317,7 +311,9 @@ Result<PreparedReload> prepareMultipathReload(DeviceMapper &dm, const QString &m
     reload.table = table;
     reload.before = state.value();
     reload.line = { state->line.start, state->line.length, QStringLiteral("multipath"), formatMultipathTable(table) };
-    reload.risks = reloadRisks(state->table, state->status, table);
+    reload.risks
+        = identityRisks(readMapIdentity(sysfs, map, state->info.uuid, state->table, table), state->table, table)
+        + reloadRisks(state->table, state->status, table);
     reload.diff = tableDiff(state->table, table);
     return reload;
 }
@@ -330,6 +326,8 @@ MultipathOperationResult executeMultipathReload(
     result.operation = QStringLiteral("reload");
     result.via = QStringLiteral("device-mapper");
     result.command = formatTargetLine(prepared.line);
+    if (const QString why = dm.readOnlyReason(); !why.isEmpty())
+        return failed(result, QStringLiteral("%1: %2").arg(prepared.map, why));
     if (multipathdRunning)
         result.warnings.append(QStringLiteral("multipathd runs: it adopts this table for now, but \"multipathd "
                                               "reload map\", \"reconfigure\" or a path event may load the table "
@@ -356,9 +354,9 @@ MultipathOperationResult executeMultipathReload(
 }
 
 MultipathOperationResult runMultipathReload(
-    DeviceMapper &dm, const QString &map, const MultipathTable &table, bool multipathdRunning)
+    DeviceMapper &dm, const QString &map, const MultipathTable &table, bool multipathdRunning, const SysfsRoot &sysfs)
 {
-    const auto prepared = prepareMultipathReload(dm, map, table);
+    const auto prepared = prepareMultipathReload(dm, map, table, sysfs);
     if (!prepared) {
         MultipathOperationResult result;
         result.map = map;

@@ -2,8 +2,8 @@
 // One multipath operation (a target message or a table reload) run synchronously: the code path
 // that MultipathControl's worker and dmtunectl share. Path and group operations go through
 // multipathd when it runs and manages the map (so that its checker state agrees), else as
-// device-mapper messages; a reload always goes through device-mapper (suspend noflush, load,
-// resume) and warns that multipathd may put its own table back.
+// device-mapper messages; a reload always goes through device-mapper (load, then resume without
+// flush or lockfs, as libmultipath does) and warns that multipathd may put its own table back.
 #include "dm/devicemapper.h"
 #include "dm/multipathmessages.h"
 #include "dm/multipathstatus.h"
@@ -71,15 +71,18 @@ struct PreparedReload {
     MultipathTable table; // checked (checkMultipathTable)
     DmTargetLine line; // the new target line: the current start and length
     MultipathMapState before;
-    QStringList risks; // reloadRisks()
+    QStringList risks; // identityRisks() (paths of another LUN), then reloadRisks()
     QString diff; // tableDiff(current, new); empty when nothing changes
 };
-Result<PreparedReload> prepareMultipathReload(DeviceMapper &dm, const QString &map, const MultipathTable &table);
+// `sysfs` tells what LUN each path reports (lunidentity.h): a path the map does not have now must
+// report the map's LUN, else that is a risk.
+Result<PreparedReload> prepareMultipathReload(
+    DeviceMapper &dm, const QString &map, const MultipathTable &table, const SysfsRoot &sysfs = SysfsRoot());
 // `multipathdRunning` adds the warning that multipathd may reload the map from multipath.conf.
 MultipathOperationResult executeMultipathReload(
     DeviceMapper &dm, const PreparedReload &prepared, bool multipathdRunning);
-MultipathOperationResult runMultipathReload(
-    DeviceMapper &dm, const QString &map, const MultipathTable &table, bool multipathdRunning);
+MultipathOperationResult runMultipathReload(DeviceMapper &dm, const QString &map, const MultipathTable &table,
+    bool multipathdRunning, const SysfsRoot &sysfs = SysfsRoot());
 
 // The multipathd command for an operation ("fail path sdb", "switchgroup map mpatha group 2",
 // "disablequeueing map mpatha", "restorequeueing map mpatha"); empty when multipathd has none

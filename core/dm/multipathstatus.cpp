@@ -1,8 +1,8 @@
-#include "multipathstatus.h"
+#include "dm/multipathstatus.h"
 
-#include "multipathtable.h"
-#include "pathselectors.h"
-#include "tokenreader.h"
+#include "dm/multipathtable.h"
+#include "dm/pathselectors.h"
+#include "dm/tokenreader.h"
 
 #include <climits>
 

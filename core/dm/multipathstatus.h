@@ -6,7 +6,7 @@
 // status as "0" (drivers/md/dm-mpath.c multipath_status). The per-path info words come from the
 // group's selector: none for round-robin, 1 for queue-length, 2 for service-time, 3 for
 // historical-service-time, 1 for io-affinity (see pathselectors.h).
-#include "dmtargetline.h"
+#include "dm/dmtargetline.h"
 #include "util/result.h"
 
 #include <QChar>

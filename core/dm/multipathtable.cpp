@@ -1,6 +1,6 @@
-#include "multipathtable.h"
+#include "dm/multipathtable.h"
 
-#include "tokenreader.h"
+#include "dm/tokenreader.h"
 
 namespace dmtune {
 
@@ -62,7 +62,7 @@ bool checkFeatures(TokenReader &reader, const QStringList &features, qsizetype f
         if (i + 1 >= features.size())
             return reader.failAt(
                 first + i, QStringLiteral("feature %1 needs a value within the feature count").arg(name));
-        const QString value = features.at(++i);
+        const QString &value = features.at(++i);
         if (name == QLatin1String("pg_init_retries") && !(isUnsigned(value, maxPgInitRetries) && value.toUInt() >= 1))
             return reader.failAt(
                 first + i, QStringLiteral("pg_init_retries must be between 1 and %1").arg(maxPgInitRetries));
@@ -184,6 +184,16 @@ void appendCounted(QStringList &words, const QStringList &items)
 bool MultipathTable::queueIfNoPath() const
 {
     return features.contains(QLatin1String("queue_if_no_path"), Qt::CaseInsensitive);
+}
+
+QStringList MultipathTable::devices() const
+{
+    QStringList out;
+    for (const PathGroupSpec &group : groups) {
+        for (const PathSpec &path : group.paths)
+            out.append(path.device);
+    }
+    return out;
 }
 
 QString MultipathTable::featureValue(QStringView name) const

@@ -3,7 +3,7 @@
 //   <#features> [features] <#hw args> [hw_handler [args]] <#groups> <initial group>
 //   (<selector> <#selector args> [args] <#paths> <#per-path args> (<device> [args])+)+
 // (drivers/md/dm-mpath.c multipath_ctr; the kernel prints a table in the same grammar).
-#include "dmtargetline.h"
+#include "dm/dmtargetline.h"
 #include "util/result.h"
 
 #include <QList>
@@ -40,6 +40,8 @@ struct MultipathTable {
     bool queueIfNoPath() const;
     // The value of a feature with an argument ("pg_init_retries" -> "50"); empty when absent.
     QString featureValue(QStringView name) const;
+    // Every path's device word, group by group, as written ("8:16").
+    QStringList devices() const;
 };
 
 // Parses the params part (what follows "multipath" in a table line). Checks what the kernel

@@ -1,4 +1,4 @@
-#include "pathdevice.h"
+#include "dm/pathdevice.h"
 
 #include "dm/tokenreader.h"
 

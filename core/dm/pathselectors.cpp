@@ -1,4 +1,4 @@
-#include "pathselectors.h"
+#include "dm/pathselectors.h"
 
 namespace dmtune {
 

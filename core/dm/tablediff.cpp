@@ -1,4 +1,4 @@
-#include "tablediff.h"
+#include "dm/tablediff.h"
 
 #include <QSet>
 

@@ -1,4 +1,4 @@
-#include "tokenreader.h"
+#include "dm/tokenreader.h"
 
 namespace dmtune {
 

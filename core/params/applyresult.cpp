@@ -1,4 +1,4 @@
-#include "applyresult.h"
+#include "params/applyresult.h"
 
 #include <QJsonArray>
 

@@ -1,4 +1,4 @@
-#include "catalog.h"
+#include "params/catalog.h"
 
 namespace dmtune {
 
@@ -51,6 +51,13 @@ TunableDef boolDef(
     d.type = TunableType::Bool;
     d.boolStyle = style;
     d.description = s(description);
+    return d;
+}
+
+TunableDef withRisk(TunableDef d, const QStringList &values, const char *note)
+{
+    d.riskyValues = values;
+    d.riskNote = QString::fromUtf8(note);
     return d;
 }
 
@@ -132,10 +139,14 @@ QList<TunableDef> build()
         DynamicLimit::None, "-1 restores the default");
     c << boolDef(
         Q, "queue/rotational", "Whether the kernel treats the device as spinning (affects schedulers and read-ahead).");
-    c << enumDef(Q, "queue/write_cache", { s("write back"), s("write through") },
-        { s("volatile cache: the kernel sends flushes"), s("no volatile cache: no flushes") },
-        "Tells the kernel whether the device has a volatile cache. \"write through\" stops flushes: only "
-        "for caches that really survive power loss.");
+    c << withRisk(enumDef(Q, "queue/write_cache", { s("write back"), s("write through") },
+                      { s("volatile cache: the kernel sends flushes"), s("no volatile cache: no flushes") },
+                      "Tells the kernel whether the device has a volatile cache. \"write through\" stops flushes: only "
+                      "for caches that really survive power loss."),
+        { s("write through") },
+        "the kernel stops sending cache flushes and FUA to the device: if its write cache is volatile, writes "
+        "already reported as done (fsync, journal commits) are lost on a power failure and file systems can be "
+        "corrupted. dmtune cannot know whether the cache survives power loss");
     c << ignoredDef(boolDef(Q, "queue/io_poll", "Polled completions for this queue."),
         "current kernels ignore or reject writes: poll queues are a driver parameter "
         "(nvme.poll_queues)");

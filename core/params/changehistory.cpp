@@ -1,4 +1,4 @@
-#include "changehistory.h"
+#include "params/changehistory.h"
 
 namespace dmtune {
 
@@ -31,6 +31,15 @@ bool ChangeHistory::undo()
     }
     m_undoPending = m_applier->apply(changes);
     return m_undoPending;
+}
+
+void ChangeHistory::record(const ApplyResult &result)
+{
+    if (!result.ok() || result.dryRun || !result.anyWritten())
+        return;
+    m_entries << HistoryEntry { result, QDateTime::currentDateTime() };
+    Q_EMIT applied(result);
+    Q_EMIT changed();
 }
 
 void ChangeHistory::onFinished(const ApplyResult &result)

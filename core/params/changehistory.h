@@ -26,6 +26,9 @@ public:
     // The change set that puts back the old values of a result's written changes (and of
     // nr_requests when a scheduler change reset it).
     static ChangeSet inverse(const ApplyResult &result);
+    // A transaction another runner made on the same tree (a core operation run as a job: preset.apply): an entry
+    // like the applier's own, so Undo puts it back.
+    void record(const ApplyResult &result);
 
 Q_SIGNALS:
     void applied(const dmtune::ApplyResult &result);

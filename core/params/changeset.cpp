@@ -1,4 +1,4 @@
-#include "changeset.h"
+#include "params/changeset.h"
 
 #include "params/catalog.h"
 

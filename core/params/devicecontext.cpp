@@ -1,4 +1,4 @@
-#include "devicecontext.h"
+#include "params/devicecontext.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -200,21 +200,6 @@ ValueLimits deviceLimits(const TunableDef &def, const DeviceContext &device, con
         break;
     }
     return l;
-}
-
-int stackLevel(const SysfsRoot &sysfs, const QString &name)
-{
-    // Depth-limited: a broken tree with a slave loop must not hang the planner.
-    const std::function<int(const QString &, int)> level = [&](const QString &dev, int depth) -> int {
-        if (depth > 8)
-            return 0;
-        int deepest = -1;
-        const auto slaves = sysfs.list(QStringLiteral("block/%1/slaves").arg(dev));
-        for (const auto &s : slaves)
-            deepest = std::max(deepest, level(s, depth + 1));
-        return deepest + 1;
-    };
-    return level(name, 0);
 }
 
 } // namespace dmtune

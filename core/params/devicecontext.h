@@ -40,7 +40,5 @@ Result<QString> attributePath(const SysfsRoot &sysfs, const DeviceContext &devic
 bool appliesTo(const TunableDef &def, const DeviceContext &device, const QString &scheduler);
 // The static range narrowed by what the device reports; scheduler as above.
 ValueLimits deviceLimits(const TunableDef &def, const DeviceContext &device, const QString &scheduler);
-// 0 for a device without slaves, 1 + the deepest slave otherwise (a map over paths: 1).
-int stackLevel(const SysfsRoot &sysfs, const QString &name);
 
 } // namespace dmtune

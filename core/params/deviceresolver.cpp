@@ -1,4 +1,4 @@
-#include "deviceresolver.h"
+#include "params/deviceresolver.h"
 
 #include <QFile>
 #include <QRegularExpression>

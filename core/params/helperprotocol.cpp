@@ -1,4 +1,4 @@
-#include "helperprotocol.h"
+#include "params/helperprotocol.h"
 
 #include "params/transaction.h"
 
@@ -20,7 +20,8 @@ Result<HelperRequest> parseHelperRequest(const QByteArray &json)
         return R::failure(QStringLiteral("request is not a JSON object"));
     const QJsonObject root = doc.object();
     for (auto it = root.begin(); it != root.end(); ++it) {
-        if (it.key() != QLatin1String("changes") && it.key() != QLatin1String("dry_run"))
+        if (it.key() != QLatin1String("changes") && it.key() != QLatin1String("dry_run")
+            && it.key() != QLatin1String("risks_confirmed"))
             return R::failure(QStringLiteral("unknown request key '%1'").arg(it.key()));
     }
     HelperRequest request;
@@ -28,6 +29,10 @@ Result<HelperRequest> parseHelperRequest(const QByteArray &json)
     if (!dry.isUndefined() && !dry.isBool())
         return R::failure(QStringLiteral("dry_run must be a boolean"));
     request.dryRun = dry.toBool(false);
+    const QJsonValue confirmed = root.value(QLatin1String("risks_confirmed"));
+    if (!confirmed.isUndefined() && !confirmed.isBool())
+        return R::failure(QStringLiteral("risks_confirmed must be a boolean"));
+    request.consent = confirmed.toBool(false) ? RiskConsent::Given : RiskConsent::None;
     const QJsonValue changes = root.value(QLatin1String("changes"));
     if (!changes.isArray())
         return R::failure(QStringLiteral("changes must be an array"));
@@ -50,14 +55,16 @@ Result<HelperRequest> parseHelperRequest(const QByteArray &json)
     return request;
 }
 
-QByteArray helperRequestJson(const ChangeSet &changes, bool dryRun)
+QByteArray helperRequestJson(const ChangeSet &changes, bool dryRun, RiskConsent consent)
 {
     QJsonArray array;
     for (const auto &c : changes) {
         array.append(QJsonObject { { QStringLiteral("device"), c.device }, { QStringLiteral("attribute"), c.attribute },
             { QStringLiteral("value"), c.value } });
     }
-    const QJsonObject root { { QStringLiteral("changes"), array }, { QStringLiteral("dry_run"), dryRun } };
+    QJsonObject root { { QStringLiteral("changes"), array }, { QStringLiteral("dry_run"), dryRun } };
+    if (consent == RiskConsent::Given)
+        root.insert(QStringLiteral("risks_confirmed"), true);
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
@@ -68,7 +75,7 @@ HelperReply runHelper(const SysfsRoot &sysfs, const QByteArray &request)
     if (!parsed) {
         result.errors << ApplyError { ApplyError::Stage::Validate, {}, {}, {}, parsed.errorMessage() };
     } else {
-        result = applyChanges(sysfs, parsed->changes, parsed->dryRun);
+        result = applyChanges(sysfs, parsed->changes, parsed->dryRun, parsed->consent);
     }
     result.executor = QStringLiteral("helper");
     HelperReply reply;

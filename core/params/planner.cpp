@@ -1,4 +1,4 @@
-#include "planner.h"
+#include "params/planner.h"
 
 #include "params/catalog.h"
 #include "params/devicecontext.h"
@@ -38,6 +38,25 @@ ApplyError invalid(const Change &c, const QString &message)
 
 } // namespace
 
+QString DataRisk::text() const
+{
+    return QStringLiteral("%1 %2=%3: %4").arg(device, attribute, value, note);
+}
+
+QString dataRiskNote(const QString &attribute, const QString &oldValue, const QString &value)
+{
+    const TunableDef *def = catalog::find(attribute);
+    if (!def || !def->riskyValues.contains(value) || oldValue == value)
+        return {};
+    return def->riskNote;
+}
+
+ApplyError consentError(const DataRisk &risk)
+{
+    return ApplyError { ApplyError::Stage::Validate, risk.device, risk.attribute, risk.value,
+        QStringLiteral("puts data at risk (%1); not written without explicit confirmation").arg(risk.note) };
+}
+
 void orderWrites(QList<PlannedWrite> &writes)
 {
     std::stable_sort(writes.begin(), writes.end(), [](const PlannedWrite &a, const PlannedWrite &b) {
@@ -48,12 +67,14 @@ void orderWrites(QList<PlannedWrite> &writes)
     });
 }
 
-Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes)
+Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes, RiskConsent consent)
 {
     Plan plan;
+    plan.consent = consent;
     QHash<QString, DeviceContext> contexts;
     QHash<QString, QString> targetScheduler; // device -> scheduler after the change set
     QHash<QString, qsizetype> byPath; // path -> index in plan.writes
+    StackLevels levels(sysfs); // one walk for the whole change set
 
     // The scheduler a device will have decides which iosched files exist and nr_requests' ceiling.
     for (const auto &c : changes) {
@@ -125,11 +146,16 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes)
                     c, QStringLiteral("also set to %1 in the same change set").arg(plan.writes[*it].value));
             continue;
         }
-        w.level = stackLevel(sysfs, c.device);
+        w.level = levels.level(c.device);
         byPath.insert(w.path, plan.writes.size());
         plan.writes << w;
     }
     orderWrites(plan.writes);
+    for (const PlannedWrite &w : std::as_const(plan.writes)) {
+        // A write into a file the scheduler change creates has no old value: counted as a change.
+        if (const QString note = dataRiskNote(w.attribute, w.oldValue, w.value); !note.isEmpty())
+            plan.risks << DataRisk { w.device, w.attribute, w.oldValue, w.value, note };
+    }
     plan.warnings = stackingWarnings(sysfs, changes);
     return plan;
 }

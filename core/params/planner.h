@@ -16,15 +16,40 @@ struct PlannedWrite {
     int level = 0; // stack level of the device (paths 0, maps 1)
 };
 
+// A planned write that puts data at risk (TunableDef::riskyValues, e.g. queue/write_cache=write through).
+struct DataRisk {
+    QString device;
+    QString attribute;
+    QString oldValue;
+    QString value;
+    QString note; // what can be lost (the catalog's riskNote)
+    // "sdb queue/write_cache=write through: the kernel stops sending cache flushes ..."
+    QString text() const;
+};
+
+// Whether the user explicitly accepted the plan's data risks: --force in the CLI, a typed confirmation in the
+// GUI. Without it executePlan() writes nothing of a plan with risks (a dry run still shows them).
+enum class RiskConsent { None, Given };
+
 struct Plan {
     QList<PlannedWrite> writes; // in execution order
     QList<StackingWarning> warnings;
     QList<ApplyError> errors; // any error: nothing may be written
+    QList<DataRisk> risks; // risky writes among `writes`
+    RiskConsent consent = RiskConsent::None;
 
     bool ok() const { return errors.isEmpty(); }
+    bool needsConsent() const { return !risks.isEmpty() && consent != RiskConsent::Given; }
 };
 
-Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes);
+Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes, RiskConsent consent = RiskConsent::None);
+
+// The risk of writing `value` (normalized) over `oldValue`: the catalog's note when `value` is one of the
+// attribute's risky values and differs from the current one (an unknown current value counts as different);
+// empty otherwise. For previews that do not plan (presets).
+QString dataRiskNote(const QString &attribute, const QString &oldValue, const QString &value);
+// The error executePlan() reports for a risky write without consent.
+ApplyError consentError(const DataRisk &risk);
 
 // The order rules alone, on planned writes with their old values and levels:
 // scheduler first (it resets nr_requests and the iosched files), then nr_requests and

@@ -1,4 +1,4 @@
-#include "stacking.h"
+#include "params/stacking.h"
 
 #include "params/catalog.h"
 #include "params/devicecontext.h"
@@ -38,6 +38,48 @@ qint64 effectiveInt(const SysfsRoot &sysfs, const ChangeSet &changes, const QStr
 }
 
 } // namespace
+
+int StackLevels::level(const QString &device)
+{
+    if (const auto known = m_levels.constFind(device); known != m_levels.cend())
+        return std::max(*known, 0);
+    struct Frame {
+        QString device;
+        QStringList slaves;
+        qsizetype next = 0;
+        int deepest = -1;
+    };
+    QList<Frame> stack;
+    const auto enter = [&](const QString &name) {
+        m_levels.insert(name, -1);
+        ++m_listed;
+        stack.append({ name, m_sysfs.list(QStringLiteral("block/%1/slaves").arg(name)) });
+    };
+    enter(device);
+    while (!stack.isEmpty()) {
+        Frame &top = stack.last();
+        if (top.next < top.slaves.size()) {
+            const QString slave = top.slaves.at(top.next++);
+            const auto known = m_levels.constFind(slave);
+            if (known == m_levels.cend())
+                enter(slave); // `top` is not used after this
+            else if (*known >= 0)
+                top.deepest = std::max(top.deepest, *known);
+            continue; // -1: on the stack, a cycle
+        }
+        const int level = top.deepest + 1;
+        m_levels.insert(top.device, level);
+        stack.removeLast();
+        if (!stack.isEmpty())
+            stack.last().deepest = std::max(stack.last().deepest, level);
+    }
+    return m_levels.value(device);
+}
+
+int stackLevel(const SysfsRoot &sysfs, const QString &name)
+{
+    return StackLevels(sysfs).level(name);
+}
 
 QList<StackingWarning> checkStacking(const MapStackFacts &f)
 {

@@ -5,6 +5,8 @@
 #include "params/changeset.h"
 #include "sysfs/sysfsroot.h"
 
+#include <QHash>
+
 namespace dmtune {
 
 struct PathFacts {
@@ -23,6 +25,27 @@ struct MapStackFacts {
     qint64 nrRequests = -1;
     QList<PathFacts> paths;
 };
+
+// Stacking levels: 0 for a device without slaves, 1 + its deepest slave's otherwise (a map over paths: 1).
+// Memoised, and walked without recursion: each device's slaves/ is listed once however many devices stack
+// on it, so a crafted tree (a slaves cycle, a diamond lattice 60 levels deep) costs time linear in its
+// devices and links, and terminates. A cycle (never in a real kernel) counts as no slave.
+class StackLevels {
+public:
+    explicit StackLevels(const SysfsRoot &sysfs)
+        : m_sysfs(sysfs)
+    {
+    }
+    int level(const QString &device);
+    // Devices whose slaves/ was listed so far.
+    int listed() const { return m_listed; }
+
+private:
+    const SysfsRoot &m_sysfs;
+    QHash<QString, int> m_levels; // -1 while the device is on the walk's stack
+    int m_listed = 0;
+};
+int stackLevel(const SysfsRoot &sysfs, const QString &name);
 
 // Pure: the warnings for one map, with their numbers.
 QList<StackingWarning> checkStacking(const MapStackFacts &facts);

@@ -1,4 +1,4 @@
-#include "transaction.h"
+#include "params/transaction.h"
 
 #include "params/catalog.h"
 #include "params/devicecontext.h"
@@ -142,7 +142,8 @@ private:
         ChangeOutcome &written = m_result.changes[at];
         written.newValue = normalizeValue(def, *after);
         written.clamped = !sameValue(def, written.newValue, w.value);
-        if (written.clamped && w.attribute == QLatin1String("queue/wbt_lat_usec") && w.value.trimmed() == QLatin1String("-1")) {
+        if (written.clamped && w.attribute == QLatin1String("queue/wbt_lat_usec")
+            && w.value.trimmed() == QLatin1String("-1")) {
             // -1 asks for the kernel's default (2000 or 75000 us): what it stores is the answer, not a clamp.
             written.clamped = false;
             written.note = QStringLiteral("the kernel's default");
@@ -232,11 +233,23 @@ private:
 
 ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun)
 {
-    if (!plan.ok() || dryRun) {
+    // A captured tree is never written (and through it, nothing of this system): the plan is rejected whole.
+    if (const Status writable = sysfs.checkWritable(); !writable && !dryRun && plan.ok()) {
+        Plan rejected = plan;
+        rejected.errors << ApplyError { ApplyError::Stage::Validate, {}, {}, {}, writable.errorMessage };
+        return executePlan(sysfs, rejected, false);
+    }
+    // The one place that decides: a risky write without consent is refused here, whoever asked.
+    const bool refused = !dryRun && plan.needsConsent();
+    if (!plan.ok() || dryRun || refused) {
         ApplyResult r;
         r.executor = QStringLiteral("in-process");
         r.dryRun = dryRun;
         r.errors = plan.errors;
+        if (refused) {
+            for (const DataRisk &risk : plan.risks)
+                r.errors << consentError(risk);
+        }
         r.warnings = plan.warnings;
         for (const auto &w : plan.writes) {
             ChangeOutcome o;
@@ -245,7 +258,9 @@ ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun)
             o.oldValue = w.oldValue;
             o.requested = w.value;
             o.newValue = w.oldValue;
-            o.note = plan.ok() ? QStringLiteral("dry run") : QStringLiteral("not written");
+            o.note = plan.ok() && !refused ? QStringLiteral("dry run") : QStringLiteral("not written");
+            if (const QString risk = dataRiskNote(w.attribute, w.oldValue, w.value); !risk.isEmpty() && dryRun)
+                o.note = QStringLiteral("dry run; puts data at risk: ") + risk;
             r.changes << o;
         }
         return r;
@@ -253,9 +268,9 @@ ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun)
     return Transaction(sysfs, plan).run();
 }
 
-ApplyResult applyChanges(const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun)
+ApplyResult applyChanges(const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun, RiskConsent consent)
 {
-    return executePlan(sysfs, planChanges(sysfs, changes), dryRun);
+    return executePlan(sysfs, planChanges(sysfs, changes, consent), dryRun);
 }
 
 } // namespace dmtune

@@ -7,9 +7,11 @@
 
 namespace dmtune {
 
-// A dry run reports the plan (old and requested values) and writes nothing.
+// A dry run reports the plan (old and requested values, risky writes noted) and writes nothing. A plan with data
+// risks and no consent (Plan::needsConsent) is rejected whole: nothing written, one error per risky write.
 ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun = false);
 // planChanges + executePlan; a plan with errors is rejected whole.
-ApplyResult applyChanges(const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun = false);
+ApplyResult applyChanges(
+    const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun = false, RiskConsent consent = RiskConsent::None);
 
 } // namespace dmtune

@@ -1,4 +1,4 @@
-#include "tunable.h"
+#include "params/tunable.h"
 
 #include "params/catalog.h"
 
@@ -120,7 +120,7 @@ ChangeSet pendingChanges(const QList<Tunable> &tunables)
     ChangeSet out;
     for (const auto &t : tunables) {
         if (t.hasPending() && t.pending != t.value)
-            out << Change {t.device, t.attribute, t.pending};
+            out << Change { t.device, t.attribute, t.pending };
     }
     return out;
 }

@@ -48,6 +48,10 @@ struct TunableDef {
     QString module; // Module: kernel module name
     QString description; // what it does and when to change it
     QString limitNote; // what the kernel does at the edges ("0-3 become 4")
+    // Values whose write puts data at risk: planned like any other, written only with the user's explicit
+    // consent (planner.h: RiskConsent). riskNote says what can be lost, for the confirmation and the preview.
+    QStringList riskyValues;
+    QString riskNote;
     bool ignored = false; // accepted by current kernels but does nothing
     QString ignoredNote; // why, shown instead of offering the knob
 

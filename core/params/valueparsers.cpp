@@ -1,4 +1,4 @@
-#include "valueparsers.h"
+#include "params/valueparsers.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "preset.h"
+#include "presets/preset.h"
 
 namespace dmtune {
 

@@ -1,4 +1,4 @@
-#include "presetcapture.h"
+#include "presets/presetcapture.h"
 
 #include "params/catalog.h"
 #include "params/tunable.h"
@@ -69,8 +69,8 @@ Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &s
             rule.settings << Assignment { t.attribute, t.value };
         }
         for (const auto &a : attributes) {
-            const bool found = std::any_of(rule.settings.cbegin(), rule.settings.cend(),
-                [&a](const Assignment &s) { return s.attribute == a; });
+            const bool found = std::any_of(
+                rule.settings.cbegin(), rule.settings.cend(), [&a](const Assignment &s) { return s.attribute == a; });
             if (!found)
                 return R::failure(QStringLiteral("%1 has no attribute %2").arg(devName, a));
         }

@@ -1,4 +1,4 @@
-#include "presetexport.h"
+#include "presets/presetexport.h"
 
 #include "params/catalog.h"
 #include "presets/presetresolution.h"
@@ -16,7 +16,9 @@ QString ruleLabel(const Preset &p, int r)
 
 QString header(const Preset &p, const char *what)
 {
-    QString h = QStringLiteral("# %1 of the dmtune preset \"%2\" (schema %3)\n").arg(QString::fromLatin1(what), p.name).arg(p.schema);
+    QString h = QStringLiteral("# %1 of the dmtune preset \"%2\" (schema %3)\n")
+                    .arg(QString::fromLatin1(what), p.name)
+                    .arg(p.schema);
     if (!p.description.isEmpty())
         h += QStringLiteral("# %1\n").arg(p.description);
     return h;
@@ -75,16 +77,16 @@ bool hasGlob(const QString &s)
     return s.contains(QRegularExpression(QStringLiteral("[*?\\[]")));
 }
 
-
-
 // The udev match of one device kind.
 QStringList udevKind(const QString &kind)
 {
     static const QHash<QString, QStringList> kinds {
         { QStringLiteral("scsi"), { QStringLiteral("KERNEL==\"sd*\"") } },
-        { QStringLiteral("multipath"), { QStringLiteral("KERNEL==\"dm-*\""), QStringLiteral("ENV{DM_UUID}==\"mpath-*\"") } },
+        { QStringLiteral("multipath"),
+            { QStringLiteral("KERNEL==\"dm-*\""), QStringLiteral("ENV{DM_UUID}==\"mpath-*\"") } },
         { QStringLiteral("dm-lvm"), { QStringLiteral("KERNEL==\"dm-*\""), QStringLiteral("ENV{DM_UUID}==\"LVM-*\"") } },
-        { QStringLiteral("dm-crypt"), { QStringLiteral("KERNEL==\"dm-*\""), QStringLiteral("ENV{DM_UUID}==\"CRYPT-*\"") } },
+        { QStringLiteral("dm-crypt"),
+            { QStringLiteral("KERNEL==\"dm-*\""), QStringLiteral("ENV{DM_UUID}==\"CRYPT-*\"") } },
         { QStringLiteral("dm"), { QStringLiteral("KERNEL==\"dm-*\"") } },
         { QStringLiteral("nvme"), { QStringLiteral("KERNEL==\"nvme*n*\"") } },
         { QStringLiteral("virtio"), { QStringLiteral("KERNEL==\"vd*\"") } },
@@ -125,9 +127,11 @@ QList<QStringList> udevMatches(const PresetMatch &m, QString *why)
         common << QStringLiteral("ENV{DM_UUID}==%1").arg(quoted(m.dmUuid));
     // SCSI pads vendor and model with blanks: allow them after the pattern.
     if (!m.vendor.isEmpty())
-        common << QStringLiteral("ATTRS{vendor}==%1").arg(quoted(m.vendor.endsWith(QLatin1Char('*')) ? m.vendor : m.vendor + QStringLiteral("*")));
+        common << QStringLiteral("ATTRS{vendor}==%1")
+                      .arg(quoted(m.vendor.endsWith(QLatin1Char('*')) ? m.vendor : m.vendor + QStringLiteral("*")));
     if (!m.model.isEmpty())
-        common << QStringLiteral("ATTRS{model}==%1").arg(quoted(m.model.endsWith(QLatin1Char('*')) ? m.model : m.model + QStringLiteral("*")));
+        common << QStringLiteral("ATTRS{model}==%1")
+                      .arg(quoted(m.model.endsWith(QLatin1Char('*')) ? m.model : m.model + QStringLiteral("*")));
     QList<QStringList> kinds;
     for (const auto &k : m.kinds)
         kinds << udevKind(k);
@@ -162,17 +166,8 @@ Result<PresetExportFormat> parsePresetExportFormat(const QString &name)
         return PresetExportFormat::Tuned;
     if (name == QLatin1String("multipath"))
         return PresetExportFormat::Multipath;
-    return Result<PresetExportFormat>::failure(QStringLiteral("unknown export format '%1' (udev, tuned, multipath)").arg(name));
-}
-
-QString presetExportFormatName(PresetExportFormat format)
-{
-    switch (format) {
-    case PresetExportFormat::Udev: return QStringLiteral("udev");
-    case PresetExportFormat::Tuned: return QStringLiteral("tuned");
-    case PresetExportFormat::Multipath: return QStringLiteral("multipath");
-    }
-    return {};
+    return Result<PresetExportFormat>::failure(
+        QStringLiteral("unknown export format '%1' (udev, tuned, multipath)").arg(name));
 }
 
 QString presetExportFileName(const Preset &preset, PresetExportFormat format)
@@ -181,9 +176,12 @@ QString presetExportFileName(const Preset &preset, PresetExportFormat format)
     slug.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
     slug = slug.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
     switch (format) {
-    case PresetExportFormat::Udev: return QStringLiteral("99-dmtune-%1.rules").arg(slug);
-    case PresetExportFormat::Tuned: return QStringLiteral("tuned.conf");
-    case PresetExportFormat::Multipath: return QStringLiteral("dmtune-%1.conf").arg(slug);
+    case PresetExportFormat::Udev:
+        return QStringLiteral("99-dmtune-%1.rules").arg(slug);
+    case PresetExportFormat::Tuned:
+        return QStringLiteral("tuned.conf");
+    case PresetExportFormat::Multipath:
+        return QStringLiteral("dmtune-%1.conf").arg(slug);
     }
     return {};
 }
@@ -191,9 +189,12 @@ QString presetExportFileName(const Preset &preset, PresetExportFormat format)
 PresetExport exportPreset(const Preset &preset, PresetExportFormat format)
 {
     switch (format) {
-    case PresetExportFormat::Udev: return exportUdevRules(preset);
-    case PresetExportFormat::Tuned: return exportTunedProfile(preset);
-    case PresetExportFormat::Multipath: return exportMultipathConf(preset);
+    case PresetExportFormat::Udev:
+        return exportUdevRules(preset);
+    case PresetExportFormat::Tuned:
+        return exportTunedProfile(preset);
+    case PresetExportFormat::Multipath:
+        return exportMultipathConf(preset);
     }
     return {};
 }
@@ -202,7 +203,8 @@ PresetExport exportUdevRules(const Preset &p)
 {
     PresetExport e;
     e.text = header(p, "udev rules");
-    e.text += QStringLiteral("# Install as /etc/udev/rules.d/%1, then: udevadm control --reload; udevadm trigger --action=change\n")
+    e.text += QStringLiteral(
+        "# Install as /etc/udev/rules.d/%1, then: udevadm control --reload; udevadm trigger --action=change\n")
                   .arg(presetExportFileName(p, PresetExportFormat::Udev));
     for (int r = 0; r < p.rules.size(); ++r) {
         const PresetRule &rule = p.rules[r];
@@ -216,7 +218,8 @@ PresetExport exportUdevRules(const Preset &p)
                 && (def->location == TunableLocation::Queue || def->location == TunableLocation::IoScheduler
                     || def->location == TunableLocation::ScsiDevice);
             if (!onDevice) {
-                e.unexpressed << QStringLiteral("%1: %2=%3 (not an attribute of the block device)").arg(label, a.attribute, a.value);
+                e.unexpressed << QStringLiteral("%1: %2=%3 (not an attribute of the block device)")
+                                     .arg(label, a.attribute, a.value);
                 continue;
             }
             assigns << QStringLiteral("ATTR{%1}=%2").arg(a.attribute, quoted(a.value));
@@ -246,7 +249,8 @@ PresetExport exportTunedProfile(const Preset &p)
 {
     PresetExport e;
     e.text = header(p, "tuned profile");
-    e.text += QStringLiteral("[main]\nsummary=%1\n").arg(p.description.isEmpty() ? p.name : p.description.section(QLatin1Char('\n'), 0, 0));
+    e.text += QStringLiteral("[main]\nsummary=%1\n")
+                  .arg(p.description.isEmpty() ? p.name : p.description.section(QLatin1Char('\n'), 0, 0));
     for (int r = 0; r < p.rules.size(); ++r) {
         const PresetRule &rule = p.rules[r];
         const QString label = ruleLabel(p, r);
@@ -294,7 +298,8 @@ PresetExport exportTunedProfile(const Preset &p)
             else if (a.attribute == QLatin1String("queue/read_ahead_kb"))
                 lines << QStringLiteral("readahead=%1").arg(a.value); // tuned takes KiB unless suffixed "s"
             else
-                e.unexpressed << QStringLiteral("%1: %2=%3 (tuned's disk plugin has no such option)").arg(label, a.attribute, a.value);
+                e.unexpressed << QStringLiteral("%1: %2=%3 (tuned's disk plugin has no such option)")
+                                     .arg(label, a.attribute, a.value);
         }
         if (lines.isEmpty())
             continue;
@@ -303,7 +308,9 @@ PresetExport exportTunedProfile(const Preset &p)
             // A name glob is narrower than a kind's name pattern.
             const QStringList devices = m.name.isEmpty() ? sections[i].first : QStringList { m.name };
             const QStringList all = regex + sections[i].second;
-            e.text += QStringLiteral("[disk_rule%1%2]\ntype=disk\n").arg(r + 1).arg(sections.size() > 1 ? QStringLiteral("_%1").arg(i + 1) : QString());
+            e.text += QStringLiteral("[disk_rule%1%2]\ntype=disk\n")
+                          .arg(r + 1)
+                          .arg(sections.size() > 1 ? QStringLiteral("_%1").arg(i + 1) : QString());
             if (!devices.isEmpty())
                 e.text += QStringLiteral("devices=%1\n").arg(devices.join(QLatin1Char(',')));
             if (all.size() == 1)
@@ -325,7 +332,8 @@ PresetExport exportMultipathConf(const Preset &p)
 {
     PresetExport e;
     e.text = header(p, "multipath.conf snippet");
-    e.text += QStringLiteral("# Merge into /etc/multipath.conf (or put in /etc/multipath/conf.d/), then: multipathd reconfigure\n");
+    e.text += QStringLiteral(
+        "# Merge into /etc/multipath.conf (or put in /etc/multipath/conf.d/), then: multipathd reconfigure\n");
     QStringList devices, multipaths, overrides;
     for (int r = 0; r < p.rules.size(); ++r) {
         const PresetRule &rule = p.rules[r];
@@ -339,13 +347,15 @@ PresetExport exportMultipathConf(const Preset &p)
             body << QStringLiteral("path_grouping_policy %1").arg(rule.multipath.grouping);
         if (!rule.multipath.features.isEmpty()) {
             const QString count = QString::number(rule.multipath.features.size());
-            body << QStringLiteral("features %1").arg(quoted(count + QLatin1Char(' ') + rule.multipath.features.join(QLatin1Char(' '))));
+            body << QStringLiteral("features %1")
+                        .arg(quoted(count + QLatin1Char(' ') + rule.multipath.features.join(QLatin1Char(' '))));
         }
         for (const auto &a : schedulerFirst(rule.settings)) {
             if (a.attribute == QLatin1String("queue/max_sectors_kb"))
                 body << QStringLiteral("max_sectors_kb %1").arg(a.value); // multipathd sets it on the map and its paths
             else
-                e.unexpressed << QStringLiteral("%1: %2=%3 (multipath.conf has no such setting)").arg(label, a.attribute, a.value);
+                e.unexpressed << QStringLiteral("%1: %2=%3 (multipath.conf has no such setting)")
+                                     .arg(label, a.attribute, a.value);
         }
         if (body.isEmpty())
             continue;
@@ -374,11 +384,14 @@ PresetExport exportMultipathConf(const Preset &p)
             return out;
         };
         if (!wwid.isEmpty()) {
-            multipaths << comment + QStringLiteral("\tmultipath {\n\t\twwid %1\n").arg(wwid) + indent(body, "\t\t") + QStringLiteral("\t}\n");
+            multipaths << comment + QStringLiteral("\tmultipath {\n\t\twwid %1\n").arg(wwid) + indent(body, "\t\t")
+                    + QStringLiteral("\t}\n");
         } else if (!m.vendor.isEmpty() || !m.model.isEmpty()) {
             QStringList id;
-            id << QStringLiteral("vendor %1").arg(quoted(globRegex(m.vendor.isEmpty() ? QStringLiteral("*") : m.vendor)));
-            id << QStringLiteral("product %1").arg(quoted(globRegex(m.model.isEmpty() ? QStringLiteral("*") : m.model)));
+            id << QStringLiteral("vendor %1")
+                      .arg(quoted(globRegex(m.vendor.isEmpty() ? QStringLiteral("*") : m.vendor)));
+            id << QStringLiteral("product %1")
+                      .arg(quoted(globRegex(m.model.isEmpty() ? QStringLiteral("*") : m.model)));
             devices << comment + QStringLiteral("\tdevice {\n") + indent(id + body, "\t\t") + QStringLiteral("\t}\n");
         } else {
             overrides << comment + indent(body, "\t");

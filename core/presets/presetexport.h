@@ -15,7 +15,6 @@ struct PresetExport {
 };
 
 Result<PresetExportFormat> parsePresetExportFormat(const QString &name); // udev | tuned | multipath
-QString presetExportFormatName(PresetExportFormat format);
 // A file name to suggest: "99-dmtune-NAME.rules", "tuned.conf", "dmtune-NAME.conf".
 QString presetExportFileName(const Preset &preset, PresetExportFormat format);
 

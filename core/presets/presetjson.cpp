@@ -1,4 +1,4 @@
-#include "presetjson.h"
+#include "presets/presetjson.h"
 
 #include "discovery/blockdevice.h"
 #include "dm/pathselectors.h"
@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 namespace dmtune {
 
@@ -45,13 +44,20 @@ Where at(const Where &base, const QString &field)
 QString jsonTypeName(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("nothing");
 }
@@ -66,7 +72,8 @@ void checkKeys(const QJsonObject &o, const Where &where, std::initializer_list<c
             QStringList names;
             for (const char *a : allowed)
                 names << QString::fromLatin1(a);
-            raise(at(where, it.key()), QStringLiteral("unknown field (known: %1)").arg(names.join(QStringLiteral(", "))));
+            raise(
+                at(where, it.key()), QStringLiteral("unknown field (known: %1)").arg(names.join(QStringLiteral(", "))));
         }
     }
 }
@@ -127,7 +134,8 @@ PresetMatch readMatch(const QJsonValue &value, const Where &where, bool allowPat
     const QStringList kinds = knownKinds();
     for (const auto &k : std::as_const(m.kinds)) {
         if (!kinds.contains(k))
-            raise(kindWhere, QStringLiteral("unknown device kind '%1' (known: %2)").arg(k, kinds.join(QStringLiteral(", "))));
+            raise(kindWhere,
+                QStringLiteral("unknown device kind '%1' (known: %2)").arg(k, kinds.join(QStringLiteral(", "))));
     }
     const QJsonValue paths = o.value(QLatin1String("pathsOf"));
     if (!paths.isUndefined()) {
@@ -137,7 +145,9 @@ PresetMatch readMatch(const QJsonValue &value, const Where &where, bool allowPat
         m.pathsOf = std::make_shared<PresetMatch>(readMatch(paths, pathsWhere, false));
     }
     if (m.isEmpty())
-        raise(where, QStringLiteral("empty match (it would match every device); give wwid, dmUuid, vendor, model, kind, name or pathsOf"));
+        raise(where,
+            QStringLiteral(
+                "empty match (it would match every device); give wwid, dmUuid, vendor, model, kind, name or pathsOf"));
     return m;
 }
 
@@ -204,10 +214,12 @@ MultipathSettings readMultipath(const QJsonValue &value, const Where &where)
     if (!s.selector.isEmpty()) {
         const QStringList words = s.selector.split(QLatin1Char(' '));
         if (!findPathSelector(words.first()))
-            raise(at(where, QStringLiteral("selector")), QStringLiteral("unknown path selector '%1'").arg(words.first()));
+            raise(
+                at(where, QStringLiteral("selector")), QStringLiteral("unknown path selector '%1'").arg(words.first()));
         for (const auto &w : words.mid(1)) {
             if (!parseInteger(w))
-                raise(at(where, QStringLiteral("selector")), QStringLiteral("selector argument '%1' is not a number").arg(w));
+                raise(at(where, QStringLiteral("selector")),
+                    QStringLiteral("selector argument '%1' is not a number").arg(w));
         }
         // As in multipath.conf and the table: name, argument count, arguments ("service-time 0").
         if (words.size() == 1)
@@ -219,7 +231,8 @@ MultipathSettings readMultipath(const QJsonValue &value, const Where &where)
     s.grouping = optionalString(o, "grouping", where);
     if (!s.grouping.isNull() && !multipathGroupingPolicies().contains(s.grouping))
         raise(at(where, QStringLiteral("grouping")),
-            QStringLiteral("'%1' is not one of: %2").arg(s.grouping, multipathGroupingPolicies().join(QStringLiteral(", "))));
+            QStringLiteral("'%1' is not one of: %2")
+                .arg(s.grouping, multipathGroupingPolicies().join(QStringLiteral(", "))));
     const QJsonValue features = o.value(QLatin1String("features"));
     const Where fw = at(where, QStringLiteral("features"));
     if (features.isString()) {
@@ -250,7 +263,8 @@ PresetRule readRule(const QJsonValue &value, int index)
 {
     const Where where { index, {} };
     if (!value.isObject())
-        raise({ index, QStringLiteral("rules") }, QStringLiteral("expected an object, got %1").arg(jsonTypeName(value)));
+        raise(
+            { index, QStringLiteral("rules") }, QStringLiteral("expected an object, got %1").arg(jsonTypeName(value)));
     const QJsonObject o = value.toObject();
     checkKeys(o, where, { "comment", "match", "settings", "multipath" });
     PresetRule r;
@@ -278,7 +292,10 @@ Preset readPreset(const QJsonObject &o)
         raise(sw, QStringLiteral("expected an integer, got %1").arg(jsonTypeName(schema)));
     const qint64 version = schema.toInteger();
     if (version > presetSchemaVersion)
-        raise(sw, QStringLiteral("schema %1 is newer than this dmtune reads (%2); update dmtune").arg(version).arg(presetSchemaVersion));
+        raise(sw,
+            QStringLiteral("schema %1 is newer than this dmtune reads (%2); update dmtune")
+                .arg(version)
+                .arg(presetSchemaVersion));
     if (version < 1)
         raise(sw, QStringLiteral("schema %1 does not exist").arg(version));
     checkKeys(o, top, { "schema", "name", "description", "reasoning", "created", "rules" });
@@ -308,7 +325,9 @@ Preset readPreset(const QJsonObject &o)
     const QJsonValue rules = o.value(QLatin1String("rules"));
     const Where rw { -1, QStringLiteral("rules") };
     if (!rules.isArray())
-        raise(rw, rules.isUndefined() ? QStringLiteral("missing") : QStringLiteral("expected an array, got %1").arg(jsonTypeName(rules)));
+        raise(rw,
+            rules.isUndefined() ? QStringLiteral("missing")
+                                : QStringLiteral("expected an array, got %1").arg(jsonTypeName(rules)));
     const QJsonArray array = rules.toArray();
     if (array.isEmpty())
         raise(rw, QStringLiteral("no rules"));
@@ -429,12 +448,10 @@ Result<Preset> loadPresetFile(const QString &path)
     return p;
 }
 
-Status savePresetFile(const QString &path, const Preset &preset)
+Status savePresetFile(const QString &path, const Preset &preset, ExistingFile existing)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(presetToJson(preset)) < 0 || !f.commit())
-        return Status::failure(QStringLiteral("%1: %2").arg(path, f.errorString()));
-    return Status::success();
+    // Not QSaveFile: it writes through a symbolic link at the name (to the link's target) by default.
+    return writeFileAtomically(path, presetToJson(preset), existing);
 }
 
 } // namespace dmtune

@@ -6,7 +6,9 @@
 #include "presets/preset.h"
 #include "util/result.h"
 
+#include "util/atomicfile.h"
 #include <QByteArray>
+
 #include <QJsonObject>
 
 namespace dmtune {
@@ -17,6 +19,8 @@ QJsonObject presetToJsonObject(const Preset &preset);
 QByteArray presetToJson(const Preset &preset);
 
 Result<Preset> loadPresetFile(const QString &path);
-Status savePresetFile(const QString &path, const Preset &preset);
+// Written whole or not at all (AtomicFile), never through a symbolic link; an existing file is replaced only
+// with ExistingFile::Replace (`preset save --replace`).
+Status savePresetFile(const QString &path, const Preset &preset, ExistingFile existing = ExistingFile::Refuse);
 
 } // namespace dmtune

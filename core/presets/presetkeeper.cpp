@@ -1,4 +1,4 @@
-#include "presetkeeper.h"
+#include "presets/presetkeeper.h"
 
 #include "presets/presetmatcher.h"
 

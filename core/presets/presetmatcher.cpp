@@ -1,4 +1,4 @@
-#include "presetmatcher.h"
+#include "presets/presetmatcher.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "presetmultipath.h"
+#include "presets/presetmultipath.h"
 
 #include "dm/mapsafety.h"
 #include "dm/multipathoperation.h"
@@ -55,7 +55,8 @@ Result<MultipathTable> tableWithSettings(const MultipathTable &current, const Mu
     return table;
 }
 
-Result<QList<PresetMapReload>> prepareMapReloads(DeviceMapper &dm, const QList<PresetMapItem> &maps)
+Result<QList<PresetMapReload>> prepareMapReloads(
+    DeviceMapper &dm, const QList<PresetMapItem> &maps, const SysfsRoot &sysfs)
 {
     using R = Result<QList<PresetMapReload>>;
     QList<PresetMapReload> out;
@@ -71,7 +72,8 @@ Result<QList<PresetMapReload>> prepareMapReloads(DeviceMapper &dm, const QList<P
         if (*table == state->table)
             continue;
         out << PresetMapReload { m.map, state->table, *table, tableDiffLines(state->table, *table),
-            reloadRisks(state->table, state->status, *table) };
+            identityRisks(readMapIdentity(sysfs, m.map, state->info.uuid, state->table, *table), state->table, *table)
+                + reloadRisks(state->table, state->status, *table) };
     }
     return out;
 }

@@ -1,11 +1,12 @@
 #pragma once
-// A preset's per-map multipath settings applied by safe table reloads (core/dm: suspend noflush,
-// load, resume; the old table stays on failure). All maps are prepared (and their risks checked)
-// before the first reload; when a later step fails, the maps already reloaded get their old
+// A preset's per-map multipath settings applied by safe table reloads (core/dm: load, resume
+// without flush or lockfs; the old table stays on failure). All maps are prepared (and their
+// risks checked) before the first reload; when a later step fails, the maps already reloaded get their old
 // tables back, so a preset apply stays all-or-nothing.
 #include "dm/devicemapper.h"
 #include "dm/multipathtable.h"
 #include "presets/presetresolution.h"
+#include "sysfs/sysfsroot.h"
 
 namespace dmtune {
 
@@ -20,11 +21,13 @@ struct PresetMapReload {
     MultipathTable before;
     MultipathTable after;
     QStringList diff; // tableDiffLines(before, after)
-    QStringList risks; // reloadRisks: I/O errors the reload could cause
+    QStringList risks; // identityRisks (a path of another LUN), reloadRisks (I/O errors the reload could cause)
 };
 
 // Reads every differing map and builds its new table; an error (nothing changed) names the map.
-Result<QList<PresetMapReload>> prepareMapReloads(DeviceMapper &dm, const QList<PresetMapItem> &maps);
+// `sysfs` gives the paths' WWIDs for the identity check.
+Result<QList<PresetMapReload>> prepareMapReloads(
+    DeviceMapper &dm, const QList<PresetMapItem> &maps, const SysfsRoot &sysfs = SysfsRoot());
 
 struct MapReloadOutcome {
     QStringList done; // "mpatha: reloaded: <table>"

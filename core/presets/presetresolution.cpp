@@ -1,6 +1,7 @@
-#include "presetresolution.h"
+#include "presets/presetresolution.h"
 
 #include "params/catalog.h"
+#include "params/planner.h"
 #include "params/tunable.h"
 #include "params/valueparsers.h"
 #include "presets/presetmatcher.h"
@@ -83,7 +84,8 @@ void addMapItem(PresetResolution &res, QHash<QString, qsizetype> &mapIndex, cons
 }
 
 // Current value and state of every item, each device's attributes read once.
-void readItemStates(const SysfsRoot &sysfs, QList<PresetItem> &items, const QHash<QString, QHash<QString, qsizetype>> &index)
+void readItemStates(
+    const SysfsRoot &sysfs, QList<PresetItem> &items, const QHash<QString, QHash<QString, qsizetype>> &index)
 {
     QHash<QString, QHash<QString, Tunable>> tunables; // read once per device
     for (auto &item : items) {
@@ -109,8 +111,8 @@ void readItemStates(const SysfsRoot &sysfs, QList<PresetItem> &items, const QHas
         if (t == deviceTunables.constEnd()) {
             item.state = PresetItemState::Unavailable;
             const Status name = checkDeviceName(sysfs, item.device);
-            item.note = name ? QStringLiteral("%1 has no attribute %2").arg(item.device, item.attribute)
-                             : name.errorMessage;
+            item.note
+                = name ? QStringLiteral("%1 has no attribute %2").arg(item.device, item.attribute) : name.errorMessage;
             continue;
         }
         item.current = t->value;
@@ -121,11 +123,22 @@ void readItemStates(const SysfsRoot &sysfs, QList<PresetItem> &items, const QHas
             item.note = t->readable ? QStringLiteral("read-only on this device") : t->rawValue;
         } else {
             item.state = PresetItemState::Differs;
+            item.risk = dataRiskNote(item.attribute, t->value, item.wanted);
         }
     }
 }
 
 } // namespace
+
+QList<PresetItem> PresetResolution::risky() const
+{
+    QList<PresetItem> out;
+    for (const PresetItem &i : items) {
+        if (i.state == PresetItemState::Differs && !i.risk.isEmpty())
+            out << i;
+    }
+    return out;
+}
 
 ChangeSet PresetResolution::changes(const QStringList &devices) const
 {
@@ -161,9 +174,12 @@ bool PresetResolution::hasDrift() const
 QString presetItemStateName(PresetItemState state)
 {
     switch (state) {
-    case PresetItemState::Same: return QStringLiteral("same");
-    case PresetItemState::Differs: return QStringLiteral("differs");
-    case PresetItemState::Unavailable: return QStringLiteral("unavailable");
+    case PresetItemState::Same:
+        return QStringLiteral("same");
+    case PresetItemState::Differs:
+        return QStringLiteral("differs");
+    case PresetItemState::Unavailable:
+        return QStringLiteral("unavailable");
     }
     return {};
 }
@@ -185,7 +201,8 @@ PresetResolution resolvePreset(const SysfsRoot &sysfs, const DeviceSnapshot &sna
         const PresetRule &rule = preset.rules[r];
         const QStringList devices = matchDevices(snapshot, rule.match);
         if (devices.isEmpty())
-            res.unmatched << QStringLiteral("%1 matched no device (%2)").arg(presetRuleLabel(preset, r), rule.match.describe());
+            res.unmatched
+                << QStringLiteral("%1 matched no device (%2)").arg(presetRuleLabel(preset, r), rule.match.describe());
         for (const auto &device : devices) {
             for (const auto &a : rule.settings) {
                 PresetItem item { device, a.attribute, {}, a.value, r, PresetItemState::Same, {} };

@@ -23,6 +23,7 @@ struct PresetItem {
     int rule = 0; // 0-based index into Preset::rules (a later rule overrides an earlier one)
     PresetItemState state = PresetItemState::Same;
     QString note; // why unavailable, or "set by the scheduler change"
+    QString risk; // what writing it can lose (planner.h dataRiskNote: write_cache=write through), else empty
 };
 
 // The per-map multipath settings of a rule against the map's table.
@@ -48,6 +49,8 @@ struct PresetResolution {
     // Items that differ or are unavailable, and maps that differ: what verify reports.
     QList<PresetItem> drift() const;
     bool hasDrift() const;
+    // Items whose write puts data at risk: apply needs --force (CLI) or a typed confirmation (GUI).
+    QList<PresetItem> risky() const;
 };
 
 PresetResolution resolvePreset(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const Preset &preset);

@@ -1,4 +1,4 @@
-#include "presetstore.h"
+#include "presets/presetstore.h"
 
 #include "presets/presetjson.h"
 
@@ -31,27 +31,41 @@ QList<PresetEntry> listPresets()
 
 Result<Preset> findPreset(const QString &pathOrName)
 {
+    // A name first: a file someone left in the current directory (as root, maybe /tmp) must not stand in for
+    // the stored or built-in preset of that name. Something with a '/' is always a path.
+    if (!pathOrName.contains(QLatin1Char('/'))) {
+        for (const auto &e : listPresets()) {
+            if (QFileInfo(e.path).completeBaseName() == pathOrName || (e.preset && e.preset->name == pathOrName))
+                return e.preset;
+        }
+    }
     if (QFileInfo::exists(pathOrName))
         return loadPresetFile(pathOrName);
-    for (const auto &e : listPresets()) {
-        if (QFileInfo(e.path).completeBaseName() == pathOrName || (e.preset && e.preset->name == pathOrName))
-            return e.preset;
-    }
     return Result<Preset>::failure(
         QStringLiteral("%1: no such file, and no stored or built-in preset of that name").arg(pathOrName));
 }
 
-Result<QString> storeUserPreset(const Preset &preset)
+QString userPresetPath(const Preset &preset)
 {
     QString slug = preset.name.toLower();
     slug.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
     slug.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
     if (slug.isEmpty())
         slug = QStringLiteral("preset");
+    return userPresetDir() + QLatin1Char('/') + slug + QStringLiteral(".json");
+}
+
+Result<QString> storeUserPreset(const Preset &preset, ExistingFile existing)
+{
     if (!QDir().mkpath(userPresetDir()))
         return Result<QString>::failure(QStringLiteral("cannot create %1").arg(userPresetDir()));
-    const QString path = userPresetDir() + QLatin1Char('/') + slug + QStringLiteral(".json");
-    if (const Status s = savePresetFile(path, preset); !s)
+    const QString path = userPresetPath(preset);
+    if (existing == ExistingFile::Refuse && QFileInfo::exists(path)) {
+        const auto there = loadPresetFile(path);
+        return Result<QString>::failure(QStringLiteral("a stored preset%1 exists as %2")
+                                            .arg(there ? QStringLiteral(" \"%1\"").arg(there->name) : QString(), path));
+    }
+    if (const Status s = savePresetFile(path, preset, existing); !s)
         return Result<QString>::failure(s.errorMessage);
     return path;
 }

@@ -2,6 +2,7 @@
 // Where presets live: built-in ones embedded in the core (resources/presets, also installed to
 // share/dmtune/presets), user ones as JSON files under the XDG config dir (dmtune/presets/).
 #include "presets/preset.h"
+#include "util/atomicfile.h"
 #include "util/result.h"
 
 namespace dmtune {
@@ -16,9 +17,13 @@ struct PresetEntry {
 QString userPresetDir();
 // Built-ins first, then the user's *.json files, each group sorted by file name.
 QList<PresetEntry> listPresets();
-// A file path, or the name (or file base name) of a stored or built-in preset.
+// The name (or file base name) of a stored or built-in preset, else a file path. A stored or built-in preset
+// wins over a file of the same name in the current directory: a path is named as one ("./x", "dir/x").
 Result<Preset> findPreset(const QString &pathOrName);
-// Saves into the user dir as <slug>.json; returns the path.
-Result<QString> storeUserPreset(const Preset &preset);
+// Saves into the user dir as <slug>.json; returns the path. A preset already stored under that file name (the
+// same preset or another whose name gives the same slug) is replaced only with ExistingFile::Replace.
+Result<QString> storeUserPreset(const Preset &preset, ExistingFile existing = ExistingFile::Refuse);
+// The path storeUserPreset() would write.
+QString userPresetPath(const Preset &preset);
 
 } // namespace dmtune

@@ -1,6 +1,6 @@
-#include "comparison.h"
+#include "recordings/comparison.h"
 
-#include "recordingreplay.h"
+#include "recordings/recordingreplay.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,7 +52,8 @@ QString deltaText(double value, double reference)
     const double d = deltaPercent(value, reference);
     if (std::isnan(d))
         return QStringLiteral("new");
-    return QStringLiteral("%1%2 %").arg(d > 0 ? QStringLiteral("+") : QString(), QString::number(d, 'f', std::abs(d) >= 10 ? 0 : 1));
+    return QStringLiteral("%1%2 %").arg(
+        d > 0 ? QStringLiteral("+") : QString(), QString::number(d, 'f', std::abs(d) >= 10 ? 0 : 1));
 }
 
 const ComparisonRow *Comparison::find(const QString &slot, Metric metric) const
@@ -98,7 +99,7 @@ Comparison compareRecordings(const QList<Recording> &recordings, QList<QHash<QSt
     const QList<Metric> &chosen = metrics.isEmpty() ? MetricCatalog::all() : metrics;
     for (const DeviceSlot &slot : c.slots) {
         for (Metric metric : chosen) {
-            ComparisonRow row {slot.label, metric, {}};
+            ComparisonRow row { slot.label, metric, {} };
             bool anyNonZero = false;
             for (qsizetype r = 0; r < recordings.size(); ++r) {
                 const QString name = slot.names.value(r);

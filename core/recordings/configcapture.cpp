@@ -1,5 +1,5 @@
 // captureConfiguration (declared in recordingwriter.h): what a recording remembers of the machine.
-#include "recordingwriter.h"
+#include "recordings/recordingwriter.h"
 
 #include "discovery/devicesnapshot.h"
 #include "discovery/snapshotjson.h"
@@ -39,7 +39,7 @@ QJsonObject captureConfiguration(const SysfsRoot &root, const DeviceSnapshot &sn
     QJsonArray deviceList;
     for (const QString &name : devices) {
         const BlockDevice *device = snapshot.device(name);
-        QJsonObject entry = device ? deviceToJson(*device) : QJsonObject {{QStringLiteral("name"), name}};
+        QJsonObject entry = device ? deviceToJson(*device) : QJsonObject { { QStringLiteral("name"), name } };
         entry.insert(QStringLiteral("tunables"), tunablesOf(root, name));
         deviceList.append(entry);
     }
@@ -52,15 +52,15 @@ QJsonObject captureConfiguration(const SysfsRoot &root, const DeviceSnapshot &sn
     if (kernel.isEmpty())
         kernel = root.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
     return {
-        {QStringLiteral("host"), QSysInfo::machineHostName()},
-        {QStringLiteral("kernel"), kernel},
-        {QStringLiteral("captured"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-        {QStringLiteral("sysfs_root"), root.root()},
-        {QStringLiteral("device_mapper"),
-            QJsonObject {{QStringLiteral("available"), snapshot.deviceMapper.available},
-                {QStringLiteral("driver_version"), snapshot.deviceMapper.driverVersion}}},
-        {QStringLiteral("devices"), deviceList},
-        {QStringLiteral("maps"), maps},
+        { QStringLiteral("host"), QSysInfo::machineHostName() },
+        { QStringLiteral("kernel"), kernel },
+        { QStringLiteral("captured"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("sysfs_root"), root.root() },
+        { QStringLiteral("device_mapper"),
+            QJsonObject { { QStringLiteral("available"), snapshot.deviceMapper.available },
+                { QStringLiteral("driver_version"), snapshot.deviceMapper.driverVersion } } },
+        { QStringLiteral("devices"), deviceList },
+        { QStringLiteral("maps"), maps },
     };
 }
 

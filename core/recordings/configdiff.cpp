@@ -1,4 +1,4 @@
-#include "configdiff.h"
+#include "recordings/configdiff.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -47,7 +47,8 @@ void flattenObject(const QString &prefix, const QJsonObject &o, QMap<QString, QS
 QMap<QString, QString> flattenConfiguration(const QJsonObject &configuration, const QHash<QString, QString> &slotOf)
 {
     QMap<QString, QString> out;
-    static const QSet<QString> volatileKeys {QStringLiteral("captured"), QStringLiteral("devices"), QStringLiteral("maps")};
+    static const QSet<QString> volatileKeys { QStringLiteral("captured"), QStringLiteral("devices"),
+        QStringLiteral("maps") };
     for (auto it = configuration.begin(); it != configuration.end(); ++it) {
         if (volatileKeys.contains(it.key()))
             continue;
@@ -95,11 +96,12 @@ ConfigDiff configurationDiff(const QList<Recording> &recordings)
     sorted.sort();
     diff.comparedKeys = int(sorted.size());
     for (const QString &key : sorted) {
-        ConfigDiffRow row {key, {}};
+        ConfigDiffRow row { key, {} };
         bool differs = false;
         for (const auto &f : flat) {
             row.values.append(f.value(key)); // null when missing
-            differs = differs || row.values.last() != row.values.first() || row.values.last().isNull() != row.values.first().isNull();
+            differs = differs || row.values.last() != row.values.first()
+                || row.values.last().isNull() != row.values.first().isNull();
         }
         diff.allRows.append(row);
         if (differs)

@@ -1,4 +1,4 @@
-#include "deviceslots.h"
+#include "recordings/deviceslots.h"
 
 namespace dmtune {
 
@@ -16,7 +16,7 @@ QList<DeviceSlot> deviceSlots(const QList<QStringList> &deviceLists)
             everywhere = everywhere && list.contains(name);
         if (!everywhere)
             continue;
-        out.append({name, QStringList(n, name)});
+        out.append({ name, QStringList(n, name) });
         for (QStringList &r : rest)
             r.removeAll(name);
     }

@@ -1,4 +1,4 @@
-#include "fiosummary.h"
+#include "recordings/fiosummary.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -10,7 +10,7 @@ QList<FioDirectionSummary> summarizeFioResult(const QJsonObject &fioFinal)
     QList<FioDirectionSummary> out;
     for (const QJsonValue &j : fioFinal.value(QStringLiteral("jobs")).toArray()) {
         const QJsonObject job = j.toObject();
-        for (const QString &dir : {QStringLiteral("read"), QStringLiteral("write"), QStringLiteral("trim")}) {
+        for (const QString &dir : { QStringLiteral("read"), QStringLiteral("write"), QStringLiteral("trim") }) {
             const QJsonObject d = job.value(dir).toObject();
             const double ios = d.value(QStringLiteral("total_ios")).toDouble();
             if (ios <= 0)
@@ -23,7 +23,9 @@ QList<FioDirectionSummary> summarizeFioResult(const QJsonObject &fioFinal)
             s.bandwidthKiB = d.value(QStringLiteral("bw")).toDouble();
             s.ios = ios;
             s.clatMeanUs = clat.value(QStringLiteral("mean")).toDouble() / 1000.0;
-            s.clatP99Us = clat.value(QStringLiteral("percentile")).toObject().value(QStringLiteral("99.000000")).toDouble() / 1000.0;
+            s.clatP99Us
+                = clat.value(QStringLiteral("percentile")).toObject().value(QStringLiteral("99.000000")).toDouble()
+                / 1000.0;
             out.append(s);
         }
     }
@@ -38,7 +40,8 @@ QString shellCommandLine(const QStringList &argv)
         if (plain.match(a).hasMatch())
             parts.append(a);
         else
-            parts.append(QLatin1Char('\'') + QString(a).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\''));
+            parts.append(
+                QLatin1Char('\'') + QString(a).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\''));
     }
     return parts.join(QLatin1Char(' '));
 }

@@ -2,7 +2,7 @@
 // A recording as read back from its file: the header (host, kernel, configuration), the raw counters of every
 // sampler batch, markers, notes and fio's output. A plain value; replay (recordingreplay.h) turns the counters
 // back into the sampler's batches and metrics.
-#include "recordingwriter.h"
+#include "recordings/recordingwriter.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -84,7 +84,10 @@ struct Recording {
     // The whole file over its device-samples (the header's configuration snapshot included) ...
     double bytesPerDeviceSample() const { return deviceSamples ? double(fileBytes) / double(deviceSamples) : 0; }
     // ... and the counters alone: what each further device-sample costs.
-    double sampleBytesPerDeviceSample() const { return deviceSamples ? double(sampleFrameBytes) / double(deviceSamples) : 0; }
+    double sampleBytesPerDeviceSample() const
+    {
+        return deviceSamples ? double(sampleFrameBytes) / double(deviceSamples) : 0;
+    }
 };
 
 } // namespace dmtune

@@ -1,4 +1,4 @@
-#include "recordingformat.h"
+#include "recordings/recordingformat.h"
 
 namespace dmtune::recordingformat {
 

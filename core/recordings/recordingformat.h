@@ -8,7 +8,7 @@
 
 namespace dmtune::recordingformat {
 
-inline constexpr char Magic[6] = {'D', 'M', 'T', 'R', 'E', 'C'};
+inline constexpr char Magic[6] = { 'D', 'M', 'T', 'R', 'E', 'C' };
 inline constexpr char Version = 1; // byte 6; byte 7 is '\n' (so `head -c 8` shows "DMTREC")
 inline constexpr int MagicSize = 8;
 
@@ -31,14 +31,22 @@ QByteArray magic();
 
 // LEB128 unsigned varints and zigzag-coded signed ones.
 void putVarint(QByteArray &out, quint64 value);
-inline quint64 zigzag(qint64 v) { return (quint64(v) << 1) ^ quint64(v >> 63); }
-inline qint64 unzigzag(quint64 v) { return qint64(v >> 1) ^ -qint64(v & 1); }
+inline quint64 zigzag(qint64 v)
+{
+    return (quint64(v) << 1) ^ quint64(v >> 63);
+}
+inline qint64 unzigzag(quint64 v)
+{
+    return qint64(v >> 1) ^ -qint64(v & 1);
+}
 
 // Reads varints from a payload; after any failure ok() stays false and values read as 0.
-class VarintReader
-{
+class VarintReader {
 public:
-    explicit VarintReader(QByteArrayView bytes) : m_bytes(bytes) { }
+    explicit VarintReader(QByteArrayView bytes)
+        : m_bytes(bytes)
+    {
+    }
     quint64 next();
     qint64 nextSigned() { return unzigzag(next()); }
     bool ok() const { return m_ok; }

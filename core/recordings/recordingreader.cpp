@@ -1,6 +1,7 @@
-#include "recordingreader.h"
+#include "recordings/recordingreader.h"
 
-#include "recordingformat.h"
+#include "recordings/recordingformat.h"
+#include "util/fd.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -8,7 +9,12 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
 #include <limits>
+#include <sys/stat.h>
 
 namespace dmtune {
 
@@ -31,7 +37,9 @@ RecordingMeta metaFromHeader(const QJsonObject &h)
     meta.title = h.value(QStringLiteral("title")).toString();
     meta.host = h.value(QStringLiteral("host")).toString();
     meta.kernel = h.value(QStringLiteral("kernel")).toString();
-    meta.started = QDateTime::fromMSecsSinceEpoch(qint64(h.value(QStringLiteral("started_epoch_ms")).toDouble()), Qt::UTC);
+    // A double from the file: clamped before the conversion (out of range it would be undefined).
+    const double startedMs = std::clamp(h.value(QStringLiteral("started_epoch_ms")).toDouble(), -8.64e15, 8.64e15);
+    meta.started = QDateTime::fromMSecsSinceEpoch(std::isfinite(startedMs) ? qint64(startedMs) : 0, Qt::UTC);
     meta.intervalSeconds = h.value(QStringLiteral("interval_s")).toDouble();
     for (const QJsonValue &d : h.value(QStringLiteral("devices")).toArray())
         meta.devices.append(d.toString());
@@ -56,7 +64,7 @@ QString parseDevice(QByteArrayView payload, Recording &rec, DecodeState &state)
     const quint64 devnum = r.next();
     if (!r.ok() || fieldCount > DiskFieldCount)
         return QStringLiteral("malformed device frame");
-    RecordedDevice device {QString::fromUtf8(r.rest()), devnum, int(fieldCount)};
+    RecordedDevice device { QString::fromUtf8(r.rest()), devnum, int(fieldCount) };
     if (device.name.isEmpty())
         return QStringLiteral("device frame without a name");
     const auto known = state.deviceIndex.constFind(id);
@@ -74,17 +82,27 @@ QString parseSamples(QByteArrayView payload, Recording &rec, DecodeState &state)
 {
     VarintReader r(payload);
     RecordedBatch batch;
-    state.wallMs += r.nextSigned();
-    state.monotonicUs += r.nextSigned();
+    // Differences from the file, added modulo 2^64 (a crafted one must not overflow a signed sum); a clock
+    // whose nanoseconds do not fit 64 bits is no clock of this machine (fuzz_recordingreader found it).
+    state.wallMs = qint64(quint64(state.wallMs) + quint64(r.nextSigned()));
+    state.monotonicUs = qint64(quint64(state.monotonicUs) + quint64(r.nextSigned()));
+    constexpr qint64 maxMonotonicUs = std::numeric_limits<qint64>::max() / 1000;
+    if (state.monotonicUs > maxMonotonicUs || state.monotonicUs < -maxMonotonicUs)
+        return QStringLiteral("monotonic clock out of range (%1 µs)").arg(state.monotonicUs);
     batch.wallMs = state.wallMs;
     batch.monotonicNs = state.monotonicUs * 1000;
     batch.elapsedSeconds = double(r.next()) / 1e6;
     state.sequence += quint64(r.nextSigned());
     batch.sequence = state.sequence;
     const quint64 count = r.next();
-    if (!r.ok() || count > quint64(payload.size()))
+    if (!r.ok())
         return QStringLiteral("malformed sample frame header");
-    batch.samples.reserve(qsizetype(count));
+    // Every device-sample takes at least 2 bytes (id, mask): a count the payload cannot hold is a lie, and the
+    // room reserved is what the bytes present can fill, never what the count claims.
+    const quint64 room = quint64(payload.size() - r.position()) / 2;
+    if (count > room)
+        return QStringLiteral("claims %1 device-samples in %2 bytes").arg(count).arg(payload.size() - r.position());
+    batch.samples.reserve(qsizetype(std::min<quint64>(count, 4096)));
     for (quint64 n = 0; n < count; ++n) {
         const quint64 id = r.next();
         const quint64 mask = r.next();
@@ -121,7 +139,7 @@ QString parseSamples(QByteArrayView payload, Recording &rec, DecodeState &state)
 
 QString parseJsonFrame(char type, QByteArrayView payload, Recording &rec)
 {
-    static constexpr char jsonTypes[] = {MarkerFrame, NoteFrame, FioProgressFrame, FioResultFrame, EndFrame};
+    static constexpr char jsonTypes[] = { MarkerFrame, NoteFrame, FioProgressFrame, FioResultFrame, EndFrame };
     if (std::find(std::begin(jsonTypes), std::end(jsonTypes), type) == std::end(jsonTypes))
         return QStringLiteral("unknown frame type 0x%1").arg(quint8(type), 2, 16, QLatin1Char('0'));
     const Result<QJsonObject> json = jsonPayload(payload);
@@ -131,13 +149,13 @@ QString parseJsonFrame(char type, QByteArrayView payload, Recording &rec)
     const double t = o.value(QStringLiteral("t")).toDouble();
     switch (type) {
     case MarkerFrame:
-        rec.markers.append({t, o.value(QStringLiteral("label")).toString()});
+        rec.markers.append({ t, o.value(QStringLiteral("label")).toString() });
         break;
     case NoteFrame:
-        rec.notes.append({t, o.value(QStringLiteral("text")).toString()});
+        rec.notes.append({ t, o.value(QStringLiteral("text")).toString() });
         break;
     case FioProgressFrame:
-        rec.fioProgress.append({t, o.value(QStringLiteral("status")).toObject()});
+        rec.fioProgress.append({ t, o.value(QStringLiteral("status")).toObject() });
         break;
     case FioResultFrame: {
         RecordedFioResult result;
@@ -166,8 +184,9 @@ Result<Recording> parseRecording(QByteArrayView bytes)
         return Result<Recording>::failure(QStringLiteral("not a dmtune recording (no DMTREC magic)"));
     rec.formatVersion = quint8(bytes[6]);
     if (rec.formatVersion != Version)
-        return Result<Recording>::failure(
-            QStringLiteral("recording format version %1; this dmtune reads version %2").arg(rec.formatVersion).arg(int(Version)));
+        return Result<Recording>::failure(QStringLiteral("recording format version %1; this dmtune reads version %2")
+                                              .arg(rec.formatVersion)
+                                              .arg(int(Version)));
 
     DecodeState state;
     qsizetype pos = MagicSize;
@@ -193,7 +212,8 @@ Result<Recording> parseRecording(QByteArrayView bytes)
         QString error;
         if (frame == 0) {
             if (type != HeaderFrame)
-                return Result<Recording>::failure(QStringLiteral("frame 0 at offset %1 is not the header").arg(frameStart));
+                return Result<Recording>::failure(
+                    QStringLiteral("frame 0 at offset %1 is not the header").arg(frameStart));
             const Result<QJsonObject> header = jsonPayload(payload);
             if (!header)
                 error = header.errorMessage();
@@ -213,18 +233,45 @@ Result<Recording> parseRecording(QByteArrayView bytes)
             error = parseJsonFrame(type, payload, rec);
         }
         if (!error.isEmpty())
-            return Result<Recording>::failure(
-                QStringLiteral("frame %1 ('%2') at offset %3: %4").arg(frame).arg(QLatin1Char(type)).arg(frameStart).arg(error));
+            return Result<Recording>::failure(QStringLiteral("frame %1 ('%2') at offset %3: %4")
+                                                  .arg(frame)
+                                                  .arg(QLatin1Char(type))
+                                                  .arg(frameStart)
+                                                  .arg(error));
     }
     return rec;
 }
 
 Result<Recording> readRecording(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<Recording>::failure(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
-    const QByteArray bytes = file.readAll();
+    // O_NONBLOCK: a FIFO planted under a recording's name must not hang the open; fstat then refuses it.
+    const Fd fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0)
+        return Result<Recording>::failure(
+            QStringLiteral("cannot open %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return Result<Recording>::failure(QStringLiteral("%1: not a regular file").arg(path));
+    if (st.st_size > MaxRecordingFileBytes)
+        return Result<Recording>::failure(QStringLiteral("%1: %2 MiB, over the %3 MiB a recording may have")
+                                              .arg(path)
+                                              .arg(QString::number(double(st.st_size) / double(1 << 20), 'f', 1))
+                                              .arg(MaxRecordingFileBytes >> 20));
+    // Read what fstat said and no more (a file still being recorded grows: its last frame reads as cut short).
+    QByteArray bytes(qsizetype(st.st_size), Qt::Uninitialized);
+    qsizetype done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd.get(), bytes.data() + done, size_t(bytes.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return Result<Recording>::failure(
+                QStringLiteral("cannot read %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        if (n == 0)
+            break;
+        done += n;
+    }
+    bytes.truncate(done);
     Result<Recording> rec = parseRecording(bytes);
     if (!rec)
         return Result<Recording>::failure(QStringLiteral("%1: %2").arg(path, rec.errorMessage()));

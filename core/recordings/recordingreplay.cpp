@@ -1,4 +1,4 @@
-#include "recordingreplay.h"
+#include "recordings/recordingreplay.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "recordingwriter.h"
+#include "recordings/recordingwriter.h"
 
-#include "recordingformat.h"
+#include "recordings/recordingformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,57 +28,68 @@ std::array<quint64, ValueCount> valuesOf(const DeviceSample &sample)
 Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(const QString &path, const RecordingMeta &meta)
 {
     std::unique_ptr<RecordingWriter> writer(new RecordingWriter);
-    writer->m_file.setFileName(path);
-    if (!writer->m_file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return Result<std::unique_ptr<RecordingWriter>>::failure(
-            QStringLiteral("cannot create %1: %2").arg(path, writer->m_file.errorString()));
+    writer->m_file = std::make_unique<AtomicFile>(path);
+    if (Status s = writer->m_file->open(); !s)
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
     const QByteArray m = magic();
-    if (writer->m_file.write(m) != m.size())
-        return Result<std::unique_ptr<RecordingWriter>>::failure(
-            QStringLiteral("cannot write %1: %2").arg(path, writer->m_file.errorString()));
+    if (Status s = writer->m_file->write(m); !s) {
+        writer->m_finished = true;
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+    }
     writer->m_bytes = m.size();
     const QDateTime started = meta.started.isValid() ? meta.started : QDateTime::currentDateTimeUtc();
     const QJsonObject header {
-        {QStringLiteral("format"), QStringLiteral("dmtune-recording")},
-        {QStringLiteral("version"), int(Version)},
-        {QStringLiteral("writer"), QStringLiteral("dmtune " DMTUNE_VERSION)},
-        {QStringLiteral("title"), meta.title},
-        {QStringLiteral("host"), meta.host},
-        {QStringLiteral("kernel"), meta.kernel},
-        {QStringLiteral("started"), started.toUTC().toString(Qt::ISODateWithMs)},
-        {QStringLiteral("started_epoch_ms"), double(started.toMSecsSinceEpoch())},
-        {QStringLiteral("interval_s"), meta.intervalSeconds},
-        {QStringLiteral("devices"), QJsonArray::fromStringList(meta.devices)},
-        {QStringLiteral("configuration"), meta.configuration},
+        { QStringLiteral("format"), QStringLiteral("dmtune-recording") },
+        { QStringLiteral("version"), int(Version) },
+        { QStringLiteral("writer"), QStringLiteral("dmtune " DMTUNE_VERSION) },
+        { QStringLiteral("title"), meta.title },
+        { QStringLiteral("host"), meta.host },
+        { QStringLiteral("kernel"), meta.kernel },
+        { QStringLiteral("started"), started.toUTC().toString(Qt::ISODateWithMs) },
+        { QStringLiteral("started_epoch_ms"), double(started.toMSecsSinceEpoch()) },
+        { QStringLiteral("interval_s"), meta.intervalSeconds },
+        { QStringLiteral("devices"), QJsonArray::fromStringList(meta.devices) },
+        { QStringLiteral("configuration"), meta.configuration },
     };
-    if (Status s = writer->writeJsonFrame(HeaderFrame, header); !s)
+    if (Status s = writer->writeJsonFrame(HeaderFrame, header); !s) {
+        writer->m_finished = true; // nothing worth keeping: the temp file goes with the writer
         return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+    }
     return Result<std::unique_ptr<RecordingWriter>>(std::move(writer));
 }
 
 RecordingWriter::~RecordingWriter()
 {
-    if (!m_finished && m_file.isOpen())
+    if (!m_finished && m_file && m_file->isOpen())
         finish();
 }
 
 QString RecordingWriter::path() const
 {
-    return m_file.fileName();
+    return m_file ? m_file->path() : QString();
+}
+
+QString RecordingWriter::partialPath() const
+{
+    return m_file ? m_file->tempPath() : QString();
 }
 
 Status RecordingWriter::writeFrame(char type, const QByteArray &payload)
 {
-    if (m_finished || !m_file.isOpen())
-        return Status::failure(QStringLiteral("recording %1 is closed").arg(m_file.fileName()));
+    if (m_finished || !m_file->isOpen())
+        return Status::failure(QStringLiteral("recording %1 is closed").arg(m_file->path()));
+    if (!m_error.isEmpty())
+        return Status::failure(m_error);
     QByteArray frame;
     frame.reserve(payload.size() + 6);
     frame.append(type);
     putVarint(frame, quint64(payload.size()));
     frame.append(payload);
-    // One write and one flush per frame: a crash loses at most the frame in flight, never a whole tick's.
-    if (m_file.write(frame) != frame.size() || !m_file.flush())
-        return Status::failure(QStringLiteral("cannot write %1: %2").arg(m_file.fileName(), m_file.errorString()));
+    // One write(2) per frame: a crash loses at most the frame in flight, never a whole tick's.
+    if (Status s = m_file->write(frame); !s) {
+        m_error = s.errorMessage;
+        return s;
+    }
     m_bytes += frame.size();
     return Status::success();
 }
@@ -102,8 +113,8 @@ void RecordingWriter::appendDevice(QByteArray &frame, DeviceState &state, const 
             // A delta larger than the counter is a 32-bit millisecond field that wrapped: the baseline is the
             // 32-bit value before the wrap, which counterDeltas wraps again.
             state.values[i] = d == 0 ? (i < DiskFieldCount && i != std::size_t(DiskField::InFlight) ? values[i] : 0)
-                : d > values[i]    ? (values[i] - d) & 0xffffffffULL
-                                   : values[i] - d;
+                : d > values[i]      ? (values[i] - d) & 0xffffffffULL
+                                     : values[i] - d;
         }
     }
     for (std::size_t i = 0; i < ValueCount; ++i) {
@@ -178,37 +189,38 @@ Status RecordingWriter::addBatch(const SampleBatch &batch)
 
 Status RecordingWriter::addMarker(double epochSeconds, const QString &label)
 {
-    return writeJsonFrame(MarkerFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("label"), label}});
+    return writeJsonFrame(MarkerFrame, { { QStringLiteral("t"), epochSeconds }, { QStringLiteral("label"), label } });
 }
 
 Status RecordingWriter::addNote(double epochSeconds, const QString &text)
 {
-    return writeJsonFrame(NoteFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("text"), text}});
+    return writeJsonFrame(NoteFrame, { { QStringLiteral("t"), epochSeconds }, { QStringLiteral("text"), text } });
 }
 
 Status RecordingWriter::addFioProgress(double epochSeconds, const QJsonObject &fioStatus)
 {
     return writeJsonFrame(
-        FioProgressFrame, {{QStringLiteral("t"), epochSeconds}, {QStringLiteral("status"), fioStatus}});
+        FioProgressFrame, { { QStringLiteral("t"), epochSeconds }, { QStringLiteral("status"), fioStatus } });
 }
 
 Status RecordingWriter::addFioResult(const QJsonObject &fioFinal, const QStringList &fioArgv)
 {
     return writeJsonFrame(FioResultFrame,
-        {{QStringLiteral("argv"), QJsonArray::fromStringList(fioArgv)}, {QStringLiteral("result"), fioFinal}});
+        { { QStringLiteral("argv"), QJsonArray::fromStringList(fioArgv) }, { QStringLiteral("result"), fioFinal } });
 }
 
 Status RecordingWriter::finish()
 {
     if (m_finished)
-        return Status::failure(QStringLiteral("recording %1 is already finished").arg(m_file.fileName()));
+        return Status::failure(QStringLiteral("recording %1 is already finished").arg(m_file->path()));
     const Status s = writeJsonFrame(EndFrame,
-        {{QStringLiteral("ended_epoch_ms"), double(QDateTime::currentMSecsSinceEpoch())},
-            {QStringLiteral("batches"), double(m_batches)},
-            {QStringLiteral("device_samples"), double(m_deviceSamples)}});
+        { { QStringLiteral("ended_epoch_ms"), double(QDateTime::currentMSecsSinceEpoch()) },
+            { QStringLiteral("batches"), double(m_batches) },
+            { QStringLiteral("device_samples"), double(m_deviceSamples) } });
     m_finished = true;
-    m_file.close();
-    return s;
+    // Renamed into place even without its end frame: the frames before a failed write are whole.
+    const Status committed = m_file->commit();
+    return s ? committed : s;
 }
 
 } // namespace dmtune

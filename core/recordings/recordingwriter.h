@@ -2,13 +2,15 @@
 // Writes one recording file: a header (format version, host, kernel, devices, the configuration snapshot),
 // then append-only frames as things happen: the raw counters of the watched devices at every sampler tick
 // (delta + varint coded, about 15 bytes per device-sample), markers, notes, fio's progress objects and its
-// final result. Every call writes its frame and flushes, so a crash mid-run loses at most the frame being
-// written: RecordingReader reads up to the last whole frame. Format: docs/recordings.md, recordingformat.h.
+// final result. Every call writes its frame with one write(2), so a crash mid-run loses at most the frame being
+// written: RecordingReader reads up to the last whole frame. The frames go to a temp file beside the target
+// (AtomicFile: NAME.XXXXXX.part), renamed to NAME when the recording is finished or the writer destroyed; a
+// process killed outright leaves the .part file, readable as it is. Format: docs/recordings.md.
 #include "stats/samplebatch.h"
+#include "util/atomicfile.h"
 #include "util/result.h"
 
 #include <QDateTime>
-#include <QFile>
 #include <QHash>
 #include <QJsonObject>
 #include <QString>
@@ -32,10 +34,10 @@ struct RecordingMeta {
     QString title;
 };
 
-class RecordingWriter
-{
+class RecordingWriter {
 public:
-    // Creates (truncates) the file and writes the header. Fails with the file's error.
+    // Creates the temp file beside `path` and writes the header. Fails with the file's error, or when `path` is a
+    // symbolic link or not a regular file (an existing recording is replaced when this one is finished).
     static Result<std::unique_ptr<RecordingWriter>> create(const QString &path, const RecordingMeta &meta);
     ~RecordingWriter();
     RecordingWriter(const RecordingWriter &) = delete;
@@ -49,10 +51,12 @@ public:
     Status addFioProgress(double epochSeconds, const QJsonObject &fioStatus);
     Status addFioResult(const QJsonObject &fioFinal, const QStringList &fioArgv);
     Status addNote(double epochSeconds, const QString &text);
-    // Writes the end frame (sample count, end time) and closes the file. Later calls fail.
+    // Writes the end frame (sample count, end time), fsyncs and renames the file to its name. Later calls fail.
+    // After a failed write (disk full) the frames written so far are still renamed into place.
     Status finish();
 
-    QString path() const;
+    QString path() const; // the final name
+    QString partialPath() const; // where the frames are until finish() renames them (NAME.XXXXXX.part)
     qint64 bytesWritten() const { return m_bytes; }
     qint64 deviceSamples() const { return m_deviceSamples; }
 
@@ -72,7 +76,8 @@ private:
         int fieldCount = 0;
     };
     void appendDevice(QByteArray &frame, DeviceState &state, const DeviceSample &sample, bool baseline);
-    QFile m_file;
+    std::unique_ptr<AtomicFile> m_file;
+    QString m_error; // the first write error; later frames are not attempted
     QHash<QString, DeviceState> m_devices;
     quint32 m_nextDeviceId = 0;
     qint64 m_lastMonotonicUs = 0;

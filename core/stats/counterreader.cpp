@@ -1,6 +1,6 @@
-#include "counterreader.h"
+#include "stats/counterreader.h"
 
-#include "smallfile.h"
+#include "stats/smallfile.h"
 
 #include <QFile>
 #include <QSet>
@@ -12,7 +12,7 @@ namespace dmtune {
 CounterReader::CounterReader(SysfsRoot root)
     : m_root(std::move(root))
     , m_hasDiskstats(!m_root.procRoot().isEmpty())
-    , m_diskstatsPath(QFile::encodeName(m_root.procPath(QStringLiteral("diskstats"))))
+    , m_diskstatsPath(QFile::encodeName(m_root.resolvedProcPath(QStringLiteral("diskstats"))))
 {
 }
 
@@ -196,8 +196,8 @@ const CounterReader::DevicePaths &CounterReader::pathsOf(const QString &name)
     if (!m_root.exists(dir))
         dir = QStringLiteral("class/block/") + name;
     DevicePaths paths;
-    paths.stat = QFile::encodeName(m_root.path(dir + QStringLiteral("/stat")));
-    paths.inflight = QFile::encodeName(m_root.path(dir + QStringLiteral("/inflight")));
+    paths.stat = QFile::encodeName(m_root.resolvedPath(dir + QStringLiteral("/stat")));
+    paths.inflight = QFile::encodeName(m_root.resolvedPath(dir + QStringLiteral("/inflight")));
     const auto dev = m_root.read(dir + QStringLiteral("/dev"));
     if (dev) {
         const auto parsed = parseDevnum(dev.value());

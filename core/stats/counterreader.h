@@ -1,8 +1,8 @@
 #pragma once
 // Reads the counters of a set of block devices under one SysfsRoot, from one /proc/diskstats read or from
 // per-device /sys/block/X/stat files, whichever is cheaper (see docs/stats.md for the measurements).
-#include "diskcounters.h"
-#include "smallfile.h"
+#include "stats/diskcounters.h"
+#include "stats/smallfile.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QByteArray>

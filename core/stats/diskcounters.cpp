@@ -1,4 +1,4 @@
-#include "diskcounters.h"
+#include "stats/diskcounters.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "iostatformat.h"
+#include "stats/iostatformat.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "iostatmetrics.h"
+#include "stats/iostatmetrics.h"
 
 #include <cmath>
 

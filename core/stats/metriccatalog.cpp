@@ -1,4 +1,4 @@
-#include "metriccatalog.h"
+#include "stats/metriccatalog.h"
 
 #include <array>
 

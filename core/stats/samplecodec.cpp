@@ -1,4 +1,4 @@
-#include "samplecodec.h"
+#include "stats/samplecodec.h"
 
 namespace dmtune {
 

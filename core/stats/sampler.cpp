@@ -1,4 +1,4 @@
-#include "sampler.h"
+#include "stats/sampler.h"
 
 #include <QDateTime>
 

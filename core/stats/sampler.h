@@ -1,7 +1,7 @@
 #pragma once
 // One timer, one read of the counters of every watched device per tick, rates over the real elapsed time.
-#include "counterreader.h"
-#include "samplebatch.h"
+#include "stats/counterreader.h"
+#include "stats/samplebatch.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "seriesstore.h"
+#include "stats/seriesstore.h"
 
 #include <algorithm>
 #include <cmath>
@@ -248,7 +248,8 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
                 const double dt = double(dtUs) / 1e6;
                 const bool segmentStart = first && !s.evictedAny && b == 0 && i == 0;
                 visit(time, dt,
-                    IostatMetrics::fromDeltas(d, dt, quint32(std::min<quint64>(values.v[HistoryValues::InflightReads], 0xffffffffU)),
+                    IostatMetrics::fromDeltas(d, dt,
+                        quint32(std::min<quint64>(values.v[HistoryValues::InflightReads], 0xffffffffU)),
                         quint32(std::min<quint64>(values.v[HistoryValues::InflightWrites], 0xffffffffU))),
                     first, segmentStart);
                 first = false;

@@ -1,4 +1,4 @@
-#include "smallfile.h"
+#include "stats/smallfile.h"
 
 #include <QString>
 
@@ -59,7 +59,8 @@ bool readFromStart(int fd, QByteArray *buffer, bool shortReadIsEnd)
 
 bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error)
 {
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd
+        = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); // a FIFO in a capture cannot block
     if (fd < 0) {
         if (error)
             *error = errnoText(path, errno);
@@ -93,7 +94,8 @@ bool OpenAttributeFiles::readWith(const QByteArray &path, ReadFd &&readFd)
         ::close(it->fd); // its device went away (ENODEV); the path may name a new one now
         m_open.erase(it);
     }
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd
+        = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); // a FIFO in a capture cannot block
     if (fd < 0)
         return false;
     const bool ok = readFd(fd);

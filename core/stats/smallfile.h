@@ -4,7 +4,8 @@
 // per-device attributes read again and again (inflight, stat) a cache of open descriptors re-read with
 // pread at offset 0, which makes sysfs generate the text anew. On this machine's sysfs an open/read/close
 // of /sys/block/X/inflight costs 8.2 µs, a pread of the open file 1.0 µs (docs/stats.md).
-// The paths still come from SysfsRoot (root.path(), root.procPath()).
+// The paths still come from SysfsRoot (root.resolvedPath(), root.resolvedProcPath(): links of a captured
+// tree resolved inside it).
 #include <QByteArray>
 #include <QHash>
 

@@ -6,8 +6,7 @@
 namespace dmtune {
 
 template<typename T>
-class Result
-{
+class Result {
 public:
     Result() = default;
     Result(T value) // NOLINT(google-explicit-constructor): a value converts to success
@@ -40,7 +39,7 @@ struct Status {
     QString errorMessage;
     explicit operator bool() const { return errorMessage.isEmpty(); }
     static Status success() { return {}; }
-    static Status failure(QString message) { return {std::move(message)}; }
+    static Status failure(QString message) { return { std::move(message) }; }
 };
 
 } // namespace dmtune

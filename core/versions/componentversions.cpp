@@ -1,4 +1,4 @@
-#include "componentversions.h"
+#include "versions/componentversions.h"
 
 #include "dm/libdevmapperbackend.h"
 #include "workloads/fiorun.h"
@@ -12,17 +12,17 @@ namespace dmtune {
 QList<ComponentVersion> localComponentVersions(const SysfsRoot &root)
 {
     QList<ComponentVersion> versions;
-    versions.append({QStringLiteral("dmtune"), QStringLiteral("dmtune"), QStringLiteral(DMTUNE_VERSION), {}});
-    versions.append({QStringLiteral("qt"), QStringLiteral("Qt"), QString::fromLatin1(qVersion()),
-                     QStringLiteral("built with %1").arg(QStringLiteral(QT_VERSION_STR))});
-    versions.append({QStringLiteral("libudev"), QStringLiteral("libudev"), QStringLiteral(DMTUNE_LIBUDEV_VERSION),
-                     QStringLiteral("package version at build time")});
+    versions.append({ QStringLiteral("dmtune"), QStringLiteral("dmtune"), QStringLiteral(DMTUNE_VERSION), {} });
+    versions.append({ QStringLiteral("qt"), QStringLiteral("Qt"), QString::fromLatin1(qVersion()),
+        QStringLiteral("built with %1").arg(QStringLiteral(QT_VERSION_STR)) });
+    versions.append({ QStringLiteral("libudev"), QStringLiteral("libudev"), QStringLiteral(DMTUNE_LIBUDEV_VERSION),
+        QStringLiteral("package version at build time") });
 
-    versions.append({QStringLiteral("libdevmapper"), QStringLiteral("libdevmapper"),
-                     LibDevmapperBackend::libraryVersion(), {}});
+    versions.append(
+        { QStringLiteral("libdevmapper"), QStringLiteral("libdevmapper"), LibDevmapperBackend::libraryVersion(), {} });
     // The driver is asked only when the kernel has device-mapper (else libdevmapper, as root,
     // would create /dev/mapper/control and complain).
-    ComponentVersion driver {QStringLiteral("dm_driver"), QStringLiteral("device-mapper driver"), {}, {}};
+    ComponentVersion driver { QStringLiteral("dm_driver"), QStringLiteral("device-mapper driver"), {}, {} };
     const DmAvailability dm = checkDeviceMapper(root);
     if (dm.available)
         driver.version = LibDevmapperBackend(root).driverVersion();
@@ -33,18 +33,19 @@ QList<ComponentVersion> localComponentVersions(const SysfsRoot &root)
     versions.append(driver);
 
     const Result<QString> release = root.readProc(QStringLiteral("sys/kernel/osrelease"));
-    ComponentVersion kernel {QStringLiteral("kernel"), QStringLiteral("Linux kernel"), {}, {}};
+    ComponentVersion kernel { QStringLiteral("kernel"), QStringLiteral("Linux kernel"), {}, {} };
     if (release && !release->trimmed().isEmpty())
         kernel.version = release->trimmed();
     else
-        kernel.detail = root.procRoot().isEmpty() ? QStringLiteral("no /proc for a captured tree") : release.errorMessage();
+        kernel.detail
+            = root.procRoot().isEmpty() ? QStringLiteral("no /proc for a captured tree") : release.errorMessage();
     versions.append(kernel);
     return versions;
 }
 
 ComponentVersion fioComponentVersion(const Result<QString> &printed)
 {
-    ComponentVersion fio {QStringLiteral("fio"), QStringLiteral("fio"), {}, {}};
+    ComponentVersion fio { QStringLiteral("fio"), QStringLiteral("fio"), {}, {} };
     if (!printed) {
         fio.detail = printed.errorMessage();
         return fio;
@@ -56,7 +57,8 @@ ComponentVersion fioComponentVersion(const Result<QString> &printed)
     }
     fio.version = version->toString();
     if (version->majorVersion() < FioRun::MinimumMajorVersion)
-        fio.detail = QStringLiteral("too old for workloads: fio %1 or later is needed").arg(FioRun::MinimumMajorVersion);
+        fio.detail
+            = QStringLiteral("too old for workloads: fio %1 or later is needed").arg(FioRun::MinimumMajorVersion);
     return fio;
 }
 
@@ -64,7 +66,7 @@ QJsonObject componentVersionsToJson(const QList<ComponentVersion> &versions)
 {
     QJsonObject object;
     for (const ComponentVersion &v : versions) {
-        QJsonObject entry {{QStringLiteral("version"), v.version.isEmpty() ? QJsonValue() : QJsonValue(v.version)}};
+        QJsonObject entry { { QStringLiteral("version"), v.version.isEmpty() ? QJsonValue() : QJsonValue(v.version) } };
         if (!v.detail.isEmpty())
             entry.insert(QStringLiteral("detail"), v.detail);
         object.insert(v.key, entry);
@@ -102,7 +104,8 @@ void FioVersionProbe::start(int timeoutMs)
     connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         const QString printed = QString::fromLocal8Bit(m_process->readAll());
         if (status != QProcess::NormalExit || exitCode != 0)
-            return finish(Result<QString>::failure(QStringLiteral("'fio --version' failed: %1").arg(printed.trimmed().left(80))));
+            return finish(
+                Result<QString>::failure(QStringLiteral("'fio --version' failed: %1").arg(printed.trimmed().left(80))));
         finish(printed);
     });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -115,15 +118,7 @@ void FioVersionProbe::start(int timeoutMs)
             m_process->kill();
         }
     });
-    m_process->start(*program, {QStringLiteral("--version")});
-}
-
-void FioVersionProbe::waitForFinished()
-{
-    if (m_process && !m_done && !m_process->waitForFinished(5000)) {
-        finish(Result<QString>::failure(QStringLiteral("'fio --version' did not answer")));
-        m_process->kill();
-    }
+    m_process->start(*program, { QStringLiteral("--version") });
 }
 
 void FioVersionProbe::finish(const Result<QString> &printed)

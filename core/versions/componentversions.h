@@ -34,13 +34,14 @@ QJsonObject componentVersionsToJson(const QList<ComponentVersion> &versions);
 QString componentVersionsToText(const QList<ComponentVersion> &versions);
 
 // Runs `fio --version` without blocking (QProcess signals; killed after timeoutMs) and emits
-// finished() once. A caller that may block (the CLI) calls waitForFinished().
+// finished() once, always from the event loop or from start() (no fio). Nothing here waits: a caller that may
+// block (the CLI) runs its event loop until finished().
 class FioVersionProbe : public QObject {
     Q_OBJECT
 public:
     explicit FioVersionProbe(QObject *parent = nullptr);
     void start(int timeoutMs = 5000);
-    void waitForFinished();
+    bool isFinished() const { return m_done; }
 
 Q_SIGNALS:
     void finished(const dmtune::ComponentVersion &fio);

@@ -1,4 +1,6 @@
-#include "fiojob.h"
+#include "workloads/fiojob.h"
+
+#include "workloads/fiojobfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,8 +13,6 @@
 namespace dmtune {
 
 namespace {
-
-const QString deviceVariable = QStringLiteral("${DMTUNE_DEVICE}");
 
 QString option(const char *name, const QString &value)
 {
@@ -28,18 +28,14 @@ Result<FioJob> fieldError(const QString &field, const QString &what)
 
 bool rwWrites(const QString &rw)
 {
-    static const QStringList writing = { QStringLiteral("write"), QStringLiteral("randwrite"), QStringLiteral("rw"),
-        QStringLiteral("readwrite"), QStringLiteral("randrw"), QStringLiteral("trim"), QStringLiteral("randtrim"),
-        QStringLiteral("trimwrite") };
-    // fio accepts "rw=write:4k" (a stride suffix): the mode is what comes before the colon.
-    return writing.contains(rw.section(u':', 0, 0).trimmed().toLower());
+    return fioRwModeWrites(rw).value_or(true); // what fio does not know is not known to be a read
 }
 
 const QStringList &fioRwModes()
 {
     static const QStringList modes = { QStringLiteral("read"), QStringLiteral("write"), QStringLiteral("randread"),
         QStringLiteral("randwrite"), QStringLiteral("rw"), QStringLiteral("randrw"), QStringLiteral("trim"),
-        QStringLiteral("randtrim"), QStringLiteral("trimwrite") };
+        QStringLiteral("randtrim"), QStringLiteral("trimwrite"), QStringLiteral("randtrimwrite") };
     return modes;
 }
 
@@ -58,8 +54,10 @@ const QStringList &fioStatusArguments()
 
 QStringList fioArguments(const FioJob &job, const QString &devicePath)
 {
+    if (job.isCustom() && !job.checkedArguments.isEmpty()) // fio's own options first, as `fio FILE` has them
+        return fioStatusArguments() + job.checkedArguments;
     if (job.isCustom())
-        return QStringList { job.jobFile } + fioStatusArguments();
+        return QStringList { fioJobFileArgument(job.jobFile) } + fioStatusArguments();
     QStringList args = { option("name", job.id.isEmpty() ? QStringLiteral("dmtune") : job.id),
         option("filename", devicePath), option("rw", job.rw), option("bs", job.bs), option("ioengine", job.ioengine),
         option("iodepth", QString::number(job.iodepth)), option("numjobs", QString::number(job.numjobs)),
@@ -89,7 +87,7 @@ QString shellQuote(const QString &word)
 QString fioCommandLine(const QString &program, const FioJob &job, const QString &devicePath)
 {
     QStringList words;
-    if (job.isCustom()) {
+    if (job.isCustom() && job.checkedArguments.isEmpty()) {
         for (const QString &entry : fioEnvironment(devicePath))
             words << shellQuote(entry);
     }
@@ -104,7 +102,7 @@ Status validateFioJob(const FioJob &job)
     if (job.isCustom())
         return QFile::exists(job.jobFile) ? Status::success()
                                           : Status::failure(QStringLiteral("job file %1 not found").arg(job.jobFile));
-    if (!fioRwModes().contains(job.rw.section(u':', 0, 0)))
+    if (!fioRwModeWrites(job.rw).has_value())
         return Status::failure(QStringLiteral("rw: '%1' is not one of %2").arg(job.rw, fioRwModes().join(u',')));
     static const QRegularExpression size(QStringLiteral("^[0-9]+[kKmM]?$"));
     if (!size.match(job.bs).hasMatch())
@@ -124,6 +122,15 @@ Status validateFioJob(const FioJob &job)
             return Status::failure(
                 QStringLiteral("options: '%1' is not a --name=value option dmtune lets through").arg(extra));
     }
+    return Status::success();
+}
+
+Status fioJobRunnable(const FioJob &job, const QString &devicePath)
+{
+    if (const Status valid = validateFioJob(job); !valid)
+        return valid;
+    if (job.isCustom() && (job.checkedArguments.isEmpty() || job.checkedDevice != devicePath))
+        return Status::failure(QStringLiteral("job file %1 was not checked for %2").arg(job.jobFile, devicePath));
     return Status::success();
 }
 
@@ -189,46 +196,9 @@ QJsonObject fioJobToJson(const FioJob &job)
         o.insert(QStringLiteral("why"), job.why);
     if (job.isCustom())
         o.insert(QStringLiteral("job_file"), job.jobFile);
+    if (!job.checkedArguments.isEmpty())
+        o.insert(QStringLiteral("checked_arguments"), QJsonArray::fromStringList(job.checkedArguments));
     return o;
-}
-
-Result<FioJobFileFacts> parseFioJobFile(const QString &text)
-{
-    FioJobFileFacts facts;
-    bool inSection = false;
-    int lineNumber = 0;
-    for (const QString &raw : text.split(u'\n')) {
-        ++lineNumber;
-        const QString line = raw.trimmed();
-        if (line.isEmpty() || line.startsWith(u'#') || line.startsWith(u';'))
-            continue;
-        if (line.startsWith(u'[')) {
-            if (!line.endsWith(u']'))
-                return Result<FioJobFileFacts>::failure(QStringLiteral("line %1: unclosed section").arg(lineNumber));
-            inSection = true;
-            continue;
-        }
-        if (!inSection)
-            return Result<FioJobFileFacts>::failure(
-                QStringLiteral("line %1: option outside a [section]").arg(lineNumber));
-        if (line.startsWith(QLatin1String("include ")))
-            return Result<FioJobFileFacts>::failure(
-                QStringLiteral("line %1: include is not supported (the guard must see every job)").arg(lineNumber));
-        const QString key = line.section(u'=', 0, 0).trimmed().toLower();
-        const QString value = line.section(u'=', 1).trimmed();
-        if (key == QLatin1String("filename")) {
-            // fio separates several files with ':'; a device path has none.
-            for (const QString &name : value.split(u':', Qt::SkipEmptyParts)) {
-                facts.filenames << name;
-                facts.usesDeviceVariable |= name == deviceVariable;
-            }
-        } else if (key == QLatin1String("rw") || key == QLatin1String("readwrite")) {
-            facts.writes |= rwWrites(value);
-        } else if (key == QLatin1String("directory") || key == QLatin1String("filename_format")) {
-            facts.filenames << value; // files somewhere else: the caller refuses what it cannot check
-        }
-    }
-    return facts;
 }
 
 const QList<FioJob> &fioTemplates()

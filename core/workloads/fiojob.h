@@ -24,14 +24,19 @@ struct FioJob {
     // several requests at once and can merge them.
     bool batching = false;
     QStringList options; // further "--name=value" options, passed as they are
-    QString jobFile; // a custom job file: run as it is, the device given to it as ${DMTUNE_DEVICE}
+    QString jobFile; // a custom job file, its device given to it as ${DMTUNE_DEVICE}
+    // A custom job file as prepareFioJob() checked it (fiojobfile.h): fio's job options from `fio --showcmd`,
+    // for checkedDevice. fio runs these, never the file again: an edit after the check changes nothing.
+    QStringList checkedArguments;
+    QString checkedDevice;
 
     bool isCustom() const { return !jobFile.isEmpty(); }
 };
 
-// The rw= values that write (or trim) data.
+// The rw= values that write (or trim) data: every write or trim mode fio 3.x knows, and what it does not know
+// (see fioRwModeWrites() in fiojobfile.h, the classification job files get too).
 bool rwWrites(const QString &rw);
-// The rw= values fio knows.
+// The rw= values fio knows (rw and readwrite are one mode: only rw is listed).
 const QStringList &fioRwModes();
 // Engines offered in the editors (any engine fio knows is accepted).
 const QStringList &fioEngines();
@@ -41,7 +46,9 @@ const QStringList &fioEngines();
 const QStringList &fioStatusArguments();
 
 // fio's arguments (without the program) for running `job` on /dev/<device>. A template names the device with
-// --filename; a job file gets it through DMTUNE_DEVICE (see fioEnvironment).
+// --filename; a checked job file is its checked options (the device in them); an unchecked one is the file
+// (never taken for an option: "./-x.fio"), the device given through DMTUNE_DEVICE (see fioEnvironment) - what
+// a user would type, shown before Start, never run (see fioJobRunnable).
 QStringList fioArguments(const FioJob &job, const QString &devicePath);
 // The environment entries fio needs besides the inherited ones: DMTUNE_DEVICE=<devicePath>.
 QStringList fioEnvironment(const QString &devicePath);
@@ -55,15 +62,9 @@ Result<FioJob> fioJobFromJson(const QJsonObject &object);
 QJsonObject fioJobToJson(const FioJob &job);
 // Checks a job's values (positive numbers, known rw, sane bs); the error names the parameter.
 Status validateFioJob(const FioJob &job);
-
-// What a custom job file does, as far as the data-safety guard needs to know: the files or devices it names
-// and whether any of its jobs writes. Pure: over the file's text.
-struct FioJobFileFacts {
-    QStringList filenames; // every filename= value, ${DMTUNE_DEVICE} kept as written
-    bool writes = false;
-    bool usesDeviceVariable = false; // some filename= is ${DMTUNE_DEVICE}
-};
-Result<FioJobFileFacts> parseFioJobFile(const QString &text);
+// validateFioJob(), and for a job file: checked (prepareFioJob) for this very device. What WorkloadSession
+// requires before it starts fio.
+Status fioJobRunnable(const FioJob &job, const QString &devicePath);
 
 // The built-in templates (embedded from resources/workloads), sorted by id.
 const QList<FioJob> &fioTemplates();

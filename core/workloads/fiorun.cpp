@@ -1,11 +1,14 @@
-#include "fiorun.h"
+#include "workloads/fiorun.h"
+
+#include "util/systemprogram.h"
 
 #include <QDateTime>
-#include <QFileInfo>
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
-#include <QStandardPaths>
 
 #include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace dmtune {
@@ -27,17 +30,35 @@ QString lastLines(const QByteArray &text, int count)
     return lines.join(QLatin1String("; "));
 }
 
+// The processes whose parent is `parent`, from /proc/<pid>/stat ("pid (comm) state ppid ...").
+QList<pid_t> childProcesses(pid_t parent)
+{
+    QList<pid_t> children;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool ok = false;
+        const pid_t pid = pid_t(entry.toInt(&ok));
+        if (!ok)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.read(512);
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toInt() == parent)
+            children << pid;
+    }
+    return children;
+}
+
 } // namespace
 
 Result<QString> FioRun::findFio()
 {
-    QString path = QStandardPaths::findExecutable(QStringLiteral("fio"));
-    if (path.isEmpty())
-        path = QStandardPaths::findExecutable(
-            QStringLiteral("fio"), { QStringLiteral("/usr/bin"), QStringLiteral("/usr/local/bin") });
-    if (path.isEmpty())
-        return Result<QString>::failure(QStringLiteral("fio is not installed (Debian: apt install fio)"));
-    return QFileInfo(path).absoluteFilePath();
+    const auto found = findProgram(QStringLiteral("fio"));
+    if (!found)
+        return Result<QString>::failure(
+            QStringLiteral("fio is not installed: %1 (Debian: apt install fio)").arg(found.errorMessage()));
+    return found;
 }
 
 Result<QVersionNumber> FioRun::parseFioVersion(const QString &text)
@@ -131,7 +152,20 @@ void FioRun::launch()
             env.insert(entry.section(u'=', 0, 0), entry.section(u'=', 1));
         m_process->setProcessEnvironment(env);
     }
-    m_process->setChildProcessModifier([] { ::setpgid(0, 0); });
+    // In the child, before exec: its own process group (see stop()), and death with its parent. SIGTERM, not
+    // SIGKILL: fio stops its job processes on SIGTERM (each is in a session of its own: a SIGKILLed fio leaves
+    // them writing, orphaned). SIGPIPE ignored: fio's handler first prints "terminating on signal" into the
+    // pipe of the parent that is gone, and SIGPIPE would kill it there, before it stops its jobs. The death
+    // signal comes when the thread that forked dies: QProcess forks on this (the owner's) thread. If the
+    // parent died before prctl(), the child has another parent by now and must not run fio at all.
+    const pid_t parent = ::getpid();
+    m_process->setChildProcessModifier([parent] {
+        ::setpgid(0, 0);
+        ::signal(SIGPIPE, SIG_IGN);
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent)
+            ::_exit(127);
+    });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &FioRun::onReadyRead);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
         m_stderr += m_process->readAllStandardError();
@@ -229,8 +263,14 @@ void FioRun::stop()
 void FioRun::signalGroup(int signal)
 {
     const qint64 pid = m_process ? m_process->processId() : 0;
-    if (pid > 0)
-        ::kill(-pid_t(pid), signal); // fio leads its own group (setpgid in the child): fio and its job processes
+    if (pid <= 0)
+        return;
+    // fio puts each job process in a session of its own: the group is fio alone. fio passes SIGINT and SIGTERM
+    // on to its jobs itself; SIGKILL it cannot, so the jobs get it directly, found before fio is gone.
+    const QList<pid_t> jobs = signal == SIGKILL ? childProcesses(pid_t(pid)) : QList<pid_t>();
+    ::kill(-pid_t(pid), signal); // fio leads its own group (setpgid in the child)
+    for (const pid_t job : jobs)
+        ::kill(job, SIGKILL);
 }
 
 void FioRun::fail(const QString &message)

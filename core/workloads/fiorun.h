@@ -1,9 +1,11 @@
 #pragma once
 // One fio process, run asynchronously: fio found by absolute path and its version checked first (through
 // QProcess signals, never waiting), its JSON status stream turned into progress as it arrives, stop() as
-// SIGINT and SIGKILL after a grace period. fio runs in its own process group so that both signals reach
-// every job process it forked, and a Ctrl-C meant for the caller does not reach fio behind its back.
-#include "fiostream.h"
+// SIGINT and SIGKILL after a grace period. fio runs in its own process group, so that a Ctrl-C meant for the
+// caller does not reach fio behind its back (fio passes SIGINT on to its job processes; SIGKILL goes to them
+// directly, as fio puts each in a session of its own); and it
+// dies with its parent (PR_SET_PDEATHSIG): a killed dmtune leaves no fio writing to a device it let go.
+#include "workloads/fiostream.h"
 
 #include <QObject>
 #include <QProcess>
@@ -38,7 +40,8 @@ public:
     static constexpr int MinimumMajorVersion = 3;
     static constexpr int DefaultGraceMs = 5000;
 
-    // fio's absolute path (PATH, then /usr/bin and /usr/local/bin), or why there is none.
+    // fio's absolute path, or why there is none: as root from the system directories only, never $PATH
+    // (see findProgram()).
     static Result<QString> findFio();
     // "fio-3.33\n" -> 3.33; the error says what was printed instead.
     static Result<QVersionNumber> parseFioVersion(const QString &text);

@@ -1,4 +1,4 @@
-#include "fiostream.h"
+#include "workloads/fiostream.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -190,8 +190,8 @@ Result<FioStatus> parseFioStatus(const QJsonObject &object)
         // (4 jobs for 3 s: 12000), which made every rate numjobs times too low.
         qint64 ioMs = 0;
         for (const char *direction : { "read", "write", "trim" })
-            ioMs = std::max(ioMs,
-                job.value(QLatin1String(direction)).toObject().value(QLatin1String("runtime")).toInteger());
+            ioMs = std::max(
+                ioMs, job.value(QLatin1String(direction)).toObject().value(QLatin1String("runtime")).toInteger());
         if (ioMs <= 0)
             ioMs = job.value(QLatin1String("job_runtime")).toInteger();
         g.runtimeMs = std::max(g.runtimeMs, ioMs);

@@ -1,4 +1,4 @@
-#include "labdevice.h"
+#include "workloads/labdevice.h"
 
 #include "sysfs/sysfsroot.h"
 #include "util/fd.h"
@@ -11,7 +11,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace dmtune {
@@ -28,6 +30,43 @@ QString activeScheduler(const QString &text)
 {
     const qsizetype open = text.indexOf(u'[');
     return open < 0 ? text.trimmed() : text.mid(open + 1, text.indexOf(u']') - open - 1);
+}
+
+const QString ownerName = QStringLiteral("owner");
+const QString imageName = QStringLiteral("lab.img");
+
+// lstat() of a path that must be this user's own: a directory (0700) or a regular file, not a link.
+bool ownedByUs(const QString &path, bool directory, struct stat *out = nullptr)
+{
+    struct stat st { };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || st.st_uid != ::geteuid())
+        return false;
+    const bool typeOk = directory ? S_ISDIR(st.st_mode) && (st.st_mode & 077) == 0 : S_ISREG(st.st_mode);
+    if (out)
+        *out = st;
+    return typeOk;
+}
+
+// Whether the loop device `name` (open as loopFd) is backed by `file`, the very inode `st` describes: sysfs
+// names the path, the kernel's status the inode and device (a path can be re-created; an inode cannot).
+bool backedBy(
+    const SysfsRoot &sysfs, const QString &name, int loopFd, const QString &file, quint64 device, quint64 inode)
+{
+    if (sysfs.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name)) != file)
+        return false;
+    loop_info64 info {};
+    return ::ioctl(loopFd, LOOP_GET_STATUS64, &info) == 0 && info.lo_device == device && info.lo_inode == inode;
+}
+
+// "pid=123\nscheduler=none\n" -> the value of `key`.
+QString ownerValue(const QByteArray &text, const QString &key)
+{
+    for (const QByteArray &line : text.split('\n')) {
+        const QString l = QString::fromUtf8(line);
+        if (l.startsWith(key + u'='))
+            return l.mid(key.size() + 1).trimmed();
+    }
+    return {};
 }
 
 } // namespace
@@ -63,18 +102,28 @@ Result<QString> LabDevice::create(qint64 bytes)
         return Result<QString>::failure(why);
     if (bytes < 1024 * 1024)
         return Result<QString>::failure(QStringLiteral("a lab device needs at least 1 MiB"));
+    removeStale(m_baseDir); // a crashed dmtune's devices first: they hold loop numbers and disk space
     QByteArray dirTemplate = QFile::encodeName(m_baseDir + QStringLiteral("/dmtune-lab-XXXXXX"));
     if (!::mkdtemp(dirTemplate.data()))
         return Result<QString>::failure(
             QStringLiteral("cannot create a directory in %1: %2").arg(m_baseDir, errnoText(errno)));
     m_dir = QFile::decodeName(dirTemplate);
-    m_file = m_dir + QStringLiteral("/lab.img");
-    const Fd file(::open(QFile::encodeName(m_file).constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
-    if (file.get() < 0 || ::ftruncate(file.get(), bytes) != 0) { // ftruncate: sparse, nothing written
+    if (const Status owned = takeOwnership(); !owned) {
+        deleteFiles();
+        return Result<QString>::failure(owned.errorMessage);
+    }
+    m_file = m_dir + u'/' + imageName;
+    const Fd file(
+        ::open(QFile::encodeName(m_file).constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600));
+    struct stat st { };
+    if (file.get() < 0 || ::ftruncate(file.get(), bytes) != 0 || ::fstat(file.get(), &st) != 0) {
+        // ftruncate: sparse, nothing written
         const QString message = QStringLiteral("cannot create %1: %2").arg(m_file, errnoText(errno));
         deleteFiles();
         return Result<QString>::failure(message);
     }
+    m_fileDevice = quint64(st.st_dev);
+    m_fileInode = quint64(st.st_ino);
     const auto attached = attach(file.get());
     if (!attached) {
         deleteFiles();
@@ -88,6 +137,11 @@ Result<QString> LabDevice::create(qint64 bytes)
     m_savedScheduler = m_schedulerBefore;
     if (m_savedScheduler == QLatin1String("mq-deadline") || !sysfs.write(schedulerAttr, QStringLiteral("mq-deadline")))
         m_savedScheduler.clear(); // already so, or not available: nothing to restore
+    // For removeStale() in a later dmtune, should this one crash: what to put back.
+    const QByteArray owner
+        = QStringLiteral("pid=%1\ndevice=%2\nscheduler=%3\n").arg(::getpid()).arg(m_name, m_savedScheduler).toUtf8();
+    if (::ftruncate(m_ownerFd, 0) == 0) [[maybe_unused]]
+        const ssize_t n = ::pwrite(m_ownerFd, owner.constData(), size_t(owner.size()), 0);
     Q_EMIT created(m_name);
     return m_name;
 }
@@ -142,11 +196,26 @@ Status LabDevice::remove()
     }
     const QString name = m_name;
     const SysfsRoot sysfs;
+    const Fd loop(::open(QFile::encodeName(devicePath()).constData(), O_RDONLY | O_CLOEXEC));
+    if (loop.get() < 0)
+        return Status::failure(QStringLiteral("opening /dev/%1: %2").arg(name, errnoText(errno)));
+    // Only our own device: detached by someone else and attached to another file, it is theirs now.
+    if (!backedBy(sysfs, name, loop.get(), m_file, m_fileDevice, m_fileInode)) {
+        const QString backing = sysfs.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name));
+        m_name.clear();
+        m_savedScheduler.clear();
+        deleteFiles();
+        Q_EMIT removed(name);
+        if (backing.isEmpty())
+            return Status::success(); // already detached: nothing left to do
+        return Status::failure(
+            QStringLiteral("/dev/%1 is no longer the lab device (it is backed by %2 now): left attached")
+                .arg(name, backing));
+    }
     // Loop devices keep their queue settings after detach: give the next user what it had.
     if (!m_savedScheduler.isEmpty())
         sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), m_savedScheduler);
-    const Fd loop(::open(QFile::encodeName(devicePath()).constData(), O_RDONLY | O_CLOEXEC));
-    if (loop.get() < 0 || ::ioctl(loop.get(), LOOP_CLR_FD, 0) != 0) {
+    if (::ioctl(loop.get(), LOOP_CLR_FD, 0) != 0) {
         const int error = errno;
         if (error != ENXIO) // ENXIO: already detached by someone else
             return Status::failure(QStringLiteral("detaching /dev/%1: %2").arg(name, errnoText(error)));
@@ -158,14 +227,81 @@ Status LabDevice::remove()
     return Status::success();
 }
 
+Status LabDevice::takeOwnership()
+{
+    // Locked before it has its name: removeStale() opens "owner" only, so it never sees an unlocked one of
+    // a directory being made (rename keeps the open file and its lock).
+    const QString fresh = m_dir + QStringLiteral("/owner.new");
+    m_ownerFd = ::open(QFile::encodeName(fresh).constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (m_ownerFd < 0 || ::flock(m_ownerFd, LOCK_EX | LOCK_NB) != 0
+        || ::rename(QFile::encodeName(fresh).constData(), QFile::encodeName(m_dir + u'/' + ownerName).constData()) != 0)
+        return Status::failure(QStringLiteral("cannot create %1: %2").arg(fresh, errnoText(errno)));
+    return Status::success();
+}
+
+QStringList LabDevice::removeStale(const QString &baseDir)
+{
+    QStringList done;
+    const SysfsRoot sysfs;
+    QStringList loops;
+    for (const QString &name : sysfs.list(QStringLiteral("block"))) {
+        if (name.startsWith(QLatin1String("loop")))
+            loops << name;
+    }
+    const QStringList dirs = QDir(baseDir).entryList(
+        { QStringLiteral("dmtune-lab-*") }, QDir::Dirs | QDir::NoSymLinks | QDir::Hidden | QDir::System);
+    for (const QString &entry : dirs) {
+        const QString dir = baseDir + u'/' + entry;
+        if (!ownedByUs(dir, true))
+            continue; // not made by mkdtemp as this user: not ours to judge
+        const QString ownerPath = dir + u'/' + ownerName;
+        if (!ownedByUs(ownerPath, false))
+            continue; // no owner file (an older dmtune, or not a lab directory): left as it is
+        const Fd owner(::open(QFile::encodeName(ownerPath).constData(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
+        if (owner.get() < 0 || ::flock(owner.get(), LOCK_EX | LOCK_NB) != 0)
+            continue; // its dmtune still runs (or it cannot be looked at)
+        QByteArray text(4096, '\0');
+        const ssize_t n = ::pread(owner.get(), text.data(), size_t(text.size()), 0);
+        text.truncate(n > 0 ? qsizetype(n) : 0);
+        const QString image = dir + u'/' + imageName;
+        struct stat st { };
+        if (ownedByUs(image, false, &st)) {
+            for (const QString &name : std::as_const(loops)) {
+                const Fd loop(
+                    ::open(QFile::encodeName(QStringLiteral("/dev/") + name).constData(), O_RDONLY | O_CLOEXEC));
+                if (loop.get() < 0 || !backedBy(sysfs, name, loop.get(), image, quint64(st.st_dev), quint64(st.st_ino)))
+                    continue;
+                const QString scheduler = ownerValue(text, QStringLiteral("scheduler"));
+                if (!scheduler.isEmpty())
+                    sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), scheduler);
+                if (::ioctl(loop.get(), LOOP_CLR_FD, 0) == 0 || errno == ENXIO)
+                    done << QStringLiteral("detached /dev/%1, the lab device of a dmtune that is gone (pid %2)")
+                                .arg(name, ownerValue(text, QStringLiteral("pid")));
+            }
+            QFile::remove(image);
+        }
+        QFile::remove(ownerPath);
+        if (QDir().rmdir(dir))
+            done << QStringLiteral("removed %1").arg(dir);
+    }
+    return done;
+}
+
 void LabDevice::deleteFiles()
 {
     if (!m_file.isEmpty())
         QFile::remove(m_file);
-    if (!m_dir.isEmpty())
+    if (!m_dir.isEmpty()) {
+        QFile::remove(m_dir + u'/' + ownerName);
+        QFile::remove(m_dir + QStringLiteral("/owner.new"));
         QDir().rmdir(m_dir);
+    }
+    if (m_ownerFd >= 0) // the lock last: the directory is gone before anyone could take it
+        ::close(m_ownerFd);
+    m_ownerFd = -1;
     m_file.clear();
     m_dir.clear();
+    m_fileDevice = m_fileInode = 0;
 }
 
 } // namespace dmtune

@@ -2,6 +2,14 @@
 // The lab device: a loop device with direct I/O over a sparse file dmtune owns, the safe default target for
 // workloads and tuning. Created on request (root only), removed on request or when the object goes away (the
 // app's exit). Its scheduler is set to mq-deadline (so batched writes merge, as on a real disk) and restored.
+//
+// Ownership: each lab device has its own directory (<base>/dmtune-lab-XXXXXX, 0700) with the backing file
+// lab.img and a file "owner" that the creating process keeps flock()ed for the device's life (it also says
+// the pid and the scheduler to restore). A loop device is detached only when it is provably ours: its sysfs
+// loop/backing_file is our lab.img and the kernel's backing inode and device (LOOP_GET_STATUS64) are the
+// ones we created. A directory whose owner lock can be taken belongs to a dmtune that is gone: its device is
+// stale and removeStale() (run by create() and at the GUI's start) detaches it, restores its scheduler and
+// deletes the files.
 #include "util/result.h"
 
 #include <QObject>
@@ -24,8 +32,13 @@ public:
     // A second create() while one exists returns the existing device.
     Result<QString> create(qint64 bytes = DefaultBytes);
     // Detaches the device (if fio still has it open, the kernel detaches it on the last close) and deletes
-    // the file. Success when there is nothing to remove.
+    // the file. Success when there is nothing to remove. A loop device that is no longer backed by our file
+    // (someone detached it and attached something else) is left alone: an error says so, our files go.
     Status remove();
+
+    // Removes the lab devices in baseDir whose owner process is gone (see above); never one that is not
+    // provably a lab device, nor one whose owner still runs. Returns one line per device or directory removed.
+    static QStringList removeStale(const QString &baseDir);
 
     QString deviceName() const { return m_name; } // empty when there is none
     QString devicePath() const { return m_name.isEmpty() ? QString() : QStringLiteral("/dev/") + m_name; }
@@ -47,10 +60,13 @@ Q_SIGNALS:
 
 private:
     Result<QString> attach(int backingFd);
+    Status takeOwnership();
     void deleteFiles();
 
     QString m_baseDir = QStringLiteral("/var/tmp");
     QString m_dir, m_file, m_name;
+    int m_ownerFd = -1; // <dir>/owner, flock()ed while this object owns the directory
+    quint64 m_fileDevice = 0, m_fileInode = 0; // the backing file we created, as LOOP_GET_STATUS64 reports it
     QString m_savedScheduler; // to restore; empty when nothing was changed
     QString m_schedulerBefore;
     bool m_directIo = false;

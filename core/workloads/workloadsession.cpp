@@ -1,4 +1,4 @@
-#include "workloadsession.h"
+#include "workloads/workloadsession.h"
 
 #include "discovery/devicesnapshot.h"
 #include "recordings/recordingwriter.h"
@@ -160,11 +160,13 @@ WorkloadSession::WorkloadSession(Sampler *sampler, QObject *parent)
     });
     connect(&m_fio, &FioRun::finished, this, [this](const FioOutcome &outcome) {
         m_fioRunning = false;
+        m_hold.release(); // fio has closed the device: it may be mounted or claimed again
         closeRecording(&outcome);
         Q_EMIT finished(outcome, summary(outcome));
     });
     connect(&m_fio, &FioRun::failed, this, [this](const QString &message) {
         m_fioRunning = false;
+        m_hold.release();
         if (m_writer)
             record(m_writer->addNote(
                 double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, QStringLiteral("fio failed: ") + message));
@@ -179,12 +181,19 @@ WorkloadSession::~WorkloadSession()
 }
 
 Status WorkloadSession::start(
-    const FioJob &job, const QString &devicePath, const QString &recordPath, const RecordingMeta *meta)
+    const FioJob &job, const QString &devicePath, const QString &recordPath, const RecordingMeta *meta, DeviceHold hold)
 {
     if (m_fio.isRunning())
         return Status::failure(QStringLiteral("a workload is already running"));
-    if (const Status valid = validateFioJob(job); !valid)
+    if (const Status valid = fioJobRunnable(job, devicePath); !valid)
         return valid;
+    if (hold.isHeld() && hold.devicePath() != devicePath)
+        return Status::failure(
+            QStringLiteral("the guard held %1, but fio would write to %2").arg(hold.devicePath(), devicePath));
+    if (!job.isCustom() && rwWrites(job.rw) && !hold.isHeld())
+        return Status::failure(
+            QStringLiteral("%1 writes, but %2 is not held for it (the write guard's decision holds it)")
+                .arg(job.id, devicePath));
     m_job = job;
     m_devicePath = devicePath;
     m_recordPath = recordPath;
@@ -195,6 +204,7 @@ Status WorkloadSession::start(
             return Status::failure(writer.errorMessage());
         m_writer = std::move(writer.value());
     }
+    m_hold = std::move(hold);
     m_fio.start(fioArguments(job, devicePath), job.isCustom() ? fioEnvironment(devicePath) : QStringList());
     return Status::success();
 }

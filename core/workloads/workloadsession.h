@@ -4,9 +4,10 @@
 // configuration snapshot, the raw counters, fio's progress and result). Also adds up the devices' counters
 // over the run for the summary. Owns neither the sampler nor its timer: the caller starts it (before start(),
 // so that the first interval has a baseline) and stops it.
-#include "fiojob.h"
-#include "fiorun.h"
 #include "stats/samplebatch.h"
+#include "workloads/devicehold.h"
+#include "workloads/fiojob.h"
+#include "workloads/fiorun.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -65,14 +66,19 @@ public:
     void setGraceMs(int ms) { m_fio.setGraceMs(ms); }
 
     // Starts fio on devicePath. recordPath empty: no recording. The guard is the caller's business (it has
-    // the confirmation); this only runs. Fails at once when the recording cannot be created or a run is going.
+    // the confirmation): hold is what its decision held (checkWrite), kept by the run and released when fio
+    // ends, fails or is stopped. A template that writes needs one, on devicePath. Fails at once when the
+    // recording cannot be created, the hold is missing or of another device, or a run is going.
     Status start(const FioJob &job, const QString &devicePath, const QString &recordPath = {},
-        const RecordingMeta *meta = nullptr);
+        const RecordingMeta *meta = nullptr, DeviceHold hold = {});
     void stop() { m_fio.stop(); }
     bool isRunning() const { return m_fio.isRunning(); }
+    // The device held for the run (empty when none is, e.g. a read workload, or after fio ended).
+    QString heldDevice() const { return m_hold.device(); }
     FioRun *fio() { return &m_fio; }
     const DeviceRunTotals &totals() const { return m_totals; }
     const FioJob &job() const { return m_job; }
+    QString devicePath() const { return m_devicePath; }
     QString recordPath() const { return m_recordPath; }
 
     // The run's summary: job, command line, fio's overall rates per group, the devices' iostat over the run.
@@ -96,6 +102,7 @@ private:
     FioJob m_job;
     QString m_devicePath, m_recordPath;
     std::unique_ptr<RecordingWriter> m_writer;
+    DeviceHold m_hold;
     DeviceRunTotals m_totals;
     bool m_fioRunning = false;
 };

@@ -1,4 +1,4 @@
-#include "writeguard.h"
+#include "workloads/writeguard.h"
 
 #include <QFile>
 
@@ -41,17 +41,27 @@ QString probeValue(blkid_probe probe, const char *name)
 }
 
 // Every signature libblkid finds on one device, as wipefs lists them: superblocks (file systems, RAID and
-// LVM members, crypto) and partition tables.
-Status probeSignatures(const QString &name, QList<BlockSignature> *out)
+// LVM members, crypto) and partition tables. heldFd >= 0: probe that descriptor (the device the hold
+// checked), else open /dev/<name>. FORCE_GPT: a GPT whose protective MBR was zeroed (or overwritten by a
+// "dos" label) is still a GPT, with partitions, to the kernel's "gpt" parser and to sgdisk.
+Status probeSignatures(const QString &name, int heldFd, QList<BlockSignature> *out)
 {
-    const QByteArray node = QFile::encodeName(QStringLiteral("/dev/") + name);
-    blkid_probe probe = blkid_new_probe_from_filename(node.constData());
+    blkid_probe probe = nullptr;
+    if (heldFd >= 0) {
+        probe = blkid_new_probe();
+        if (probe && blkid_probe_set_device(probe, heldFd, 0, 0) != 0) {
+            blkid_free_probe(probe);
+            probe = nullptr;
+        }
+    } else {
+        probe = blkid_new_probe_from_filename(QFile::encodeName(QStringLiteral("/dev/") + name).constData());
+    }
     if (!probe)
         return Status::failure(QStringLiteral("libblkid cannot open /dev/%1").arg(name));
     blkid_probe_enable_superblocks(probe, 1);
     blkid_probe_set_superblocks_flags(probe, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_BADCSUM);
     blkid_probe_enable_partitions(probe, 1);
-    blkid_probe_set_partitions_flags(probe, BLKID_PARTS_MAGIC);
+    blkid_probe_set_partitions_flags(probe, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
     int rc = 0;
     while ((rc = blkid_do_probe(probe)) == 0) {
         BlockSignature s;
@@ -97,7 +107,7 @@ QStringList parseSwaps(const QString &text)
     return devices;
 }
 
-DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device)
+DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device, DeviceHold *holdOut)
 {
     DeviceFacts facts;
     facts.device = device;
@@ -106,6 +116,16 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device)
     facts.exists = !device.isEmpty() && !device.contains(u'/') && root.exists(base + QStringLiteral("/dev"));
     if (!facts.exists)
         return facts;
+    // The hold first: what is probed below is then the device the kernel says nobody else has claimed.
+    DeviceHold hold;
+    if (root.isLive()) {
+        auto acquired = DeviceHold::acquire(root, device);
+        if (acquired)
+            hold = std::move(acquired.value());
+        else
+            facts.exclusiveError = acquired.errorMessage();
+    }
+    facts.held = hold.isHeld();
     for (const QString &entry : root.list(base)) {
         if (root.exists(QStringLiteral("%1/%2/partition").arg(base, entry)))
             facts.partitions << entry;
@@ -120,6 +140,18 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device)
         for (const QString &holder : root.list(dir + QStringLiteral("/holders")))
             facts.holders << (name == device ? holder : QStringLiteral("%1 (on %2)").arg(holder, name));
     }
+    // A partition's disk: sysfs links class/block/sdb1 to .../block/sdb/sdb1. Its holders (a multipath map
+    // over the disk, LVM on the whole disk) and its mounts make the partition unsafe too.
+    QStringList inUseNames = names;
+    if (root.exists(base + QStringLiteral("/partition"))) {
+        const QString parent = root.linkTarget(base).section(u'/', -2, -2);
+        if (!parent.isEmpty() && parent != device && root.exists(QStringLiteral("class/block/%1/dev").arg(parent))) {
+            facts.parentDisk = parent;
+            facts.parentHolders = root.list(QStringLiteral("class/block/%1/holders").arg(parent));
+            devnums << root.readOr(QStringLiteral("class/block/%1/dev").arg(parent));
+            inUseNames << parent;
+        }
+    }
 
     if (const auto mountinfo = root.readProc(QStringLiteral("self/mountinfo")))
         for (const MountEntry &m : parseMountinfo(mountinfo.value())) {
@@ -128,7 +160,7 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device)
         }
     if (const auto swaps = root.readProc(QStringLiteral("swaps")))
         for (const QString &path : parseSwaps(swaps.value())) {
-            if (names.contains(path.section(u'/', -1)))
+            if (inUseNames.contains(path.section(u'/', -1)))
                 facts.swaps << path;
         }
 
@@ -137,13 +169,16 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device)
         facts.probeError = QStringLiteral("a captured sysfs tree: the device cannot be probed");
     } else {
         for (const QString &name : std::as_const(names)) {
-            if (const Status probed = probeSignatures(name, &facts.signatures); !probed)
+            const int fd = name == device && hold.isHeld() ? hold.fd() : -1;
+            if (const Status probed = probeSignatures(name, fd, &facts.signatures); !probed)
                 facts.probeError = probed.errorMessage;
         }
     }
 #else
     facts.probeError = QStringLiteral("dmtune was built without libblkid: signatures cannot be checked");
 #endif
+    if (holdOut)
+        *holdOut = std::move(hold);
     return facts;
 }
 
@@ -158,19 +193,34 @@ WriteDecision decideWrite(const DeviceFacts &facts, bool writes, const QString &
         d.allowed = true;
         return d;
     }
+    // In use: something else has the device (or its disk) now. No confirmation can make that safe.
+    QStringList inUse;
     for (const MountEntry &m : facts.mounts)
-        d.reasons << QStringLiteral("%1 (%2) is mounted on %3").arg(m.source, m.fsType, m.mountPoint);
+        inUse << QStringLiteral("%1 (%2) is mounted on %3").arg(m.source, m.fsType, m.mountPoint);
     for (const QString &swap : facts.swaps)
-        d.reasons << QStringLiteral("%1 is in use as swap").arg(swap);
+        inUse << QStringLiteral("%1 is in use as swap").arg(swap);
     for (const QString &holder : facts.holders)
-        d.reasons << QStringLiteral("held by %1 (LVM, dm or md on top of it)").arg(holder);
+        inUse << QStringLiteral("held by %1 (LVM, dm or md on top of it)").arg(holder);
+    for (const QString &holder : facts.parentHolders)
+        inUse << QStringLiteral("its disk %1 is held by %2 (a multipath map, LVM, dm or md uses the whole disk)")
+                     .arg(facts.parentDisk, holder);
+    if (!facts.exclusiveError.isEmpty())
+        inUse << facts.exclusiveError;
+    else if (!facts.held)
+        inUse << QStringLiteral("%1 was not opened exclusively, so nothing keeps it unused until fio ends")
+                     .arg(facts.device);
+    // Holds data: destroyed by the write, which the user may want.
+    QStringList data;
     for (const BlockSignature &s : facts.signatures)
-        d.reasons << QStringLiteral("%1 holds %2 (%3)")
-                         .arg(s.device, s.type, s.usage.isEmpty() ? QStringLiteral("signature") : s.usage);
+        data << QStringLiteral("%1 holds %2 (%3)")
+                    .arg(s.device, s.type, s.usage.isEmpty() ? QStringLiteral("signature") : s.usage);
     if (!facts.partitions.isEmpty())
-        d.reasons << QStringLiteral("it has partitions: %1").arg(facts.partitions.join(QLatin1String(", ")));
+        data << QStringLiteral("it has partitions: %1").arg(facts.partitions.join(QLatin1String(", ")));
     if (!facts.probeError.isEmpty())
-        d.reasons << QStringLiteral("its contents could not be checked: %1").arg(facts.probeError);
+        data << QStringLiteral("its contents could not be checked: %1").arg(facts.probeError);
+    d.reasons = inUse + data;
+    if (!inUse.isEmpty())
+        return d;
     if (d.reasons.isEmpty()) {
         d.allowed = true;
         return d;
@@ -181,12 +231,17 @@ WriteDecision decideWrite(const DeviceFacts &facts, bool writes, const QString &
     return d;
 }
 
-WriteDecision checkWrite(const SysfsRoot &root, const QString &device, bool writes, const QString &confirmation)
+WriteDecision checkWrite(
+    const SysfsRoot &root, const QString &device, bool writes, const QString &confirmation, DeviceHold *hold)
 {
-    if (!writes) // a read workload is never refused for what the device holds: no probe needed
+    if (!writes) // a read workload is never refused for what the device holds: no probe, no hold
         return decideWrite({ device, !device.contains(u'/') && root.exists(QStringLiteral("class/block/") + device) },
             false, confirmation);
-    return decideWrite(gatherDeviceFacts(root, device), true, confirmation);
+    DeviceHold taken;
+    const WriteDecision decision = decideWrite(gatherDeviceFacts(root, device, &taken), true, confirmation);
+    if (decision.allowed && hold)
+        *hold = std::move(taken);
+    return decision;
 }
 
 } // namespace dmtune

@@ -25,10 +25,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <random>
 #include <cstdio>
 #include <ctime>
 #include <fcntl.h>
+#include <random>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -502,9 +502,8 @@ int main(int argc, char **argv)
         if (args.contains(QStringLiteral("--first-case-only")) && &c != &cases[0])
             continue;
         const SamplerRun r = runGenerated(4096, c.busyEvery, c.activeEvery, 100, seconds, c.store, c.readInflight);
-        std::printf(
-            "| %s | %d | %d | %.2f %% | %.3f | %.3f | %.3f |\n", c.label, r.ticks, r.devicesPerBatch, r.cpuPercent,
-            r.cpuPerTickMs, r.p50Ms, r.p90Ms);
+        std::printf("| %s | %d | %d | %.2f %% | %.3f | %.3f | %.3f |\n", c.label, r.ticks, r.devicesPerBatch,
+            r.cpuPercent, r.cpuPerTickMs, r.p50Ms, r.p90Ms);
         std::fflush(stdout);
     }
     if (args.contains(QStringLiteral("--generated-only")))

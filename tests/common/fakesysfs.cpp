@@ -7,6 +7,7 @@
 namespace dmtune::test {
 
 FakeSysfs::FakeSysfs()
+    : m_root(QFileInfo(m_dir.path()).canonicalFilePath())
 {
     dir(QStringLiteral("block"));
     dir(QStringLiteral("class/block"));
@@ -18,7 +19,7 @@ FakeSysfs::FakeSysfs()
 
 void FakeSysfs::dir(const QString &relative)
 {
-    QDir(root()).mkpath(relative);
+    QDir(m_root).mkpath(relative);
 }
 
 void FakeSysfs::file(const QString &relative, const QString &content, bool writable)
@@ -30,6 +31,7 @@ void FakeSysfs::file(const QString &relative, const QString &content, bool writa
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         f.write(content.toUtf8() + (content.endsWith(QLatin1Char('\n')) ? "" : "\n"));
     f.close();
+    // sysfs modes: 0644 for knobs, 0444 for facts; dmtune reads "writable" from these bits.
     f.setPermissions(writable ? (QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)
                               : (QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
 }
@@ -40,12 +42,14 @@ void FakeSysfs::link(const QString &relative, const QString &target)
     const QString linkDir = QFileInfo(path).path();
     QDir().mkpath(linkDir);
     QFile::remove(path);
+    // Relative, as the kernel's: a tree given to dmtune never resolves a link that leaves it (absolute ones do).
     const QString relTarget = QDir(linkDir).relativeFilePath(root() + QLatin1Char('/') + target);
-    QFile::link(relTarget, path);
+    if (!QFile::link(relTarget, path))
+        qFatal("cannot link %s", qPrintable(path));
 }
 
-void FakeSysfs::blockCommon(const QString &devPath, const QString &name, const QString &devnum, qint64 sectors,
-                            bool withQueue)
+void FakeSysfs::blockCommon(
+    const QString &devPath, const QString &name, const QString &devnum, qint64 sectors, bool withQueue)
 {
     file(devPath + QStringLiteral("/dev"), devnum, false);
     file(devPath + QStringLiteral("/size"), QString::number(sectors), false);
@@ -53,8 +57,10 @@ void FakeSysfs::blockCommon(const QString &devPath, const QString &name, const Q
     file(devPath + QStringLiteral("/removable"), QStringLiteral("0"), false);
     file(devPath + QStringLiteral("/stat"), QStringLiteral("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"), false);
     file(devPath + QStringLiteral("/inflight"), QStringLiteral("       0        0"), false);
-    file(devPath + QStringLiteral("/uevent"), QStringLiteral("MAJOR=%1\nMINOR=%2\nDEVNAME=%3\nDEVTYPE=disk")
-                                                   .arg(devnum.section(QLatin1Char(':'), 0, 0), devnum.section(QLatin1Char(':'), 1), name), false);
+    file(devPath + QStringLiteral("/uevent"),
+        QStringLiteral("MAJOR=%1\nMINOR=%2\nDEVNAME=%3\nDEVTYPE=disk")
+            .arg(devnum.section(QLatin1Char(':'), 0, 0), devnum.section(QLatin1Char(':'), 1), name),
+        false);
     dir(devPath + QStringLiteral("/slaves"));
     dir(devPath + QStringLiteral("/holders"));
     if (withQueue) {
@@ -73,10 +79,12 @@ void FakeSysfs::blockCommon(const QString &devPath, const QString &name, const Q
 }
 
 QString FakeSysfs::scsiDisk(const QString &name, const QString &devnum, const QString &hctl, const QString &vendor,
-                            const QString &model, const QString &wwid, qint64 sectors, int queueDepth)
+    const QString &model, const QString &wwid, qint64 sectors, int queueDepth, const QString &transport)
 {
     const QStringList parts = hctl.split(QLatin1Char(':'));
-    const QString host = QStringLiteral("host") + parts.value(0);
+    QString host = QStringLiteral("host") + parts.value(0);
+    if (transport == QLatin1String("fc"))
+        host += QStringLiteral("/rport-%1:0-0").arg(parts.value(0));
     const QString target = QStringLiteral("target%1:%2:%3").arg(parts.value(0), parts.value(1), parts.value(2));
     const QString scsiDev = QStringLiteral("devices/pci0000:00/0000:00:1f.2/%1/%2/%3").arg(host, target, hctl);
     file(scsiDev + QStringLiteral("/vendor"), vendor, false);
@@ -95,7 +103,7 @@ QString FakeSysfs::scsiDisk(const QString &name, const QString &devnum, const QS
 }
 
 QString FakeSysfs::dmDevice(const QString &name, const QString &devnum, const QString &dmName, const QString &uuid,
-                            const QStringList &slaves, qint64 sectors)
+    const QStringList &slaves, qint64 sectors)
 {
     const QString devPath = QStringLiteral("devices/virtual/block/") + name;
     blockCommon(devPath, name, devnum, sectors);
@@ -118,8 +126,16 @@ QString FakeSysfs::virtualDisk(const QString &name, const QString &devnum, qint6
     return devPath;
 }
 
+QString FakeSysfs::loopDevice(const QString &name, const QString &devnum, const QString &backingFile)
+{
+    const QString devPath = virtualDisk(name, devnum, 2097152);
+    file(devPath + QStringLiteral("/queue/scheduler"), QStringLiteral("[none] mq-deadline"));
+    file(devPath + QStringLiteral("/loop/backing_file"), backingFile, false);
+    return devPath;
+}
+
 QString FakeSysfs::nvmeNamespace(const QString &name, const QString &devnum, const QString &controller,
-                                 const QString &subsystem, const QString &wwid, const QString &transport)
+    const QString &subsystem, const QString &wwid, const QString &transport)
 {
     const QString ctrlPath = QStringLiteral("devices/pci0000:00/0000:00:04.0/nvme/") + controller;
     file(ctrlPath + QStringLiteral("/model"), QStringLiteral("Samsung SSD 980 PRO 1TB"), false);
@@ -127,7 +143,8 @@ QString FakeSysfs::nvmeNamespace(const QString &name, const QString &devnum, con
     file(ctrlPath + QStringLiteral("/firmware_rev"), QStringLiteral("5B2QGXA7"), false);
     file(ctrlPath + QStringLiteral("/transport"), transport, false);
     file(ctrlPath + QStringLiteral("/address"), QStringLiteral("0000:00:04.0"), false);
-    file(ctrlPath + QStringLiteral("/subsysnqn"), QStringLiteral("nqn.2014.08.org.nvmexpress:144d144dS5GXNX0R123456"), false);
+    file(ctrlPath + QStringLiteral("/subsysnqn"), QStringLiteral("nqn.2014.08.org.nvmexpress:144d144dS5GXNX0R123456"),
+        false);
     link(ctrlPath + QStringLiteral("/subsystem"), QStringLiteral("class/nvme"));
     link(QStringLiteral("class/nvme/") + controller, ctrlPath);
     const QString subsysPath = QStringLiteral("devices/virtual/nvme-subsystem/") + subsystem;
@@ -142,7 +159,8 @@ QString FakeSysfs::nvmeNamespace(const QString &name, const QString &devnum, con
     return devPath;
 }
 
-QString FakeSysfs::partition(const QString &disk, const QString &name, const QString &devnum, int number, qint64 sectors)
+QString FakeSysfs::partition(
+    const QString &disk, const QString &name, const QString &devnum, int number, qint64 sectors)
 {
     const QString partPath = m_devicePaths.value(disk) + QLatin1Char('/') + name;
     file(partPath + QStringLiteral("/dev"), devnum, false);
@@ -152,6 +170,15 @@ QString FakeSysfs::partition(const QString &disk, const QString &name, const QSt
     link(QStringLiteral("class/block/") + name, partPath);
     m_devicePaths.insert(name, partPath);
     return partPath;
+}
+
+void FakeSysfs::removeDevice(const QString &name)
+{
+    const QString devPath = m_devicePaths.take(name);
+    QFile::remove(m_root + QStringLiteral("/block/") + name);
+    QFile::remove(m_root + QStringLiteral("/class/block/") + name);
+    if (!devPath.isEmpty())
+        QDir(m_root + QLatin1Char('/') + devPath).removeRecursively();
 }
 
 } // namespace dmtune::test

@@ -32,13 +32,13 @@ private Q_SLOTS:
         QStringList names;
         for (int row = 0; row < table->rowCount(); ++row)
             names << table->item(row, 0)->text();
-        QCOMPARE(names, (QStringList {QStringLiteral("dmtune"), QStringLiteral("Qt"), QStringLiteral("QCustomPlot"),
-                                      QStringLiteral("libudev"), QStringLiteral("libdevmapper"),
-                                      QStringLiteral("device-mapper driver"), QStringLiteral("Linux kernel"),
-                                      QStringLiteral("fio")}));
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("dmtune"), QStringLiteral("Qt"), QStringLiteral("QCustomPlot"),
+                QStringLiteral("libudev"), QStringLiteral("libdevmapper"), QStringLiteral("device-mapper driver"),
+                QStringLiteral("Linux kernel"), QStringLiteral("fio") }));
         QCOMPARE(about.versionOf(QStringLiteral("qt")), QString::fromLatin1(qVersion()));
         QVERIFY2(about.versionOf(QStringLiteral("qcustomplot")).startsWith(QStringLiteral("2.")),
-                 qPrintable(about.versionOf(QStringLiteral("qcustomplot"))));
+            qPrintable(about.versionOf(QStringLiteral("qcustomplot"))));
         QCOMPARE(about.versionOf(QStringLiteral("kernel")), QStringLiteral("6.1.0-27-amd64"));
 
         const QString fio = QStandardPaths::findExecutable(QStringLiteral("fio"));
@@ -51,14 +51,13 @@ private Q_SLOTS:
         QCOMPARE(fioShown.count(), 0);
         QCOMPARE(table->item(table->rowCount() - 1, 2)->text(), QStringLiteral("checking…"));
         QProcess direct;
-        direct.start(fio, {QStringLiteral("--version")});
+        direct.start(fio, { QStringLiteral("--version") });
         QVERIFY(direct.waitForFinished(10000));
         const QString expected = QString::fromLatin1(direct.readAll()).trimmed().mid(4); // fio-3.33
         QTRY_COMPARE_WITH_TIMEOUT(fioShown.count(), 1, 10000);
         QCOMPARE(about.versionOf(QStringLiteral("fio")), expected);
         QCOMPARE(table->item(table->rowCount() - 1, 1)->text(), expected);
         QVERIFY(about.versionsText().contains(QStringLiteral("fio")));
-
     }
 
     // This machine's own versions, as Help > About shows them (and the picture in docs/).

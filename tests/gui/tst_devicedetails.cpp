@@ -1,11 +1,12 @@
 // What the detail pane shows, without the pane: queue attributes read from a fake tree, their
 // table model, and the property rows of disks, maps and partitions.
 #include "fakesysfs.h"
+#include "standardmachine.h"
 
-#include "deviceproperties.h"
+#include "devices/deviceproperties.h"
+#include "devices/queueattributemodel.h"
+#include "devices/queueattributes.h"
 #include "discovery/discovery.h"
-#include "queueattributemodel.h"
-#include "queueattributes.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -36,15 +37,14 @@ QString valueOf(const QList<PropertyRow> &rows, const QString &label)
 
 } // namespace
 
-class TestDeviceDetails : public QObject
-{
+class TestDeviceDetails : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
     void queueAttributesOfScsiDisk()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const QueueAttributes queue = readQueueAttributes(SysfsRoot(fake.root(), QString()), QStringLiteral("sdak"));
         QVERIFY(queue.present);
         QCOMPARE(queue.directory, QStringLiteral("block/sdak/queue"));
@@ -66,7 +66,7 @@ private Q_SLOTS:
     void queueAttributesMissing()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const SysfsRoot sysfs(fake.root(), QString());
         const QueueAttributes zram = readQueueAttributes(sysfs, QStringLiteral("zram0"));
         QVERIFY(!zram.present);
@@ -78,7 +78,7 @@ private Q_SLOTS:
     void queueAttributeModel()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const SysfsRoot sysfs(fake.root(), QString());
         QueueAttributeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -89,10 +89,11 @@ private Q_SLOTS:
         QCOMPARE(model.index(row, QueueAttributeModel::ValueColumn).data().toString(), QStringLiteral("256"));
         QCOMPARE(model.index(row, QueueAttributeModel::WritableColumn).data().toString(), QStringLiteral("yes"));
         QCOMPARE(model.index(row, 0).data(QueueAttributeModel::WritableRole).toBool(), true);
-        QCOMPARE(model.headerData(QueueAttributeModel::WritableColumn, Qt::Horizontal).toString(), QStringLiteral("Writable"));
+        QCOMPARE(model.headerData(QueueAttributeModel::WritableColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Writable"));
 
         // A refresh of the same device updates values in place.
-        fake.writeFile(QStringLiteral("block/sdak/queue/nr_requests"), QStringLiteral("64"), true);
+        fake.file(QStringLiteral("block/sdak/queue/nr_requests"), QStringLiteral("64"));
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setAttributes(readQueueAttributes(sysfs, QStringLiteral("sdak")).attributes);
@@ -111,7 +112,7 @@ private Q_SLOTS:
     void propertiesOfPathAndMap()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const DeviceSnapshot snapshot = Discovery::scan(SysfsRoot(fake.root(), QString()));
 
         const auto sdak = describeDevice(snapshot, QStringLiteral("sdak"));

@@ -1,10 +1,11 @@
 // The device tree model over snapshots of a fake sysfs tree: structure, labels, roles, and
 // in-place updates checked by QAbstractItemModelTester.
 #include "fakesysfs.h"
+#include "standardmachine.h"
 
-#include "devicelabels.h"
-#include "devicetreebuilder.h"
-#include "devicetreemodel.h"
+#include "devices/devicelabels.h"
+#include "devices/devicetreebuilder.h"
+#include "devices/devicetreemodel.h"
 #include "discovery/discovery.h"
 
 #include <QAbstractItemModelTester>
@@ -14,8 +15,7 @@
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 
-class TestDeviceTreeModel : public QObject
-{
+class TestDeviceTreeModel : public QObject {
     Q_OBJECT
 
 private:
@@ -35,15 +35,15 @@ private:
         MultipathMap &map = snapshot.maps[0];
         map.groupsKnown = true;
         map.groupsUnknownReason.clear();
-        map.features = {QStringLiteral("queue_if_no_path")};
+        map.features = { QStringLiteral("queue_if_no_path") };
         map.nextGroup = 1;
-        PathGroupInfo first {1, QStringLiteral("A"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
-        first.paths = {PathInfo {QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("A"), 0, {}, {}},
-                       PathInfo {QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("A"), 0, {}, {}}};
-        PathGroupInfo second {2, QStringLiteral("E"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
-        second.paths = {PathInfo {QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("F"), 3, {}, {}},
-                        PathInfo {QString(), QStringLiteral("66:64"), QStringLiteral("A"), 0, {}, {}}};
-        map.groups = {first, second};
+        PathGroupInfo first { 1, QStringLiteral("A"), QStringLiteral("service-time"), { QStringLiteral("0") }, {} };
+        first.paths = { PathInfo { QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("A"), 0, {}, {} },
+            PathInfo { QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("A"), 0, {}, {} } };
+        PathGroupInfo second { 2, QStringLiteral("E"), QStringLiteral("service-time"), { QStringLiteral("0") }, {} };
+        second.paths = { PathInfo { QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("F"), 3, {}, {} },
+            PathInfo { QString(), QStringLiteral("66:64"), QStringLiteral("A"), 0, {}, {} } };
+        map.groups = { first, second };
         return snapshot;
     }
 
@@ -105,7 +105,7 @@ private Q_SLOTS:
     {
         FakeSysfs fake;
         QVERIFY(fake.isValid());
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const DeviceSnapshot snapshot = scan(fake);
         QCOMPARE(snapshot.maps.size(), 1);
 
@@ -113,7 +113,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSnapshot(snapshot);
 
-        QCOMPARE(childNames(model, {}), (QStringList {QStringLiteral("Multipath maps"), QStringLiteral("Other devices")}));
+        QCOMPARE(
+            childNames(model, {}), (QStringList { QStringLiteral("Multipath maps"), QStringLiteral("Other devices") }));
         const QModelIndex maps = model.indexForKey(mapsSectionKey());
         QCOMPARE(maps.data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::Section));
         QCOMPARE(model.rowCount(maps), 1);
@@ -123,7 +124,8 @@ private Q_SLOTS:
         QCOMPARE(map.data(DeviceTreeModel::DeviceNameRole).toString(), QStringLiteral("dm-0"));
         QCOMPARE(map.data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::Map));
         QCOMPARE(map.siblingAtColumn(SizeColumn).data().toString(), QStringLiteral("100 GiB"));
-        QCOMPARE(map.siblingAtColumn(IdentityColumn).data().toString(), QStringLiteral("3600a098038303053453f463045535a59"));
+        QCOMPARE(
+            map.siblingAtColumn(IdentityColumn).data().toString(), QStringLiteral("3600a098038303053453f463045535a59"));
         QVERIFY(map.data(Qt::ToolTipRole).toString().contains(QStringLiteral("NETAPP LUN C-Mode")));
         QCOMPARE(map.siblingAtColumn(StateColumn).data().toString(), QStringLiteral("4 paths · groups unknown"));
         QCOMPARE(model.indexForDevice(QStringLiteral("dm-0")), map);
@@ -134,13 +136,14 @@ private Q_SLOTS:
         QCOMPARE(group.data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::PathGroup));
         QVERIFY(!snapshot.maps[0].groupsUnknownReason.isEmpty());
         QCOMPARE(group.data().toString(),
-                 QStringLiteral("Path groups unknown: %1; paths from sysfs").arg(snapshot.maps[0].groupsUnknownReason));
+            QStringLiteral("Path groups unknown: %1; paths from sysfs").arg(snapshot.maps[0].groupsUnknownReason));
         QVERIFY(group.data(DeviceTreeModel::SpansRowRole).toBool());
         QVERIFY(!map.data(DeviceTreeModel::SpansRowRole).toBool());
 
         // Paths from slaves/, in the kernel's natural order.
         QCOMPARE(childNames(model, group),
-                 (QStringList {QStringLiteral("sdm"), QStringLiteral("sdu"), QStringLiteral("sdac"), QStringLiteral("sdak")}));
+            (QStringList {
+                QStringLiteral("sdm"), QStringLiteral("sdu"), QStringLiteral("sdac"), QStringLiteral("sdak") }));
         const QModelIndex sdak = model.index(3, 0, group);
         QCOMPARE(sdak.data(DeviceTreeModel::DeviceNameRole).toString(), QStringLiteral("sdak"));
         QCOMPARE(sdak.data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::Path));
@@ -160,8 +163,8 @@ private Q_SLOTS:
         // Everything else: no paths, no map; partitions and holders below their device.
         const QModelIndex other = model.indexForKey(otherDevicesSectionKey());
         QCOMPARE(childNames(model, other),
-                 (QStringList {QStringLiteral("dm-1"), QStringLiteral("loop0"), QStringLiteral("vda"),
-                               QStringLiteral("zram0")}));
+            (QStringList {
+                QStringLiteral("dm-1"), QStringLiteral("loop0"), QStringLiteral("vda"), QStringLiteral("zram0") }));
         const QModelIndex loop = model.indexForDevice(QStringLiteral("loop0"));
         QCOMPARE(loop.parent(), other);
         QCOMPARE(loop.siblingAtColumn(KindColumn).data().toString(), QStringLiteral("loop device"));
@@ -171,10 +174,10 @@ private Q_SLOTS:
         QCOMPARE(zram.siblingAtColumn(SchedulerColumn).data().toString(), QString());
 
         const QModelIndex vda = model.indexForDevice(QStringLiteral("vda"));
-        QCOMPARE(childNames(model, vda), QStringList {QStringLiteral("vda1")});
+        QCOMPARE(childNames(model, vda), QStringList { QStringLiteral("vda1") });
         const QModelIndex vda1 = model.index(0, 0, vda);
         QCOMPARE(vda1.data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::Partition));
-        QCOMPARE(childNames(model, vda1), QStringList {QStringLiteral("dm-1")});
+        QCOMPARE(childNames(model, vda1), QStringList { QStringLiteral("dm-1") });
         QCOMPARE(model.index(0, 0, vda1).data(DeviceTreeModel::RowTypeRole).toInt(), int(DeviceRowType::Holder));
         QCOMPARE(model.index(0, IdentityColumn, vda1).data().toString(), QStringLiteral("vg0-root"));
         // The device's own row wins over the rows that show it stacked somewhere.
@@ -198,7 +201,7 @@ private Q_SLOTS:
     void groupsKnownUpdateInPlace()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         const DeviceSnapshot unknown = scan(fake);
 
         DeviceTreeModel model;
@@ -217,15 +220,16 @@ private Q_SLOTS:
         QVERIFY(map.sibling(map.row(), NameColumn).data(Qt::ForegroundRole).isValid());
 
         QCOMPARE(childNames(model, map),
-                 (QStringList {QStringLiteral("Group 1 · service-time · active"), QStringLiteral("Group 2 · service-time · enabled")}));
+            (QStringList { QStringLiteral("Group 1 · service-time · active"),
+                QStringLiteral("Group 2 · service-time · enabled") }));
         const QModelIndex first = model.index(0, 0, map);
         const QModelIndex second = model.index(1, 0, map);
         QCOMPARE(first.siblingAtColumn(StateColumn).data().toString(), QStringLiteral("2 of 2 paths active · next"));
         QCOMPARE(first.data(Qt::ToolTipRole).toString(),
-                 QStringLiteral("Path group 1 of mpatha, path selector service-time (arguments: 0)"));
-        QCOMPARE(childNames(model, first), (QStringList {QStringLiteral("sdm"), QStringLiteral("sdu")}));
+            QStringLiteral("Path group 1 of mpatha, path selector service-time (arguments: 0)"));
+        QCOMPARE(childNames(model, first), (QStringList { QStringLiteral("sdm"), QStringLiteral("sdu") }));
         // A path the status names only by devnum is resolved to its device.
-        QCOMPARE(childNames(model, second), (QStringList {QStringLiteral("sdac"), QStringLiteral("sdak")}));
+        QCOMPARE(childNames(model, second), (QStringList { QStringLiteral("sdac"), QStringLiteral("sdak") }));
         const QModelIndex sdac = model.index(0, 0, second);
         QCOMPARE(sdac.siblingAtColumn(StateColumn).data().toString(), QStringLiteral("failed · 3 failures"));
         QVERIFY(sdac.data(Qt::ForegroundRole).isValid());
@@ -252,7 +256,7 @@ private Q_SLOTS:
     void refreshRemovesDevice()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         DeviceTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSnapshot(scan(fake));
@@ -277,7 +281,7 @@ private Q_SLOTS:
         model.setSnapshot(scan(fake));
         QVERIFY(sdak.isValid());
         QCOMPARE(childNames(model, sdak.parent()),
-                 (QStringList {QStringLiteral("sdm"), QStringLiteral("sdac"), QStringLiteral("sdak")}));
+            (QStringList { QStringLiteral("sdm"), QStringLiteral("sdac"), QStringLiteral("sdak") }));
 
         // Everything gone: both sections stay, empty.
         model.setSnapshot(DeviceSnapshot());
@@ -285,7 +289,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(model.indexForKey(mapsSectionKey())), 0);
         QCOMPARE(model.rowCount(model.indexForKey(otherDevicesSectionKey())), 0);
         QCOMPARE(model.indexForKey(otherDevicesSectionKey()).siblingAtColumn(IdentityColumn).data().toString(),
-                 QStringLiteral("none"));
+            QStringLiteral("none"));
     }
 };
 

@@ -1,12 +1,13 @@
 // The whole window on the offscreen platform over a fake captured tree: it scans, shows the map
 // and the devices, and the detail pane lists queue attributes of the selected device.
 #include "fakesysfs.h"
+#include "standardmachine.h"
 
-#include "devicedetailpane.h"
-#include "devicetreemodel.h"
+#include "devices/devicedetailpane.h"
+#include "devices/devicetreemodel.h"
+#include "devices/queueattributemodel.h"
 #include "discovery/discovery.h"
 #include "mainwindow.h"
-#include "queueattributemodel.h"
 
 #include <QDir>
 #include <QLabel>
@@ -35,8 +36,7 @@ bool tableHasRow(const QTableWidget *table, const QString &label, const QString 
 
 } // namespace
 
-class TestMainWindowSmoke : public QObject
-{
+class TestMainWindowSmoke : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -50,7 +50,7 @@ private Q_SLOTS:
     {
         FakeSysfs fake;
         QVERIFY(fake.isValid());
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
 
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);
@@ -65,7 +65,7 @@ private Q_SLOTS:
         const QModelIndex map = model->indexForKey(QStringLiteral("map/mpatha"));
         QVERIFY(map.isValid());
         QVERIFY(window.treeView()->isExpanded(map));
-        for (const auto *name : {"sdak", "sdu", "sdm", "sdac", "loop0", "zram0", "vda"})
+        for (const auto *name : { "sdak", "sdu", "sdm", "sdac", "loop0", "zram0", "vda" })
             QVERIFY2(model->indexForDevice(QString::fromLatin1(name)).isValid(), name);
 
         // The first map is selected at start.
@@ -105,7 +105,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, 10000);
         QVERIFY(!model->indexForDevice(QStringLiteral("loop0")).isValid());
         QCOMPARE(pane->shownDevice(), QStringLiteral("sdak"));
-        QCOMPARE(window.treeView()->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString(), QStringLiteral("sdak"));
+        QCOMPARE(
+            window.treeView()->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString(), QStringLiteral("sdak"));
 
         // The selected device itself goes: the pane says so instead of jumping elsewhere.
         QVERIFY(window.selectDevice(QStringLiteral("zram0")));
@@ -114,7 +115,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 3, 10000);
         QCOMPARE(pane->shownDevice(), QStringLiteral("zram0"));
         QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("Device"),
-                            QStringLiteral("zram0 is not in the latest scan (removed?)")));
+            QStringLiteral("zram0 is not in the latest scan (removed?)")));
 
         // A picture for whoever reviews the layout (after the pane has re-laid out its splitter).
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
@@ -127,7 +128,7 @@ private Q_SLOTS:
     void knownGroups()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);
         window.resize(1400, 900);
@@ -139,19 +140,20 @@ private Q_SLOTS:
         MultipathMap &map = snapshot.maps[0];
         map.groupsKnown = true;
         map.groupsUnknownReason.clear();
-        map.features = {QStringLiteral("queue_if_no_path")};
-        map.hwHandler = {QStringLiteral("alua")};
+        map.features = { QStringLiteral("queue_if_no_path") };
+        map.hwHandler = { QStringLiteral("alua") };
         map.tableLine = QStringLiteral("1 queue_if_no_path 1 alua 2 1 service-time 0 2 1 8:192 1 65:64 1 "
                                        "service-time 0 2 1 65:192 1 66:64 1");
-        map.statusLine = QStringLiteral("2 0 1 0 2 1 A 0 2 2 8:192 A 0 0 1 65:64 A 0 0 1 E 0 2 2 65:192 F 3 0 1 66:64 A 0 0 1");
+        map.statusLine
+            = QStringLiteral("2 0 1 0 2 1 A 0 2 2 8:192 A 0 0 1 65:64 A 0 0 1 E 0 2 2 65:192 F 3 0 1 66:64 A 0 0 1");
         map.nextGroup = 1;
-        PathGroupInfo first {1, QStringLiteral("A"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
-        first.paths = {PathInfo {QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("A"), 0, {}, {}},
-                       PathInfo {QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("A"), 0, {}, {}}};
-        PathGroupInfo second {2, QStringLiteral("E"), QStringLiteral("service-time"), {QStringLiteral("0")}, {}};
-        second.paths = {PathInfo {QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("F"), 3, {}, {}},
-                        PathInfo {QStringLiteral("sdak"), QStringLiteral("66:64"), QStringLiteral("A"), 0, {}, {}}};
-        map.groups = {first, second};
+        PathGroupInfo first { 1, QStringLiteral("A"), QStringLiteral("service-time"), { QStringLiteral("0") }, {} };
+        first.paths = { PathInfo { QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("A"), 0, {}, {} },
+            PathInfo { QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("A"), 0, {}, {} } };
+        PathGroupInfo second { 2, QStringLiteral("E"), QStringLiteral("service-time"), { QStringLiteral("0") }, {} };
+        second.paths = { PathInfo { QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("F"), 3, {}, {} },
+            PathInfo { QStringLiteral("sdak"), QStringLiteral("66:64"), QStringLiteral("A"), 0, {}, {} } };
+        map.groups = { first, second };
         window.treeModel()->setSnapshot(snapshot);
         window.detailPane()->setSnapshot(snapshot);
 
@@ -166,7 +168,7 @@ private Q_SLOTS:
         QVERIFY(!window.selectDevice(QStringLiteral("nosuch")));
         QVERIFY(window.selectDevice(QStringLiteral("dm-0")));
         QVERIFY(tableHasRow(window.detailPane()->propertiesTable(), QStringLiteral("Group 2"),
-                            QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
+            QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
         QTest::qWait(100);
         QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_known_groups.png")));
     }
@@ -177,7 +179,7 @@ private Q_SLOTS:
         // accept the width it is given, not grow to its widgets' minimum (it was 1481 px wide).
         FakeSysfs fake;
         QVERIFY(fake.isValid());
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);
         window.resize(1366, 840);
@@ -210,7 +212,7 @@ private Q_SLOTS:
     void firstRunHintWithoutMaps()
     {
         FakeSysfs fake;
-        fake.addLoop(QStringLiteral("loop0"), QStringLiteral("7:0"), QStringLiteral("/tmp/x.img"));
+        fake.loopDevice(QStringLiteral("loop0"), QStringLiteral("7:0"), QStringLiteral("/tmp/x.img"));
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);
         window.show();

@@ -2,7 +2,7 @@
 // what dmtune does with root and on a multipath host, offers the lab device; the offer creates a
 // real loop device over a sparse file in a temp dir this test owns, the tree selects it, and
 // removing it (the link, or closing the window) detaches it and deletes the file.
-#include "devicedetailpane.h"
+#include "devices/devicedetailpane.h"
 #include "mainwindow.h"
 #include "workloads/labdevice.h"
 
@@ -25,7 +25,7 @@ private Q_SLOTS:
         QString why;
         if (!LabDevice::canCreate(&why))
             QSKIP(qPrintable(why));
-        if (!QDir(QStringLiteral("/sys/block")).entryList({QStringLiteral("dm-*")}, QDir::Dirs).isEmpty())
+        if (!QDir(QStringLiteral("/sys/block")).entryList({ QStringLiteral("dm-*") }, QDir::Dirs).isEmpty())
             QSKIP("this machine has device-mapper devices: the first-run hint is for machines without maps");
     }
 
@@ -69,7 +69,8 @@ private Q_SLOTS:
             QVERIFY(!window.labDevice()->exists());
             QVERIFY(!QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)));
             QVERIFY(!QFile::exists(file));
-            QTRY_VERIFY2_WITH_TIMEOUT(hint->text().contains(QStringLiteral("href=\"lab:create\"")), qPrintable(hint->text()), 10000);
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                hint->text().contains(QStringLiteral("href=\"lab:create\"")), qPrintable(hint->text()), 10000);
 
             // Created again, then left to the window's end.
             Q_EMIT hint->linkActivated(QStringLiteral("lab:create"));
@@ -77,7 +78,8 @@ private Q_SLOTS:
             file = window.labDevice()->backingFile();
             QVERIFY(QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)));
         }
-        QVERIFY2(!QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)), "closing the window detaches the lab device");
+        QVERIFY2(!QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)),
+            "closing the window detaches the lab device");
         QVERIFY(!QFile::exists(file));
     }
 };

@@ -41,7 +41,7 @@ private:
 
 void TestLiveRecording::initTestCase()
 {
-    const QString reason = ScratchLoop::unavailableReason({QStringLiteral("losetup"), QStringLiteral("fio")});
+    const QString reason = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
     if (!reason.isEmpty())
         QSKIP(qPrintable(reason));
     if (const QString why = m_loop.createWithMqDeadline(m_root, 256LL << 20); !why.isEmpty())
@@ -66,7 +66,7 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     meta.kernel = QSysInfo::kernelVersion();
     meta.started = QDateTime::currentDateTimeUtc();
     meta.intervalSeconds = 0.5;
-    meta.devices = {m_loop.name()};
+    meta.devices = { m_loop.name() };
     meta.configuration = captureConfiguration(m_root, snapshot, meta.devices);
     auto writer = RecordingWriter::create(path, meta);
     if (!writer) {
@@ -104,7 +104,7 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     const QJsonDocument result = QJsonDocument::fromJson(out.mid(out.indexOf('{')));
     if (fio.exitCode() != 0 || !result.isObject())
         qWarning("fio failed: %s", fio.readAllStandardError().constData());
-    w.addFioResult(result.object(), QStringList {QStringLiteral("fio")} + argv);
+    w.addFioResult(result.object(), QStringList { QStringLiteral("fio") } + argv);
     w.finish();
     if (!errors.isEmpty())
         qWarning("%s", qPrintable(errors.join(QLatin1Char('\n'))));
@@ -128,18 +128,20 @@ void TestLiveRecording::reopenAndCompare()
     const Result<Recording> b = readRecording(m_second);
     QVERIFY2(a, qPrintable(a.errorMessage()));
     QVERIFY2(b, qPrintable(b.errorMessage()));
-    for (const Recording *r : {&a.value(), &b.value()}) {
+    for (const Recording *r : { &a.value(), &b.value() }) {
         QVERIFY(r->complete);
         QVERIFY(!r->truncated);
-        QCOMPARE(r->deviceNames(), QStringList {m_loop.name()});
+        QCOMPARE(r->deviceNames(), QStringList { m_loop.name() });
         QVERIFY2(r->batches.size() >= 10, qPrintable(QString::number(r->batches.size())));
         QCOMPARE(r->fioResults.size(), 1);
         QVERIFY(r->alignSeconds() > r->startSeconds());
-        qInfo("%s: %lld bytes, %lld device-samples, %.1f bytes per device-sample in sample frames (%.1f with the header)",
-            qPrintable(r->displayName()), r->fileBytes, r->deviceSamples, r->sampleBytesPerDeviceSample(), r->bytesPerDeviceSample());
+        qInfo(
+            "%s: %lld bytes, %lld device-samples, %.1f bytes per device-sample in sample frames (%.1f with the header)",
+            qPrintable(r->displayName()), r->fileBytes, r->deviceSamples, r->sampleBytesPerDeviceSample(),
+            r->bytesPerDeviceSample());
         QVERIFY(r->sampleBytesPerDeviceSample() <= 64);
     }
-    const Comparison c = compareRecordings({a.value(), b.value()});
+    const Comparison c = compareRecordings({ a.value(), b.value() });
     const ComparisonRow *merges = c.find(m_loop.name(), Metric::WriteMergesPerSec);
     const ComparisonRow *writes = c.find(m_loop.name(), Metric::WritesPerSec);
     QVERIFY(merges && writes);
@@ -150,11 +152,13 @@ void TestLiveRecording::reopenAndCompare()
     QCOMPARE(merges->stats[1]->mean, 0.0);
     QVERIFY(writes->stats[0]->mean > 0 && writes->stats[1]->mean > 0);
 
-    const ConfigDiff diff = configurationDiff({a.value(), b.value()});
+    const ConfigDiff diff = configurationDiff({ a.value(), b.value() });
     const QString key = m_loop.name() + QStringLiteral(" / tunable queue/nomerges");
-    const auto row = std::find_if(diff.rows.begin(), diff.rows.end(), [&](const ConfigDiffRow &r) { return r.key == key; });
-    QVERIFY2(row != diff.rows.end(), qPrintable(diff.rows.isEmpty() ? QStringLiteral("no differences") : diff.rows.first().key));
-    QCOMPARE(row->values, QStringList({QStringLiteral("0"), QStringLiteral("2")}));
+    const auto row
+        = std::find_if(diff.rows.begin(), diff.rows.end(), [&](const ConfigDiffRow &r) { return r.key == key; });
+    QVERIFY2(row != diff.rows.end(),
+        qPrintable(diff.rows.isEmpty() ? QStringLiteral("no differences") : diff.rows.first().key));
+    QCOMPARE(row->values, QStringList({ QStringLiteral("0"), QStringLiteral("2") }));
 }
 
 void TestLiveRecording::reportToHtmlAndPdf()
@@ -165,16 +169,17 @@ void TestLiveRecording::reportToHtmlAndPdf()
     if (!QFileInfo::exists(dmtunectl))
         QSKIP("dmtunectl not built");
     // DMTUNE_KEEP_REPORT=DIR keeps the outputs for a look.
-    const QString outDir = qEnvironmentVariableIsSet("DMTUNE_KEEP_REPORT") ? qEnvironmentVariable("DMTUNE_KEEP_REPORT") : m_dir.path();
+    const QString outDir
+        = qEnvironmentVariableIsSet("DMTUNE_KEEP_REPORT") ? qEnvironmentVariable("DMTUNE_KEEP_REPORT") : m_dir.path();
     QDir().mkpath(outDir);
     if (outDir != m_dir.path()) {
-        for (const QString &rec : {m_first, m_second})
+        for (const QString &rec : { m_first, m_second })
             QFile::copy(rec, outDir + QLatin1Char('/') + QFileInfo(rec).fileName());
     }
-    for (const QString &suffix : {QStringLiteral("html"), QStringLiteral("pdf")}) {
+    for (const QString &suffix : { QStringLiteral("html"), QStringLiteral("pdf") }) {
         QProcess cli;
         const QString out = outDir + QStringLiteral("/report.") + suffix;
-        cli.start(dmtunectl, {QStringLiteral("report"), m_first, m_second, QStringLiteral("--out"), out});
+        cli.start(dmtunectl, { QStringLiteral("report"), m_first, m_second, QStringLiteral("--out"), out });
         QVERIFY(cli.waitForFinished(120000));
         QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
         QVERIFY(QFileInfo(out).size() > 10000);
@@ -184,19 +189,20 @@ void TestLiveRecording::reportToHtmlAndPdf()
     const QString text = QString::fromUtf8(html.readAll());
     QCOMPARE(text.count(QStringLiteral("src=\"data:image/png;base64,")), 7); // one chart per panel, embedded
     QVERIFY(!text.contains(QStringLiteral("src=\"http")) && !text.contains(QStringLiteral("src=\"file")));
-    for (const QString &needle : {QStringLiteral("wrqm/s"), QStringLiteral("tunable queue/nomerges"), QStringLiteral("--iodepth_batch_submit=16"),
-             QStringLiteral("Metric formulas"), m_loop.name()})
+    for (const QString &needle : { QStringLiteral("wrqm/s"), QStringLiteral("tunable queue/nomerges"),
+             QStringLiteral("--iodepth_batch_submit=16"), QStringLiteral("Metric formulas"), m_loop.name() })
         QVERIFY2(text.contains(needle), qPrintable(needle));
 
-    if (ScratchLoop::unavailableReason({QStringLiteral("pdftoppm")}).size())
+    if (ScratchLoop::unavailableReason({ QStringLiteral("pdftoppm") }).size())
         QSKIP("pdftoppm (poppler-utils) not installed");
     QProcess toPng;
-    toPng.start(QStringLiteral("pdftoppm"), {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("80"), QStringLiteral("-f"),
-                                                QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("2"), outDir + QStringLiteral("/report.pdf"),
-                                                outDir + QStringLiteral("/report-page")});
+    toPng.start(QStringLiteral("pdftoppm"),
+        { QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("80"), QStringLiteral("-f"), QStringLiteral("1"),
+            QStringLiteral("-l"), QStringLiteral("2"), outDir + QStringLiteral("/report.pdf"),
+            outDir + QStringLiteral("/report-page") });
     QVERIFY(toPng.waitForFinished(60000));
     QCOMPARE(toPng.exitCode(), 0);
-    const QStringList pages = QDir(outDir).entryList({QStringLiteral("report-page*.png")}, QDir::Files, QDir::Name);
+    const QStringList pages = QDir(outDir).entryList({ QStringLiteral("report-page*.png") }, QDir::Files, QDir::Name);
     QCOMPARE(pages.size(), 2);
     for (const QString &page : pages) {
         const QImage image(outDir + QLatin1Char('/') + page);

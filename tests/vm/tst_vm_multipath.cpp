@@ -45,8 +45,7 @@ QJsonObject findByName(const QJsonArray &array, const QString &name)
 
 } // namespace
 
-class TstVmMultipath : public QObject
-{
+class TstVmMultipath : public QObject {
     Q_OBJECT
 
     QHash<QString, QString> m_env; // KEY=VALUE lines of setup-multipath.sh
@@ -66,9 +65,9 @@ class TstVmMultipath : public QObject
         const QByteArray out = p.readAllStandardOutput();
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
-                 qPrintable(u"%1 %2 exited %3\nstdout:\n%4\nstderr:\n%5"_s.arg(program, args.join(u' '))
-                                .arg(p.exitCode())
-                                .arg(QString::fromLocal8Bit(out), QString::fromLocal8Bit(err))));
+            qPrintable(u"%1 %2 exited %3\nstdout:\n%4\nstderr:\n%5"_s.arg(program, args.join(u' '))
+                           .arg(p.exitCode())
+                           .arg(QString::fromLocal8Bit(out), QString::fromLocal8Bit(err))));
         if (stdoutData)
             *stdoutData = out;
     }
@@ -77,7 +76,7 @@ class TstVmMultipath : public QObject
     void list(QJsonObject *doc)
     {
         QByteArray out;
-        run(m_ctl, {u"list"_s, u"--json"_s}, &out);
+        run(m_ctl, { u"list"_s, u"--json"_s }, &out);
         if (QTest::currentTestFailed())
             return;
         QFile f(u"%1/dmtunectl-list-%2.json"_s.arg(m_out).arg(++m_listRuns));
@@ -86,7 +85,7 @@ class TstVmMultipath : public QObject
         QJsonParseError error;
         const QJsonDocument d = QJsonDocument::fromJson(out, &error);
         QVERIFY2(error.error == QJsonParseError::NoError,
-                 qPrintable(u"dmtunectl list --json: %1 at %2"_s.arg(error.errorString()).arg(error.offset)));
+            qPrintable(u"dmtunectl list --json: %1 at %2"_s.arg(error.errorString()).arg(error.offset)));
         QVERIFY2(d.isObject(), "dmtunectl list --json: not a JSON object");
         *doc = d.object();
     }
@@ -121,7 +120,7 @@ private Q_SLOTS:
         QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
 
         QByteArray vars;
-        run(u"bash"_s, {QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s},
+        run(u"bash"_s, { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s },
             &vars);
         if (QTest::currentTestFailed())
             return;
@@ -130,18 +129,20 @@ private Q_SLOTS:
             if (eq > 0)
                 m_env.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
         }
-        for (const char *key : {"MAP", "DM", "UUID", "WWID", "SECT", "SD", "DA", "DB", "DC", "DD"})
-            QVERIFY2(!m_env.value(QLatin1String(key)).isEmpty(), qPrintable(u"setup-multipath.sh gave no %1"_s.arg(QLatin1String(key))));
+        for (const char *key : { "MAP", "DM", "UUID", "WWID", "SECT", "SD", "DA", "DB", "DC", "DD" })
+            QVERIFY2(!m_env.value(QLatin1String(key)).isEmpty(),
+                qPrintable(u"setup-multipath.sh gave no %1"_s.arg(QLatin1String(key))));
         m_sd = m_env.value(u"SD"_s).split(u' ', Qt::SkipEmptyParts);
         QCOMPARE(m_sd.size(), 4);
-        m_devnums = {m_env.value(u"DA"_s), m_env.value(u"DB"_s), m_env.value(u"DC"_s), m_env.value(u"DD"_s)};
+        m_devnums = { m_env.value(u"DA"_s), m_env.value(u"DB"_s), m_env.value(u"DC"_s), m_env.value(u"DD"_s) };
         qInfo().noquote() << "lab:" << m_env.value(u"MAP"_s) << "=" << m_env.value(u"DM"_s) << "over" << m_sd
                           << m_devnums << "table:" << m_env.value(u"TABLE"_s);
 
         // One read through the map makes the kernel pick a group: group 1 active
         // ('A'), group 2 enabled ('E'). Before any I/O both groups are 'E'.
-        run(u"dd"_s, {u"if=/dev/mapper/%1"_s.arg(m_env.value(u"MAP"_s)), u"of=/dev/null"_s, u"bs=4096"_s,
-                      u"count=16"_s, u"iflag=direct"_s, u"status=none"_s});
+        run(u"dd"_s,
+            { u"if=/dev/mapper/%1"_s.arg(m_env.value(u"MAP"_s)), u"of=/dev/null"_s, u"bs=4096"_s, u"count=16"_s,
+                u"iflag=direct"_s, u"status=none"_s });
     }
 
     void deviceMapperAvailable()
@@ -151,7 +152,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         QVERIFY2(doc.value("device_mapper"_L1).toObject().value("available"_L1).toBool(),
-                 qPrintable(QString::fromUtf8(QJsonDocument(doc.value("device_mapper"_L1).toObject()).toJson())));
+            qPrintable(QString::fromUtf8(QJsonDocument(doc.value("device_mapper"_L1).toObject()).toJson())));
     }
 
     void mapIsListed()
@@ -164,7 +165,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         QVERIFY2(QRegularExpression(u"^dm-[0-9]+$"_s).match(str(map.value("device"_L1))).hasMatch(),
-                 qPrintable(str(map.value("device"_L1))));
+            qPrintable(str(map.value("device"_L1))));
         QCOMPARE(str(map.value("device"_L1)), m_env.value(u"DM"_s));
         QVERIFY(str(map.value("uuid"_L1)).startsWith("mpath-"_L1));
         QCOMPARE(str(map.value("uuid"_L1)), m_env.value(u"UUID"_s));
@@ -186,7 +187,7 @@ private Q_SLOTS:
             return;
         const QJsonArray groups = map.value("groups"_L1).toArray();
         QCOMPARE(groups.size(), 2);
-        const QStringList wantState {u"A"_s, u"E"_s}; // group 1 carried the read in initTestCase
+        const QStringList wantState { u"A"_s, u"E"_s }; // group 1 carried the read in initTestCase
         for (int gi = 0; gi < 2; ++gi) {
             const QJsonObject g = groups.at(gi).toObject();
             QCOMPARE(g.value("index"_L1).toInt(), gi + 1);
@@ -222,11 +223,11 @@ private Q_SLOTS:
             if (i == 0)
                 wwid = str(d.value("wwid"_L1));
             QCOMPARE(str(d.value("wwid"_L1)), wwid);
-            QCOMPARE(strings(d.value("holders"_L1)), QStringList {dm});
+            QCOMPARE(strings(d.value("holders"_L1)), QStringList { dm });
         }
         // the sysfs wwid is naa.<hex>; accept it with or without the prefix
         QVERIFY2(wwid.contains(m_env.value(u"WWID"_s).section(u'.', -1)),
-                 qPrintable(u"%1 vs sysfs %2"_s.arg(wwid, m_env.value(u"WWID"_s))));
+            qPrintable(u"%1 vs sysfs %2"_s.arg(wwid, m_env.value(u"WWID"_s))));
     }
 
     void mapDeviceStacking()
@@ -251,7 +252,7 @@ private Q_SLOTS:
     void failPathIsReported()
     {
         const QString map = m_env.value(u"MAP"_s), db = m_env.value(u"DB"_s);
-        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"fail_path"_s, db});
+        run(u"dmsetup"_s, { u"message"_s, map, u"0"_s, u"fail_path"_s, db });
         if (QTest::currentTestFailed())
             return;
         QJsonObject doc, m;
@@ -266,13 +267,13 @@ private Q_SLOTS:
         QVERIFY2(paths.contains(db), qPrintable(db));
         QCOMPARE(str(paths.value(db).value("state"_L1)), u"F"_s);
         QCOMPARE(paths.value(db).value("fail_count"_L1).toInt(-1), 1);
-        for (const QString &other : {m_devnums.at(0), m_devnums.at(2), m_devnums.at(3)}) {
+        for (const QString &other : { m_devnums.at(0), m_devnums.at(2), m_devnums.at(3) }) {
             QCOMPARE(str(paths.value(other).value("state"_L1)), u"A"_s);
             QCOMPARE(paths.value(other).value("fail_count"_L1).toInt(-1), 0);
         }
 
         // reinstate: active again, the fail count stays
-        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"reinstate_path"_s, db});
+        run(u"dmsetup"_s, { u"message"_s, map, u"0"_s, u"reinstate_path"_s, db });
         if (QTest::currentTestFailed())
             return;
         list(&doc);
@@ -291,22 +292,22 @@ private Q_SLOTS:
     void captureReadsBackTheSameMap()
     {
         const QString map = m_env.value(u"MAP"_s), dc = m_env.value(u"DC"_s);
-        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"fail_path"_s, dc});
+        run(u"dmsetup"_s, { u"message"_s, map, u"0"_s, u"fail_path"_s, dc });
         if (QTest::currentTestFailed())
             return;
         // Into the guest's tmpfs: $KLAB_OUT is shared with the host and slow for thousands of small files.
         QTemporaryDir tmp;
         const QString dir = tmp.path() + u"/capture"_s;
         QByteArray summary;
-        run(m_ctl, {u"capture"_s, dir, u"--json"_s}, &summary, 300000);
+        run(m_ctl, { u"capture"_s, dir, u"--json"_s }, &summary, 300000);
         if (QTest::currentTestFailed())
             return;
         QCOMPARE(QJsonDocument::fromJson(summary).object().value("maps"_L1).toInt(), 1);
         QJsonObject live, captured;
         list(&live);
         QByteArray out;
-        run(m_ctl, {u"list"_s, u"--json"_s, u"--sysfs-root"_s, dir}, &out);
-        run(u"dmsetup"_s, {u"message"_s, map, u"0"_s, u"reinstate_path"_s, dc});
+        run(m_ctl, { u"list"_s, u"--json"_s, u"--sysfs-root"_s, dir }, &out);
+        run(u"dmsetup"_s, { u"message"_s, map, u"0"_s, u"reinstate_path"_s, dc });
         if (QTest::currentTestFailed())
             return;
         captured = QJsonDocument::fromJson(out).object();

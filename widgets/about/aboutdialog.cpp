@@ -1,4 +1,4 @@
-#include "aboutdialog.h"
+#include "about/aboutdialog.h"
 
 #include "anywherewrapdelegate.h"
 #include "charts/chartpanel.h"
@@ -22,18 +22,20 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
     setWindowTitle(QStringLiteral("About dmtune"));
     auto *layout = new QVBoxLayout(this);
 
-    auto *header = new QLabel(QStringLiteral(
-        "<h3>dmtune %1</h3><p>See dm-multipath maps, path groups, paths and every block queue parameter, live; "
-        "tune them as transactions and measure the effect with fio.</p>%2")
-                                  .arg(QStringLiteral(DMTUNE_VERSION),
-                                       note.isEmpty() ? QString() : QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped())));
+    auto *header
+        = new QLabel(QStringLiteral(
+            "<h3>dmtune %1</h3><p>See dm-multipath maps, path groups, paths and every block queue parameter, live; "
+            "tune them as transactions and measure the effect with fio.</p>%2")
+                         .arg(QStringLiteral(DMTUNE_VERSION),
+                             note.isEmpty() ? QString() : QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped())));
     header->setWordWrap(true);
     header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(header);
 
     m_table = new QTableWidget(0, 3);
     m_table->setObjectName(QStringLiteral("versionsTable"));
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Component"), QStringLiteral("Version"), QStringLiteral("Notes")});
+    m_table->setHorizontalHeaderLabels(
+        { QStringLiteral("Component"), QStringLiteral("Version"), QStringLiteral("Notes") });
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
@@ -47,10 +49,10 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
     for (const ComponentVersion &v : local) {
         addRow(v);
         if (v.key == QLatin1String("qt"))
-            addRow({QStringLiteral("qcustomplot"), QStringLiteral("QCustomPlot"), ChartPanel::qcustomplotVersion(),
-                    QStringLiteral("the charts")});
+            addRow({ QStringLiteral("qcustomplot"), QStringLiteral("QCustomPlot"), ChartPanel::qcustomplotVersion(),
+                QStringLiteral("the charts") });
     }
-    addRow({QStringLiteral("fio"), QStringLiteral("fio"), QString(), QStringLiteral("checking…")});
+    addRow({ QStringLiteral("fio"), QStringLiteral("fio"), QString(), QStringLiteral("checking…") });
     const int fioRow = m_table->rowCount() - 1;
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
@@ -97,7 +99,8 @@ void AboutDialog::addRow(const ComponentVersion &version)
 
 void AboutDialog::setRow(int row, const ComponentVersion &version)
 {
-    const QStringList cells {version.name, version.version.isEmpty() ? QStringLiteral("—") : version.version, version.detail};
+    const QStringList cells { version.name, version.version.isEmpty() ? QStringLiteral("—") : version.version,
+        version.detail };
     for (int column = 0; column < cells.size(); ++column) {
         auto *item = new QTableWidgetItem(cells[column]);
         item->setToolTip(cells[column]);

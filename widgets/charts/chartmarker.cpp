@@ -1,4 +1,4 @@
-#include "chartmarker.h"
+#include "charts/chartmarker.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
-#include "chartpanel.h"
+#include "charts/chartpanel.h"
 
-#include "chartstyle.h"
-#include "qcp_p.h"
+#include "charts/chartstyle.h"
+#include "charts/qcp_p.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

@@ -3,8 +3,8 @@
 // the family a line style. Points come from sampler batches (appendBatch, the newest interval only) or from a
 // SeriesStore (rebuild). The owner moves the time window and asks for the one replot of the tick.
 // QCustomPlot is only forward-declared here: qcustomplot.h is expensive to compile.
-#include "chartmarker.h"
-#include "chartspec.h"
+#include "charts/chartmarker.h"
+#include "charts/chartspec.h"
 #include "stats/seriesstore.h"
 #include "util/result.h"
 

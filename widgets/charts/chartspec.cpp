@@ -1,4 +1,4 @@
-#include "chartspec.h"
+#include "charts/chartspec.h"
 
 #include <array>
 
@@ -84,17 +84,6 @@ const QList<ChartPanelKind> &ChartPanelSpec::kinds()
         return list;
     }();
     return all;
-}
-
-bool ChartPanelSpec::fromId(const QString &id, ChartPanelKind *kind)
-{
-    for (ChartPanelKind k : kinds()) {
-        if (of(k).id == id) {
-            *kind = k;
-            return true;
-        }
-    }
-    return false;
 }
 
 } // namespace dmtune

@@ -46,8 +46,6 @@ struct ChartPanelSpec {
     static const ChartPanelSpec &of(ChartPanelKind kind);
     // Every panel, in display order.
     static const QList<ChartPanelKind> &kinds();
-    // Lookup by id ("iops"); false when unknown.
-    static bool fromId(const QString &id, ChartPanelKind *kind);
 };
 
 } // namespace dmtune

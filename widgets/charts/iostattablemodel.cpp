@@ -1,4 +1,4 @@
-#include "iostattablemodel.h"
+#include "charts/iostattablemodel.h"
 
 #include <QFont>
 
@@ -87,14 +87,6 @@ void IostatTableModel::setBatch(const SampleBatch &batch)
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(
             index(0, 0), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole, SortRole, Qt::ToolTipRole });
-}
-
-void IostatTableModel::clearValues()
-{
-    for (Row &r : m_rows)
-        r.present = false;
-    if (!m_rows.isEmpty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 int IostatTableModel::rowCount(const QModelIndex &parent) const

@@ -30,7 +30,6 @@ public:
     void setDeviceColors(const QHash<QString, QColor> &colors);
     // The batch's values for the rows; a listed device missing from the batch shows empty cells.
     void setBatch(const SampleBatch &batch);
-    void clearValues();
 
     // Column 0 is Device; column c > 0 shows metricAt(c).
     static const QList<Metric> &columnMetrics();

@@ -1,9 +1,9 @@
-#include "livestatsview.h"
+#include "charts/livestatsview.h"
 
-#include "chartpanel.h"
-#include "chartstyle.h"
-#include "iostattablemodel.h"
-#include "samplecsv.h"
+#include "charts/chartpanel.h"
+#include "charts/chartstyle.h"
+#include "charts/iostattablemodel.h"
+#include "charts/samplecsv.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
@@ -112,9 +112,8 @@ void LiveStatsView::buildUi()
     m_intervalCombo->setObjectName(QStringLiteral("intervalCombo"));
     intervalLabel->setBuddy(m_intervalCombo);
     for (int ms : intervalChoicesMs())
-        m_intervalCombo->addItem(ms < 1000 ? QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'g', 2)
-                                           : QStringLiteral("%1 s").arg(ms / 1000),
-            ms);
+        m_intervalCombo->addItem(
+            ms < 1000 ? QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'g', 2) : QStringLiteral("%1 s").arg(ms / 1000), ms);
     m_intervalCombo->setToolTip(QStringLiteral("Sampling interval: one read of every watched device per tick; rates "
                                                "divide by the real time between two reads"));
     if (m_sampler)

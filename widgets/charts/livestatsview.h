@@ -7,8 +7,8 @@
 // it). The view plots each batch's own values as it arrives (so it does not depend on the order of the two
 // connections) and reads the store only to rebuild its graphs: when the device set or the window changes,
 // when the view is paused, and for the CSV export.
-#include "chartmarker.h"
-#include "chartspec.h"
+#include "charts/chartmarker.h"
+#include "charts/chartspec.h"
 #include "stats/samplebatch.h"
 #include "util/result.h"
 

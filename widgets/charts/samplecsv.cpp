@@ -1,10 +1,10 @@
-#include "samplecsv.h"
+#include "charts/samplecsv.h"
 
 #include "stats/iostatformat.h"
 #include "stats/seriesstore.h"
+#include "util/atomicfile.h"
 
 #include <QDateTime>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -39,13 +39,8 @@ QString toCsv(const SeriesStore &store, const QStringList &devices, double since
 
 Status write(const QString &path, const SeriesStore &store, const QStringList &devices, double sinceSeconds)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return Status::failure(QStringLiteral("%1: %2").arg(path, file.errorString()));
-    file.write(toCsv(store, devices, sinceSeconds).toUtf8());
-    if (!file.commit())
-        return Status::failure(QStringLiteral("%1: %2").arg(path, file.errorString()));
-    return Status::success();
+    // Not QSaveFile: it writes through a symbolic link at the name by default.
+    return writeFileAtomically(path, toCsv(store, devices, sinceSeconds).toUtf8());
 }
 
 } // namespace dmtune::samplecsv

@@ -1,4 +1,4 @@
-#include "applyresulttext.h"
+#include "params/applyresulttext.h"
 
 #include <QStringList>
 
@@ -58,9 +58,10 @@ QString applySuccessHtml(const ApplyResult &result)
             notes << QStringLiteral("%1 %2: asked %3, the kernel kept %4")
                          .arg(esc(c.device), esc(c.attribute), esc(c.requested), esc(c.newValue));
     }
-    QString html = QStringLiteral("<b>Applied</b> (%1): %2")
-                       .arg(esc(result.executor),
-                            changed.isEmpty() ? QStringLiteral("nothing to change") : changed.join(QStringLiteral(", ")));
+    QString html
+        = QStringLiteral("<b>Applied</b> (%1): %2")
+              .arg(esc(result.executor),
+                  changed.isEmpty() ? QStringLiteral("nothing to change") : changed.join(QStringLiteral(", ")));
     if (!skipped.isEmpty())
         html += QStringLiteral("<br>Already in place: %1").arg(skipped.join(QStringLiteral(", ")));
     for (const auto &n : std::as_const(notes))
@@ -80,14 +81,16 @@ QString applyErrorHtml(const ApplyResult &result, const QString &heading)
     QString html = QStringLiteral("<span style=\"color:#c62828; font-weight:600\">%1</span>").arg(esc(heading));
     if (!what.isEmpty())
         html += QStringLiteral(" — ") + what;
-    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">"
-                           "<tr><th align=\"left\">Step</th><th align=\"left\">Device</th><th align=\"left\">Attribute</th>"
-                           "<th align=\"left\">Value</th><th align=\"left\">Error</th></tr>");
+    html += QStringLiteral(
+        "<table cellspacing=\"0\" cellpadding=\"2\">"
+        "<tr><th align=\"left\">Step</th><th align=\"left\">Device</th><th align=\"left\">Attribute</th>"
+        "<th align=\"left\">Value</th><th align=\"left\">Error</th></tr>");
     for (const auto &e : result.errors) {
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:#c62828\">%5</td></tr>")
+        html += QStringLiteral(
+            "<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:#c62828\">%5</td></tr>")
                     .arg(esc(stageText(e.stage)), esc(e.device.isEmpty() ? QStringLiteral("—") : e.device),
-                         esc(e.attribute.isEmpty() ? QStringLiteral("—") : e.attribute),
-                         esc(e.value.isEmpty() ? QStringLiteral("—") : e.value), esc(e.message));
+                        esc(e.attribute.isEmpty() ? QStringLiteral("—") : e.attribute),
+                        esc(e.value.isEmpty() ? QStringLiteral("—") : e.value), esc(e.message));
     }
     html += QStringLiteral("</table>");
     if (result.rolledBack) {

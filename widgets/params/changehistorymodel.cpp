@@ -1,4 +1,4 @@
-#include "changehistorymodel.h"
+#include "params/changehistorymodel.h"
 
 #include "params/changehistory.h"
 
@@ -58,7 +58,8 @@ int ChangeHistoryModel::columnCount(const QModelIndex &parent) const
 
 QVariant ChangeHistoryModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_history)
+    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
+        || !m_history)
         return {};
     const int at = entryIndex(index.row());
     if (at < 0 || at >= m_history->entries().size())
@@ -77,7 +78,8 @@ QVariant ChangeHistoryModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("%1, %2\n%3").arg(e.at.toString(Qt::ISODate), e.result.executor, lines.join(QLatin1Char('\n')));
+        QString tip = QStringLiteral("%1, %2\n%3")
+                          .arg(e.at.toString(Qt::ISODate), e.result.executor, lines.join(QLatin1Char('\n')));
         for (const auto &w : e.result.warnings)
             tip += QStringLiteral("\nwarning: ") + w.message;
         if (index.row() == 0)

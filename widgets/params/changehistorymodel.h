@@ -7,8 +7,7 @@ namespace dmtune {
 
 class ChangeHistory;
 
-class ChangeHistoryModel : public QAbstractTableModel
-{
+class ChangeHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { TimeColumn, ChangesColumn, ExecutorColumn, ColumnCount };

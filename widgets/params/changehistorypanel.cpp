@@ -1,8 +1,8 @@
-#include "changehistorypanel.h"
+#include "params/changehistorypanel.h"
 
-#include "applyresulttext.h"
-#include "changehistorymodel.h"
-#include "tuningsession.h"
+#include "params/applyresulttext.h"
+#include "params/changehistorymodel.h"
+#include "params/tuningsession.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

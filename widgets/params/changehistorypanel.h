@@ -12,8 +12,7 @@ class ChangeHistoryModel;
 class TuningSession;
 struct ApplyResult;
 
-class ChangeHistoryPanel : public QWidget
-{
+class ChangeHistoryPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ChangeHistoryPanel(TuningSession *session, QWidget *parent = nullptr);

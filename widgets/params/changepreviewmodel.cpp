@@ -1,6 +1,6 @@
-#include "changepreviewmodel.h"
+#include "params/changepreviewmodel.h"
 
-#include "tunabletablemodel.h"
+#include "params/tunabletablemodel.h"
 
 #include "params/catalog.h"
 
@@ -52,7 +52,7 @@ QStringList ChangePreviewModel::lines() const
     for (const auto &w : m_plan.writes)
         out << QStringLiteral("%1 %2 %3 -> %4")
                    .arg(w.device, TunableTableModel::displayName(w.attribute),
-                        w.oldValue.isEmpty() ? QStringLiteral("(default)") : w.oldValue, w.value);
+                       w.oldValue.isEmpty() ? QStringLiteral("(default)") : w.oldValue, w.value);
     return out;
 }
 

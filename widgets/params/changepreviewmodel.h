@@ -7,8 +7,7 @@
 
 namespace dmtune {
 
-class ChangePreviewModel : public QAbstractTableModel
-{
+class ChangePreviewModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { OrderColumn, DeviceColumn, AttributeColumn, OldColumn, NewColumn, NoteColumn, ColumnCount };

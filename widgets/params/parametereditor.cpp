@@ -1,14 +1,16 @@
-#include "parametereditor.h"
+#include "params/parametereditor.h"
 
 #include "anywherewrapdelegate.h"
-#include "applyresulttext.h"
-#include "changepreviewmodel.h"
-#include "tunablefilterproxy.h"
-#include "tunabletablemodel.h"
-#include "tunablevaluedelegate.h"
-#include "tuningsession.h"
+#include "ops/plandialog.h"
+#include "ops/tuningoperations.h"
+#include "params/applyresulttext.h"
+#include "params/changepreviewmodel.h"
+#include "params/tunablefilterproxy.h"
+#include "params/tunabletablemodel.h"
+#include "params/tunablevaluedelegate.h"
+#include "params/tuningsession.h"
 
-#include "deviceproperties.h"
+#include "devices/deviceproperties.h"
 #include "params/catalog.h"
 #include "params/tunable.h"
 
@@ -77,7 +79,8 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_proxy->setSourceModel(m_model);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &TunableFilterProxy::setText);
     m_showRaw = new QCheckBox(QStringLiteral("Show read-only attributes"), this);
-    m_showRaw->setToolTip(QStringLiteral("Also list the queue attributes that are not in dmtune's catalog (never written)."));
+    m_showRaw->setToolTip(
+        QStringLiteral("Also list the queue attributes that are not in dmtune's catalog (never written)."));
     connect(m_showRaw, &QCheckBox::toggled, this, [this](bool on) {
         m_proxy->setShowRaw(on);
         updateSummary();
@@ -88,7 +91,7 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_table->setModel(m_proxy);
     m_table->setItemDelegateForColumn(TunableTableModel::NewValueColumn, new TunableValueDelegate(m_table));
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                             | QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+        | QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
@@ -150,7 +153,8 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_result->hide();
 
     m_previewButton = new QPushButton(QStringLiteral("Pre&view"), previewBox);
-    m_previewButton->setToolTip(QStringLiteral("Plan the edits again against the values in place now (nothing is written)."));
+    m_previewButton->setToolTip(
+        QStringLiteral("Plan the edits again against the values in place now (nothing is written)."));
     m_revert = new QPushButton(QStringLiteral("&Revert"), previewBox);
     m_revert->setObjectName(QStringLiteral("revertButton"));
     m_revert->setToolTip(QStringLiteral("Drop every pending edit."));
@@ -218,10 +222,11 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
         schedulePreview();
     });
     // A new edit makes the last outcome stale (re-reads after a transaction do not count).
-    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
-        if (topLeft.row() == bottomRight.row() && !m_waiting)
-            m_result->hide();
-    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
+        [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+            if (topLeft.row() == bottomRight.row() && !m_waiting)
+                m_result->hide();
+        });
     connect(m_model, &TunableTableModel::editRejected, this, [this](const QString &attribute, const QString &message) {
         m_result->setText(QStringLiteral("<span style=\"color:#c62828\">%1: %2</span>")
                               .arg(TunableTableModel::displayName(attribute).toHtmlEscaped(), message.toHtmlEscaped()));
@@ -323,7 +328,7 @@ void ParameterEditor::showEvent(QShowEvent *event)
         m_splitSized = true;
         const int total = m_splitter->height() - m_splitter->handleWidth();
         if (total > 0)
-            m_splitter->setSizes({total * 62 / 100, total - total * 62 / 100});
+            m_splitter->setSizes({ total * 62 / 100, total - total * 62 / 100 });
     }
     refresh();
 }
@@ -347,21 +352,24 @@ void ParameterEditor::updateScopeChoices()
     const QString mapName = mp ? mp->name : map;
     const auto paths = mapDev ? mapDev->slaves.size() : 0;
     const bool mapOk = !map.isEmpty() && paths > 0;
-    const bool selectionOk = !m_selection.isEmpty() && m_selection != QStringList {m_device};
+    const bool selectionOk = !m_selection.isEmpty() && m_selection != QStringList { m_device };
 
-    m_scope->setItemText(0, m_device.isEmpty() ? QStringLiteral("This device") : QStringLiteral("This device (%1)").arg(m_device));
-    m_scope->setItemText(1, mapOk ? QStringLiteral("Map %1 and its %2 paths").arg(mapName).arg(paths)
-                                  : QStringLiteral("This map and all its paths"));
-    m_scope->setItemText(2, mapOk ? QStringLiteral("The %1 paths of %2").arg(paths).arg(mapName)
-                                  : QStringLiteral("All paths of the map"));
-    m_scope->setItemText(3, selectionOk ? QStringLiteral("Selection: %1 devices").arg(m_selection.size())
-                                        : QStringLiteral("Selection (from the tree)"));
+    m_scope->setItemText(
+        0, m_device.isEmpty() ? QStringLiteral("This device") : QStringLiteral("This device (%1)").arg(m_device));
+    m_scope->setItemText(1,
+        mapOk ? QStringLiteral("Map %1 and its %2 paths").arg(mapName).arg(paths)
+              : QStringLiteral("This map and all its paths"));
+    m_scope->setItemText(2,
+        mapOk ? QStringLiteral("The %1 paths of %2").arg(paths).arg(mapName) : QStringLiteral("All paths of the map"));
+    m_scope->setItemText(3,
+        selectionOk ? QStringLiteral("Selection: %1 devices").arg(m_selection.size())
+                    : QStringLiteral("Selection (from the tree)"));
     const QString noMap = QStringLiteral("%1 is neither a multipath map nor one of its paths").arg(m_device);
     setComboItemEnabled(m_scope, 1, mapOk, mapOk ? QString() : noMap);
     setComboItemEnabled(m_scope, 2, mapOk, mapOk ? QString() : noMap);
     setComboItemEnabled(m_scope, 3, selectionOk,
-                        selectionOk ? shortList(m_selection)
-                                    : QStringLiteral("Select several devices in the tree (Ctrl+click) to use this scope"));
+        selectionOk ? shortList(m_selection)
+                    : QStringLiteral("Select several devices in the tree (Ctrl+click) to use this scope"));
     if (!isScopeAvailable(scope()))
         m_scope->setCurrentIndex(0);
 }
@@ -391,13 +399,13 @@ Result<QStringList> ParameterEditor::scopeDevices() const
         return Result<QStringList>::failure(QStringLiteral("no device selected"));
     switch (scope()) {
     case ChangeScope::Device:
-        return dmtune::scopeDevices(m_snapshot, ChangeScope::Device, {m_device});
+        return dmtune::scopeDevices(m_snapshot, ChangeScope::Device, { m_device });
     case ChangeScope::MapAndPaths:
     case ChangeScope::PathsOfMap: {
         const QString map = mapDevice();
         if (map.isEmpty())
             return Result<QStringList>::failure(QStringLiteral("%1 is not a map with paths").arg(m_device));
-        return dmtune::scopeDevices(m_snapshot, scope(), {map});
+        return dmtune::scopeDevices(m_snapshot, scope(), { map });
     }
     case ChangeScope::Selection:
         return dmtune::scopeDevices(m_snapshot, ChangeScope::Selection, m_selection);
@@ -431,14 +439,24 @@ void ParameterEditor::updatePreview()
 
     const auto changes = changeSet();
     m_plan = Plan();
+    m_operation = OperationPlan();
     m_planned.clear();
     QString problems;
     if (!changes) {
-        problems = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(changes.errorMessage().toHtmlEscaped());
+        problems
+            = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(changes.errorMessage().toHtmlEscaped());
     } else if (!changes->isEmpty()) {
         // Reads a handful of sysfs files: cheap enough for the GUI thread, like the detail pane's re-read.
-        m_plan = planChanges(m_session->sysfs(), *changes);
-        m_planned = *changes;
+        // The run re-reads them off this thread and refuses the plan if they changed.
+        const auto operation = m_session->plan(*changes);
+        if (operation && tuningPlanOf(operation.value())) {
+            m_operation = operation.value();
+            m_plan = *tuningPlanOf(m_operation);
+            m_planned = *changes;
+        } else {
+            problems = QStringLiteral("<span style=\"color:#c62828\">%1</span>")
+                           .arg(operation.errorMessage().toHtmlEscaped());
+        }
         if (!m_plan.ok()) {
             QStringList lines;
             for (const auto &e : m_plan.errors)
@@ -450,7 +468,11 @@ void ParameterEditor::updatePreview()
     }
     m_previewModel->setPlan(m_plan);
     m_preview->resizeColumnsToContents();
-    const QString warnings = warningsHtml(m_plan.warnings);
+    QString warnings = warningsHtml(m_plan.warnings);
+    for (const DataRisk &r : std::as_const(m_plan.risks))
+        warnings += QStringLiteral("<p><span style=\"color:#c62828; font-weight:600\">Puts data at risk:</span> %1 "
+                                   "(Apply asks you to confirm)</p>")
+                        .arg(r.text().toHtmlEscaped());
     m_warnings->setText(warnings);
     m_warnings->setVisible(!warnings.isEmpty());
     m_problems->setText(problems);
@@ -461,14 +483,33 @@ void ParameterEditor::updatePreview()
 bool ParameterEditor::apply()
 {
     updatePreview();
-    if (m_planned.isEmpty() || !m_plan.ok() || !m_session->canApply())
+    if (m_planned.isEmpty() || !m_operation.runnable() || !m_session->canApply() || pendingRiskConfirmation())
         return false;
-    if (!m_session->apply(m_planned))
+    if (!m_operation.needsAnswers())
+        return startRun(m_operation, acceptAll(m_operation));
+    // The operation found the risk; this only asks. No nested event loop: the plan shown runs on answered(),
+    // and the run refuses it if the attributes changed since (edits made meanwhile are planned and asked anew).
+    m_confirmRisk = new PlanDialog(m_operation, this);
+    m_confirmRisk->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_confirmRisk, &PlanDialog::answered, this,
+        [this, asked = m_operation](const OperationAnswers &answers) { startRun(asked, answers); });
+    m_confirmRisk->open();
+    return true;
+}
+
+PlanDialog *ParameterEditor::pendingRiskConfirmation() const
+{
+    return m_confirmRisk && m_confirmRisk->isVisible() ? m_confirmRisk.data() : nullptr;
+}
+
+bool ParameterEditor::startRun(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    if (!m_session->run(plan, answers))
         return false;
     m_waiting = true;
     m_result->setText(m_session->applier()->usesHelper()
-                          ? QStringLiteral("Applying through pkexec dmtune-helper… (authorization may be asked)")
-                          : QStringLiteral("Applying…"));
+            ? QStringLiteral("Applying through pkexec dmtune-helper… (authorization may be asked)")
+            : QStringLiteral("Applying…"));
     m_result->show();
     updateActions();
     return true;
@@ -496,9 +537,10 @@ void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
     refresh();
     if (m_waiting && !wasUndo) {
         m_waiting = false;
-        m_result->setText(result.ok() ? applySuccessHtml(result)
-                                      : applyErrorHtml(result, result.rejected() ? QStringLiteral("Not applied")
-                                                                                 : QStringLiteral("Apply failed")));
+        m_result->setText(result.ok()
+                ? applySuccessHtml(result)
+                : applyErrorHtml(
+                    result, result.rejected() ? QStringLiteral("Not applied") : QStringLiteral("Apply failed")));
         m_result->show();
         updateActions();
         Q_EMIT applyFinished(result);
@@ -524,16 +566,20 @@ void ParameterEditor::updateSummary()
         readOnly += t.known && !t.ignored && !TunableTableModel::isEditable(t) ? 1 : 0;
         pending += t.hasPending() && t.pending != t.value ? 1 : 0;
     }
-    QStringList parts {QStringLiteral("%1 tunable").arg(writable)};
+    QStringList parts { QStringLiteral("%1 tunable").arg(writable) };
     if (ignored)
         parts << QStringLiteral("%1 ignored by current kernels (grey)").arg(ignored);
     if (readOnly)
         parts << QStringLiteral("%1 read-only").arg(readOnly);
     if (raw)
-        parts << QStringLiteral("%1 other attributes%2").arg(raw).arg(m_proxy->showRaw() ? QString() : QStringLiteral(" (hidden)"));
+        parts << QStringLiteral("%1 other attributes%2")
+                     .arg(raw)
+                     .arg(m_proxy->showRaw() ? QString() : QStringLiteral(" (hidden)"));
     QString text = parts.join(QStringLiteral(", "));
     if (pending)
-        text += QStringLiteral(" · <b>%1 pending %2</b>").arg(pending).arg(pending == 1 ? QStringLiteral("edit") : QStringLiteral("edits"));
+        text += QStringLiteral(" · <b>%1 pending %2</b>")
+                    .arg(pending)
+                    .arg(pending == 1 ? QStringLiteral("edit") : QStringLiteral("edits"));
     else if (m_session->isReadOnly())
         text += QStringLiteral(" · read-only here (a captured system): Writable says what that system allows");
     else
@@ -565,7 +611,8 @@ void ParameterEditor::updateActions()
     if (m_session->isReadOnly())
         m_apply->setToolTip(QStringLiteral("Read-only: a captured tree is inspected, never written."));
     else if (m_session->applier()->usesHelper())
-        m_apply->setToolTip(QStringLiteral("Write the previewed values through pkexec dmtune-helper, as one transaction."));
+        m_apply->setToolTip(
+            QStringLiteral("Write the previewed values through pkexec dmtune-helper, as one transaction."));
     else
         m_apply->setToolTip(QStringLiteral("Write the previewed values in this process, as one transaction."));
 }

@@ -1,12 +1,15 @@
 #pragma once
 // The Tune tab: the selected device's tunables with pending edits, the scope they apply to, a
 // preview of the planned writes and stacking warnings, Apply / Revert, and the outcome (with each
-// error of a rolled-back transaction). Applying goes through the window's TuningSession: always
-// asynchronous, never a nested event loop.
+// error of a rolled-back transaction). Applying is the tuning.apply operation (ops/tuningoperations.h) through
+// the window's TuningSession: the preview is its plan, a plan with risks is asked in a PlanDialog, the run
+// re-checks the plan against the state; always asynchronous, never a nested event loop.
 #include "discovery/devicesnapshot.h"
+#include "ops/operation.h"
 #include "params/changeset.h"
 #include "params/planner.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -21,13 +24,13 @@ class QTimer;
 namespace dmtune {
 
 class ChangePreviewModel;
+class PlanDialog;
 class TunableFilterProxy;
 class TunableTableModel;
 class TuningSession;
 struct ApplyResult;
 
-class ParameterEditor : public QWidget
-{
+class ParameterEditor : public QWidget {
     Q_OBJECT
 public:
     explicit ParameterEditor(TuningSession *session, QWidget *parent = nullptr);
@@ -53,8 +56,14 @@ public:
     // Plans the pending edits (nothing is written) and shows the result in the preview.
     void updatePreview();
     // Starts the transaction of the previewed change set; false when there is nothing valid to
-    // apply or a transaction runs. The outcome arrives through the session.
+    // apply or a transaction runs. The outcome arrives through the session. A change set that puts data at
+    // risk (write_cache=write through) opens a PlanDialog first (the device's name to type) and runs the plan
+    // it showed once answered; the run refuses it when the attributes changed meanwhile.
     bool apply();
+    // The open confirmation (a closed one is deleted later: not pending any more).
+    PlanDialog *pendingRiskConfirmation() const;
+    // The tuning.apply plan of the preview (empty kind without edits).
+    const OperationPlan &operationPlan() const { return m_operation; }
     // Drops every pending edit.
     void revert();
 
@@ -82,16 +91,19 @@ private:
     void schedulePreview();
     void onFinished(const ApplyResult &result, bool wasUndo);
     QString mapDevice() const; // the multipath map (or dm device with slaves) of the shown device
+    bool startRun(const OperationPlan &plan, const OperationAnswers &answers);
 
     TuningSession *m_session;
     DeviceSnapshot m_snapshot;
     QString m_requested; // what showDevice() was given (a partition, perhaps)
     QString m_device;
     QStringList m_selection;
-    Plan m_plan;
+    OperationPlan m_operation; // the preview's tuning.apply plan
+    Plan m_plan; // the planner's plan inside it
     ChangeSet m_planned;
     bool m_waiting = false;
     bool m_splitSized = false;
+    QPointer<PlanDialog> m_confirmRisk;
 
     QLabel *m_title = nullptr;
     QLabel *m_summary = nullptr;

@@ -1,6 +1,6 @@
-#include "tunablefilterproxy.h"
+#include "params/tunablefilterproxy.h"
 
-#include "tunabletablemodel.h"
+#include "params/tunabletablemodel.h"
 
 namespace dmtune {
 

@@ -6,8 +6,7 @@
 
 namespace dmtune {
 
-class TunableFilterProxy : public QSortFilterProxyModel
-{
+class TunableFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;

@@ -1,4 +1,4 @@
-#include "tunabletablemodel.h"
+#include "params/tunabletablemodel.h"
 
 #include "params/catalog.h"
 
@@ -49,7 +49,8 @@ QString TunableTableModel::toolTipFor(const Tunable &t)
 {
     QString html = QStringLiteral("<b>%1</b> of %2").arg(t.attribute.toHtmlEscaped(), t.device.toHtmlEscaped());
     if (t.ignored)
-        html += QStringLiteral("<p><b>Ignored by current kernels:</b> %1. Shown for reference; dmtune never writes it.</p>")
+        html += QStringLiteral(
+            "<p><b>Ignored by current kernels:</b> %1. Shown for reference; dmtune never writes it.</p>")
                     .arg(t.note.toHtmlEscaped());
     if (!t.description.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(t.description.toHtmlEscaped());
@@ -58,14 +59,16 @@ QString TunableTableModel::toolTipFor(const Tunable &t)
     const QString range = t.limitsText();
     if (!range.isEmpty() && !t.ignored)
         html += QStringLiteral("<p>Accepted: %1%2</p>")
-                    .arg(range.toHtmlEscaped(), t.unit.isEmpty() ? QString() : QLatin1Char(' ') + t.unit.toHtmlEscaped());
+                    .arg(range.toHtmlEscaped(),
+                        t.unit.isEmpty() ? QString() : QLatin1Char(' ') + t.unit.toHtmlEscaped());
     if (!t.ignored && !t.note.isEmpty())
         html += QStringLiteral("<p>Note: %1</p>").arg(t.note.toHtmlEscaped());
     if (t.type == TunableType::Enum && !t.choiceNotes.isEmpty()) {
         const TunableDef *def = catalog::find(t.attribute);
         QStringList items;
         for (int i = 0; def && i < def->choices.size() && i < t.choiceNotes.size(); ++i)
-            items << QStringLiteral("<li><tt>%1</tt>: %2</li>").arg(def->choices[i].toHtmlEscaped(), t.choiceNotes[i].toHtmlEscaped());
+            items << QStringLiteral("<li><tt>%1</tt>: %2</li>")
+                         .arg(def->choices[i].toHtmlEscaped(), t.choiceNotes[i].toHtmlEscaped());
         if (!items.isEmpty())
             html += QStringLiteral("<ul>%1</ul>").arg(items.join(QString()));
     }
@@ -183,7 +186,7 @@ QList<Assignment> TunableTableModel::pendingAssignments() const
     QList<Assignment> out;
     for (const auto &t : m_rows) {
         if (isPending(t))
-            out << Assignment {t.attribute, t.pending};
+            out << Assignment { t.attribute, t.pending };
     }
     return out;
 }
@@ -265,7 +268,8 @@ QVariant TunableTableModel::data(const QModelIndex &index, int role) const
 
 bool TunableTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
 {
-    if (role != Qt::EditRole || !index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
+    if (role != Qt::EditRole || !index.isValid()
+        || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)
         || index.column() != NewValueColumn || !isEditable(m_rows[index.row()]))
         return false;
     return setPendingAt(index.row(), value.toString());

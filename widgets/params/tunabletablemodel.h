@@ -7,11 +7,19 @@
 
 namespace dmtune {
 
-class TunableTableModel : public QAbstractTableModel
-{
+class TunableTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { AttributeColumn, ValueColumn, NewValueColumn, UnitColumn, RangeColumn, WritableColumn, NoteColumn, ColumnCount };
+    enum Column {
+        AttributeColumn,
+        ValueColumn,
+        NewValueColumn,
+        UnitColumn,
+        RangeColumn,
+        WritableColumn,
+        NoteColumn,
+        ColumnCount
+    };
     enum Role {
         AttributeRole = Qt::UserRole, // QString: the catalog key ("queue/nomerges")
         TunableRole, // dmtune::Tunable

@@ -1,6 +1,6 @@
-#include "tunablevaluedelegate.h"
+#include "params/tunablevaluedelegate.h"
 
-#include "tunabletablemodel.h"
+#include "params/tunabletablemodel.h"
 
 #include "params/catalog.h"
 
@@ -36,18 +36,19 @@ QList<std::pair<QString, QString>> TunableValueDelegate::choices(const Tunable &
     const TunableDef *def = catalog::find(t.attribute);
     if (t.type == TunableType::Bool) {
         const bool yesNo = def && def->boolStyle == BoolStyle::YesNo;
-        out.append({yesNo ? QStringLiteral("N") : QStringLiteral("0"), QStringLiteral("off")});
-        out.append({yesNo ? QStringLiteral("Y") : QStringLiteral("1"), QStringLiteral("on")});
+        out.append({ yesNo ? QStringLiteral("N") : QStringLiteral("0"), QStringLiteral("off") });
+        out.append({ yesNo ? QStringLiteral("Y") : QStringLiteral("1"), QStringLiteral("on") });
     } else {
         for (const auto &choice : t.limits.choices) {
             const qsizetype at = def ? def->choices.indexOf(choice) : -1;
-            out.append({choice, at >= 0 ? t.choiceNotes.value(at) : QString()});
+            out.append({ choice, at >= 0 ? t.choiceNotes.value(at) : QString() });
         }
     }
     return out;
 }
 
-QWidget *TunableValueDelegate::createEditor(QWidget *parent, const QStyleOptionViewItem &, const QModelIndex &index) const
+QWidget *TunableValueDelegate::createEditor(
+    QWidget *parent, const QStyleOptionViewItem &, const QModelIndex &index) const
 {
     const auto t = index.data(TunableTableModel::TunableRole).value<Tunable>();
     switch (editorKind(t)) {
@@ -108,7 +109,8 @@ void TunableValueDelegate::setModelData(QWidget *editor, QAbstractItemModel *mod
     model->setData(index, value, Qt::EditRole);
 }
 
-void TunableValueDelegate::updateEditorGeometry(QWidget *editor, const QStyleOptionViewItem &option, const QModelIndex &) const
+void TunableValueDelegate::updateEditorGeometry(
+    QWidget *editor, const QStyleOptionViewItem &option, const QModelIndex &) const
 {
     // A combo box with "2 — no merging" wants more than the cell: never narrower than its hint.
     QRect r = option.rect;

@@ -1,10 +1,10 @@
-#include "multipathactions.h"
+#include "pathgroups/multipathactions.h"
 
-#include "devicetreemodel.h"
-#include "devicetreenode.h"
+#include "devices/devicetreemodel.h"
+#include "devices/devicetreenode.h"
 
-#include "dm/multipathcontrol.h"
-#include "dm/multipathoperation.h"
+#include "ops/operationrunner.h"
+#include "ops/plandialog.h"
 
 #include <QAction>
 #include <QMenu>
@@ -12,22 +12,31 @@
 
 namespace dmtune {
 
-MultipathActions::MultipathActions(MultipathControl *control, QWidget *dialogParent, QObject *parent)
+namespace {
+const QString tagPrefix = QStringLiteral("tree-action:");
+const QString askSuffix = QStringLiteral(":ask");
+} // namespace
+
+MultipathActions::MultipathActions(OperationRunner *runner, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
-    , m_control(control)
     , m_dialogParent(dialogParent)
-    , m_confirmer(askConfirmation)
 {
+    setRunner(runner);
 }
 
-void MultipathActions::setControl(MultipathControl *control)
+void MultipathActions::setRunner(OperationRunner *runner)
 {
-    m_control = control;
-}
-
-void MultipathActions::setDeviceMapper(DeviceMapper *dm)
-{
-    m_dm = dm;
+    if (m_runner)
+        disconnect(m_runner, nullptr, this, nullptr);
+    m_runner = runner;
+    if (!runner)
+        return;
+    connect(runner, &OperationRunner::planned, this, &MultipathActions::onPlanned);
+    connect(
+        runner, &OperationRunner::planFailed, this, [this](const QString &, const QString &error, const QString &tag) {
+            if (tag.startsWith(tagPrefix))
+                Q_EMIT operationRefused(error);
+        });
 }
 
 void MultipathActions::setSnapshot(const DeviceSnapshot &snapshot)
@@ -40,9 +49,9 @@ void MultipathActions::setUnavailableReason(const QString &reason)
     m_unavailable = reason;
 }
 
-void MultipathActions::setConfirmer(Confirmer confirmer)
+PlanDialog *MultipathActions::pendingPlan() const
 {
-    m_confirmer = confirmer ? std::move(confirmer) : Confirmer(askConfirmation);
+    return m_dialog.data();
 }
 
 MultipathRowTarget MultipathActions::targetOf(const QModelIndex &treeIndex) const
@@ -62,8 +71,8 @@ MultipathRowTarget MultipathActions::targetOf(const QModelIndex &treeIndex) cons
     }
     bool groupOk = false;
     const int group = key.value(3).toInt(&groupOk);
-    const PathGroupInfo *groupInfo = map && groupOk && group >= 1 && group <= map->groups.size() ? &map->groups.at(group - 1)
-                                                                                               : nullptr;
+    const PathGroupInfo *groupInfo
+        = map && groupOk && group >= 1 && group <= map->groups.size() ? &map->groups.at(group - 1) : nullptr;
     switch (type) {
     case DeviceRowType::Map:
         if (key.size() == 2)
@@ -114,7 +123,7 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
         return;
     menu->setToolTipsVisible(true);
     QString reason = m_unavailable;
-    if (reason.isEmpty() && !m_control)
+    if (reason.isEmpty() && !m_runner)
         reason = QStringLiteral("no device-mapper access");
     const MultipathMap *map = m_snapshot.map(target.map);
     if (reason.isEmpty() && target.kind != MultipathRowTarget::Map && map && !map->groupsKnown)
@@ -135,7 +144,7 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
     switch (target.kind) {
     case MultipathRowTarget::Map: {
         QAction *edit = menu->addAction(QStringLiteral("Edit path groups of %1…").arg(target.map), this,
-                                        [this, map = target.map] { Q_EMIT editPathGroupsRequested(map); });
+            [this, map = target.map] { Q_EMIT editPathGroupsRequested(map); });
         edit->setObjectName(QStringLiteral("editPathGroups"));
         break;
     }
@@ -188,105 +197,103 @@ QString MultipathActions::pathLabel(const QString &mapName, const QString &devic
     return device;
 }
 
-bool MultipathActions::run(const QString &mapName, const MultipathMessage &message, bool alwaysAsk)
+bool MultipathActions::run(
+    const QString &mapName, const QString &kind, const QJsonObject &request, const QString &startText, bool alwaysAsk)
 {
-    if (!m_control) {
-        Q_EMIT operationRefused(QStringLiteral("%1: %2").arg(mapName, m_unavailable.isEmpty() ? QStringLiteral("no device-mapper access") : m_unavailable));
+    if (!m_runner) {
+        Q_EMIT operationRefused(QStringLiteral("%1: %2").arg(
+            mapName, m_unavailable.isEmpty() ? QStringLiteral("no device-mapper access") : m_unavailable));
         return false;
     }
-    MultipathTable table;
-    MultipathStatus status;
-    if (m_dm) {
-        const auto state = readMultipathMapState(*m_dm, mapName);
-        if (!state) {
-            Q_EMIT operationRefused(state.errorMessage());
-            return false;
-        }
-        table = state->table;
-        status = state->status;
-    } else {
-        const MultipathMap *map = m_snapshot.map(mapName);
-        const auto parsedTable = map ? parseMultipathTable(map->tableLine) : Result<MultipathTable>::failure(QString());
-        const auto parsedStatus = map ? parseMultipathStatus(map->statusLine) : Result<MultipathStatus>::failure(QString());
-        if (!parsedTable || !parsedStatus) {
-            Q_EMIT operationRefused(QStringLiteral("%1: its table and status are unknown").arg(mapName));
-            return false;
-        }
-        table = parsedTable.value();
-        status = parsedStatus.value();
-    }
-    const QString label = message.device.isEmpty() ? QString() : pathLabel(mapName, message.device);
-    m_lastConfirmation = operationConfirmation(mapName, table, status, message, m_control->multipathdRunning(), label);
-    if ((alwaysAsk || m_lastConfirmation.risky()) && !m_confirmer(m_dialogParent, m_lastConfirmation))
-        return false;
-
-    switch (message.kind) {
-    case MultipathMessageKind::FailPath:
-        Q_EMIT operationStarted(QStringLiteral("Failing path %1 of %2…").arg(label, mapName));
-        m_control->failPath(mapName, message.device);
-        break;
-    case MultipathMessageKind::ReinstatePath:
-        Q_EMIT operationStarted(QStringLiteral("Reinstating path %1 of %2…").arg(label, mapName));
-        m_control->reinstatePath(mapName, message.device);
-        break;
-    case MultipathMessageKind::SwitchGroup:
-        Q_EMIT operationStarted(QStringLiteral("Switching %1 to group %2…").arg(mapName).arg(message.group));
-        m_control->switchGroup(mapName, message.group);
-        break;
-    case MultipathMessageKind::EnableGroup:
-        Q_EMIT operationStarted(QStringLiteral("Enabling group %2 of %1…").arg(mapName).arg(message.group));
-        m_control->enableGroup(mapName, message.group);
-        break;
-    case MultipathMessageKind::DisableGroup:
-        Q_EMIT operationStarted(QStringLiteral("Disabling group %2 of %1…").arg(mapName).arg(message.group));
-        m_control->disableGroup(mapName, message.group);
-        break;
-    case MultipathMessageKind::QueueIfNoPath:
-    case MultipathMessageKind::FailIfNoPath:
-        m_control->setQueueIfNoPath(mapName, message.kind == MultipathMessageKind::QueueIfNoPath);
-        break;
-    }
+    // alwaysAsk: the operation changes where I/O goes even without a risk (fail a path, switch or disable a
+    // group); the others ask only when the plan has risks (runUnlessAsked runs them at once otherwise).
+    const QString tag = tagPrefix + QString::number(m_nextTag++) + (alwaysAsk ? askSuffix : QString());
+    m_startTexts.insert(tag, startText);
+    if (alwaysAsk)
+        m_runner->plan(kind, request, tag);
+    else
+        m_runner->runUnlessAsked(kind, request, tag);
+    if (!alwaysAsk)
+        Q_EMIT operationStarted(startText);
     return true;
+}
+
+void MultipathActions::onPlanned(const OperationPlan &plan, const QString &tag)
+{
+    if (!tag.startsWith(tagPrefix))
+        return;
+    const QString startText = m_startTexts.take(tag);
+    if (!plan.runnable()) {
+        Q_EMIT operationRefused(plan.refusals.isEmpty()
+                ? QStringLiteral("%1: refused: %2").arg(plan.target, plan.risks.first().text)
+                : plan.refusals.first());
+        return;
+    }
+    if (!tag.endsWith(askSuffix) && !plan.needsAnswers()) { // runUnlessAsked hands back only plans that ask
+        m_runner->run(plan, acceptAll(plan), tag);
+        return;
+    }
+    if (m_dialog) // one question at a time: a newer one replaces the older (it was not answered)
+        m_dialog->close();
+    m_lastAsked = plan;
+    auto *dialog = new PlanDialog(plan, m_dialogParent);
+    dialog->setObjectName(QStringLiteral("multipathPlanDialog"));
+    dialog->setWindowTitle(plan.summary);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialog = dialog;
+    QPointer<OperationRunner> runner = m_runner;
+    connect(dialog, &PlanDialog::answered, this, [this, runner, plan, tag, startText](const OperationAnswers &answers) {
+        if (!runner)
+            return;
+        Q_EMIT operationStarted(startText);
+        runner->run(plan, answers, tag);
+    });
+    dialog->open();
+    Q_EMIT planOpened(dialog);
 }
 
 bool MultipathActions::failPath(const QString &map, const QString &device)
 {
-    MultipathMessage message;
-    message.kind = MultipathMessageKind::FailPath;
-    message.device = device;
-    return run(map, message, true);
+    return run(map, QStringLiteral("multipath.fail-path"),
+        { { QLatin1String("map"), map }, { QLatin1String("path"), device } },
+        QStringLiteral("Failing path %1 of %2…").arg(pathLabel(map, device), map), true);
 }
 
 bool MultipathActions::reinstatePath(const QString &map, const QString &device)
 {
-    MultipathMessage message;
-    message.kind = MultipathMessageKind::ReinstatePath;
-    message.device = device;
-    return run(map, message, false);
+    return run(map, QStringLiteral("multipath.reinstate-path"),
+        { { QLatin1String("map"), map }, { QLatin1String("path"), device } },
+        QStringLiteral("Reinstating path %1 of %2…").arg(pathLabel(map, device), map), false);
 }
 
 bool MultipathActions::switchGroup(const QString &map, int group)
 {
-    MultipathMessage message;
-    message.kind = MultipathMessageKind::SwitchGroup;
-    message.group = group;
-    return run(map, message, true);
+    return run(map, QStringLiteral("multipath.switch-group"),
+        { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
+        QStringLiteral("Switching %1 to group %2…").arg(map).arg(group), true);
 }
 
 bool MultipathActions::enableGroup(const QString &map, int group)
 {
-    MultipathMessage message;
-    message.kind = MultipathMessageKind::EnableGroup;
-    message.group = group;
-    return run(map, message, false);
+    return run(map, QStringLiteral("multipath.enable-group"),
+        { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
+        QStringLiteral("Enabling group %2 of %1…").arg(map).arg(group), false);
 }
 
 bool MultipathActions::disableGroup(const QString &map, int group)
 {
-    MultipathMessage message;
-    message.kind = MultipathMessageKind::DisableGroup;
-    message.group = group;
-    return run(map, message, true);
+    return run(map, QStringLiteral("multipath.disable-group"),
+        { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
+        QStringLiteral("Disabling group %2 of %1…").arg(map).arg(group), true);
+}
+
+bool MultipathActions::setQueueing(const QString &map, bool queueIfNoPath)
+{
+    return run(map, QStringLiteral("multipath.queueing"),
+        { { QLatin1String("map"), map }, { QLatin1String("queue_if_no_path"), queueIfNoPath } },
+        QStringLiteral("Turning queue_if_no_path %1 for %2…")
+            .arg(queueIfNoPath ? QStringLiteral("on") : QStringLiteral("off"), map),
+        !queueIfNoPath);
 }
 
 } // namespace dmtune

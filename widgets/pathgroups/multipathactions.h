@@ -1,13 +1,16 @@
 #pragma once
 // The multipath operations offered on device-tree rows: fail / reinstate a path (path rows), switch /
-// enable / disable a group (group rows), "Edit path groups…" (map rows). Each reads the map's state,
-// asks when the operation is risky or changes where I/O goes (the map by name, operationRisks with
-// their reasons, what multipathd may do), then hands it to MultipathControl. The results come back
-// as the control's finished() signal, which the window shows.
-#include "multipathconfirm.h"
-
+// enable / disable a group (group rows), "Edit path groups…" (map rows). Each is a core operation
+// (ops/multipathoperations.h): planned through the OperationRunner (off the UI thread), shown in a
+// PlanDialog (open(), never exec()) when it is risky or changes where I/O goes, and run on its answer;
+// the core re-validates the map at run time. The results come back as the runner's finished(), which
+// the panel shows.
 #include "discovery/devicesnapshot.h"
+#include "ops/operation.h"
+#include "ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
 
+#include <QHash>
+#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 
@@ -17,8 +20,8 @@ class QWidget;
 
 namespace dmtune {
 
-class DeviceMapper;
-class MultipathControl;
+class OperationRunner;
+class PlanDialog;
 
 // What a device-tree row stands for, as far as multipath operations go.
 struct MultipathRowTarget {
@@ -32,52 +35,57 @@ struct MultipathRowTarget {
     QString pathState; // path rows: A, F; empty when unknown
 };
 
-class MultipathActions : public QObject
-{
+class MultipathActions : public QObject {
     Q_OBJECT
 public:
-    // control may be null (no device-mapper): the actions are then shown disabled with the reason.
-    explicit MultipathActions(MultipathControl *control, QWidget *dialogParent, QObject *parent = nullptr);
+    // runner may be null (no device-mapper): the actions are then shown disabled with the reason.
+    explicit MultipathActions(OperationRunner *runner, QWidget *dialogParent, QObject *parent = nullptr);
 
-    void setControl(MultipathControl *control);
-    // Read the map's state fresh before asking (not owned); without one the snapshot's lines are used.
-    void setDeviceMapper(DeviceMapper *dm);
+    void setRunner(OperationRunner *runner);
     void setSnapshot(const DeviceSnapshot &snapshot);
     // Why operations are off (e.g. "device-mapper: not available (…)"); empty when they are possible.
     void setUnavailableReason(const QString &reason);
-    void setConfirmer(Confirmer confirmer);
 
     MultipathRowTarget targetOf(const QModelIndex &treeIndex) const;
     // Adds the actions for a device-tree row (nothing for rows that are not maps, groups or paths).
     void fillMenu(QMenu *menu, const QModelIndex &treeIndex);
 
-    // Each asks first when needed; false when refused, cancelled or the state could not be read.
+    // Each plans the operation; the answer comes later (a PlanDialog when it must ask, else it runs).
+    // False when it could not even be planned (no runner).
     bool failPath(const QString &map, const QString &device);
     bool reinstatePath(const QString &map, const QString &device);
     bool switchGroup(const QString &map, int group);
     bool enableGroup(const QString &map, int group);
     bool disableGroup(const QString &map, int group);
+    bool setQueueing(const QString &map, bool queueIfNoPath);
 
-    const Confirmation &lastConfirmation() const { return m_lastConfirmation; }
+    // The open PlanDialog, else null; the last plan shown in one.
+    PlanDialog *pendingPlan() const;
+    const OperationPlan &lastAskedPlan() const { return m_lastAsked; }
 
 Q_SIGNALS:
     void editPathGroupsRequested(const QString &map);
     // "Failing path sdb of mpatha…": for the status bar until the result comes.
     void operationStarted(const QString &text);
-    // The state could not be read or the control is missing.
+    // It could not be planned, the plan refuses, or the runner is missing.
     void operationRefused(const QString &text);
+    // A PlanDialog opened for an operation (tests, the status bar).
+    void planOpened(dmtune::PlanDialog *dialog);
 
 private:
-    bool run(const QString &map, const MultipathMessage &message, bool alwaysAsk);
+    bool run(
+        const QString &map, const QString &kind, const QJsonObject &request, const QString &startText, bool alwaysAsk);
+    void onPlanned(const OperationPlan &plan, const QString &tag);
     QString pathLabel(const QString &map, const QString &device) const;
 
-    QPointer<MultipathControl> m_control;
+    QPointer<OperationRunner> m_runner;
     QWidget *m_dialogParent = nullptr;
-    DeviceMapper *m_dm = nullptr;
     DeviceSnapshot m_snapshot;
     QString m_unavailable;
-    Confirmer m_confirmer;
-    Confirmation m_lastConfirmation;
+    QHash<QString, QString> m_startTexts; // by tag
+    QPointer<PlanDialog> m_dialog;
+    OperationPlan m_lastAsked;
+    int m_nextTag = 1;
 };
 
 } // namespace dmtune

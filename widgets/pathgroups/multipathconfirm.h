@@ -1,17 +1,21 @@
 #pragma once
-// What the user is asked before a multipath operation or a reload: the map by name, what happens,
-// the risks with their reasons (mapsafety.h) and what multipathd may do about it. Built as values so
-// that tests read them; shown by a Confirmer (a message box by default, a lambda in tests).
+// What the user is asked before a disk of another LUN joins the editor's draft (the operations
+// themselves are asked with a PlanDialog over their core plan). Built as values so that tests read
+// them; shown with open(), never exec().
+#include "dm/lunidentity.h"
 #include "dm/multipathmessages.h"
 #include "dm/multipathoperation.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
 
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
 
+class QMessageBox;
+class QPushButton;
 class QWidget;
 
 namespace dmtune {
@@ -30,19 +34,18 @@ struct Confirmation {
     QString text() const;
 };
 
-// Returns true to go ahead.
-using Confirmer = std::function<bool(QWidget *parent, const Confirmation &confirmation)>;
-// The default Confirmer: a message box; with risks a warning whose default button is Cancel.
-bool askConfirmation(QWidget *parent, const Confirmation &confirmation);
+// A message box, asynchronous (no nested event loop): opened with open(), deleted on close.
+// The caller connects to box->buttonClicked and goes ahead when it is `accept`.
+struct OpenedConfirmation {
+    QMessageBox *box = nullptr;
+    QPushButton *accept = nullptr;
+};
+OpenedConfirmation openConfirmation(QWidget *parent, const Confirmation &confirmation);
 
-// `pathLabel` names the path for people ("sdb (8:16)"); empty: the device word.
-Confirmation operationConfirmation(const QString &map, const MultipathTable &table, const MultipathStatus &status,
-                                   const MultipathMessage &message, bool multipathdRunning,
-                                   const QString &pathLabel = {});
-Confirmation reloadConfirmation(const QString &map, const MultipathTable &current, const MultipathStatus &status,
-                                const MultipathTable &proposed, bool multipathdRunning);
-
-// One line for the status bar: "mpatha: fail_path 8:16 done (via multipathd)", "… failed: reason".
-QString operationResultText(const MultipathOperationResult &result);
+// Before a disk dragged in joins a group of the draft: `risks` are identityRisks() for it (they name
+// both LUNs).
+Confirmation addPathConfirmation(const QString &map, const QString &pathLabel, int group, const QStringList &risks);
 
 } // namespace dmtune
+
+Q_DECLARE_METATYPE(dmtune::Confirmation)

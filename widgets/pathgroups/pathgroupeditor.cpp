@@ -1,8 +1,10 @@
-#include "pathgroupeditor.h"
+#include "pathgroups/pathgroupeditor.h"
 
-#include "dm/multipathcontrol.h"
+#include "dm/mapsafety.h"
 #include "dm/pathselectors.h"
 #include "dm/tablediff.h"
+#include "ops/operationrunner.h"
+#include "ops/plandialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -60,8 +63,7 @@ QFont smaller(QFont font)
 } // namespace
 
 // One priority group: title, move buttons, selector, its arguments, and the table of paths.
-class PathGroupColumn : public QFrame
-{
+class PathGroupColumn : public QFrame {
 public:
     explicit PathGroupColumn(PathGroupEditor *editor)
         : m_editor(editor)
@@ -128,8 +130,8 @@ public:
         m_view->setDragDropMode(QAbstractItemView::DragDrop);
         m_view->setDragDropOverwriteMode(false);
         m_view->setDefaultDropAction(Qt::MoveAction);
-        m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                                | QAbstractItemView::SelectedClicked);
+        m_view->setEditTriggers(
+            QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
         m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         m_view->setContextMenuPolicy(Qt::CustomContextMenu);
         m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
@@ -148,20 +150,25 @@ public:
                 m_editor->setSelectorArgs(m_group, words(m_selectorArgs->text()));
         });
         // Queued: the drop and the cell edit come from inside the views, which the editor then updates.
-        connect(m_model, &PathGroupModel::pathDropped, m_editor,
-                [editor = m_editor](const QString &device, int group, int row) { editor->movePath(device, group, row); },
-                Qt::QueuedConnection);
-        connect(m_model, &PathGroupModel::pathArgEdited, m_editor,
-                [editor = m_editor](const QString &device, int index, const QString &value) {
-                    editor->setPathArg(device, index, value);
-                },
-                Qt::QueuedConnection);
+        connect(
+            m_model, &PathGroupModel::pathDropped, m_editor,
+            [editor = m_editor](const QString &device, int group, int row) { editor->movePath(device, group, row); },
+            Qt::QueuedConnection);
+        connect(
+            m_model, &PathGroupModel::diskDropped, m_editor,
+            [editor = m_editor](const QString &name, int group, int row) { editor->addPath(name, group, row); },
+            Qt::QueuedConnection);
+        connect(
+            m_model, &PathGroupModel::pathArgEdited, m_editor,
+            [editor = m_editor](
+                const QString &device, int index, const QString &value) { editor->setPathArg(device, index, value); },
+            Qt::QueuedConnection);
         connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) { showMenu(pos); });
     }
 
     void update(const QString &map, int group, const PathGroupSpec &spec, const QString &title, const QString &subtitle,
-                bool active, int groupCount, const QHash<QString, LivePath> &live, const QHash<QString, QString> &names,
-                bool editable)
+        bool active, int groupCount, const QHash<QString, LivePath> &live, const QHash<QString, QString> &names,
+        bool editable)
     {
         m_updating = true;
         m_group = group;
@@ -203,8 +210,8 @@ private:
         m_view->setMinimumWidth(header->length() + 2 * m_view->frameWidth());
         const int rows = std::clamp(m_model->rowCount(), 2, 6);
         const int rowHeight = m_view->verticalHeader()->defaultSectionSize();
-        m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight
-                                 + 2 * m_view->frameWidth() + 2);
+        m_view->setMinimumHeight(
+            m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight + 2 * m_view->frameWidth() + 2);
     }
 
     void showMenu(const QPoint &pos)
@@ -213,16 +220,17 @@ private:
         if (!index.isValid() || !m_model->isEditable())
             return;
         const QString device = m_model->deviceAt(index.row());
-        QMenu menu(this);
+        auto *menu = new QMenu(this); // popup(): no nested event loop while the poll updates the draft
+        menu->setAttribute(Qt::WA_DeleteOnClose);
         for (int g = 0; g < m_groupCount; ++g) {
             if (g == m_group)
                 continue;
-            menu.addAction(QStringLiteral("Move %1 to group %2").arg(device).arg(g + 1), this,
-                           [this, device, g] { m_editor->movePath(device, g); });
+            menu->addAction(QStringLiteral("Move %1 to group %2").arg(device).arg(g + 1), this,
+                [this, device, g] { m_editor->movePath(device, g); });
         }
-        menu.addAction(QStringLiteral("Move %1 to a new group").arg(device), this,
-                       [this, device] { m_editor->movePathToNewGroup(device); });
-        menu.exec(m_view->viewport()->mapToGlobal(pos));
+        menu->addAction(QStringLiteral("Move %1 to a new group").arg(device), this,
+            [this, device] { m_editor->movePathToNewGroup(device); });
+        menu->popup(m_view->viewport()->mapToGlobal(pos));
     }
 
     PathGroupEditor *m_editor;
@@ -242,8 +250,7 @@ private:
 };
 
 // Where a path is dropped to make a group of its own.
-class NewGroupDropZone : public QFrame
-{
+class NewGroupDropZone : public QFrame {
 public:
     explicit NewGroupDropZone(PathGroupEditor *editor)
         : m_editor(editor)
@@ -264,10 +271,12 @@ public:
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override
     {
-        if (!PathGroupModel::deviceFromMime(event->mimeData(), m_editor->map()).isEmpty() && m_editor->isEditable()) {
-            event->setDropAction(Qt::MoveAction);
+        const bool path = !PathGroupModel::deviceFromMime(event->mimeData(), m_editor->map()).isEmpty();
+        if ((path || !PathGroupModel::diskFromMime(event->mimeData()).isEmpty()) && m_editor->isEditable()) {
+            event->setDropAction(path ? Qt::MoveAction : Qt::CopyAction);
             event->accept();
-            setStyleSheet(QStringLiteral("QFrame#newGroupDropZone { border: 2px dashed #3a78c9; border-radius: 4px; }"));
+            setStyleSheet(
+                QStringLiteral("QFrame#newGroupDropZone { border: 2px dashed #3a78c9; border-radius: 4px; }"));
         }
     }
     void dragLeaveEvent(QDragLeaveEvent *) override { setStyleSheet(idleStyle()); }
@@ -275,8 +284,16 @@ protected:
     {
         setStyleSheet(idleStyle());
         const QString device = PathGroupModel::deviceFromMime(event->mimeData(), m_editor->map());
-        if (device.isEmpty())
+        if (device.isEmpty()) {
+            const QString disk = PathGroupModel::diskFromMime(event->mimeData());
+            if (disk.isEmpty())
+                return;
+            event->setDropAction(Qt::CopyAction);
+            event->accept();
+            QTimer::singleShot(
+                0, m_editor, [editor = m_editor, disk] { editor->addPath(disk, editor->groupColumnCount()); });
             return;
+        }
         event->setDropAction(Qt::MoveAction);
         event->accept();
         // After the drag has finished: the source view is still inside QDrag::exec().
@@ -294,7 +311,6 @@ private:
 
 PathGroupEditor::PathGroupEditor(QWidget *parent)
     : QWidget(parent)
-    , m_confirmer(askConfirmation)
 {
     buildUi();
     setUnavailable(QString(), QStringLiteral("Select a multipath map in the tree to see and edit its path groups."));
@@ -332,14 +348,14 @@ void PathGroupEditor::buildUi()
     m_pgInitRetriesOn = new QCheckBox(QStringLiteral("pg_init_retries"));
     m_pgInitRetries = new QSpinBox;
     m_pgInitRetries->setRange(1, 50);
-    for (QWidget *w : std::initializer_list<QWidget *> {m_pgInitRetriesOn, m_pgInitRetries})
+    for (QWidget *w : std::initializer_list<QWidget *> { m_pgInitRetriesOn, m_pgInitRetries })
         w->setToolTip(QStringLiteral("How often the hardware handler retries initialising a group (1-50). "
                                      "Off: the kernel's default (no retries)."));
     m_pgInitDelayOn = new QCheckBox(QStringLiteral("pg_init_delay_msecs"));
     m_pgInitDelay = new QSpinBox;
     m_pgInitDelay->setRange(0, 60000);
     m_pgInitDelay->setSingleStep(100);
-    for (QWidget *w : std::initializer_list<QWidget *> {m_pgInitDelayOn, m_pgInitDelay})
+    for (QWidget *w : std::initializer_list<QWidget *> { m_pgInitDelayOn, m_pgInitDelay })
         w->setToolTip(QStringLiteral("Milliseconds between those retries (0-60000). Off: the kernel's default, "
                                      "2000 ms."));
     m_retainHwHandler = new QCheckBox(QStringLiteral("retain_attached_hw_handler"));
@@ -347,8 +363,8 @@ void PathGroupEditor::buildUi()
                                                  "alua by scsi_dh) instead of the one the table names."));
     m_hwHandler = new QComboBox;
     m_hwHandler->setEditable(true);
-    m_hwHandler->addItems({QStringLiteral("none"), QStringLiteral("alua"), QStringLiteral("emc"), QStringLiteral("rdac"),
-                           QStringLiteral("hp_sw")});
+    m_hwHandler->addItems({ QStringLiteral("none"), QStringLiteral("alua"), QStringLiteral("emc"),
+        QStringLiteral("rdac"), QStringLiteral("hp_sw") });
     m_hwHandler->setToolTip(QStringLiteral("Hardware handler (scsi_dh module) that initialises a group before use"));
     m_hwHandlerArgs = new QLineEdit;
     m_hwHandlerArgs->setPlaceholderText(QStringLiteral("handler args"));
@@ -377,9 +393,9 @@ void PathGroupEditor::buildUi()
     features->setColumnStretch(4, 1);
     layout->addWidget(m_featureRow);
 
-    for (QCheckBox *box : {m_queueIfNoPath, m_pgInitRetriesOn, m_pgInitDelayOn, m_retainHwHandler})
+    for (QCheckBox *box : { m_queueIfNoPath, m_pgInitRetriesOn, m_pgInitDelayOn, m_retainHwHandler })
         connect(box, &QCheckBox::toggled, this, &PathGroupEditor::featuresEdited);
-    for (QSpinBox *spin : {m_pgInitRetries, m_pgInitDelay})
+    for (QSpinBox *spin : { m_pgInitRetries, m_pgInitDelay })
         connect(spin, &QSpinBox::valueChanged, this, &PathGroupEditor::featuresEdited);
     connect(m_hwHandler, &QComboBox::currentTextChanged, this, &PathGroupEditor::featuresEdited);
     connect(m_hwHandlerArgs, &QLineEdit::editingFinished, this, &PathGroupEditor::featuresEdited);
@@ -416,7 +432,7 @@ void PathGroupEditor::buildUi()
     m_preview->setObjectName(QStringLiteral("tablePreview"));
     m_diff = new QPlainTextEdit;
     m_diff->setObjectName(QStringLiteral("tableDiff"));
-    for (QPlainTextEdit *edit : {m_preview, m_diff}) {
+    for (QPlainTextEdit *edit : { m_preview, m_diff }) {
         edit->setReadOnly(true);
         edit->setFont(fixed);
         edit->setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -459,23 +475,33 @@ void PathGroupEditor::buildUi()
     connect(m_apply, &QPushButton::clicked, this, &PathGroupEditor::apply);
 }
 
-void PathGroupEditor::setControl(MultipathControl *control)
+void PathGroupEditor::setRunner(OperationRunner *runner)
 {
-    if (m_control)
-        disconnect(m_control, nullptr, this, nullptr);
-    m_control = control;
-    if (control)
-        connect(control, &MultipathControl::finished, this, &PathGroupEditor::onControlFinished);
+    if (m_runner)
+        disconnect(m_runner, nullptr, this, nullptr);
+    m_runner = runner;
+    if (runner) {
+        connect(runner, &OperationRunner::planned, this, &PathGroupEditor::onPlanned);
+        connect(runner, &OperationRunner::planFailed, this,
+            [this](const QString &, const QString &error, const QString &tag) {
+                if (tag != applyTag())
+                    return;
+                m_planning = false;
+                setBanner(QStringLiteral("Cannot reload %1: %2").arg(m_map, error), true);
+                refresh();
+            });
+        connect(runner, &OperationRunner::finished, this, &PathGroupEditor::onRunFinished);
+    }
     refreshResult();
 }
 
-void PathGroupEditor::setConfirmer(Confirmer confirmer)
+PlanDialog *PathGroupEditor::pendingPlan() const
 {
-    m_confirmer = confirmer ? std::move(confirmer) : Confirmer(askConfirmation);
+    return m_planDialog.data();
 }
 
 void PathGroupEditor::setMap(const QString &map, const MultipathTable &table, const MultipathStatus &status,
-                             const QHash<QString, QString> &deviceNames)
+    const QHash<QString, QString> &deviceNames)
 {
     const bool sameMap = map == m_map && m_editable;
     if (map != m_map)
@@ -500,7 +526,7 @@ void PathGroupEditor::setMap(const QString &map, const MultipathTable &table, co
         setBanner(QStringLiteral("The live table of %1 changed while you edited (multipathd or someone else reloaded "
                                  "it). Your edits stay; the changes below are against the new live table.")
                       .arg(map),
-                  false);
+            false);
     }
     refresh();
 }
@@ -519,7 +545,7 @@ void PathGroupEditor::setUnavailable(const QString &map, const QString &reason, 
                                                   .arg(map, paths.join(QStringLiteral(", "))));
     setBanner(map.isEmpty() ? reason
                             : QStringLiteral("The path groups of %1 are unknown: %2. Editing is off.").arg(map, reason),
-              !map.isEmpty());
+        !map.isEmpty());
     refresh();
 }
 
@@ -558,6 +584,113 @@ bool PathGroupEditor::movePathToNewGroup(const QString &device)
         setBanner(moved.errorMessage, true);
     refresh();
     return bool(moved);
+}
+
+QMessageBox *PathGroupEditor::pendingConfirmation() const
+{
+    return qobject_cast<QMessageBox *>(m_pendingBox.data());
+}
+
+void PathGroupEditor::setIdentity(const MapIdentity &identity)
+{
+    m_identity = identity;
+}
+
+QString PathGroupEditor::devnumOf(const QString &device) const
+{
+    if (m_names.contains(device))
+        return device;
+    for (auto it = m_names.cbegin(); it != m_names.cend(); ++it) {
+        if (it.value() == device)
+            return it.key();
+    }
+    for (const PathIdentity &path : m_identity.paths) {
+        if (path.name == device || path.device == device)
+            return path.device;
+    }
+    return {};
+}
+
+QStringList PathGroupEditor::addRisks(const QString &devnum, int group, int row) const
+{
+    PathGroupDraft trial = m_draft;
+    if (!trial.addPath(devnum, group, row))
+        return {};
+    MapIdentity identity = m_identity;
+    identity.map = m_map;
+    return identityRisks(identity, m_draft.current(), trial.table());
+}
+
+bool PathGroupEditor::addPath(const QString &device, int group, int row)
+{
+    if (!m_editable || m_applying)
+        return false;
+    if (m_pendingBox) {
+        setBanner(QStringLiteral("Answer the question about %1 first.").arg(m_pendingAdd.devnum), true);
+        return false;
+    }
+    const QString devnum = devnumOf(device);
+    if (devnum.isEmpty()) {
+        setBanner(QStringLiteral("%1 is not a block device of this machine (as last discovered).").arg(device), true);
+        return false;
+    }
+    PathGroupDraft trial = m_draft;
+    if (const Status added = trial.addPath(devnum, group, row); !added) {
+        setBanner(added.errorMessage, true);
+        refresh();
+        return false;
+    }
+    const QStringList risks = addRisks(devnum, group, row);
+    if (risks.isEmpty()) {
+        m_draft = trial;
+        refresh();
+        return true;
+    }
+    const QString name = m_names.value(devnum);
+    const QString label = name.isEmpty() ? devnum : QStringLiteral("%1 (%2)").arg(name, devnum);
+    m_pendingAdd = PendingAdd { m_map, devnum, group, row, m_draft.table(), risks,
+        addPathConfirmation(m_map, label, group + 1, risks) };
+    const OpenedConfirmation opened = openConfirmation(this, m_pendingAdd.confirmation);
+    opened.box->setObjectName(QStringLiteral("addPathConfirmation"));
+    m_pendingBox = opened.box;
+    connect(opened.box, &QMessageBox::buttonClicked, this, [this, accept = opened.accept](QAbstractButton *button) {
+        if (button == accept) {
+            addAccepted();
+        } else {
+            setBanner(QStringLiteral("%1 was not added to %2.").arg(m_pendingAdd.devnum, m_pendingAdd.map), false);
+            refresh();
+        }
+    });
+    Q_EMIT confirmationOpened(m_pendingAdd.confirmation);
+    return false;
+}
+
+void PathGroupEditor::addAccepted()
+{
+    const PendingAdd plan = m_pendingAdd;
+    // Asked about one draft of one map: anything else is not what the user said yes to.
+    if (!m_editable || m_applying || m_map != plan.map || !(m_draft.table() == plan.draft)) {
+        setBanner(QStringLiteral("%1 was not added: %2 or its draft changed while you were asked. Drag it in again.")
+                      .arg(plan.devnum, plan.map),
+            true);
+        refresh();
+        return;
+    }
+    PathGroupDraft trial = m_draft;
+    const Status added = trial.addPath(plan.devnum, plan.group, plan.row);
+    if (!added || addRisks(plan.devnum, plan.group, plan.row) != plan.risks) {
+        setBanner(QStringLiteral("%1 was not added: what the disks report changed while you were asked. Drag it in "
+                                 "again.")
+                      .arg(plan.devnum),
+            true);
+        refresh();
+        return;
+    }
+    m_draft = trial;
+    setBanner(QStringLiteral("%1 is in the draft although it may be another disk than %2: %3 Apply asks again.")
+                  .arg(plan.devnum, plan.map, plan.risks.join(QStringLiteral("; "))),
+        true);
+    refresh();
 }
 
 bool PathGroupEditor::moveGroup(int from, int to)
@@ -688,7 +821,7 @@ QHash<QString, LivePath> PathGroupEditor::livePaths() const
         const QString selector = g < current.groups.size() ? current.groups.at(g).selector : QString();
         const MultipathdGroupView *mpd = multipathdGroup(m_multipathd, g + 1);
         for (const PathStatus &path : m_status.groups.at(g).paths) {
-            LivePath entry {path, selector, g + 1};
+            LivePath entry { path, selector, g + 1 };
             for (const MultipathdPathView &p : mpd ? mpd->paths : QList<MultipathdPathView>()) {
                 if (p.devT == path.device) {
                     entry.priority = p.priority;
@@ -783,7 +916,8 @@ void PathGroupEditor::refreshGroups()
     for (int g = 0; g < count; ++g) {
         const PathGroupSpec &spec = table.groups.at(g);
         const int origin = m_draft.originOf(g);
-        const GroupStatus *status = origin >= 0 && origin < m_status.groups.size() ? &m_status.groups.at(origin) : nullptr;
+        const GroupStatus *status
+            = origin >= 0 && origin < m_status.groups.size() ? &m_status.groups.at(origin) : nullptr;
         QString title = origin < 0 ? QStringLiteral("New group %1").arg(g + 1)
             : origin == g          ? QStringLiteral("Group %1").arg(g + 1)
                                    : QStringLiteral("Group %1 (was %2)").arg(g + 1).arg(origin + 1);
@@ -835,7 +969,8 @@ QStringList PathGroupEditor::notes() const
 
 bool PathGroupEditor::canApply() const
 {
-    return m_editable && !m_applying && m_control && m_draft.isModified() && problemText().isEmpty();
+    return m_editable && !m_applying && !m_planning && !m_planDialog && m_runner && m_draft.isModified()
+        && problemText().isEmpty();
 }
 
 void PathGroupEditor::refreshResult()
@@ -851,7 +986,7 @@ void PathGroupEditor::refreshResult()
     m_notes->setVisible(!advice.isEmpty());
     m_reset->setEnabled(m_editable && !m_applying && m_draft.isModified());
     m_apply->setEnabled(canApply());
-    if (m_editable && !m_control)
+    if (m_editable && !m_runner)
         m_apply->setToolTip(QStringLiteral("No device-mapper access: the editor only shows"));
     else if (m_applying)
         m_apply->setToolTip(QStringLiteral("Reloading %1…").arg(m_map));
@@ -869,7 +1004,8 @@ int PathGroupEditor::groupColumnCount() const
 
 PathGroupModel *PathGroupEditor::groupModel(int group) const
 {
-    return group >= 0 && group < m_columns.size() && group < groupColumnCount() ? m_columns.at(group)->model() : nullptr;
+    return group >= 0 && group < m_columns.size() && group < groupColumnCount() ? m_columns.at(group)->model()
+                                                                                : nullptr;
 }
 
 QWidget *PathGroupEditor::groupColumn(int group) const
@@ -877,29 +1013,76 @@ QWidget *PathGroupEditor::groupColumn(int group) const
     return group >= 0 && group < m_columns.size() ? m_columns.at(group) : nullptr;
 }
 
+QString PathGroupEditor::applyTag() const
+{
+    return QStringLiteral("editor-reload:") + QString::number(quintptr(this));
+}
+
 bool PathGroupEditor::apply()
 {
     if (!canApply())
         return false;
-    m_lastConfirmation = reloadConfirmation(m_map, m_draft.current(), m_status, m_draft.table(),
-                                            m_control->multipathdRunning());
-    if (!m_confirmer(this, m_lastConfirmation))
-        return false;
-    m_applying = true;
-    setBanner(QStringLiteral("Reloading %1…").arg(m_map), false);
+    // Plan on a job (the core reads the map, checks the paths' LUNs, computes the risks), ask with a
+    // PlanDialog opened, never exec(): the poll goes on meanwhile, and the run re-checks the map against
+    // the plan's basis, so a map that changed while the user read the dialog is refused as stale.
+    m_planning = true;
+    m_runner->plan(QStringLiteral("multipath.reload"),
+        { { QLatin1String("map"), m_map }, { QLatin1String("table"), formatMultipathTable(m_draft.table()) } },
+        applyTag());
     refresh();
-    m_control->reload(m_map, m_draft.table());
-    Q_EMIT applyStarted(m_map);
     return true;
 }
 
-void PathGroupEditor::onControlFinished(const MultipathOperationResult &result)
+void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
 {
-    if (!m_applying || result.map != m_map || result.operation != QLatin1String("reload"))
+    if (tag != applyTag())
+        return;
+    m_planning = false;
+    if (!plan.runnable()) {
+        setBanner(QStringLiteral("Cannot reload %1: %2")
+                      .arg(plan.target, plan.refusals.isEmpty() ? plan.risks.first().text : plan.refusals.first()),
+            true);
+        refresh();
+        return;
+    }
+    // A reload changes where I/O goes: always asked, risks or not.
+    auto *dialog = new PlanDialog(plan, this);
+    dialog->setObjectName(QStringLiteral("reloadPlanDialog"));
+    dialog->setWindowTitle(QStringLiteral("Reload %1").arg(plan.target));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_planDialog = dialog;
+    connect(dialog, &PlanDialog::answered, this, [this, plan](const OperationAnswers &answers) {
+        if (!m_runner)
+            return;
+        m_applying = true;
+        setBanner(QStringLiteral("Reloading %1…").arg(plan.target), false);
+        m_runner->run(plan, answers, applyTag());
+        Q_EMIT applyStarted(plan.target);
+        refresh();
+    });
+    // Apply is off while the dialog is open; on again once it is gone (queued: the pointer is cleared by then).
+    connect(dialog, &QObject::destroyed, this, [this] { QTimer::singleShot(0, this, [this] { refresh(); }); });
+    dialog->open();
+    Q_EMIT planOpened(dialog);
+    refresh();
+}
+
+void PathGroupEditor::onRunFinished(const OperationResult &result, const QString &tag)
+{
+    if (tag != applyTag())
         return;
     m_applying = false;
-    QString text = result.ok ? QStringLiteral("Reloaded %1 (via %2).").arg(m_map, result.via.isEmpty() ? QStringLiteral("device-mapper") : result.via)
-                             : QStringLiteral("Reload of %1 failed: %2").arg(m_map, result.error);
+    const QString via = result.details.value(QLatin1String("via")).toString();
+    QString text;
+    if (result.ok)
+        text = QStringLiteral("Reloaded %1 (via %2).")
+                   .arg(result.target, via.isEmpty() ? QStringLiteral("device-mapper") : via);
+    else if (result.stale)
+        text
+            = QStringLiteral("Not reloaded: %1 Your edits are kept; check them against the live table and apply again.")
+                  .arg(result.error);
+    else
+        text = QStringLiteral("Reload of %1 failed: %2").arg(result.target, result.error);
     for (const QString &warning : result.warnings)
         text += QLatin1Char(' ') + warning;
     setBanner(text, !result.ok);

@@ -2,12 +2,14 @@
 // The path-group editor of one multipath map: its priority groups side by side, each with its selector
 // and its paths (live state, fail count, the selector's live info, the per-path table arguments); paths
 // are dragged between groups or onto "New group"; the features and the hardware handler above. Below, the
-// table line the draft makes and its difference from the live one; Apply asks (the map by name, the
-// reload's risks, what multipathd may do) and hands the table to MultipathControl::reload. The rules
+// table line the draft makes and its difference from the live one; Apply plans multipath.reload (core
+// operation: risks, what multipathd may do), asks with a PlanDialog and runs the answered plan. The rules
 // are PathGroupDraft's; this widget shows a draft and forwards edits to it.
-#include "multipathconfirm.h"
-#include "pathgroupdraft.h"
-#include "pathgroupmodel.h"
+#include "dm/pathgroupdraft.h"
+#include "ops/operation.h"
+#include "ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
+#include "pathgroups/multipathconfirm.h"
+#include "pathgroups/pathgroupmodel.h"
 
 #include "dm/multipathdview.h"
 #include "dm/multipathoperation.h"
@@ -22,6 +24,7 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
+class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
 class QScrollArea;
@@ -29,33 +32,35 @@ class QSpinBox;
 
 namespace dmtune {
 
-class MultipathControl;
+class OperationRunner;
 class PathGroupColumn;
+class PlanDialog;
 class NewGroupDropZone;
 
-class PathGroupEditor : public QWidget
-{
+class PathGroupEditor : public QWidget {
     Q_OBJECT
 public:
     explicit PathGroupEditor(QWidget *parent = nullptr);
     ~PathGroupEditor() override;
 
-    // Apply goes through this control (not owned); without one the editor only shows.
-    void setControl(MultipathControl *control);
-    // Who asks before Apply (default: askConfirmation).
-    void setConfirmer(Confirmer confirmer);
+    // Apply plans and runs multipath.reload through this runner (not owned); without one the editor only shows.
+    void setRunner(OperationRunner *runner);
 
     // A map's live table and status. While the live table is the one the edits started from, only the
     // live values change; a table that changed underneath keeps the edits, now compared with it (the
     // banner says so); a table that equals the edits (they were applied) starts a clean draft.
     void setMap(const QString &map, const MultipathTable &table, const MultipathStatus &status,
-                const QHash<QString, QString> &deviceNames = {});
+        const QHash<QString, QString> &deviceNames = {});
     // Nothing to edit: the map's groups are unknown (why, e.g. no device-mapper) or no map is chosen.
     // `paths` are shown read-only (e.g. the map's slaves from sysfs).
     void setUnavailable(const QString &map, const QString &reason, const QStringList &paths = {});
     // multipathd's view of the shown map (priorities, checker states), or none: it does not run or does not
     // manage the map. Shown beside the kernel's states until the next call.
     void setMultipathdView(const std::optional<MultipathdMapView> &view);
+    // What the map's UUID and the machine's disks report about their LUN (from the discovery snapshot, no
+    // I/O here): a disk added to the draft is checked against it (identityRisks), and so is Apply.
+    void setIdentity(const MapIdentity &identity);
+    const MapIdentity &identity() const { return m_identity; }
 
     QString map() const { return m_map; }
     bool isEditable() const { return m_editable; }
@@ -68,6 +73,13 @@ public:
     bool movePath(const QString &device, int group, int row = -1);
     bool movePathToNewGroup(const QString &device);
     bool moveGroup(int from, int to);
+    // Adds a disk the map does not have (dropped from the device tree; `device` "8:64" or its name) to a
+    // group (groupColumnCount(): a new group). A disk that does not report the map's LUN is not added at
+    // once: an asynchronous confirmation naming both LUNs opens (pendingConfirmation()), and the disk is
+    // added when it is accepted and the draft is still the one it was asked about. True when added now.
+    bool addPath(const QString &device, int group, int row = -1);
+    QMessageBox *pendingConfirmation() const; // open while the user is asked, else null
+    const Confirmation &pendingAddConfirmation() const { return m_pendingAdd.confirmation; }
     bool setSelector(int group, const QString &selector);
     bool setSelectorArgs(int group, const QStringList &args);
     bool setPathArg(const QString &device, int index, const QString &value);
@@ -93,19 +105,31 @@ public:
     PathGroupModel *groupModel(int group) const;
     QWidget *groupColumn(int group) const;
 
-    // Asks, then reloads; false when there is nothing valid to apply, no control, or the user said no.
+    // Plans the reload (off the UI thread), then opens a PlanDialog; its answer runs the plan, which the core
+    // re-validates (a map changed meanwhile is refused as stale; the draft stays). False when there is nothing
+    // valid to apply, no runner, or a plan is already pending.
     bool apply();
-    const Confirmation &lastConfirmation() const { return m_lastConfirmation; }
+    // The reload's PlanDialog while it is open, else null.
+    PlanDialog *pendingPlan() const;
+    bool isPlanning() const { return m_planning; }
 
 Q_SIGNALS:
     void draftChanged();
+    // The confirmation for a disk of another LUN was opened (for tests and the status bar).
+    void confirmationOpened(const dmtune::Confirmation &confirmation);
+    void planOpened(dmtune::PlanDialog *dialog);
     void applyStarted(const QString &map);
-    // The control's answer to this editor's reload.
-    void applyFinished(const dmtune::MultipathOperationResult &result);
+    // The result of this editor's reload (also a stale or refused plan).
+    void applyFinished(const dmtune::OperationResult &result);
 
 private:
     void buildUi();
-    void onControlFinished(const MultipathOperationResult &result);
+    QString applyTag() const;
+    void onPlanned(const OperationPlan &plan, const QString &tag);
+    void onRunFinished(const OperationResult &result, const QString &tag);
+    QString devnumOf(const QString &device) const;
+    QStringList addRisks(const QString &devnum, int group, int row) const;
+    void addAccepted();
     void refresh();
     void refreshFeatures();
     void refreshGroups();
@@ -126,9 +150,21 @@ private:
     bool m_rebased = false;
     QString m_banner;
     bool m_bannerError = false;
-    QPointer<MultipathControl> m_control;
-    Confirmer m_confirmer;
-    Confirmation m_lastConfirmation;
+    bool m_planning = false;
+    QPointer<OperationRunner> m_runner;
+    QPointer<PlanDialog> m_planDialog;
+    MapIdentity m_identity;
+    // The disk being asked about, and what it was asked against: re-checked when the user accepts.
+    struct PendingAdd {
+        QString map;
+        QString devnum;
+        int group = -1;
+        int row = -1;
+        MultipathTable draft;
+        QStringList risks;
+        Confirmation confirmation;
+    } m_pendingAdd;
+    QPointer<QObject> m_pendingBox; // the QMessageBox; a QObject pointer keeps QMessageBox out of this header
     bool m_updatingWidgets = false;
 
     QLabel *m_title = nullptr;

@@ -1,6 +1,8 @@
-#include "pathgroupmodel.h"
+#include "pathgroups/pathgroupmodel.h"
 
-#include "pathgroupdraft.h"
+#include "devices/devicetreemodel.h"
+
+#include "dm/pathgroupdraft.h"
 
 #include "dm/pathselectors.h"
 
@@ -68,7 +70,7 @@ PathGroupModel::PathGroupModel(QObject *parent)
 }
 
 void PathGroupModel::setGroup(const QString &map, int group, const PathGroupSpec &spec,
-                              const QHash<QString, LivePath> &live, const QHash<QString, QString> &deviceNames)
+    const QHash<QString, LivePath> &live, const QHash<QString, QString> &deviceNames)
 {
     const PathSelectorInfo *info = findPathSelector(spec.selector);
     QStringList infoNames = info ? QStringList(info->statusInfoNames) : QStringList();
@@ -143,7 +145,7 @@ int PathGroupModel::columnCount(const QModelIndex &parent) const
 
 QStringList PathGroupModel::columnHeaders() const
 {
-    QStringList headers {QStringLiteral("Path"), QStringLiteral("State"), QStringLiteral("Fails")};
+    QStringList headers { QStringLiteral("Path"), QStringLiteral("State"), QStringLiteral("Fails") };
     for (const QString &name : m_infoNames)
         headers << shortName(name);
     for (const QString &name : m_argNames)
@@ -295,7 +297,7 @@ bool PathGroupModel::setData(const QModelIndex &index, const QVariant &value, in
 
 QStringList PathGroupModel::mimeTypes() const
 {
-    return {mimeType()};
+    return { mimeType() };
 }
 
 QMimeData *PathGroupModel::mimeData(const QModelIndexList &indexes) const
@@ -320,16 +322,28 @@ Qt::DropActions PathGroupModel::supportedDragActions() const
 
 Qt::DropActions PathGroupModel::supportedDropActions() const
 {
-    return Qt::MoveAction;
+    return Qt::MoveAction | Qt::CopyAction; // a move within the map, a disk copied in from the tree
+}
+
+QString PathGroupModel::diskFromMime(const QMimeData *data)
+{
+    if (!data || !data->hasFormat(DeviceTreeModel::deviceMimeType()))
+        return {};
+    const QString name = QString::fromUtf8(data->data(DeviceTreeModel::deviceMimeType())).trimmed();
+    return name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\n')) ? QString() : name;
 }
 
 bool PathGroupModel::canDropMimeData(const QMimeData *data, Qt::DropAction action, int, int, const QModelIndex &) const
 {
-    return m_editable && action == Qt::MoveAction && !deviceFromMime(data, m_map).isEmpty();
+    if (!m_editable)
+        return false;
+    if (action == Qt::MoveAction && !deviceFromMime(data, m_map).isEmpty())
+        return true;
+    return (action == Qt::CopyAction || action == Qt::MoveAction) && !diskFromMime(data).isEmpty();
 }
 
-bool PathGroupModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
-                                  const QModelIndex &parent)
+bool PathGroupModel::dropMimeData(
+    const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent)
 {
     if (!canDropMimeData(data, action, row, column, parent))
         return false;
@@ -337,7 +351,10 @@ bool PathGroupModel::dropMimeData(const QMimeData *data, Qt::DropAction action, 
         row = parent.row();
     // The view that started the drag removes nothing (removeRows is not implemented): the editor moves
     // the path in the draft and hands every model its group again.
-    Q_EMIT pathDropped(deviceFromMime(data, m_map), m_group, row);
+    if (const QString device = deviceFromMime(data, m_map); !device.isEmpty() && action == Qt::MoveAction)
+        Q_EMIT pathDropped(device, m_group, row);
+    else
+        Q_EMIT diskDropped(diskFromMime(data), m_group, row);
     return true;
 }
 

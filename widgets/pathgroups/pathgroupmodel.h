@@ -3,7 +3,8 @@
 // count, its selector's live info (names from pathselectors.h) and its per-path table arguments
 // (editable). Paths are dragged out as "application/x-dmtune-multipath-path" and dropped into another
 // group's model; the model only reports the drop (pathDropped): the editor moves the path in the draft
-// and gives every model its group again.
+// and gives every model its group again. A disk dragged in from the device tree is reported as
+// diskDropped.
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
 
@@ -24,8 +25,7 @@ struct LivePath {
     QString deviceState; // "running", "offline", ...
 };
 
-class PathGroupModel : public QAbstractTableModel
-{
+class PathGroupModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Role {
@@ -37,13 +37,15 @@ public:
     static QString mimeType() { return QStringLiteral("application/x-dmtune-multipath-path"); }
     // The device word a drag carries (empty when the data is not a path of `map`).
     static QString deviceFromMime(const QMimeData *data, const QString &map);
+    // A disk dragged in from the device tree (DeviceTreeModel::deviceMimeType()): its name, else empty.
+    static QString diskFromMime(const QMimeData *data);
 
     explicit PathGroupModel(QObject *parent = nullptr);
 
     // `group` is 0-based in the draft. Updates in place (dataChanged) when only values changed, so
     // selection and an open editor survive a status tick; resets when the paths or columns changed.
     void setGroup(const QString &map, int group, const PathGroupSpec &spec, const QHash<QString, LivePath> &live,
-                  const QHash<QString, QString> &deviceNames);
+        const QHash<QString, QString> &deviceNames);
     void setEditable(bool editable);
     bool isEditable() const { return m_editable; }
     int group() const { return m_group; }
@@ -64,14 +66,17 @@ public:
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
     Qt::DropActions supportedDragActions() const override;
     Qt::DropActions supportedDropActions() const override;
-    bool canDropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
-                         const QModelIndex &parent) const override;
-    bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
-                      const QModelIndex &parent) override;
+    bool canDropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
+    bool dropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
 
 Q_SIGNALS:
     // A path of this map was dropped on this group before `row` (-1: at the end).
     void pathDropped(const QString &device, int group, int row);
+    // A disk that is not a path of this map (from the device tree) was dropped on this group: the editor
+    // checks its LUN and asks before it adds it.
+    void diskDropped(const QString &name, int group, int row);
     // The user typed a per-path argument; the editor puts it into the draft (or refuses it).
     void pathArgEdited(const QString &device, int argIndex, const QString &value);
 

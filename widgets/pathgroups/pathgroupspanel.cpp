@@ -1,22 +1,20 @@
-#include "pathgroupspanel.h"
+#include "pathgroups/pathgroupspanel.h"
 
-#include "multipathactions.h"
-#include "multipathconfirm.h"
-#include "pathgroupeditor.h"
-#include "selectorchart.h"
+#include "pathgroups/multipathactions.h"
+#include "pathgroups/pathgroupeditor.h"
+#include "pathgroups/selectorchart.h"
 
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
-#include "dm/multipathcontrol.h"
 #include "dm/multipathdclient.h"
+#include "ops/operationrunner.h"
 
 #include <QDateTime>
 #include <QGroupBox>
 #include <QMessageBox>
 #include <QResizeEvent>
 #include <QSplitter>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -34,7 +32,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
         const DmAvailability availability = checkDeviceMapper(sysfs);
         if (!availability.available) {
             m_unavailable = availability.reason.isEmpty() ? QStringLiteral("device-mapper is not available")
-                                                           : availability.reason;
+                                                          : availability.reason;
         } else {
             // Reads here, operations on the control's worker thread: one backend each.
             m_ownedReadDm = std::make_unique<LibDevmapperBackend>(sysfs);
@@ -44,15 +42,10 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
     }
     init();
     if (m_readDm) {
-        m_control = new MultipathControl(m_ownedControlDm.get(), this);
-        m_control->setSysfsRoot(sysfs);
+        makeRunner(m_ownedControlDm.get(), sysfs, true);
         m_askMultipathd = true;
         m_watcher = new DmEventWatcher([sysfs] { return std::make_unique<LibDevmapperBackend>(sysfs); }, this);
         connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
-        m_actions->setControl(m_control);
-        m_actions->setDeviceMapper(m_readDm);
-        m_editor->setControl(m_control);
-        connect(m_control, &MultipathControl::finished, this, &PathGroupsPanel::onOperationFinished);
     }
     m_actions->setUnavailableReason(m_unavailable);
 }
@@ -63,13 +56,8 @@ PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
 {
     init();
     if (m_readDm) {
-        m_control = new MultipathControl(dm, this);
         // Tests and demos never talk to a multipathd that may run on the machine.
-        m_control->setMultipathdProvider([] { return MultipathdCommand(); });
-        m_actions->setControl(m_control);
-        m_actions->setDeviceMapper(dm);
-        m_editor->setControl(m_control);
-        connect(m_control, &MultipathControl::finished, this, &PathGroupsPanel::onOperationFinished);
+        makeRunner(dm, SysfsRoot(), false);
     } else {
         m_unavailable = QStringLiteral("no device-mapper");
         m_actions->setUnavailableReason(m_unavailable);
@@ -78,16 +66,44 @@ PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
 
 PathGroupsPanel::~PathGroupsPanel()
 {
-    // The control waits for its operation; the watcher stops its threads. Both before the backends go.
+    // The runner finishes its operation, the reads are joined, the watcher stops its threads: all before the
+    // backends go (a read stuck on a suspended map is waited for here, not on every tick).
     delete m_watcher;
     m_watcher = nullptr;
-    delete m_control;
-    m_control = nullptr;
+    delete m_runner;
+    m_runner = nullptr;
+    delete m_jobs;
+    m_jobs = nullptr;
+}
+
+void PathGroupsPanel::makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool liveMultipathd)
+{
+    m_runner = new OperationRunner(this);
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    env.dm = dm;
+    if (liveMultipathd)
+        env.multipathd = &dmtune::liveMultipathd; // asked per operation, on the runner's job
+    m_runner->setEnvironment(env);
+    m_actions->setRunner(m_runner);
+    m_editor->setRunner(m_runner);
+    connect(m_runner, &OperationRunner::finished, this,
+        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+}
+
+QString PathGroupsPanel::resultText(const OperationResult &result)
+{
+    if (result.ok)
+        return result.changes.value(0, QStringLiteral("%1: done").arg(result.target));
+    const QString operation = result.details.value(QLatin1String("operation")).toString();
+    return QStringLiteral("%1: %2 failed: %3")
+        .arg(result.target, operation.isEmpty() ? result.kind : operation, result.error);
 }
 
 void PathGroupsPanel::init()
 {
     setObjectName(QStringLiteral("pathGroupsPanel"));
+    m_jobs = new JobTracker(this, JobTracker::Order::Parallel);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *splitter = m_splitter = new QSplitter(Qt::Vertical);
@@ -112,12 +128,13 @@ void PathGroupsPanel::init()
     layout->addWidget(splitter);
 
     m_actions = new MultipathActions(nullptr, this, this);
-    connect(m_actions, &MultipathActions::operationStarted, this, [this](const QString &text) { Q_EMIT statusMessage(text, 0); });
+    connect(m_actions, &MultipathActions::operationStarted, this,
+        [this](const QString &text) { Q_EMIT statusMessage(text, 0); });
     connect(m_actions, &MultipathActions::operationRefused, this,
-            [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
+        [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
     connect(m_actions, &MultipathActions::editPathGroupsRequested, this, &PathGroupsPanel::showMap);
     connect(m_editor, &PathGroupEditor::applyStarted, this,
-            [this](const QString &map) { Q_EMIT statusMessage(QStringLiteral("Reloading %1…").arg(map), 0); });
+        [this](const QString &map) { Q_EMIT statusMessage(QStringLiteral("Reloading %1…").arg(map), 0); });
 
     m_readTimer = new QTimer(this);
     m_readTimer->setInterval(1000);
@@ -178,11 +195,11 @@ void PathGroupsPanel::showMap(const QString &map)
     }
     if (m_map.isEmpty()) {
         m_editor->setUnavailable(QString(),
-                                 m_haveSnapshot && m_snapshot.maps.isEmpty()
-                                     ? QStringLiteral("No multipath maps on this machine%1.")
-                                           .arg(m_unavailable.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_unavailable))
-                                     : QStringLiteral("Select a multipath map (or one of its groups or paths) in the tree "
-                                                      "to see and edit its path groups."));
+            m_haveSnapshot && m_snapshot.maps.isEmpty()
+                ? QStringLiteral("No multipath maps on this machine%1.")
+                      .arg(m_unavailable.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_unavailable))
+                : QStringLiteral("Select a multipath map (or one of its groups or paths) in the tree "
+                                 "to see and edit its path groups."));
         m_chart->setUnavailable(QStringLiteral("No map selected."));
         return;
     }
@@ -190,8 +207,7 @@ void PathGroupsPanel::showMap(const QString &map)
         showUnavailable();
         return;
     }
-    readNow();
-    fitSplitter(); // the cards of this map
+    readNow(); // fitSplitter() when the read has built this map's cards
 }
 
 void PathGroupsPanel::resizeEvent(QResizeEvent *event)
@@ -233,20 +249,60 @@ QHash<QString, QString> PathGroupsPanel::deviceNames() const
     return names;
 }
 
+MapIdentity PathGroupsPanel::identityOf(const QString &uuid) const
+{
+    // From the last discovery (the wwid sysfs or udev gave each disk): no I/O on the GUI thread.
+    MapIdentity identity;
+    identity.map = m_map;
+    identity.uuid = uuid;
+    for (const BlockDevice &device : m_snapshot.devices) {
+        if (!device.devnum.isEmpty() && !device.isDeviceMapper())
+            identity.paths.append(
+                { device.devnum, device.name, device.wwid.isEmpty() ? QStringList() : QStringList { device.wwid } });
+    }
+    return identity;
+}
+
 void PathGroupsPanel::readNow()
 {
     if (!m_readDm || m_map.isEmpty())
         return;
-    const auto state = readMultipathMapState(*m_readDm, m_map);
+    if (m_readJob && m_readJobMap == m_map) {
+        m_readAgain = true; // the read in flight is of this map: one more after it, not one per tick
+        return;
+    }
+    m_readAgain = false;
+    m_readJobMap = m_map;
+    DeviceMapper *dm = m_readDm; // outlives the jobs: the destructor joins them first
+    const QString map = m_map;
+    m_readJob = m_jobs->startLatest(
+        QStringLiteral("read"), QStringLiteral("read %1").arg(map),
+        [dm, map](JobContext &) { return readMultipathMapState(*dm, map); },
+        [this, map](const Result<MultipathMapState> &state) {
+            m_readJob = 0;
+            onStateRead(map, state);
+            if (m_readAgain)
+                readNow();
+        });
+}
+
+void PathGroupsPanel::onStateRead(const QString &map, const Result<MultipathMapState> &state)
+{
+    if (map != m_map)
+        return;
     if (!state) {
         m_editor->setUnavailable(m_map, state.errorMessage());
         m_chart->setUnavailable(QStringLiteral("No selector state for %1: %2.").arg(m_map, state.errorMessage()));
+        Q_EMIT stateRead(map, false);
         return;
     }
     const QHash<QString, QString> names = deviceNames();
     m_editor->setMap(m_map, state->table, state->status, names);
+    m_editor->setIdentity(identityOf(state->info.uuid));
+    fitSplitter(); // the cards of this map (a no-op once the sizes fit or the user moved the splitter)
     fetchMultipathdView();
     m_chart->addStatus(double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, state->table, state->status);
+    Q_EMIT stateRead(map, true);
 }
 
 void PathGroupsPanel::fetchMultipathdView()
@@ -254,22 +310,25 @@ void PathGroupsPanel::fetchMultipathdView()
     if (!m_askMultipathd || m_multipathdPending || m_map.isEmpty())
         return;
     m_multipathdPending = true;
-    auto view = std::make_shared<std::optional<MultipathdMapView>>();
-    QThread *worker = QThread::create([view, map = m_map] {
-        if (!MultipathdClient::isRunning())
-            return;
-        const auto maps = MultipathdClient().showMaps();
-        const auto found = maps ? findMultipathdMap(maps.value(), map) : Result<MultipathdMapView>::failure(QString());
-        if (found)
-            *view = found.value();
-    });
-    connect(worker, &QThread::finished, this, [this, view, map = m_map] {
-        m_multipathdPending = false;
-        if (map == m_map)
-            m_editor->setMultipathdView(*view);
-    });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
+    const QString map = m_map;
+    m_jobs->start(
+        QStringLiteral("multipathd show maps"),
+        [map](JobContext &) {
+            std::optional<MultipathdMapView> view;
+            if (!MultipathdClient::isRunning())
+                return view;
+            const auto maps = MultipathdClient().showMaps();
+            const auto found
+                = maps ? findMultipathdMap(maps.value(), map) : Result<MultipathdMapView>::failure(QString());
+            if (found)
+                view = found.value();
+            return view;
+        },
+        [this, map](const std::optional<MultipathdMapView> &view) {
+            m_multipathdPending = false;
+            if (map == m_map)
+                m_editor->setMultipathdView(view);
+        });
 }
 
 void PathGroupsPanel::onMapEvent(const QString &map)
@@ -279,17 +338,18 @@ void PathGroupsPanel::onMapEvent(const QString &map)
         readNow();
 }
 
-void PathGroupsPanel::onOperationFinished(const MultipathOperationResult &result)
+void PathGroupsPanel::onOperationFinished(const OperationResult &result)
 {
-    Q_EMIT statusMessage(operationResultText(result), result.ok ? 10000 : 20000);
+    Q_EMIT statusMessage(resultText(result), result.ok ? 10000 : 20000);
     Q_EMIT operationFinished(result);
     m_refreshDebounce->start();
-    if (result.map == m_map)
+    if (result.target == m_map)
         readNow();
-    // A failure also gets a message the user cannot miss; non-modal, and only in a window on screen.
-    if (!result.ok && window()->isVisible()) {
-        auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("%1: %2 failed").arg(result.map, result.operation),
-                                    result.error, QMessageBox::Ok, this);
+    // A failure also gets a message the user cannot miss; non-modal, and only in a window on screen. The
+    // editor's own reload shows its failure (a stale plan included) in its banner.
+    if (!result.ok && window()->isVisible() && result.kind != QLatin1String("multipath.reload")) {
+        auto *box = new QMessageBox(QMessageBox::Warning,
+            QStringLiteral("%1: %2 failed").arg(result.target, result.kind), result.error, QMessageBox::Ok, this);
         if (!result.warnings.isEmpty())
             box->setInformativeText(result.warnings.join(QLatin1Char('\n')));
         box->setAttribute(Qt::WA_DeleteOnClose);

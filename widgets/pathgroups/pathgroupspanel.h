@@ -1,11 +1,16 @@
 #pragma once
 // The "Path groups" tab: the shown map's path-group editor above, its selector chart below, fed by one
-// status read a second while visible and at once on a device-mapper event of the map. Owns the
-// window's device-mapper access for multipath work (a MultipathControl, the actions of the device
+// status read a second while visible and at once on a device-mapper event of the map. The reads run as
+// jobs (JobTracker::startLatest: a newer read supersedes a slow one), never on the UI thread, so a
+// suspended map or a busy multipathd cannot freeze the window. Owns the window's device-mapper access
+// for multipath work (an OperationRunner for the multipath.* operations, the actions of the device
 // tree's context menu, a DmEventWatcher on every map). Without device-mapper (or on a captured tree)
 // it says why the groups are unknown and edits nothing.
-#include "dm/multipathoperation.h"
 #include "discovery/devicesnapshot.h"
+#include "dm/lunidentity.h"
+#include "dm/multipathoperation.h"
+#include "jobs/jobtracker.h"
+#include "ops/operation.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QWidget>
@@ -20,12 +25,11 @@ namespace dmtune {
 class DeviceMapper;
 class DmEventWatcher;
 class MultipathActions;
-class MultipathControl;
+class OperationRunner;
 class PathGroupEditor;
 class SelectorChart;
 
-class PathGroupsPanel : public QWidget
-{
+class PathGroupsPanel : public QWidget {
     Q_OBJECT
 public:
     // Live: libdevmapper when the kernel has device-mapper (checked once, here) and sysfs is the live
@@ -44,21 +48,27 @@ public:
     bool deviceMapperAvailable() const { return m_readDm != nullptr; }
     QString unavailableReason() const { return m_unavailable; }
 
-    // Reads the shown map's table and status now (a timer does it every interval while the panel is
-    // visible).
+    // Reads the shown map's table and status now, on a job (a timer does it every interval while the panel
+    // is visible); stateRead() says when the editor and the chart have it. While a read runs, another
+    // request of the same map waits for it (one more read follows); another map's read supersedes it.
     void readNow();
     void setReadInterval(int milliseconds);
+    bool isReading() const { return m_readJob != 0; }
 
     PathGroupEditor *editor() const { return m_editor; }
     SelectorChart *chart() const { return m_chart; }
     MultipathActions *actions() const { return m_actions; }
-    MultipathControl *control() const { return m_control; }
+    OperationRunner *runner() const { return m_runner; }
+    // One line for the status bar: "mpatha: fail_path 8:16 done via device-mapper", "… failed: reason".
+    static QString resultText(const OperationResult &result);
 
 Q_SIGNALS:
     // A multipath operation finished or device-mapper reported an event: discovery should rescan.
     void refreshRequested();
     void statusMessage(const QString &text, int timeoutMs);
-    void operationFinished(const dmtune::MultipathOperationResult &result);
+    void operationFinished(const dmtune::OperationResult &result);
+    // A read of `map` reached the editor and the chart (ok false: the map could not be read).
+    void stateRead(const QString &map, bool ok);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -68,12 +78,15 @@ private:
     // The editor gets the height its group cards (their path tables) ask for, the chart the rest but at least
     // its minimum; until the user drags the splitter, whose choice then stays.
     void fitSplitter();
-    void onOperationFinished(const MultipathOperationResult &result);
+    void onOperationFinished(const OperationResult &result);
+    void onStateRead(const QString &map, const Result<MultipathMapState> &state);
+    void makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool liveMultipathd);
     void onMapEvent(const QString &map);
     QHash<QString, QString> deviceNames() const;
+    MapIdentity identityOf(const QString &uuid) const;
     void showUnavailable();
-    // Asks multipathd for the shown map's priorities and checker states on a thread of its own (its socket
-    // may take seconds when multipathd is busy); one question at a time.
+    // Asks multipathd for the shown map's priorities and checker states on a job (its socket may take
+    // seconds when multipathd is busy); one question at a time.
     void fetchMultipathdView();
 
     std::unique_ptr<DeviceMapper> m_ownedReadDm;
@@ -89,13 +102,19 @@ private:
     bool m_askMultipathd = false; // the live system only, never in tests
     bool m_multipathdPending = false;
 
-    MultipathControl *m_control = nullptr;
+    JobId m_readJob = 0; // the read in flight, 0 when none
+    QString m_readJobMap;
+    bool m_readAgain = false;
+
+    OperationRunner *m_runner = nullptr;
     DmEventWatcher *m_watcher = nullptr;
     MultipathActions *m_actions = nullptr;
     PathGroupEditor *m_editor = nullptr;
     SelectorChart *m_chart = nullptr;
     QTimer *m_readTimer = nullptr;
     QTimer *m_refreshDebounce = nullptr;
+    // Last: deleted (joined) in the destructor before the backends its reads use.
+    JobTracker *m_jobs = nullptr;
 };
 
 } // namespace dmtune

@@ -1,7 +1,7 @@
-#include "selectorchart.h"
+#include "pathgroups/selectorchart.h"
 
-#include "chartstyle.h"
-#include "qcp_p.h"
+#include "charts/chartstyle.h"
+#include "charts/qcp_p.h"
 
 #include "dm/pathselectors.h"
 
@@ -111,16 +111,16 @@ SelectorChart::SelectorChart(QWidget *parent)
     legendRow->addElement(0, 0, new QCPLayoutElement(m_plot));
     legendRow->addElement(0, 1, m_plot->legend);
     legendRow->addElement(0, 2, new QCPLayoutElement(m_plot));
-    legendRow->setColumnStretchFactors({1, 0.001, 1});
+    legendRow->setColumnStretchFactors({ 1, 0.001, 1 });
 
     m_loadRect = new QCPAxisRect(m_plot);
     m_failRect = new QCPAxisRect(m_plot);
     m_plot->plotLayout()->addElement(1, 0, m_loadRect);
     m_plot->plotLayout()->addElement(2, 0, m_failRect);
-    m_plot->plotLayout()->setRowStretchFactors({0.001, 2, 1});
+    m_plot->plotLayout()->setRowStretchFactors({ 0.001, 2, 1 });
     m_plot->plotLayout()->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(m_plot);
-    for (QCPAxisRect *rect : {m_loadRect, m_failRect}) {
+    for (QCPAxisRect *rect : { m_loadRect, m_failRect }) {
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         for (QCPAxis *axis : rect->axes())
             styleAxis(axis, small);
@@ -138,7 +138,7 @@ SelectorChart::SelectorChart(QWidget *parent)
     bytes->setLabel(QStringLiteral("in-flight bytes (dashed)"));
     m_failRect->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("fail count"));
     // Counts: whole-number ticks (1, 2, 5, 10, ... apart), never "0.25 failures".
-    for (QCPAxis *counts : {m_loadRect->axis(QCPAxis::atLeft), m_failRect->axis(QCPAxis::atLeft)}) {
+    for (QCPAxis *counts : { m_loadRect->axis(QCPAxis::atLeft), m_failRect->axis(QCPAxis::atLeft) }) {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
         ticker->setTickStep(1);
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
@@ -221,24 +221,24 @@ QCPGraph *SelectorChart::graphFor(const QString &device, Metric metric)
     graph->setName(label(device));
     graph->setLineStyle(metric == Metric::FailCount ? QCPGraph::lsStepLeft : QCPGraph::lsLine);
     // One legend entry per device (its colour); the axis labels say which line is which metric.
-    const bool deviceInLegend = std::any_of(m_series.cbegin(), m_series.cend(),
-                                            [&device](const Series &s) { return s.device == device; });
+    const bool deviceInLegend
+        = std::any_of(m_series.cbegin(), m_series.cend(), [&device](const Series &s) { return s.device == device; });
     if (!deviceInLegend)
         graph->addToLegend();
-    m_series.append({device, metric, graph});
+    m_series.append({ device, metric, graph });
     return graph;
 }
 
 void SelectorChart::addMarker(double time, SelectorChartMarker::Kind kind, const QString &text)
 {
-    m_markers.append({time, kind, text});
+    m_markers.append({ time, kind, text });
     const QColor color = markerColor(kind);
-    for (QCPAxisRect *rect : {m_loadRect, m_failRect}) {
+    for (QCPAxisRect *rect : { m_loadRect, m_failRect }) {
         auto *line = new QCPItemStraightLine(m_plot);
         line->setLayer(QStringLiteral("markers"));
         line->setClipAxisRect(rect);
         line->setPen(QPen(color, 1, Qt::DashDotLine));
-        for (QCPItemPosition *point : {line->point1, line->point2}) {
+        for (QCPItemPosition *point : { line->point1, line->point2 }) {
             point->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             point->setAxisRect(rect);
         }
@@ -268,8 +268,8 @@ void SelectorChart::trim(double now)
     for (const Series &series : std::as_const(m_series))
         series.graph->data()->removeBefore(oldest);
     m_markers.erase(std::remove_if(m_markers.begin(), m_markers.end(),
-                                   [oldest](const SelectorChartMarker &m) { return m.time < oldest; }),
-                    m_markers.end());
+                        [oldest](const SelectorChartMarker &m) { return m.time < oldest; }),
+        m_markers.end());
     for (int i = m_plot->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem *item = m_plot->item(i);
         double x = 0;
@@ -292,8 +292,8 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
         const int now = status.activeGroup();
         if (now != 0 && now != before) {
             addMarker(t, SelectorChartMarker::GroupSwitch,
-                      before == 0 ? QStringLiteral("group %1 in use").arg(now)
-                                  : QStringLiteral("group %1 → %2").arg(before).arg(now));
+                before == 0 ? QStringLiteral("group %1 in use").arg(now)
+                            : QStringLiteral("group %1 → %2").arg(before).arg(now));
         }
         const bool sameTable = table == m_previousTable;
         for (const GroupStatus &group : status.groups) {
@@ -301,10 +301,12 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
                 const PathStatus *previous = findPath(m_previousStatus, path.device);
                 if (!previous)
                     continue;
-                if ((previous->active && !path.active) || (sameTable && path.failCount > previous->failCount && !path.active))
+                if ((previous->active && !path.active)
+                    || (sameTable && path.failCount > previous->failCount && !path.active))
                     addMarker(t, SelectorChartMarker::PathFailed, QStringLiteral("%1 failed").arg(label(path.device)));
                 else if (!previous->active && path.active)
-                    addMarker(t, SelectorChartMarker::PathReinstated, QStringLiteral("%1 back").arg(label(path.device)));
+                    addMarker(
+                        t, SelectorChartMarker::PathReinstated, QStringLiteral("%1 back").arg(label(path.device)));
             }
         }
     }
@@ -339,20 +341,23 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
 
     QList<QCPGraph *> ios, bytes, fails;
     for (const Series &series : std::as_const(m_series)) {
-        (series.metric == Metric::InFlightIos ? ios : series.metric == Metric::InFlightBytes ? bytes : fails)
+        (series.metric == Metric::InFlightIos            ? ios
+                : series.metric == Metric::InFlightBytes ? bytes
+                                                         : fails)
             << series.graph;
     }
     fitValueAxis(m_loadRect->axis(QCPAxis::atLeft), ios);
     fitValueAxis(m_loadRect->axis(QCPAxis::atRight), bytes);
     fitValueAxis(m_failRect->axis(QCPAxis::atLeft), fails);
     m_loadRect->axis(QCPAxis::atRight)->setVisible(!bytes.isEmpty());
-    m_loadRect->axis(QCPAxis::atLeft)->setLabel(ios.isEmpty() && !bytes.isEmpty() ? QString() : QStringLiteral("in-flight I/Os"));
+    m_loadRect->axis(QCPAxis::atLeft)
+        ->setLabel(ios.isEmpty() && !bytes.isEmpty() ? QString() : QStringLiteral("in-flight I/Os"));
     // The whole window once it is full; until then what there is, at least a minute, so that the first
     // reads do not fill the width.
     if (m_statusCount == 1)
         m_firstTime = t;
     const double lower = std::min(std::max(m_firstTime, t - m_window), t - 60.0);
-    for (QCPAxisRect *rect : {m_loadRect, m_failRect})
+    for (QCPAxisRect *rect : { m_loadRect, m_failRect })
         rect->axis(QCPAxis::atBottom)->setRange(lower, t);
     m_stack->setCurrentWidget(m_plot);
     m_plot->replot(QCustomPlot::rpQueuedReplot);

@@ -25,8 +25,7 @@ struct SelectorChartMarker {
     QString label; // "group 1 → 2", "sdb failed"
 };
 
-class SelectorChart : public QWidget
-{
+class SelectorChart : public QWidget {
     Q_OBJECT
 public:
     explicit SelectorChart(QWidget *parent = nullptr);

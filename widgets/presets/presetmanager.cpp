@@ -1,16 +1,19 @@
-#include "presetmanager.h"
+#include "presets/presetmanager.h"
 
 #include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
-#include "params/planner.h"
+#include "dm/multipathoperation.h"
+#include "ops/operationrunner.h"
+#include "ops/plandialog.h"
+#include "ops/presetoperations.h"
+#include "params/applyresult.h"
+#include "params/tuningsession.h"
 #include "presets/presetcapture.h"
 #include "presets/presetexport.h"
 #include "presets/presetjson.h"
 #include "presets/presetkeeper.h"
+#include "presets/presetpreviewmodel.h"
 #include "presets/presetresolution.h"
 #include "presets/presetstore.h"
-#include "presetpreviewmodel.h"
-#include "tuningsession.h"
 
 #include <algorithm>
 #include <unistd.h>
@@ -23,15 +26,16 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -67,14 +71,55 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     : QWidget(parent)
     , m_session(session)
     , m_keeper(new PresetKeeper(this))
+    , m_runner(new OperationRunner(this))
 {
     // Reloads need the kernel's device-mapper, as root, on the machine itself (not a captured tree).
     if (m_session->sysfs().isLive() && ::geteuid() == 0)
-        m_dmFactory = [sysfs = m_session->sysfs()] { return std::unique_ptr<DeviceMapper>(new LibDevmapperBackend(sysfs)); };
+        m_dm = std::make_unique<LibDevmapperBackend>(m_session->sysfs());
+    updateEnvironment();
     buildUi();
-    connect(m_session, &TuningSession::finished, this, [this](const ApplyResult &r, bool) { onFinished(r); });
+    connect(m_runner, &OperationRunner::planned, this, &PresetManager::onPlanned);
+    connect(m_runner, &OperationRunner::finished, this, &PresetManager::onOperationFinished);
+    connect(
+        m_runner, &OperationRunner::planFailed, this, [this](const QString &, const QString &error, const QString &) {
+            --m_operations;
+            refreshPreview();
+            setStatus(error);
+        });
     connect(m_keeper, &PresetKeeper::reapplyRequested, this, &PresetManager::onReapply);
     reload();
+}
+
+PresetManager::~PresetManager()
+{
+    // Before the backends go: the runner cancels what has not begun and waits for a run that has (a map it
+    // suspended is resumed, with the old or the new table, before the window goes).
+    delete m_runner;
+    m_runner = nullptr;
+}
+
+void PresetManager::updateEnvironment()
+{
+    OperationEnvironment env;
+    env.sysfs = m_session->sysfs();
+    env.dm = m_dm.get();
+    if (env.sysfs.isLive())
+        env.multipathd = [] { return liveMultipathd(); };
+    m_runner->setEnvironment(env);
+}
+
+void PresetManager::setDeviceMapperFactory(DeviceMapperFactory factory)
+{
+    if (m_dm)
+        m_retiredDms.push_back(std::move(m_dm)); // a job in flight may still use it
+    m_dm = factory ? factory() : nullptr;
+    updateEnvironment();
+    refreshPreview();
+}
+
+bool PresetManager::isApplying() const
+{
+    return m_operations > 0 || pendingPlanDialog();
 }
 
 void PresetManager::buildUi()
@@ -177,36 +222,22 @@ void PresetManager::buildUi()
     layout->addWidget(m_status);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &PresetManager::onCurrentRowChanged);
-    connect(newButton, &QPushButton::clicked, this, [this] {
-        bool ok = false;
-        const QString name = QInputDialog::getText(this, QStringLiteral("New preset"),
-            QStringLiteral("Name for the preset of %1:").arg(m_selection.join(QStringLiteral(", "))), QLineEdit::Normal,
-            QString(), &ok);
-        if (!ok || name.trimmed().isEmpty())
-            return;
-        const auto path = newFromSelection(name.trimmed());
-        setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
-    });
+    connect(newButton, &QPushButton::clicked, this, &PresetManager::promptNewFromSelection);
     connect(importButton, &QPushButton::clicked, this, &PresetManager::importFile);
-    connect(m_apply, &QPushButton::clicked, this, &PresetManager::applyCurrent);
+    connect(m_apply, &QPushButton::clicked, this, [this] { applyCurrent(); });
     connect(dryRun, &QPushButton::clicked, this, [this] {
-        const Plan plan = planChanges(m_session->sysfs(), m_model->resolution().changes());
-        QStringList lines;
-        for (const auto &w : plan.writes)
-            lines << QStringLiteral("%1 %2=%3").arg(w.device, w.attribute.section(QLatin1Char('/'), -1), w.value);
-        for (const auto &e : plan.errors)
-            lines << QStringLiteral("error: %1").arg(e.text());
-        for (const auto &w : plan.warnings)
-            lines << QStringLiteral("warning: %1").arg(w.message);
-        setStatus(lines.isEmpty() ? QStringLiteral("Dry run: nothing to write")
-                                  : QStringLiteral("Dry run, in this order: %1").arg(lines.join(QStringLiteral("; "))));
+        if (!m_current)
+            return;
+        ++m_operations;
+        m_runner->plan(QStringLiteral("preset.apply"), presetRequest(*m_current), QStringLiteral("dry-run"));
     });
     connect(verify, &QPushButton::clicked, this, &PresetManager::verifyCurrent);
     connect(m_driftOnly, &QCheckBox::toggled, m_model, &PresetPreviewModel::setDriftOnly);
     connect(m_keep, &QCheckBox::toggled, this, [this](bool on) {
         if (on && m_current) {
             m_keeper->keep(*m_current, m_snapshot);
-            setStatus(QStringLiteral("Keeping \"%1\" applied to devices that appear or paths that come back").arg(m_current->name));
+            setStatus(QStringLiteral("Keeping \"%1\" applied to devices that appear or paths that come back")
+                          .arg(m_current->name));
         } else {
             m_keeper->stop();
         }
@@ -252,8 +283,9 @@ void PresetManager::reload()
         auto *item = new QListWidgetItem(e.preset ? e.preset->name : QFileInfo(e.path).fileName(), m_list);
         item->setData(PathRole, e.path);
         item->setData(Qt::UserRole, QFileInfo(e.path).completeBaseName());
-        item->setToolTip(e.preset ? QStringLiteral("%1\n%2").arg(e.builtIn ? QStringLiteral("built-in") : e.path, e.preset->description)
-                                  : e.preset.errorMessage());
+        item->setToolTip(e.preset
+                ? QStringLiteral("%1\n%2").arg(e.builtIn ? QStringLiteral("built-in") : e.path, e.preset->description)
+                : e.preset.errorMessage());
         if (e.builtIn)
             item->setText(item->text() + QStringLiteral("  (built-in)"));
         if (!e.preset)
@@ -294,13 +326,16 @@ void PresetManager::onCurrentRowChanged(int row)
 void PresetManager::showPreset(const Preset &preset)
 {
     m_current = preset;
-    QString about = QStringLiteral("<b>%1</b><br>%2").arg(preset.name.toHtmlEscaped(), preset.description.toHtmlEscaped());
+    QString about
+        = QStringLiteral("<b>%1</b><br>%2").arg(preset.name.toHtmlEscaped(), preset.description.toHtmlEscaped());
     if (!preset.reasoning.isEmpty())
         about += QStringLiteral("<br><i>Why:</i> %1").arg(preset.reasoning.toHtmlEscaped());
     if (!preset.host.isEmpty())
         about += QStringLiteral("<br><small>made on %1%2%3</small>")
-                     .arg(preset.host.toHtmlEscaped(), preset.kernel.isEmpty() ? QString() : QStringLiteral(", kernel ") + preset.kernel,
-                         preset.created.isValid() ? QStringLiteral(", ") + preset.created.toString(Qt::ISODate) : QString());
+                     .arg(preset.host.toHtmlEscaped(),
+                         preset.kernel.isEmpty() ? QString() : QStringLiteral(", kernel ") + preset.kernel,
+                         preset.created.isValid() ? QStringLiteral(", ") + preset.created.toString(Qt::ISODate)
+                                                  : QString());
     m_about->setText(about);
     {
         const QSignalBlocker block(m_editor);
@@ -317,7 +352,8 @@ void PresetManager::onEditorChanged()
 {
     const auto preset = parsePreset(m_editor->toPlainText().toUtf8());
     if (!preset) {
-        m_validation->setText(QStringLiteral("<span style='color:#b02020'>%1</span>").arg(preset.errorMessage().toHtmlEscaped()));
+        m_validation->setText(
+            QStringLiteral("<span style='color:#b02020'>%1</span>").arg(preset.errorMessage().toHtmlEscaped()));
         m_apply->setEnabled(false);
         return;
     }
@@ -353,13 +389,17 @@ void PresetManager::refreshPreview()
         if (m.differs)
             differingMaps << m.map;
     }
-    m_apply->setEnabled(m_session->canApply() && !m_reloading && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
+    m_apply->setEnabled(
+        m_session->canApply() && !isApplying() && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
     QStringList notes = res.unmatched;
+    for (const PresetItem &i : res.risky())
+        notes << QStringLiteral("Puts data at risk: %1 %2 → %3: %4 (Apply asks you to confirm)")
+                     .arg(i.device, i.attribute, i.wanted, i.risk);
     if (!differingMaps.isEmpty())
-        notes << (m_dmFactory ? QStringLiteral("Multipath tables differ (%1): Apply reloads them first, then writes the "
-                                               "attributes; all or nothing")
-                              : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
-                                               "(or: sudo dmtunectl preset apply)"))
+        notes << (m_dm ? QStringLiteral("Multipath tables differ (%1): Apply reloads them first, then writes the "
+                                        "attributes; all or nothing")
+                       : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
+                                        "(or: sudo dmtunectl preset apply)"))
                      .arg(differingMaps.join(QStringLiteral(", ")));
     if (!notes.isEmpty())
         m_status->setText(notes.join(QLatin1Char('\n')));
@@ -378,90 +418,134 @@ QString PresetManager::exportText(const QString &format) const
     return exportPreset(*m_current, *f).text;
 }
 
-bool PresetManager::applyCurrent()
+bool PresetManager::applyCurrent(const QStringList &devices)
 {
-    if (!m_current || !m_session->canApply() || m_reloading)
+    if (!m_current || !m_session->canApply() || isApplying())
         return false;
-    const PresetResolution res = resolvePreset(m_session->sysfs(), m_snapshot, *m_current);
-    QList<PresetMapItem> maps;
-    for (const PresetMapItem &m : res.maps) {
-        if (m.differs)
-            maps.append(m);
-    }
-    if (maps.isEmpty()) {
-        if (res.changes().isEmpty()) {
-            setStatus(QStringLiteral("\"%1\": nothing to write, the live values are the preset's").arg(m_current->name));
-            return false;
-        }
-        applyQueueSettings(0);
-        return m_ownTransaction;
-    }
-    if (!m_dmFactory) {
-        setStatus(QStringLiteral("\"%1\" changes %2 multipath map tables: that needs root on this machine "
-                                 "(or: sudo dmtunectl preset apply); nothing applied")
-                      .arg(m_current->name)
-                      .arg(maps.size()));
-        return false;
-    }
-    // Tables first (a reload resets the map's queue limits), then the queue attributes as one transaction;
-    // if that fails, the old tables go back. libdevmapper blocks: a worker thread does the reloads.
-    struct Outcome {
-        Result<QList<PresetMapReload>> prepared = QList<PresetMapReload>();
-        MapReloadOutcome reload;
-    };
-    auto outcome = std::make_shared<Outcome>();
-    QThread *worker = QThread::create([outcome, maps, factory = m_dmFactory] {
-        const std::unique_ptr<DeviceMapper> dm = factory();
-        outcome->prepared = prepareMapReloads(*dm, maps);
-        if (outcome->prepared)
-            outcome->reload = executeMapReloads(*dm, *outcome->prepared, MultipathdClient::isRunning());
-    });
-    m_reloading = true;
+    // Every rule is the core's (ops/presetoperations.h): this asks for the plan, shows it, asks, and runs.
+    ++m_operations;
     m_apply->setEnabled(false);
-    setStatus(QStringLiteral("Applying \"%1\": reloading %2 multipath tables…").arg(m_current->name).arg(maps.size()));
-    connect(worker, &QThread::finished, this, [this, outcome] {
-        m_reloading = false;
-        if (!outcome->prepared) {
-            refreshPreview();
-            setStatus(QStringLiteral("Multipath settings: %1; nothing applied").arg(outcome->prepared.errorMessage()));
-            return;
-        }
-        if (!outcome->reload.ok()) {
-            refreshPreview();
-            setStatus(QStringLiteral("Multipath settings not applied (maps restored): %1").arg(outcome->reload.error));
-            return;
-        }
-        for (const QString &done : outcome->reload.done)
-            Q_EMIT message(done);
-        m_reloaded = *outcome->prepared;
-        applyQueueSettings(int(m_reloaded.size()));
-    });
-    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-    worker->start();
+    setStatus(QStringLiteral("Applying \"%1\": planning…").arg(m_current->name));
+    m_runner->runUnlessAsked(
+        QStringLiteral("preset.apply"), presetRequest(*m_current, devices), QStringLiteral("apply"));
     return true;
 }
 
-void PresetManager::applyQueueSettings(int reloadedMaps)
+void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
 {
-    // After a reload the maps' limits are the stacked ones again: resolve afresh.
-    const ChangeSet changes = resolvePreset(m_session->sysfs(), m_snapshot, *m_current).changes();
-    if (changes.isEmpty()) {
-        m_reloaded.clear();
-        refreshPreview();
-        setStatus(QStringLiteral("Applied \"%1\": %2 map tables reloaded, no queue writes needed").arg(m_current->name).arg(reloadedMaps));
+    --m_operations;
+    if (tag == QLatin1String("dry-run")) {
+        QStringList lines = plan.steps;
+        for (const QString &r : plan.refusals)
+            lines << QStringLiteral("error: %1").arg(r);
+        for (const OperationRisk &r : plan.risks)
+            lines << QStringLiteral("needs confirmation (Apply asks): %1").arg(r.text);
+        for (const QString &n : plan.notes)
+            lines << QStringLiteral("note: %1").arg(n);
+        setStatus(plan.steps.isEmpty() && plan.refusals.isEmpty() && plan.risks.isEmpty()
+                ? QStringLiteral("Dry run: nothing to write")
+                : QStringLiteral("Dry run, in this order: %1").arg(lines.join(QStringLiteral("; "))));
         return;
     }
-    m_ownTransaction = m_session->apply(changes);
-    if (m_ownTransaction)
-        setStatus(QStringLiteral("Applying \"%1\": %2 writes…").arg(m_current->name).arg(changes.size()));
-    else if (!m_reloaded.isEmpty()) {
-        ApplyResult busy;
-        ApplyError error;
-        error.stage = ApplyError::Stage::Validate;
-        error.message = QStringLiteral("another transaction is running");
-        busy.errors.append(error);
-        onFinished(busy);
+    if (tag.startsWith(QLatin1String("keep:"))) {
+        // Nobody is asked for a device that just appeared: a plan that needs answers is not run.
+        const QString why
+            = plan.refusals.isEmpty() ? QStringLiteral("needs confirmation") : plan.refusals.join(QStringLiteral("; "));
+        setStatus(QStringLiteral("Keep applied: %1 (%2; not applied)").arg(tag.mid(5), why));
+        refreshPreview();
+        return;
     }
+    if (!plan.refusals.isEmpty()) {
+        const QString text
+            = QStringLiteral("\"%1\": not applied: %2").arg(plan.target, plan.refusals.join(QStringLiteral("; ")));
+        refreshPreview();
+        setStatus(text);
+        Q_EMIT message(text);
+        return;
+    }
+    auto *dialog = new PlanDialog(plan, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_planDialog = dialog;
+    connect(dialog, &PlanDialog::answered, this, [this](const OperationAnswers &answers) {
+        if (!m_planDialog)
+            return;
+        ++m_operations;
+        setStatus(QStringLiteral("Applying \"%1\"…").arg(m_planDialog->plan().target));
+        m_runner->run(m_planDialog->plan(), answers, QStringLiteral("apply"));
+    });
+    connect(dialog, &QDialog::rejected, this, [this, name = plan.target] {
+        refreshPreview();
+        setStatus(QStringLiteral("\"%1\": not applied (not confirmed)").arg(name));
+    });
+    setStatus(QStringLiteral("\"%1\" needs confirmation: %2 risks").arg(plan.target).arg(plan.risks.size()));
+    dialog->open();
+}
+
+void PresetManager::onOperationFinished(const OperationResult &result, const QString &tag)
+{
+    --m_operations;
+    const bool keep = tag.startsWith(QLatin1String("keep:"));
+    // The transaction goes into the window's history (Undo) and puts markers on the charts.
+    const auto apply = applyResultFromJson(result.details);
+    if (apply && result.details.contains(QLatin1String("changes")) && !result.dryRun)
+        m_session->record(*apply);
+    const qsizetype written = apply ? std::count_if(apply->changes.cbegin(), apply->changes.cend(),
+                                  [](const ChangeOutcome &c) { return c.written && !c.sideEffect; })
+                                    : 0;
+    const int reloaded = int(result.details.value(QLatin1String("reloaded")).toArray().size());
+    const QString what = keep ? QStringLiteral("Kept applied (%1):").arg(tag.mid(5)) : QStringLiteral("Applied");
+    QString text;
+    if (result.ok && written == 0 && reloaded == 0)
+        text = keep ? QStringLiteral("Keep applied: %1 (already at the preset's values)").arg(tag.mid(5))
+                    : QStringLiteral("\"%1\": nothing to write, the live values are the preset's").arg(result.target);
+    else if (result.ok)
+        text = reloaded ? QStringLiteral("%1 %2 writes, %3 map tables reloaded").arg(what).arg(written).arg(reloaded)
+                        : QStringLiteral("%1 %2 writes").arg(what).arg(written);
+    else if (apply && result.details.contains(QLatin1String("changes")))
+        text = QStringLiteral("%1 failed and rolled back: %2")
+                   .arg(keep ? what : QStringLiteral("Apply"),
+                       QString(result.error).replace(QLatin1Char('\n'), QStringLiteral("; ")));
+    else if (!result.error.isEmpty())
+        text = result.error.left(1).toUpper() + result.error.mid(1);
+    for (const QString &w : result.warnings)
+        text += QStringLiteral("\nwarning: ") + w;
+    refreshPreview();
+    setStatus(text);
+    Q_EMIT message(text);
+}
+
+PlanDialog *PresetManager::pendingPlanDialog() const
+{
+    return m_planDialog && m_planDialog->isVisible() ? m_planDialog.data() : nullptr;
+}
+
+QInputDialog *PresetManager::pendingNamePrompt() const
+{
+    return m_namePrompt && m_namePrompt->isVisible() ? m_namePrompt.data() : nullptr;
+}
+
+void PresetManager::promptNewFromSelection()
+{
+    if (pendingNamePrompt())
+        return;
+    auto *prompt = new QInputDialog(this);
+    prompt->setWindowTitle(QStringLiteral("New preset"));
+    prompt->setLabelText(QStringLiteral("Name for the preset of %1:").arg(m_selection.join(QStringLiteral(", "))));
+    prompt->setAttribute(Qt::WA_DeleteOnClose);
+    m_namePrompt = prompt;
+    // The selection when the name is given counts (it may change while the prompt is open).
+    connect(prompt, &QInputDialog::textValueSelected, this, [this](const QString &name) {
+        if (name.trimmed().isEmpty())
+            return;
+        const auto path = newFromSelection(name.trimmed());
+        setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
+    });
+    prompt->open();
+}
+
+QMessageBox *PresetManager::pendingReplaceConfirmation() const
+{
+    return m_confirmReplace && m_confirmReplace->isVisible() ? m_confirmReplace.data() : nullptr;
 }
 
 void PresetManager::verifyCurrent()
@@ -471,8 +555,11 @@ void PresetManager::verifyCurrent()
     if (!m_current)
         return;
     const PresetResolution &res = m_model->resolution();
-    setStatus(res.hasDrift() ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(m_current->name).arg(m_model->rowCount())
-                             : QStringLiteral("Verify \"%1\": no drift (%2 settings checked)").arg(m_current->name).arg(res.items.size()));
+    setStatus(res.hasDrift()
+            ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(m_current->name).arg(m_model->rowCount())
+            : QStringLiteral("Verify \"%1\": no drift (%2 settings checked)")
+                  .arg(m_current->name)
+                  .arg(res.items.size()));
 }
 
 Result<QString> PresetManager::newFromSelection(const QString &name)
@@ -485,9 +572,33 @@ Result<QString> PresetManager::newFromSelection(const QString &name)
     return storeAndSelect(*preset);
 }
 
-Result<QString> PresetManager::storeAndSelect(const Preset &preset)
+Result<QString> PresetManager::storeAndSelect(const Preset &preset, ExistingFile existing)
 {
-    const auto path = storeUserPreset(preset);
+    const QString target = userPresetPath(preset);
+    if (existing == ExistingFile::Refuse && QFileInfo::exists(target)) {
+        if (pendingReplaceConfirmation())
+            return Result<QString>::failure(QStringLiteral("Waiting for the answer about %1").arg(target));
+        const auto there = loadPresetFile(target);
+        auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Replace preset?"),
+            QStringLiteral("A stored preset%1 is already saved as %2. Replace it with \"%3\"?")
+                .arg(there ? QStringLiteral(" (\"%1\")").arg(there->name) : QString(), target, preset.name),
+            QMessageBox::Cancel, this);
+        QPushButton *replace = box->addButton(QStringLiteral("Replace"), QMessageBox::DestructiveRole);
+        box->setDefaultButton(QMessageBox::Cancel);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        m_confirmReplace = box;
+        connect(box, &QMessageBox::buttonClicked, this, [this, replace, preset](QAbstractButton *clicked) {
+            if (clicked != replace) {
+                setStatus(QStringLiteral("Not saved: \"%1\" kept").arg(userPresetPath(preset)));
+                return;
+            }
+            const auto path = storeAndSelect(preset, ExistingFile::Replace);
+            setStatus(path ? QStringLiteral("Saved %1 (replaced)").arg(*path) : path.errorMessage());
+        });
+        box->open();
+        return Result<QString>::failure(QStringLiteral("%1 exists: confirm to replace it").arg(target));
+    }
+    const auto path = storeUserPreset(preset, existing);
     if (path) {
         reload();
         selectPreset(QFileInfo(*path).completeBaseName());
@@ -503,64 +614,23 @@ Result<QString> PresetManager::saveEdited()
     return storeAndSelect(*preset);
 }
 
-void PresetManager::onFinished(const ApplyResult &result)
-{
-    const bool mine = m_ownTransaction || !m_pendingReason.isEmpty() || !m_reloaded.isEmpty();
-    m_ownTransaction = false;
-    if (!m_reloaded.isEmpty() && !result.ok()) {
-        // All or nothing: the queue writes were rolled back, so the tables go back too.
-        const QList<PresetMapReload> reloads = std::exchange(m_reloaded, {});
-        auto errors = std::make_shared<QStringList>();
-        QThread *worker = QThread::create([errors, reloads, factory = m_dmFactory] {
-            const std::unique_ptr<DeviceMapper> dm = factory();
-            *errors = restoreMapReloads(*dm, reloads);
-        });
-        connect(worker, &QThread::finished, this, [this, errors, why = result.errorMessage()] {
-            const QString text = QStringLiteral("Apply failed and rolled back (%1); %2").arg(why,
-                errors->isEmpty() ? QStringLiteral("multipath tables restored")
-                                  : QStringLiteral("restoring tables: ") + errors->join(QStringLiteral("; ")));
-            refreshPreview();
-            setStatus(text);
-            Q_EMIT message(text);
-        });
-        connect(worker, &QThread::finished, worker, &QObject::deleteLater);
-        worker->start();
-        return;
-    }
-    m_reloaded.clear();
-    if (mine) {
-        const QString what = m_pendingReason.isEmpty() ? QStringLiteral("Applied") : QStringLiteral("Kept applied (%1):").arg(m_pendingReason);
-        const auto written = std::count_if(result.changes.cbegin(), result.changes.cend(),
-            [](const ChangeOutcome &c) { return c.written && !c.sideEffect; });
-        const QString text = result.ok() ? QStringLiteral("%1 %2 writes").arg(what).arg(written)
-                                         : QStringLiteral("%1 failed and rolled back: %2").arg(what, result.errorMessage());
-        m_pendingReason.clear();
-        refreshPreview();
-        setStatus(text);
-        Q_EMIT message(text);
-        return;
-    }
-    m_pendingReason.clear();
-    refreshPreview();
-}
-
 void PresetManager::onReapply(const QStringList &devices, const QString &reason)
 {
     if (!m_current)
         return;
-    const ChangeSet changes = resolvePreset(m_session->sysfs(), m_snapshot, m_keeper->preset()).changes(devices);
-    if (changes.isEmpty() || !m_session->canApply()) {
-        setStatus(QStringLiteral("Keep applied: %1 (%2)").arg(reason,
-            changes.isEmpty() ? QStringLiteral("already at the preset's values") : QStringLiteral("busy; not applied")));
+    if (!m_session->canApply() || m_operations > 0) {
+        setStatus(QStringLiteral("Keep applied: %1 (busy; not applied)").arg(reason));
         return;
     }
-    m_pendingReason = reason;
-    m_session->apply(changes);
+    ++m_operations;
+    m_runner->runUnlessAsked(
+        QStringLiteral("preset.apply"), presetRequest(m_keeper->preset(), devices), QStringLiteral("keep:") + reason);
 }
 
 void PresetManager::importFile()
 {
-    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Import preset"), QString(), QStringLiteral("Presets (*.json)"));
+    const QString file = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Import preset"), QString(), QStringLiteral("Presets (*.json)"));
     if (file.isEmpty())
         return;
     const auto preset = loadPresetFile(file);
@@ -577,13 +647,13 @@ void PresetManager::exportToFile()
     if (!m_current)
         return;
     const auto format = parsePresetExportFormat(m_format->currentData().toString());
-    const QString file = QFileDialog::getSaveFileName(this, QStringLiteral("Export preset"),
-        presetExportFileName(*m_current, *format));
+    const QString file = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Export preset"), presetExportFileName(*m_current, *format));
     if (file.isEmpty())
         return;
-    QFile f(file);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(m_exportView->toPlainText().toUtf8()) < 0) {
-        setStatus(QStringLiteral("%1: %2").arg(file, f.errorString()));
+    // The dialog asked before replacing a file; a symbolic link at the name is still refused.
+    if (const Status s = writeFileAtomically(file, m_exportView->toPlainText().toUtf8()); !s) {
+        setStatus(s.errorMessage);
         return;
     }
     setStatus(QStringLiteral("Exported to %1").arg(file));

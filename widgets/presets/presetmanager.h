@@ -3,20 +3,24 @@
 // validates as you type (the loader's error names the rule and field); apply with a preview (as one
 // transaction through the window's TuningSession, so markers land on the charts and Undo works);
 // verify (the drift only); export to udev / tuned / multipath.conf; and the opt-in "keep applied".
-#include "presets/presetmultipath.h"
+#include "discovery/devicesnapshot.h"
+#include "presets/preset.h"
+#include "util/atomicfile.h"
+#include "util/result.h"
 
 #include <functional>
 #include <memory>
-#include "discovery/devicesnapshot.h"
-#include "presets/preset.h"
-#include "util/result.h"
+#include <vector>
 
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
+class QInputDialog;
 class QLabel;
 class QListWidget;
+class QMessageBox;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
@@ -24,15 +28,21 @@ class QTableView;
 
 namespace dmtune {
 
+class DeviceMapper;
+class OperationRunner;
+class PlanDialog;
 class PresetKeeper;
 class PresetPreviewModel;
 class TuningSession;
-struct ApplyResult;
+struct OperationPlan;
+struct OperationResult;
 
 class PresetManager : public QWidget {
     Q_OBJECT
 public:
     explicit PresetManager(TuningSession *session, QWidget *parent = nullptr);
+    // Waits for an apply that has begun (a map being reloaded is resumed first); one not begun never starts.
+    ~PresetManager() override;
 
     // The newest snapshot (preview, verify, keep applied).
     void setSnapshot(const DeviceSnapshot &snapshot);
@@ -45,13 +55,25 @@ public:
     // Loads a preset into the editor and preview without storing it (import, tests).
     void showPreset(const Preset &preset);
 
-    // Where the per-map multipath settings are reloaded (on a worker thread, one backend per apply). Default:
-    // libdevmapper, as root on the live /sys; none otherwise (then a preset with map settings is refused).
+    // Where the per-map multipath settings are reloaded (by the preset.apply operation, on the manager's job
+    // thread). Default: libdevmapper, as root on the live /sys; none otherwise (then a preset with map settings
+    // is refused). The backend made here lives as long as the manager.
     using DeviceMapperFactory = std::function<std::unique_ptr<DeviceMapper>()>;
-    void setDeviceMapperFactory(DeviceMapperFactory factory) { m_dmFactory = std::move(factory); }
+    void setDeviceMapperFactory(DeviceMapperFactory factory);
 
     // Actions, also behind the buttons.
-    bool applyCurrent(); // false when nothing to write, busy or read-only
+    // Plans the core operation preset.apply (on `devices` only, when given) off the UI thread; a plan with
+    // refusals is shown and not run, one with risks (a reload's, a write that puts data at risk) opens a
+    // PlanDialog and runs once it is answered, any other runs at once. false when busy, read-only or no preset.
+    bool applyCurrent(const QStringList &devices = {});
+    // The open confirmation of an apply (a closed one is deleted later: not pending any more).
+    PlanDialog *pendingPlanDialog() const;
+    // The open "New preset" name prompt (opened with open(); the preset is saved on its textValueSelected).
+    QInputDialog *pendingNamePrompt() const;
+    void promptNewFromSelection();
+    bool isApplying() const;
+    // Saving over a stored preset (the same file name) asks first; the save happens when "Replace" is clicked.
+    QMessageBox *pendingReplaceConfirmation() const;
     void verifyCurrent(); // the preview shows only the drift
     Result<QString> newFromSelection(const QString &name);
     Result<QString> saveEdited(); // stores the editor's preset in the user dir
@@ -78,25 +100,30 @@ private:
     void onEditorChanged();
     void refreshPreview();
     void refreshExport();
-    void onFinished(const ApplyResult &result);
-    void applyQueueSettings(int reloadedMaps);
+    void onPlanned(const OperationPlan &plan, const QString &tag);
+    void onOperationFinished(const OperationResult &result, const QString &tag);
+    void updateEnvironment();
     void onReapply(const QStringList &devices, const QString &reason);
     void importFile();
     void exportToFile();
     void setStatus(const QString &text);
-    Result<QString> storeAndSelect(const Preset &preset); // into the user dir, then listed and current
+    // Into the user dir, then listed and current; an existing one is replaced only after the user confirmed.
+    Result<QString> storeAndSelect(const Preset &preset, ExistingFile existing = ExistingFile::Refuse);
 
     TuningSession *m_session;
     DeviceSnapshot m_snapshot;
     QStringList m_selection;
     std::optional<Preset> m_current;
     PresetKeeper *m_keeper;
-    QString m_pendingReason; // the keep-applied transaction in flight, for the status line
-    bool m_ownTransaction = false;
-    bool m_reloading = false; // map tables being reloaded before the queue writes
-    QList<PresetMapReload> m_reloaded; // tables this apply replaced: put back if the queue writes fail
-    DeviceMapperFactory m_dmFactory;
+    // Backends the operations reload maps with; retired ones stay until the runner has joined (a job may use one).
+    std::unique_ptr<DeviceMapper> m_dm;
+    std::vector<std::unique_ptr<DeviceMapper>> m_retiredDms;
+    int m_operations = 0; // plans and runs of this manager in flight
     bool m_previewStale = false;
+    QPointer<PlanDialog> m_planDialog;
+    QPointer<QInputDialog> m_namePrompt;
+    QPointer<QMessageBox> m_confirmReplace;
+    OperationRunner *m_runner = nullptr; // child; deleted first in the destructor (joins its jobs)
 
     QListWidget *m_list = nullptr;
     QLabel *m_about = nullptr;

@@ -1,4 +1,4 @@
-#include "presetpreviewmodel.h"
+#include "presets/presetpreviewmodel.h"
 
 #include <QBrush>
 #include <QColor>
@@ -33,8 +33,10 @@ void PresetPreviewModel::rebuild()
         const bool drift = i.state != PresetItemState::Same;
         if (m_driftOnly && !drift)
             continue;
-        m_rows << Row { i.device, i.attribute, i.current, i.wanted, presetItemStateName(i.state),
-            presetRuleLabel(m_preset, i.rule), i.note, drift };
+        const QString state = presetItemStateName(i.state);
+        m_rows << Row { i.device, i.attribute, i.current, i.wanted,
+            i.risk.isEmpty() ? state : state + QStringLiteral(", puts data at risk"), presetRuleLabel(m_preset, i.rule),
+            i.risk.isEmpty() ? i.note : QStringLiteral("Puts data at risk: ") + i.risk, drift, i.risk };
     }
     for (const auto &m : m_resolution.maps) {
         if (m_driftOnly && !m.differs)
@@ -64,7 +66,9 @@ QStringList PresetPreviewModel::lines() const
 {
     QStringList out;
     for (const auto &r : m_rows)
-        out << QStringLiteral("%1 %2 %3 -> %4 [%5]").arg(r.device, r.attribute, r.current.isEmpty() ? QStringLiteral("-") : r.current, r.wanted, r.state);
+        out << QStringLiteral("%1 %2 %3 -> %4 [%5]")
+                   .arg(
+                       r.device, r.attribute, r.current.isEmpty() ? QStringLiteral("-") : r.current, r.wanted, r.state);
     return out;
 }
 
@@ -85,13 +89,20 @@ QVariant PresetPreviewModel::data(const QModelIndex &index, int role) const
     const Row &r = m_rows[index.row()];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case DeviceColumn: return r.device;
-        case AttributeColumn: return r.attribute;
-        case CurrentColumn: return r.current.isEmpty() ? QStringLiteral("-") : r.current;
-        case PresetColumn: return r.wanted;
-        case StateColumn: return r.state;
-        case RuleColumn: return r.rule;
-        default: return {};
+        case DeviceColumn:
+            return r.device;
+        case AttributeColumn:
+            return r.attribute;
+        case CurrentColumn:
+            return r.current.isEmpty() ? QStringLiteral("-") : r.current;
+        case PresetColumn:
+            return r.wanted;
+        case StateColumn:
+            return r.state;
+        case RuleColumn:
+            return r.rule;
+        default:
+            return {};
         }
     }
     if (role == Qt::ToolTipRole)
@@ -106,13 +117,20 @@ QVariant PresetPreviewModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case DeviceColumn: return QStringLiteral("Device");
-    case AttributeColumn: return QStringLiteral("Attribute");
-    case CurrentColumn: return QStringLiteral("Current");
-    case PresetColumn: return QStringLiteral("Preset");
-    case StateColumn: return QStringLiteral("State");
-    case RuleColumn: return QStringLiteral("Rule");
-    default: return {};
+    case DeviceColumn:
+        return QStringLiteral("Device");
+    case AttributeColumn:
+        return QStringLiteral("Attribute");
+    case CurrentColumn:
+        return QStringLiteral("Current");
+    case PresetColumn:
+        return QStringLiteral("Preset");
+    case StateColumn:
+        return QStringLiteral("State");
+    case RuleColumn:
+        return QStringLiteral("Rule");
+    default:
+        return {};
     }
 }
 

@@ -30,6 +30,7 @@ private:
     struct Row {
         QString device, attribute, current, wanted, state, rule, note;
         bool drift = false;
+        QString risk; // shown in the state column: "differs, puts data at risk"
     };
     void rebuild();
 

@@ -1,17 +1,17 @@
-#include "compareview.h"
+#include "reports/compareview.h"
 
-#include "chartpanel.h"
-#include "recordingcharts.h"
+#include "charts/chartpanel.h"
 #include "recordings/recordingreplay.h"
-#include "reportdialog.h"
+#include "reports/recordingcharts.h"
+#include "reports/reportdialog.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -90,11 +90,13 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
     QStringList lines;
     for (qsizetype i = 0; i < recordings.size(); ++i) {
         const Recording &r = recordings[i];
-        lines.append(QStringLiteral("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
-                         .arg(i + 1)
-                         .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
-                             QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")),
-                             r.deviceNames().join(QStringLiteral(", ")).toHtmlEscaped()));
+        lines.append(
+            QStringLiteral("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
+                .arg(i + 1)
+                .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
+                    QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
+                        .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")),
+                    r.deviceNames().join(QStringLiteral(", ")).toHtmlEscaped()));
     }
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     fillStats();
@@ -104,8 +106,9 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
 void CompareView::fillStats()
 {
     const Comparison &c = m_comparison;
-    static const QStringList statNames {QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("max")};
-    QStringList headers {QStringLiteral("device"), QStringLiteral("metric")};
+    static const QStringList statNames { QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p95"),
+        QStringLiteral("max") };
+    QStringList headers { QStringLiteral("device"), QStringLiteral("metric") };
     for (qsizetype r = 0; r < c.recordings.size(); ++r) {
         for (const QString &s : statNames)
             headers.append(QStringLiteral("#%1 %2").arg(r + 1).arg(s));
@@ -122,16 +125,18 @@ void CompareView::fillStats()
         const ComparisonRow &cr = c.rows[row];
         int col = 0;
         m_stats->setItem(row, col++, cell(cr.slot));
-        auto *metric = cell(QStringLiteral("%1 (%2)").arg(MetricCatalog::column(cr.metric), MetricCatalog::unit(cr.metric)));
+        auto *metric
+            = cell(QStringLiteral("%1 (%2)").arg(MetricCatalog::column(cr.metric), MetricCatalog::unit(cr.metric)));
         metric->setToolTip(MetricCatalog::tooltip(cr.metric));
         m_stats->setItem(row, col++, metric);
         const std::optional<MetricStats> &ref = cr.stats.value(0);
         for (qsizetype r = 0; r < cr.stats.size(); ++r) {
             const std::optional<MetricStats> &s = cr.stats[r];
-            for (double v : {s ? s->mean : 0, s ? s->p50 : 0, s ? s->p95 : 0, s ? s->max : 0})
+            for (double v : { s ? s->mean : 0, s ? s->p50 : 0, s ? s->p95 : 0, s ? s->max : 0 })
                 m_stats->setItem(row, col++, cell(s ? statText(v) : QStringLiteral("—"), true));
             if (r > 0) {
-                m_stats->setItem(row, col++, cell(s && ref ? deltaText(s->mean, ref->mean) : QStringLiteral("—"), true));
+                m_stats->setItem(
+                    row, col++, cell(s && ref ? deltaText(s->mean, ref->mean) : QStringLiteral("—"), true));
                 m_stats->setItem(row, col++, cell(s && ref ? deltaText(s->p95, ref->p95) : QStringLiteral("—"), true));
             }
         }
@@ -141,7 +146,7 @@ void CompareView::fillStats()
 
 void CompareView::fillDiff(const ConfigDiff &diff)
 {
-    QStringList headers {QStringLiteral("setting")};
+    QStringList headers { QStringLiteral("setting") };
     for (qsizetype i = 0; i < diff.recordings.size(); ++i)
         headers.append(QStringLiteral("#%1 %2").arg(i + 1).arg(diff.recordings[i]));
     m_diff->clear();

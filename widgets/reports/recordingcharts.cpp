@@ -1,6 +1,6 @@
-#include "recordingcharts.h"
+#include "reports/recordingcharts.h"
 
-#include "chartstyle.h"
+#include "charts/chartstyle.h"
 #include "recordings/recordingreplay.h"
 
 #include <QTemporaryDir>
@@ -47,7 +47,7 @@ AlignedCharts alignRecordings(const QList<Recording> &recordings, QList<QHash<QS
             if (!histories[r].contains(device))
                 continue;
             const QString key = QStringLiteral("%1:%2").arg(r + 1).arg(device);
-            out.devices.append({key, prefix + device, chartstyle::deviceColor(colorIndex++)});
+            out.devices.append({ key, prefix + device, chartstyle::deviceColor(colorIndex++) });
             QList<TimedMetrics> shifted = histories[r].value(device);
             for (TimedMetrics &t : shifted)
                 t.time -= align;
@@ -59,10 +59,10 @@ AlignedCharts alignRecordings(const QList<Recording> &recordings, QList<QHash<QS
             if (m.text == RecordingWriter::fioStartLabel() && r > 0 && std::abs(t) < 1e-6)
                 continue;
             const QString label = m.text == RecordingWriter::fioStartLabel() && several ? m.text : prefix + m.text;
-            out.markers.append({markerId++, t, label, markerKindOf(m.text)});
+            out.markers.append({ markerId++, t, label, markerKindOf(m.text) });
         }
         for (const RecordedEvent &n : rec.notes)
-            out.markers.append({markerId++, n.time - align, prefix + n.text, MarkerKind::Note});
+            out.markers.append({ markerId++, n.time - align, prefix + n.text, MarkerKind::Note });
     }
     if (!(out.lower < out.upper)) {
         out.lower = 0;

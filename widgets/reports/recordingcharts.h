@@ -2,8 +2,8 @@
 // Recordings as chart data: every recording's devices (a map and its paths) as chart devices, their replayed
 // metric histories shifted so that each recording's workload starts at x = 0 (RecordingComparison's
 // alignment), and the markers at the same shifted times. Used by the report and the compare view alike.
-#include "chartmarker.h"
-#include "chartpanel.h"
+#include "charts/chartmarker.h"
+#include "charts/chartpanel.h"
 #include "recordings/recording.h"
 
 #include <QImage>
@@ -18,7 +18,8 @@ struct AlignedCharts {
 };
 
 // histories: replayHistories() of each recording in the same order (computed when empty).
-AlignedCharts alignRecordings(const QList<Recording> &recordings, QList<QHash<QString, QList<TimedMetrics>>> histories = {});
+AlignedCharts alignRecordings(
+    const QList<Recording> &recordings, QList<QHash<QString, QList<TimedMetrics>>> histories = {});
 
 // Puts the aligned data on a panel: devices, graphs, markers, the elapsed-time axis and the whole range.
 void showAligned(ChartPanel &panel, const AlignedCharts &charts);

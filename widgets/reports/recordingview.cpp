@@ -1,13 +1,13 @@
-#include "recordingview.h"
+#include "reports/recordingview.h"
 
-#include "chartpanel.h"
-#include "livestatsview.h"
+#include "charts/chartpanel.h"
+#include "charts/livestatsview.h"
 #include "recordings/recordingreplay.h"
-#include "reportdialog.h"
+#include "reports/reportdialog.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -29,7 +29,7 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *exportButton = new QPushButton(QStringLiteral("Export report…"), this);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        exportReportWithDialog(this, {m_recording},
+        exportReportWithDialog(this, { m_recording },
             [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
     });
     auto *top = new QHBoxLayout;
@@ -40,7 +40,7 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     m_view->setDevices(m_recording.deviceNames());
     for (const RecordedEvent &m : m_recording.markers) {
         const MarkerKind kind = m.text == RecordingWriter::fioStartLabel() ? MarkerKind::WorkloadStart
-            : m.text == RecordingWriter::fioEndLabel()                   ? MarkerKind::WorkloadStop
+            : m.text == RecordingWriter::fioEndLabel()                     ? MarkerKind::WorkloadStop
                                                                            : MarkerKind::ParameterChange;
         m_view->addMarker(m.time, m.text, kind);
     }
@@ -73,7 +73,8 @@ QString RecordingView::summaryText() const
     const Recording &r = m_recording;
     QString text = QStringLiteral("<b>%1</b> — %2, kernel %3, %4 UTC, %5 s at %6 s; %7 device-samples")
                        .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
-                           QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")))
+                           QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
+                               .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")))
                        .arg(QString::number(r.endSeconds() - r.startSeconds(), 'f', 1))
                        .arg(r.meta.intervalSeconds)
                        .arg(r.deviceSamples);

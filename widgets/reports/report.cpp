@@ -1,8 +1,9 @@
-#include "report.h"
+#include "reports/report.h"
 
-#include "chartspec.h"
-#include "recordingcharts.h"
+#include "charts/chartspec.h"
 #include "recordings/recordingreplay.h"
+#include "reports/recordingcharts.h"
+#include "util/atomicfile.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -51,20 +52,20 @@ Result<Report> buildReport(const QList<Recording> &recordings, QSize chartSize)
         Result<QImage> image = renderAlignedChart(kind, aligned, chartSize);
         if (!image)
             return Result<Report>::failure(image.errorMessage());
-        report.charts.append({spec.id, spec.title, image.value()});
+        report.charts.append({ spec.id, spec.title, image.value() });
     }
     return report;
 }
 
 Status writeHtmlReport(const Report &report, const QString &path)
 {
-    const QString html = reportHtml(report, [](const ReportChart &c) {
-        return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(c.image).toBase64());
-    }, false);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(html.toUtf8()) < 0 || !file.flush())
-        return Status::failure(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-    return Status::success();
+    const QString html = reportHtml(
+        report,
+        [](const ReportChart &c) {
+            return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(c.image).toBase64());
+        },
+        false);
+    return writeFileAtomically(path, html.toUtf8());
 }
 
 Status writePdfReport(const Report &report, const QString &path)
@@ -78,14 +79,22 @@ Status writePdfReport(const Report &report, const QString &path)
     doc.setDefaultFont(font);
     doc.setDefaultStyleSheet(QStringLiteral("th { background-color: #eeeeee; } pre { font-size: 7pt; }"));
     doc.setHtml(reportHtml(report, resourceName, true));
-    QPdfWriter pdf(path);
-    pdf.setTitle(doc.metaInformation(QTextDocument::DocumentTitle));
-    pdf.setCreator(QStringLiteral("dmtune " DMTUNE_VERSION));
-    pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
-    doc.print(&pdf);
-    if (QFileInfo(path).size() <= 0)
-        return Status::failure(QStringLiteral("cannot write %1").arg(path));
-    return Status::success();
+    // Into memory, then written whole beside the name and renamed (never through a symlink at the name).
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        pdf.setTitle(doc.metaInformation(QTextDocument::DocumentTitle));
+        pdf.setCreator(QStringLiteral("dmtune " DMTUNE_VERSION));
+        pdf.setPageLayout(QPageLayout(
+            QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter));
+        doc.print(&pdf);
+    } // the writer finishes the PDF when it goes
+    buffer.close();
+    if (bytes.isEmpty())
+        return Status::failure(QStringLiteral("cannot write %1: no PDF was produced").arg(path));
+    return writeFileAtomically(path, bytes);
 }
 
 Status writeReport(const Report &report, const QString &path)

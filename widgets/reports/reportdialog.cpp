@@ -1,6 +1,6 @@
-#include "reportdialog.h"
+#include "reports/reportdialog.h"
 
-#include "report.h"
+#include "reports/report.h"
 
 #include <QApplication>
 #include <QFileDialog>
@@ -13,10 +13,11 @@ void exportReportWithDialog(QWidget *parent, const QList<Recording> &recordings,
     auto *dialog = new QFileDialog(parent, QStringLiteral("Export report"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters({QStringLiteral("HTML report (*.html)"), QStringLiteral("PDF report (*.pdf)")});
+    dialog->setNameFilters({ QStringLiteral("HTML report (*.html)"), QStringLiteral("PDF report (*.pdf)") });
     dialog->setDefaultSuffix(QStringLiteral("html"));
     QObject::connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &filter) {
-        dialog->setDefaultSuffix(filter.contains(QLatin1String("pdf")) ? QStringLiteral("pdf") : QStringLiteral("html"));
+        dialog->setDefaultSuffix(
+            filter.contains(QLatin1String("pdf")) ? QStringLiteral("pdf") : QStringLiteral("html"));
     });
     QObject::connect(dialog, &QFileDialog::fileSelected, dialog, [recordings, done](const QString &path) {
         // Seven charts rendered off screen and the file written: well under a second, on the GUI thread

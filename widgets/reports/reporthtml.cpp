@@ -1,5 +1,7 @@
-// reportHtml: the report's text. Plain tables and headings: QTextDocument renders it for the PDF too.
-#include "report.h"
+// reportHtml: the report's text. Plain tables and headings: QTextDocument renders it for the PDF too. Every text
+// that comes from a recording (file name, title, host, devices, markers, notes, fio's command line and job
+// names, configuration keys and values) goes through esc(): a recording is a file someone sent.
+#include "reports/report.h"
 
 #include "recordings/fiosummary.h"
 
@@ -18,13 +20,17 @@ QString esc(const QString &s)
 
 QString utc(double epochSeconds)
 {
-    return QDateTime::fromMSecsSinceEpoch(qint64(epochSeconds * 1000), Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'"));
+    return QDateTime::fromMSecsSinceEpoch(qint64(epochSeconds * 1000), Qt::UTC)
+        .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'"));
 }
 
 QString clock(double seconds)
 {
     const qint64 s = std::llround(std::abs(seconds));
-    return QStringLiteral("%1%2:%3").arg(seconds < 0 ? QStringLiteral("-") : QString()).arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1%2:%3")
+        .arg(seconds < 0 ? QStringLiteral("-") : QString())
+        .arg(s / 60)
+        .arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
 QString table(bool forPrint)
@@ -40,17 +46,18 @@ void recordingsSection(QString &h, const Report &r, bool forPrint)
                         "<th>interval</th><th>devices</th><th>file</th></tr>");
     for (qsizetype i = 0; i < r.recordings.size(); ++i) {
         const Recording &rec = r.recordings[i];
-        QString file = QStringLiteral("%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
-                           .arg(QFileInfo(rec.path).fileName())
-                           .arg(rec.fileBytes)
-                           .arg(rec.deviceSamples)
-                           .arg(QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1))
-                           .arg(rec.formatVersion);
+        // One multi-arg call: a file name holding "%2" must not pick up the next value.
+        QString file
+            = QStringLiteral("%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
+                  .arg(esc(QFileInfo(rec.path).fileName()), QString::number(rec.fileBytes),
+                      QString::number(rec.deviceSamples), QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1),
+                      QString::number(rec.formatVersion));
         if (rec.truncated)
             file += QStringLiteral("; <b>truncated</b>: ") + esc(rec.truncation);
         else if (!rec.complete)
             file += QStringLiteral("; no end frame (the recorder stopped early)");
-        h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 s</td><td>%8</td><td>%9</td></tr>")
+        h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 "
+                            "s</td><td>%8</td><td>%9</td></tr>")
                  .arg(i + 1)
                  .arg(esc(rec.displayName()), esc(rec.meta.host), esc(rec.meta.kernel), utc(rec.startSeconds()),
                      clock(rec.endSeconds() - rec.startSeconds()), statText(rec.meta.intervalSeconds),
@@ -70,15 +77,18 @@ void fioSection(QString &h, const Report &r, bool forPrint)
     for (const Recording &rec : r.recordings) {
         for (const RecordedFioResult &fio : rec.fioResults) {
             // QTextDocument never wraps <pre>: the PDF gets a wrapping monospace paragraph instead.
-            h += (forPrint ? QStringLiteral("<h3>%1</h3><p><code>%2</code></p>") : QStringLiteral("<h3>%1</h3><pre>%2</pre>"))
+            h += (forPrint ? QStringLiteral("<h3>%1</h3><p><code>%2</code></p>")
+                           : QStringLiteral("<h3>%1</h3><pre>%2</pre>"))
                      .arg(esc(rec.displayName()), esc(shellCommandLine(fio.argv)));
             h += table(forPrint)
-                + QStringLiteral("<tr><th>job</th><th>direction</th><th>IOPS</th><th>bandwidth (KiB/s)</th><th>I/Os</th>"
-                                 "<th>clat mean (µs)</th><th>clat p99 (µs)</th></tr>");
+                + QStringLiteral(
+                    "<tr><th>job</th><th>direction</th><th>IOPS</th><th>bandwidth (KiB/s)</th><th>I/Os</th>"
+                    "<th>clat mean (µs)</th><th>clat p99 (µs)</th></tr>");
             for (const FioDirectionSummary &s : summarizeFioResult(fio.result)) {
-                h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td align=\"right\">%4</td><td align=\"right\">%5</td>"
+                h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td "
+                                    "align=\"right\">%4</td><td align=\"right\">%5</td>"
                                     "<td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
-                         .arg(esc(s.job), s.direction, statText(s.iops), statText(s.bandwidthKiB), statText(s.ios),
+                         .arg(esc(s.job), esc(s.direction), statText(s.iops), statText(s.bandwidthKiB), statText(s.ios),
                              statText(s.clatMeanUs), statText(s.clatP99Us));
             }
             h += QStringLiteral("</table>");
@@ -92,7 +102,8 @@ void chartsSection(QString &h, const Report &r, const std::function<QString(cons
                         "\"fio start\" marker, else its first sample): x is the time since then.</p>");
     for (const ReportChart &c : r.charts) {
         h += forPrint ? QStringLiteral("<p><img src=\"%1\" width=\"640\"></p>").arg(src(c))
-                      : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1</figcaption></figure>").arg(esc(c.title), src(c));
+                      : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1</figcaption></figure>")
+                            .arg(esc(c.title), src(c));
     }
 }
 
@@ -100,8 +111,9 @@ void statsSection(QString &h, const Report &r, bool forPrint)
 {
     const Comparison &c = r.comparison;
     const bool several = c.recordings.size() > 1;
-    h += QStringLiteral("<h2>Summary statistics</h2><p>Over each recording's workload (from \"fio start\" to \"fio end\", "
-                        "else the whole recording): mean, median, 95th percentile (nearest rank) and maximum per interval%1.</p>")
+    h += QStringLiteral(
+        "<h2>Summary statistics</h2><p>Over each recording's workload (from \"fio start\" to \"fio end\", "
+        "else the whole recording): mean, median, 95th percentile (nearest rank) and maximum per interval%1.</p>")
              .arg(several ? QStringLiteral("; in brackets the change against recording 1") : QString());
     QString slot;
     for (const ComparisonRow &row : c.rows) {
@@ -116,7 +128,8 @@ void statsSection(QString &h, const Report &r, bool forPrint)
             }
             h += QStringLiteral("</tr>");
         }
-        h += QStringLiteral("<tr><td>%1 (%2)</td>").arg(MetricCatalog::column(row.metric), MetricCatalog::unit(row.metric));
+        h += QStringLiteral("<tr><td>%1 (%2)</td>")
+                 .arg(MetricCatalog::column(row.metric), MetricCatalog::unit(row.metric));
         const std::optional<MetricStats> &ref = row.stats.value(0);
         for (qsizetype i = 0; i < row.stats.size(); ++i) {
             const std::optional<MetricStats> &s = row.stats[i];
@@ -124,8 +137,8 @@ void statsSection(QString &h, const Report &r, bool forPrint)
                 h += QStringLiteral("<td colspan=\"4\">—</td>");
                 continue;
             }
-            const double values[] = {s->mean, s->p50, s->p95, s->max};
-            const double refs[] = {ref ? ref->mean : 0, ref ? ref->p50 : 0, ref ? ref->p95 : 0, ref ? ref->max : 0};
+            const double values[] = { s->mean, s->p50, s->p95, s->max };
+            const double refs[] = { ref ? ref->mean : 0, ref ? ref->p50 : 0, ref ? ref->p95 : 0, ref ? ref->max : 0 };
             for (int k = 0; k < 4; ++k) {
                 QString cell = statText(values[k]);
                 if (i > 0 && ref)
@@ -162,7 +175,9 @@ void configSection(QString &h, const Report &r, bool forPrint)
     for (const ConfigDiffRow &row : d.rows)
         differing.append(row.key);
     if (d.recordings.size() > 1) {
-        h += QStringLiteral("<h2>Configuration differences</h2><p>%1 of %2 settings differ.</p>").arg(d.rows.size()).arg(d.comparedKeys);
+        h += QStringLiteral("<h2>Configuration differences</h2><p>%1 of %2 settings differ.</p>")
+                 .arg(d.rows.size())
+                 .arg(d.comparedKeys);
         if (!d.rows.isEmpty()) {
             h += table(forPrint) + header;
             configRows(h, d.rows, {});
@@ -183,14 +198,17 @@ void eventsSection(QString &h, const Report &r, bool forPrint)
     for (const Recording &rec : r.recordings) {
         const double align = rec.alignSeconds();
         for (const RecordedEvent &m : rec.markers)
-            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>marker</td><td>%3</td></tr>").arg(esc(rec.displayName()), clock(m.time - align), esc(m.text));
+            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>marker</td><td>%3</td></tr>")
+                        .arg(esc(rec.displayName()), clock(m.time - align), esc(m.text));
         for (const RecordedEvent &n : rec.notes)
-            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>note</td><td>%3</td></tr>").arg(esc(rec.displayName()), clock(n.time - align), esc(n.text));
+            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>note</td><td>%3</td></tr>")
+                        .arg(esc(rec.displayName()), clock(n.time - align), esc(n.text));
     }
     if (rows.isEmpty())
         return;
     h += QStringLiteral("<h2>Markers and notes</h2>") + table(forPrint)
-        + QStringLiteral("<tr><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + rows + QStringLiteral("</table>");
+        + QStringLiteral("<tr><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + rows
+        + QStringLiteral("</table>");
 }
 
 void formulaSection(QString &h, const Report &r, bool forPrint)
@@ -208,8 +226,8 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
     for (Metric m : shown) {
         const MetricInfo &i = MetricCatalog::info(m);
         h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
-                 .arg(esc(QString::fromLatin1(i.column)), esc(QString::fromLatin1(i.unit)), esc(QString::fromUtf8(i.label)),
-                     esc(QString::fromUtf8(i.formula)));
+                 .arg(esc(QString::fromLatin1(i.column)), esc(QString::fromLatin1(i.unit)),
+                     esc(QString::fromUtf8(i.label)), esc(QString::fromUtf8(i.formula)));
     }
     h += QStringLiteral("</table>");
 }
@@ -231,7 +249,8 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
                             "img{max-width:100%;border:1px solid #ddd}figure{margin:0.5em 0}</style>");
     }
     h += QStringLiteral("</head><body><h1>%1</h1><p>Generated %2 by dmtune %3.</p>")
-             .arg(esc(title), r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")), QStringLiteral(DMTUNE_VERSION));
+             .arg(esc(title), r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")),
+                 QStringLiteral(DMTUNE_VERSION));
     recordingsSection(h, r, forPrint);
     fioSection(h, r, forPrint);
     chartsSection(h, r, imageSource, forPrint);

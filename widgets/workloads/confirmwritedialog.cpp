@@ -1,45 +1,37 @@
-#include "confirmwritedialog.h"
+#include "workloads/confirmwritedialog.h"
 
-#include <QDialogButtonBox>
-#include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
-#include <QVBoxLayout>
 
 namespace dmtune {
 
-ConfirmWriteDialog::ConfirmWriteDialog(const QString &device, const QStringList &reasons, QWidget *parent)
-    : QDialog(parent)
-    , m_device(device)
+namespace {
+OperationPlan destroyPlan(const QString &device, const QStringList &reasons)
 {
-    setWindowTitle(QStringLiteral("Destroy the data on %1?").arg(device));
-    auto *layout = new QVBoxLayout(this);
-    QString text = QStringLiteral("<p>This workload <b>writes</b> to /dev/%1, which is not empty:</p><ul>")
-                       .arg(device.toHtmlEscaped());
-    for (const QString &reason : reasons)
-        text += QStringLiteral("<li>%1</li>").arg(reason.toHtmlEscaped());
-    text += QStringLiteral("</ul><p>Everything on it will be overwritten. Type <b>%1</b> to confirm.</p>")
-                .arg(device.toHtmlEscaped());
-    auto *label = new QLabel(text, this);
-    label->setWordWrap(true);
-    layout->addWidget(label);
-    m_edit = new QLineEdit(this);
-    m_edit->setPlaceholderText(device);
-    layout->addWidget(m_edit);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_destroy = buttons->addButton(QStringLiteral("Destroy data and run"), QDialogButtonBox::DestructiveRole);
-    m_destroy->setEnabled(false);
-    layout->addWidget(buttons);
-    connect(m_edit, &QLineEdit::textChanged, this,
-        [this](const QString &t) { m_destroy->setEnabled(t.trimmed() == m_device); });
-    connect(m_destroy, &QPushButton::clicked, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    m_edit->setFocus();
+    OperationPlan plan;
+    plan.kind = QStringLiteral("workload.start");
+    plan.target = device;
+    plan.summary = QStringLiteral("write to /dev/%1").arg(device);
+    plan.risks.append(
+        { QStringLiteral("destroy-data:%1").arg(device), reasons.join(QStringLiteral("; ")), true, device });
+    return plan;
+}
+} // namespace
+
+ConfirmWriteDialog::ConfirmWriteDialog(const OperationPlan &plan, QWidget *parent)
+    : PlanDialog(plan, parent)
+{
+    setObjectName(QStringLiteral("confirmWriteDialog"));
+    setWindowTitle(QStringLiteral("Destroy the data on /dev/%1?").arg(plan.target));
+}
+
+ConfirmWriteDialog::ConfirmWriteDialog(const QString &device, const QStringList &reasons, QWidget *parent)
+    : ConfirmWriteDialog(destroyPlan(device, reasons), parent)
+{
 }
 
 QString ConfirmWriteDialog::typedName() const
 {
-    return m_edit->text().trimmed();
+    return wordEdit()->text().trimmed();
 }
 
 } // namespace dmtune

@@ -1,26 +1,20 @@
 #pragma once
-// Asks the user to type the device's name before a write workload destroys what the device holds. The
-// reasons (mounted file system, holder, signatures...) are listed; the destroy button stays disabled until
-// the text equals the device name.
-#include <QDialog>
-
-class QLineEdit;
-class QPushButton;
+// The PlanDialog (widgets/ops) of a workload.start plan whose write would destroy what the device holds: the
+// reasons (signatures, partitions) are the plan's risk, the destroy button stays disabled until the device's
+// name is typed. The run re-checks the device (ops/workloadoperations.h): the dialog only collects the answer.
+#include "ops/plandialog.h"
 
 namespace dmtune {
 
-class ConfirmWriteDialog : public QDialog {
+class ConfirmWriteDialog : public PlanDialog {
     Q_OBJECT
 public:
+    explicit ConfirmWriteDialog(const OperationPlan &plan, QWidget *parent = nullptr);
+    // A plan with one risk on `device` (what the dock's plan has), for a dialog without a plan.
     ConfirmWriteDialog(const QString &device, const QStringList &reasons, QWidget *parent = nullptr);
     QString typedName() const;
-    QLineEdit *nameEdit() const { return m_edit; }
-    QPushButton *destroyButton() const { return m_destroy; }
-
-private:
-    QString m_device;
-    QLineEdit *m_edit = nullptr;
-    QPushButton *m_destroy = nullptr;
+    QLineEdit *nameEdit() const { return wordEdit(); }
+    QPushButton *destroyButton() const { return runButton(); }
 };
 
 } // namespace dmtune

@@ -1,4 +1,4 @@
-#include "fiochart.h"
+#include "workloads/fiochart.h"
 
 #include "charts/chartstyle.h"
 #include "charts/qcp_p.h"

@@ -1,9 +1,11 @@
-#include "workloadpanel.h"
+#include "workloads/workloadpanel.h"
 
 #include "charts/livestatsview.h"
-#include "confirmwritedialog.h"
-#include "fiochart.h"
+#include "jobs/jobtracker.h"
+#include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
+#include "workloads/confirmwritedialog.h"
+#include "workloads/fiochart.h"
 #include "workloads/fiorun.h"
 #include "workloads/labdevice.h"
 #include "workloads/workloadsession.h"
@@ -28,7 +30,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
-#include <QThread>
 
 #include <memory>
 
@@ -66,6 +67,7 @@ WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
     , m_root(std::move(root))
     , m_sampler(sampler)
     , m_session(new WorkloadSession(sampler, this))
+    , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
 {
     buildUi();
     connect(m_session, &WorkloadSession::started, this, [this](double t, const QStringList &) {
@@ -73,7 +75,7 @@ WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
         m_chart->addMarker(t, label);
         if (m_statsView)
             m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
-        setStatus(QStringLiteral("fio running on /dev/%1").arg(currentDevice()));
+        setStatus(QStringLiteral("fio running on %1").arg(m_session->devicePath()));
         updateButtons();
     });
     connect(m_session, &WorkloadSession::progress, this, &WorkloadPanel::onProgress);
@@ -91,7 +93,10 @@ WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
     updateButtons();
 }
 
-WorkloadPanel::~WorkloadPanel() = default;
+WorkloadPanel::~WorkloadPanel()
+{
+    delete m_jobs; // joins a plan or check that runs (fio --showcmd, libblkid); their holds go with them
+}
 
 void WorkloadPanel::buildUi()
 {
@@ -380,7 +385,8 @@ void WorkloadPanel::updateButtons()
     const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty();
     m_start->setEnabled(m_root.isLive() && !running && !m_checking && valid);
     if (!m_root.isLive())
-        m_start->setToolTip(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
+        m_start->setToolTip(
+            QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     m_stop->setEnabled(running);
     m_template->setEnabled(!running);
     m_device->setEnabled(!running);
@@ -403,63 +409,73 @@ void WorkloadPanel::start()
         return setStatus(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
-    bool writes = rwWrites(job.rw);
-    if (job.isCustom()) {
-        QFile file(job.jobFile);
-        const auto facts = file.open(QIODevice::ReadOnly) ? parseFioJobFile(QString::fromUtf8(file.readAll()))
-                                                          : Result<FioJobFileFacts>::failure(file.errorString());
-        if (!facts)
-            return setStatus(QStringLiteral("%1: %2").arg(job.jobFile, facts.errorMessage()));
-        for (const QString &name : facts->filenames) {
-            if (name != QLatin1String("${DMTUNE_DEVICE}") && name != QStringLiteral("/dev/") + device)
-                return setStatus(QStringLiteral("The job file names %1: use filename=${DMTUNE_DEVICE} so that the "
-                                                "data-safety check covers what fio touches")
-                                     .arg(name));
-        }
-        if (facts->filenames.isEmpty())
-            return setStatus(QStringLiteral("The job file has no filename=; add filename=${DMTUNE_DEVICE}"));
-        writes = facts->writes;
+    // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
+    StartRequest request { job, device, {} };
+    if (m_record->isChecked()) {
+        request.recordPath = m_recordPath->text().trimmed();
+        if (request.recordPath.isEmpty())
+            request.recordPath = defaultRecordPath(job);
     }
     Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
-    if (!writes) {
-        onFacts(device, { device, true }, false);
-        return;
-    }
-    // libblkid reads the device: on a worker thread, so a slow disk never freezes the window.
+    // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
+    // guard, which holds the device O_EXCL from its look on), as a job: a slow disk never freezes the window.
     m_checking = true;
     updateButtons();
-    setStatus(QStringLiteral("Checking what /dev/%1 holds...").arg(device));
-    auto facts = std::make_shared<DeviceFacts>();
-    QThread *probe = QThread::create([facts, root = m_root, device] { *facts = gatherDeviceFacts(root, device); });
-    connect(probe, &QThread::finished, this, [this, facts, device] {
-        m_checking = false;
-        onFacts(device, *facts, true);
-    });
-    connect(probe, &QThread::finished, probe, &QObject::deleteLater);
-    probe->start();
+    setStatus(QStringLiteral("Checking the job and /dev/%1...").arg(device));
+    OperationEnvironment env;
+    env.sysfs = m_root;
+    const QJsonObject asked = workloadRequest(job, device);
+    m_jobs->start(
+        QStringLiteral("plan workload.start"),
+        [env, asked](JobContext &) { return planOperation(env, QString::fromLatin1(WorkloadStartKind), asked); },
+        [this, recordPath = request.recordPath](const Result<OperationPlan> &plan) {
+            m_checking = false;
+            updateButtons();
+            if (!plan)
+                return setStatus(plan.errorMessage());
+            onPlanned(plan.value(), recordPath);
+        });
 }
 
-void WorkloadPanel::onFacts(const QString &device, const DeviceFacts &facts, bool writes)
+void WorkloadPanel::onPlanned(const OperationPlan &plan, const QString &recordPath)
 {
-    updateButtons();
-    const WriteDecision decision = decideWrite(facts, writes, QString());
-    if (decision.allowed)
-        return launch(device);
-    if (!decision.needsConfirmation)
-        return setStatus(decision.reasons.join(QLatin1String("; ")));
-    setStatus(QStringLiteral("Waiting for confirmation: /dev/%1 is not empty").arg(device));
-    m_confirm = new ConfirmWriteDialog(device, decision.reasons, this);
+    if (!plan.refusals.isEmpty())
+        return setStatus(plan.refusals.join(QLatin1String("; ")));
+    if (!plan.needsAnswers())
+        return startChecked(plan, acceptAll(plan), recordPath);
+    setStatus(QStringLiteral("Waiting for confirmation: /dev/%1 is not empty").arg(plan.target));
+    // The dialog keeps the plan, and so its hold, while it is open; closing it lets go.
+    m_confirm = new ConfirmWriteDialog(plan, this);
     m_confirm->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_confirm, &QDialog::accepted, this, [this, facts, device] {
-        // The same decision again, with what was typed: the dialog's button is a convenience, not the check.
-        const QString typed = m_confirm ? m_confirm->typedName() : QString();
-        if (decideWrite(facts, true, typed).allowed) {
-            log(QStringLiteral("confirmed: the data on /dev/%1 will be destroyed").arg(device));
-            launch(device);
-        }
+    connect(m_confirm, &PlanDialog::answered, this, [this, plan, recordPath](const OperationAnswers &answers) {
+        log(QStringLiteral("confirmed: the data on /dev/%1 will be destroyed").arg(plan.target));
+        startChecked(plan, answers, recordPath);
     });
     connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(QStringLiteral("Not started: not confirmed")); });
     m_confirm->open();
+}
+
+void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath)
+{
+    m_checking = true;
+    updateButtons();
+    OperationEnvironment env;
+    env.sysfs = m_root;
+    // Checked again on the state now (the answers for this plan, the device and the job as planned); what
+    // starts is the fresh plan's frozen job with its hold.
+    m_jobs->start(
+        QStringLiteral("check workload.start"),
+        [env, plan, answers](JobContext &) { return startWorkload(env, plan, answers); },
+        [this, device = plan.target, recordPath](const WorkloadStart &start) {
+            m_checking = false;
+            updateButtons();
+            if (!start.result.ok)
+                return setStatus(start.result.error);
+            DeviceHold hold;
+            if (start.hold)
+                hold = std::move(*start.hold);
+            launch(StartRequest { start.job, device, recordPath }, std::move(hold));
+        });
 }
 
 QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
@@ -471,23 +487,21 @@ QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
         .arg(dir, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), job.id);
 }
 
-void WorkloadPanel::launch(const QString &device)
+void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
 {
-    const FioJob job = currentJob();
-    QString recordPath;
+    const FioJob &job = request.job;
+    const QString &recordPath = request.recordPath;
     RecordingMeta meta;
-    if (m_record->isChecked()) {
-        recordPath = m_recordPath->text().trimmed();
-        if (recordPath.isEmpty())
-            recordPath = defaultRecordPath(job);
-        meta = workloadRecordingMeta(m_root, m_snapshot, workloadDevices(m_snapshot, device), job.title);
-    }
+    if (!recordPath.isEmpty())
+        meta = workloadRecordingMeta(m_root, m_snapshot, workloadDevices(m_snapshot, request.device), job.title);
     m_chart->clear();
-    const Status started
-        = m_session->start(job, QStringLiteral("/dev/") + device, recordPath, recordPath.isEmpty() ? nullptr : &meta);
+    const Status started = m_session->start(job, QStringLiteral("/dev/") + request.device, recordPath,
+        recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
     if (!started)
         return setStatus(started.errorMessage);
-    log(QStringLiteral("$ ") + m_command->text());
+    // The frozen job's command line (the form may show another one by now).
+    const QString program = m_session->fio()->argv().value(0, QStringLiteral("fio"));
+    log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));
     if (!recordPath.isEmpty())
         log(QStringLiteral("recording to ") + recordPath);
     setStatus(QStringLiteral("Starting fio..."));

@@ -1,16 +1,20 @@
 #pragma once
 // The Workload panel: choose a template (or a job file), edit its parameters, see the exact fio command line
 // (copyable), pick the target (the lab device by default), start and stop. A write workload on a device that
-// holds anything asks for the device's name first (ConfirmWriteDialog). fio's per-second IOPS, bandwidth and
-// completion latency go to its own charts; start and stop become markers on the device charts too; the run
-// can be recorded. Never blocks: the guard's probe runs on a worker thread, fio in its own process.
+// holds anything asks for the device's name first (ConfirmWriteDialog, the PlanDialog of the workload.start
+// plan). fio's per-second IOPS, bandwidth and completion latency go to its own charts; start and stop become
+// markers on the device charts too; the run can be recorded. Never blocks: the plan (fio --showcmd, the guard's
+// probe) and its re-check run as jobs (jobs/jobtracker.h), fio in its own process.
 #include "discovery/devicesnapshot.h"
+#include "ops/operation.h"
 #include "sysfs/sysfsroot.h"
 #include "workloads/fiojob.h"
 #include "workloads/writeguard.h"
 
 #include <QPointer>
 #include <QWidget>
+
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -24,6 +28,7 @@ namespace dmtune {
 
 class ConfirmWriteDialog;
 class FioChart;
+class JobTracker;
 class LabDevice;
 class LiveStatsView;
 class Sampler;
@@ -75,8 +80,17 @@ private:
     void updateCommandLine();
     void updateButtons();
     void updateLabButtons();
-    void onFacts(const QString &device, const DeviceFacts &facts, bool writes);
-    void launch(const QString &device);
+    // What Start was pressed on, frozen then: editing the form while the guard probes (or while the
+    // confirmation is open) cannot change what runs.
+    struct StartRequest {
+        FioJob job;
+        QString device;
+        QString recordPath; // empty: no recording
+    };
+    void onPlanned(const OperationPlan &plan, const QString &recordPath);
+    // Re-checks the plan with its answers (a job) and starts fio with the fresh plan's frozen job and hold.
+    void startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath);
+    void launch(const StartRequest &request, DeviceHold hold);
     void onProgress(const FioProgress &progress);
     void onFinished(const FioOutcome &outcome, const QJsonObject &summary);
     void setStatus(const QString &text);
@@ -116,6 +130,7 @@ private:
     QLabel *m_readout = nullptr;
     FioChart *m_chart = nullptr;
     QPlainTextEdit *m_log = nullptr;
+    JobTracker *m_jobs = nullptr; // child; deleted (joined) first in the destructor
 };
 
 } // namespace dmtune

@@ -6,9 +6,9 @@
 // Usage: bench_charts [frames]
 #include "batchmaker.h"
 
-#include "chartpanel.h"
-#include "livestatsview.h"
-#include "qcp_p.h"
+#include "charts/chartpanel.h"
+#include "charts/livestatsview.h"
+#include "charts/qcp_p.h"
 #include "stats/seriesstore.h"
 
 #include <QApplication>

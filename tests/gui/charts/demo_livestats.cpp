@@ -2,7 +2,7 @@
 // with direct I/O (a file, never a block device; removed at the end), markers at each workload start and stop.
 // Grabs the LiveStatsView into a PNG at the end (docs/screenshot-charts.png).
 // Usage: charts_demo [screenshot.png] [max-seconds] [export-dir]
-#include "livestatsview.h"
+#include "charts/livestatsview.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 

@@ -4,9 +4,9 @@
 // DMTUNE_CHART_EXPORT_DIR=/some/dir keeps a set of exports there to look at.
 #include "batchmaker.h"
 
-#include "chartpanel.h"
-#include "iostattablemodel.h"
-#include "livestatsview.h"
+#include "charts/chartpanel.h"
+#include "charts/iostattablemodel.h"
+#include "charts/livestatsview.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"

@@ -5,12 +5,12 @@
 // settings after losetup -d). Skips when not root or losetup is missing.
 #include "scratchloop.h"
 
-#include "applyresulttext.h"
-#include "changehistorypanel.h"
-#include "changepreviewmodel.h"
-#include "parametereditor.h"
-#include "tunabletablemodel.h"
-#include "tuningsession.h"
+#include "params/applyresulttext.h"
+#include "params/changehistorypanel.h"
+#include "params/changepreviewmodel.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
+#include "params/tuningsession.h"
 
 #include "discovery/discovery.h"
 
@@ -23,14 +23,13 @@ using namespace dmtune;
 namespace {
 
 // Writes back the values it saw at construction, whatever the test did.
-class QueueRestorer
-{
+class QueueRestorer {
 public:
     QueueRestorer(QString device, const QStringList &attributes)
         : m_device(std::move(device))
     {
         for (const QString &a : attributes)
-            m_saved.append({a, m_root.readOr(path(a))});
+            m_saved.append({ a, m_root.readOr(path(a)) });
     }
     ~QueueRestorer()
     {
@@ -42,7 +41,10 @@ public:
     QString value(const QString &attribute) const { return m_root.readOr(path(attribute)); }
 
 private:
-    QString path(const QString &attribute) const { return QStringLiteral("block/%1/queue/%2").arg(m_device, attribute); }
+    QString path(const QString &attribute) const
+    {
+        return QStringLiteral("block/%1/queue/%2").arg(m_device, attribute);
+    }
 
     SysfsRoot m_root;
     QString m_device;
@@ -51,25 +53,26 @@ private:
 
 } // namespace
 
-class TestLiveParamEditor : public QObject
-{
+class TestLiveParamEditor : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
     void editApplyUndoOnALoopDevice()
     {
-        const QString why = live::ScratchLoop::unavailableReason({QStringLiteral("losetup")});
+        const QString why = live::ScratchLoop::unavailableReason({ QStringLiteral("losetup") });
         if (!why.isEmpty())
             QSKIP(qPrintable(why));
         live::ScratchLoop loop;
         QVERIFY2(loop.create(64 << 20), qPrintable(loop.error()));
         const QString dev = loop.name();
-        QueueRestorer restore(dev, {QStringLiteral("nomerges"), QStringLiteral("read_ahead_kb")});
+        QueueRestorer restore(dev, { QStringLiteral("nomerges"), QStringLiteral("read_ahead_kb") });
         const QString nomergesBefore = restore.value(QStringLiteral("nomerges"));
         const QString readAheadBefore = restore.value(QStringLiteral("read_ahead_kb"));
         const QString nomergesWant = nomergesBefore == QLatin1String("2") ? QStringLiteral("1") : QStringLiteral("2");
-        const QString readAheadAsk = readAheadBefore == QLatin1String("1000") ? QStringLiteral("2001") : QStringLiteral("1001");
-        const QString readAheadKept = readAheadAsk == QLatin1String("1001") ? QStringLiteral("1000") : QStringLiteral("2000");
+        const QString readAheadAsk
+            = readAheadBefore == QLatin1String("1000") ? QStringLiteral("2001") : QStringLiteral("1001");
+        const QString readAheadKept
+            = readAheadAsk == QLatin1String("1001") ? QStringLiteral("1000") : QStringLiteral("2000");
 
         const SysfsRoot sysfs;
         TuningSession session(sysfs); // Auto: root applies in-process
@@ -85,7 +88,8 @@ private Q_SLOTS:
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), nomergesWant));
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/read_ahead_kb"), readAheadAsk));
         editor.updatePreview();
-        QVERIFY(editor.previewModel()->lines().contains(QStringLiteral("%1 nomerges %2 -> %3").arg(dev, nomergesBefore, nomergesWant)));
+        QVERIFY(editor.previewModel()->lines().contains(
+            QStringLiteral("%1 nomerges %2 -> %3").arg(dev, nomergesBefore, nomergesWant)));
         QVERIFY(editor.previewModel()->lines().contains(
             QStringLiteral("%1 read_ahead_kb %2 -> %3").arg(dev, readAheadBefore, readAheadAsk)));
 
@@ -97,7 +101,8 @@ private Q_SLOTS:
         QCOMPARE(restore.value(QStringLiteral("nomerges")), nomergesWant);
         QCOMPARE(restore.value(QStringLiteral("read_ahead_kb")), readAheadKept);
         const QString text = editor.resultText();
-        QVERIFY2(text.contains(QStringLiteral("asked %1, the kernel kept %2").arg(readAheadAsk, readAheadKept)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("asked %1, the kernel kept %2").arg(readAheadAsk, readAheadKept)),
+            qPrintable(text));
         QVERIFY(!editor.model()->hasPending());
         QCOMPARE(session.history()->entries().size(), 1);
 

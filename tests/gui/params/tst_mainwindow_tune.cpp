@@ -2,17 +2,18 @@
 // writable: select a path, edit, apply; parameterChanged for chart markers, the detail pane re-read,
 // the History dock and Undo, the status bar's executor, the tree's multi-selection scope.
 #include "fakesysfs.h"
+#include "standardmachine.h"
 
-#include "changehistorymodel.h"
-#include "changehistorypanel.h"
-#include "changepreviewmodel.h"
-#include "devicedetailpane.h"
-#include "devicetreemodel.h"
+#include "devices/devicedetailpane.h"
+#include "devices/devicetreemodel.h"
+#include "devices/queueattributemodel.h"
 #include "mainwindow.h"
-#include "parametereditor.h"
-#include "queueattributemodel.h"
-#include "tunabletablemodel.h"
-#include "tuningsession.h"
+#include "params/changehistorymodel.h"
+#include "params/changehistorypanel.h"
+#include "params/changepreviewmodel.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
+#include "params/tuningsession.h"
 
 #include "discovery/discovery.h"
 
@@ -45,8 +46,7 @@ QString fileValue(const FakeSysfs &fake, const QString &relative)
 
 } // namespace
 
-class TestMainWindowTune : public QObject
-{
+class TestMainWindowTune : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -55,7 +55,7 @@ private Q_SLOTS:
     void capturedTreeIsReadOnly()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
+        buildStandardMachine(fake);
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QCOMPARE(window.tuningStatusText(), QStringLiteral("tuning: read-only (captured tree)"));
         QVERIFY(window.statusText().contains(QStringLiteral("tuning: read-only")));
@@ -79,7 +79,8 @@ private Q_SLOTS:
         for (int row = 0; row < model->rowCount(); ++row) {
             const QModelIndex value = model->index(row, TunableTableModel::NewValueColumn);
             QVERIFY(!(model->flags(value) & Qt::ItemIsEditable));
-            writableRows += model->index(row, TunableTableModel::WritableColumn).data().toString() == QLatin1String("yes");
+            writableRows
+                += model->index(row, TunableTableModel::WritableColumn).data().toString() == QLatin1String("yes");
         }
         QVERIFY(writableRows > 0);
         const auto labels = window.parameterEditor()->findChildren<QLabel *>();
@@ -90,8 +91,8 @@ private Q_SLOTS:
     void applyFromTheTuneTab()
     {
         FakeSysfs fake;
-        fake.buildStandardMachine();
-        MainWindow window(SysfsRoot(fake.root(), QString()));
+        buildStandardMachine(fake);
+        MainWindow window(SysfsRoot::scratch(fake.root()));
         window.setTreeWritable(true);
         QCOMPARE(window.tuningStatusText(), QStringLiteral("tuning: in-process (temporary tree)"));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);

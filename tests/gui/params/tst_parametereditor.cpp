@@ -3,28 +3,29 @@
 // its paths with the stacking warning; a rolled-back transaction's errors; read-only sessions.
 #include "tunefixture.h"
 
-#include "changehistorymodel.h"
-#include "changehistorypanel.h"
-#include "changepreviewmodel.h"
-#include "parametereditor.h"
-#include "tunabletablemodel.h"
-#include "tuningsession.h"
+#include "ops/plandialog.h"
+#include "params/changehistorymodel.h"
+#include "params/changehistorypanel.h"
+#include "params/changepreviewmodel.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
+#include "params/tuningsession.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QJsonDocument>
-#include <QTemporaryFile>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryFile>
 #include <QTest>
 
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 using dmtune::test::readValue;
 
-class TestParameterEditor : public QObject
-{
+class TestParameterEditor : public QObject {
     Q_OBJECT
 
     std::unique_ptr<FakeSysfs> m_fake;
@@ -42,7 +43,7 @@ private Q_SLOTS:
         m_fake = std::make_unique<FakeSysfs>();
         QVERIFY(m_fake->isValid());
         dmtune::test::buildTuneFixture(*m_fake);
-        m_sysfs = SysfsRoot(m_fake->root(), QString());
+        m_sysfs = SysfsRoot::scratch(m_fake->root());
         m_snapshot = Discovery::scan(m_sysfs);
         QVERIFY(m_snapshot.device(QStringLiteral("dm-0")));
         QVERIFY(m_snapshot.map(QStringLiteral("mpatha")));
@@ -55,7 +56,8 @@ private Q_SLOTS:
         ParameterEditor editor(session.get());
         ChangeHistoryPanel history(session.get());
         QAbstractItemModelTester tableTester(editor.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester previewTester(editor.previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester previewTester(
+            editor.previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester historyTester(history.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         editor.resize(1000, 700);
         editor.show();
@@ -69,17 +71,19 @@ private Q_SLOTS:
 
         // Edit through the model, as the delegate does: preview shows 0 -> 2.
         TunableTableModel *model = editor.model();
-        const QModelIndex nomerges = model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::NewValueColumn);
+        const QModelIndex nomerges
+            = model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::NewValueColumn);
         QVERIFY(nomerges.isValid());
         QVERIFY(model->setData(nomerges, QStringLiteral("2")));
         editor.updatePreview();
-        QCOMPARE(editor.previewModel()->lines(), QStringList {QStringLiteral("sdb nomerges 0 -> 2")});
+        QCOMPARE(editor.previewModel()->lines(), QStringList { QStringLiteral("sdb nomerges 0 -> 2") });
         const ChangePreviewModel *preview = editor.previewModel();
         QCOMPARE(preview->index(0, ChangePreviewModel::OldColumn).data().toString(), QStringLiteral("0"));
         QCOMPARE(preview->index(0, ChangePreviewModel::NewColumn).data().toString(), QStringLiteral("2"));
         QVERIFY(editor.applyButton()->isEnabled());
         QVERIFY(editor.revertButton()->isEnabled());
-        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0")); // nothing written yet
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")),
+            QStringLiteral("0")); // nothing written yet
 
         // Apply: asynchronous; the button is off while it runs.
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
@@ -94,8 +98,10 @@ private Q_SLOTS:
 
         // Read back: sysfs, the table (the edit is gone, the value is 2), the outcome text.
         QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
-        QCOMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn).data().toString(),
-                 QStringLiteral("2"));
+        QCOMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn)
+                     .data()
+                     .toString(),
+            QStringLiteral("2"));
         QVERIFY(!model->hasPending());
         QVERIFY2(editor.resultText().contains(QStringLiteral("sdb nomerges 0 -> 2")), qPrintable(editor.resultText()));
         QCOMPARE(markers.count(), 1);
@@ -105,17 +111,112 @@ private Q_SLOTS:
         // History has the entry; Undo restores the value.
         QCOMPARE(session->history()->entries().size(), 1);
         QCOMPARE(history.model()->rowCount(), 1);
-        QCOMPARE(history.model()->index(0, ChangeHistoryModel::ChangesColumn).data().toString(), QStringLiteral("sdb nomerges 0 -> 2"));
+        QCOMPARE(history.model()->index(0, ChangeHistoryModel::ChangesColumn).data().toString(),
+            QStringLiteral("sdb nomerges 0 -> 2"));
         QVERIFY(history.undoButton()->isEnabled());
         QTest::mouseClick(history.undoButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"), 5000);
         QTRY_COMPARE(history.model()->rowCount(), 0);
         QVERIFY(history.messageText().contains(QStringLiteral("sdb nomerges 2 -> 0")));
         QCOMPARE(markers.count(), 2);
         QCOMPARE(markers.last().at(1).toString(), QStringLiteral("sdb nomerges 2 -> 0"));
-        QTRY_COMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn).data().toString(),
-                     QStringLiteral("0"));
+        QTRY_COMPARE(model->index(model->rowOf(QStringLiteral("queue/nomerges")), TunableTableModel::ValueColumn)
+                         .data()
+                         .toString(),
+            QStringLiteral("0"));
         QVERIFY(!history.undoButton()->isEnabled());
+    }
+
+    void writeThroughAsksTypedConfirmation()
+    {
+        // write_cache=write through stops the kernel's flushes: Apply asks the user to type the device's name
+        // (an asynchronous dialog), the preview says why, and nothing is written before that or on Cancel.
+        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"),
+            QStringLiteral("write back"));
+        m_snapshot = Discovery::scan(m_sysfs);
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.show();
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/write_cache"), QStringLiteral("write through")));
+        editor.updatePreview();
+        QVERIFY2(editor.warningText().contains(QStringLiteral("Puts data at risk")), qPrintable(editor.warningText()));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor.apply());
+        PlanDialog *dialog = editor.pendingRiskConfirmation();
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!editor.apply()); // one question at a time
+        QVERIFY(!dialog->runButton()->isEnabled());
+        QTest::keyClicks(dialog->wordEdit(), QStringLiteral("sdc"));
+        QVERIFY(!dialog->runButton()->isEnabled());
+        dialog->reject(); // Cancel: nothing written
+        QTRY_VERIFY(!editor.pendingRiskConfirmation());
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/write_cache")),
+            QStringLiteral("write back"));
+
+        QVERIFY(editor.apply());
+        dialog = editor.pendingRiskConfirmation();
+        QVERIFY(dialog);
+        QTest::keyClicks(dialog->wordEdit(), QStringLiteral("sdb"));
+        QVERIFY(dialog->runButton()->isEnabled());
+        QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/write_cache")),
+            QStringLiteral("write through"));
+
+        // Back to write back asks nothing.
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/write_cache"), QStringLiteral("write back")));
+        QVERIFY(editor.apply());
+        QVERIFY(!editor.pendingRiskConfirmation());
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/write_cache")),
+            QStringLiteral("write back"));
+    }
+
+    void staleConfirmationIsRefused()
+    {
+        // The PlanDialog asks for sdb's write_cache; while it is open something else writes that attribute.
+        // The answer belongs to the plan the user saw: the run refuses it as stale and writes nothing.
+        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"),
+            QStringLiteral("write back"));
+        m_snapshot = Discovery::scan(m_sysfs);
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.show();
+        editor.setSnapshot(m_snapshot);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/write_cache"), QStringLiteral("write through")));
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QSignalSpy operations(session.get(), &TuningSession::operationFinished);
+        QVERIFY(editor.apply());
+        PlanDialog *dialog = editor.pendingRiskConfirmation();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->confirmWord(), QStringLiteral("sdb"));
+        QVERIFY(dialog->plan().preview.contains(QStringLiteral("sdb queue/write_cache: write back -> write through")));
+        QVERIFY(m_sysfs.write(QStringLiteral("block/sdb/queue/nomerges"), QStringLiteral("1")));
+        QTest::keyClicks(dialog->wordEdit(), QStringLiteral("sdb"));
+        QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(5000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY(!result.ok());
+        QVERIFY(result.rejected());
+        QCOMPARE(operations.size(), 1);
+        const auto op = operations.first().first().value<OperationResult>();
+        QVERIFY(op.stale);
+        QVERIFY2(op.error.contains(QStringLiteral("changed since the plan was made")), qPrintable(op.error));
+        QVERIFY2(editor.resultText().contains(QStringLiteral("changed since the plan was made")),
+            qPrintable(editor.resultText()));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/write_cache")),
+            QStringLiteral("write back"));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
     }
 
     void revertDropsEdits()
@@ -146,7 +247,7 @@ private Q_SLOTS:
         QVERIFY(!editor.isScopeAvailable(ChangeScope::Selection));
         editor.setScope(ChangeScope::PathsOfMap);
         QCOMPARE(editor.scope(), ChangeScope::PathsOfMap);
-        QCOMPARE(*editor.scopeDevices(), dmtune::test::fixturePaths());
+        QCOMPARE(*editor.scopeDevices(), dmtune::test::tunePaths());
 
         // Lowering max_sectors_kb on the map and its paths: the map is written first.
         editor.showDevice(QStringLiteral("dm-0"));
@@ -164,9 +265,10 @@ private Q_SLOTS:
         editor.setScope(ChangeScope::Device);
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nr_requests"), QStringLiteral("128")));
         editor.updatePreview();
-        QCOMPARE(editor.previewModel()->lines(), QStringList {QStringLiteral("dm-0 nr_requests 256 -> 128")});
+        QCOMPARE(editor.previewModel()->lines(), QStringList { QStringLiteral("dm-0 nr_requests 256 -> 128") });
         const QString warning = editor.warningText();
-        QVERIFY2(warning.contains(QStringLiteral("nr_requests 128 <= 4 paths x queue_depth 32 = 128")), qPrintable(warning));
+        QVERIFY2(
+            warning.contains(QStringLiteral("nr_requests 128 <= 4 paths x queue_depth 32 = 128")), qPrintable(warning));
         QVERIFY(editor.applyButton()->isEnabled()); // a warning does not block
 
         // A map scope for an attribute the map lacks: the plan says why, Apply is off.
@@ -175,7 +277,8 @@ private Q_SLOTS:
         QVERIFY(editor.model()->setPending(QStringLiteral("device/queue_depth"), QStringLiteral("16")));
         editor.setScope(ChangeScope::MapAndPaths);
         editor.updatePreview();
-        QVERIFY2(editor.problemText().contains(QStringLiteral("dm-0 has no device/queue_depth")), qPrintable(editor.problemText()));
+        QVERIFY2(editor.problemText().contains(QStringLiteral("dm-0 has no device/queue_depth")),
+            qPrintable(editor.problemText()));
         QVERIFY(!editor.applyButton()->isEnabled());
         QVERIFY(!editor.apply());
         editor.setScope(ChangeScope::PathsOfMap);
@@ -184,14 +287,14 @@ private Q_SLOTS:
         QCOMPARE(editor.previewModel()->rowCount(), 4);
 
         // Selection from the tree.
-        editor.setSelectedDevices({QStringLiteral("sdb"), QStringLiteral("loop0")});
+        editor.setSelectedDevices({ QStringLiteral("sdb"), QStringLiteral("loop0") });
         QVERIFY(editor.isScopeAvailable(ChangeScope::Selection));
         editor.setScope(ChangeScope::Selection);
         editor.model()->clearPending();
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("1")));
         editor.updatePreview();
         QCOMPARE(editor.previewModel()->lines(),
-                 QStringList({QStringLiteral("sdb nomerges 0 -> 1"), QStringLiteral("loop0 nomerges 0 -> 1")}));
+            QStringList({ QStringLiteral("sdb nomerges 0 -> 1"), QStringLiteral("loop0 nomerges 0 -> 1") }));
 
         // Another device that is no map: the map scopes go, the scope falls back to the device.
         editor.setSelectedDevices({});
@@ -219,7 +322,8 @@ private Q_SLOTS:
         const auto result = finished.first().first().value<ApplyResult>();
         QVERIFY(!result.ok());
         QVERIFY(result.rejected());
-        for (const QString &d : {QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd")})
+        for (const QString &d :
+            { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd") })
             QCOMPARE(readValue(*m_fake, d, QStringLiteral("queue/max_sectors_kb")), QStringLiteral("1280"));
         const QString text = editor.resultText();
         QVERIFY2(text.contains(QStringLiteral("Not applied")), qPrintable(text));
@@ -236,13 +340,14 @@ private Q_SLOTS:
         ApplyResult reply;
         reply.executor = QStringLiteral("helper");
         reply.rolledBack = true;
-        reply.changes << ChangeOutcome {QStringLiteral("dm-0"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("1280"),
-                                        QStringLiteral("256"), QStringLiteral("1280"), false, false, false, {}, QStringLiteral("rolled back")};
-        reply.changes << ChangeOutcome {QStringLiteral("sdb"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("1280"),
-                                        QStringLiteral("256"), QStringLiteral("1280"), false, false, false,
-                                        QStringLiteral("Invalid argument"), {}};
-        reply.errors << ApplyError {ApplyError::Stage::Write, QStringLiteral("sdb"), QStringLiteral("queue/max_sectors_kb"),
-                                    QStringLiteral("256"), QStringLiteral("Invalid argument")};
+        reply.changes << ChangeOutcome { QStringLiteral("dm-0"), QStringLiteral("queue/max_sectors_kb"),
+            QStringLiteral("1280"), QStringLiteral("256"), QStringLiteral("1280"), false, false, false, {},
+            QStringLiteral("rolled back") };
+        reply.changes << ChangeOutcome { QStringLiteral("sdb"), QStringLiteral("queue/max_sectors_kb"),
+            QStringLiteral("1280"), QStringLiteral("256"), QStringLiteral("1280"), false, false, false,
+            QStringLiteral("Invalid argument"), {} };
+        reply.errors << ApplyError { ApplyError::Stage::Write, QStringLiteral("sdb"),
+            QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256"), QStringLiteral("Invalid argument") };
         const QByteArray json = QJsonDocument(toJson(reply)).toJson(QJsonDocument::Compact);
         QTemporaryFile replyFile;
         QVERIFY(replyFile.open());
@@ -250,8 +355,8 @@ private Q_SLOTS:
         replyFile.close();
 
         auto session = std::make_unique<TuningSession>(m_sysfs, Applier::Mode::Helper);
-        session->applier()->setHelperCommand(
-            QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("cat >/dev/null; cat '%1'; exit 1").arg(replyFile.fileName())});
+        session->applier()->setHelperCommand(QStringLiteral("sh"),
+            { QStringLiteral("-c"), QStringLiteral("cat >/dev/null; cat '%1'; exit 1").arg(replyFile.fileName()) });
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("dm-0"));
@@ -266,7 +371,8 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("Apply failed")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("rolled back: every value written was restored")), qPrintable(text));
         // The error row: step, device, attribute, value, errno text.
-        QVERIFY2(text.contains(QStringLiteral("write\nsdb\nqueue/max_sectors_kb\n256\nInvalid argument")), qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("write\nsdb\nqueue/max_sectors_kb\n256\nInvalid argument")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("Restored: dm-0 queue/max_sectors_kb = 1280")), qPrintable(text));
         QVERIFY(editor.model()->hasPending());
         QCOMPARE(session->history()->entries().size(), 0);
@@ -309,7 +415,7 @@ private Q_SLOTS:
             "\"errors\":[{\"stage\":\"helper\",\"device\":\"\",\"attribute\":\"\",\"value\":\"\","
             "\"error\":\"not authorized to change queue parameters; nothing was changed\"}],\"warnings\":[]}");
         session->applier()->setHelperCommand(QStringLiteral("sh"),
-                                             {QStringLiteral("-c"), QStringLiteral("cat >/dev/null; sleep 0.3; echo '%1'; exit 2").arg(reply)});
+            { QStringLiteral("-c"), QStringLiteral("cat >/dev/null; sleep 0.3; echo '%1'; exit 2").arg(reply) });
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));

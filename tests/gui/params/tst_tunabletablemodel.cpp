@@ -3,10 +3,10 @@
 // QAbstractItemModelTester.
 #include "tunefixture.h"
 
-#include "changehistorymodel.h"
-#include "changepreviewmodel.h"
-#include "tunabletablemodel.h"
-#include "tunablevaluedelegate.h"
+#include "params/changehistorymodel.h"
+#include "params/changepreviewmodel.h"
+#include "params/tunabletablemodel.h"
+#include "params/tunablevaluedelegate.h"
 
 #include "params/changehistory.h"
 #include "params/planner.h"
@@ -31,8 +31,7 @@ QModelIndex cell(const TunableTableModel &m, const QString &attribute, int colum
 
 } // namespace
 
-class TestTunableTableModel : public QObject
-{
+class TestTunableTableModel : public QObject {
     Q_OBJECT
 
     FakeSysfs *m_fake = nullptr;
@@ -44,7 +43,7 @@ private Q_SLOTS:
         m_fake = new FakeSysfs;
         QVERIFY(m_fake->isValid());
         dmtune::test::buildTuneFixture(*m_fake);
-        m_sysfs = SysfsRoot(m_fake->root(), QString());
+        m_sysfs = SysfsRoot::scratch(m_fake->root());
     }
     void cleanup()
     {
@@ -61,8 +60,10 @@ private Q_SLOTS:
         model.setTunables(QStringLiteral("dm-0"), rows);
         QCOMPARE(model.rowCount(), rows.size());
         QCOMPARE(model.columnCount(), int(TunableTableModel::ColumnCount));
-        QCOMPARE(model.headerData(TunableTableModel::NewValueColumn, Qt::Horizontal).toString(), QStringLiteral("New value"));
-        QCOMPARE(model.headerData(TunableTableModel::RangeColumn, Qt::Horizontal).toString(), QStringLiteral("Range / choices"));
+        QCOMPARE(model.headerData(TunableTableModel::NewValueColumn, Qt::Horizontal).toString(),
+            QStringLiteral("New value"));
+        QCOMPARE(model.headerData(TunableTableModel::RangeColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Range / choices"));
 
         const QModelIndex nr = cell(model, QStringLiteral("queue/nr_requests"), TunableTableModel::AttributeColumn);
         QVERIFY(nr.isValid());
@@ -91,13 +92,19 @@ private Q_SLOTS:
         TunableTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTunables(QStringLiteral("dm-0"), readTunables(m_sysfs, QStringLiteral("dm-0")));
-        const QModelIndex ignored = cell(model, QStringLiteral("dm/rq_based_seq_io_merge_deadline"), TunableTableModel::NewValueColumn);
+        const QModelIndex ignored
+            = cell(model, QStringLiteral("dm/rq_based_seq_io_merge_deadline"), TunableTableModel::NewValueColumn);
         QVERIFY(ignored.isValid());
         QVERIFY(!(ignored.flags() & Qt::ItemIsEditable));
         QVERIFY(!ignored.data(TunableTableModel::EditableRole).toBool());
-        QCOMPARE(ignored.siblingAtColumn(TunableTableModel::WritableColumn).data().toString(), QStringLiteral("ignored"));
-        QVERIFY(ignored.siblingAtColumn(TunableTableModel::NoteColumn).data().toString().contains(QStringLiteral("does nothing")));
-        const auto grey = ignored.siblingAtColumn(TunableTableModel::AttributeColumn).data(Qt::ForegroundRole).value<QBrush>();
+        QCOMPARE(
+            ignored.siblingAtColumn(TunableTableModel::WritableColumn).data().toString(), QStringLiteral("ignored"));
+        QVERIFY(ignored.siblingAtColumn(TunableTableModel::NoteColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("does nothing")));
+        const auto grey
+            = ignored.siblingAtColumn(TunableTableModel::AttributeColumn).data(Qt::ForegroundRole).value<QBrush>();
         QCOMPARE(grey.color(), QApplication::palette().color(QPalette::Disabled, QPalette::Text));
         const QString tip = ignored.data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QStringLiteral("Ignored by current kernels")), qPrintable(tip));
@@ -105,7 +112,8 @@ private Q_SLOTS:
         QVERIFY(!model.hasPending());
 
         // The module knob use_blk_mq is ignored too; an editable row is not grey.
-        const QModelIndex blkMq = cell(model, QStringLiteral("module/dm_mod/use_blk_mq"), TunableTableModel::NewValueColumn);
+        const QModelIndex blkMq
+            = cell(model, QStringLiteral("module/dm_mod/use_blk_mq"), TunableTableModel::NewValueColumn);
         QVERIFY(blkMq.isValid());
         QVERIFY(!(blkMq.flags() & Qt::ItemIsEditable));
         QVERIFY(!cell(model, QStringLiteral("queue/nomerges"), 0).data(Qt::ForegroundRole).isValid());
@@ -132,7 +140,8 @@ private Q_SLOTS:
         QVERIFY(nomerges.data(TunableTableModel::PendingRole).toBool());
         QVERIFY(nomerges.siblingAtColumn(TunableTableModel::AttributeColumn).data(Qt::BackgroundRole).isValid());
         QVERIFY(nomerges.data(Qt::FontRole).value<QFont>().bold());
-        QCOMPARE(model.pendingChanges(), ChangeSet({Change {QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2")}}));
+        QCOMPARE(model.pendingChanges(),
+            ChangeSet({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
         QCOMPARE(model.pendingAssignments().size(), 1);
 
         // Out of the device's range (can_queue 64), then a good one.
@@ -163,16 +172,21 @@ private Q_SLOTS:
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
 
         // Same device, read again: an edit stays unless its value is now in place.
-        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/nomerges"), QStringLiteral("2"));
+        m_fake->file(
+            m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/nomerges"), QStringLiteral("2"));
         model.setTunables(QStringLiteral("sdb"), readTunables(m_sysfs, QStringLiteral("sdb")));
         QCOMPARE(reset.count(), 0); // in place
         QCOMPARE(model.pendingChanges(),
-                 ChangeSet({Change {QStringLiteral("sdb"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512")}}));
-        QCOMPARE(cell(model, QStringLiteral("queue/nomerges"), TunableTableModel::ValueColumn).data().toString(), QStringLiteral("2"));
+            ChangeSet(
+                { Change { QStringLiteral("sdb"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512") } }));
+        QCOMPARE(cell(model, QStringLiteral("queue/nomerges"), TunableTableModel::ValueColumn).data().toString(),
+            QStringLiteral("2"));
 
         // The scheduler changed behind our back: other rows (iosched/*), a reset, the edit kept.
-        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/scheduler"), QStringLiteral("[mq-deadline] kyber bfq none"));
-        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/iosched/fifo_batch"), QStringLiteral("16"));
+        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/scheduler"),
+            QStringLiteral("[mq-deadline] kyber bfq none"));
+        m_fake->file(m_fake->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/iosched/fifo_batch"),
+            QStringLiteral("16"));
         model.setTunables(QStringLiteral("sdb"), readTunables(m_sysfs, QStringLiteral("sdb")));
         QCOMPARE(reset.count(), 1);
         QVERIFY(model.rowOf(QStringLiteral("queue/iosched/fifo_batch")) >= 0);
@@ -232,8 +246,9 @@ private Q_SLOTS:
         const auto blkMq = cell(model, QStringLiteral("queue/iostats"), TunableTableModel::NewValueColumn);
         if (blkMq.isValid())
             QCOMPARE(TunableValueDelegate::editorKind(blkMq.data(TunableTableModel::TunableRole).value<Tunable>()),
-                     TunableValueDelegate::EditorKind::ComboBox);
-        const QModelIndex discard = cell(model, QStringLiteral("queue/discard_max_bytes"), TunableTableModel::NewValueColumn);
+                TunableValueDelegate::EditorKind::ComboBox);
+        const QModelIndex discard
+            = cell(model, QStringLiteral("queue/discard_max_bytes"), TunableTableModel::NewValueColumn);
         QVERIFY(discard.isValid());
         const auto discardT = discard.data(TunableTableModel::TunableRole).value<Tunable>();
         Tunable wide = discardT;
@@ -256,10 +271,10 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
         // Lowering max_sectors_kb on the map and its paths: the map first.
         ChangeSet changes;
-        changes << Change {QStringLiteral("dm-0"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")};
-        for (const auto &p : dmtune::test::fixturePaths())
-            changes << Change {p, QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")};
-        changes << Change {QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("0")};
+        changes << Change { QStringLiteral("dm-0"), QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256") };
+        for (const auto &p : dmtune::test::tunePaths())
+            changes << Change { p, QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256") };
+        changes << Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("0") };
         model.setPlan(planChanges(m_sysfs, changes));
         QVERIFY(model.plan().ok());
         QCOMPARE(model.rowCount(), 6);
@@ -285,14 +300,18 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
 
         QSignalSpy finished(&applier, &Applier::finished);
-        QVERIFY(applier.apply({Change {QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2")}}));
+        QVERIFY(
+            applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
         QVERIFY(finished.wait(5000));
-        QVERIFY(applier.apply({Change {QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512")}}));
+        QVERIFY(applier.apply(
+            { Change { QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512") } }));
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.rowCount(), 2);
         // Newest first.
-        QCOMPARE(model.index(0, ChangeHistoryModel::ChangesColumn).data().toString(), QStringLiteral("sdc read_ahead_kb 128 -> 512"));
-        QCOMPARE(model.index(1, ChangeHistoryModel::ChangesColumn).data().toString(), QStringLiteral("sdb nomerges 0 -> 2"));
+        QCOMPARE(model.index(0, ChangeHistoryModel::ChangesColumn).data().toString(),
+            QStringLiteral("sdc read_ahead_kb 128 -> 512"));
+        QCOMPARE(
+            model.index(1, ChangeHistoryModel::ChangesColumn).data().toString(), QStringLiteral("sdb nomerges 0 -> 2"));
         QCOMPARE(model.index(0, ChangeHistoryModel::ExecutorColumn).data().toString(), QStringLiteral("in-process"));
         QVERIFY(model.index(0, ChangeHistoryModel::TimeColumn).data().toString().contains(QLatin1Char(':')));
         QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Undo")));
@@ -300,7 +319,8 @@ private Q_SLOTS:
         QVERIFY(history.undo());
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.rowCount(), 1);
-        QCOMPARE(dmtune::test::readValue(*m_fake, QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb")), QStringLiteral("128"));
+        QCOMPARE(dmtune::test::readValue(*m_fake, QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb")),
+            QStringLiteral("128"));
     }
 };
 

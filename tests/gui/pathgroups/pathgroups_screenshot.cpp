@@ -1,12 +1,13 @@
 // pathgroups_screenshot [FILE]: the "Path groups" tab over a FakeDeviceMapper map (service-time and
 // queue-length groups, ALUA), with a minute and a half of made-up selector history (a path failing and
 // coming back, a group switch) and one pending edit, saved as a PNG (default: docs/screenshot-pathgroups.png).
-// --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing here touches a kernel.
-#include "pathgroupeditor.h"
-#include "pathgroupspanel.h"
-#include "selectorchart.h"
+// --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing
+// here touches a kernel.
+#include "pathgroups/pathgroupeditor.h"
+#include "pathgroups/pathgroupspanel.h"
+#include "pathgroups/selectorchart.h"
 
-#include "dm/fakedevicemapper.h"
+#include "fakedevicemapper.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -42,7 +43,8 @@ QString status(bool sdcUp, int failCount, int active, qint64 bytesB, qint64 byte
 DeviceSnapshot snapshot()
 {
     DeviceSnapshot s;
-    const QStringList names {QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd"), QStringLiteral("sde")};
+    const QStringList names { QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd"),
+        QStringLiteral("sde") };
     for (int i = 0; i < names.size(); ++i) {
         BlockDevice d;
         d.name = names.at(i);
@@ -69,8 +71,8 @@ int main(int argc, char **argv)
     // --unavailable: the tab on a machine without device-mapper (a captured tree here), as it looks there.
     const bool unavailable = args.contains(QStringLiteral("--unavailable"));
     const QStringList files = QStringList(args).filter(QRegularExpression(QStringLiteral("^[^-]")));
-    const QString file = !files.isEmpty() ? files.first()
-                                          : QStringLiteral(DMTUNE_SOURCE_DIR "/docs/screenshot-pathgroups.png");
+    const QString file
+        = !files.isEmpty() ? files.first() : QStringLiteral(DMTUNE_SOURCE_DIR "/docs/screenshot-pathgroups.png");
     if (unavailable) {
         PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
         DeviceSnapshot s = snapshot();
@@ -90,8 +92,8 @@ int main(int argc, char **argv)
     }
     FakeDeviceMapper dm;
     const QString now = status(true, 1, 1, 98304, 65536, 3, 2);
-    if (const Status added = dm.addMap(map, QStringLiteral("0 209715200 multipath ") + table,
-                                       QStringLiteral("0 209715200 multipath ") + now);
+    if (const Status added = dm.addMap(
+            map, QStringLiteral("0 209715200 multipath ") + table, QStringLiteral("0 209715200 multipath ") + now);
         !added) {
         std::fprintf(stderr, "pathgroups_screenshot: %s\n", qPrintable(added.errorMessage));
         return 1;

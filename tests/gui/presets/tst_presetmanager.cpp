@@ -2,20 +2,26 @@
 // seed's multipath fixture (rows: device, attribute, current -> preset, state, rule), applies it
 // through the TuningSession (values land in the temp tree, markers are emitted), verifies, rejects a
 // bad edit with the field named, and exports. Saves a picture of itself for docs/.
-#include "paramfixture.h"
+#include "fakesysfs.h"
+#include "multipathfixture.h"
 
 #include "discovery/discovery.h"
-#include "dm/fakedevicemapper.h"
+#include "fakedevicemapper.h"
+#include "ops/plandialog.h"
+#include "params/tuningsession.h"
 #include "presets/presetjson.h"
 #include "presets/presetkeeper.h"
-#include "presetmanager.h"
-#include "presetpreviewmodel.h"
-#include "tuningsession.h"
+#include "presets/presetmanager.h"
+#include "presets/presetpreviewmodel.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -33,6 +39,8 @@ private Q_SLOTS:
     void exportText();
     void keepAppliedOnNewPath();
     void multipathSettingsAllOrNothing();
+    void writeThroughAsksTypedConfirmation();
+    void saveOverStoredPresetAsks();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -48,13 +56,14 @@ void TestPresetManager::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true); // user presets in a test dir, never the real config
     test::buildMultipathFixture(m_tree);
-    const SysfsRoot sysfs(m_tree.root(), QString());
+    const SysfsRoot sysfs = SysfsRoot::scratch(m_tree.root());
     m_session = std::make_unique<TuningSession>(sysfs, Applier::Mode::InProcess);
     m_manager = std::make_unique<PresetManager>(m_session.get());
     m_manager->resize(1100, 640);
     m_manager->setSnapshot(Discovery::scan(sysfs));
     m_manager->show();
-    new QAbstractItemModelTester(m_manager->previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+    new QAbstractItemModelTester(
+        m_manager->previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
 }
 
 void TestPresetManager::listsBuiltIns()
@@ -72,7 +81,8 @@ void TestPresetManager::previewRows()
     QVERIFY(m_manager->selectPreset(QStringLiteral("merge-friendly-sequential-writes")));
     const QStringList lines = m_manager->previewModel()->lines();
     QCOMPARE(lines.size(), 3 + 4 * 2);
-    QVERIFY2(lines.contains(QStringLiteral("dm-0 queue/nr_requests 128 -> 256 [differs]")), qPrintable(lines.join(u'\n')));
+    QVERIFY2(
+        lines.contains(QStringLiteral("dm-0 queue/nr_requests 128 -> 256 [differs]")), qPrintable(lines.join(u'\n')));
     QVERIFY(lines.contains(QStringLiteral("sdc device/queue_depth 32 -> 16 [differs]")));
     QVERIFY(lines.contains(QStringLiteral("sdc queue/scheduler none -> none [same]")));
     const QModelIndex rule = m_manager->previewModel()->index(0, PresetPreviewModel::RuleColumn);
@@ -90,14 +100,16 @@ void TestPresetManager::applyVerify()
     QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("256"));
     QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("device/queue_depth")), QStringLiteral("16"));
     QCOMPARE(markers.size(), 5); // one chart marker per value written
-    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Applied 5 writes")), qPrintable(m_manager->statusText()));
+    QVERIFY2(
+        m_manager->statusText().startsWith(QStringLiteral("Applied 5 writes")), qPrintable(m_manager->statusText()));
     m_manager->verifyCurrent();
     QCOMPARE(m_manager->previewModel()->rowCount(), 0);
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("no drift")), qPrintable(m_manager->statusText()));
     // Out of band: drift shows up.
     m_tree.file(m_tree.devicePath(QStringLiteral("sdd")) + QStringLiteral("/device/queue_depth"), QStringLiteral("4"));
     m_manager->verifyCurrent();
-    QCOMPARE(m_manager->previewModel()->lines(), QStringList { QStringLiteral("sdd device/queue_depth 4 -> 16 [differs]") });
+    QCOMPARE(
+        m_manager->previewModel()->lines(), QStringList { QStringLiteral("sdd device/queue_depth 4 -> 16 [differs]") });
 }
 
 void TestPresetManager::badEditNamesField()
@@ -105,7 +117,8 @@ void TestPresetManager::badEditNamesField()
     QString text = m_manager->editor()->toPlainText();
     text.replace(QStringLiteral("\"device/queue_depth\": 16"), QStringLiteral("\"device/queue_depth\": 0"));
     m_manager->editor()->setPlainText(text);
-    QVERIFY2(m_manager->validationText().contains(QStringLiteral("rule 2, field &quot;settings.device/queue_depth&quot;")),
+    QVERIFY2(
+        m_manager->validationText().contains(QStringLiteral("rule 2, field &quot;settings.device/queue_depth&quot;")),
         qPrintable(m_manager->validationText()));
     text.replace(QStringLiteral("\"device/queue_depth\": 0"), QStringLiteral("\"device/queue_depth\": 8"));
     m_manager->editor()->setPlainText(text);
@@ -116,9 +129,11 @@ void TestPresetManager::badEditNamesField()
 void TestPresetManager::exportText()
 {
     const QString udev = m_manager->exportText(QStringLiteral("udev"));
-    QVERIFY2(udev.contains(QStringLiteral("ENV{DM_UUID}==\"mpath-*\", ATTR{queue/scheduler}=\"mq-deadline\"")), qPrintable(udev));
+    QVERIFY2(udev.contains(QStringLiteral("ENV{DM_UUID}==\"mpath-*\", ATTR{queue/scheduler}=\"mq-deadline\"")),
+        qPrintable(udev));
     QVERIFY(udev.contains(QStringLiteral("match \"paths of the maps matching\"")));
-    QVERIFY(m_manager->exportText(QStringLiteral("multipath")).contains(QStringLiteral("multipath.conf has no such setting")));
+    QVERIFY(m_manager->exportText(QStringLiteral("multipath"))
+                .contains(QStringLiteral("multipath.conf has no such setting")));
 }
 
 void TestPresetManager::keepAppliedOnNewPath()
@@ -139,8 +154,10 @@ void TestPresetManager::keepAppliedOnNewPath()
     m_manager->setSnapshot(Discovery::scan(SysfsRoot(m_tree.root(), QString())));
     QVERIFY(finished.wait(10000));
     QCOMPARE(attr(QStringLiteral("sde"), QStringLiteral("device/queue_depth")), QStringLiteral("12"));
-    QCOMPARE(attr(QStringLiteral("sda"), QStringLiteral("device/queue_depth")), QStringLiteral("16")); // only the new path
-    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Kept applied (sde appeared): 1 writes")), qPrintable(m_manager->statusText()));
+    QCOMPARE(
+        attr(QStringLiteral("sda"), QStringLiteral("device/queue_depth")), QStringLiteral("16")); // only the new path
+    QVERIFY2(m_manager->statusText().startsWith(QStringLiteral("Kept applied (sde appeared): 1 writes")),
+        qPrintable(m_manager->statusText()));
     QCOMPARE(m_session->history()->entries().size(), 2); // the preset's apply, then this one
     keep->setChecked(false);
     QVERIFY(!m_manager->keeper()->isActive());
@@ -151,13 +168,15 @@ void TestPresetManager::keepAppliedOnNewPath()
 void TestPresetManager::multipathSettingsAllOrNothing()
 {
     FakeDeviceMapper fake;
-    const QString before = QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-    QVERIFY(fake.addMap(QStringLiteral("mpatha"), QStringLiteral("0 2097152 multipath ") + before, {},
-        QStringLiteral("mpath-36001405aaaaaaaaa")));
-    m_manager->setDeviceMapperFactory([&fake] { return std::unique_ptr<DeviceMapper>(new FakeDeviceMapperHandle(&fake)); });
+    const QString before = test::fixtureTableParams();
+    QVERIFY(test::addFixtureMap(fake));
+    m_manager->setDeviceMapperFactory(
+        [&fake] { return std::unique_ptr<DeviceMapper>(new FakeDeviceMapperHandle(&fake)); });
     auto presetWith = [](const char *settings) {
-        return parsePreset(QByteArray(R"({"schema": 1, "name": "st", "rules": [{"match": {"dmUuid": "mpath-36001405aaaaaaaaa"},
-            "multipath": {"selector": "service-time 0"}, "settings": {)") + settings + "}}]}");
+        return parsePreset(
+            QByteArray(R"({"schema": 1, "name": "st", "rules": [{"match": {"dmUuid": "mpath-36001405aaaaaaaaa"},
+            "multipath": {"selector": "service-time 0"}, "settings": {)")
+            + settings + "}}]}");
     };
     const auto good = presetWith(R"("queue/nr_requests": 96)");
     QVERIFY2(good, qPrintable(good.errorMessage()));
@@ -171,26 +190,100 @@ void TestPresetManager::multipathSettingsAllOrNothing()
 
     // A reload the kernel refuses: nothing is written.
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
-    QVERIFY(fake.reload(QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }).errorMessage.contains(QLatin1String("Invalid argument")));
-    QVERIFY(fake.reload(QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
+    QVERIFY(fake.reload(QStringLiteral("mpatha"),
+                    { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() })
+                .errorMessage.contains(QLatin1String("Invalid argument")));
+    QVERIFY(fake.reload(
+        QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 72)"));
     QVERIFY(m_manager->applyCurrent());
-    QTRY_VERIFY_WITH_TIMEOUT(m_manager->statusText().startsWith(QLatin1String("Multipath settings not applied")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_manager->statusText().startsWith(QLatin1String("Multipath settings not applied")), 10000);
     QCOMPARE(fake.table(QStringLiteral("mpatha")).value().first().params, before);
     QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("96"));
 
-    // The reload works but the transaction fails (max_sectors_kb above the map's max_hw_sectors_kb, 4096: refused
-    // before any write): the old table comes back.
+    // A value the planner rejects (max_sectors_kb above the map's max_hw_sectors_kb, 4096) refuses the whole preset
+    // before any table is touched (as dmtunectl does): no reload, no write.
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 64, "queue/max_sectors_kb": 8192)"));
     finished.clear();
     QVERIFY(m_manager->applyCurrent());
-    QVERIFY2(finished.wait(10000), qPrintable(m_manager->statusText()));
-    QVERIFY(!finished.first().first().value<ApplyResult>().ok());
-    QTRY_VERIFY_WITH_TIMEOUT(m_manager->statusText().contains(QLatin1String("multipath tables restored")), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_manager->statusText().contains(QLatin1String("not applied: dm-0 queue/max_sectors_kb=8192")), 10000);
+    QCOMPARE(finished.count(), 0);
     QCOMPARE(fake.table(QStringLiteral("mpatha")).value().first().params, before);
     QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nr_requests")), QStringLiteral("96"));
     m_manager->setDeviceMapperFactory({});
+}
+
+void TestPresetManager::writeThroughAsksTypedConfirmation()
+{
+    // A preset that turns sdb's write cache flushes off: the preview says so, Apply asks for the device's name.
+    m_tree.file(
+        m_tree.devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
+    m_manager->setSnapshot(Discovery::scan(SysfsRoot(m_tree.root(), QString())));
+    const auto preset = parsePreset(R"({"schema": 1, "name": "no flushes", "rules": [
+        {"match": {"name": "sdb"}, "settings": {"queue/write_cache": "write through", "queue/nomerges": 1}}]})");
+    QVERIFY2(preset, qPrintable(preset.errorMessage()));
+    m_manager->showPreset(*preset);
+    const QStringList lines = m_manager->previewModel()->lines();
+    QVERIFY2(lines.contains(
+                 QStringLiteral("sdb queue/write_cache write back -> write through [differs, puts data at risk]")),
+        qPrintable(lines.join(u'\n')));
+    QSignalSpy finished(m_session.get(), &TuningSession::finished);
+    QVERIFY(m_manager->applyCurrent());
+    QTRY_VERIFY(m_manager->pendingPlanDialog());
+    PlanDialog *dialog = m_manager->pendingPlanDialog();
+    QCOMPARE(dialog->confirmWord(), QStringLiteral("sdb"));
+    dialog->reject();
+    QTest::qWait(50);
+    QCOMPARE(finished.count(), 0);
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    QVERIFY2(m_manager->statusText().contains(QStringLiteral("not confirmed")), qPrintable(m_manager->statusText()));
+
+    QTRY_VERIFY(!m_manager->pendingPlanDialog());
+    QVERIFY(m_manager->applyCurrent());
+    QTRY_VERIFY(m_manager->pendingPlanDialog());
+    dialog = m_manager->pendingPlanDialog();
+    QVERIFY(!dialog->runButton()->isEnabled());
+    QTest::keyClicks(dialog->wordEdit(), QStringLiteral("sdb"));
+    QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write through"));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+}
+
+void TestPresetManager::saveOverStoredPresetAsks()
+{
+    const auto preset = parsePreset(R"({"schema": 1, "name": "Mine", "rules": [
+        {"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}}]})");
+    QVERIFY(preset);
+    m_manager->showPreset(*preset);
+    const auto first = m_manager->saveEdited();
+    QVERIFY2(first, qPrintable(first.errorMessage()));
+    QVERIFY(!m_manager->pendingReplaceConfirmation());
+    // Another preset whose name gives the same file: asked, nothing replaced until "Replace".
+    QString text = m_manager->editor()->toPlainText();
+    text.replace(QStringLiteral("\"Mine\""), QStringLiteral("\"mine\""))
+        .replace(QStringLiteral("\"queue/nomerges\": 1"), QStringLiteral("\"queue/nomerges\": 2"));
+    m_manager->editor()->setPlainText(text);
+    const auto second = m_manager->saveEdited();
+    QVERIFY(!second);
+    QVERIFY2(second.errorMessage().contains(QStringLiteral("exists")), qPrintable(second.errorMessage()));
+    QMessageBox *box = m_manager->pendingReplaceConfirmation();
+    QVERIFY(box && box->isVisible());
+    QCOMPARE(loadPresetFile(*first)->name, QStringLiteral("Mine"));
+    QAbstractButton *replace = nullptr;
+    for (QAbstractButton *b : box->buttons()) {
+        if (b->text() == QStringLiteral("Replace"))
+            replace = b;
+    }
+    QVERIFY(replace);
+    QTest::mouseClick(replace, Qt::LeftButton);
+    QTRY_COMPARE(loadPresetFile(*first)->name, QStringLiteral("mine"));
+    QVERIFY2(m_manager->statusText().contains(QStringLiteral("replaced")), qPrintable(m_manager->statusText()));
+    QFile::remove(*first);
 }
 
 QTEST_MAIN(TestPresetManager)

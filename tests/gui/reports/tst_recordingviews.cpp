@@ -2,21 +2,23 @@
 // iostat table), two recordings compared (both on every chart, the statistics table with deltas, the
 // configuration diff), and the report written from them. DMTUNE_SCREENSHOT_DIR=DIR saves grabs;
 // DMTUNE_COMPARE_FILES="a.dmrec;b.dmrec" uses real recordings instead of the synthetic ones.
-#include "chartpanel.h"
-#include "compareview.h"
-#include "iostattablemodel.h"
+#include "charts/chartpanel.h"
+#include "charts/iostattablemodel.h"
+#include "charts/livestatsview.h"
 #include "fakesysfs.h"
-#include "livestatsview.h"
 #include "mainwindow.h"
-#include "recordingview.h"
-#include "report.h"
+#include "reports/compareview.h"
+#include "reports/recordingview.h"
+#include "reports/report.h"
+#include "standardmachine.h"
 #include "syntheticbatches.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QMenuBar>
 #include <QStandardPaths>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace dmtune;
@@ -29,6 +31,7 @@ private Q_SLOTS:
     void replaysOneRecording();
     void comparesTwo();
     void writesReports();
+    void reportEscapesEveryName();
     void mainWindowOpensRecordings();
 
 private:
@@ -42,10 +45,11 @@ namespace {
 
 QJsonObject config(const QString &device, const QString &nomerges)
 {
-    return {{QStringLiteral("host"), QStringLiteral("lab")}, {QStringLiteral("kernel"), QStringLiteral("6.1.0-27-amd64")},
-        {QStringLiteral("devices"),
-            QJsonArray {QJsonObject {{QStringLiteral("name"), device},
-                {QStringLiteral("tunables"), QJsonObject {{QStringLiteral("queue/nomerges"), nomerges}}}}}}};
+    return { { QStringLiteral("host"), QStringLiteral("lab") },
+        { QStringLiteral("kernel"), QStringLiteral("6.1.0-27-amd64") },
+        { QStringLiteral("devices"),
+            QJsonArray { QJsonObject { { QStringLiteral("name"), device },
+                { QStringLiteral("tunables"), QJsonObject { { QStringLiteral("queue/nomerges"), nomerges } } } } } } };
 }
 
 } // namespace
@@ -63,9 +67,9 @@ void TestRecordingViews::initTestCase()
         return;
     }
     m_recordings.append(writeSyntheticRecording(m_dir.filePath(QStringLiteral("a.dmrec")), QStringLiteral("nomerges=0"),
-        {QStringLiteral("loop0")}, 800, config(QStringLiteral("loop0"), QStringLiteral("0"))));
+        { QStringLiteral("loop0") }, 800, config(QStringLiteral("loop0"), QStringLiteral("0"))));
     m_recordings.append(writeSyntheticRecording(m_dir.filePath(QStringLiteral("b.dmrec")), QStringLiteral("nomerges=2"),
-        {QStringLiteral("loop0")}, 0, config(QStringLiteral("loop0"), QStringLiteral("2"))));
+        { QStringLiteral("loop0") }, 0, config(QStringLiteral("loop0"), QStringLiteral("2"))));
 }
 
 void TestRecordingViews::save(QWidget *w, const QString &name)
@@ -166,12 +170,70 @@ void TestRecordingViews::writesReports()
     QVERIFY(QFileInfo(html).size() > 20000);
 }
 
+void TestRecordingViews::reportEscapesEveryName()
+{
+    // A recording is a file someone sends: its name, title, device names, markers, notes and fio's job names
+    // are text from outside and must reach the HTML as text, never as markup.
+    const QString evil = QStringLiteral("<img src=x onerror=alert(1)>");
+    const QString path = m_dir.filePath(evil + QStringLiteral(".dmrec"));
+    QJsonObject configuration = config(QStringLiteral("<svg onload=1>"), QStringLiteral("<blink>0</blink>"));
+    Recording rec = writeSyntheticRecording(
+        path, QStringLiteral("<script>alert(2)</script>"), { QStringLiteral("<svg onload=1>") }, 800, configuration);
+    rec.markers.append({ rec.startSeconds() + 1, QStringLiteral("<marquee>marker</marquee>") });
+    rec.notes.append({ rec.startSeconds() + 2, QStringLiteral("<marquee>note</marquee>") });
+    rec.fioResults.append({ { QStringLiteral("fio"), QStringLiteral("--name=<marquee>job</marquee>") },
+        QJsonObject { { QStringLiteral("jobs"),
+            QJsonArray { QJsonObject { { QStringLiteral("jobname"), QStringLiteral("<marquee>job</marquee>") },
+                { QStringLiteral("write"),
+                    QJsonObject { { QStringLiteral("iops"), 100 }, { QStringLiteral("total_ios"), 400 } } } } } } } });
+    rec.truncated = true;
+    rec.truncation = QStringLiteral("<marquee>cut</marquee> %1 %2");
+    const Result<Report> report = buildReport({ rec, m_recordings.first() });
+    QVERIFY2(report, qPrintable(report.errorMessage()));
+    for (const bool forPrint : { false, true }) {
+        const QString html = reportHtml(
+            report.value(), [](const ReportChart &) { return QStringLiteral("x.png"); }, forPrint);
+        QVERIFY2(!html.contains(QStringLiteral("<img src=x")), qPrintable(html.left(3000)));
+        QVERIFY(!html.contains(QStringLiteral("<script>")));
+        QVERIFY(!html.contains(QStringLiteral("<svg")));
+        QVERIFY(!html.contains(QStringLiteral("<blink>")));
+        QVERIFY(!html.contains(QStringLiteral("<marquee>")));
+        QVERIFY(html.contains(QStringLiteral("&lt;svg onload=1&gt;")));
+        QVERIFY(html.contains(QStringLiteral("&lt;marquee&gt;job&lt;/marquee&gt;")));
+        QVERIFY(html.contains(QStringLiteral("&lt;img src=x onerror=alert(1)&gt;.dmrec")));
+        QVERIFY(html.contains(QStringLiteral("&lt;script&gt;alert(2)&lt;/script&gt;")));
+        QVERIFY(html.contains(QStringLiteral("&lt;marquee&gt;cut&lt;/marquee&gt; %1 %2"))); // placeholders kept as text
+    }
+    // Written to the file the same way.
+    const QString out = m_dir.filePath(QStringLiteral("evil.html"));
+    QVERIFY(writeReport(report.value(), out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!f.readAll().contains("<img src=x"));
+    // Reports are written whole and never through a symbolic link planted at the name (HTML and PDF).
+    const QString victim = m_dir.filePath(QStringLiteral("victim"));
+    QFile v(victim);
+    QVERIFY(v.open(QIODevice::WriteOnly));
+    v.write("precious");
+    v.close();
+    for (const QString &name : { QStringLiteral("link.html"), QStringLiteral("link.pdf") }) {
+        const QString link = m_dir.filePath(name);
+        QVERIFY(QFile::link(victim, link));
+        const Status s = writeReport(report.value(), link);
+        QVERIFY(!s);
+        QVERIFY2(s.errorMessage.contains(QStringLiteral("symbolic link")), qPrintable(s.errorMessage));
+        QCOMPARE(QFileInfo(victim).size(), qint64(8));
+    }
+    QVERIFY(writeReport(report.value(), out)); // an existing report is replaced
+    QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("*.part") }, QDir::Files), QStringList());
+}
+
 void TestRecordingViews::mainWindowOpensRecordings()
 {
     QStandardPaths::setTestModeEnabled(true);
     test::FakeSysfs fake;
     QVERIFY(fake.isValid());
-    fake.buildStandardMachine();
+    buildStandardMachine(fake);
     MainWindow window(SysfsRoot(fake.root(), QString()));
     QMenu *file = nullptr;
     for (QAction *a : window.menuBar()->actions()) {
@@ -182,18 +244,18 @@ void TestRecordingViews::mainWindowOpensRecordings()
     QStringList entries;
     for (QAction *a : file->actions())
         entries.append(a->text());
-    for (const char *entry : {"&Open recording…", "&Compare recordings…", "&Export report…", "&Quit"})
+    for (const char *entry : { "&Open recording…", "&Compare recordings…", "&Export report…", "&Quit" })
         QVERIFY2(entries.contains(QString::fromUtf8(entry)), qPrintable(entries.join(QLatin1Char('|'))));
 
-    QWidget *single = window.openRecordings({m_recordings[0].path});
+    QWidget *single = window.openRecordings({ m_recordings[0].path });
     QVERIFY(qobject_cast<RecordingView *>(single));
     QVERIFY(single->isWindow() && single->isVisible());
-    QWidget *both = window.openRecordings({m_recordings[0].path, m_recordings[1].path});
+    QWidget *both = window.openRecordings({ m_recordings[0].path, m_recordings[1].path });
     auto *compare = qobject_cast<CompareView *>(both);
     QVERIFY(compare);
     QCOMPARE(compare->recordings().size(), 2);
     QString error;
-    QVERIFY(!window.openRecordings({m_dir.filePath(QStringLiteral("missing.dmrec"))}, &error));
+    QVERIFY(!window.openRecordings({ m_dir.filePath(QStringLiteral("missing.dmrec")) }, &error));
     QVERIFY2(error.contains(QStringLiteral("missing.dmrec")), qPrintable(error));
     single->close();
     both->close();

@@ -11,6 +11,7 @@
 #include "workloads/fiochart.h"
 #include "workloads/labdevice.h"
 #include "workloads/workloadpanel.h"
+#include "workloads/workloadsession.h"
 #include "workloads/writeguard.h"
 
 #include <QDockWidget>
@@ -22,6 +23,9 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 using namespace dmtune;
 using dmtune::live::ScratchLoop;
 
@@ -31,6 +35,7 @@ private Q_SLOTS:
     void initTestCase();
     void runsOnTheLabDeviceFromTheDock();
     void asksBeforeWritingOverExt4();
+    void freezesTheJobAtStartAndHoldsTheDevice();
 };
 
 void TestLiveWorkloadPanel::initTestCase()
@@ -148,6 +153,44 @@ void TestLiveWorkloadPanel::asksBeforeWritingOverExt4()
     panel.stop();
     QVERIFY(finished.wait(15000));
     QVERIFY(finished.first().first().toJsonObject().value(QLatin1String("stopped")).toBool());
+}
+
+void TestLiveWorkloadPanel::freezesTheJobAtStartAndHoldsTheDevice()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(Discovery::scan(SysfsRoot()));
+    QVERIFY(panel.selectDevice(loop.name()));
+    QVERIFY(panel.selectTemplate(QStringLiteral("batched-write-4k")));
+    const QList<QSpinBox *> spins = panel.findChildren<QSpinBox *>(); // iodepth, numjobs, runtime
+    spins.at(2)->setValue(2);
+    const FioJob pressed = panel.currentJob();
+    QSignalSpy started(panel.session(), &WorkloadSession::started);
+    QSignalSpy finished(&panel, &WorkloadPanel::runFinished);
+    panel.start();
+    // The guard probes on its worker thread; meanwhile the form is edited. What runs is what Start saw.
+    spins.at(2)->setValue(30);
+    spins.at(0)->setValue(1);
+    spins.at(1)->setValue(3);
+    QVERIFY(started.wait(10000));
+    const QStringList argv = started.first().at(1).toStringList();
+    QCOMPARE(panel.session()->job().runtimeSeconds, 2);
+    QCOMPARE(panel.session()->job().iodepth, pressed.iodepth);
+    QCOMPARE(panel.session()->job().numjobs, pressed.numjobs);
+    QVERIFY2(argv.contains(QStringLiteral("--runtime=2")), qPrintable(argv.join(u' ')));
+    // The run holds the device: nothing may mount or claim it while fio writes.
+    const QByteArray node = QFile::encodeName(loop.devicePath());
+    const int during = ::open(node.constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    const int duringErrno = errno;
+    if (during >= 0)
+        ::close(during);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(during, -1);
+    QCOMPARE(duringErrno, EBUSY);
+    const int after = ::open(node.constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    QVERIFY(after >= 0); // released when fio ended
+    ::close(after);
 }
 
 QTEST_MAIN(TestLiveWorkloadPanel)

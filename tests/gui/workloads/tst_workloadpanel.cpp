@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void startNeedsADevice();
     void capturedSystemRunsNothing();
     void confirmationNeedsTheExactName();
+    void jobFileIsCheckedByTheCore();
     void chartTakesRates();
 };
 
@@ -158,6 +160,38 @@ void TestWorkloadPanel::confirmationNeedsTheExactName()
     dialog.nameEdit()->setText(QStringLiteral("loop3"));
     QVERIFY(dialog.destroyButton()->isEnabled());
     QCOMPARE(dialog.typedName(), QStringLiteral("loop3"));
+}
+
+// Start reads a job file through the core's check (fio --showcmd), off the UI thread, as dmtunectl does.
+void TestWorkloadPanel::jobFileIsCheckedByTheCore()
+{
+    if (!FioRun::findFio())
+        QSKIP("fio is not installed");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("job.fio"));
+    const auto write = [&](const QByteArray &text) {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
+    };
+    const QString device = QStringLiteral("dmtune-test-nodev"); // no such device: nothing can run
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(snapshotWith({ device }));
+    QVERIFY(panel.selectDevice(device));
+    QVERIFY(panel.selectTemplate(QStringLiteral("custom")));
+    for (QLineEdit *edit : panel.findChildren<QLineEdit *>()) {
+        if (edit->placeholderText().contains(QLatin1String("DMTUNE_DEVICE")))
+            edit->setText(path);
+    }
+    QVERIFY(write("[j]\nfilename=${DMTUNE_DEVICE}\nexec_prerun=/bin/true\n"));
+    panel.start();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.statusText().contains(QLatin1String("exec_prerun is refused")), 10000);
+    QVERIFY(!panel.isRunning());
+    // fio drops the comment: a write, so the device is probed (and, not being one, refused).
+    QVERIFY(write("[j]\nfilename=${DMTUNE_DEVICE}\nrw=write   # 4k sequential\n"));
+    panel.start();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.statusText().contains(QLatin1String("is not a block device")), 10000);
+    QVERIFY(!panel.isRunning());
+    QVERIFY(!panel.pendingConfirmation());
 }
 
 void TestWorkloadPanel::chartTakesRates()

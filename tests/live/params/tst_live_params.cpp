@@ -60,7 +60,8 @@ public:
                 if (now && now->value != c.value)
                     changed << c;
             }
-            const ApplyResult r = applyChanges(SysfsRoot(), changed);
+            // What the device had (write_cache included): put back as it was, risky or not.
+            const ApplyResult r = applyChanges(SysfsRoot(), changed, false, RiskConsent::Given);
             if (!r.ok())
                 qWarning("restoring %s: %s", qPrintable(m_devices[i]), qPrintable(r.errorMessage()));
             QProcess::execute(QStringLiteral("losetup"), { QStringLiteral("-d"), m_devices[i] });
@@ -393,6 +394,30 @@ void TestLiveParams::cli()
         = run({ QStringLiteral("set"), m_loop, QStringLiteral("nomerges=0"), QStringLiteral("--dry-run") });
     QCOMPARE(code, 0);
     QCOMPARE(value("queue/nomerges"), QStringLiteral("2"));
+
+    // write_cache=write through stops the kernel's flushes: refused without --force (one line, nothing
+    // written), previewed with its risk by --dry-run, written with --force; write back needs nothing.
+    if (value("queue/write_cache") != QLatin1String("write back"))
+        QSKIP("the loop device reports no volatile cache (write_cache is not \"write back\")");
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("write_cache=write through") });
+    QCOMPARE(code, 2);
+    QVERIFY2(out.isEmpty(), qPrintable(out));
+    QCOMPARE(err.count(QLatin1Char('\n')), 1);
+    QVERIFY2(err.contains(QLatin1String("refused without --force")) && err.contains(QLatin1String("power")),
+        qPrintable(err));
+    QCOMPARE(value("queue/write_cache"), QStringLiteral("write back"));
+    std::tie(code, out, err) = run(
+        { QStringLiteral("set"), m_loop, QStringLiteral("write_cache=write through"), QStringLiteral("--dry-run") });
+    QCOMPARE(code, 0);
+    QVERIFY2(out.contains(QLatin1String("risk: ")), qPrintable(out));
+    QCOMPARE(value("queue/write_cache"), QStringLiteral("write back"));
+    std::tie(code, out, err) = run(
+        { QStringLiteral("set"), m_loop, QStringLiteral("write_cache=write through"), QStringLiteral("--force") });
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(value("queue/write_cache"), QStringLiteral("write through"));
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("write_cache=write back") });
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(value("queue/write_cache"), QStringLiteral("write back"));
 }
 
 QTEST_GUILESS_MAIN(TestLiveParams)

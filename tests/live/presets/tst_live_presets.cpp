@@ -19,6 +19,8 @@ using namespace dmtune;
 namespace {
 const QStringList attributes { QStringLiteral("queue/max_sectors_kb"), QStringLiteral("queue/nomerges"),
     QStringLiteral("queue/nr_requests"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("queue/scheduler") };
+// Also restored at the end (the write_cache check of cli() may leave it changed when it fails).
+const QStringList restored = attributes + QStringList { QStringLiteral("queue/write_cache") };
 }
 
 class TestLivePresets : public QObject {
@@ -31,14 +33,8 @@ private Q_SLOTS:
     void cli();
 
 private:
-    QString value(const QString &attribute) const
-    {
-        return readTunable(m_sysfs, m_loop.name(), attribute)->value;
-    }
-    PresetResolution resolve() const
-    {
-        return resolvePreset(m_sysfs, Discovery::scan(m_sysfs), m_preset);
-    }
+    QString value(const QString &attribute) const { return readTunable(m_sysfs, m_loop.name(), attribute)->value; }
+    PresetResolution resolve() const { return resolvePreset(m_sysfs, Discovery::scan(m_sysfs), m_preset); }
     // Changes the device away from the preset through the normal transaction code.
     void moveAway()
     {
@@ -61,9 +57,10 @@ void TestLivePresets::initTestCase()
     if (const QString why = live::ScratchLoop::unavailableReason({ QStringLiteral("losetup") }); !why.isEmpty())
         QSKIP(qPrintable(why));
     QVERIFY2(m_loop.create(64 << 20), qPrintable(m_loop.error()));
-    for (const auto &a : attributes)
+    for (const auto &a : restored)
         m_initial << Change { m_loop.name(), a, value(a) };
-    if (!readTunable(m_sysfs, m_loop.name(), QStringLiteral("queue/scheduler"))->limits.choices.contains(QStringLiteral("mq-deadline")))
+    if (!readTunable(m_sysfs, m_loop.name(), QStringLiteral("queue/scheduler"))
+             ->limits.choices.contains(QStringLiteral("mq-deadline")))
         QSKIP("no mq-deadline on this kernel");
     // A known starting point: no scheduler, merges on, 128 KiB read-ahead.
     const ApplyResult r = applyChanges(m_sysfs,
@@ -72,7 +69,9 @@ void TestLivePresets::initTestCase()
             { m_loop.name(), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("128") } });
     QVERIFY2(r.ok(), qPrintable(r.errorMessage()));
     qInfo("loop device %s, initial %s", qPrintable(m_loop.name()),
-        qPrintable(QStringList({ value(attributes[0]), value(attributes[1]), value(attributes[2]), value(attributes[3]), value(attributes[4]) }).join(QLatin1Char(' '))));
+        qPrintable(QStringList({ value(attributes[0]), value(attributes[1]), value(attributes[2]), value(attributes[3]),
+                                   value(attributes[4]) })
+                       .join(QLatin1Char(' '))));
 }
 
 void TestLivePresets::cleanupTestCase()
@@ -82,7 +81,7 @@ void TestLivePresets::cleanupTestCase()
         if (value(c.attribute) != c.value)
             changed << c;
     }
-    const ApplyResult r = applyChanges(m_sysfs, changed);
+    const ApplyResult r = applyChanges(m_sysfs, changed, false, RiskConsent::Given); // as it was, risky or not
     if (!r.ok())
         qWarning("restoring %s: %s", qPrintable(m_loop.name()), qPrintable(r.errorMessage()));
     m_loop.release();
@@ -116,7 +115,8 @@ void TestLivePresets::saveVerifyApply()
         QStringLiteral("queue/scheduler mq-deadline->none") };
     const QString nrRequests = m_preset.rules.first().settings[2].value;
     if (value(QStringLiteral("queue/nr_requests")) != nrRequests)
-        expected.insert(1, QStringLiteral("queue/nr_requests %1->%2").arg(value(QStringLiteral("queue/nr_requests")), nrRequests));
+        expected.insert(
+            1, QStringLiteral("queue/nr_requests %1->%2").arg(value(QStringLiteral("queue/nr_requests")), nrRequests));
     qInfo("drift: %s", qPrintable(drift.join(QStringLiteral(", "))));
     QCOMPARE(drift, expected);
 
@@ -179,22 +179,65 @@ void TestLivePresets::cli()
     // diff: a preset against itself, and against a built-in (by name).
     QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("diff"), file, file }, &out), 0);
     QVERIFY2(out.contains(QLatin1String("same settings")), qPrintable(out));
-    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("diff"), file, QStringLiteral("max-sectors-kb-long-sg-lists") }, &out), 1);
+    QCOMPARE(
+        run({ QStringLiteral("preset"), QStringLiteral("diff"), file, QStringLiteral("max-sectors-kb-long-sg-lists") },
+            &out),
+        1);
     QVERIFY2(out.contains(QStringLiteral("match kind=loop name=%1:").arg(m_loop.name())), qPrintable(out));
     QVERIFY2(out.contains(QLatin1String("  + queue/max_sectors_kb=128")), qPrintable(out));
     // export: the loop device's rule as udev rules, by kernel name (a loop device has no WWID).
-    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("export"), file, QStringLiteral("--format"), QStringLiteral("udev") }, &out), 0);
-    QVERIFY2(out.contains(QStringLiteral("KERNEL==\"loop*\", KERNEL==\"%1\", ATTR{queue/scheduler}=").arg(m_loop.name())), qPrintable(out));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("export"), file, QStringLiteral("--format"),
+                     QStringLiteral("udev") },
+                 &out),
+        0);
+    QVERIFY2(
+        out.contains(QStringLiteral("KERNEL==\"loop*\", KERNEL==\"%1\", ATTR{queue/scheduler}=").arg(m_loop.name())),
+        qPrintable(out));
     // A bad file: exit 2, the field named, nothing written.
     const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
     QFile b(bad);
     QVERIFY(b.open(QIODevice::WriteOnly));
-    b.write(QStringLiteral(R"({"schema": 1, "name": "bad", "rules": [{"match": {"name": "%1"}, "settings": {"queue/nomerges": 2, "queue/read_ahead_kb": "lots"}}]})")
-                .arg(m_loop.name()).toUtf8());
+    b.write(QStringLiteral(
+        R"({"schema": 1, "name": "bad", "rules": [{"match": {"name": "%1"}, "settings": {"queue/nomerges": 2, "queue/read_ahead_kb": "lots"}}]})")
+                .arg(m_loop.name())
+                .toUtf8());
     b.close();
     QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), bad }, &out), 2);
     QVERIFY2(out.contains(QLatin1String("rule 1, field \"settings.queue/read_ahead_kb\"")), qPrintable(out));
     QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+
+    // save never replaces a file silently: refused in one line, --replace replaces it.
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }, &out), 1);
+    QVERIFY2(out.contains(QLatin1String("exists")) && out.contains(QLatin1String("--replace"))
+            && out.count(QLatin1Char('\n')) == 1,
+        qPrintable(out));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name(), QStringLiteral("--replace") },
+                 &out),
+        0);
+
+    // A preset that turns the volatile write cache's flushes off: its preview says so, apply needs --force.
+    if (value(QStringLiteral("queue/write_cache")) != QLatin1String("write back"))
+        QSKIP("the loop device reports no volatile cache (write_cache is not \"write back\")");
+    const QString risky = m_dir.filePath(QStringLiteral("risky.json"));
+    QFile r(risky);
+    QVERIFY(r.open(QIODevice::WriteOnly));
+    r.write(QStringLiteral(
+        R"({"schema": 1, "name": "risky", "rules": [{"match": {"name": "%1"}, "settings": {"queue/nomerges": 2, "queue/write_cache": "write through"}}]})")
+                .arg(m_loop.name())
+                .toUtf8());
+    r.close();
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--dry-run") }, &out), 0);
+    QVERIFY2(out.contains(QLatin1String("RISK: the kernel stops sending cache flushes")), qPrintable(out));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky }, &out), 2);
+    QVERIFY2(out.contains(QLatin1String("refused without --force")), qPrintable(out));
+    QCOMPARE(value(QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0")); // nothing of it written
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--force") }, &out), 0);
+    QCOMPARE(value(QStringLiteral("queue/write_cache")), QStringLiteral("write through"));
+    const ApplyResult back = applyChanges(m_sysfs,
+        { { m_loop.name(), QStringLiteral("queue/write_cache"), QStringLiteral("write back") },
+            { m_loop.name(), QStringLiteral("queue/nomerges"), QStringLiteral("0") } });
+    QVERIFY2(back.ok(), qPrintable(back.errorMessage()));
 }
 
 QTEST_GUILESS_MAIN(TestLivePresets)

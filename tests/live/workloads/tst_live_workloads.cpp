@@ -3,6 +3,7 @@
 // with direct I/O and mq-deadline and removed without a trace; FioRun streams progress from a real fio and
 // stop() ends it with SIGINT; a recorded `dmtunectl run` reads back; nomerges=2 shows in the run summary.
 #include "../scratchloop.h"
+#include "livesupport.h"
 
 #include "recordings/recordingreader.h"
 #include "recordings/recordingwriter.h"
@@ -21,80 +22,7 @@
 #include <sys/mount.h>
 
 using namespace dmtune;
-using dmtune::live::ScratchLoop;
-
-namespace {
-
-const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
-
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r.err = QString::fromLocal8Bit(p.readAllStandardError());
-    return r;
-}
-
-// An ext4 file system with one file on the scratch device, mounted only while the file is written.
-bool makeExt4WithFile(const QString &device, const QString &mountPoint, const QByteArray &content, QString *error)
-{
-    const Run mkfs = runProgram(QStringLiteral("mkfs.ext4"), { QStringLiteral("-q"), QStringLiteral("-F"), device });
-    if (mkfs.exitCode != 0) {
-        *error = QStringLiteral("mkfs.ext4: ") + mkfs.err;
-        return false;
-    }
-    if (::mount(QFile::encodeName(device).constData(), QFile::encodeName(mountPoint).constData(), "ext4", 0, nullptr)
-        != 0) {
-        *error = QStringLiteral("mount failed");
-        return false;
-    }
-    QFile file(mountPoint + QStringLiteral("/witness.txt"));
-    const bool written = file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-    file.close();
-    ::umount(QFile::encodeName(mountPoint).constData());
-    if (!written)
-        *error = QStringLiteral("cannot write the witness file");
-    return written;
-}
-
-// fsck -n finds nothing wrong and the witness file still has its content.
-bool ext4Intact(const QString &device, const QString &mountPoint, const QByteArray &content, QString *why)
-{
-    const Run fsck = runProgram(QStringLiteral("fsck.ext4"), { QStringLiteral("-n"), QStringLiteral("-f"), device });
-    if (fsck.exitCode != 0) {
-        *why = QStringLiteral("fsck.ext4 -n: exit %1: %2").arg(fsck.exitCode).arg(fsck.out + fsck.err);
-        return false;
-    }
-    if (::mount(QFile::encodeName(device).constData(), QFile::encodeName(mountPoint).constData(), "ext4", MS_RDONLY,
-            nullptr)
-        != 0) {
-        *why = QStringLiteral("cannot mount it read-only");
-        return false;
-    }
-    QFile file(mountPoint + QStringLiteral("/witness.txt"));
-    const QByteArray read = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    file.close();
-    ::umount(QFile::encodeName(mountPoint).constData());
-    if (read != content)
-        *why = QStringLiteral("the witness file changed");
-    return read == content;
-}
-
-} // namespace
+using namespace dmtune::live;
 
 class TestLiveWorkloads : public QObject {
     Q_OBJECT
@@ -113,8 +41,7 @@ private:
 
 void TestLiveWorkloads::initTestCase()
 {
-    const QString reason = ScratchLoop::unavailableReason(
-        { QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("mkfs.ext4"), QStringLiteral("fsck.ext4") });
+    const QString reason = ScratchLoop::unavailableReason(ext4WitnessTools);
     if (!reason.isEmpty())
         QSKIP(qPrintable(reason));
     QVERIFY(QFileInfo::exists(dmtunectl));
@@ -128,7 +55,7 @@ void TestLiveWorkloads::guardRefusesExt4AndLeavesItIntact()
     const QString mnt = m_work.filePath(QStringLiteral("mnt"));
     const QByteArray witness = "written before the guard looked\n";
     QString error;
-    QVERIFY2(makeExt4WithFile(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+    QVERIFY2(makeExt4WithWitness(loop.devicePath(), mnt, witness, &error), qPrintable(error));
 
     // libblkid sees the file system; a write is refused, a read is not.
     const DeviceFacts facts = gatherDeviceFacts(m_root, loop.name());
@@ -159,7 +86,7 @@ void TestLiveWorkloads::guardRefusesExt4AndLeavesItIntact()
     const WriteDecision fresh = checkWrite(m_root, empty.name(), true, QString());
     QVERIFY2(fresh.allowed && !fresh.needsConfirmation, qPrintable(fresh.reasons.join(u'|')));
 
-    QVERIFY2(ext4Intact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+    QVERIFY2(ext4WitnessIntact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
 }
 
 void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
@@ -171,28 +98,28 @@ void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
     const QString mnt = m_work.filePath(QStringLiteral("mnt"));
     const QByteArray witness = "the CLI must not touch this\n";
     QString error;
-    QVERIFY2(makeExt4WithFile(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+    QVERIFY2(makeExt4WithWitness(loop.devicePath(), mnt, witness, &error), qPrintable(error));
 
     const QStringList job = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
         loop.devicePath(), QStringLiteral("--runtime"), QStringLiteral("2") };
-    const Run refused = runProgram(dmtunectl, job);
+    const ProgramRun refused = runProgram(dmtunectl, job);
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("holds ext4 (filesystem)")), qPrintable(refused.err));
     QVERIFY(refused.err.contains(QStringLiteral("--destroy-data-on ") + loop.name()));
     QCOMPARE(refused.err.count(QLatin1Char('\n')), 1); // one line, as every error
     // Confirming with another device is a usage error, and writes nothing either.
-    const Run wrongDevice
+    const ProgramRun wrongDevice
         = runProgram(dmtunectl, job + QStringList { QStringLiteral("--destroy-data-on"), other.name() });
     QCOMPARE(wrongDevice.exitCode, 2);
     // A read workload runs without confirmation.
-    const Run read = runProgram(dmtunectl,
+    const ProgramRun read = runProgram(dmtunectl,
         { QStringLiteral("run"), QStringLiteral("seq-read-8k-4jobs"), QStringLiteral("--device"), loop.name(),
             QStringLiteral("--runtime"), QStringLiteral("1"), QStringLiteral("--json") });
     QCOMPARE(read.exitCode, 0);
-    QVERIFY2(ext4Intact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
+    QVERIFY2(ext4WitnessIntact(loop.devicePath(), mnt, witness, &error), qPrintable(error));
 
     // Confirmed: fio writes, and the file system is gone.
-    const Run confirmed = runProgram(dmtunectl,
+    const ProgramRun confirmed = runProgram(dmtunectl,
         job + QStringList { QStringLiteral("--destroy-data-on"), loop.devicePath(), QStringLiteral("--json") });
     QCOMPARE(confirmed.exitCode, 0);
     const QString summaryText = confirmed.out.mid(confirmed.out.lastIndexOf(QStringLiteral("\n{\n")) + 1);
@@ -208,7 +135,7 @@ void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
                 .value(QLatin1String("w/s"))
                 .toDouble()
         > 0);
-    QVERIFY(!ext4Intact(loop.devicePath(), mnt, witness, &error));
+    QVERIFY(!ext4WitnessIntact(loop.devicePath(), mnt, witness, &error));
 }
 
 void TestLiveWorkloads::labDeviceLifecycle()
@@ -311,7 +238,7 @@ void TestLiveWorkloads::recordedRunReadsBack()
     const QString record = m_work.filePath(QStringLiteral("run.dmrec"));
     const QStringList job = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
         name.value(), QStringLiteral("--runtime"), QStringLiteral("3"), QStringLiteral("--json") };
-    const Run merged = runProgram(dmtunectl, job + QStringList { QStringLiteral("--record"), record });
+    const ProgramRun merged = runProgram(dmtunectl, job + QStringList { QStringLiteral("--record"), record });
     QCOMPARE(merged.exitCode, 0);
 
     const auto recording = readRecording(record);
@@ -329,7 +256,7 @@ void TestLiveWorkloads::recordedRunReadsBack()
     QCOMPARE(labels, (QStringList { RecordingWriter::fioStartLabel(), RecordingWriter::fioEndLabel() }));
 
     // The summary's device statistics show the merges, and nomerges=2 takes them away.
-    const auto wrqm = [&](const Run &run) {
+    const auto wrqm = [&](const ProgramRun &run) {
         const QJsonObject summary
             = QJsonDocument::fromJson(run.out.mid(run.out.lastIndexOf(QStringLiteral("\n{\n")) + 1).toUtf8()).object();
         return summary.value(QLatin1String("devices"))
@@ -343,7 +270,7 @@ void TestLiveWorkloads::recordedRunReadsBack()
     const QString nomerges = QStringLiteral("block/%1/queue/nomerges").arg(name.value());
     const QString old = m_root.readOr(nomerges);
     QVERIFY(m_root.write(nomerges, QStringLiteral("2")));
-    const Run unmerged = runProgram(dmtunectl, job);
+    const ProgramRun unmerged = runProgram(dmtunectl, job);
     m_root.write(nomerges, old); // loop devices keep queue settings after detach
     QCOMPARE(unmerged.exitCode, 0);
     QCOMPARE(wrqm(unmerged), 0.0);

@@ -39,8 +39,7 @@ QString run(const QString &program, const QStringList &args)
 }
 } // namespace
 
-class TestLiveHotplug : public QObject
-{
+class TestLiveHotplug : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -92,12 +91,12 @@ void TestLiveHotplug::loopAppearsChangesAndVanishes()
         QVERIFY(f.resize(16 << 20));
     }
     clock.restart();
-    run(QStringLiteral("losetup"), {QStringLiteral("/dev/") + m_name, image});
+    run(QStringLiteral("losetup"), { QStringLiteral("/dev/") + m_name, image });
     QTRY_COMPARE_WITH_TIMEOUT(discovery.snapshot().device(m_name)->loopBackingFile, image, 1000);
     QCOMPARE(discovery.snapshot().device(m_name)->sizeBytes, qint64(16 << 20));
     qInfo("attach seen after %lld ms", clock.elapsed());
 
-    run(QStringLiteral("losetup"), {QStringLiteral("-d"), QStringLiteral("/dev/") + m_name});
+    run(QStringLiteral("losetup"), { QStringLiteral("-d"), QStringLiteral("/dev/") + m_name });
     QTRY_VERIFY_WITH_TIMEOUT(discovery.snapshot().device(m_name)->loopBackingFile.isEmpty(), 1000);
 
     // remove
@@ -115,7 +114,7 @@ void TestLiveHotplug::cleanupTestCase()
 {
     if (!m_created)
         return;
-    run(QStringLiteral("losetup"), {QStringLiteral("-d"), QStringLiteral("/dev/") + m_name});
+    run(QStringLiteral("losetup"), { QStringLiteral("-d"), QStringLiteral("/dev/") + m_name });
     loopControl(LOOP_CTL_REMOVE, loopNumber);
 }
 

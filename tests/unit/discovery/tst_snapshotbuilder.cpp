@@ -5,11 +5,11 @@
 #include "discovery/snapshotbuilder.h"
 #include "discovery/snapshotjson.h"
 
-#include <QJsonArray>
 #include <QDirIterator>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QFileInfo>
 #include <QTest>
 
 #include <string_view>
@@ -18,8 +18,7 @@
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 
-class TestSnapshotBuilder : public QObject
-{
+class TestSnapshotBuilder : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void netappMapOverFourPaths();
@@ -41,26 +40,32 @@ void TestSnapshotBuilder::netappMapOverFourPaths()
 {
     FakeSysfs t;
     const QString wwid = QStringLiteral("naa.600a098038303053453f463045727a4d");
-    t.scsiDisk(QStringLiteral("sdak"), QStringLiteral("66:64"), QStringLiteral("3:0:1:5"), QStringLiteral("NETAPP"), QStringLiteral("LUN C-Mode"), wwid);
-    t.scsiDisk(QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("2:0:1:5"), QStringLiteral("NETAPP"), QStringLiteral("LUN C-Mode"), wwid);
-    t.scsiDisk(QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("2:0:0:5"), QStringLiteral("NETAPP"), QStringLiteral("LUN C-Mode"), wwid);
-    t.scsiDisk(QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("3:0:0:5"), QStringLiteral("NETAPP"), QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdak"), QStringLiteral("66:64"), QStringLiteral("3:0:1:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("2:0:1:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("2:0:0:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdac"), QStringLiteral("65:192"), QStringLiteral("3:0:0:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
     t.dmDevice(QStringLiteral("dm-3"), QStringLiteral("253:3"), QStringLiteral("mpathc"),
-               QStringLiteral("mpath-3600a098038303053453f463045727a4d"),
-               {QStringLiteral("sdak"), QStringLiteral("sdu"), QStringLiteral("sdm"), QStringLiteral("sdac")});
+        QStringLiteral("mpath-3600a098038303053453f463045727a4d"),
+        { QStringLiteral("sdak"), QStringLiteral("sdu"), QStringLiteral("sdm"), QStringLiteral("sdac") });
 
     const SysfsRoot sysfs(t.root(), QString());
     QVERIFY(!sysfs.isLive());
     const DeviceSnapshot s = Discovery::scan(sysfs);
     QCOMPARE(s.devices.size(), 5);
     // natural kernel order: dm-3, sdm, sdu, sdac, sdak
-    QCOMPARE(s.deviceNames(), (QStringList {QStringLiteral("dm-3"), QStringLiteral("sdm"), QStringLiteral("sdu"),
-                                            QStringLiteral("sdac"), QStringLiteral("sdak")}));
+    QCOMPARE(s.deviceNames(),
+        (QStringList { QStringLiteral("dm-3"), QStringLiteral("sdm"), QStringLiteral("sdu"), QStringLiteral("sdac"),
+            QStringLiteral("sdak") }));
     const BlockDevice *map = s.device(QStringLiteral("dm-3"));
     QVERIFY(map);
     QCOMPARE(map->kind, DeviceKind::Multipath);
     QCOMPARE(map->dmName, QStringLiteral("mpathc"));
-    QCOMPARE(map->slaves, (QStringList {QStringLiteral("sdm"), QStringLiteral("sdu"), QStringLiteral("sdac"), QStringLiteral("sdak")}));
+    QCOMPARE(map->slaves,
+        (QStringList { QStringLiteral("sdm"), QStringLiteral("sdu"), QStringLiteral("sdac"), QStringLiteral("sdak") }));
     QCOMPARE(map->sizeBytes, qint64(2097152) * 512);
     const BlockDevice *sdak = s.device(QStringLiteral("sdak"));
     QVERIFY(sdak);
@@ -70,7 +75,7 @@ void TestSnapshotBuilder::netappMapOverFourPaths()
     QCOMPARE(sdak->model, QStringLiteral("LUN C-Mode"));
     QCOMPARE(sdak->wwid, wwid);
     QCOMPARE(sdak->scsi.queueDepth, QStringLiteral("32"));
-    QCOMPARE(sdak->holders, QStringList {QStringLiteral("dm-3")});
+    QCOMPARE(sdak->holders, QStringList { QStringLiteral("dm-3") });
     QCOMPARE(sdak->scheduler, QStringLiteral("mq-deadline"));
     QCOMPARE(sdak->schedulers.size(), 4);
     QCOMPARE(sdak->devnum, QStringLiteral("66:64"));
@@ -106,14 +111,14 @@ void TestSnapshotBuilder::singlePathMapOverSkd()
     t.blockCommon(skd, QStringLiteral("skd0"), QStringLiteral("252:0"), 1563037696);
     t.link(skd + QStringLiteral("/device"), pci);
     t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("253:0"), QStringLiteral("skd_mpath"),
-               QStringLiteral("mpath-skd0"), {QStringLiteral("skd0")}, 1563037696);
+        QStringLiteral("mpath-skd0"), { QStringLiteral("skd0") }, 1563037696);
 
     const DeviceSnapshot s = Discovery::scan(SysfsRoot(t.root(), QString()));
     QCOMPARE(s.devices.size(), 2);
     QCOMPARE(s.device(QStringLiteral("skd0"))->kind, DeviceKind::Other);
-    QCOMPARE(s.device(QStringLiteral("skd0"))->holders, QStringList {QStringLiteral("dm-0")});
+    QCOMPARE(s.device(QStringLiteral("skd0"))->holders, QStringList { QStringLiteral("dm-0") });
     QCOMPARE(s.maps.size(), 1);
-    QCOMPARE(s.maps[0].slaves, QStringList {QStringLiteral("skd0")});
+    QCOMPARE(s.maps[0].slaves, QStringList { QStringLiteral("skd0") });
     QCOMPARE(s.maps[0].sizeBytes, qint64(1563037696) * 512);
 }
 
@@ -134,12 +139,12 @@ void TestSnapshotBuilder::eightySataDisksInFailoverMaps()
     for (int i = 0; i < 80; ++i) {
         const int lun = i / 2;
         t.scsiDisk(sdName(i), QStringLiteral("%1:%2").arg(8 + (i * 16) / 256).arg((i * 16) % 256),
-                   QStringLiteral("%1:0:%2:0").arg(i % 2 ? 1 : 0).arg(lun), QStringLiteral("ATA"),
-                   QStringLiteral("ST4000NM0033-9ZM"), QStringLiteral("naa.5000c500%1").arg(lun, 8, 10, QLatin1Char('0')));
+            QStringLiteral("%1:0:%2:0").arg(i % 2 ? 1 : 0).arg(lun), QStringLiteral("ATA"),
+            QStringLiteral("ST4000NM0033-9ZM"), QStringLiteral("naa.5000c500%1").arg(lun, 8, 10, QLatin1Char('0')));
     }
     for (int m = 0; m < 40; ++m) {
         t.dmDevice(QStringLiteral("dm-%1").arg(m), QStringLiteral("253:%1").arg(m), QStringLiteral("mpath%1").arg(m),
-                   QStringLiteral("mpath-35000c500%1").arg(m, 8, 10, QLatin1Char('0')), {sdName(2 * m), sdName(2 * m + 1)});
+            QStringLiteral("mpath-35000c500%1").arg(m, 8, 10, QLatin1Char('0')), { sdName(2 * m), sdName(2 * m + 1) });
     }
     const DeviceSnapshot s = Discovery::scan(SysfsRoot(t.root(), QString()));
     QCOMPARE(s.devices.size(), 120);
@@ -148,7 +153,7 @@ void TestSnapshotBuilder::eightySataDisksInFailoverMaps()
     QCOMPARE(s.maps[2].name, QStringLiteral("mpath2"));
     QCOMPARE(s.maps[10].name, QStringLiteral("mpath10"));
     QVERIFY(s.deviceNames().indexOf(QStringLiteral("sdz")) < s.deviceNames().indexOf(QStringLiteral("sdaa")));
-    QCOMPARE(s.device(QStringLiteral("sdcb"))->holders, QStringList {QStringLiteral("dm-39")});
+    QCOMPARE(s.device(QStringLiteral("sdcb"))->holders, QStringList { QStringLiteral("dm-39") });
     for (const auto &m : s.maps)
         QCOMPARE(m.slaves.size(), 2);
 }
@@ -157,7 +162,7 @@ void TestSnapshotBuilder::nvmeNamespace()
 {
     FakeSysfs t;
     t.nvmeNamespace(QStringLiteral("nvme0n1"), QStringLiteral("259:0"), QStringLiteral("nvme0"),
-                    QStringLiteral("nvme-subsys0"), QStringLiteral("eui.002538b231b633a2"));
+        QStringLiteral("nvme-subsys0"), QStringLiteral("eui.002538b231b633a2"));
     const DeviceSnapshot s = Discovery::scan(SysfsRoot(t.root(), QString()));
     QCOMPARE(s.devices.size(), 1);
     const BlockDevice &d = s.devices.first();
@@ -205,11 +210,11 @@ void TestSnapshotBuilder::partitionsAndHolders()
 {
     FakeSysfs t;
     t.scsiDisk(QStringLiteral("sda"), QStringLiteral("8:0"), QStringLiteral("0:0:0:0"), QStringLiteral("ATA"),
-               QStringLiteral("Samsung SSD"), QStringLiteral("naa.5002538e40000001"));
+        QStringLiteral("Samsung SSD"), QStringLiteral("naa.5002538e40000001"));
     t.partition(QStringLiteral("sda"), QStringLiteral("sda2"), QStringLiteral("8:2"), 2, 1000);
     t.partition(QStringLiteral("sda"), QStringLiteral("sda1"), QStringLiteral("8:1"), 1, 2048);
-    const QString lv = t.dmDevice(QStringLiteral("dm-1"), QStringLiteral("253:1"), QStringLiteral("vg-root"),
-                                  QStringLiteral("LVM-abcdef"), {});
+    const QString lv = t.dmDevice(
+        QStringLiteral("dm-1"), QStringLiteral("253:1"), QStringLiteral("vg-root"), QStringLiteral("LVM-abcdef"), {});
     t.link(lv + QStringLiteral("/slaves/sda2"), t.devicePath(QStringLiteral("sda2")));
     t.link(t.devicePath(QStringLiteral("sda2")) + QStringLiteral("/holders/dm-1"), lv);
     const DeviceSnapshot s = Discovery::scan(SysfsRoot(t.root(), QString()));
@@ -218,9 +223,9 @@ void TestSnapshotBuilder::partitionsAndHolders()
     QCOMPARE(sda->partitions.size(), 2);
     QCOMPARE(sda->partitions[0].name, QStringLiteral("sda1"));
     QCOMPARE(sda->partitions[0].sizeBytes, qint64(2048) * 512);
-    QCOMPARE(sda->partitions[1].holders, QStringList {QStringLiteral("dm-1")});
+    QCOMPARE(sda->partitions[1].holders, QStringList { QStringLiteral("dm-1") });
     QCOMPARE(s.device(QStringLiteral("dm-1"))->kind, DeviceKind::DmLvm);
-    QCOMPARE(s.device(QStringLiteral("dm-1"))->slaves, QStringList {QStringLiteral("sda2")});
+    QCOMPARE(s.device(QStringLiteral("dm-1"))->slaves, QStringList { QStringLiteral("sda2") });
     QVERIFY(s.maps.isEmpty());
 }
 
@@ -231,11 +236,11 @@ void TestSnapshotBuilder::tarCaptureWithPaddedFiles()
     FakeSysfs t;
     const QString wwid = QStringLiteral("naa.600a098038303053453f463045727a4d");
     t.scsiDisk(QStringLiteral("sdu"), QStringLiteral("65:64"), QStringLiteral("2:0:1:5"), QStringLiteral("NETAPP"),
-               QStringLiteral("LUN C-Mode"), wwid);
+        QStringLiteral("LUN C-Mode"), wwid);
     t.scsiDisk(QStringLiteral("sdm"), QStringLiteral("8:192"), QStringLiteral("2:0:0:5"), QStringLiteral("NETAPP"),
-               QStringLiteral("LUN C-Mode"), wwid);
+        QStringLiteral("LUN C-Mode"), wwid);
     t.dmDevice(QStringLiteral("dm-3"), QStringLiteral("253:3"), QStringLiteral("mpathc"),
-               QStringLiteral("mpath-3600a098038303053453f463045727a4d"), {QStringLiteral("sdu"), QStringLiteral("sdm")});
+        QStringLiteral("mpath-3600a098038303053453f463045727a4d"), { QStringLiteral("sdu"), QStringLiteral("sdm") });
     const QJsonObject plain = snapshotToJson(Discovery::scan(SysfsRoot(t.root(), QString())));
 
     // Pad every regular file as tar does, then round-trip the tree through the real tar.
@@ -254,8 +259,9 @@ void TestSnapshotBuilder::tarCaptureWithPaddedFiles()
     QVERIFY(padded > 20);
     QTemporaryDir captured;
     QProcess tar;
-    tar.start(QStringLiteral("sh"), {QStringLiteral("-c"),
-                                     QStringLiteral("tar -C '%1' -cf - . | tar -C '%2' -xf -").arg(t.root(), captured.path())});
+    tar.start(QStringLiteral("sh"),
+        { QStringLiteral("-c"),
+            QStringLiteral("tar -C '%1' -cf - . | tar -C '%2' -xf -").arg(t.root(), captured.path()) });
     QVERIFY(tar.waitForFinished(30000));
     QCOMPARE(tar.exitCode(), 0);
     QCOMPARE(QFileInfo(captured.path() + QStringLiteral("/block/sdu/queue/scheduler")).size(), qint64(4096));

@@ -7,8 +7,12 @@
 #include "discovery/snapshotjson.h"
 #include "discovery/sysfscapture.h"
 #include "dm/captureddevicemapper.h"
-#include "dm/fakedevicemapper.h"
+#include "dm/libdevmapperbackend.h"
+#include "dm/multipathdclient.h"
+#include "dm/multipathoperation.h"
+#include "fakedevicemapper.h"
 #include "stats/counterreader.h"
+#include "util/fd.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <future>
 #include <sys/stat.h>
 
 using namespace dmtune;
@@ -46,6 +52,12 @@ class TestSysfsCapture : public QObject {
 private Q_SLOTS:
     void captureReadsBackTheSameSystem();
     void refusesANonEmptyDirectory();
+    void refusesAnExistingDirectory();
+    void captureDirectoryIsPrivate();
+    void newFilesNeverFollowLinks();
+    void capturedMapsAreNeverChanged();
+    void samplerDoesNotBlockOnAFifo();
+    void samplerStaysInsideTheTree();
     void badCaptureFileNamesTheField();
 };
 
@@ -53,7 +65,8 @@ void TestSysfsCapture::captureReadsBackTheSameSystem()
 {
     FakeSysfs t;
     const QString wwid = QStringLiteral("naa.333333330000007d0");
-    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd") };
+    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+        QStringLiteral("sdd") };
     for (int i = 0; i < 4; ++i)
         t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i + 2),
             QStringLiteral("Linux"), QStringLiteral("scsi_debug"), wwid);
@@ -97,7 +110,8 @@ void TestSysfsCapture::captureReadsBackTheSameSystem()
         const SysfsRoot captured = sysfsRootForDirectory(given);
         QVERIFY(!captured.isLive());
         QCOMPARE(captured.procRoot(), dir + QStringLiteral("/proc"));
-        QCOMPARE(captureDescription(captured).value(QStringLiteral("kernel")).toString(), QStringLiteral("6.1.0-28-amd64"));
+        QCOMPARE(
+            captureDescription(captured).value(QStringLiteral("kernel")).toString(), QStringLiteral("6.1.0-28-amd64"));
         const DeviceSnapshot snapshot = Discovery::scan(captured);
         const QJsonObject a = snapshotToJson(expected);
         const QJsonObject b = snapshotToJson(snapshot);
@@ -121,7 +135,8 @@ void TestSysfsCapture::captureReadsBackTheSameSystem()
     QVERIFY(maps);
     CapturedDeviceMapper captured(maps.value());
     QVERIFY(!captured.message(QStringLiteral("mpatha"), QStringLiteral("fail_path 8:0")));
-    QCOMPARE(captured.table(QStringLiteral("mpatha")).value().first().params, dm.table(QStringLiteral("mpatha")).value().first().params);
+    QCOMPARE(captured.table(QStringLiteral("mpatha")).value().first().params,
+        dm.table(QStringLiteral("mpatha")).value().first().params);
 }
 
 void TestSysfsCapture::refusesANonEmptyDirectory()
@@ -131,17 +146,185 @@ void TestSysfsCapture::refusesANonEmptyDirectory()
     writeText(out.path() + QStringLiteral("/something"), "x");
     const auto report = captureSystem(SysfsRoot(t.root(), QString()), out.path(), nullptr, DeviceMapperState());
     QVERIFY(!report);
-    QVERIFY(report.errorMessage().contains(QLatin1String("not empty")));
+    QVERIFY2(report.errorMessage().contains(QLatin1String("exists")), qPrintable(report.errorMessage()));
+    QCOMPARE(QDir(out.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("something") });
+}
+
+// Even empty: a directory made by someone else may be theirs to plant links in.
+void TestSysfsCapture::refusesAnExistingDirectory()
+{
+    FakeSysfs t;
+    t.virtualDisk(QStringLiteral("loop0"), QStringLiteral("7:0"), 2048);
+    QTemporaryDir out;
+    const auto report = captureSystem(SysfsRoot(t.root(), QString()), out.path(), nullptr, DeviceMapperState());
+    QVERIFY(!report);
+    QCOMPARE(report.errorMessage(), out.path() + QStringLiteral(": exists; capture creates a new directory"));
+    QVERIFY(QDir(out.path()).isEmpty());
+}
+
+void TestSysfsCapture::captureDirectoryIsPrivate()
+{
+    FakeSysfs t;
+    t.virtualDisk(QStringLiteral("loop0"), QStringLiteral("7:0"), 2048);
+    QTemporaryDir out;
+    const QString dir = out.path() + QStringLiteral("/capture");
+    const mode_t oldMask = ::umask(0);
+    const auto report = captureSystem(SysfsRoot(t.root(), QString()), dir, nullptr, DeviceMapperState());
+    ::umask(oldMask);
+    QVERIFY2(report, qPrintable(report.errorMessage()));
+    struct stat st { };
+    QCOMPARE(::stat(QFile::encodeName(dir).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 07777, mode_t(0700));
+    QVERIFY(report.value().files > 0);
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/sys/block/loop0")));
+}
+
+void TestSysfsCapture::newFilesNeverFollowLinks()
+{
+    QTemporaryDir out;
+    QTemporaryDir outside;
+    const QString victim = outside.path() + QStringLiteral("/victim");
+    writeText(victim, "precious\n");
+    // Planted: a link where a file goes, and a link where a directory goes.
+    QVERIFY(QFile::link(victim, out.path() + QStringLiteral("/dmtune-capture.json")));
+    QVERIFY(QFile::link(outside.path(), out.path() + QStringLiteral("/proc")));
+    const Fd dir(::open(QFile::encodeName(out.path()).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    QVERIFY(dir.get() >= 0);
+    Status s = createNewFile(dir.get(), QStringLiteral("dmtune-capture.json"), "{}", 0644);
+    QVERIFY(!s);
+    s = createNewFile(dir.get(), QStringLiteral("proc/diskstats"), "x", 0644);
+    QVERIFY(!s);
+    s = createNewFile(dir.get(), QStringLiteral("proc/../victim2"), "x", 0644);
+    QVERIFY(!s);
+    QFile f(victim);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("precious\n"));
+    QCOMPARE(QDir(outside.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("victim") });
+    // An existing plain file is not replaced either; a new one is made.
+    writeText(out.path() + QStringLiteral("/existing"), "old");
+    QVERIFY(!createNewFile(dir.get(), QStringLiteral("existing"), "new", 0644));
+    QVERIFY(createNewFile(dir.get(), QStringLiteral("fresh"), "new", 0644));
+}
+
+// A captured system's maps are looked at, never changed: not through its recorded device-mapper, not
+// through this host's multipathd or device-mapper (which have maps of the same names).
+void TestSysfsCapture::capturedMapsAreNeverChanged()
+{
+    FakeSysfs t;
+    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+        QStringLiteral("sdd") };
+    for (int i = 0; i < 4; ++i)
+        t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i + 2),
+            QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.333333330000007d0"));
+    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("254:0"), QStringLiteral("mpatha"),
+        QStringLiteral("mpath-333333330000007d0"), paths, 131072);
+    FakeDeviceMapper source;
+    QVERIFY(source.addMap(QStringLiteral("mpatha"), tableText, statusText, QStringLiteral("mpath-333333330000007d0")));
+    DeviceMapperState state;
+    state.available = true;
+    QTemporaryDir out;
+    const QString dir = out.path() + QStringLiteral("/capture");
+    QVERIFY(captureSystem(SysfsRoot(t.root(), QString()), dir, &source, state));
+    const SysfsRoot captured = sysfsRootForDirectory(dir);
+    QVERIFY(!captured.isWritable());
+
+    const auto dm = deviceMapperFor(captured);
+    QVERIFY2(dm, qPrintable(dm.errorMessage()));
+    QVERIFY(!dm.value()->readOnlyReason().isEmpty());
+    QCOMPARE(dm.value()->table(QStringLiteral("mpatha")).value().first().params,
+        source.table(QStringLiteral("mpatha")).value().first().params);
+    QStringList sentToMultipathd;
+    const MultipathdCommand multipathd = [&](const QString &command) -> Result<QString> {
+        sentToMultipathd << command;
+        return command == multipathdMapNamesCommand() ? QStringLiteral("mpatha\n") : QStringLiteral("ok\n");
+    };
+    const auto prepared = prepareMultipathOperation(
+        *dm.value(), captured, QStringLiteral("mpatha"), { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 });
+    QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
+    const MultipathOperationResult r = executeMultipathOperation(*dm.value(), prepared.value(), multipathd);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.contains(QLatin1String("read-only")), qPrintable(r.error));
+    QCOMPARE(sentToMultipathd, QStringList());
+    const auto reload = prepareMultipathReload(*dm.value(), QStringLiteral("mpatha"), prepared->before.table);
+    QVERIFY2(reload, qPrintable(reload.errorMessage()));
+    QVERIFY(!executeMultipathReload(*dm.value(), reload.value(), false).ok);
+
+    // This host's device-mapper, reached with a tree that is not this host's /sys, refuses before any ioctl
+    // (here the tree has no dm_mod either: that reason comes first).
+    LibDevmapperBackend host(captured);
+    QVERIFY2(
+        host.readOnlyReason().contains(QLatin1String("not this system's /sys")), qPrintable(host.readOnlyReason()));
+    QVERIFY(!host.message(QStringLiteral("mpatha"), QStringLiteral("fail_path 8:16")));
+    QVERIFY(!host.reload(QStringLiteral("mpatha"), source.table(QStringLiteral("mpatha")).value()));
+}
+
+// The sampler's own fast reads (by path, kept open) take O_NONBLOCK too: a FIFO for proc/diskstats or a
+// device's stat fails the read instead of hanging the tick.
+void TestSysfsCapture::samplerDoesNotBlockOnAFifo()
+{
+    FakeSysfs t;
+    t.virtualDisk(QStringLiteral("loop0"), QStringLiteral("7:0"), 2048);
+    QTemporaryDir proc;
+    QCOMPARE(::mkfifo(QFile::encodeName(proc.path() + QStringLiteral("/diskstats")).constData(), 0644), 0);
+    const QString stat = t.root() + QLatin1Char('/') + QStringLiteral("devices/virtual/block/loop0/stat");
+    QFile::remove(stat);
+    QCOMPARE(::mkfifo(QFile::encodeName(stat).constData(), 0644), 0);
+    const SysfsRoot captured(t.root(), proc.path());
+    auto reading = std::async(std::launch::async, [&] {
+        CounterReader reader(captured);
+        return reader.read({}, false).ok();
+    });
+    if (reading.wait_for(std::chrono::seconds(3)) != std::future_status::ready) {
+        // Unblock it (a writer that closes at once gives the reader EOF), FIFO after FIFO, then fail.
+        while (reading.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+            for (const QString &fifo : { proc.path() + QStringLiteral("/diskstats"), stat }) {
+                const int w = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+                if (w >= 0)
+                    ::close(w);
+            }
+        }
+        QFAIL("the sampler blocked on a FIFO in the tree");
+    }
+    reading.get();
+}
+
+// The sampler opens by path: a captured tree's links are resolved inside it first.
+void TestSysfsCapture::samplerStaysInsideTheTree()
+{
+    QTemporaryDir outside;
+    writeText(outside.path() + QStringLiteral("/diskstats"), "   7       0 loop0 99 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    writeText(outside.path() + QStringLiteral("/stat"), "99 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    FakeSysfs t;
+    t.virtualDisk(QStringLiteral("loop0"), QStringLiteral("7:0"), 2048);
+    const QString stat = t.root() + QStringLiteral("/devices/virtual/block/loop0/stat");
+    QFile::remove(stat);
+    QVERIFY(QFile::link(outside.path() + QStringLiteral("/stat"), stat));
+    QTemporaryDir proc;
+    QVERIFY(QFile::link(outside.path() + QStringLiteral("/diskstats"), proc.path() + QStringLiteral("/diskstats")));
+    const SysfsRoot captured(t.root(), proc.path());
+    QCOMPARE(captured.resolvedProcPath(QStringLiteral("diskstats")), QString());
+    QCOMPARE(captured.resolvedPath(QStringLiteral("block/loop0/stat")), QString());
+    QCOMPARE(captured.resolvedPath(QStringLiteral("block/loop0/size")),
+        t.root() + QStringLiteral("/devices/virtual/block/loop0/size"));
+    CounterReader reader(captured);
+    const auto read = reader.read({}, false);
+    // Nothing from outside: no counters at all (the diskstats and stat files are not there).
+    QVERIFY(!read || read.value().devices.isEmpty() || read.value().devices.first()[DiskField::ReadIos] != 99);
+    QVERIFY(SysfsRoot().resolvedPath(QStringLiteral("block")) == QStringLiteral("/sys/block"));
 }
 
 void TestSysfsCapture::badCaptureFileNamesTheField()
 {
     const QJsonObject dm = QJsonDocument::fromJson(R"({"available": true, "maps": [
         {"name": "mpatha", "table": ["0 8 multipath 0 0 0 0"], "status": ["0 8 multipath 2 0 0 0 0 0"]},
-        {"name": "mpathb", "table": ["zero 8 multipath"], "status": []}]})").object();
+        {"name": "mpathb", "table": ["zero 8 multipath"], "status": []}]})")
+                               .object();
     const auto maps = CapturedDeviceMapper::parseMaps(dm);
     QVERIFY(!maps);
-    QVERIFY2(maps.errorMessage().startsWith(QLatin1String("device_mapper.maps[1].table[0]: ")), qPrintable(maps.errorMessage()));
+    QVERIFY2(maps.errorMessage().startsWith(QLatin1String("device_mapper.maps[1].table[0]: ")),
+        qPrintable(maps.errorMessage()));
 }
 
 QTEST_GUILESS_MAIN(TestSysfsCapture)

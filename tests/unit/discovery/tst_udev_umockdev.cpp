@@ -11,8 +11,7 @@
 
 using namespace dmtune;
 
-class TestUdevUmockdev : public QObject
-{
+class TestUdevUmockdev : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -49,14 +48,12 @@ QString TestUdevUmockdev::addScsiDisk(const char *name, const char *devnum, cons
     const QByteArray host = QByteArray("host") + QByteArray(hctl).split(':').first();
     gchar *hostPath = umockdev_testbed_add_device(m_testbed, "scsi_host", host.constData(), nullptr, nullptr, nullptr);
     gchar *scsiPath = umockdev_testbed_add_device(m_testbed, "scsi", hctl, hostPath, "vendor", "NETAPP", "model",
-                                                  "LUN C-Mode", "queue_depth", "32", "wwid",
-                                                  "naa.600a098038303053453f463045727a4d", nullptr,
-                                                  "DEVTYPE", "scsi_device", nullptr);
+        "LUN C-Mode", "queue_depth", "32", "wwid", "naa.600a098038303053453f463045727a4d", nullptr, "DEVTYPE",
+        "scsi_device", nullptr);
     const QList<QByteArray> mm = QByteArray(devnum).split(':');
-    gchar *blockPath = umockdev_testbed_add_device(m_testbed, "block", name, scsiPath, "dev", devnum, "size",
-                                                   "2097152", "queue/scheduler", "[mq-deadline] none", nullptr,
-                                                   "DEVTYPE", "disk", "MAJOR", mm[0].constData(), "MINOR",
-                                                   mm[1].constData(), "ID_SERIAL_SHORT", "80LqA$RB1Y8a", nullptr);
+    gchar *blockPath = umockdev_testbed_add_device(m_testbed, "block", name, scsiPath, "dev", devnum, "size", "2097152",
+        "queue/scheduler", "[mq-deadline] none", nullptr, "DEVTYPE", "disk", "MAJOR", mm[0].constData(), "MINOR",
+        mm[1].constData(), "ID_SERIAL_SHORT", "80LqA$RB1Y8a", nullptr);
     const QString path = QString::fromUtf8(blockPath);
     g_free(hostPath);
     g_free(scsiPath);
@@ -69,9 +66,8 @@ void TestUdevUmockdev::enumerationSeesMapAndPaths()
     addScsiDisk("sdu", "65:64", "2:0:1:5");
     addScsiDisk("sdak", "66:64", "3:0:1:5");
     gchar *dm = umockdev_testbed_add_device(m_testbed, "block", "dm-3", nullptr, "dev", "253:3", "size", "2097152",
-                                            "dm/name", "mpathc", "dm/uuid",
-                                            "mpath-3600a098038303053453f463045727a4d", nullptr, "DEVTYPE", "disk",
-                                            "DM_NAME", "mpathc", nullptr);
+        "dm/name", "mpathc", "dm/uuid", "mpath-3600a098038303053453f463045727a4d", nullptr, "DEVTYPE", "disk",
+        "DM_NAME", "mpathc", nullptr);
     g_free(dm);
 
     auto records = enumerateWithUdev();
@@ -80,7 +76,7 @@ void TestUdevUmockdev::enumerationSeesMapAndPaths()
     for (const auto &r : records.value())
         names << r.sysname;
     names.sort();
-    QCOMPARE(names, (QStringList {QStringLiteral("dm-3"), QStringLiteral("sdak"), QStringLiteral("sdu")}));
+    QCOMPARE(names, (QStringList { QStringLiteral("dm-3"), QStringLiteral("sdak"), QStringLiteral("sdu") }));
     for (const auto &r : records.value()) {
         if (r.sysname == QLatin1String("sdu"))
             QCOMPARE(r.properties.value(QStringLiteral("ID_SERIAL_SHORT")), QStringLiteral("80LqA$RB1Y8a"));
@@ -114,7 +110,7 @@ void TestUdevUmockdev::hotplugAddAndRemove()
     umockdev_testbed_uevent(m_testbed, path.toUtf8().constData(), "add");
     QTRY_VERIFY_WITH_TIMEOUT(discovery.snapshot().device(QStringLiteral("sdm")), 1000);
     QCOMPARE(added.size(), 1);
-    QCOMPARE(added.first().first().toStringList(), QStringList {QStringLiteral("sdm")});
+    QCOMPARE(added.first().first().toStringList(), QStringList { QStringLiteral("sdm") });
 
     QSignalSpy removed(&discovery, &Discovery::devicesRemoved);
     umockdev_testbed_uevent(m_testbed, path.toUtf8().constData(), "remove");

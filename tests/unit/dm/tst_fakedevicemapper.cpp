@@ -1,9 +1,9 @@
 // FakeDeviceMapper: the lab's 2 x 2 round-robin map driven with the messages of
 // lab/guest/selftest.sh; the status must change the way the kernel's does.
-#include "dm/fakedevicemapper.h"
 #include "dm/multipathmessages.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
+#include "fakedevicemapper.h"
 
 #include <QTest>
 
@@ -232,7 +232,8 @@ void TestFakeDeviceMapper::reloadFailureKeepsOldTable()
     QVERIFY(bad.ok());
     const Status rejected = m_dm->reload(mapName, { bad.value() });
     QVERIFY(!rejected);
-    QVERIFY2(rejected.errorMessage.contains(QStringLiteral("old table is live")), qPrintable(rejected.errorMessage));
+    QVERIFY2(
+        rejected.errorMessage.contains(QStringLiteral("the old table stays live")), qPrintable(rejected.errorMessage));
     QCOMPARE(m_dm->table(mapName).value(), before);
     QVERIFY(!m_dm->reload(mapName, {}));
 

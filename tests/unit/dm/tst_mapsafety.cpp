@@ -1,4 +1,5 @@
-// operationRisks / reloadRisks: which operations on the lab's 2 x 2 map can cause I/O errors.
+// operationRisks / reloadRisks: which operations on the lab's 2 x 2 map can cause I/O errors;
+// identityRisks: which reloads would put another LUN into it.
 // Tables and statuses in the kernel's own text (see fixtures/multipath-*.txt).
 #include "dm/mapsafety.h"
 
@@ -178,6 +179,92 @@ private Q_SLOTS:
         QCOMPARE(risks.size(), expected.size());
         for (qsizetype i = 0; i < expected.size(); ++i)
             QVERIFY2(risks.at(i).contains(expected.at(i)), qPrintable(risks.at(i)));
+    }
+
+    // The lab's map: scsi_debug LUN 0 behind 8:0..8:48 (uuid as setup-multipath.sh makes it); 8:64 is
+    // LUN 1 of scsi_debug, 252:0 a null_blk device (no WWID), 8:80 a path of LUN 0 the map does not have yet.
+    void identityRisks_data()
+    {
+        QTest::addColumn<QString>("uuid");
+        QTest::addColumn<QString>("proposed");
+        QTest::addColumn<QStringList>("expected"); // each risk contains these words, in order
+
+        const QString lun0 = QStringLiteral("naa.33333330000007d0");
+        const QString lab = QStringLiteral("mpath-33333330000007d0");
+        QTest::newRow("regroup own paths")
+            << lab << QStringLiteral("0 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1") << QStringList();
+        QTest::newRow("drop paths") << lab << QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1") << QStringList();
+        QTest::newRow("another LUN") << lab << QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:64 1")
+                                     << QStringList { QStringLiteral(
+                                            "sde (8:64) is LUN naa.33333330000007d1, not LUN %1 of mpatha: the map "
+                                            "would spread its writes over two different disks")
+                                                          .arg(lun0) };
+        QTest::newRow("a disk without WWID")
+            << lab << QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 1 1 252:0 1")
+            << QStringList {
+                   QStringLiteral("nullb0 (252:0) reports no WWID: nothing shows that it is LUN %1 of mpatha").arg(lun0)
+               };
+        QTest::newRow("a disk sysfs does not know") << lab << QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:240 1")
+                                                    << QStringList { QStringLiteral("8:240 reports no WWID") };
+        QTest::newRow("a new path of the same LUN")
+            << lab << QStringLiteral("0 0 1 1 round-robin 0 3 1 8:0 1 8:16 1 8:80 1") << QStringList();
+        QTest::newRow("multipathd's uuid (ID_SERIAL form)")
+            << QStringLiteral("mpath-333333330000007d0") << QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:80 1")
+            << QStringList();
+        QTest::newRow("no uuid: the paths' LUN")
+            << QString() << QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:64 1")
+            << QStringList { QStringLiteral("is LUN naa.33333330000007d1, not LUN %1").arg(lun0) };
+        QTest::newRow("two foreign paths, each named")
+            << lab << QStringLiteral("0 0 2 1 round-robin 0 1 1 8:64 1 round-robin 0 1 1 252:0 1")
+            << QStringList { QStringLiteral("sde (8:64) is LUN naa.33333330000007d1"),
+                   QStringLiteral("nullb0 (252:0) reports no WWID") };
+    }
+
+    void identityRisks()
+    {
+        QFETCH(QString, uuid);
+        QFETCH(QString, proposed);
+        QFETCH(QStringList, expected);
+        const MultipathTable current = table(rr2x2);
+        const auto path = [](const char *device, const char *name, const char *wwid) {
+            return PathIdentity { QLatin1String(device), QLatin1String(name),
+                *wwid ? QStringList { QLatin1String(wwid) } : QStringList() };
+        };
+        MapIdentity identity { QStringLiteral("mpatha"), uuid,
+            { path("8:0", "sda", "naa.33333330000007d0"), path("8:16", "sdb", "naa.33333330000007d0"),
+                path("8:32", "sdc", "naa.33333330000007d0"), path("8:48", "sdd", "naa.33333330000007d0"),
+                path("8:64", "sde", "naa.33333330000007d1"), path("252:0", "nullb0", ""),
+                path("8:80", "sdf", "333333330000007d0"), path("8:240", "", "") } };
+        const QStringList risks = dmtune::identityRisks(identity, current, table(proposed));
+        QCOMPARE(risks.size(), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i)
+            QVERIFY2(risks.at(i).contains(expected.at(i)), qPrintable(risks.at(i)));
+    }
+
+    void identityUnknownMap()
+    {
+        // mpathn of the lab: null_blk paths, a uuid made by hand; a new path cannot be told apart
+        const MultipathTable current = table(QStringLiteral("0 0 1 1 queue-length 0 2 1 252:0 1 252:1 1"));
+        const MultipathTable proposed = table(QStringLiteral("0 0 1 1 queue-length 0 3 1 252:0 1 252:1 1 8:64 1"));
+        const MapIdentity identity { QStringLiteral("mpathn"), QStringLiteral("mpath-lab-nullblk"),
+            { { QStringLiteral("252:0"), QStringLiteral("nullb0"), {} },
+                { QStringLiteral("252:1"), QStringLiteral("nullb1"), {} },
+                { QStringLiteral("8:64"), QStringLiteral("sde"), { QStringLiteral("naa.33333330000007d1") } } } };
+        QStringList risks = dmtune::identityRisks(identity, current, proposed);
+        QCOMPARE(risks.size(), 1);
+        QVERIFY2(risks.first().contains(QStringLiteral("sde (8:64) is LUN naa.33333330000007d1, not LUN lab-nullblk")),
+            qPrintable(risks.first()));
+        // its own paths regrouped: nothing to judge
+        QVERIFY(dmtune::identityRisks(identity, current,
+            table(QStringLiteral("0 0 2 1 queue-length 0 1 1 252:0 1 "
+                                 "queue-length 0 1 1 252:1 1")))
+                    .isEmpty());
+        // no uuid and no WWID at all: the map's LUN is unknown
+        const MapIdentity unknown { QStringLiteral("mpathn"), QString(), identity.paths };
+        risks = dmtune::identityRisks(unknown, current, proposed);
+        QCOMPARE(risks.size(), 1);
+        QVERIFY2(risks.first().contains(QStringLiteral("the LUN of mpathn is unknown")), qPrintable(risks.first()));
+        QVERIFY2(risks.first().contains(QStringLiteral("naa.33333330000007d1")), qPrintable(risks.first()));
     }
 };
 

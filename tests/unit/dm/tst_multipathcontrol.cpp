@@ -2,25 +2,28 @@
 // message), what the kernel state is afterwards, errors, risks as warnings, safe reloads,
 // MultipathControl's queued hand-back and DmEventWatcher's events.
 #include "dm/dmeventwatcher.h"
-#include "dm/fakedevicemapper.h"
 #include "dm/multipathcontrol.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathoperation.h"
 #include "dm/pathdevice.h"
+#include "fakedevicemapper.h"
 #include "fakesysfs.h"
+#include "multipathfixture.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
 
 using namespace dmtune;
 
 namespace {
-const QString mapName = QStringLiteral("mpatha");
-const QString labTable
-    = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-const QString labStatus
-    = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+// tests/common's multipath fixture: mpatha over sda..sdd in two groups, in the fake and in the tree.
+const QString mapName = test::fixtureMap;
+const QString labTable = test::fixtureTableLine();
+const QString labStatus = test::fixtureStatusLine();
 
 // Stands in for multipathd: answers like multipath-tools 0.9.4 and changes the kernel (the fake)
 // the way its handlers do.
@@ -97,13 +100,9 @@ private Q_SLOTS:
     void init()
     {
         m_dm = std::make_unique<FakeDeviceMapper>();
-        QVERIFY(m_dm->addMap(mapName, labTable, labStatus, QStringLiteral("mpath-33333330000007d0")));
+        QVERIFY(test::addFixtureMap(*m_dm));
         m_sysfs = std::make_unique<test::FakeSysfs>();
-        const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-            QStringLiteral("sdd") };
-        for (int i = 0; i < 4; ++i)
-            m_sysfs->scsiDisk(names.at(i), QStringLiteral("8:%1").arg(16 * i), QStringLiteral("%1:0:0:0").arg(i),
-                QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.33333330000007d0"));
+        test::buildMultipathFixture(*m_sysfs);
         m_daemon = FakeDaemon();
         m_daemon.dm = m_dm.get();
     }
@@ -286,7 +285,7 @@ private Q_SLOTS:
             = table(QStringLiteral("0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1"));
         const auto prepared = prepareMultipathReload(*m_dm, mapName, st);
         QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
-        QCOMPARE(formatTargetLine(prepared->line), QStringLiteral("0 131072 multipath ") + formatMultipathTable(st));
+        QCOMPARE(formatTargetLine(prepared->line), QStringLiteral("0 2097152 multipath ") + formatMultipathTable(st));
         QVERIFY(prepared->diff.contains(QStringLiteral("group 1: selector round-robin 0 -> service-time 0")));
         QVERIFY(prepared->risks.isEmpty());
         const auto r = executeMultipathReload(*m_dm, prepared.value(), true);
@@ -298,13 +297,41 @@ private Q_SLOTS:
         QCOMPARE(table(tableParams(*m_dm)), st);
     }
 
+    // A path of another LUN added by a reload: a risk that names both LUNs, from the
+    // same code the GUI's worker and dmtunectl run; the map's own paths regrouped are not.
+    void reloadOfAnotherLunIsARisk()
+    {
+        m_sysfs->scsiDisk(QStringLiteral("sde"), QStringLiteral("8:64"), QStringLiteral("4:0:0:1"),
+            QStringLiteral("LIO-ORG"), QStringLiteral("disk1"), QStringLiteral("naa.6001405bbbbbbbbb"));
+        const MultipathTable foreign = table(QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:64 1"));
+        MultipathControl control(m_dm.get());
+        control.setSysfsRoot(sysfs());
+        control.setMultipathdProvider([] { return MultipathdCommand(); });
+        QSignalSpy spy(&control, &MultipathControl::finished);
+        control.reload(mapName, foreign);
+        QVERIFY(spy.wait(5000));
+        const auto r = spy.first().first().value<MultipathOperationResult>();
+        QVERIFY2(r.ok, qPrintable(r.error)); // the caller asked first; the risk comes back as a warning
+        const QString warnings = r.warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("sde (8:64) is LUN naa.6001405bbbbbbbbb, not LUN "
+                                                  "naa.6001405aaaaaaaaa")),
+            qPrintable(warnings));
+
+        const auto prepared = prepareMultipathReload(*m_dm, mapName, table(parseTargetLine(labTable)->params), sysfs());
+        QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
+        QVERIFY2(prepared->risks.isEmpty(), qPrintable(prepared->risks.join(QLatin1Char('\n')))); // back: own paths
+        const auto regroup = prepareMultipathReload(
+            *m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1")), sysfs());
+        QVERIFY2(regroup && regroup->risks.isEmpty(), qPrintable(regroup->risks.join(QLatin1Char('\n'))));
+    }
+
     void reloadFailureKeepsTheOldTable()
     {
         m_dm->failNextLoad(mapName, QStringLiteral("Invalid argument"));
         const auto r
             = runMultipathReload(*m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1")), false);
         QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(QStringLiteral("old table is live again")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QStringLiteral("the old table stays live")), qPrintable(r.error));
         QCOMPARE(tableParams(*m_dm), parseTargetLine(labTable)->params);
         QVERIFY(!m_dm->info(mapName)->suspended);
     }
@@ -345,15 +372,26 @@ private Q_SLOTS:
         QCOMPARE(m_dm->receivedMessages(mapName), expected.mid(0, 4));
     }
 
+    // Both ways the watcher waits: one job for all maps where the kernel (the fake) has DM_DEV_ARM_POLL, one
+    // DM_DEVICE_WAITEVENT job per map where it has not.
+    void watcherReportsEventsAtOnce_data() { watcherModes(); }
     void watcherReportsEventsAtOnce()
     {
+        QFETCH(bool, armPoll);
+        QFETCH(DmEventWatcher::Mode, mode);
+        m_dm->setEventPollSupported(armPoll);
         m_dm->setWaitTimeout(2000); // the fake's wait ignores signals: let it wake to see `stop`
         FakeDeviceMapper *fake = m_dm.get();
-        auto watcher = std::make_unique<DmEventWatcher>([fake] { return std::make_unique<FakeDeviceMapperHandle>(fake); });
+        auto watcher
+            = std::make_unique<DmEventWatcher>([fake] { return std::make_unique<FakeDeviceMapperHandle>(fake); });
+        QSignalSpy started(watcher.get(), &DmEventWatcher::watchStarted);
         QSignalSpy events(watcher.get(), &DmEventWatcher::mapEvent);
         QSignalSpy stopped(watcher.get(), &DmEventWatcher::watchStopped);
         watcher->watch({ mapName });
         QCOMPARE(watcher->watchedMaps(), QStringList { mapName });
+        QTRY_COMPARE(started.size(), 1); // the first event number read; events after it are reported
+        QCOMPARE(watcher->mode(), mode);
+        QCOMPARE(started.first().at(1).toUInt(), m_dm->info(mapName)->eventNr);
         QElapsedTimer clock;
         qint64 deliveredAfter = -1;
         connect(watcher.get(), &DmEventWatcher::mapEvent, this, [&] { deliveredAfter = clock.elapsed(); });
@@ -368,17 +406,21 @@ private Q_SLOTS:
         m_dm->removeMap(mapName);
         QTRY_COMPARE(stopped.size(), 1);
         QVERIFY(stopped.first().at(1).toString().contains(QStringLiteral("went away")));
-        watcher.reset(); // returns: the worker saw `stop` at its next wake-up
+        watcher.reset(); // returns: the job saw `stop` at its next wake-up
     }
 
+    void watcherStopsCleanly_data() { watcherModes(); }
     void watcherStopsCleanly()
     {
+        QFETCH(bool, armPoll);
+        m_dm->setEventPollSupported(armPoll);
         m_dm->setWaitTimeout(100);
         FakeDeviceMapper *fake = m_dm.get();
         QVERIFY(m_dm->addMap(QStringLiteral("mpathb"), labTable));
         DmEventWatcher watcher([fake] { return std::make_unique<FakeDeviceMapperHandle>(fake); });
+        QSignalSpy started(&watcher, &DmEventWatcher::watchStarted);
         watcher.watch({ mapName, QStringLiteral("mpathb") });
-        QTest::qWait(20);
+        QTRY_COMPARE(started.size(), 2);
         watcher.watch({ QStringLiteral("mpathb") });
         QCOMPARE(watcher.watchedMaps(), QStringList { QStringLiteral("mpathb") });
         QSignalSpy events(&watcher, &DmEventWatcher::mapEvent);
@@ -386,6 +428,76 @@ private Q_SLOTS:
         QVERIFY(m_dm->message(QStringLiteral("mpathb"), QStringLiteral("fail_path 8:0")));
         QTRY_COMPARE(events.size(), 1);
         QCOMPARE(events.first().at(0).toString(), QStringLiteral("mpathb"));
+        QTest::qWait(50);
+        QCOMPARE(events.size(), 1);
+    }
+
+    // ArmPoll: one job (one thread) for every map; the fallback needs one per map. Neither reads device-mapper on
+    // the caller's (UI) thread: watch() only hands the set over.
+    void watcherJobsOffTheCallerThread_data() { watcherModes(); }
+    void watcherJobsOffTheCallerThread()
+    {
+        QFETCH(bool, armPoll);
+        QFETCH(DmEventWatcher::Mode, mode);
+        m_dm->setEventPollSupported(armPoll);
+        m_dm->setWaitTimeout(100);
+        QStringList maps;
+        for (int i = 0; i < 10; ++i) {
+            maps.append(QStringLiteral("mpath%1").arg(QChar(char16_t(u'c' + i))));
+            QVERIFY(m_dm->addMap(maps.last(), labTable));
+        }
+        FakeDeviceMapper *fake = m_dm.get();
+        QThread *const caller = QThread::currentThread();
+        std::atomic<int> callsOnCaller { 0 };
+        // Records the thread of every call into device-mapper, the factory's included.
+        struct Recording final : DeviceMapper {
+            FakeDeviceMapperHandle fake;
+            QThread *caller;
+            std::atomic<int> *onCaller;
+            Recording(FakeDeviceMapper *f, QThread *c, std::atomic<int> *n)
+                : fake(f)
+                , caller(c)
+                , onCaller(n)
+            {
+            }
+            void note() const
+            {
+                if (QThread::currentThread() == caller)
+                    ++*onCaller;
+            }
+            Result<QList<DmMapName>> listMaps() override { return note(), fake.listMaps(); }
+            Result<DmInfo> info(const QString &n) override { return note(), fake.info(n); }
+            Result<QList<DmTargetLine>> table(const QString &n) override { return note(), fake.table(n); }
+            Result<QList<DmTargetLine>> status(const QString &n) override { return note(), fake.status(n); }
+            Status message(const QString &n, const QString &t) override { return note(), fake.message(n, t); }
+            Status reload(const QString &n, const QList<DmTargetLine> &t) override { return note(), fake.reload(n, t); }
+            Result<quint32> waitEvent(const QString &n, quint32 e) override { return note(), fake.waitEvent(n, e); }
+            Result<std::shared_ptr<DmEventPoll>> openEventPoll() override { return note(), fake.openEventPoll(); }
+        };
+        DmEventWatcher watcher([=, &callsOnCaller]() -> std::unique_ptr<DeviceMapper> {
+            if (QThread::currentThread() == caller)
+                ++callsOnCaller;
+            return std::make_unique<Recording>(fake, caller, &callsOnCaller);
+        });
+        QSignalSpy started(&watcher, &DmEventWatcher::watchStarted);
+        QSignalSpy events(&watcher, &DmEventWatcher::mapEvent);
+        watcher.watch(maps);
+        QTRY_COMPARE(started.size(), maps.size());
+        QCOMPARE(watcher.mode(), mode);
+        QCOMPARE(watcher.jobs().jobs().size(), armPoll ? 1 : int(maps.size()));
+        QVERIFY(m_dm->message(maps.last(), QStringLiteral("fail_path 8:16")));
+        QTRY_COMPARE(events.size(), 1);
+        QCOMPARE(events.first().at(0).toString(), maps.last());
+        QCOMPARE(callsOnCaller.load(), 0);
+    }
+
+private:
+    static void watcherModes()
+    {
+        QTest::addColumn<bool>("armPoll");
+        QTest::addColumn<DmEventWatcher::Mode>("mode");
+        QTest::newRow("DM_DEV_ARM_POLL") << true << DmEventWatcher::Mode::ArmPoll;
+        QTest::newRow("DM_DEVICE_WAITEVENT per map") << false << DmEventWatcher::Mode::WaitPerMap;
     }
 };
 

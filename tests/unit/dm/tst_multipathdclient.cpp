@@ -7,8 +7,10 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -74,6 +76,59 @@ private:
     QList<QByteArray> m_received;
     std::thread m_thread;
 };
+
+// Binds and listens on the abstract `name`; -1 on failure.
+int listenAbstract(const QString &name)
+{
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address {};
+    address.sun_family = AF_UNIX;
+    const QByteArray bytes = name.toUtf8();
+    std::memcpy(address.sun_path + 1, bytes.constData(), size_t(bytes.size()));
+    const socklen_t length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(bytes.size()));
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&address), length) != 0 || ::listen(fd, 4) != 0)
+        return -1;
+    return fd;
+}
+
+// A listener owned by `uid` in a child process (root drops to it before listening, as a local user's
+// impostor would listen): it accepts one connection and reports through `report` how many bytes it received
+// before the client hung up (or 'T' when the client kept the connection open for 3 s).
+pid_t impostorAs(uid_t uid, const QString &name, int report[2])
+{
+    if (::pipe(report) != 0)
+        return -1;
+    const pid_t pid = ::fork();
+    if (pid != 0)
+        return pid;
+    ::close(report[0]);
+    if ((::getuid() != uid && (::setgid(gid_t(uid)) != 0 || ::setuid(uid) != 0)) || ::getuid() != uid)
+        ::_exit(3);
+    const int fd = listenAbstract(name);
+    if (fd < 0)
+        ::_exit(4);
+    char ready = 'R';
+    if (::write(report[1], &ready, 1) != 1)
+        ::_exit(5);
+    const int client = ::accept(fd, nullptr, nullptr);
+    pollfd p { client, POLLIN, 0 };
+    char text = 'T';
+    if (::poll(&p, 1, 3000) > 0) {
+        char buffer[256];
+        const ssize_t n = ::recv(client, buffer, sizeof buffer, 0);
+        text = char('0' + (n > 9 ? 9 : n < 0 ? 0 : n));
+    }
+    if (::write(report[1], &text, 1) != 1)
+        ::_exit(6);
+    ::_exit(0);
+}
+
+// The uid the client must require so that the test's own listener counts as multipathd: root when the
+// test runs as root (the real rule), else the test's own uid.
+uid_t ownListenerUid()
+{
+    return ::getuid();
+}
 
 const QString procNetUnix = QStringLiteral(
     "Num       RefCount Protocol Flags    Type St Inode Path\n"
@@ -180,7 +235,7 @@ private Q_SLOTS:
             return "fail\n";
         });
         QVERIFY(MultipathdClient::isRunning(server.name()));
-        MultipathdClient client(server.name());
+        MultipathdClient client(server.name(), ownListenerUid()); // as root: a root peer is accepted
         QVERIFY(client.action(QStringLiteral("fail path sdb")));
         const auto names = client.mapNames();
         QVERIFY2(names, qPrintable(names.errorMessage()));
@@ -202,10 +257,47 @@ private Q_SLOTS:
         QCOMPARE(reply.errorMessage(), QStringLiteral("multipathd is not running"));
     }
 
+    void refusesPeerThatIsNotRoot()
+    {
+        // Anyone can listen on an abstract name once multipathd is not (yet) there; the client must not tell
+        // such a listener which paths to fail, nor take its "ok" for an answer.
+        const QString name = QStringLiteral("/dmtune/test/impostor/%1").arg(::getpid());
+        if (::getuid() != 0) {
+            FakeMultipathd server([](const QByteArray &) -> QByteArray { return "ok\n"; });
+            const Status refused = MultipathdClient(server.name()).action(QStringLiteral("fail path sdb"));
+            QVERIFY(!refused);
+            QVERIFY2(refused.errorMessage.contains(QStringLiteral("not root")), qPrintable(refused.errorMessage));
+            QVERIFY(server.received().isEmpty());
+            return;
+        }
+        const uid_t nobody = 65534;
+        int report[2];
+        const pid_t child = impostorAs(nobody, name, report);
+        QVERIFY(child > 0);
+        ::close(report[1]);
+        char ready = 0;
+        QCOMPARE(::read(report[0], &ready, 1), ssize_t(1));
+        QCOMPARE(ready, 'R');
+        const Status refused = MultipathdClient(name).action(QStringLiteral("fail path sdb"), 2000);
+        char received = 0;
+        QCOMPARE(::read(report[0], &received, 1), ssize_t(1));
+        ::close(report[0]);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        QVERIFY(!refused);
+        QVERIFY2(refused.errorMessage.contains(QStringLiteral("uid 65534")), qPrintable(refused.errorMessage));
+        QVERIFY2(refused.errorMessage.contains(QStringLiteral("not root")), qPrintable(refused.errorMessage));
+        QCOMPARE(received, '0'); // hung up without sending a byte
+        // The same listener as root is multipathd for the client.
+        FakeMultipathd root([](const QByteArray &) -> QByteArray { return "ok\n"; });
+        QVERIFY(MultipathdClient(root.name()).action(QStringLiteral("fail path sdb")));
+        QCOMPARE(root.received().size(), 1);
+    }
+
     void timeout()
     {
         FakeMultipathd server([](const QByteArray &) -> QByteArray { return "ok\n"; }, 600);
-        const auto reply = MultipathdClient(server.name()).command(QStringLiteral("show maps"), 100);
+        const auto reply = MultipathdClient(server.name(), ownListenerUid()).command(QStringLiteral("show maps"), 100);
         QVERIFY(!reply);
         QVERIFY2(reply.errorMessage().contains(QStringLiteral("timed out")), qPrintable(reply.errorMessage()));
     }

@@ -3,10 +3,16 @@
 // paths, path_grouping_policy failover, no_path_retry 12).
 #include "discovery/snapshotjson.h"
 #include "dm/multipathdview.h"
+#include "dm/multipathdviewjob.h"
 
 #include <QFile>
 #include <QJsonArray>
+#include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <semaphore>
 
 using namespace dmtune;
 
@@ -112,8 +118,13 @@ private Q_SLOTS:
             QCOMPARE(p.value(QStringLiteral("checker_state")).toString(), v.groups.at(i).paths.first().checkerState);
             QCOMPARE(p.value(QStringLiteral("device_state")).toString(), QStringLiteral("running"));
         }
-        QVERIFY(!out.at(0).toObject().value(QStringLiteral("paths")).toArray().at(1).toObject().contains(
-            QStringLiteral("priority")));
+        QVERIFY(!out.at(0)
+                     .toObject()
+                     .value(QStringLiteral("paths"))
+                     .toArray()
+                     .at(1)
+                     .toObject()
+                     .contains(QStringLiteral("priority")));
         QVERIFY(!out.at(4).toObject().contains(QStringLiteral("priority")));
         // ALUA in the lab: the optimized group first, with the higher priority.
         QVERIFY(out.at(0).toObject().value(QStringLiteral("priority")).toInt()
@@ -201,6 +212,46 @@ private Q_SLOTS:
         QCOMPARE(found.size(), differences.size());
         for (qsizetype i = 0; i < differences.size(); ++i)
             QVERIFY2(found.at(i).contains(differences.at(i)), qPrintable(found.at(i)));
+    }
+
+    // The GUI's question to multipathd runs as a job: off the caller's thread, and a newer question (another map
+    // selected while multipathd is slow to answer) supersedes the older one.
+    void askedAsAJob()
+    {
+        QObject owner;
+        JobTracker jobs(&owner);
+        const MultipathdMapView lab = labView();
+        QThread *const caller = QThread::currentThread();
+        std::atomic<int> onCaller { 0 };
+        std::binary_semaphore slow(0);
+        std::atomic<int> asked { 0 };
+        const MultipathdMapsQuery query = [&]() -> Result<QList<MultipathdMapView>> {
+            if (QThread::currentThread() == caller)
+                ++onCaller;
+            if (++asked == 1)
+                slow.acquire(); // the first answer comes late (multipathd busy)
+            return QList<MultipathdMapView> { lab };
+        };
+        QList<std::optional<MultipathdMapView>> answers;
+        const auto record = [&answers](const std::optional<MultipathdMapView> &v) { answers.append(v); };
+        askMultipathdMapView(jobs, lab.name, record, query);
+        QTRY_COMPARE(asked.load(), 1);
+        askMultipathdMapView(jobs, QStringLiteral("nosuchmap"), record, query);
+        QTRY_COMPARE(answers.size(), 1);
+        QVERIFY(!answers.first().has_value()); // the latest question's answer: multipathd does not manage it
+        slow.release();
+        QTRY_VERIFY(jobs.isIdle());
+        QCOMPARE(answers.size(), 1); // the superseded answer is dropped
+        QCOMPARE(onCaller.load(), 0);
+
+        askMultipathdMapView(jobs, lab.name, record, query);
+        QTRY_COMPARE(answers.size(), 2);
+        QVERIFY(answers.last().has_value());
+        QCOMPARE(answers.last()->name, lab.name);
+        askMultipathdMapView(jobs, lab.name, record,
+            [] { return Result<QList<MultipathdMapView>>::failure(QStringLiteral("multipathd is not running")); });
+        QTRY_COMPARE(answers.size(), 3);
+        QVERIFY(!answers.last().has_value());
     }
 };
 

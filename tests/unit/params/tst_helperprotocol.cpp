@@ -5,15 +5,20 @@
 
 #include "params/applier.h"
 #include "params/helperprotocol.h"
+#include "util/systemprogram.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
@@ -30,6 +35,9 @@ private Q_SLOTS:
     void rolledBackExitsOne();
     void applierRunsHelperProgram();
     void applierReportsHelperFailures();
+    void applierRunsPkexecByAbsolutePath();
+    void helperNeedsConsentForRiskyWrites();
+    void applierAsRootRunsNoHelperFromPath();
 
 private:
     std::unique_ptr<FakeSysfs> m_tree;
@@ -99,7 +107,7 @@ void TestHelperProtocol::refusedWithoutWriting()
     m_tree->link(QStringLiteral("block/evil"), QStringLiteral("elsewhere"));
     const QByteArray before = test::treeDigest(m_tree->root());
     // A valid change first: the whole request is refused, not just the bad change.
-    const HelperReply reply = runHelper(SysfsRoot(m_tree->root(), QString()),
+    const HelperReply reply = runHelper(SysfsRoot::scratch(m_tree->root()),
         helperRequestJson({ Change { QStringLiteral("sdc"), QStringLiteral("queue/nomerges"), QStringLiteral("1") },
                               Change { device, attribute, value } },
             false));
@@ -115,7 +123,7 @@ void TestHelperProtocol::refusedWithoutWriting()
 
 void TestHelperProtocol::appliesAndReports()
 {
-    const SysfsRoot sysfs(m_tree->root(), QString());
+    const SysfsRoot sysfs = SysfsRoot::scratch(m_tree->root());
     const HelperReply dry
         = runHelper(sysfs, R"({"changes":[{"device":"sdb","attribute":"queue/nomerges","value":"2"}],"dry_run":true})");
     QCOMPARE(dry.exitCode, 0);
@@ -142,7 +150,7 @@ void TestHelperProtocol::appliesAndReports()
 // last target. The helper rolls back and exits 1. Needs root for mknod.
 void TestHelperProtocol::rolledBackExitsOne()
 {
-    const SysfsRoot sysfs(m_tree->root(), QString());
+    const SysfsRoot sysfs = SysfsRoot::scratch(m_tree->root());
     const QByteArray target = QFile::encodeName(m_tree->root() + QLatin1Char('/')
         + m_tree->devicePath(QStringLiteral("sdd")) + QStringLiteral("/queue/rotational"));
     QVERIFY(QFile::remove(QFile::decodeName(target)));
@@ -163,7 +171,7 @@ void TestHelperProtocol::applierRunsHelperProgram()
     const QString sh = QStandardPaths::findExecutable(QStringLiteral("sh"));
     if (sh.isEmpty())
         QSKIP("no sh");
-    Applier applier(SysfsRoot(m_tree->root(), QString()));
+    Applier applier(SysfsRoot::scratch(m_tree->root()));
     applier.setMode(Applier::Mode::Helper);
     QVERIFY(applier.usesHelper());
     // A stand-in helper: reads the request, answers like the real one would.
@@ -190,7 +198,7 @@ void TestHelperProtocol::applierReportsHelperFailures()
     const QString sh = QStandardPaths::findExecutable(QStringLiteral("sh"));
     if (sh.isEmpty())
         QSKIP("no sh");
-    Applier applier(SysfsRoot(m_tree->root(), QString()));
+    Applier applier(SysfsRoot::scratch(m_tree->root()));
     applier.setMode(Applier::Mode::Helper);
     QSignalSpy finished(&applier, &Applier::finished);
     applier.setHelperCommand(sh, { QStringLiteral("-c"), QStringLiteral("cat >/dev/null; exit 126") });
@@ -210,6 +218,91 @@ void TestHelperProtocol::applierReportsHelperFailures()
     QCOMPARE(m_tree->root().isEmpty(), false);
     QCOMPARE(
         SysfsRoot(m_tree->root(), QString()).readOr(QStringLiteral("block/sdb/queue/nomerges")), QStringLiteral("0"));
+}
+
+void TestHelperProtocol::applierRunsPkexecByAbsolutePath()
+{
+    // A "pkexec" first on $PATH (a directory the user controls) must not be what dmtune runs.
+    QTemporaryDir bin;
+    const QString fake = bin.filePath(QStringLiteral("pkexec"));
+    const QString marker = bin.filePath(QStringLiteral("ran"));
+    {
+        QFile f(fake);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("#!/bin/sh\ncat >/dev/null; touch '%1'; exit 127\n").arg(marker).toUtf8());
+    }
+    QVERIFY(QFile::setPermissions(fake, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const QByteArray oldPath = qgetenv("PATH");
+    qputenv("PATH", QFile::encodeName(bin.path()) + ':' + oldPath);
+    Applier applier(SysfsRoot::scratch(m_tree->root()));
+    qputenv("PATH", oldPath);
+    QVERIFY2(applier.helperProgram().startsWith(QLatin1Char('/')), qPrintable(applier.helperProgram()));
+    QVERIFY(!applier.helperProgram().startsWith(bin.path()));
+    QCOMPARE(QFileInfo(applier.helperProgram()).fileName(), QStringLiteral("pkexec"));
+    QCOMPARE(findProgram(QStringLiteral("pkexec"), false, { bin.path() }).value(), fake); // a user's own PATH
+    QVERIFY(!findProgram(QStringLiteral("pkexec"), true).value().startsWith(bin.path())); // root's: never it
+    QVERIFY(!findProgram(bin.path() + QStringLiteral("/pkexec"), false));
+    if (QFileInfo::exists(applier.helperProgram()))
+        return; // the real pkexec: not run by a unit test
+    // Without pkexec installed, starting the helper fails; the fake first on $PATH never runs.
+    qputenv("PATH", QFile::encodeName(bin.path()) + ':' + oldPath);
+    applier.setMode(Applier::Mode::Helper);
+    QSignalSpy finished(&applier, &Applier::finished);
+    QVERIFY(applier.apply(
+        { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }, true));
+    const bool done = finished.wait(5000);
+    qputenv("PATH", oldPath);
+    QVERIFY(done);
+    QVERIFY(!finished.first().first().value<ApplyResult>().ok());
+    QVERIFY(!QFileInfo::exists(marker));
+}
+
+void TestHelperProtocol::helperNeedsConsentForRiskyWrites()
+{
+    const SysfsRoot sysfs = SysfsRoot::scratch(m_tree->root());
+    m_tree->file(
+        m_tree->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
+    const ChangeSet risky { Change {
+        QStringLiteral("sdb"), QStringLiteral("queue/write_cache"), QStringLiteral("write through") } };
+    // The helper plans again: a request without the user's confirmation is refused there too.
+    HelperReply reply = runHelper(sysfs, helperRequestJson(risky, false));
+    QCOMPARE(reply.exitCode, 2);
+    QVERIFY2(reply.json.contains("puts data at risk"), reply.json.constData());
+    QCOMPARE(sysfs.readOr(QStringLiteral("block/sdb/queue/write_cache")), QStringLiteral("write back"));
+    QVERIFY(helperRequestJson(risky, false, RiskConsent::Given).contains("\"risks_confirmed\":true"));
+    QVERIFY(!parseHelperRequest(R"({"changes":[],"risks_confirmed":"yes"})"));
+    reply = runHelper(sysfs, helperRequestJson(risky, false, RiskConsent::Given));
+    QVERIFY2(reply.exitCode == 0, reply.json.constData());
+    QCOMPARE(sysfs.readOr(QStringLiteral("block/sdb/queue/write_cache")), QStringLiteral("write through"));
+}
+
+void TestHelperProtocol::applierAsRootRunsNoHelperFromPath()
+{
+    if (::geteuid() != 0)
+        QSKIP("as root only: a user's own PATH is the user's business");
+    // A "pkexec" planted first in PATH: as root the helper program is looked up in the system directories
+    // only, so the planted one never runs.
+    QTemporaryDir bin;
+    const QString marker = bin.filePath(QStringLiteral("ran"));
+    QFile planted(bin.filePath(QStringLiteral("dmtune-test-pkexec")));
+    QVERIFY(planted.open(QIODevice::WriteOnly));
+    planted.write(QStringLiteral("#!/bin/sh\ntouch '%1'\ncat >/dev/null\n").arg(marker).toUtf8());
+    planted.close();
+    planted.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", QFile::encodeName(bin.path()) + ':' + path);
+    Applier applier(SysfsRoot::scratch(m_tree->root()));
+    applier.setMode(Applier::Mode::Helper);
+    applier.setHelperCommand(QStringLiteral("dmtune-test-pkexec"), {});
+    QSignalSpy finished(&applier, &Applier::finished);
+    QVERIFY(applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    const bool done = finished.wait(5000);
+    qputenv("PATH", path);
+    QVERIFY(done);
+    const auto r = finished.first().first().value<ApplyResult>();
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorMessage().contains(QLatin1String("not found in /usr/local/sbin")), qPrintable(r.errorMessage()));
+    QVERIFY(!QFile::exists(marker));
 }
 
 QTEST_GUILESS_MAIN(TestHelperProtocol)

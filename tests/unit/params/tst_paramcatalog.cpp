@@ -226,7 +226,7 @@ void TestParamCatalog::fixtureTunables()
             row.pending = row.value; // unchanged: not a change
     }
     QCOMPARE(pendingChanges(rows),
-             (ChangeSet {Change {QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2")}}));
+        (ChangeSet { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
 }
 
 void TestParamCatalog::dynamicLimits_data()

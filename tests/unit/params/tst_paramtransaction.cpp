@@ -38,6 +38,7 @@ private Q_SLOTS:
     void dryRunWritesNothing();
     void invalidSetWritesNothing();
     void applierAndUndo();
+    void writeThroughNeedsConsent();
 
 private:
     QString read(const QString &device, const QString &attribute) const
@@ -52,7 +53,7 @@ void TestParamTransaction::init()
 {
     m_tree = std::make_unique<FakeSysfs>();
     test::buildMultipathFixture(*m_tree);
-    m_sysfs = SysfsRoot(m_tree->root(), QString());
+    m_sysfs = SysfsRoot::scratch(m_tree->root());
 }
 
 void TestParamTransaction::appliesAndReadsBack()
@@ -203,6 +204,46 @@ void TestParamTransaction::invalidSetWritesNothing()
     QVERIFY(!r.ok() && r.rejected() && !r.rolledBack && !r.anyWritten());
     QCOMPARE(r.errors.size(), 1);
     QCOMPARE(test::treeDigest(m_tree->root()), before);
+}
+
+void TestParamTransaction::writeThroughNeedsConsent()
+{
+    // write_cache "write through" stops the kernel's flushes: a volatile cache then loses acknowledged writes
+    // on power loss. Planned and previewed like any write, but executed only with explicit consent.
+    m_tree->file(
+        m_tree->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
+    m_tree->file(m_tree->devicePath(QStringLiteral("sdc")) + QStringLiteral("/queue/write_cache"),
+        QStringLiteral("write through"));
+    const ChangeSet risky { ch("sdb", "queue/write_cache", "write through"), ch("sdb", "queue/nomerges", "2") };
+    const Plan plan = planChanges(m_sysfs, risky);
+    QVERIFY(plan.ok());
+    QCOMPARE(plan.risks.size(), 1);
+    QCOMPARE(plan.risks.first().device, QStringLiteral("sdb"));
+    QVERIFY2(plan.risks.first().note.contains(QStringLiteral("power")), qPrintable(plan.risks.first().note));
+    QVERIFY(plan.needsConsent());
+
+    const ApplyResult refused = applyChanges(m_sysfs, risky);
+    QVERIFY(!refused.ok());
+    QVERIFY(refused.rejected());
+    QVERIFY(!refused.anyWritten());
+    QVERIFY2(refused.errorMessage().contains(QStringLiteral("puts data at risk")), qPrintable(refused.errorMessage()));
+    QCOMPARE(read(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+    QCOMPARE(read(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0")); // all or nothing
+
+    const ApplyResult preview = applyChanges(m_sysfs, risky, true);
+    QVERIFY2(preview.ok(), qPrintable(preview.errorMessage())); // a dry run shows it, writes nothing
+    QVERIFY(preview.changes.first().note.contains(QStringLiteral("puts data at risk"))
+        || preview.changes.last().note.contains(QStringLiteral("puts data at risk")));
+
+    const ApplyResult given = applyChanges(m_sysfs, risky, false, RiskConsent::Given);
+    QVERIFY2(given.ok(), qPrintable(given.errorMessage()));
+    QCOMPARE(read(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write through"));
+
+    // Legitimate uses need nothing: back to write back (more flushes, no risk), or a value it already has.
+    QVERIFY(applyChanges(m_sysfs, { ch("sdb", "queue/write_cache", "write back") }).ok());
+    QCOMPARE(read(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+    const Plan same = planChanges(m_sysfs, { ch("sdc", "queue/write_cache", "write through") });
+    QVERIFY(same.risks.isEmpty());
 }
 
 void TestParamTransaction::applierAndUndo()

@@ -40,6 +40,8 @@ private Q_SLOTS:
     void seedNumbers();
     void fixtureMap();
     void pendingChangesCount();
+    void slavesCycleTerminates();
+    void deepDiamondIsLinear();
 };
 
 void TestStacking::rules_data()
@@ -126,6 +128,62 @@ void TestStacking::pendingChangesCount()
     QCOMPARE(codes(big.warnings),
         (QStringList { QStringLiteral("max-sectors-above-paths@dm-0"),
             QStringLiteral("nr-requests-vs-queue-depth@dm-0"), QStringLiteral("scheduler-under-rq-map@sda") }));
+}
+
+// slaves/ entries as the kernel lays them out: block/X/slaves/Y, a link to Y's directory.
+static void slave(FakeSysfs &t, const QString &device, const QString &slave)
+{
+    t.dir(QStringLiteral("devices/virtual/block/") + slave);
+    t.link(QStringLiteral("block/") + slave, QStringLiteral("devices/virtual/block/") + slave);
+    t.link(QStringLiteral("devices/virtual/block/%1/slaves/%2").arg(device, slave),
+        QStringLiteral("devices/virtual/block/") + slave);
+}
+
+// A crafted capture: dm-0 over dm-1 over dm-2 over dm-0 (no kernel makes this).
+void TestStacking::slavesCycleTerminates()
+{
+    FakeSysfs t;
+    t.dir(QStringLiteral("devices/virtual/block/dm-0"));
+    t.link(QStringLiteral("block/dm-0"), QStringLiteral("devices/virtual/block/dm-0"));
+    slave(t, QStringLiteral("dm-0"), QStringLiteral("dm-1"));
+    slave(t, QStringLiteral("dm-1"), QStringLiteral("dm-2"));
+    slave(t, QStringLiteral("dm-2"), QStringLiteral("dm-0"));
+    slave(t, QStringLiteral("dm-1"), QStringLiteral("dm-1")); // and one onto itself
+    const SysfsRoot sysfs(t.root(), QString());
+    StackLevels levels(sysfs);
+    QCOMPARE(levels.level(QStringLiteral("dm-0")), 2); // the link back to dm-0 counts as none
+    QCOMPARE(levels.listed(), 3);
+    QCOMPARE(levels.level(QStringLiteral("dm-1")), 1); // memoised: nothing listed again
+    QCOMPARE(levels.listed(), 3);
+    QCOMPARE(stackLevel(sysfs, QStringLiteral("dm-2")), 2);
+}
+
+// 60 levels of 2 devices, each on both devices of the level below: 2^60 paths from the top, 121 devices.
+void TestStacking::deepDiamondIsLinear()
+{
+    FakeSysfs t;
+    const auto name = [](int level, int i) { return QStringLiteral("dm-%1").arg(level * 2 + i); };
+    for (const QString &top : { name(0, 0), name(0, 1) }) {
+        t.dir(QStringLiteral("devices/virtual/block/") + top);
+        t.link(QStringLiteral("block/") + top, QStringLiteral("devices/virtual/block/") + top);
+    }
+    for (int level = 0; level < 60; ++level) {
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j)
+                slave(t, name(level, i), name(level + 1, j));
+        }
+    }
+    const SysfsRoot sysfs(t.root(), QString());
+    QCOMPARE(stackLevel(sysfs, name(0, 0)), 60);
+    StackLevels levels(sysfs);
+    QCOMPARE(levels.level(name(0, 0)), 60);
+    QCOMPARE(levels.listed(), 1 + 2 * 60); // each device listed once, whatever the number of paths to it
+    QCOMPARE(levels.level(name(0, 1)), 60);
+    QCOMPARE(levels.listed(), 2 + 2 * 60);
+    // The planner walks the same way: a change set on the top device plans at once.
+    const Plan plan
+        = planChanges(sysfs, { Change { name(0, 0), QStringLiteral("queue/nomerges"), QStringLiteral("1") } });
+    QVERIFY(!plan.ok()); // no queue/ in this crafted tree: an error, not a hang
 }
 
 QTEST_GUILESS_MAIN(TestStacking)

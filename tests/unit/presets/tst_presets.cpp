@@ -1,8 +1,10 @@
 // Presets: bad files rejected with the rule and field named, round trips, the matcher and the
 // resolution (apply's change set, verify's drift) on the seed's multipath fixture, exporters' text.
-#include "paramfixture.h"
+#include "fakesysfs.h"
+#include "multipathfixture.h"
 
 #include "discovery/discovery.h"
+#include "fakedevicemapper.h"
 #include "params/planner.h"
 #include "params/transaction.h"
 #include "presets/presetcapture.h"
@@ -11,11 +13,12 @@
 #include "presets/presetkeeper.h"
 #include "presets/presetmatcher.h"
 #include "presets/presetmultipath.h"
-#include "dm/fakedevicemapper.h"
 #include "presets/presetresolution.h"
 #include "presets/presetstore.h"
 
 #include <QDir>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -55,6 +58,8 @@ private Q_SLOTS:
     void exportUdev();
     void exportTuned();
     void exportMultipath();
+    void savesNeverReplaceSilently();
+    void storedPresetBeatsFileInCurrentDir();
 
 private:
     std::unique_ptr<FakeSysfs> m_tree;
@@ -83,34 +88,64 @@ void TestPresets::badFiles_data()
     row("truncated JSON", R"({"schema": 1, "name": "t", "rules": [)", "malformed JSON at offset");
     row("not an object", "[1, 2]", "malformed preset: the document is not a JSON object");
     row("no schema", R"({"name": "t", "rules": []})", "field \"schema\": missing");
-    row("newer schema", R"({"schema": 2, "name": "t", "rules": []})", "field \"schema\": schema 2 is newer than this dmtune reads (1)");
-    row("schema as text", R"({"schema": "1", "name": "t", "rules": []})", "field \"schema\": expected an integer, got a string");
-    row("no name", R"({"schema": 1, "rules": [{"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}}]})", "field \"name\": missing or empty");
+    row("newer schema", R"({"schema": 2, "name": "t", "rules": []})",
+        "field \"schema\": schema 2 is newer than this dmtune reads (1)");
+    row("schema as text", R"({"schema": "1", "name": "t", "rules": []})",
+        "field \"schema\": expected an integer, got a string");
+    row("no name", R"({"schema": 1, "rules": [{"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}}]})",
+        "field \"name\": missing or empty");
     row("unknown top-level field", R"({"schema": 1, "name": "t", "rulez": []})", "field \"rulez\": unknown field");
     row("no rules", R"({"schema": 1, "name": "t", "rules": []})", "field \"rules\": no rules");
     row("rule not an object", withRule("3"), "rule 1, field \"rules\": expected an object, got a number");
     row("no match", withRule(R"({"settings": {"queue/nomerges": 2}})"), "rule 1, field \"match\": missing");
-    row("empty match", withRule(R"({"match": {}, "settings": {"queue/nomerges": 2}})"), "rule 1, field \"match\": empty match");
-    row("unknown match field", withRule(R"({"match": {"wwnn": "x"}, "settings": {"queue/nomerges": 2}})"), "rule 1, field \"match.wwnn\": unknown field");
-    row("unknown kind", withRule(R"({"match": {"kind": "floppy"}, "settings": {"queue/nomerges": 2}})"), "rule 1, field \"match.kind\": unknown device kind 'floppy'");
-    row("nested pathsOf", withRule(R"({"match": {"pathsOf": {"pathsOf": {"kind": "multipath"}}}, "settings": {"queue/nomerges": 2}})"), "rule 1, field \"match.pathsOf.pathsOf\": pathsOf cannot be nested");
-    row("unknown attribute", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_request": 64}})"), "rule 1, field \"settings.queue/nr_request\": unknown attribute 'queue/nr_request'");
-    row("ignored attribute", withRule(R"({"match": {"kind": "multipath"}, "settings": {"dm/rq_based_seq_io_merge_deadline": 8}})"), "rule 1, field \"settings.dm/rq_based_seq_io_merge_deadline\": ignored by current kernels");
-    row("wrong type: text for an int", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": "many"}})"), "rule 1, field \"settings.queue/nr_requests\": ");
-    row("wrong type: fraction", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": 1.5}})"), "rule 1, field \"settings.queue/nr_requests\": expected an integer, got 1.5");
-    row("wrong type: bool for an int", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": true}})"), "rule 1, field \"settings.queue/nr_requests\": expected int, got a boolean");
-    row("wrong type: object", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": {}}})"), "rule 1, field \"settings.queue/nr_requests\": expected a number or a string, got an object");
-    row("out of range", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/max_sectors_kb": 2}})"), "rule 1, field \"settings.queue/max_sectors_kb\": 2 is outside");
-    row("not a choice", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 7}})"), "rule 1, field \"settings.queue/nomerges\": '7' is not one of: 0, 1, 2");
-    row("bad scheduler", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/scheduler": "mq deadline"}})"), "rule 1, field \"settings.queue/scheduler\": 'mq deadline' is not a scheduler name");
-    row("settings not an object", withRule(R"({"match": {"kind": "loop"}, "settings": ["queue/nomerges=2"]})"), "rule 1, field \"settings\": expected an object (attribute -> value), got an array");
-    row("nothing to set", withRule(R"({"match": {"kind": "loop"}})"), "rule 1, field \"settings\": a rule needs settings or multipath settings");
-    row("unknown selector", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"selector": "fastest 0"}})"), "rule 1, field \"multipath.selector\": unknown path selector 'fastest'");
-    row("selector count", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"selector": "round-robin 1"}})"), "rule 1, field \"multipath.selector\": 'round-robin 1' says 1 arguments and has 0");
-    row("bad grouping", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"grouping": "roundrobin"}})"), "rule 1, field \"multipath.grouping\": 'roundrobin' is not one of");
-    row("bad feature", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"features": "queue_forever"}})"), "rule 1, field \"multipath.features\": unknown feature 'queue_forever'");
-    row("second rule named", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}}, {"match": {"kind": "loop"}, "settings": {"queue/read_ahead_kb": -1}})"), "rule 2, field \"settings.queue/read_ahead_kb\": -1 is outside");
-    row("bad date", R"({"schema": 1, "name": "t", "created": {"at": "yesterday"}, "rules": []})", "field \"created.at\": 'yesterday' is not an ISO 8601 date");
+    row("empty match", withRule(R"({"match": {}, "settings": {"queue/nomerges": 2}})"),
+        "rule 1, field \"match\": empty match");
+    row("unknown match field", withRule(R"({"match": {"wwnn": "x"}, "settings": {"queue/nomerges": 2}})"),
+        "rule 1, field \"match.wwnn\": unknown field");
+    row("unknown kind", withRule(R"({"match": {"kind": "floppy"}, "settings": {"queue/nomerges": 2}})"),
+        "rule 1, field \"match.kind\": unknown device kind 'floppy'");
+    row("nested pathsOf",
+        withRule(R"({"match": {"pathsOf": {"pathsOf": {"kind": "multipath"}}}, "settings": {"queue/nomerges": 2}})"),
+        "rule 1, field \"match.pathsOf.pathsOf\": pathsOf cannot be nested");
+    row("unknown attribute", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_request": 64}})"),
+        "rule 1, field \"settings.queue/nr_request\": unknown attribute 'queue/nr_request'");
+    row("ignored attribute",
+        withRule(R"({"match": {"kind": "multipath"}, "settings": {"dm/rq_based_seq_io_merge_deadline": 8}})"),
+        "rule 1, field \"settings.dm/rq_based_seq_io_merge_deadline\": ignored by current kernels");
+    row("wrong type: text for an int",
+        withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": "many"}})"),
+        "rule 1, field \"settings.queue/nr_requests\": ");
+    row("wrong type: fraction", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": 1.5}})"),
+        "rule 1, field \"settings.queue/nr_requests\": expected an integer, got 1.5");
+    row("wrong type: bool for an int",
+        withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": true}})"),
+        "rule 1, field \"settings.queue/nr_requests\": expected int, got a boolean");
+    row("wrong type: object", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nr_requests": {}}})"),
+        "rule 1, field \"settings.queue/nr_requests\": expected a number or a string, got an object");
+    row("out of range", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/max_sectors_kb": 2}})"),
+        "rule 1, field \"settings.queue/max_sectors_kb\": 2 is outside");
+    row("not a choice", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 7}})"),
+        "rule 1, field \"settings.queue/nomerges\": '7' is not one of: 0, 1, 2");
+    row("bad scheduler", withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/scheduler": "mq deadline"}})"),
+        "rule 1, field \"settings.queue/scheduler\": 'mq deadline' is not a scheduler name");
+    row("settings not an object", withRule(R"({"match": {"kind": "loop"}, "settings": ["queue/nomerges=2"]})"),
+        "rule 1, field \"settings\": expected an object (attribute -> value), got an array");
+    row("nothing to set", withRule(R"({"match": {"kind": "loop"}})"),
+        "rule 1, field \"settings\": a rule needs settings or multipath settings");
+    row("unknown selector", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"selector": "fastest 0"}})"),
+        "rule 1, field \"multipath.selector\": unknown path selector 'fastest'");
+    row("selector count", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"selector": "round-robin 1"}})"),
+        "rule 1, field \"multipath.selector\": 'round-robin 1' says 1 arguments and has 0");
+    row("bad grouping", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"grouping": "roundrobin"}})"),
+        "rule 1, field \"multipath.grouping\": 'roundrobin' is not one of");
+    row("bad feature", withRule(R"({"match": {"kind": "multipath"}, "multipath": {"features": "queue_forever"}})"),
+        "rule 1, field \"multipath.features\": unknown feature 'queue_forever'");
+    row("second rule named",
+        withRule(
+            R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}}, {"match": {"kind": "loop"}, "settings": {"queue/read_ahead_kb": -1}})"),
+        "rule 2, field \"settings.queue/read_ahead_kb\": -1 is outside");
+    row("bad date", R"({"schema": 1, "name": "t", "created": {"at": "yesterday"}, "rules": []})",
+        "field \"created.at\": 'yesterday' is not an ISO 8601 date");
 }
 
 void TestPresets::badFiles()
@@ -166,8 +201,8 @@ void TestPresets::roundTrip()
     QCOMPARE(*parsePreset(presetToJson(*withMs)) == *withMs, true);
     // Saved from the fixture's devices, written to a file and read back.
     const SysfsRoot sysfs(m_tree->root(), QString());
-    const auto saved = presetFromDevices(sysfs, m_snapshot, { QStringLiteral("dm-0"), QStringLiteral("sda") }, {},
-        QStringLiteral("fixture"));
+    const auto saved = presetFromDevices(
+        sysfs, m_snapshot, { QStringLiteral("dm-0"), QStringLiteral("sda") }, {}, QStringLiteral("fixture"));
     QVERIFY2(saved, qPrintable(saved.errorMessage()));
     QTemporaryDir dir;
     const QString file = dir.filePath(QStringLiteral("p.json"));
@@ -184,7 +219,8 @@ void TestPresets::matcher_data()
     const auto row = [](const char *name, const char *match, QStringList devices) {
         QTest::newRow(name) << QByteArray(match) << devices;
     };
-    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd") };
+    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+        QStringLiteral("sdd") };
     row("kind scsi", R"({"kind": "scsi"})", paths);
     row("kind multipath", R"({"kind": "multipath"})", { QStringLiteral("dm-0") });
     row("two kinds", R"({"kind": ["loop", "multipath"]})", { QStringLiteral("dm-0"), QStringLiteral("loop3") });
@@ -206,7 +242,8 @@ void TestPresets::matcher()
 {
     QFETCH(QByteArray, match);
     QFETCH(QStringList, devices);
-    const auto p = parsePreset(withRule(QByteArray(R"({"match": )") + match + R"(, "settings": {"queue/nomerges": 2}})"));
+    const auto p
+        = parsePreset(withRule(QByteArray(R"({"match": )") + match + R"(, "settings": {"queue/nomerges": 2}})"));
     QVERIFY2(p, qPrintable(p.errorMessage()));
     QCOMPARE(matchDevices(m_snapshot, p->rules.first().match), devices);
 }
@@ -223,12 +260,13 @@ void TestPresets::resolutionAndDrift()
     QStringList differs;
     for (const auto &i : res.items) {
         if (i.state == PresetItemState::Differs)
-            differs << QStringLiteral("%1 %2 %3->%4 r%5").arg(i.device, i.attribute, i.current, i.wanted).arg(i.rule + 1);
+            differs
+                << QStringLiteral("%1 %2 %3->%4 r%5").arg(i.device, i.attribute, i.current, i.wanted).arg(i.rule + 1);
     }
     QCOMPARE(differs,
-        QStringList({ QStringLiteral("dm-0 queue/nr_requests 128->256 r1"), QStringLiteral("sda device/queue_depth 32->16 r2"),
-            QStringLiteral("sdb device/queue_depth 32->16 r2"), QStringLiteral("sdc device/queue_depth 32->16 r2"),
-            QStringLiteral("sdd device/queue_depth 32->16 r2") }));
+        QStringList({ QStringLiteral("dm-0 queue/nr_requests 128->256 r1"),
+            QStringLiteral("sda device/queue_depth 32->16 r2"), QStringLiteral("sdb device/queue_depth 32->16 r2"),
+            QStringLiteral("sdc device/queue_depth 32->16 r2"), QStringLiteral("sdd device/queue_depth 32->16 r2") }));
     QVERIFY(res.hasDrift());
     QCOMPARE(res.changes().size(), 5);
 
@@ -238,7 +276,8 @@ void TestPresets::resolutionAndDrift()
         m_tree->file(QStringLiteral("%1/%2").arg(m_tree->devicePath(c.device), c.attribute), c.value);
     }
     QVERIFY(!resolvePreset(sysfs, m_snapshot, *preset).hasDrift());
-    m_tree->file(m_tree->devicePath(QStringLiteral("sdc")) + QStringLiteral("/device/queue_depth"), QStringLiteral("8"));
+    m_tree->file(
+        m_tree->devicePath(QStringLiteral("sdc")) + QStringLiteral("/device/queue_depth"), QStringLiteral("8"));
     const auto drift = resolvePreset(sysfs, m_snapshot, *preset).drift();
     QCOMPARE(drift.size(), 1);
     QCOMPARE(drift.first().device, QStringLiteral("sdc"));
@@ -276,14 +315,16 @@ void TestPresets::ioschedOfNewScheduler()
     QVERIFY2(plan.ok(), plan.errors.isEmpty() ? "" : qPrintable(plan.errors.first().text()));
     QCOMPARE(plan.writes.first().attribute, QStringLiteral("queue/scheduler")); // the switch first
     // Without the switch, the attribute is unavailable on that device.
-    const auto noSwitch = parsePreset(withRule(R"({"match": {"name": "sdb"}, "settings": {"queue/iosched/read_expire": 100}})"));
+    const auto noSwitch
+        = parsePreset(withRule(R"({"match": {"name": "sdb"}, "settings": {"queue/iosched/read_expire": 100}})"));
     QCOMPARE(resolvePreset(sysfs, m_snapshot, *noSwitch).items.first().state, PresetItemState::Unavailable);
 }
 
 void TestPresets::captureKeysByIdentity()
 {
     const SysfsRoot sysfs(m_tree->root(), QString());
-    const auto p = presetFromDevices(sysfs, m_snapshot, { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("loop3") },
+    const auto p = presetFromDevices(sysfs, m_snapshot,
+        { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("loop3") },
         { QStringLiteral("queue/read_ahead_kb") }, QStringLiteral("x"));
     QVERIFY2(p, qPrintable(p.errorMessage()));
     QCOMPARE(p->rules.size(), 3);
@@ -293,8 +334,10 @@ void TestPresets::captureKeysByIdentity()
     QCOMPARE(p->rules[2].match.kinds, QStringList { QStringLiteral("loop") });
     // Unknown, module-wide and absent attributes are refused, naming the device.
     QVERIFY(!presetFromDevices(sysfs, m_snapshot, { QStringLiteral("sdb") }, { QStringLiteral("queue/bogus") }, {}));
-    QVERIFY(!presetFromDevices(sysfs, m_snapshot, { QStringLiteral("sdb") }, { QStringLiteral("module/dm_mod/dm_mq_queue_depth") }, {}));
-    const auto noDepth = presetFromDevices(sysfs, m_snapshot, { QStringLiteral("dm-0") }, { QStringLiteral("device/queue_depth") }, {});
+    QVERIFY(!presetFromDevices(
+        sysfs, m_snapshot, { QStringLiteral("sdb") }, { QStringLiteral("module/dm_mod/dm_mq_queue_depth") }, {}));
+    const auto noDepth = presetFromDevices(
+        sysfs, m_snapshot, { QStringLiteral("dm-0") }, { QStringLiteral("device/queue_depth") }, {});
     QVERIFY(!noDepth);
     QCOMPARE(noDepth.errorMessage(), QStringLiteral("dm-0 has no attribute device/queue_depth"));
 }
@@ -323,7 +366,8 @@ DeviceSnapshot pathSnapshot(const char *sdcState, bool withSdd, const char *sdcD
     map.device = QStringLiteral("dm-0");
     PathGroupInfo g;
     g.paths << PathInfo { QStringLiteral("sdb"), QStringLiteral("8:16"), QStringLiteral("A"), 0, {}, {} }
-            << PathInfo { QStringLiteral("sdc"), QString::fromLatin1(sdcDevnum), QString::fromLatin1(sdcState), 1, {}, {} };
+            << PathInfo { QStringLiteral("sdc"), QString::fromLatin1(sdcDevnum), QString::fromLatin1(sdcState), 1, {},
+                   {} };
     map.groups << g;
     s.maps << map;
     return s;
@@ -342,7 +386,8 @@ void TestPresets::keepApplied()
     };
     // Nothing changed; a new matching path; a reinstated path; a path gone and back under a new devnum.
     QCOMPARE(names(devicesToReapply(pathSnapshot("A", false), pathSnapshot("A", false), *p)), QStringList());
-    QCOMPARE(names(devicesToReapply(pathSnapshot("A", false), pathSnapshot("A", true), *p)), QStringList { QStringLiteral("sdd appeared") });
+    QCOMPARE(names(devicesToReapply(pathSnapshot("A", false), pathSnapshot("A", true), *p)),
+        QStringList { QStringLiteral("sdd appeared") });
     QCOMPARE(names(devicesToReapply(pathSnapshot("F", false), pathSnapshot("A", false), *p)),
         QStringList { QStringLiteral("sdc path reinstated in mpatha") });
     QCOMPARE(names(devicesToReapply(pathSnapshot("A", false), pathSnapshot("F", false), *p)), QStringList());
@@ -380,16 +425,30 @@ void TestPresets::multipathTable_data()
     QTest::addColumn<QString>("grouping");
     QTest::addColumn<QString>("features");
     QTest::addColumn<QString>("table"); // formatted, or "error: ..." (prefix)
-    QTest::newRow("selector only") << "service-time 0" << "" << ""
-                                   << "0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1";
-    QTest::newRow("multibus") << "" << "multibus" << ""
+    QTest::newRow("selector only")
+        << "service-time 0"
+        << ""
+        << ""
+        << "0 0 2 1 service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1";
+    QTest::newRow("multibus") << ""
+                              << "multibus"
+                              << ""
                               << "0 0 1 1 round-robin 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1";
-    QTest::newRow("failover + queue-length + queueing") << "queue-length 0" << "failover" << "queue_if_no_path"
+    QTest::newRow("failover + queue-length + queueing")
+        << "queue-length 0"
+        << "failover"
+        << "queue_if_no_path"
         << "1 queue_if_no_path 0 4 1 queue-length 0 1 1 8:0 1 queue-length 0 1 1 8:16 1 queue-length 0 1 1 8:32 1 "
            "queue-length 0 1 1 8:48 1";
-    QTest::newRow("feature with a value") << "" << "" << "pg_init_retries 50"
-                                          << "2 pg_init_retries 50 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1";
-    QTest::newRow("group_by_prio needs multipathd") << "" << "group_by_prio" << "" << "error: grouping group_by_prio depends on path properties";
+    QTest::newRow("feature with a value")
+        << ""
+        << ""
+        << "pg_init_retries 50"
+        << "2 pg_init_retries 50 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1";
+    QTest::newRow("group_by_prio needs multipathd") << ""
+                                                    << "group_by_prio"
+                                                    << ""
+                                                    << "error: grouping group_by_prio depends on path properties";
 }
 
 void TestPresets::multipathTable()
@@ -425,23 +484,29 @@ void TestPresets::mapSettingsVerified()
     s.maps.first().groups.first().selector = QStringLiteral("service-time");
     s.maps.first().features = QStringList { QStringLiteral("queue_if_no_path") };
     const auto check = [&s](const char *multipath) {
-        const auto p = parsePreset(withRule((QByteArray(R"({"match": {"dmUuid": "mpath-1"}, "multipath": )") + multipath + "}").constData()));
+        const auto p = parsePreset(
+            withRule((QByteArray(R"({"match": {"dmUuid": "mpath-1"}, "multipath": )") + multipath + "}").constData()));
         return p ? resolvePreset(SysfsRoot(), s, *p).maps : QList<PresetMapItem>();
     };
     QCOMPARE(check(R"({"selector": "service-time"})").size(), 1);
     QCOMPARE(check(R"({"selector": "service-time"})").first().differs, false);
-    QCOMPARE(check(R"({"selector": "service-time 0", "grouping": "multibus", "features": "queue_if_no_path"})").first().differs, false);
+    QCOMPARE(check(R"({"selector": "service-time 0", "grouping": "multibus", "features": "queue_if_no_path"})")
+                 .first()
+                 .differs,
+        false);
     QCOMPARE(check(R"({"selector": "round-robin 0"})").first().currentSelector, QStringLiteral("service-time 0"));
     QCOMPARE(check(R"({"selector": "round-robin 0"})").first().differs, true);
     QCOMPARE(check(R"({"grouping": "failover"})").first().differs, true);
     QCOMPARE(check(R"({"features": "pg_init_retries 50"})").first().differs, true);
     // Two rules for the map: one item, the later rule's fields over the earlier one's.
-    const auto twoRules = parsePreset(withRule(R"({"match": {"kind": "multipath"}, "multipath": {"selector": "round-robin 0", "grouping": "failover"}},
+    const auto twoRules = parsePreset(withRule(
+        R"({"match": {"kind": "multipath"}, "multipath": {"selector": "round-robin 0", "grouping": "failover"}},
         {"match": {"dmUuid": "mpath-1"}, "multipath": {"selector": "service-time 0"}})"));
     QVERIFY2(twoRules, qPrintable(twoRules.errorMessage()));
     const auto maps = resolvePreset(SysfsRoot(), s, *twoRules).maps;
     QCOMPARE(maps.size(), 1);
-    QCOMPARE(maps.first().wanted, (MultipathSettings { QStringLiteral("service-time 0"), QStringLiteral("failover"), {} }));
+    QCOMPARE(
+        maps.first().wanted, (MultipathSettings { QStringLiteral("service-time 0"), QStringLiteral("failover"), {} }));
     QCOMPARE(maps.first().rule, 1);
     s.maps.first().groupsKnown = false;
     QCOMPARE(check(R"({"selector": "service-time"})").first().differs, true); // unknown is not "same"
@@ -580,6 +645,76 @@ multipaths {
 #   rule 4: queue/nomerges=2 (multipath.conf has no such setting)
 )");
     QCOMPARE(e.text, expected);
+}
+
+void TestPresets::savesNeverReplaceSilently()
+{
+    QStandardPaths::setTestModeEnabled(true); // the user preset dir in a test location, never the real one
+    QDir(userPresetDir()).removeRecursively();
+    const auto a = parsePreset(withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}})"));
+    QVERIFY(a);
+    Preset first = *a;
+    first.name = QStringLiteral("My Preset");
+    Preset second = *a;
+    second.name = QStringLiteral("my-preset"); // another preset, the same file name
+    const auto stored = storeUserPreset(first);
+    QVERIFY2(stored, qPrintable(stored.errorMessage()));
+    const auto clash = storeUserPreset(second);
+    QVERIFY(!clash);
+    QVERIFY2(clash.errorMessage().contains(QStringLiteral("exists")), qPrintable(clash.errorMessage()));
+    QCOMPARE(loadPresetFile(*stored)->name, QStringLiteral("My Preset"));
+    const auto replaced = storeUserPreset(second, ExistingFile::Replace);
+    QVERIFY2(replaced, qPrintable(replaced.errorMessage()));
+    QCOMPARE(loadPresetFile(*stored)->name, QStringLiteral("my-preset"));
+
+    // A file path: refused when it exists, replaced when asked; a symbolic link is never written through.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("p.json"));
+    QVERIFY(savePresetFile(file, first));
+    QVERIFY(!savePresetFile(file, second));
+    QCOMPARE(loadPresetFile(file)->name, QStringLiteral("My Preset"));
+    QVERIFY(savePresetFile(file, second, ExistingFile::Replace));
+    QCOMPARE(loadPresetFile(file)->name, QStringLiteral("my-preset"));
+    const QString victim = dir.filePath(QStringLiteral("victim"));
+    {
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("precious");
+    }
+    const QString link = dir.filePath(QStringLiteral("link.json"));
+    QVERIFY(QFile::link(victim, link));
+    const Status viaLink = savePresetFile(link, first, ExistingFile::Replace);
+    QVERIFY(!viaLink);
+    QVERIFY2(viaLink.errorMessage.contains(QStringLiteral("symbolic link")), qPrintable(viaLink.errorMessage));
+    QFile v(victim);
+    QVERIFY(v.open(QIODevice::ReadOnly));
+    QCOMPARE(v.readAll(), QByteArray("precious"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 3); // p.json, victim, link: no temp left
+    QDir(userPresetDir()).removeRecursively();
+}
+
+void TestPresets::storedPresetBeatsFileInCurrentDir()
+{
+    // `preset apply merge-friendly-sequential-writes` in a directory where someone left a file of that name:
+    // the built-in (or stored) preset is meant, the file only when named as a path.
+    QTemporaryDir dir;
+    const QString name = QStringLiteral("merge-friendly-sequential-writes");
+    {
+        QFile planted(dir.filePath(name));
+        QVERIFY(planted.open(QIODevice::WriteOnly));
+        planted.write(withRule(R"({"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}})"));
+    }
+    const QString old = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const auto byName = findPreset(name);
+    const auto byPath = findPreset(QStringLiteral("./") + name);
+    const auto missing = findPreset(QStringLiteral("no-such-preset"));
+    QDir::setCurrent(old);
+    QVERIFY2(byName, qPrintable(byName.errorMessage()));
+    QCOMPARE(byName->name == QStringLiteral("t"), false);
+    QVERIFY2(byPath, qPrintable(byPath.errorMessage()));
+    QCOMPARE(byPath->name, QStringLiteral("t"));
+    QVERIFY(!missing);
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

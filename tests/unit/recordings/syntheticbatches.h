@@ -9,10 +9,12 @@
 
 namespace dmtune::test {
 
-class SyntheticBatches
-{
+class SyntheticBatches {
 public:
-    explicit SyntheticBatches(double intervalSeconds = 1.0) : m_interval(intervalSeconds) { }
+    explicit SyntheticBatches(double intervalSeconds = 1.0)
+        : m_interval(intervalSeconds)
+    {
+    }
 
     // Counters of a device before its first interval.
     void setCounters(const QString &name, const DiskCounters &counters) { m_counters[name] = counters; }

@@ -41,9 +41,10 @@ void TestRecordingCompare::stats_data()
     for (int i = 100; i >= 1; --i)
         hundred.append(i);
     QTest::newRow("1..100 reversed") << hundred << 50.5 << 50.0 << 95.0 << 100.0;
-    QTest::newRow("one") << QList<double> {7} << 7.0 << 7.0 << 7.0 << 7.0;
-    QTest::newRow("outlier") << QList<double> {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100} << 5.95 << 1.0 << 1.0 << 100.0;
-    QTest::newRow("four") << QList<double> {4, 1, 3, 2} << 2.5 << 2.0 << 4.0 << 4.0;
+    QTest::newRow("one") << QList<double> { 7 } << 7.0 << 7.0 << 7.0 << 7.0;
+    QTest::newRow("outlier") << QList<double> { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100 } << 5.95
+                             << 1.0 << 1.0 << 100.0;
+    QTest::newRow("four") << QList<double> { 4, 1, 3, 2 } << 2.5 << 2.0 << 4.0 << 4.0;
 }
 
 void TestRecordingCompare::stats()
@@ -79,14 +80,17 @@ void TestRecordingCompare::slots_data()
 {
     QTest::addColumn<QList<QStringList>>("lists");
     QTest::addColumn<QStringList>("labels");
-    QTest::newRow("same") << QList<QStringList> {{QStringLiteral("dm-0"), QStringLiteral("sda")}, {QStringLiteral("sda"), QStringLiteral("dm-0")}}
-                          << QStringList {QStringLiteral("dm-0"), QStringLiteral("sda")};
-    QTest::newRow("other loop") << QList<QStringList> {{QStringLiteral("loop0")}, {QStringLiteral("loop3")}}
-                                << QStringList {QStringLiteral("loop0 / loop3")};
-    QTest::newRow("2 paths vs 4") << QList<QStringList> {{QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb")},
-        {QStringLiteral("dm-1"), QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd")}}
-                                  << QStringList {QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("dm-0 / dm-1"),
-                                         QStringLiteral("sdc"), QStringLiteral("sdd")};
+    QTest::newRow("same") << QList<QStringList> { { QStringLiteral("dm-0"), QStringLiteral("sda") },
+        { QStringLiteral("sda"), QStringLiteral("dm-0") } }
+                          << QStringList { QStringLiteral("dm-0"), QStringLiteral("sda") };
+    QTest::newRow("other loop") << QList<QStringList> { { QStringLiteral("loop0") }, { QStringLiteral("loop3") } }
+                                << QStringList { QStringLiteral("loop0 / loop3") };
+    QTest::newRow("2 paths vs 4") << QList<QStringList> { { QStringLiteral("dm-0"), QStringLiteral("sda"),
+                                                              QStringLiteral("sdb") },
+        { QStringLiteral("dm-1"), QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+            QStringLiteral("sdd") } }
+                                  << QStringList { QStringLiteral("sda"), QStringLiteral("sdb"),
+                                         QStringLiteral("dm-0 / dm-1"), QStringLiteral("sdc"), QStringLiteral("sdd") };
 }
 
 void TestRecordingCompare::slots()
@@ -99,17 +103,19 @@ void TestRecordingCompare::slots()
     QCOMPARE(got, labels);
 }
 
-Recording TestRecordingCompare::record(const QString &title, const QString &device, quint64 mergesPerInterval, const QJsonObject &config)
+Recording TestRecordingCompare::record(
+    const QString &title, const QString &device, quint64 mergesPerInterval, const QJsonObject &config)
 {
-    return writeSyntheticRecording(m_dir.filePath(title + QStringLiteral(".dmrec")), title, {device}, mergesPerInterval, config);
+    return writeSyntheticRecording(
+        m_dir.filePath(title + QStringLiteral(".dmrec")), title, { device }, mergesPerInterval, config);
 }
 
 void TestRecordingCompare::comparesTheWorkloadWindow()
 {
-    const QList<Recording> recs {record(QStringLiteral("merging"), QStringLiteral("loop0"), 800, {}),
-        record(QStringLiteral("nomerges"), QStringLiteral("loop3"), 0, {})};
+    const QList<Recording> recs { record(QStringLiteral("merging"), QStringLiteral("loop0"), 800, {}),
+        record(QStringLiteral("nomerges"), QStringLiteral("loop3"), 0, {}) };
     const Comparison c = compareRecordings(recs);
-    QCOMPARE(c.recordings, QStringList({QStringLiteral("merging"), QStringLiteral("nomerges")}));
+    QCOMPARE(c.recordings, QStringList({ QStringLiteral("merging"), QStringLiteral("nomerges") }));
     QCOMPARE(c.windowSeconds.value(0), 10.0);
     const ComparisonRow *merges = c.find(QStringLiteral("loop0 / loop3"), Metric::WriteMergesPerSec);
     QVERIFY(merges);
@@ -132,23 +138,28 @@ void TestRecordingCompare::comparesTheWorkloadWindow()
 void TestRecordingCompare::diffsConfigurations()
 {
     const auto config = [](const QString &device, const QString &nomerges, const QString &kernel) {
-        return QJsonObject {{QStringLiteral("host"), QStringLiteral("lab")}, {QStringLiteral("kernel"), kernel},
-            {QStringLiteral("captured"), kernel}, // volatile: never a difference
-            {QStringLiteral("devices"),
-                QJsonArray {QJsonObject {{QStringLiteral("name"), device}, {QStringLiteral("scheduler"), QStringLiteral("mq-deadline")},
-                    {QStringLiteral("tunables"),
-                        QJsonObject {{QStringLiteral("queue/nomerges"), nomerges}, {QStringLiteral("queue/nr_requests"), QStringLiteral("256")}}}}}}};
+        return QJsonObject { { QStringLiteral("host"), QStringLiteral("lab") }, { QStringLiteral("kernel"), kernel },
+            { QStringLiteral("captured"), kernel }, // volatile: never a difference
+            { QStringLiteral("devices"),
+                QJsonArray { QJsonObject { { QStringLiteral("name"), device },
+                    { QStringLiteral("scheduler"), QStringLiteral("mq-deadline") },
+                    { QStringLiteral("tunables"),
+                        QJsonObject { { QStringLiteral("queue/nomerges"), nomerges },
+                            { QStringLiteral("queue/nr_requests"), QStringLiteral("256") } } } } } } };
     };
-    const QList<Recording> recs {record(QStringLiteral("a"), QStringLiteral("loop0"), 1, config(QStringLiteral("loop0"), QStringLiteral("0"), QStringLiteral("6.1"))),
-        record(QStringLiteral("b"), QStringLiteral("loop3"), 1, config(QStringLiteral("loop3"), QStringLiteral("2"), QStringLiteral("6.1"))),
-        record(QStringLiteral("c"), QStringLiteral("loop3"), 1, config(QStringLiteral("loop3"), QStringLiteral("2"), QStringLiteral("6.5")))};
+    const QList<Recording> recs { record(QStringLiteral("a"), QStringLiteral("loop0"), 1,
+                                      config(QStringLiteral("loop0"), QStringLiteral("0"), QStringLiteral("6.1"))),
+        record(QStringLiteral("b"), QStringLiteral("loop3"), 1,
+            config(QStringLiteral("loop3"), QStringLiteral("2"), QStringLiteral("6.1"))),
+        record(QStringLiteral("c"), QStringLiteral("loop3"), 1,
+            config(QStringLiteral("loop3"), QStringLiteral("2"), QStringLiteral("6.5"))) };
     const ConfigDiff diff = configurationDiff(recs);
     QStringList keys;
     for (const ConfigDiffRow &r : diff.rows)
         keys.append(r.key);
-    QCOMPARE(keys, QStringList({QStringLiteral("kernel"), QStringLiteral("loop0 / loop3 / tunable queue/nomerges")}));
-    QCOMPARE(diff.rows[1].values, QStringList({QStringLiteral("0"), QStringLiteral("2"), QStringLiteral("2")}));
-    QCOMPARE(diff.rows[0].values, QStringList({QStringLiteral("6.1"), QStringLiteral("6.1"), QStringLiteral("6.5")}));
+    QCOMPARE(keys, QStringList({ QStringLiteral("kernel"), QStringLiteral("loop0 / loop3 / tunable queue/nomerges") }));
+    QCOMPARE(diff.rows[1].values, QStringList({ QStringLiteral("0"), QStringLiteral("2"), QStringLiteral("2") }));
+    QCOMPARE(diff.rows[0].values, QStringList({ QStringLiteral("6.1"), QStringLiteral("6.1"), QStringLiteral("6.5") }));
     QVERIFY(diff.comparedKeys >= 5); // host, kernel, scheduler, two tunables
 }
 

@@ -7,11 +7,21 @@
 #include "recordings/recordingreplay.h"
 #include "syntheticbatches.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace dmtune;
 using namespace dmtune::test;
@@ -31,6 +41,63 @@ QList<qsizetype> frameOffsets(const QByteArray &bytes)
     return offsets;
 }
 
+// A recording of `frames` after the magic: a minimal header, then the given bytes.
+QByteArray craftedRecording(const QByteArray &frames)
+{
+    QByteArray bytes = recordingformat::magic();
+    const QByteArray header = QByteArrayLiteral("{\"format\":\"dmtune-recording\",\"version\":1}");
+    bytes.append(char(recordingformat::HeaderFrame));
+    recordingformat::putVarint(bytes, quint64(header.size()));
+    bytes.append(header);
+    return bytes + frames;
+}
+
+QByteArray frame(char type, const QByteArray &payload)
+{
+    QByteArray f(1, type);
+    recordingformat::putVarint(f, quint64(payload.size()));
+    return f + payload;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define DMTUNE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DMTUNE_ASAN 1
+#endif
+#endif
+
+// Runs `body` in a child whose address space may grow by `extraBytes` only and which is killed after
+// `seconds`: an allocation beyond the budget (bad_alloc), a hang or a crash is a non-zero status.
+int runBounded(const std::function<int()> &body, qint64 extraBytes, unsigned seconds)
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        long pages = 0;
+        if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+            if (std::fscanf(statm, "%ld", &pages) != 1)
+                pages = 0;
+            std::fclose(statm);
+        }
+        const rlim_t limit = rlim_t(pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + rlim_t(extraBytes);
+        const rlimit rl { limit, limit };
+        ::setrlimit(RLIMIT_AS, &rl);
+        ::alarm(seconds);
+        int code = 0;
+        try {
+            code = body();
+        } catch (...) {
+            code = 101; // std::bad_alloc
+        }
+        ::_exit(code);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status))
+        return 200 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
+
 } // namespace
 
 class TestRecordings : public QObject {
@@ -44,6 +111,11 @@ private Q_SLOTS:
     void truncatedReadsUpToLastWholeFrame();
     void corruptFrameNamesItsOffset();
     void notARecording();
+    void claimedCountAllocatesOnlyWhatIsPresent();
+    void oversizedFileRefused();
+    void notARegularFileRefused();
+    void writtenAtomically();
+    void fuzzFindings();
     void bytesPerDeviceSample();
     void fioSummary_data();
     void fioSummary();
@@ -92,8 +164,8 @@ QString TestRecordings::writeRecording(const QList<SampleBatch> &batches, bool f
     meta.kernel = QStringLiteral("6.1.0-27-amd64");
     meta.started = QDateTime::fromMSecsSinceEpoch(1'790'000'000'000, Qt::UTC);
     meta.intervalSeconds = 1;
-    meta.devices = {QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb")};
-    meta.configuration = {{QStringLiteral("kernel"), meta.kernel}};
+    meta.devices = { QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb") };
+    meta.configuration = { { QStringLiteral("kernel"), meta.kernel } };
     meta.title = QStringLiteral("two paths");
     auto writer = RecordingWriter::create(path, meta);
     if (!writer)
@@ -107,9 +179,10 @@ QString TestRecordings::writeRecording(const QList<SampleBatch> &batches, bool f
         writer.value()->finish();
         return path;
     }
-    // A crash: the file as it is while the writer is still open (its destructor would finish it).
+    // A crash: the file as it is while the writer is still open (its destructor would finish it), under its
+    // temp name until then.
     const QString crashed = path + QStringLiteral(".crashed");
-    QFile::copy(path, crashed);
+    QFile::copy(writer.value()->partialPath(), crashed);
     return crashed;
 }
 
@@ -139,18 +212,19 @@ void TestRecordings::roundTrip()
 {
     SyntheticBatches gen;
     QRandomGenerator rng(7);
-    const QStringList devices {QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb")};
+    const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb") };
     gen.counters(QStringLiteral("sda"))[DiskField::ReadIos] = 123456789; // a disk that has been up a while
     QList<SampleBatch> batches;
     for (int i = 0; i < 20; ++i)
-        batches.append(gen.next(devices, [&](const QString &, DiskCounters &c) { SyntheticBatches::busyWrites(c, rng, 20000); }, 7));
+        batches.append(gen.next(
+            devices, [&](const QString &, DiskCounters &c) { SyntheticBatches::busyWrites(c, rng, 20000); }, 7));
     const QString path = m_dir.filePath(QStringLiteral("events.dmrec"));
     RecordingMeta meta;
     meta.host = QStringLiteral("lab");
     meta.kernel = QStringLiteral("6.1.0");
     meta.devices = devices;
     meta.intervalSeconds = 1;
-    meta.configuration = {{QStringLiteral("host"), QStringLiteral("lab")}};
+    meta.configuration = { { QStringLiteral("host"), QStringLiteral("lab") } };
     auto writer = RecordingWriter::create(path, meta);
     QVERIFY2(writer, qPrintable(writer.errorMessage()));
     RecordingWriter &w = *writer.value();
@@ -158,8 +232,9 @@ void TestRecordings::roundTrip()
     for (const SampleBatch &b : batches)
         QVERIFY(w.addBatch(b));
     QVERIFY(w.addNote(1790000010.25, QStringLiteral("nomerges=2 next — ünïcode")));
-    QVERIFY(w.addFioProgress(1790000011, {{QStringLiteral("jobs"), QJsonArray()}}));
-    QVERIFY(w.addFioResult({{QStringLiteral("fio version"), QStringLiteral("fio-3.33")}}, {QStringLiteral("fio"), QStringLiteral("--name=w")}));
+    QVERIFY(w.addFioProgress(1790000011, { { QStringLiteral("jobs"), QJsonArray() } }));
+    QVERIFY(w.addFioResult({ { QStringLiteral("fio version"), QStringLiteral("fio-3.33") } },
+        { QStringLiteral("fio"), QStringLiteral("--name=w") }));
     QVERIFY(w.addMarker(1790000015, RecordingWriter::fioEndLabel()));
     QVERIFY(w.finish());
     QVERIFY(!w.addMarker(1, QStringLiteral("late"))); // closed
@@ -177,7 +252,7 @@ void TestRecordings::roundTrip()
     QCOMPARE(rec->workloadEndSeconds(), 1790000015.0);
     QCOMPARE(rec->notes.value(0).text, QStringLiteral("nomerges=2 next — ünïcode"));
     QCOMPARE(rec->fioProgress.size(), 1);
-    QCOMPARE(rec->fioResults.value(0).argv, QStringList({QStringLiteral("fio"), QStringLiteral("--name=w")}));
+    QCOMPARE(rec->fioResults.value(0).argv, QStringList({ QStringLiteral("fio"), QStringLiteral("--name=w") }));
     QCOMPARE(rec->deviceSamples, 60);
     QCOMPARE(rec->fileBytes, QFileInfo(path).size());
     QCOMPARE(rec->fileBytes, w.bytesWritten());
@@ -193,15 +268,15 @@ void TestRecordings::devicesComeAndGo()
     const auto busy = [&](const QString &, DiskCounters &c) { SyntheticBatches::busyWrites(c, rng, 5000); };
     const QString a = QStringLiteral("sda"), b = QStringLiteral("sdb");
     QList<SampleBatch> batches;
-    batches.append(gen.next({a}, busy));
-    batches.append(gen.next({a}, busy));
-    batches.append(gen.next({a, b}, busy));
-    batches.append(gen.next({a, b}, busy));
-    batches.append(gen.next({a}, busy));
-    batches.append(gen.next({a}, busy));
+    batches.append(gen.next({ a }, busy));
+    batches.append(gen.next({ a }, busy));
+    batches.append(gen.next({ a, b }, busy));
+    batches.append(gen.next({ a, b }, busy));
+    batches.append(gen.next({ a }, busy));
+    batches.append(gen.next({ a }, busy));
     gen.setCounters(b, DiskCounters {});
-    batches.append(gen.next({b, a}, busy));
-    batches.append(gen.next({b, a}, busy));
+    batches.append(gen.next({ b, a }, busy));
+    batches.append(gen.next({ b, a }, busy));
     const Result<Recording> rec = readRecording(writeRecording(batches));
     QVERIFY2(rec, qPrintable(rec.errorMessage()));
     QCOMPARE(rec->devices.size(), 2);
@@ -221,11 +296,11 @@ void TestRecordings::wrapAndReset()
     gen.counters(d)[DiskField::WriteTicks] = 0xffffff00u; // u32 in the kernel: about to wrap
     gen.counters(d)[DiskField::WriteIos] = 1000;
     QList<SampleBatch> batches;
-    batches.append(gen.next({d}, [](const QString &, DiskCounters &c) {
+    batches.append(gen.next({ d }, [](const QString &, DiskCounters &c) {
         c[DiskField::WriteIos] += 10;
         c[DiskField::WriteTicks] = (c[DiskField::WriteTicks] + 0x200) & 0xffffffffu; // wraps
     }));
-    batches.append(gen.next({d}, [](const QString &, DiskCounters &c) {
+    batches.append(gen.next({ d }, [](const QString &, DiskCounters &c) {
         c[DiskField::WriteIos] = 3; // went backwards: clamped to 0 by counterDeltas
     }));
     QCOMPARE(batches[0].devices[0].deltas[DiskField::WriteTicks], quint64(0x200));
@@ -240,7 +315,7 @@ void TestRecordings::truncatedReadsUpToLastWholeFrame()
     QRandomGenerator rng(11);
     QList<SampleBatch> batches;
     for (int i = 0; i < 6; ++i)
-        batches.append(gen.next({QStringLiteral("sda"), QStringLiteral("sdb")},
+        batches.append(gen.next({ QStringLiteral("sda"), QStringLiteral("sdb") },
             [&](const QString &, DiskCounters &c) { SyntheticBatches::busyWrites(c, rng, 3000); }));
     QFile file(writeRecording(batches, false)); // no end frame: the process died
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -272,7 +347,8 @@ void TestRecordings::corruptFrameNamesItsOffset()
     SyntheticBatches gen;
     QList<SampleBatch> batches;
     for (int i = 0; i < 3; ++i)
-        batches.append(gen.next({QStringLiteral("sda")}, [](const QString &, DiskCounters &c) { c[DiskField::ReadIos] += 5; }));
+        batches.append(
+            gen.next({ QStringLiteral("sda") }, [](const QString &, DiskCounters &c) { c[DiskField::ReadIos] += 5; }));
     QFile file(writeRecording(batches));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QByteArray bytes = file.readAll();
@@ -304,28 +380,183 @@ void TestRecordings::notARecording()
     QVERIFY2(r.errorMessage().contains(QStringLiteral("version 9")), qPrintable(r.errorMessage()));
 }
 
+void TestRecordings::claimedCountAllocatesOnlyWhatIsPresent()
+{
+#ifdef DMTUNE_ASAN
+    QSKIP("RLIMIT_AS cannot bound a process under AddressSanitizer");
+#endif
+    // A sample frame of 4 MiB claiming 2 Mi device-samples, whose first sample names a device never declared:
+    // the count fits the payload's bytes, but decoding stops at the first sample. Reserving room for the
+    // claimed count would ask for 2 Mi x 312 bytes = 650 MB before that; the reader must stay within what the
+    // samples it really decodes need. (Qt 6.4's QList::reserve ignores a failed allocation, so this guards
+    // the address space, not a crash.)
+    const quint64 claimed = 2u << 20;
+    QByteArray samples;
+    for (int i = 0; i < 4; ++i)
+        recordingformat::putVarint(samples, 0); // wall, monotonic, interval, sequence
+    recordingformat::putVarint(samples, claimed);
+    recordingformat::putVarint(samples, 7); // device id 7: never declared
+    samples.append(QByteArray(qsizetype(claimed) * 2, '\0'));
+    const QByteArray bytes = craftedRecording(frame(recordingformat::SampleFrame, samples));
+    const int status = runBounded(
+        [&bytes] {
+            const Result<Recording> rec = parseRecording(bytes);
+            if (rec)
+                return 1;
+            return rec.errorMessage().contains(QStringLiteral("undeclared device id 7")) ? 0 : 2;
+        },
+        256ll << 20, 20);
+    QCOMPARE(status, 0);
+    // A count beyond what the payload can hold (each device-sample takes at least 2 bytes) is refused at once.
+    QByteArray lying;
+    for (int i = 0; i < 4; ++i)
+        recordingformat::putVarint(lying, 0);
+    recordingformat::putVarint(lying, 1ull << 40);
+    lying.append(QByteArray(80, '\0'));
+    const Result<Recording> rec = parseRecording(craftedRecording(frame(recordingformat::SampleFrame, lying)));
+    QVERIFY(!rec);
+    QVERIFY2(rec.errorMessage().contains(QStringLiteral("claims")), qPrintable(rec.errorMessage()));
+    // Long names and JSON strings are bounded by their frame's bytes, which the file must hold: a frame that
+    // claims 4 GB in a 100-byte file is a truncated file, not an allocation.
+    QByteArray huge(1, char(recordingformat::NoteFrame));
+    recordingformat::putVarint(huge, 4ull << 30);
+    huge.append("{\"t\":1,\"text\":\"");
+    const Result<Recording> cut = parseRecording(craftedRecording(huge));
+    QVERIFY2(cut, qPrintable(cut.errorMessage()));
+    QVERIFY(cut->truncated);
+}
+
+void TestRecordings::oversizedFileRefused()
+{
+#ifdef DMTUNE_ASAN
+    QSKIP("RLIMIT_AS cannot bound a process under AddressSanitizer");
+#endif
+    // A sparse file one byte over the limit, starting as a valid recording: refused by its size, unread.
+    const QString path = m_dir.filePath(QStringLiteral("huge.dmrec"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.write(craftedRecording({})) > 0);
+        QVERIFY(f.resize(MaxRecordingFileBytes + 1));
+    }
+    const int status = runBounded(
+        [&path] {
+            const Result<Recording> rec = readRecording(path);
+            if (rec)
+                return 1;
+            const QString e = rec.errorMessage();
+            return e.contains(QStringLiteral("256 MiB")) && e.contains(path) && !e.contains(QLatin1Char('\n')) ? 0 : 2;
+        },
+        64ll << 20, 20);
+    QCOMPARE(status, 0);
+    // At the limit it is read (a valid recording padded with a truncated frame's worth of zeros is fine here:
+    // what matters is that the size alone does not refuse it).
+    QFile f(path);
+    QVERIFY(f.resize(1024));
+    const Result<Recording> small = readRecording(path);
+    QVERIFY2(small || !small.errorMessage().contains(QStringLiteral("MiB")), qPrintable(small.errorMessage()));
+}
+
+void TestRecordings::notARegularFileRefused()
+{
+    // A FIFO with no writer would block open() and read() forever; a directory or a device is no recording.
+    const QString fifo = m_dir.filePath(QStringLiteral("fifo.dmrec"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const int status = runBounded(
+        [&fifo] {
+            const Result<Recording> rec = readRecording(fifo);
+            return !rec && rec.errorMessage().contains(QStringLiteral("not a regular file")) ? 0 : 2;
+        },
+        64ll << 20, 5);
+    QCOMPARE(status, 0);
+    const Result<Recording> dir = readRecording(m_dir.path());
+    QVERIFY(!dir);
+    QVERIFY2(dir.errorMessage().contains(QStringLiteral("not a regular file")), qPrintable(dir.errorMessage()));
+}
+
+void TestRecordings::writtenAtomically()
+{
+    SyntheticBatches gen;
+    const auto busy = [](const QString &, DiskCounters &c) { c[DiskField::ReadIos] += 5; };
+    RecordingMeta meta;
+    meta.devices = { QStringLiteral("sda") };
+    // While it records, the name holds the previous recording (or nothing); the frames go to NAME.XXXXXX.part.
+    const QString path = m_dir.filePath(QStringLiteral("atomic.dmrec"));
+    QVERIFY(QFile(path).open(QIODevice::WriteOnly)); // an empty previous file
+    {
+        auto writer = RecordingWriter::create(path, meta);
+        QVERIFY2(writer, qPrintable(writer.errorMessage()));
+        QVERIFY(writer.value()->addBatch(gen.next({ QStringLiteral("sda") }, busy)));
+        const QString part = writer.value()->partialPath();
+        QVERIFY(part.startsWith(path + QLatin1Char('.')) && part.endsWith(QStringLiteral(".part")));
+        QVERIFY(QFileInfo(part).size() > 0);
+        QCOMPARE(QFileInfo(path).size(), qint64(0));
+        // Destroyed without finish() (a run stopped, a session closed): finished and renamed all the same.
+    }
+    const Result<Recording> done = readRecording(path);
+    QVERIFY2(done, qPrintable(done.errorMessage()));
+    QVERIFY(done->complete);
+    QCOMPARE(done->batches.size(), 1);
+    QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("atomic.dmrec.*") }, QDir::Files), QStringList());
+
+    // A symbolic link planted at the name is neither followed nor replaced.
+    const QString victim = m_dir.filePath(QStringLiteral("victim"));
+    {
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("precious");
+    }
+    const QString link = m_dir.filePath(QStringLiteral("link.dmrec"));
+    QVERIFY(QFile::link(victim, link));
+    const auto refused = RecordingWriter::create(link, meta);
+    QVERIFY(!refused);
+    QVERIFY2(refused.errorMessage().contains(QStringLiteral("symbolic link")), qPrintable(refused.errorMessage()));
+    QFile v(victim);
+    QVERIFY(v.open(QIODevice::ReadOnly));
+    QCOMPARE(v.readAll(), QByteArray("precious"));
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("link.dmrec.*") }, QDir::Files), QStringList());
+}
+
+void TestRecordings::fuzzFindings()
+{
+    // fuzz_recordingreader: a monotonic clock whose nanoseconds overflow 64 bits (signed overflow in the
+    // reader before it was refused; UBSan in the fuzzer).
+    const QByteArray clock = QByteArray::fromBase64(QByteArrayLiteral(
+        "RE1UUkVDAQpISnsiZm9ybWF0IjoiZG11dW5lLXJlY29yZGluZyIsInZlcnNpb24iOjIsInRpdGxlIjoic2VlZCIsImRldmljZXMiOlsic2RhIl"
+        "19RAcAEYAQc2RhUxHQD4CJhv////9oAAAAAAAAAP7/gIAABGQKUw3QD4CJesBzdGFydCJ9RQ1/ImJhdGNoZXMiOjJ9"));
+    const Result<Recording> rec = parseRecording(clock);
+    QVERIFY(!rec);
+    QVERIFY2(
+        rec.errorMessage().contains(QStringLiteral("monotonic clock out of range")), qPrintable(rec.errorMessage()));
+}
+
 void TestRecordings::bytesPerDeviceSample()
 {
     // One hour at 1 s of a multipath map and four paths under load (20k IOPS per path, 80k on the map, with
     // merges, latency and queue time), plus an idle device: the shape of a real run, busier than most.
     SyntheticBatches gen;
     QRandomGenerator rng(42);
-    const QStringList devices {QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb"),
-        QStringLiteral("sdc"), QStringLiteral("sdd"), QStringLiteral("sde")};
+    const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdb"),
+        QStringLiteral("sdc"), QStringLiteral("sdd"), QStringLiteral("sde") };
     for (const QString &d : devices)
         gen.counters(d)[DiskField::WriteSectors] = 987654321098ULL;
     QList<SampleBatch> batches;
     for (int i = 0; i < 3600; ++i) {
-        batches.append(gen.next(devices, [&](const QString &name, DiskCounters &c) {
-            if (name != QStringLiteral("sde"))
-                SyntheticBatches::busyWrites(c, rng, name == QStringLiteral("dm-0") ? 80000 : 20000);
-        }, 16));
+        batches.append(gen.next(
+            devices,
+            [&](const QString &name, DiskCounters &c) {
+                if (name != QStringLiteral("sde"))
+                    SyntheticBatches::busyWrites(c, rng, name == QStringLiteral("dm-0") ? 80000 : 20000);
+            },
+            16));
     }
     const Result<Recording> rec = readRecording(writeRecording(batches));
     QVERIFY2(rec, qPrintable(rec.errorMessage()));
     QCOMPARE(rec->deviceSamples, qint64(3600 * devices.size()));
     const double perSample = rec->bytesPerDeviceSample();
-    qInfo("recording of %lld device-samples: %lld bytes, %.1f bytes per device-sample (whole file), %.1f (sample frames)",
+    qInfo(
+        "recording of %lld device-samples: %lld bytes, %.1f bytes per device-sample (whole file), %.1f (sample frames)",
         rec->deviceSamples, rec->fileBytes, perSample, rec->sampleBytesPerDeviceSample());
     QVERIFY2(perSample <= 64, qPrintable(QString::number(perSample)));
     compareBatches(batches.first(5), replayBatches(*rec).first(5));
@@ -339,9 +570,12 @@ void TestRecordings::fioSummary_data()
     QTest::addColumn<double>("bw");
     QTest::addColumn<double>("p99us");
     QTest::addColumn<int>("directions");
-    QTest::newRow("write") << QStringLiteral("fio-write.json") << QStringLiteral("write") << 215590.40959 << 862361.0 << 74.24 << 1;
-    QTest::newRow("randrw read") << QStringLiteral("fio-randrw.json") << QStringLiteral("read") << 13742.257742 << 54969.0 << 173.056 << 2;
-    QTest::newRow("randrw write") << QStringLiteral("fio-randrw.json") << QStringLiteral("write") << 13751.248751 << 55004.0 << 10.432 << 2;
+    QTest::newRow("write") << QStringLiteral("fio-write.json") << QStringLiteral("write") << 215590.40959 << 862361.0
+                           << 74.24 << 1;
+    QTest::newRow("randrw read") << QStringLiteral("fio-randrw.json") << QStringLiteral("read") << 13742.257742
+                                 << 54969.0 << 173.056 << 2;
+    QTest::newRow("randrw write") << QStringLiteral("fio-randrw.json") << QStringLiteral("write") << 13751.248751
+                                  << 55004.0 << 10.432 << 2;
 }
 
 void TestRecordings::fioSummary()
@@ -356,7 +590,8 @@ void TestRecordings::fioSummary()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<FioDirectionSummary> rows = summarizeFioResult(QJsonDocument::fromJson(file.readAll()).object());
     QCOMPARE(rows.size(), directions);
-    const auto it = std::find_if(rows.begin(), rows.end(), [&](const FioDirectionSummary &s) { return s.direction == direction; });
+    const auto it = std::find_if(
+        rows.begin(), rows.end(), [&](const FioDirectionSummary &s) { return s.direction == direction; });
     QVERIFY(it != rows.end());
     QCOMPARE(it->iops, iops);
     QCOMPARE(it->bandwidthKiB, bw);

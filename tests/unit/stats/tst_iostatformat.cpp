@@ -137,8 +137,8 @@ void TestIostatFormat::jsonStreamIsValidJson()
         for (int i = 0; i < entries; ++i) {
             if (i)
                 doc += jsonSeparator();
-            doc += jsonStatistics(
-                QStringLiteral("11/30/26 03:08:45"), i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> { row, row, unread });
+            doc += jsonStatistics(QStringLiteral("11/30/26 03:08:45"),
+                i == 1 ? QList<DeviceRow> {} : QList<DeviceRow> { row, row, unread });
         }
         doc += jsonEnd();
         QJsonParseError error {};
@@ -208,7 +208,8 @@ void TestIostatFormat::csvHasIostatColumns()
     QVERIFY(line.contains(QStringLiteral(",32.12,")));
     QVERIFY(line.endsWith(QStringLiteral(",3,0\n")));
     row.metrics[Metric::InflightReads] = row.metrics[Metric::InflightWrites] = std::nan(""); // not read
-    QVERIFY(csvRow(QStringLiteral("t"), row).endsWith(QStringLiteral(",32.12,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,,\n")));
+    QVERIFY(csvRow(QStringLiteral("t"), row)
+                .endsWith(QStringLiteral(",32.12,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,,\n")));
 }
 
 QTEST_GUILESS_MAIN(TestIostatFormat)

@@ -105,7 +105,8 @@ void TestSeriesStore::codecRoundTrip_data()
     QTest::addColumn<QList<quint64>>("seconds");
     QTest::addColumn<int>("maxBytesOfSecond");
     // Values of HistoryValues slot 0, 3 and 18 (others 0) in two consecutive samples.
-    QTest::newRow("idle, same interval") << QList<quint64> { 1'000'000, 0, 0 } << QList<quint64> { 1'000'000, 0, 0 } << 1;
+    QTest::newRow("idle, same interval") << QList<quint64> { 1'000'000, 0, 0 } << QList<quint64> { 1'000'000, 0, 0 }
+                                         << 1;
     QTest::newRow("timer jitter") << QList<quint64> { 1'000'000, 0, 0 } << QList<quint64> { 1'002'731, 0, 0 } << 4;
     QTest::newRow("steady load") << QList<quint64> { 100'000, 4'000, 12 } << QList<quint64> { 100'000, 4'010, 12 } << 3;
     QTest::newRow("counter went back") << QList<quint64> { 100'000, 4'000, 7 } << QList<quint64> { 100'000, 0, 0 } << 6;

@@ -54,11 +54,13 @@ void TestComponentVersions::fioVersion_data()
     // Debian 12's fio 3.33 and Debian 11's 3.25 print exactly this.
     QTest::newRow("fio 3.33") << true << QStringLiteral("fio-3.33\n") << QStringLiteral("3.33") << QString();
     QTest::newRow("fio 3.25") << true << QStringLiteral("fio-3.25\n") << QStringLiteral("3.25") << QString();
-    QTest::newRow("git build") << true << QStringLiteral("fio-3.36-12-g1234abcd\n") << QStringLiteral("3.36") << QString();
-    QTest::newRow("too old") << true << QStringLiteral("fio-2.2.10\n") << QStringLiteral("2.2.10") << QStringLiteral("too old");
+    QTest::newRow("git build") << true << QStringLiteral("fio-3.36-12-g1234abcd\n") << QStringLiteral("3.36")
+                               << QString();
+    QTest::newRow("too old") << true << QStringLiteral("fio-2.2.10\n") << QStringLiteral("2.2.10")
+                             << QStringLiteral("too old");
     QTest::newRow("not fio") << true << QStringLiteral("Usage: foo\n") << QString() << QStringLiteral("not fio-X.Y");
-    QTest::newRow("not installed") << false << QStringLiteral("fio is not installed (Debian: apt install fio)") << QString()
-                                   << QStringLiteral("apt install fio");
+    QTest::newRow("not installed") << false << QStringLiteral("fio is not installed (Debian: apt install fio)")
+                                   << QString() << QStringLiteral("apt install fio");
 }
 
 void TestComponentVersions::fioVersion()
@@ -67,7 +69,8 @@ void TestComponentVersions::fioVersion()
     QFETCH(QString, printed);
     QFETCH(QString, version);
     QFETCH(QString, detailContains);
-    const ComponentVersion fio = fioComponentVersion(ran ? Result<QString>(printed) : Result<QString>::failure(printed));
+    const ComponentVersion fio
+        = fioComponentVersion(ran ? Result<QString>(printed) : Result<QString>::failure(printed));
     QCOMPARE(fio.key, QStringLiteral("fio"));
     QCOMPARE(fio.version, version);
     if (detailContains.isEmpty())
@@ -90,14 +93,19 @@ void TestComponentVersions::localVersionsWithoutDeviceMapper()
     QStringList keys;
     for (const ComponentVersion &v : versions)
         keys << v.key;
-    QCOMPARE(keys, (QStringList {QStringLiteral("dmtune"), QStringLiteral("qt"), QStringLiteral("libudev"),
-                                 QStringLiteral("libdevmapper"), QStringLiteral("dm_driver"), QStringLiteral("kernel")}));
+    QCOMPARE(keys,
+        (QStringList { QStringLiteral("dmtune"), QStringLiteral("qt"), QStringLiteral("libudev"),
+            QStringLiteral("libdevmapper"), QStringLiteral("dm_driver"), QStringLiteral("kernel") }));
     QCOMPARE(find(versions, QStringLiteral("dmtune"))->version, QStringLiteral(DMTUNE_VERSION));
     QCOMPARE(find(versions, QStringLiteral("qt"))->version, QString::fromLatin1(qVersion()));
     QCOMPARE(find(versions, QStringLiteral("qt"))->detail, QStringLiteral("built with " QT_VERSION_STR));
     // Debian 12: systemd's libudev 252, LVM's libdevmapper 1.02.185.
-    QVERIFY(QRegularExpression(QStringLiteral("^[0-9]{3}")).match(find(versions, QStringLiteral("libudev"))->version).hasMatch());
-    QVERIFY(QRegularExpression(QStringLiteral("^1\\.02\\.[0-9]+")).match(find(versions, QStringLiteral("libdevmapper"))->version).hasMatch());
+    QVERIFY(QRegularExpression(QStringLiteral("^[0-9]{3}"))
+                .match(find(versions, QStringLiteral("libudev"))->version)
+                .hasMatch());
+    QVERIFY(QRegularExpression(QStringLiteral("^1\\.02\\.[0-9]+"))
+                .match(find(versions, QStringLiteral("libdevmapper"))->version)
+                .hasMatch());
     const ComponentVersion *driver = find(versions, QStringLiteral("dm_driver"));
     QVERIFY(driver->version.isEmpty());
     QVERIFY2(driver->detail.contains(QStringLiteral("no device-mapper")), qPrintable(driver->detail));
@@ -117,16 +125,18 @@ void TestComponentVersions::capturedTreeHasNoKernel()
 void TestComponentVersions::jsonAndText()
 {
     const QList<ComponentVersion> versions {
-        {QStringLiteral("qt"), QStringLiteral("Qt"), QStringLiteral("6.4.2"), QStringLiteral("built with 6.4.2")},
-        {QStringLiteral("dm_driver"), QStringLiteral("device-mapper driver"), QString(), QStringLiteral("no dm_mod")},
+        { QStringLiteral("qt"), QStringLiteral("Qt"), QStringLiteral("6.4.2"), QStringLiteral("built with 6.4.2") },
+        { QStringLiteral("dm_driver"), QStringLiteral("device-mapper driver"), QString(), QStringLiteral("no dm_mod") },
     };
     const QJsonObject json = componentVersionsToJson(versions);
-    QCOMPARE(json.value(QStringLiteral("qt")).toObject().value(QStringLiteral("version")).toString(), QStringLiteral("6.4.2"));
+    QCOMPARE(json.value(QStringLiteral("qt")).toObject().value(QStringLiteral("version")).toString(),
+        QStringLiteral("6.4.2"));
     QVERIFY(json.value(QStringLiteral("dm_driver")).toObject().value(QStringLiteral("version")).isNull());
-    QCOMPARE(json.value(QStringLiteral("dm_driver")).toObject().value(QStringLiteral("detail")).toString(), QStringLiteral("no dm_mod"));
+    QCOMPARE(json.value(QStringLiteral("dm_driver")).toObject().value(QStringLiteral("detail")).toString(),
+        QStringLiteral("no dm_mod"));
     QCOMPARE(componentVersionsToText(versions),
-             QStringLiteral("Qt                    6.4.2  (built with 6.4.2)\n"
-                            "device-mapper driver  unknown  (no dm_mod)\n"));
+        QStringLiteral("Qt                    6.4.2  (built with 6.4.2)\n"
+                       "device-mapper driver  unknown  (no dm_mod)\n"));
 }
 
 void TestComponentVersions::probeRunsRealFio()
@@ -135,7 +145,7 @@ void TestComponentVersions::probeRunsRealFio()
     if (fio.isEmpty())
         QSKIP("fio is not installed");
     QProcess direct;
-    direct.start(fio, {QStringLiteral("--version")});
+    direct.start(fio, { QStringLiteral("--version") });
     QVERIFY(direct.waitForFinished(10000));
     const QString expected = QString::fromLatin1(direct.readAll()).trimmed().mid(4); // "fio-3.33" -> "3.33"
 

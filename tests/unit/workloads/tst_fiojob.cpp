@@ -1,5 +1,5 @@
 // Templates and command lines: every built-in template loads, builds the exact fio argv, and its shell-quoted
-// command line; job validation names the parameter; job files are read for what the guard needs.
+// command line; job validation names the parameter (job files: tst_fiojobfile).
 #include "workloads/fiojob.h"
 
 #include <QDir>
@@ -20,8 +20,6 @@ private Q_SLOTS:
     void shellQuote();
     void rejectsBadParameters_data();
     void rejectsBadParameters();
-    void jobFileFacts_data();
-    void jobFileFacts();
     void rwWrites_data();
     void rwWrites();
 };
@@ -180,59 +178,12 @@ void TestFioJob::rejectsBadParameters()
     QVERIFY2(job.errorMessage().startsWith(error), qPrintable(job.errorMessage()));
 }
 
-void TestFioJob::jobFileFacts_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QStringList>("filenames");
-    QTest::addColumn<bool>("writes");
-    QTest::addColumn<bool>("usesVariable");
-    QTest::addColumn<QString>("error");
-    // The seed's job file (000: 64 sequential writers on the skd SSD), device replaced by the variable.
-    QTest::newRow("seed 64_seq_write")
-        << "[64_seq_write]\nfilename=${DMTUNE_DEVICE}\nrw=write\nrwmixread=0\nblocksize=4k\niodepth=16\ndirect=1\n"
-           "numjobs=64\n#nrfiles=1\nruntime=100\nioengine=libaio\ntime_based\n"
-        << QStringList { QStringLiteral("${DMTUNE_DEVICE}") } << true << true << QString();
-    // The seed's 8K read job (004): global section, reads only, files in a directory.
-    QTest::newRow("seed 8K read, directory")
-        << "[global]\nioengine=libaio\niodepth=64\ndirect=1\nruntime=1800\ntime_based\ngroup_reporting\nnumjobs=4\n"
-           "rw=read\n\n[job1]\nbs=8K\ndirectory=/mnt\nsize=1G\n"
-        << QStringList { QStringLiteral("/mnt") } << false << false << QString();
-    QTest::newRow("randrw on a named disk") << "[a]\nfilename=/dev/sdc\nrw=randrw\n"
-                                            << QStringList { QStringLiteral("/dev/sdc") } << true << false << QString();
-    QTest::newRow("two devices") << "[a]\nfilename=/dev/sdc:/dev/sdd\n"
-                                 << QStringList { QStringLiteral("/dev/sdc"), QStringLiteral("/dev/sdd") } << false
-                                 << false << QString();
-    QTest::newRow("option before section") << "rw=write\n[a]\n"
-                                           << QStringList() << false << false << "line 1: option outside a [section]";
-    QTest::newRow("include") << "[a]\ninclude other.fio\n"
-                             << QStringList() << false << false << "line 2: include is not supported";
-}
-
-void TestFioJob::jobFileFacts()
-{
-    QFETCH(QString, text);
-    QFETCH(QStringList, filenames);
-    QFETCH(bool, writes);
-    QFETCH(bool, usesVariable);
-    QFETCH(QString, error);
-    const auto facts = parseFioJobFile(text);
-    if (!error.isEmpty()) {
-        QVERIFY(!facts);
-        QCOMPARE(facts.errorMessage().left(error.size()), error);
-        return;
-    }
-    QVERIFY2(facts, qPrintable(facts.errorMessage()));
-    QCOMPARE(facts->filenames, filenames);
-    QCOMPARE(facts->writes, writes);
-    QCOMPARE(facts->usesDeviceVariable, usesVariable);
-}
-
 void TestFioJob::rwWrites_data()
 {
     QTest::addColumn<QString>("rw");
     QTest::addColumn<bool>("writes");
-    for (const char *w :
-        { "write", "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim", "trimwrite", "write:4k", "WRITE" })
+    for (const char *w : { "write", "randwrite", "rw", "readwrite", "randrw", "trim", "randtrim", "trimwrite",
+             "randtrimwrite", "write:4k", "WRITE" })
         QTest::newRow(w) << QString::fromLatin1(w) << true;
     for (const char *r : { "read", "randread", "read:8k" })
         QTest::newRow(r) << QString::fromLatin1(r) << false;

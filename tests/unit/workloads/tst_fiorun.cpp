@@ -2,14 +2,17 @@
 // captured status stream, then lingers with a child process): the version check, progress from the stream,
 // stop() escalating to SIGKILL for the whole process group when SIGINT is ignored, failures with their reason.
 // The real fio is exercised by tst_live_workloads.
+#include "util/systemprogram.h"
 #include "workloads/fiorun.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
+#include <unistd.h>
 
 using namespace dmtune;
 
@@ -22,6 +25,7 @@ private Q_SLOTS:
     void refusesAnOldFio();
     void reportsAFailedRun();
     void reportsAMissingProgram();
+    void findsFioOnlyInSystemDirectoriesAsRoot();
 
 private:
     QString script(const QString &body);
@@ -137,6 +141,31 @@ void TestFioRun::reportsAMissingProgram()
     QVERIFY(run.start({}));
     QVERIFY(failed.wait(5000));
     QVERIFY(failed.first().first().toString().startsWith(QStringLiteral("cannot run ")));
+}
+
+void TestFioRun::findsFioOnlyInSystemDirectoriesAsRoot()
+{
+    // A "fio" first in PATH: a user's own wins for the user, never for root.
+    QTemporaryDir bin;
+    const QString planted = bin.filePath(QStringLiteral("fio"));
+    QVERIFY(QFile::copy(script(QStringLiteral("echo fio-3.33\n")), planted));
+    QCOMPARE(findProgram(QStringLiteral("fio"), false, { bin.path() }).value(), planted);
+    const auto asRoot = findProgram(QStringLiteral("fio"), true, { bin.path() });
+    QVERIFY(!asRoot || asRoot.value() != planted);
+    if (asRoot)
+        QVERIFY(systemProgramDirectories().contains(QFileInfo(asRoot.value()).path()));
+    const auto shell = findProgram(QStringLiteral("sh"), true);
+    QVERIFY2(shell && shell.value().startsWith(u'/'), qPrintable(shell.errorMessage()));
+    QVERIFY(!findProgram(QStringLiteral("../bin/sh"), true));
+    QVERIFY(!findProgram(QStringLiteral("dmtune-no-such-program"), true));
+
+    if (::geteuid() != 0)
+        QSKIP("FioRun::findFio() as root: not root");
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", QFile::encodeName(bin.path()) + ':' + path);
+    const auto found = FioRun::findFio();
+    qputenv("PATH", path);
+    QVERIFY(!found || found.value() != planted);
 }
 
 QTEST_GUILESS_MAIN(TestFioRun)

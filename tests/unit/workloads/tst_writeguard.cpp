@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/sysmacros.h>
+
 using namespace dmtune;
 
 Q_DECLARE_METATYPE(dmtune::DeviceFacts)
@@ -27,6 +29,7 @@ DeviceFacts cleanLoop()
     DeviceFacts f;
     f.device = QStringLiteral("loop3");
     f.exists = true;
+    f.held = true; // the O_EXCL hold was taken
     return f;
 }
 
@@ -40,6 +43,10 @@ private Q_SLOTS:
     void parsesMountinfo();
     void parsesSwaps();
     void gathersFactsOfPartitions();
+    void gathersTheHoldersOfAPartitionsDisk();
+    void parsesDevnums_data();
+    void parsesDevnums();
+    void holdRefusesWhatIsNotABlockDevice();
 };
 
 void TestWriteGuard::decision_data()
@@ -74,14 +81,36 @@ void TestWriteGuard::decision_data()
     unprobed.probeError = QStringLiteral("libblkid cannot open /dev/loop3");
     DeviceFacts missing;
     missing.device = QStringLiteral("sdz");
+    DeviceFacts busy = cleanLoop(); // mounted in another mount namespace, held by LIO or ZFS...
+    busy.held = false;
+    busy.exclusiveError = QStringLiteral("/dev/loop3 is in use: the kernel refuses to open it exclusively");
+    DeviceFacts busyExt4 = ext4;
+    busyExt4.held = false;
+    busyExt4.exclusiveError = busy.exclusiveError;
+    DeviceFacts unheld = cleanLoop(); // facts gathered without the hold (a captured tree)
+    unheld.held = false;
+    DeviceFacts partitionOfHeldDisk = cleanLoop();
+    partitionOfHeldDisk.device = QStringLiteral("sdb1");
+    partitionOfHeldDisk.parentDisk = QStringLiteral("sdb");
+    partitionOfHeldDisk.parentHolders << QStringLiteral("dm-3");
 
     QTest::newRow("read, holds ext4") << ext4 << false << QString() << true << false << QString();
     QTest::newRow("read, mounted") << mounted << false << QString() << true << false << QString();
     QTest::newRow("write, empty device") << cleanLoop() << true << QString() << true << false << QString();
-    QTest::newRow("write, mounted") << mounted << true << QString() << false << true
+    QTest::newRow("write, mounted") << mounted << true << QString() << false << false
                                     << "/dev/loop3 (ext4) is mounted on /mnt/data";
-    QTest::newRow("write, mounted, confirmed") << mounted << true << "loop3" << true << true << "/dev/loop3 (ext4)";
-    QTest::newRow("write, held") << held << true << QString() << false << true << "held by dm-2";
+    // In use: refused whatever is typed.
+    QTest::newRow("write, mounted, confirmed") << mounted << true << "loop3" << false << false << "/dev/loop3 (ext4)";
+    QTest::newRow("write, held") << held << true << QString() << false << false << "held by dm-2";
+    QTest::newRow("write, held, confirmed") << held << true << "loop3" << false << false << "held by dm-2";
+    QTest::newRow("write, in use elsewhere, confirmed")
+        << busy << true << "loop3" << false << false << "/dev/loop3 is in use";
+    QTest::newRow("write, ext4 in use, confirmed")
+        << busyExt4 << true << "loop3" << false << false << "/dev/loop3 is in use";
+    QTest::newRow("write, not held") << unheld << true << "loop3" << false << false << "loop3 was not opened";
+    QTest::newRow("write, partition of a held disk, confirmed")
+        << partitionOfHeldDisk << true << "sdb1" << false << false << "its disk sdb is held by dm-3";
+    QTest::newRow("read, in use elsewhere") << busy << false << QString() << true << false << QString();
     QTest::newRow("write, ext4") << ext4 << true << QString() << false << true << "loop3 holds ext4 (filesystem)";
     QTest::newRow("write, ext4, confirmed by path")
         << ext4 << true << "/dev/loop3" << true << true << "loop3 holds ext4";
@@ -94,8 +123,8 @@ void TestWriteGuard::decision_data()
     QTest::newRow("write, partition table")
         << table << true << QString() << false << true << "loop3 holds gpt (partition table)";
     QTest::newRow("write, partition held")
-        << partitionHeld << true << QString() << false << true << "held by md0 (on loop3p1)";
-    QTest::newRow("write, swap") << swap << true << QString() << false << true << "/dev/loop3 is in use as swap";
+        << partitionHeld << true << QString() << false << false << "held by md0 (on loop3p1)";
+    QTest::newRow("write, swap") << swap << true << "loop3" << false << false << "/dev/loop3 is in use as swap";
     QTest::newRow("write, not probed") << unprobed << true << QString() << false << true
                                        << "its contents could not be checked";
     QTest::newRow("write, no such device") << missing << true << "sdz" << false << false << "sdz is not a block device";
@@ -193,7 +222,92 @@ void TestWriteGuard::gathersFactsOfPartitions()
     QVERIFY(!gatherDeviceFacts(root, QStringLiteral("sdz")).exists);
     QVERIFY(!gatherDeviceFacts(root, QStringLiteral("../sdb")).exists);
     QVERIFY(!decideWrite(sdb, true, QString()).allowed);
-    QVERIFY(decideWrite(sdb, true, QStringLiteral("sdb")).allowed);
+    // A captured tree is never held (it is not this machine's): no confirmation makes a write there allowed.
+    QVERIFY(!sdb.held);
+    QVERIFY(!decideWrite(sdb, true, QStringLiteral("sdb")).allowed);
+    QVERIFY(sdb1.parentDisk == QStringLiteral("sdb"));
+    QVERIFY(sdb1.parentHolders.isEmpty());
+    QVERIFY(sdb.parentDisk.isEmpty());
+}
+
+void TestWriteGuard::gathersTheHoldersOfAPartitionsDisk()
+{
+    // sdb is a path of a multipath map (dm-3 holds the whole disk); its partition sdb1 is then in use too.
+    test::FakeSysfs fs;
+    fs.scsiDisk(QStringLiteral("sdb"), QStringLiteral("8:16"), QStringLiteral("1:0:0:0"), QStringLiteral("LIO-ORG"),
+        QStringLiteral("disk"), QStringLiteral("naa.1"));
+    fs.partition(QStringLiteral("sdb"), QStringLiteral("sdb1"), QStringLiteral("8:17"), 1, 2048);
+    fs.dmDevice(QStringLiteral("dm-3"), QStringLiteral("254:3"), QStringLiteral("mpatha"), QStringLiteral("mpath-3600"),
+        { QStringLiteral("sdb") });
+    QTemporaryDir proc;
+    QVERIFY(QDir(proc.path()).mkpath(QStringLiteral("self")));
+    QFile mountinfo(proc.filePath(QStringLiteral("self/mountinfo")));
+    QVERIFY(mountinfo.open(QIODevice::WriteOnly));
+    mountinfo.write("22 1 8:16 / /data rw - ext4 /dev/sdb rw\n"); // and the whole disk is mounted too
+    mountinfo.close();
+    const SysfsRoot root(fs.root(), proc.path());
+    DeviceFacts sdb1 = gatherDeviceFacts(root, QStringLiteral("sdb1"));
+    QCOMPARE(sdb1.parentDisk, QStringLiteral("sdb"));
+    QCOMPARE(sdb1.parentHolders, QStringList { QStringLiteral("dm-3") });
+    QCOMPARE(sdb1.mounts.size(), 1);
+    QCOMPARE(sdb1.mounts.first().mountPoint, QStringLiteral("/data"));
+    sdb1.held = true; // as if this were the live machine and the O_EXCL open had worked
+    const WriteDecision d = decideWrite(sdb1, true, QStringLiteral("sdb1"));
+    QVERIFY(!d.allowed && !d.needsConfirmation);
+    QVERIFY2(d.reasons.join(u'|').contains(QStringLiteral("its disk sdb is held by dm-3")),
+        qPrintable(d.reasons.join(u'|')));
+}
+
+void TestWriteGuard::parsesDevnums_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<uint>("major");
+    QTest::addColumn<uint>("minor");
+    QTest::newRow("loop") << "7:3" << true << 7u << 3u;
+    QTest::newRow("sysfs line") << "259:0\n" << true << 259u << 0u;
+    QTest::newRow("large minor") << "8:1048575" << true << 8u << 1048575u;
+    QTest::newRow("no minor") << "7" << false << 0u << 0u;
+    QTest::newRow("three parts") << "7:3:1" << false << 0u << 0u;
+    QTest::newRow("words") << "a:b" << false << 0u << 0u;
+    QTest::newRow("negative") << "-1:3" << false << 0u << 0u;
+    QTest::newRow("empty") << "" << false << 0u << 0u;
+}
+
+void TestWriteGuard::parsesDevnums()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(uint, major);
+    QFETCH(uint, minor);
+    dev_t dev = 0;
+    QCOMPARE(parseDevnum(text, &dev), ok);
+    if (ok) {
+        QCOMPARE(::major(dev), major);
+        QCOMPARE(::minor(dev), minor);
+    }
+}
+
+void TestWriteGuard::holdRefusesWhatIsNotABlockDevice()
+{
+    test::FakeSysfs fs;
+    fs.virtualDisk(QStringLiteral("dmtune-test-nosuch"), QStringLiteral("7:250"), 2048);
+    const SysfsRoot root(fs.root());
+    const auto missing = DeviceHold::acquire(root, QStringLiteral("sdz"));
+    QVERIFY(!missing);
+    QVERIFY2(missing.errorMessage().contains(QStringLiteral("not a block device")), qPrintable(missing.errorMessage()));
+    QVERIFY(!DeviceHold::acquire(root, QStringLiteral("../loop0")));
+    QVERIFY(!DeviceHold::acquire(root, QString()));
+    // In sysfs, but no /dev node of that name: the open says why.
+    const auto noNode = DeviceHold::acquire(root, QStringLiteral("dmtune-test-nosuch"));
+    QVERIFY(!noNode);
+    QVERIFY2(noNode.errorMessage().startsWith(QStringLiteral("cannot open /dev/dmtune-test-nosuch exclusively")),
+        qPrintable(noNode.errorMessage()));
+    DeviceHold empty;
+    QVERIFY(!empty.isHeld());
+    QVERIFY(empty.devicePath().isEmpty());
+    DeviceHold moved = std::move(empty);
+    QVERIFY(!moved.isHeld());
 }
 
 QTEST_GUILESS_MAIN(TestWriteGuard)

@@ -19,8 +19,9 @@ if [ "$1" = stage2 ]; then
     fi
     rc=$?
     echo "$rc" > "$OUT/rc"
-    $KB sync
+    # The result first: a sync that hangs (I/O queued on a map without paths) must not hide it.
     echo "KLAB-EXIT $rc uptime=$($KB cut -d' ' -f1 /proc/uptime)"
+    $KB timeout 20 $KB sync
     $KB umount "$OUT" 2>/dev/null
     $KB poweroff -f
     $KB sleep 5

@@ -241,7 +241,19 @@ fi
 set -e
 log "VM ran $(since "$t") s (qemu exit $qrc)"
 
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then log "timeout after $TIMEOUT s"; exit 124; fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+    # Say where it stopped: the guest command still running, or done (rc written) and the VM not powering off.
+    if [ -s "$OUT/rc" ]; then
+        log "timeout after $TIMEOUT s: the guest command had ended (exit $(cat "$OUT/rc")), the VM did not power off"
+    else
+        log "timeout after $TIMEOUT s: the guest command was still running"
+    fi
+    if [ $QUIET = 1 ]; then
+        log "last console lines ($OUT/console.log):"
+        tail -60 "$OUT/console.log" >&2
+    fi
+    exit 124
+fi
 if [ -s "$OUT/rc" ]; then
     grc=$(cat "$OUT/rc")
 elif grep -aq 'KLAB-EXIT ' "$OUT/console.log" 2>/dev/null; then

@@ -13,8 +13,8 @@
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 
 #include <unistd.h>
@@ -101,7 +101,11 @@ private Q_SLOTS:
     {
         delete m_control;
         m_control = nullptr;
+        // Queueing off before multipathd goes: without its no_path_retry nothing would end I/O queued on the map.
+        if (m_backend && !m_map.isEmpty())
+            m_backend->message(m_map, u"fail_if_no_path"_s);
         delete m_backend;
+        m_backend = nullptr;
         if (!m_out.isEmpty())
             MultipathdClient().command(u"shutdown"_s);
     }
@@ -155,7 +159,8 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         // ALUA: the groups are sorted by priority, the first one's is higher than the standby one's.
-        QVERIFY(groups.first().toObject().value("priority"_L1).toInt() > groups.last().toObject().value("priority"_L1).toInt());
+        QVERIFY(groups.first().toObject().value("priority"_L1).toInt()
+            > groups.last().toObject().value("priority"_L1).toInt());
 
         // list --json carries the same, on the same keys.
         const vm::Run listed = ctl({ u"list"_s, u"--json"_s });

@@ -129,8 +129,8 @@ inline void saveFile(const QString &path, const QString &text)
 
 // One operation through MultipathControl; waits for its finished() (a test may spin the event
 // loop; the product never does).
-inline dmtune::MultipathOperationResult runOperation(dmtune::MultipathControl &control,
-                                                     const std::function<void(dmtune::MultipathControl &)> &op)
+inline dmtune::MultipathOperationResult runOperation(
+    dmtune::MultipathControl &control, const std::function<void(dmtune::MultipathControl &)> &op)
 {
     QSignalSpy spy(&control, &dmtune::MultipathControl::finished);
     op(control);

@@ -27,8 +27,7 @@
 using namespace Qt::StringLiterals;
 using namespace dmtune;
 
-class TstVmParams : public QObject
-{
+class TstVmParams : public QObject {
     Q_OBJECT
 
     QHash<QString, QString> m_env; // KEY=VALUE lines of setup-multipath.sh
@@ -70,13 +69,14 @@ class TstVmParams : public QObject
     QJsonObject set(const QStringList &args, int *exitCode)
     {
         QByteArray out, err;
-        *exitCode = run(m_ctl, QStringList {u"set"_s} + args + QStringList {u"--json"_s}, &out, &err);
+        *exitCode = run(m_ctl, QStringList { u"set"_s } + args + QStringList { u"--json"_s }, &out, &err);
         QFile f(u"%1/set-%2.json"_s.arg(m_out).arg(++m_runs, 2, 10, QLatin1Char('0')));
         if (f.open(QIODevice::WriteOnly))
             f.write("# dmtunectl set " + args.join(u' ').toUtf8() + "\n" + out + err);
         const QJsonDocument doc = QJsonDocument::fromJson(out);
         if (!doc.isObject())
-            qWarning().noquote() << "dmtunectl set" << args << "exited" << *exitCode << "stdout:" << out << "stderr:" << err;
+            qWarning().noquote() << "dmtunectl set" << args << "exited" << *exitCode << "stdout:" << out
+                                 << "stderr:" << err;
         return doc.object();
     }
 
@@ -86,8 +86,9 @@ class TstVmParams : public QObject
         int code = -1;
         const QJsonObject r = set(args, &code);
         QVERIFY2(code == 0 && r.value("ok"_L1).toBool(),
-                 qPrintable(u"dmtunectl set %1: exit %2\n%3"_s.arg(args.join(u' ')).arg(code)
-                                .arg(QString::fromUtf8(QJsonDocument(r).toJson()))));
+            qPrintable(u"dmtunectl set %1: exit %2\n%3"_s.arg(args.join(u' '))
+                           .arg(code)
+                           .arg(QString::fromUtf8(QJsonDocument(r).toJson()))));
         if (result)
             *result = r;
     }
@@ -115,9 +116,11 @@ private Q_SLOTS:
         QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
 
         QByteArray vars, err;
-        const int code = run(u"bash"_s, {QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s},
-                             &vars, &err);
-        QVERIFY2(code == 0, qPrintable(u"setup-multipath.sh exited %1: %2"_s.arg(code).arg(QString::fromLocal8Bit(err))));
+        const int code = run(u"bash"_s,
+            { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s }, &vars,
+            &err);
+        QVERIFY2(
+            code == 0, qPrintable(u"setup-multipath.sh exited %1: %2"_s.arg(code).arg(QString::fromLocal8Bit(err))));
         for (const QByteArray &line : vars.split('\n')) {
             const int eq = line.indexOf('=');
             if (eq > 0)
@@ -133,8 +136,8 @@ private Q_SLOTS:
                           << m_sys.readProc(u"sys/kernel/osrelease"_s).value().trimmed();
         for (const QString &p : std::as_const(m_paths))
             qInfo().noquote() << p << "queue_depth" << sys(p, u"device/queue_depth"_s) << "max_sectors_kb"
-                              << sys(p, u"queue/max_sectors_kb"_s) << "max_hw_sectors_kb" << sys(p, u"queue/max_hw_sectors_kb"_s)
-                              << "scheduler" << sys(p, u"queue/scheduler"_s);
+                              << sys(p, u"queue/max_sectors_kb"_s) << "max_hw_sectors_kb"
+                              << sys(p, u"queue/max_hw_sectors_kb"_s) << "scheduler" << sys(p, u"queue/scheduler"_s);
         qInfo().noquote() << m_dm << "nr_requests" << sys(m_dm, u"queue/nr_requests"_s) << "max_sectors_kb"
                           << sys(m_dm, u"queue/max_sectors_kb"_s) << "scheduler" << sys(m_dm, u"queue/scheduler"_s);
     }
@@ -147,7 +150,7 @@ private Q_SLOTS:
         const qint64 want = before == 16 ? 8 : 16;
 
         QJsonObject r;
-        setOk({path, u"device/queue_depth=%1"_s.arg(want)}, &r);
+        setOk({ path, u"device/queue_depth=%1"_s.arg(want) }, &r);
         if (QTest::currentTestFailed())
             return;
         QCOMPARE(r.value("executor"_L1).toString(), u"in-process"_s);
@@ -163,7 +166,7 @@ private Q_SLOTS:
         // Read back from sysfs, and through dmtunectl get.
         QCOMPARE(sysInt(path, u"device/queue_depth"_s), want);
         QByteArray out;
-        QCOMPARE(run(m_ctl, {u"get"_s, path, u"device/queue_depth"_s}, &out), 0);
+        QCOMPARE(run(m_ctl, { u"get"_s, path, u"device/queue_depth"_s }, &out), 0);
         QVERIFY2(out.contains(QByteArray::number(want)), out.constData());
 
         // Above the host's can_queue: refused before anything is written (exit 2).
@@ -173,19 +176,19 @@ private Q_SLOTS:
             QFAIL(qPrintable(u"class/scsi_host/host%1/can_queue unreadable"_s.arg(host)));
         } else {
             int code = -1;
-            const QJsonObject bad = set({path, u"device/queue_depth=%1"_s.arg(canQueue + 1)}, &code);
+            const QJsonObject bad = set({ path, u"device/queue_depth=%1"_s.arg(canQueue + 1) }, &code);
             QCOMPARE(code, 2);
             QVERIFY(!bad.value("ok"_L1).toBool());
             QCOMPARE(sysInt(path, u"device/queue_depth"_s), want);
         }
 
-        setOk({path, u"device/queue_depth=%1"_s.arg(before)});
+        setOk({ path, u"device/queue_depth=%1"_s.arg(before) });
         QCOMPARE(sysInt(path, u"device/queue_depth"_s), before);
     }
 
     void maxSectorsOrderAcrossTheStack()
     {
-        QStringList all {m_dm};
+        QStringList all { m_dm };
         all += m_paths;
         QHash<QString, qint64> original;
         qint64 hw = std::numeric_limits<qint64>::max();
@@ -201,7 +204,7 @@ private Q_SLOTS:
 
         // Lowering: the map first (it must never build requests larger than a path takes).
         QJsonObject r;
-        setOk({m_map, u"max_sectors_kb=%1"_s.arg(low), u"--with-paths"_s}, &r);
+        setOk({ m_map, u"max_sectors_kb=%1"_s.arg(low), u"--with-paths"_s }, &r);
         if (QTest::currentTestFailed())
             return;
         QStringList order = writeOrder(r, u"queue/max_sectors_kb"_s);
@@ -214,7 +217,7 @@ private Q_SLOTS:
         // The map alone above its paths: the kernel would take it (max_hw_sectors_kb allows it), dmtune
         // warns with the numbers. A dry run: nothing is written.
         int code = -1;
-        const QJsonObject dry = set({m_map, u"max_sectors_kb=%1"_s.arg(high), u"--dry-run"_s}, &code);
+        const QJsonObject dry = set({ m_map, u"max_sectors_kb=%1"_s.arg(high), u"--dry-run"_s }, &code);
         QCOMPARE(code, 0);
         QJsonObject above;
         for (const auto &w : dry.value("warnings"_L1).toArray()) {
@@ -227,7 +230,7 @@ private Q_SLOTS:
         QCOMPARE(sysInt(m_dm, u"queue/max_sectors_kb"_s), low);
 
         // Raising: the paths first, the map last.
-        setOk({m_map, u"max_sectors_kb=%1"_s.arg(high), u"--with-paths"_s}, &r);
+        setOk({ m_map, u"max_sectors_kb=%1"_s.arg(high), u"--with-paths"_s }, &r);
         if (QTest::currentTestFailed())
             return;
         order = writeOrder(r, u"queue/max_sectors_kb"_s);
@@ -246,16 +249,15 @@ private Q_SLOTS:
         for (const QString &d : std::as_const(all))
             QCOMPARE(sysInt(d, u"queue/max_sectors_kb"_s), high);
 
-
         // Put the original values back: paths first when going up, the map first when going down.
         for (const QString &d : std::as_const(m_paths)) {
             if (original.value(d) > high)
-                setOk({d, u"max_sectors_kb=%1"_s.arg(original.value(d))});
+                setOk({ d, u"max_sectors_kb=%1"_s.arg(original.value(d)) });
         }
-        setOk({m_dm, u"max_sectors_kb=%1"_s.arg(original.value(m_dm))});
+        setOk({ m_dm, u"max_sectors_kb=%1"_s.arg(original.value(m_dm)) });
         for (const QString &d : std::as_const(m_paths)) {
             if (original.value(d) <= high)
-                setOk({d, u"max_sectors_kb=%1"_s.arg(original.value(d))});
+                setOk({ d, u"max_sectors_kb=%1"_s.arg(original.value(d)) });
         }
         for (const QString &d : std::as_const(all))
             QCOMPARE(sysInt(d, u"queue/max_sectors_kb"_s), original.value(d));
@@ -270,14 +272,14 @@ private Q_SLOTS:
         QVERIFY(nrBefore > 0);
 
         for (const QString &p : std::as_const(m_paths))
-            setOk({p, u"device/queue_depth=32"_s});
+            setOk({ p, u"device/queue_depth=32"_s });
         if (QTest::currentTestFailed())
             return;
         for (const QString &p : std::as_const(m_paths))
             QCOMPARE(sysInt(p, u"device/queue_depth"_s), 32);
 
         QJsonObject r;
-        setOk({m_map, u"nr_requests=128"_s}, &r); // a warning, not an error: applied
+        setOk({ m_map, u"nr_requests=128"_s }, &r); // a warning, not an error: applied
         if (QTest::currentTestFailed())
             return;
         QCOMPARE(sysInt(m_dm, u"queue/nr_requests"_s), 128);
@@ -297,13 +299,13 @@ private Q_SLOTS:
         QVERIFY2(message.contains(m_map), qPrintable(message));
 
         // Raising nr_requests above the sum clears it.
-        setOk({m_map, u"nr_requests=256"_s}, &r);
+        setOk({ m_map, u"nr_requests=256"_s }, &r);
         for (const auto &w : r.value("warnings"_L1).toArray())
             QVERIFY(w.toObject().value("code"_L1).toString() != "nr-requests-vs-queue-depth"_L1);
 
-        setOk({m_map, u"nr_requests=%1"_s.arg(nrBefore)});
+        setOk({ m_map, u"nr_requests=%1"_s.arg(nrBefore) });
         for (const QString &p : std::as_const(m_paths))
-            setOk({p, u"device/queue_depth=%1"_s.arg(depth.value(p))});
+            setOk({ p, u"device/queue_depth=%1"_s.arg(depth.value(p)) });
         QCOMPARE(sysInt(m_dm, u"queue/nr_requests"_s), nrBefore);
         for (const QString &p : std::as_const(m_paths))
             QCOMPARE(sysInt(p, u"device/queue_depth"_s), depth.value(p));
@@ -314,7 +316,7 @@ private Q_SLOTS:
     void applierAndUndoOnTheMap()
     {
         const DeviceSnapshot snapshot = Discovery::scan(m_sys);
-        const auto devices = scopeDevices(snapshot, ChangeScope::MapAndPaths, {m_dm});
+        const auto devices = scopeDevices(snapshot, ChangeScope::MapAndPaths, { m_dm });
         QVERIFY2(devices.ok(), qPrintable(devices.errorMessage()));
         QCOMPARE(devices->size(), 5);
         QCOMPARE(devices->first(), m_dm);
@@ -327,7 +329,7 @@ private Q_SLOTS:
         ChangeHistory history(&applier);
         QSignalSpy finished(&applier, &Applier::finished);
         QSignalSpy applied(&history, &ChangeHistory::applied);
-        QVERIFY(applier.apply(makeChangeSet(*devices, {Assignment {u"queue/max_sectors_kb"_s, u"128"_s}})));
+        QVERIFY(applier.apply(makeChangeSet(*devices, { Assignment { u"queue/max_sectors_kb"_s, u"128"_s } })));
         QCOMPARE(finished.count(), 0); // never from inside apply()
         QVERIFY(finished.wait(30000));
         const auto result = finished.takeFirst().first().value<ApplyResult>();

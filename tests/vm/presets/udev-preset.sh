@@ -30,6 +30,7 @@ log "path $SD wwid $WWID; before: scheduler $(attr $SD queue/scheduler) nomerges
     "queue_depth $(attr $SD device/queue_depth)"
 
 # The preset: saved from the path (keyed by its WWID), then edited as an operator would.
+rm -f "$OUT/path.json" # an earlier run's preset: save never replaces one silently
 "$CTL" preset save "$OUT/path.json" "$SD" --attr queue/scheduler --attr queue/nomerges --attr queue/read_ahead_kb \
     --attr queue/max_sectors_kb --attr device/queue_depth --name "lab path" || die "preset save"
 grep -q "\"wwid\": \"$WWID\"" "$OUT/path.json" || die "the saved rule does not match on the WWID"

@@ -4,13 +4,13 @@
 // them. The recording and its reports are left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
 #include "../multipath/vmsupport.h"
 
-#include "dm/libdevmapperbackend.h"
+#include "charts/chartspec.h"
 #include "discovery/snapshotbuilder.h"
+#include "dm/libdevmapperbackend.h"
 #include "recordings/comparison.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
-#include "chartspec.h"
-#include "report.h"
+#include "reports/report.h"
 #include "stats/sampler.h"
 
 #include <QFileInfo>
@@ -49,7 +49,7 @@ void TestVmRecording::initTestCase()
 
 void TestVmRecording::recordsTheMapAndItsPaths()
 {
-    const QStringList devices = QStringList {m_lab.dm} + m_lab.paths;
+    const QStringList devices = QStringList { m_lab.dm } + m_lab.paths;
     LibDevmapperBackend dm(m_sys);
     DeviceMapperState dmState;
     dmState.available = dm.availability().available;
@@ -74,10 +74,12 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     connect(&sampler, &Sampler::samplesAvailable, this, [&w](const SampleBatch &b) { QVERIFY(w.addBatch(b)); });
     sampler.start();
     QTest::qWait(1000);
-    const QStringList argv {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
-        QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
-        QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"), QStringLiteral("--iodepth_batch_complete_min=16"),
-        QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"), QStringLiteral("--output-format=json")};
+    const QStringList argv { QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
+        QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+        QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"),
+        QStringLiteral("--iodepth_batch_submit=32"), QStringLiteral("--iodepth_batch_complete_min=16"),
+        QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"),
+        QStringLiteral("--output-format=json") };
     QProcess fio;
     w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioStartLabel());
     fio.start(QStringLiteral("fio"), argv);
@@ -88,13 +90,15 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     QTest::qWait(1200);
     sampler.stop();
     const QByteArray out = fio.readAllStandardOutput();
-    QVERIFY(w.addFioResult(QJsonDocument::fromJson(out.mid(out.indexOf('{'))).object(), QStringList {QStringLiteral("fio")} + argv));
+    QVERIFY(w.addFioResult(
+        QJsonDocument::fromJson(out.mid(out.indexOf('{'))).object(), QStringList { QStringLiteral("fio") } + argv));
     QVERIFY(w.finish());
 
     const Result<Recording> rec = readRecording(path);
     QVERIFY2(rec, qPrintable(rec.errorMessage()));
     QCOMPARE(rec->deviceNames(), devices);
-    qInfo("%lld device-samples, %.1f bytes each in sample frames", rec->deviceSamples, rec->sampleBytesPerDeviceSample());
+    qInfo(
+        "%lld device-samples, %.1f bytes each in sample frames", rec->deviceSamples, rec->sampleBytesPerDeviceSample());
     QVERIFY(rec->sampleBytesPerDeviceSample() <= 64);
     // The configuration has the map with its table, and the paths' tunables.
     const QJsonArray maps = rec->meta.configuration.value(QStringLiteral("maps")).toArray();
@@ -104,7 +108,7 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     const auto histories = replayHistories(rec.value());
     for (const QString &d : devices)
         QVERIFY2(histories.value(d).size() >= 8, qPrintable(d));
-    const Comparison stats = compareRecordings({rec.value()});
+    const Comparison stats = compareRecordings({ rec.value() });
     const ComparisonRow *mapMerges = stats.find(m_lab.dm, Metric::WriteMergesPerSec);
     QVERIFY(mapMerges && mapMerges->stats[0] && mapMerges->stats[0]->mean > 0);
     // Round-robin writes through the active group's two paths; the other group's stay idle.
@@ -116,7 +120,7 @@ void TestVmRecording::recordsTheMapAndItsPaths()
         QVERIFY2(!merges || merges->stats[0]->max == 0, qPrintable(p)); // left out when 0 throughout
     }
     QCOMPARE(busyPaths, 2);
-    const Result<Report> report = buildReport({rec.value()});
+    const Result<Report> report = buildReport({ rec.value() });
     QVERIFY2(report, qPrintable(report.errorMessage()));
     QVERIFY(writeReport(report.value(), m_out + QStringLiteral("/mpath.html")));
     QVERIFY(writeReport(report.value(), m_out + QStringLiteral("/mpath.pdf")));

@@ -28,8 +28,7 @@ struct Totals {
 };
 } // namespace
 
-class TestVmStats : public QObject
-{
+class TestVmStats : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -55,7 +54,7 @@ void TestVmStats::initTestCase()
 
 void TestVmStats::mergesOnTheMapNotOnThePaths()
 {
-    const QStringList devices = QStringList {m_lab.dm} + m_lab.paths;
+    const QStringList devices = QStringList { m_lab.dm } + m_lab.paths;
     Sampler sampler(m_sys);
     SeriesStore store;
     connect(&sampler, &Sampler::samplesAvailable, this, [&store](const SampleBatch &b) { store.append(b); });
@@ -82,13 +81,15 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
     // Batched submission lets 4k direct writes meet in the map's queue (STYLE.md, lab README).
     QProcess fio;
     fio.start(QStringLiteral("fio"),
-              {QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
-               QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
-               QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"), QStringLiteral("--iodepth_batch_submit=32"),
-               QStringLiteral("--iodepth_batch_complete_min=16"), QStringLiteral("--size=48m"),
-               QStringLiteral("--time_based"), QStringLiteral("--runtime=4"), QStringLiteral("--output-format=json")});
+        { QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
+            QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+            QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"),
+            QStringLiteral("--iodepth_batch_submit=32"), QStringLiteral("--iodepth_batch_complete_min=16"),
+            QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"),
+            QStringLiteral("--output-format=json") });
     QVERIFY(fio.waitForStarted());
-    view.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
+    view.addMarker(
+        QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
     QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
     view.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio stop"), MarkerKind::WorkloadStop);
     QCOMPARE(fio.exitCode(), 0);
@@ -97,7 +98,7 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
 
     for (const QString &d : devices)
         qInfo("%s: writes %.0f, merged writes %.0f, max wareq-sz %.1f kB", qPrintable(d), totals[d].writes,
-              totals[d].writeMerges, totals[d].maxWareqSz);
+            totals[d].writeMerges, totals[d].maxWareqSz);
     // The map merged, and its requests were larger than 4 kB...
     QVERIFY2(totals[m_lab.dm].writeMerges > 0, "no write merges on the map");
     QVERIFY(totals[m_lab.dm].maxWareqSz > 4.0);

@@ -1,15 +1,19 @@
 // vm (real kernel): `dmtunectl run batched-write-4k --device mpatha --record` in the lab guest. The guard
 // refuses a path (held by the map); on the map the run needs no confirmation (an empty LUN), the summary and
 // the recording hold the map's and its four paths' series, with merges on the map (mq-deadline) and I/O on
-// the active group's paths. The recording is left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
+// the active group's paths. The recording is left in $KLAB_OUT. A loop disk under a dm linear map (as LVM or
+// multipath hold a disk) is refused, and so is its partition, even with --destroy-data-on; free again once
+// the map is gone. Runs inside the lab VM; skips elsewhere.
 #include "../multipath/vmsupport.h"
 
 #include "recordings/recordingreader.h"
 #include "recordings/recordingwriter.h"
+#include "workloads/writeguard.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <unistd.h>
@@ -26,6 +30,7 @@ private Q_SLOTS:
     void initTestCase();
     void guardRefusesAPathOfTheMap();
     void recordedRunOnTheMap();
+    void guardRefusesADiskUnderADmMapAndItsPartition();
     void cleanupTestCase();
 
 private:
@@ -94,6 +99,53 @@ void TestVmWorkload::recordedRunOnTheMap()
     QCOMPARE(recording->fioResults.size(), 1);
     QVERIFY(!recording->markers.isEmpty());
     QCOMPARE(recording->markers.first().text, RecordingWriter::fioStartLabel());
+}
+
+void TestVmWorkload::guardRefusesADiskUnderADmMapAndItsPartition()
+{
+    QTemporaryDir dir;
+    const QString image = dir.filePath(QStringLiteral("disk.img"));
+    {
+        QFile file(image);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(64LL << 20));
+    }
+    QProcess sfdisk;
+    sfdisk.start(QStringLiteral("sfdisk"), { QStringLiteral("--quiet"), image });
+    sfdisk.write("label: gpt\n,16MiB\n");
+    sfdisk.closeWriteChannel();
+    QVERIFY(sfdisk.waitForFinished(30000) && sfdisk.exitCode() == 0);
+    vm::run(QStringLiteral("modprobe"), { QStringLiteral("loop") }); // Debian's kernel has it as a module
+    const QStringList losetup { QStringLiteral("--find"), QStringLiteral("--show"), QStringLiteral("--partscan"),
+        image };
+    const vm::Run attach = vm::run(QStringLiteral("losetup"), losetup);
+    QVERIFY2(attach.exitCode == 0, qPrintable(vm::describe(QStringLiteral("losetup"), losetup, attach)));
+    const QString disk = attach.out.trimmed().mid(5);
+    const QString part = disk + QStringLiteral("p1");
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QStringLiteral("/dev/") + part), 5000);
+    const auto dryRun = [](const QString &device) {
+        return vm::run(dmtunectl,
+            { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"), device,
+                QStringLiteral("--destroy-data-on"), device, QStringLiteral("--dry-run") });
+    };
+    // dmtunectl takes whole devices only (its resolver refuses partitions): a partition through the core.
+    const WriteDecision freePart = checkWrite(m_sys, part, true, QString()); // the disk free: it may be written
+    const QString map = QStringLiteral("dmtune-vm-hold");
+    const vm::Run create = vm::run(QStringLiteral("dmsetup"),
+        { QStringLiteral("create"), map, QStringLiteral("--table"),
+            QStringLiteral("0 %1 linear /dev/%2 0").arg((64LL << 20) / 512).arg(disk) });
+    const vm::Run heldDisk = dryRun(disk);
+    const WriteDecision heldPart = checkWrite(m_sys, part, true, part);
+    vm::run(QStringLiteral("dmsetup"), { QStringLiteral("remove"), map });
+    const vm::Run freedDisk = dryRun(disk);
+    vm::run(QStringLiteral("losetup"), { QStringLiteral("-d"), QStringLiteral("/dev/") + disk });
+    QVERIFY2(freePart.allowed, qPrintable(freePart.reasons.join(u'|')));
+    QVERIFY2(create.exitCode == 0, qPrintable(create.err));
+    QVERIFY2(heldDisk.exitCode == 1 && heldDisk.out.contains(QStringLiteral("\nrefused")), qPrintable(heldDisk.out));
+    QVERIFY2(heldDisk.out.contains(QStringLiteral("held by dm-")), qPrintable(heldDisk.out));
+    QVERIFY2(!heldPart.allowed && !heldPart.needsConfirmation, qPrintable(heldPart.reasons.join(u'|')));
+    QVERIFY2(heldPart.reasons.join(u'|').contains(QStringLiteral("its disk %1 is held by dm-").arg(disk)),
+        qPrintable(heldPart.reasons.join(u'|')));
+    QVERIFY2(freedDisk.exitCode == 0, qPrintable(freedDisk.out)); // a partition table: confirmed, allowed
 }
 
 void TestVmWorkload::cleanupTestCase()

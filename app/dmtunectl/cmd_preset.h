@@ -1,0 +1,24 @@
+#pragma once
+// dmtunectl preset apply over a given environment: what `preset apply` does after reading its command line. Also
+// called in-process by tests that drive the GUI and the CLI with the same fake device-mapper
+// (tests/gui/presets/tst_presetparity.cpp).
+#include "cli.h"
+#include "ops/operationregistry.h"
+
+#include <QJsonObject>
+
+namespace dmtune::cli {
+
+struct PresetApplyOptions {
+    bool dryRun = false;
+    bool force = false; // accepts every risk of the plan
+    bool json = false;
+};
+
+// Prints the plan's preview and notes, refuses (one line) a plan with refusals (exit 2; 1 for maps that cannot be
+// reloaded) or with a risk --force would cover (exit 2 for a data risk, 1 for a reload's), runs, prints the result
+// (exit 0 applied, 1 failed and rolled back, 2 rejected before any write).
+int runPresetApply(
+    const OperationEnvironment &env, const QJsonObject &request, const PresetApplyOptions &options, Streams io);
+
+} // namespace dmtune::cli

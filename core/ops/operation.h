@@ -1,0 +1,95 @@
+#pragma once
+// One user action as values (docs/operations.md): a plan (what will happen, the risks found, a preview, and
+// the state it was made on), the caller's answers (bound to that plan by its id), and the result (what
+// changed, read back, warnings). The GUI, dmtunectl and a remote agent only render plans, ask and render
+// results; every rule is in the operation's plan and run functions (operationregistry.h). All three values
+// have a versioned JSON form, so that a plan made on one host can be answered on another.
+#include "util/result.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace dmtune {
+
+// The JSON schema's version; a reader refuses other major versions.
+inline constexpr int OperationSchemaVersion = 1;
+
+struct OperationRisk {
+    QString id; // stable within a kind: "foreign-lun:8:48", "write-cache:sdb", "last-active-path"
+    QString text; // one sentence with the numbers: what can be lost and why
+    // false: no answer makes it acceptable (a device in use, a mounted file system); the plan cannot run.
+    bool confirmable = true;
+    // The device the user types to accept it in the GUI (--destroy-data-on in the CLI); empty: a yes is enough.
+    QString confirmDevice;
+};
+
+struct OperationPlan {
+    QString kind; // "multipath.fail-path", "multipath.reload", "tuning.apply", "preset.apply", ...
+    QString id; // planId(): a digest of kind, request and basis; answers name it
+    QJsonObject request; // what was asked, as the operation reads it
+    QString target; // the device or map the operation acts on ("mpatha", "sdb")
+    QString summary; // one line: "fail path sdb (8:16) of mpatha"
+    QStringList steps; // what run() will do, in order
+    QString preview; // a table diff, the writes, the fio command line; may be empty
+    QList<OperationRisk> risks;
+    QStringList refusals; // why it cannot run at all (bad input, wrong device): run() refuses
+    QStringList notes; // caveats that need no answer ("multipathd may reload the map from multipath.conf")
+    // The state the plan was made on, as the operation reads it (a map's table and path states, the attributes'
+    // current values). run() reads it again and refuses when it differs: the plan would be stale.
+    QJsonObject basis;
+    // In-process only (never serialised): what the plan function prepared, for the run function of the same
+    // process. A plan read from JSON has none; run() then prepares again (it always re-validates).
+    std::shared_ptr<const void> prepared;
+
+    bool runnable() const { return refusals.isEmpty() && !hasUnconfirmableRisk(); }
+    bool hasUnconfirmableRisk() const;
+    bool needsAnswers() const { return !risks.isEmpty(); }
+};
+
+struct OperationAnswers {
+    QString planId; // the plan these answers were given for
+    QStringList accepted; // ids of the risks the user accepted
+    bool dryRun = false; // run() only re-validates and reports what it would do
+};
+
+struct OperationResult {
+    QString kind;
+    QString planId;
+    QString target;
+    bool ok = false;
+    QString error; // one line; empty when ok
+    bool stale = false; // refused because the state changed since the plan (error says what changed)
+    bool dryRun = false;
+    QStringList changes; // what changed, read back: "sdb queue/nomerges 0 -> 2", "mpatha: path 8:16 failed"
+    QStringList warnings;
+    QJsonObject details; // the kind's own read-back (an ApplyResult, a table), for renderers that know it
+
+    explicit operator bool() const { return ok; }
+};
+
+// Every risk accepted: --force / --destroy-data-on, or a typed confirmation that covered them all.
+OperationAnswers acceptAll(const OperationPlan &plan);
+// Empty when `answers` may run `plan`: they name this plan, every risk is accepted and none is
+// unconfirmable, and the plan has no refusal. Else the one line to show.
+QString answersProblem(const OperationPlan &plan, const OperationAnswers &answers);
+// What differs between two bases, one line per key ("table: ... -> ..."); empty when they agree.
+QStringList basisDifferences(const QJsonObject &planned, const QJsonObject &now);
+// The plan's id: a hex digest of kind, request and basis (same request on the same state, same id).
+QString planId(const QString &kind, const QJsonObject &request, const QJsonObject &basis);
+
+QJsonObject planToJson(const OperationPlan &plan);
+Result<OperationPlan> planFromJson(const QJsonObject &json);
+QJsonObject answersToJson(const OperationAnswers &answers);
+Result<OperationAnswers> answersFromJson(const QJsonObject &json);
+QJsonObject resultToJson(const OperationResult &result);
+Result<OperationResult> resultFromJson(const QJsonObject &json);
+
+} // namespace dmtune
+
+Q_DECLARE_METATYPE(dmtune::OperationPlan)
+Q_DECLARE_METATYPE(dmtune::OperationResult)

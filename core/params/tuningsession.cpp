@@ -1,0 +1,131 @@
+#include "params/tuningsession.h"
+
+#include "ops/operationregistry.h"
+#include "ops/tuningoperations.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+
+#include <unistd.h>
+
+namespace dmtune {
+
+TuningSession::TuningSession(SysfsRoot sysfs, Applier::Mode mode, QObject *parent)
+    : QObject(parent)
+    , m_applier(new Applier(std::move(sysfs), this))
+{
+    m_applier->setMode(mode);
+    // The history first: when our slot runs, the entry for the result is already there.
+    m_history = new ChangeHistory(m_applier, this);
+    connect(m_applier, &Applier::finished, this, &TuningSession::onFinished);
+    connect(m_applier, &Applier::operationFinished, this, &TuningSession::operationFinished);
+    connect(m_history, &ChangeHistory::applied, this, [this](const ApplyResult &result) {
+        const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        for (const QString &label : changeLabels(result))
+            Q_EMIT parameterChanged(now, label);
+    });
+}
+
+void TuningSession::setReadOnly(bool readOnly)
+{
+    m_readOnly = readOnly;
+}
+
+bool TuningSession::apply(const ChangeSet &changes, RiskConsent consent)
+{
+    if (!canApply() || changes.isEmpty())
+        return false;
+    if (!m_applier->apply(changes, false, consent))
+        return false;
+    Q_EMIT busyChanged(true);
+    return true;
+}
+
+Result<OperationPlan> TuningSession::plan(const ChangeSet &changes) const
+{
+    OperationEnvironment env;
+    env.sysfs = sysfs();
+    return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(changes));
+}
+
+bool TuningSession::run(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    if (!canApply())
+        return false;
+    if (!m_applier->run(plan, answers))
+        return false;
+    Q_EMIT busyChanged(true);
+    return true;
+}
+
+bool TuningSession::undo()
+{
+    if (!canUndo())
+        return false;
+    const qsizetype before = m_history->entries().size();
+    if (!m_history->undo())
+        return false;
+    if (m_applier->isBusy()) {
+        m_undoRunning = true;
+        Q_EMIT busyChanged(true);
+    } else if (m_history->entries().size() != before) {
+        // An entry without anything to put back was dropped at once.
+        Q_EMIT busyChanged(false);
+    }
+    return true;
+}
+
+void TuningSession::record(const ApplyResult &result)
+{
+    m_history->record(result);
+    Q_EMIT finished(result, false);
+}
+
+void TuningSession::onFinished(const ApplyResult &result)
+{
+    const bool wasUndo = std::exchange(m_undoRunning, false);
+    Q_EMIT finished(result, wasUndo);
+    Q_EMIT busyChanged(false);
+}
+
+QStringList TuningSession::changeLabels(const ApplyResult &result)
+{
+    QStringList out;
+    if (!result.ok() || result.dryRun)
+        return out;
+    for (const auto &c : result.changes) {
+        if ((c.written || c.sideEffect) && c.oldValue != c.newValue)
+            out << c.summary();
+    }
+    return out;
+}
+
+QString TuningSession::executorText() const
+{
+    if (m_readOnly)
+        return QStringLiteral("tuning: read-only (captured tree)");
+    if (m_applier->usesHelper())
+        return QStringLiteral("tuning: via pkexec dmtune-helper");
+    if (!m_applier->sysfs().isLive())
+        return QStringLiteral("tuning: in-process (temporary tree)");
+    return ::geteuid() == 0 ? QStringLiteral("tuning: in-process (root)") : QStringLiteral("tuning: in-process");
+}
+
+QString TuningSession::executorToolTip() const
+{
+    if (m_readOnly)
+        return QStringLiteral("A captured tree is inspected, never written: edits can be previewed, not applied.");
+    if (m_applier->usesHelper()) {
+        const QString helper = Applier::defaultHelperPath();
+        QString tip = QStringLiteral("Not root: each Apply runs %1 through pkexec, which asks polkit "
+                                     "(action org.dmtune.helper) for authorization.")
+                          .arg(helper);
+        if (!QFileInfo(helper).isExecutable())
+            tip += QStringLiteral(" The helper is not installed at that path: applying will fail.");
+        return tip;
+    }
+    return QStringLiteral("Changes are written by this process (%1), read back, and rolled back on any error.")
+        .arg(m_applier->sysfs().root());
+}
+
+} // namespace dmtune

@@ -1,0 +1,66 @@
+#pragma once
+// The one Applier and ChangeHistory of a window, shared by the parameter editor, the history panel and the
+// presets: whoever starts a transaction, all see the applier busy and all see the result. Pure logic (QtCore):
+// the Tune tab plans a tuning.apply operation (ops/tuningoperations.h), asks, and runs it through here.
+#include "params/applier.h"
+#include "params/changehistory.h"
+
+#include <QObject>
+
+namespace dmtune {
+
+class TuningSession : public QObject {
+    Q_OBJECT
+public:
+    // mode: Auto applies in-process as root (or on a temp tree), through pkexec dmtune-helper otherwise.
+    explicit TuningSession(SysfsRoot sysfs, Applier::Mode mode = Applier::Mode::Auto, QObject *parent = nullptr);
+
+    Applier *applier() const { return m_applier; }
+    ChangeHistory *history() const { return m_history; }
+    const SysfsRoot &sysfs() const { return m_applier->sysfs(); }
+
+    // Captured trees are inspected, not written: the editor previews but does not apply.
+    void setReadOnly(bool readOnly);
+    bool isReadOnly() const { return m_readOnly; }
+    bool isBusy() const { return m_applier->isBusy(); }
+    bool canApply() const { return !m_readOnly && !isBusy(); }
+    bool canUndo() const { return !m_readOnly && m_history->canUndo(); }
+
+    // Start a transaction / undo the newest history entry; false (nothing started) when busy or read-only.
+    // `consent`: the user confirmed the change set's data risks (ConfirmRiskDialog); the core refuses them without.
+    bool apply(const ChangeSet &changes, RiskConsent consent = RiskConsent::None);
+    // Plans a tuning.apply operation for `changes` on this session's tree (reads sysfs; writes nothing).
+    Result<OperationPlan> plan(const ChangeSet &changes) const;
+    // Runs a plan with the answers given for it: re-checked against the state now (stale: refused, nothing
+    // written); operationFinished() follows finished().
+    bool run(const OperationPlan &plan, const OperationAnswers &answers);
+    bool undo();
+    // A transaction a core operation ran (preset.apply): into the history (Undo), markers, finished(result, false).
+    void record(const ApplyResult &result);
+
+    // "in-process (root)", "pkexec dmtune-helper", "read-only (captured tree)": for the status bar.
+    QString executorText() const;
+    QString executorToolTip() const;
+
+    // "sdb nomerges 0 -> 2" for each value a transaction changed (written or reset as a side effect).
+    static QStringList changeLabels(const ApplyResult &result);
+
+Q_SIGNALS:
+    void busyChanged(bool busy);
+    // Every transaction of the applier, including undos; wasUndo tells which.
+    void finished(const dmtune::ApplyResult &result, bool wasUndo);
+    // One per value changed by a successful transaction (undos included), for chart markers.
+    void parameterChanged(double epochSeconds, const QString &label);
+    // After finished(), for run(): the operation's result ("changed since the plan was made" when stale).
+    void operationFinished(const dmtune::OperationResult &result);
+
+private:
+    void onFinished(const ApplyResult &result);
+
+    Applier *m_applier = nullptr;
+    ChangeHistory *m_history = nullptr;
+    bool m_readOnly = false;
+    bool m_undoRunning = false;
+};
+
+} // namespace dmtune

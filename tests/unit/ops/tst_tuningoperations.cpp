@@ -1,0 +1,235 @@
+// tuning.apply (core/ops/tuningoperations.h) over a scratch tree: the plan is the planner's (refusals, data
+// risks naming the device, stacking notes, ordered steps, the old values as basis); the run writes and reads
+// back; an attribute that changes between the plan and the answers makes the run refuse the plan as stale and
+// write nothing; --with-paths covers the map's paths. And the Applier: destroyed while an in-process
+// transaction is in its write, it finishes that step (the tracker joins) and nothing crashes.
+#include "../params/paramfixture.h"
+
+#include "ops/operationregistry.h"
+#include "ops/tuningoperations.h"
+#include "params/applier.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+
+class TestTuningOperations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void planIsThePlanners();
+    void runWritesAndReadsBack();
+    void staleBasisIsRefused();
+    void riskNeedsItsAnswer();
+    void withPathsCoversTheMap();
+    void badRequestsFail_data();
+    void badRequestsFail();
+    void applierDestroyedMidTransactionFinishesTheStep();
+
+private:
+    QString attr(const QString &device, const QString &attribute) const
+    {
+        return m_sysfs.readOr(QStringLiteral("block/%1/%2").arg(device, attribute));
+    }
+    OperationPlan plan(const ChangeSet &changes, bool withPaths = false)
+    {
+        const auto p = planOperation(m_env, QString::fromLatin1(TuningApplyKind), tuningRequest(changes, withPaths));
+        if (!p)
+            qWarning("%s", qPrintable(p.errorMessage()));
+        return p ? p.value() : OperationPlan();
+    }
+
+    std::unique_ptr<FakeSysfs> m_tree;
+    SysfsRoot m_sysfs;
+    OperationEnvironment m_env;
+};
+
+void TestTuningOperations::init()
+{
+    m_tree = std::make_unique<FakeSysfs>();
+    buildMultipathFixture(*m_tree);
+    m_tree->file(
+        m_tree->devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
+    m_sysfs = SysfsRoot::scratch(m_tree->root());
+    m_env = OperationEnvironment();
+    m_env.sysfs = m_sysfs;
+}
+
+void TestTuningOperations::planIsThePlanners()
+{
+    const OperationPlan p = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") },
+        { QStringLiteral("sdb"), QStringLiteral("queue/scheduler"), QStringLiteral("mq-deadline") } });
+    QCOMPARE(p.kind, QStringLiteral("tuning.apply"));
+    QVERIFY(p.refusals.isEmpty());
+    QVERIFY(p.risks.isEmpty());
+    QVERIFY(!p.id.isEmpty());
+    // The scheduler first (it resets what depends on it), then the rest; each step with its old value.
+    QCOMPARE(p.steps.value(0), QStringLiteral("sdb queue/scheduler: none -> mq-deadline"));
+    QCOMPARE(p.steps.value(1), QStringLiteral("sdb queue/nomerges: 0 -> 2"));
+    QCOMPARE(p.basis.value(QLatin1String("sdb queue/nomerges")).toString(), QStringLiteral("0"));
+    QCOMPARE(p.basis.value(QLatin1String("sdb queue/scheduler")).toString(), QStringLiteral("none"));
+    QVERIFY(tuningPlanOf(p));
+    // Its JSON form keeps what a remote caller needs; the same state gives the same id.
+    QCOMPARE(plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") },
+                      { QStringLiteral("sdb"), QStringLiteral("queue/scheduler"), QStringLiteral("mq-deadline") } })
+                 .id,
+        p.id);
+
+    const OperationPlan bad
+        = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("9") } });
+    QCOMPARE(bad.refusals.size(), 1);
+    QVERIFY2(
+        bad.refusals.first().startsWith(QLatin1String("sdb queue/nomerges=9: ")), qPrintable(bad.refusals.first()));
+    const OperationResult refused = runOperation(m_env, bad, acceptAll(bad));
+    QVERIFY(!refused.ok);
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+}
+
+void TestTuningOperations::runWritesAndReadsBack()
+{
+    const OperationPlan p = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } });
+    OperationAnswers dry = acceptAll(p);
+    dry.dryRun = true;
+    const OperationResult wouldBe = runOperation(m_env, p, dry);
+    QVERIFY2(wouldBe.ok, qPrintable(wouldBe.error));
+    QCOMPARE(wouldBe.changes, QStringList { QStringLiteral("would: sdb queue/nomerges 0 -> 2") });
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+
+    const OperationResult done = runOperation(m_env, p, acceptAll(p));
+    QVERIFY2(done.ok, qPrintable(done.error));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
+    QCOMPARE(done.changes, QStringList { QStringLiteral("sdb nomerges 0 -> 2") });
+    const ApplyResult r = applyResultOf(done);
+    QCOMPARE(r.changes.size(), 1);
+    QCOMPARE(r.changes.first().newValue, QStringLiteral("2"));
+    QCOMPARE(r.executor, QStringLiteral("in-process"));
+}
+
+void TestTuningOperations::staleBasisIsRefused()
+{
+    const OperationPlan p = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } });
+    // Someone else writes the attribute while the plan waits for its answers.
+    QVERIFY(m_sysfs.write(QStringLiteral("block/sdb/queue/nomerges"), QStringLiteral("1")));
+    const OperationResult r = runOperation(m_env, p, acceptAll(p));
+    QVERIFY(!r.ok);
+    QVERIFY(r.stale);
+    QVERIFY2(r.error.contains(QLatin1String("changed since the plan was made")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QLatin1String("sdb queue/nomerges")), qPrintable(r.error));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("1")); // not written
+    QVERIFY(applyResultOf(r).rejected());
+}
+
+void TestTuningOperations::riskNeedsItsAnswer()
+{
+    const OperationPlan p
+        = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/write_cache"), QStringLiteral("write through") } });
+    QCOMPARE(p.risks.size(), 1);
+    QCOMPARE(p.risks.first().confirmDevice, QStringLiteral("sdb"));
+    QVERIFY(p.risks.first().confirmable);
+    QVERIFY(p.risks.first().text.startsWith(QLatin1String("sdb queue/write_cache=write through: ")));
+    const OperationResult unanswered = runOperation(m_env, p, OperationAnswers { p.id, {}, false });
+    QVERIFY(!unanswered.ok);
+    QVERIFY2(unanswered.error.startsWith(QLatin1String("not confirmed: ")), qPrintable(unanswered.error));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+    const OperationResult answered = runOperation(m_env, p, acceptAll(p));
+    QVERIFY2(answered.ok, qPrintable(answered.error));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write through"));
+}
+
+void TestTuningOperations::withPathsCoversTheMap()
+{
+    const OperationPlan p
+        = plan({ { QStringLiteral("mpatha"), QStringLiteral("queue/nomerges"), QStringLiteral("1") } }, true);
+    QVERIFY2(p.refusals.isEmpty(), qPrintable(p.refusals.join(u'\n')));
+    QCOMPARE(p.basis.size(), 5); // dm-0 and its four paths
+    for (const QString &device : { QStringLiteral("dm-0"), QStringLiteral("sda"), QStringLiteral("sdd") })
+        QVERIFY2(p.basis.contains(device + QStringLiteral(" queue/nomerges")), qPrintable(device));
+    const OperationResult r = runOperation(m_env, p, acceptAll(p));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(attr(QStringLiteral("sdc"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+    QCOMPARE(attr(QStringLiteral("dm-0"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+}
+
+void TestTuningOperations::badRequestsFail_data()
+{
+    QTest::addColumn<QJsonObject>("request");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("no changes") << QJsonObject() << QStringLiteral("tuning.apply needs \"changes\"");
+    QTest::newRow("no such device") << tuningRequest(
+        { { QStringLiteral("sdz"), QStringLiteral("queue/nomerges"), QStringLiteral("1") } })
+                                    << QStringLiteral("sdz");
+    QTest::newRow("with_paths on a disk")
+        << tuningRequest({ { QStringLiteral("sda"), QStringLiteral("queue/nomerges"), QStringLiteral("1") } }, true)
+        << QStringLiteral("sda");
+}
+
+void TestTuningOperations::badRequestsFail()
+{
+    QFETCH(QJsonObject, request);
+    QFETCH(QString, error);
+    const auto p = planOperation(m_env, QString::fromLatin1(TuningApplyKind), request);
+    const QString why = p ? p->refusals.join(u'\n') : p.errorMessage();
+    QVERIFY2(!p || !p->refusals.isEmpty(), "planned without a refusal");
+    QVERIFY2(why.contains(error), qPrintable(why));
+}
+
+namespace {
+// Whether a thread of this process waits in the kernel for the other end of a FIFO (an open(O_WRONLY) with no
+// reader yet): the job is inside its write.
+bool aThreadWaitsForAFifoReader()
+{
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile wchan(tasks.filePath(tid + QStringLiteral("/wchan")));
+        if (wchan.open(QIODevice::ReadOnly) && wchan.readAll().trimmed() == "wait_for_partner")
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+void TestTuningOperations::applierDestroyedMidTransactionFinishesTheStep()
+{
+    // sdb's nomerges becomes a FIFO: the transaction's write blocks in open() until a reader comes, so the
+    // Applier is destroyed while its job is inside the transaction's write, deterministically.
+    const QString fifo = m_tree->root() + QLatin1Char('/') + m_tree->devicePath(QStringLiteral("sdb"))
+        + QStringLiteral("/queue/nomerges");
+    QVERIFY(QFile::remove(fifo));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+    QVERIFY(!aThreadWaitsForAFifoReader());
+    auto applier = std::make_unique<Applier>(m_sysfs);
+    applier->setMode(Applier::Mode::InProcess);
+    QSignalSpy finished(applier.get(), &Applier::finished);
+    QVERIFY(applier->apply({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    QTRY_VERIFY_WITH_TIMEOUT(aThreadWaitsForAFifoReader(), 10000); // the job is in the write now
+    // The kernel's side, late: it takes the write a moment after the Applier began to go away.
+    QByteArray written;
+    QThread *reader = QThread::create([&] {
+        QThread::msleep(200);
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDONLY);
+        char buf[64];
+        ssize_t n;
+        while (fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0)
+            written.append(buf, n);
+        if (fd >= 0)
+            ::close(fd);
+    });
+    reader->start();
+    applier.reset(); // joins: the write finishes (and its read-back); the result is dropped
+    QVERIFY(reader->wait(10000));
+    delete reader;
+    QCOMPARE(written.trimmed(), QByteArray("2"));
+    QTest::qWait(20);
+    QCOMPARE(finished.count(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestTuningOperations)
+#include "tst_tuningoperations.moc"

@@ -1,0 +1,64 @@
+#pragma once
+// Everything about the selected device: identity, topology, the multipath map when it is one,
+// and every attribute of its request queue with its value and whether it is writable.
+#include "devices/deviceproperties.h"
+#include "discovery/devicesnapshot.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+class QTableWidget;
+class QTimer;
+
+namespace dmtune {
+
+class QueueAttributeModel;
+
+class DeviceDetailPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DeviceDetailPane(SysfsRoot sysfs, QWidget *parent = nullptr);
+
+    // Keeps the shown device and re-reads its queue. The queue is also re-read every two seconds
+    // while visible: someone may tune it from a shell, and udev says nothing about that.
+    void setSnapshot(const DeviceSnapshot &snapshot);
+    // A block device, a dm map's device (dm-N) or a partition; empty shows the machine overview.
+    void showDevice(const QString &name);
+    QString shownDevice() const { return m_device; }
+
+    const QueueAttributeModel *queueModel() const { return m_queueModel; }
+    QString queueSummary() const;
+    const QTableWidget *propertiesTable() const { return m_properties; }
+
+private:
+    void rebuild();
+    void showProperties(const QList<PropertyRow> &rows);
+    void showQueue(const QString &device, const QString &partition);
+    void fitSplitToProperties();
+
+    SysfsRoot m_sysfs;
+    DeviceSnapshot m_snapshot;
+    QString m_device;
+
+    QLabel *m_title = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QTableWidget *m_properties = nullptr;
+    QWidget *m_queuePanel = nullptr;
+    QLabel *m_queueSummary = nullptr;
+    QLineEdit *m_queueFilter = nullptr;
+    QTableView *m_queueView = nullptr;
+    QueueAttributeModel *m_queueModel = nullptr;
+    QSortFilterProxyModel *m_queueProxy = nullptr;
+    QTimer *m_fitTimer = nullptr;
+    QTimer *m_queueRefresh = nullptr;
+    QString m_queueDevice; // whose queue the table shows (the disk, for a partition)
+    QString m_queuePartition;
+    bool m_userSizedSplit = false;
+};
+
+} // namespace dmtune

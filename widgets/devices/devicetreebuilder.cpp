@@ -1,0 +1,287 @@
+#include "devices/devicetreebuilder.h"
+
+#include "devices/devicelabels.h"
+
+namespace dmtune {
+
+namespace {
+
+// Holders can stack (dm on md on a partition); a captured tree could even loop. Real stacks are
+// shallow, so a bound costs nothing and keeps a malformed tree from recursing forever.
+constexpr int maxStackDepth = 8;
+
+std::unique_ptr<DeviceTreeNode> makeNode(DeviceRowType type, QString key, QString deviceName)
+{
+    auto node = std::make_unique<DeviceTreeNode>();
+    node->type = type;
+    node->key = std::move(key);
+    node->deviceName = std::move(deviceName);
+    return node;
+}
+
+void fillDeviceColumns(DeviceTreeNode &node, const BlockDevice &device)
+{
+    node.text[KindColumn] = deviceKindLabel(device.kind);
+    node.text[SizeColumn] = formatSize(device.sizeBytes);
+    node.text[IdentityColumn] = identityText(device);
+    node.text[StateColumn] = stateText(device);
+    // A bio-based device (zram, dm) offers just "none", unbracketed: say so rather than show nothing.
+    node.text[SchedulerColumn] = device.scheduler.isEmpty() && !device.schedulers.isEmpty()
+        ? device.schedulers.join(QLatin1Char(' '))
+        : device.scheduler;
+    node.attention = device.scsi.state == QLatin1String("offline") || device.scsi.state == QLatin1String("blocked");
+}
+
+class TreeBuilder {
+public:
+    explicit TreeBuilder(const DeviceSnapshot &snapshot)
+        : m_snapshot(snapshot)
+    {
+    }
+
+    std::unique_ptr<DeviceTreeNode> build()
+    {
+        auto root = makeNode(DeviceRowType::Section, QString(), QString());
+        auto maps = makeNode(DeviceRowType::Section, mapsSectionKey(), QString());
+        maps->text[NameColumn] = QStringLiteral("Multipath maps");
+        maps->text[IdentityColumn] = countText(m_snapshot.maps.size(), QStringLiteral("map"), QStringLiteral("maps"));
+        for (const auto &map : m_snapshot.maps)
+            maps->addChild(mapNode(map));
+        root->addChild(std::move(maps));
+
+        auto other = makeNode(DeviceRowType::Section, otherDevicesSectionKey(), QString());
+        other->text[NameColumn] = QStringLiteral("Other devices");
+        for (const auto &device : m_snapshot.devices) {
+            if (device.kind == DeviceKind::Multipath || m_snapshot.mapOfPath(device.name))
+                continue;
+            other->addChild(deviceNode(device));
+        }
+        other->text[IdentityColumn]
+            = countText(int(other->children.size()), QStringLiteral("device"), QStringLiteral("devices"));
+        root->addChild(std::move(other));
+        return root;
+    }
+
+private:
+    static QString countText(qsizetype n, const QString &one, const QString &many)
+    {
+        return n == 0 ? QStringLiteral("none") : QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    }
+
+    std::unique_ptr<DeviceTreeNode> mapNode(const MultipathMap &map)
+    {
+        const QString key = QStringLiteral("map/") + map.name;
+        auto node = makeNode(DeviceRowType::Map, key, map.device);
+        node->text[NameColumn] = map.device.isEmpty() || map.device == map.name
+            ? map.name
+            : QStringLiteral("%1 · %2").arg(map.name, map.device);
+        node->text[KindColumn] = deviceKindLabel(DeviceKind::Multipath);
+        node->text[SizeColumn] = formatSize(map.sizeBytes);
+        // The WWID alone keeps the column narrow; vendor and model show on every path row, and in
+        // the tooltip as multipath -ll names the storage: by its first path's vendor and model.
+        node->text[IdentityColumn] = mapWwid(map);
+        QString storage;
+        for (const auto &slave : map.slaves) {
+            if (const auto *path = m_snapshot.device(slave)) {
+                storage = QStringList { path->vendor, path->model }.join(QLatin1Char(' ')).simplified();
+                if (!storage.isEmpty())
+                    break;
+            }
+        }
+        if (const auto *device = m_snapshot.device(map.device))
+            node->text[SchedulerColumn] = device->scheduler;
+        node->toolTip = storage.isEmpty() ? QStringLiteral("uuid %1").arg(map.uuid)
+                                          : QStringLiteral("%1, uuid %2").arg(storage, map.uuid);
+
+        if (map.groupsKnown) {
+            int paths = 0;
+            int active = 0;
+            for (const auto &group : map.groups) {
+                node->addChild(groupNode(map, key, group));
+                for (const auto &path : group.paths) {
+                    ++paths;
+                    active += path.state == QLatin1String("A") ? 1 : 0;
+                }
+            }
+            node->text[StateColumn] = QStringLiteral("%1 of %2 paths active").arg(active).arg(paths);
+            node->attention = active < paths;
+        } else {
+            node->addChild(unknownGroupsNode(map, key));
+            node->text[StateColumn] = countText(map.slaves.size(), QStringLiteral("path"), QStringLiteral("paths"))
+                + QStringLiteral(" · groups unknown");
+        }
+        // A map is often stacked on (kpartx partitions, LVM): show that too.
+        if (const auto *device = m_snapshot.device(map.device)) {
+            for (const auto &holder : device->holders)
+                node->addChild(holderNode(holder, key, 1));
+        }
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> groupNode(
+        const MultipathMap &map, const QString &mapKey, const PathGroupInfo &group)
+    {
+        const QString key = QStringLiteral("%1/group/%2").arg(mapKey).arg(group.index);
+        auto node = makeNode(DeviceRowType::PathGroup, key, map.device);
+        node->text[NameColumn] = pathGroupLabel(group);
+        node->text[KindColumn] = QStringLiteral("path group");
+        int active = 0;
+        for (const auto &path : group.paths)
+            active += path.state == QLatin1String("A") ? 1 : 0;
+        QString state = QStringLiteral("%1 of %2 paths active").arg(active).arg(group.paths.size());
+        if (group.index == map.nextGroup)
+            state += QStringLiteral(" · next");
+        node->text[StateColumn] = state;
+        // Selector arguments are nearly always the default "0": the tooltip has them, the column stays narrow.
+        node->toolTip = QStringLiteral("Path group %1 of %2, path selector %3 %4")
+                            .arg(group.index)
+                            .arg(map.name, group.selector,
+                                group.selectorArgs.isEmpty()
+                                    ? QStringLiteral("(no arguments)")
+                                    : QStringLiteral("(arguments: %1)").arg(group.selectorArgs.join(QLatin1Char(' '))));
+        for (const auto &path : group.paths)
+            node->addChild(pathNode(key, path.name.isEmpty() ? path.devnum : path.name, &path));
+        return node;
+    }
+
+    // Without device-mapper the kernel still lists the map's paths under slaves/; the groups,
+    // their selectors and the path states need dm's table and status, and this row says why
+    // they are missing instead of pretending there is one group.
+    std::unique_ptr<DeviceTreeNode> unknownGroupsNode(const MultipathMap &map, const QString &mapKey)
+    {
+        auto node = makeNode(DeviceRowType::PathGroup, mapKey + QStringLiteral("/group/unknown"), map.device);
+        const QString reason
+            = map.groupsUnknownReason.isEmpty() ? QStringLiteral("device-mapper did not say") : map.groupsUnknownReason;
+        node->text[NameColumn] = QStringLiteral("Path groups unknown: %1; paths from sysfs").arg(reason);
+        node->spansRow = true;
+        node->toolTip = QStringLiteral("Path groups unknown: %1. The paths below come from %2's slaves in sysfs.")
+                            .arg(reason, map.device);
+        for (const auto &slave : map.slaves)
+            node->addChild(pathNode(node->key, slave, nullptr));
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> pathNode(const QString &groupKey, const QString &name, const PathInfo *info)
+    {
+        const BlockDevice *device = m_snapshot.device(name);
+        if (!device && info && !info->devnum.isEmpty())
+            device = m_snapshot.deviceByDevnum(info->devnum);
+        const QString deviceName = device ? device->name : name;
+        const QString key = groupKey + QStringLiteral("/path/") + deviceName;
+        auto node = makeNode(DeviceRowType::Path, key, deviceName);
+        if (device)
+            fillDeviceColumns(*node, *device);
+        node->text[NameColumn] = deviceName;
+        if (info) {
+            // dm's view of the path first: that is what decides whether I/O goes there.
+            QString state = pathStatusText(*info);
+            if (device && !device->scsi.state.isEmpty() && device->scsi.state != QLatin1String("running"))
+                state += QStringLiteral(" · ") + device->scsi.state;
+            node->text[StateColumn] = state;
+            node->attention = node->attention || info->state == QLatin1String("F");
+            node->toolTip = QStringLiteral("%1 (%2)").arg(deviceName, info->devnum);
+        }
+        if (device) {
+            if (auto hardware = hardwareNode(key, *device))
+                node->addChild(std::move(hardware));
+        } else {
+            node->text[KindColumn] = QStringLiteral("path");
+            if (node->text[StateColumn].isEmpty())
+                node->text[StateColumn] = QStringLiteral("not in sysfs");
+        }
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> hardwareNode(const QString &pathKey, const BlockDevice &device)
+    {
+        auto node = makeNode(DeviceRowType::PathHardware, pathKey + QStringLiteral("/hw"), device.name);
+        if (device.kind == DeviceKind::Scsi && !device.scsi.hctl.isEmpty()) {
+            node->text[NameColumn] = device.scsi.hctl;
+            node->text[KindColumn] = device.scsi.transport.isEmpty()
+                ? QStringLiteral("SCSI device")
+                : QStringLiteral("SCSI device (%1)").arg(device.scsi.transport);
+            node->text[IdentityColumn] = QStringList { device.scsi.vendor, device.scsi.model, device.scsi.rev }
+                                             .join(QLatin1Char(' '))
+                                             .simplified();
+            QStringList state;
+            if (!device.scsi.state.isEmpty())
+                state.append(device.scsi.state);
+            if (!device.scsi.queueDepth.isEmpty())
+                state.append(QStringLiteral("queue depth ") + device.scsi.queueDepth);
+            node->text[StateColumn] = state.join(QStringLiteral(" · "));
+            node->toolTip = QStringLiteral("H:C:T:L %1, sysfs %2").arg(device.scsi.hctl, device.parentDevicePath);
+        } else if (device.kind == DeviceKind::NvmeNamespace && !device.nvme.controller.isEmpty()) {
+            node->text[NameColumn] = device.nvme.controller;
+            node->text[KindColumn] = device.nvme.transport.isEmpty()
+                ? QStringLiteral("NVMe controller")
+                : QStringLiteral("NVMe controller (%1)").arg(device.nvme.transport);
+            node->text[IdentityColumn] = QStringList { device.model, device.nvme.address }.join(QStringLiteral(" · "));
+            node->text[StateColumn] = device.nvme.subsystem;
+            node->toolTip = device.parentDevicePath;
+        } else if (!device.parentDevicePath.isEmpty()) {
+            node->text[NameColumn] = device.parentDevicePath.section(QLatin1Char('/'), -1);
+            node->text[KindColumn] = QStringLiteral("parent device");
+            node->text[IdentityColumn] = device.parentDevicePath;
+        } else {
+            return nullptr;
+        }
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> deviceNode(const BlockDevice &device)
+    {
+        const QString key = QStringLiteral("device/") + device.name;
+        auto node = makeNode(DeviceRowType::Device, key, device.name);
+        node->text[NameColumn] = device.name;
+        fillDeviceColumns(*node, device);
+        node->toolTip = QStringLiteral("%1 (%2)").arg(device.name, device.devnum);
+        for (const auto &partition : device.partitions) {
+            const QString partKey = key + QStringLiteral("/part/") + partition.name;
+            auto part = makeNode(DeviceRowType::Partition, partKey, partition.name);
+            part->text[NameColumn] = partition.name;
+            part->text[KindColumn] = QStringLiteral("partition");
+            part->text[SizeColumn] = formatSize(partition.sizeBytes);
+            part->text[IdentityColumn] = QStringLiteral("partition %1 of %2").arg(partition.number).arg(device.name);
+            part->toolTip = QStringLiteral("%1 (%2)").arg(partition.name, partition.devnum);
+            for (const auto &holder : partition.holders)
+                part->addChild(holderNode(holder, partKey, 1));
+            node->addChild(std::move(part));
+        }
+        for (const auto &holder : device.holders)
+            node->addChild(holderNode(holder, key, 1));
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> holderNode(const QString &name, const QString &parentKey, int depth)
+    {
+        const QString key = parentKey + QStringLiteral("/holder/") + name;
+        auto node = makeNode(DeviceRowType::Holder, key, name);
+        const BlockDevice *device = m_snapshot.device(name);
+        if (!device) {
+            node->text[NameColumn] = name;
+            node->text[KindColumn] = QStringLiteral("holder");
+            node->text[StateColumn] = QStringLiteral("not in sysfs");
+            return node;
+        }
+        fillDeviceColumns(*node, *device);
+        node->text[NameColumn] = name;
+        node->toolTip = QStringLiteral("%1 (%2), stacked on %3")
+                            .arg(name, device->devnum, parentKey.section(QLatin1Char('/'), -1));
+        if (depth < maxStackDepth) {
+            for (const auto &holder : device->holders)
+                node->addChild(holderNode(holder, key, depth + 1));
+        }
+        return node;
+    }
+
+    const DeviceSnapshot &m_snapshot;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceTreeNode> buildDeviceTree(const DeviceSnapshot &snapshot)
+{
+    return TreeBuilder(snapshot).build();
+}
+
+} // namespace dmtune

@@ -1,0 +1,94 @@
+#include "ops/plandialog.h"
+
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+QString listHtml(const QStringList &items)
+{
+    QString html = QStringLiteral("<ul>");
+    for (const QString &item : items)
+        html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
+    return html + QStringLiteral("</ul>");
+}
+} // namespace
+
+PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
+    : QDialog(parent)
+    , m_plan(plan)
+{
+    setObjectName(QStringLiteral("planDialog"));
+    setWindowTitle(plan.risks.isEmpty() ? QStringLiteral("Confirm") : QStringLiteral("Confirm a risky operation"));
+    QStringList words;
+    for (const OperationRisk &risk : plan.risks) {
+        if (!risk.confirmDevice.isEmpty() && !words.contains(risk.confirmDevice))
+            words.append(risk.confirmDevice);
+    }
+    m_word = words.join(QLatin1Char(' '));
+
+    auto *layout = new QVBoxLayout(this);
+    QString text = QStringLiteral("<p><b>%1</b></p>").arg(plan.summary.toHtmlEscaped());
+    if (!plan.steps.isEmpty())
+        text += QStringLiteral("<p>What happens:</p>") + listHtml(plan.steps);
+    if (!plan.refusals.isEmpty())
+        text += QStringLiteral("<p><b>It cannot run:</b></p>") + listHtml(plan.refusals);
+    QStringList risks;
+    for (const OperationRisk &risk : plan.risks)
+        risks.append(risk.confirmable ? risk.text : QStringLiteral("refused: ") + risk.text);
+    if (!risks.isEmpty())
+        text += QStringLiteral("<p><b>Risks:</b></p>") + listHtml(risks);
+    if (!plan.notes.isEmpty())
+        text += listHtml(plan.notes);
+    if (!m_word.isEmpty())
+        text += QStringLiteral("<p>Type <b>%1</b> to confirm.</p>").arg(m_word.toHtmlEscaped());
+    auto *label = new QLabel(text, this);
+    label->setObjectName(QStringLiteral("planText"));
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::RichText);
+    layout->addWidget(label);
+    if (!plan.preview.isEmpty()) {
+        auto *preview = new QPlainTextEdit(plan.preview, this);
+        preview->setObjectName(QStringLiteral("planPreview"));
+        preview->setReadOnly(true);
+        preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+        layout->addWidget(preview, 1);
+    }
+    m_edit = new QLineEdit(this);
+    m_edit->setObjectName(QStringLiteral("planConfirmWord"));
+    m_edit->setPlaceholderText(m_word);
+    m_edit->setVisible(!m_word.isEmpty());
+    layout->addWidget(m_edit);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_run = buttons->addButton(plan.risks.isEmpty() ? QStringLiteral("Run") : QStringLiteral("Run anyway"),
+        plan.risks.isEmpty() ? QDialogButtonBox::AcceptRole : QDialogButtonBox::DestructiveRole);
+    m_run->setObjectName(QStringLiteral("planRun"));
+    m_run->setEnabled(confirmed());
+    layout->addWidget(buttons);
+    connect(m_edit, &QLineEdit::textChanged, this, [this] { m_run->setEnabled(confirmed()); });
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        if (!confirmed())
+            return;
+        Q_EMIT answered(acceptAll(m_plan));
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    if (!m_word.isEmpty())
+        m_edit->setFocus();
+}
+
+bool PlanDialog::confirmed() const
+{
+    if (!m_plan.runnable())
+        return false;
+    return m_word.isEmpty() || m_edit->text().simplified() == m_word;
+}
+
+} // namespace dmtune

@@ -1,0 +1,37 @@
+#pragma once
+// Shows a core operation's plan (ops/operation.h): what will happen, the preview, the notes and every risk,
+// and asks for the answers. Where a risk names a device to type (OperationRisk::confirmDevice) the run button
+// stays disabled until that name is typed. Always opened with open(); the caller acts on answered(), which
+// carries answers bound to this plan (the run re-checks that the state still matches it).
+#include "ops/operation.h"
+
+#include <QDialog>
+
+class QLineEdit;
+class QPushButton;
+
+namespace dmtune {
+
+class PlanDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PlanDialog(const OperationPlan &plan, QWidget *parent = nullptr);
+
+    const OperationPlan &plan() const { return m_plan; }
+    // The device names to type, empty when a click is enough.
+    QString confirmWord() const { return m_word; }
+    bool confirmed() const;
+    QLineEdit *wordEdit() const { return m_edit; }
+    QPushButton *runButton() const { return m_run; }
+
+Q_SIGNALS:
+    void answered(const dmtune::OperationAnswers &answers);
+
+private:
+    OperationPlan m_plan;
+    QString m_word;
+    QLineEdit *m_edit = nullptr;
+    QPushButton *m_run = nullptr;
+};
+
+} // namespace dmtune

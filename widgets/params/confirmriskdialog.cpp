@@ -1,0 +1,26 @@
+#include "params/confirmriskdialog.h"
+
+namespace dmtune {
+
+namespace {
+OperationPlan riskPlan(const QList<DataRisk> &risks)
+{
+    OperationPlan plan;
+    plan.summary = QStringLiteral("These writes put data at risk");
+    for (const DataRisk &r : risks) {
+        plan.steps.append(QStringLiteral("%1 %2 -> %3").arg(r.device, r.attribute, r.value));
+        plan.risks.append(
+            { QStringLiteral("data-risk:%1:%2=%3").arg(r.device, r.attribute, r.value), r.text(), true, r.device });
+    }
+    return plan;
+}
+} // namespace
+
+ConfirmRiskDialog::ConfirmRiskDialog(const QList<DataRisk> &risks, QWidget *parent)
+    : PlanDialog(riskPlan(risks), parent)
+{
+    setObjectName(QStringLiteral("confirmRiskDialog"));
+    setWindowTitle(QStringLiteral("Put data at risk?"));
+}
+
+} // namespace dmtune
