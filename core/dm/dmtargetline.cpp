@@ -77,13 +77,4 @@ Result<QString> multipathTargetParams(const QList<DmTargetLine> &lines)
     return lines.first().params;
 }
 
-QString formatTargetLines(const QList<DmTargetLine> &lines)
-{
-    QStringList texts;
-    texts.reserve(lines.size());
-    for (const DmTargetLine &line : lines)
-        texts.append(formatTargetLine(line));
-    return texts.join(QLatin1Char('\n'));
-}
-
 } // namespace dmtune

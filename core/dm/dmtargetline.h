@@ -23,7 +23,6 @@ QString formatTargetLine(const DmTargetLine &line);
 
 // Several lines (a whole `dmsetup table NAME` output); blank lines are skipped.
 Result<QList<DmTargetLine>> parseTargetLines(QStringView text);
-QString formatTargetLines(const QList<DmTargetLine> &lines);
 
 // The params of a multipath map's one target (its table or its status); an error when there is not exactly
 // one line or its type is not multipath.

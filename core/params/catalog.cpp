@@ -274,16 +274,6 @@ QStringList schedulerAttributes(const QString &scheduler)
     return out;
 }
 
-QStringList moduleAttributes(const QString &module)
-{
-    QStringList out;
-    for (const auto &d : all()) {
-        if (d.location == TunableLocation::Module && d.module == module)
-            out << d.attribute;
-    }
-    return out;
-}
-
 const QList<IgnoredKnob> &ignoredTableKnobs()
 {
     static const QList<IgnoredKnob> knobs = {

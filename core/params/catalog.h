@@ -20,8 +20,6 @@ const QList<TunableDef> &all();
 const TunableDef *find(const QString &attribute);
 // Attribute keys of one scheduler's iosched/ tunables.
 QStringList schedulerAttributes(const QString &scheduler);
-// Module parameter keys of a module ("module/dm_mod/...").
-QStringList moduleAttributes(const QString &module);
 const QList<IgnoredKnob> &ignoredTableKnobs();
 
 } // namespace catalog

@@ -45,11 +45,8 @@ void ChangeHistory::record(const ApplyResult &result)
 void ChangeHistory::onFinished(const ApplyResult &result)
 {
     const bool wasUndo = std::exchange(m_undoPending, false);
-    if (!result.ok() || result.dryRun) {
-        if (wasUndo)
-            Q_EMIT undoFailed(result);
-        return;
-    }
+    if (!result.ok() || result.dryRun)
+        return; // TuningSession::finished reports it (the history panel says an undo failed)
     if (!result.anyWritten())
         return;
     if (wasUndo)

@@ -32,7 +32,6 @@ public:
 
 Q_SIGNALS:
     void applied(const dmtune::ApplyResult &result);
-    void undoFailed(const dmtune::ApplyResult &result);
     void changed();
 
 private:

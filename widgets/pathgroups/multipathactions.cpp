@@ -146,6 +146,13 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
         QAction *edit = menu->addAction(QStringLiteral("Edit path groups of %1…").arg(target.map), this,
             [this, map = target.map] { Q_EMIT editPathGroupsRequested(map); });
         edit->setObjectName(QStringLiteral("editPathGroups"));
+        // The table's features follow the queue_if_no_path / fail_if_no_path messages.
+        const bool queueing = map && map->features.contains(QLatin1String("queue_if_no_path"));
+        add(queueing ? QStringLiteral("Fail I/O when no path is left (fail_if_no_path)")
+                     : QStringLiteral("Queue I/O when no path is left (queue_if_no_path)"),
+            map != nullptr, QStringLiteral("The map's table is unknown"),
+            [this, name = target.map, queueing] { setQueueing(name, !queueing); })
+            ->setObjectName(QStringLiteral("setQueueing"));
         break;
     }
     case MultipathRowTarget::Group: {

@@ -886,7 +886,6 @@ void PathGroupEditor::refresh()
     m_initialGroup->setValue(table.initialGroup);
     m_updatingWidgets = false;
     refreshResult();
-    Q_EMIT draftChanged();
 }
 
 void PathGroupEditor::refreshFeatures()
@@ -1006,11 +1005,6 @@ PathGroupModel *PathGroupEditor::groupModel(int group) const
 {
     return group >= 0 && group < m_columns.size() && group < groupColumnCount() ? m_columns.at(group)->model()
                                                                                 : nullptr;
-}
-
-QWidget *PathGroupEditor::groupColumn(int group) const
-{
-    return group >= 0 && group < m_columns.size() ? m_columns.at(group) : nullptr;
 }
 
 QString PathGroupEditor::applyTag() const

@@ -103,7 +103,6 @@ public:
     // gives the editor this height before the chart gets any.
     QSize sizeHint() const override;
     PathGroupModel *groupModel(int group) const;
-    QWidget *groupColumn(int group) const;
 
     // Plans the reload (off the UI thread), then opens a PlanDialog; its answer runs the plan, which the core
     // re-validates (a map changed meanwhile is refused as stale; the draft stays). False when there is nothing
@@ -114,7 +113,6 @@ public:
     bool isPlanning() const { return m_planning; }
 
 Q_SIGNALS:
-    void draftChanged();
     // The confirmation for a disk of another LUN was opened (for tests and the status bar).
     void confirmationOpened(const dmtune::Confirmation &confirmation);
     void planOpened(dmtune::PlanDialog *dialog);

@@ -694,11 +694,28 @@ private Q_SLOTS:
 
         QMenu mapMenu;
         view.fillContextMenu(&mapMenu, mapRow);
-        QCOMPARE(menuActions(mapMenu), (QMap<QString, bool> { { QStringLiteral("editPathGroups"), true } }));
+        QCOMPARE(menuActions(mapMenu),
+            (QMap<QString, bool> {
+                { QStringLiteral("editPathGroups"), true }, { QStringLiteral("setQueueing"), true } }));
+        const auto trigger = [](QMenu &menu, QLatin1String name) {
+            for (QAction *action : menu.actions()) {
+                if (action->objectName() == name)
+                    action->trigger();
+            }
+        };
         QSignalSpy edit(m_panel->actions(), &MultipathActions::editPathGroupsRequested);
-        mapMenu.actions().constLast()->trigger();
+        trigger(mapMenu, QLatin1String("editPathGroups"));
         QCOMPARE(edit.size(), 1);
         QCOMPARE(m_panel->shownMap(), mapName);
+        // queue_if_no_path is off in the fixture's table: the map's menu turns it on (no risk, so no question).
+        {
+            QSignalSpy queued(m_panel.get(), &PathGroupsPanel::operationFinished);
+            trigger(mapMenu, QLatin1String("setQueueing"));
+            QVERIFY(queued.wait(5000));
+            QVERIFY2(queued.first().first().value<OperationResult>().ok,
+                qPrintable(queued.first().first().value<OperationResult>().error));
+            QVERIFY(m_dm->receivedMessages(mapName).contains(QLatin1String("queue_if_no_path")));
+        }
 
         QMenu activeMenu;
         view.fillContextMenu(&activeMenu, activeGroup);

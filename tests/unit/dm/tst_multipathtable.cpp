@@ -329,7 +329,7 @@ void TestMultipathTable::targetLine()
     const auto lines = parseTargetLines(u"0 1024 linear 8:0 0\n\n1024 1024 linear 8:16 0\n");
     QVERIFY(lines.ok());
     QCOMPARE(lines->size(), 2);
-    QCOMPARE(formatTargetLines(lines.value()), QStringLiteral("0 1024 linear 8:0 0\n1024 1024 linear 8:16 0"));
+    QCOMPARE(formatTargetLine(lines->at(1)), QStringLiteral("1024 1024 linear 8:16 0"));
     QVERIFY(parseTargetLines(u"0 1024 linear 8:0 0\nbogus").errorMessage().startsWith(QStringLiteral("line 2:")));
 }
 
