@@ -188,66 +188,35 @@ int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
     return ExitOk;
 }
 
-// The table asked for on the command line; `usage` tells a usage error from a failure.
-Result<MultipathTable> tableFromOptions(
-    const QCommandLineParser &parser, const SysfsRoot &sysfs, const MultipathMapState &current, bool &usage)
+// The multipath.reload request the options ask for; core builds the table from it (dm/reloadtable.h). A
+// failure here is a usage error.
+Result<QJsonObject> reloadRequestFromOptions(const QCommandLineParser &parser, const QString &map)
 {
-    using R = Result<MultipathTable>;
-    usage = true;
-    const bool haveTable = parser.isSet(QStringLiteral("table"));
-    const bool haveGroups = parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"));
-    if (haveTable == haveGroups)
-        return R::failure(QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
-    if (haveTable) {
-        const QString text = parser.value(QStringLiteral("table")).trimmed();
-        usage = false;
-        // A whole line "0 LEN multipath ..." or only the multipath params.
-        if (const auto line = parseTargetLine(text); line && line->targetType == QLatin1String("multipath")) {
-            if (line->start != current.line.start || line->length != current.line.length)
-                return R::failure(QStringLiteral("the table line covers %1+%2, the map %3+%4 sectors")
-                                      .arg(line->start)
-                                      .arg(line->length)
-                                      .arg(current.line.start)
-                                      .arg(current.line.length));
-            return parseMultipathTable(line->params);
-        }
-        return parseMultipathTable(text);
-    }
+    using R = Result<QJsonObject>;
+    if (parser.isSet(QStringLiteral("table")))
+        return QJsonObject { { QLatin1String("map"), map },
+            { QLatin1String("table"), parser.value(QStringLiteral("table")) } };
     const QString selector = parser.value(QStringLiteral("selector"));
     if (selector.isEmpty() || !parser.isSet(QStringLiteral("group")))
         return R::failure(QStringLiteral("--selector and at least one --group are needed together"));
     if (!findPathSelector(selector))
         return R::failure(QStringLiteral("unknown selector '%1' (round-robin, queue-length, service-time, "
-                                         "historical-service-time)")
+                                         "historical-service-time, io-affinity)")
                               .arg(selector));
-    usage = false;
-    MultipathTable table;
-    table.hwHandler = current.table.hwHandler;
-    table.features = current.table.features; // kept unless --feature says otherwise
-    if (parser.isSet(QStringLiteral("feature"))) {
-        table.features.clear();
+    QJsonArray groups;
+    for (const QString &groupSpec : parser.values(QStringLiteral("group")))
+        groups.append(QJsonArray::fromStringList(groupSpec.split(QLatin1Char(','), Qt::SkipEmptyParts)));
+    QJsonObject request { { QLatin1String("map"), map }, { QLatin1String("selector"), selector },
+        { QLatin1String("groups"), groups } };
+    if (parser.isSet(QStringLiteral("feature"))) { // else the map's features are kept
+        QStringList features;
         for (const QString &feature : parser.values(QStringLiteral("feature"))) {
             if (feature != QLatin1String("none"))
-                table.features += feature.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                features += feature.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         }
+        request.insert(QLatin1String("features"), QJsonArray::fromStringList(features));
     }
-    const QStringList args = defaultPathArgs(selector);
-    for (const QString &groupSpec : parser.values(QStringLiteral("group"))) {
-        PathGroupSpec group;
-        group.selector = selector;
-        group.perPathArgCount = int(args.size());
-        for (const QString &dev : groupSpec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const auto path = resolvePathDevice(sysfs, dev.trimmed());
-            if (!path)
-                return R::failure(path.errorMessage());
-            group.paths.append({ path->devnum, args });
-        }
-        if (group.paths.isEmpty())
-            return R::failure(QStringLiteral("--group '%1' names no device").arg(groupSpec));
-        table.groups.append(group);
-    }
-    table.initialGroup = 1;
-    return table;
+    return request;
 }
 
 int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
@@ -257,6 +226,9 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
         == (parser.isSet(QStringLiteral("selector")) || parser.isSet(QStringLiteral("group"))))
         return usageError(
             io, QStringLiteral("map reload needs --table LINE, or --selector NAME with --group DEV,DEV..."));
+    const auto request = reloadRequestFromOptions(parser, map);
+    if (!request)
+        return usageError(io, request.errorMessage());
     int code = ExitOk;
     if (refuseCapturedTree(
             parser, QStringLiteral("map reload"), parser.isSet(QStringLiteral("dry-run")), true, io, &code))
@@ -266,24 +238,15 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
     if (!dm)
         return fail(io, dm.errorMessage());
     DeviceMapper &backend = *dm.value();
-    const auto current = readMultipathMapState(backend, map);
-    if (!current)
-        return fail(io, current.errorMessage());
-    bool usage = false;
-    const auto table = tableFromOptions(parser, sysfs, current.value(), usage);
-    if (!table)
-        return usage ? usageError(io, table.errorMessage())
-                     : fail(io, QStringLiteral("%1: %2").arg(map, table.errorMessage()));
     OperationEnvironment env;
     env.sysfs = sysfs;
     env.dm = &backend;
     if (sysfs.isLive()) // multipathd's caveat (it may put multipath.conf's table back), as before --no-multipathd
         env.multipathd = &liveMultipathd;
-    const auto plan = planOperation(env, QStringLiteral("multipath.reload"),
-        { { QLatin1String("map"), map }, { QLatin1String("table"), formatMultipathTable(table.value()) } });
+    const auto plan = planOperation(env, QStringLiteral("multipath.reload"), request.value());
     if (!plan)
         return fail(io, plan.errorMessage());
-    const QStringList diff = tableDiffLines(current->table, table.value());
+    const QStringList diff = plan->preview.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     if (parser.isSet(QStringLiteral("dry-run"))) {
         io.out << reloadTargetLineOf(plan.value()) << '\n';
         if (diff.isEmpty())

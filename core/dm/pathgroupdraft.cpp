@@ -423,14 +423,6 @@ QStringList PathGroupDraft::pathArgNames(const QString &selector)
     return {};
 }
 
-QStringList PathGroupDraft::defaultPathArgs(const QString &selector)
-{
-    QStringList args;
-    for (const QString &name : pathArgNames(selector))
-        args << defaultFor(name);
-    return args;
-}
-
 QStringList PathGroupDraft::convertPathArgs(
     const QStringList &args, const QString &fromSelector, const QString &toSelector, int count)
 {

@@ -95,8 +95,6 @@ public:
     // formatMultipathTable(table()).
     QString tableText() const;
 
-    // Per-path arguments a new path gets with `selector`; empty for an unknown selector.
-    static QStringList defaultPathArgs(const QString &selector);
     // What the per-path arguments mean: {"repeat_count"}, {"repeat_count", "relative throughput"}.
     static QStringList pathArgNames(const QString &selector);
     // `args` written for `fromSelector` rewritten for `toSelector` with `count` words.

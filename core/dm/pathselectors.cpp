@@ -39,6 +39,8 @@ QStringList defaultPathArgs(QStringView selector)
         return { QStringLiteral("1"), QStringLiteral("1") };
     if (selector == u"historical-service-time")
         return { QStringLiteral("0") };
+    if (selector == u"io-affinity")
+        return { QStringLiteral("1") }; // CPU 0's mask: the admin sets the real ones
     return {};
 }
 

@@ -22,7 +22,7 @@ const QList<PathSelectorInfo> &knownPathSelectors();
 // nullptr for a selector this program does not know (an out-of-tree module).
 const PathSelectorInfo *findPathSelector(QStringView name);
 // Per-path arguments the kernel prints for a selector's defaults, so that a table built with them
-// reads back equal; empty for others (io-affinity needs a CPU mask per path).
+// reads back equal (io-affinity: CPU 0's mask); empty for a selector this program does not know.
 QStringList defaultPathArgs(QStringView selector);
 
 } // namespace dmtune

@@ -3,9 +3,11 @@
 #include "dm/devicemapper.h"
 #include "dm/dmtargetline.h"
 #include "dm/multipathoperation.h"
+#include "dm/reloadtable.h"
 #include "ops/operationregistry.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 
 namespace dmtune {
 
@@ -125,6 +127,23 @@ OperationKind messageKind(const QString &kind, const QString &description)
     return op;
 }
 
+ReloadGroups reloadGroupsOf(const QJsonObject &request)
+{
+    const auto words = [](const QJsonArray &array) {
+        QStringList out;
+        for (const QJsonValue &value : array)
+            out.append(value.toString());
+        return out;
+    };
+    ReloadGroups groups;
+    groups.selector = request.value(QLatin1String("selector")).toString();
+    for (const QJsonValue &group : request.value(QLatin1String("groups")).toArray())
+        groups.groups.append(words(group.toArray()));
+    if (request.contains(QLatin1String("features")))
+        groups.features = words(request.value(QLatin1String("features")).toArray());
+    return groups;
+}
+
 OperationKind reloadKind()
 {
     OperationKind op;
@@ -133,14 +152,19 @@ OperationKind reloadKind()
     op.plan = [](const OperationEnvironment &env, const QJsonObject &request) -> Result<OperationPlan> {
         using R = Result<OperationPlan>;
         const QString map = request.value(QLatin1String("map")).toString();
-        const QString text = request.value(QLatin1String("table")).toString();
-        if (map.isEmpty() || text.isEmpty())
-            return R::failure(QStringLiteral("multipath.reload needs \"map\" and \"table\""));
-        const auto table = parseMultipathTable(text);
-        if (!table)
-            return R::failure(QStringLiteral("%1: the new table: %2").arg(map, table.errorMessage()));
+        const bool byText = request.contains(QLatin1String("table"));
+        if (map.isEmpty() || byText == request.contains(QLatin1String("groups")))
+            return R::failure(
+                QStringLiteral("multipath.reload needs \"map\" and either \"table\" or \"selector\" with \"groups\""));
         if (!env.dm)
             return R::failure(QStringLiteral("%1: no device-mapper here").arg(map));
+        const auto current = readMultipathMapState(*env.dm, map);
+        if (!current)
+            return R::failure(current.errorMessage());
+        const auto table = byText ? reloadTableFromText(request.value(QLatin1String("table")).toString(), current->line)
+                                  : reloadTableFromGroups(env.sysfs, current->table, reloadGroupsOf(request));
+        if (!table)
+            return R::failure(QStringLiteral("%1: the new table: %2").arg(map, table.errorMessage()));
         const auto prepared = prepareMultipathReload(*env.dm, map, table.value(), env.sysfs);
         if (!prepared)
             return R::failure(prepared.errorMessage());
