@@ -313,6 +313,11 @@ PathGroupEditor::PathGroupEditor(QWidget *parent)
     : QWidget(parent)
 {
     buildUi();
+    // Two cards (most maps' groups) made now, hidden: the first map shown then only fills them, instead of
+    // stalling the window for a card's first construction and polish (tens of ms) when its state comes in.
+    columnAt(1);
+    for (PathGroupColumn *column : std::as_const(m_columns))
+        column->hide();
     setUnavailable(QString(), QStringLiteral("Select a multipath map in the tree to see and edit its path groups."));
 }
 
