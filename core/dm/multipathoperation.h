@@ -1,6 +1,6 @@
 #pragma once
 // One multipath operation (a target message or a table reload) run synchronously: the code path
-// that MultipathControl's worker and dmtunectl share. Path and group operations go through
+// under the multipath.* core operations (ops/multipathoperations.h). Path and group operations go through
 // multipathd when it runs and manages the map (so that its checker state agrees), else as
 // device-mapper messages; a reload always goes through device-mapper (load, then resume without
 // flush or lockfs, as libmultipath does) and warns that multipathd may put its own table back.

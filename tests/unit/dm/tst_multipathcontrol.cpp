@@ -2,7 +2,7 @@
 // message), what the kernel state is afterwards, errors, risks as warnings, safe reloads,
 // MultipathControl's queued hand-back and DmEventWatcher's events.
 #include "dm/dmeventwatcher.h"
-#include "dm/multipathcontrol.h"
+#include "multipathcontrol.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathoperation.h"
 #include "dm/pathdevice.h"

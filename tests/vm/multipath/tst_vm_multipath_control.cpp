@@ -13,7 +13,7 @@
 
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
-#include "dm/multipathcontrol.h"
+#include "multipathcontrol.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -6,7 +6,7 @@
 #include "vmsupport.h"
 
 #include "dm/libdevmapperbackend.h"
-#include "dm/multipathcontrol.h"
+#include "multipathcontrol.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathdview.h"
 

@@ -1,4 +1,4 @@
-#include "dm/multipathcontrol.h"
+#include "multipathcontrol.h"
 
 #include "dm/multipathdclient.h"
 
