@@ -80,13 +80,6 @@ std::optional<LabDeviceInfo> LabDevices::find(const QString &name) const
     return std::nullopt;
 }
 
-bool LabDevices::isBackedByUs(const QString &name) const
-{
-    const QMutexLocker lock(&m_mutex);
-    const LabLoop *loop = findLocked(name);
-    return loop && loop->isBackedByUs();
-}
-
 LabLoop *LabDevices::findLocked(const QString &name) const
 {
     for (const auto &loop : m_loops) {

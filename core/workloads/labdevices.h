@@ -52,8 +52,6 @@ public:
     Status remove(const QString &name);
     QList<LabDeviceInfo> list() const;
     std::optional<LabDeviceInfo> find(const QString &name) const;
-    // Whether the kernel still backs `name` by the file we made (sysfs backing_file + LOOP_GET_STATUS64).
-    bool isBackedByUs(const QString &name) const;
 
 private:
     LabLoop *findLocked(const QString &name) const;

@@ -208,14 +208,6 @@ Result<QString> LabLoop::attach(int backingFd)
     return Result<QString>::failure(QStringLiteral("every free loop device was taken by someone else"));
 }
 
-bool LabLoop::isBackedByUs() const
-{
-    if (!exists())
-        return false;
-    const Fd loop(::open(QFile::encodeName(devicePath()).constData(), O_RDONLY | O_CLOEXEC));
-    return loop.get() >= 0 && backedBy(SysfsRoot(), m_name, loop.get(), m_file, m_fileDevice, m_fileInode);
-}
-
 Status LabLoop::remove()
 {
     if (!exists()) {

@@ -50,8 +50,6 @@ public:
     // the files. Success when there is nothing to remove. A loop device that is no longer backed by our file
     // (someone detached it and attached something else) is left alone: an error says so, our files go.
     Status remove();
-    // Whether the kernel still backs the device by the very file we created (path, inode and device).
-    bool isBackedByUs() const;
 
     QString deviceName() const { return m_name; } // empty when there is none
     QString devicePath() const { return m_name.isEmpty() ? QString() : QStringLiteral("/dev/") + m_name; }
