@@ -165,6 +165,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    teardownLabDevices();
     // The charts read the store: they go first, then the store; the sampler stops feeding it.
     m_sampler->stop();
     delete m_stats;
@@ -229,7 +230,10 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
 
     updateFirstRunHint(snapshot);
     updateStatusBar(snapshot);
-    statusBar()->clearMessage();
+    // Only the scan's own message goes: a result shown meanwhile (the lab device made, a preset applied) stays.
+    if (const QString shown = statusBar()->currentMessage(); shown.startsWith(QLatin1String("Scanning block devices"))
+        || shown.startsWith(QLatin1String("Rescanning block devices")))
+        statusBar()->clearMessage();
     if (m_autoFitTree)
         m_fitTreeTimer->start(0);
     Q_EMIT snapshotShown();

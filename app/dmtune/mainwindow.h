@@ -20,7 +20,10 @@ class DeviceDetailPane;
 class DeviceSnapshot;
 class DeviceTreeModel;
 class DeviceTreeView;
-class LabDevice;
+class LabDevices;
+class OperationRunner;
+struct OperationPlan;
+struct OperationResult;
 class Discovery;
 class ParameterEditor;
 class LiveStatsView;
@@ -79,10 +82,18 @@ public:
     // First run (mainwindow_firstrun.cpp): with no multipath maps, one line on what dmtune does with
     // root and on a multipath host, and the offer of the lab device (a loop device over a sparse file,
     // removed when the window goes), which is then selected. One lab device per window: share it.
+    // Created and removed by the lab.create / lab.remove operations on the window's OperationRunner (a job:
+    // no loop ioctl on the UI thread); labDeviceChanged() when a result came back.
     QLabel *firstRunHint() const { return m_firstRunHint; }
-    LabDevice *labDevice() const { return m_labDevice; }
     void createLabDevice();
     void removeLabDevice();
+    QString labDeviceName() const { return m_labName; } // empty when there is none
+    QString labBackingFile() const { return m_labBackingFile; }
+    bool isLabBusy() const { return m_labBusy; } // a lab operation is planned or running
+    // Where the next lab device's directory goes (default LabDevices::defaultBaseDirectory()).
+    void setLabBaseDirectory(const QString &dir) { m_labBaseDir = dir; }
+    // The window's lab devices (thread-safe; their calls do loop ioctls: jobs only, never the UI thread).
+    LabDevices *labDevices() const { return m_labs; }
 
     // The Workload dock (mainwindow_workloads.cpp): fio templates, the guard, runs charted in Statistics.
     WorkloadPanel *workloadPanel() const { return m_workloadPanel; }
@@ -99,6 +110,8 @@ Q_SIGNALS:
     // One per value a transaction changed (Apply or Undo), when it was applied: "sdb nomerges 0 -> 2".
     // For chart markers (LiveStatsView::addMarker).
     void parameterChanged(double epochSeconds, const QString &label);
+    // A lab.create or lab.remove result came back (the name is empty when the window has no lab device now).
+    void labDeviceChanged(const QString &name);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -122,6 +135,10 @@ private:
     void setupRecordings(); // mainwindow_recordings.cpp
     void setupWorkloads(); // mainwindow_workloads.cpp
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
+    void onLabPlanned(const OperationPlan &plan, const QString &tag);
+    void onLabFinished(const OperationResult &result, const QString &tag);
+    void labSettled(const QString &message); // not busy any more: panel, hint, status bar
+    void teardownLabDevices(); // ~MainWindow: the runner joins, then the lab devices go
     void chartSelectedDevice(); // the selected device, or a map and its paths
 
     SysfsRoot m_sysfs;
@@ -141,7 +158,11 @@ private:
     QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_firstRunHint = nullptr;
-    LabDevice *m_labDevice = nullptr;
+    LabDevices *m_labs = nullptr; // owned; deleted in teardownLabDevices() after m_labRunner
+    OperationRunner *m_labRunner = nullptr;
+    QString m_labName, m_labBackingFile, m_labBaseDir;
+    QString m_labWhyNot; // empty: a lab device can be made here
+    bool m_labBusy = false;
     WorkloadPanel *m_workloadPanel = nullptr;
     QDockWidget *m_workloadDock = nullptr;
     QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it

@@ -1,11 +1,17 @@
 // First run: on a machine without multipath maps (a laptop, a CI box, a server before its SAN is
 // zoned) the window still opens on the real devices, says in one line what dmtune does with root
-// and on a multipath host, and offers the lab device to try tuning and workloads without risk.
+// and on a multipath host, and offers the lab device to try tuning and workloads without risk. The lab
+// device is made and removed by the lab.create / lab.remove operations, run by the window's OperationRunner.
 #include "mainwindow.h"
 
 #include "discovery/discovery.h"
 #include "jobs/jobtracker.h"
-#include "workloads/labdevice.h"
+#include "ops/laboperations.h"
+#include "ops/operationrunner.h"
+#include "ops/plandialog.h"
+#include "workloads/labdevices.h"
+#include "workloads/labloop.h"
+#include "workloads/workloadpanel.h"
 
 #include <QLabel>
 #include <QStatusBar>
@@ -17,6 +23,16 @@ namespace dmtune {
 namespace {
 const auto createLink = QStringLiteral("lab:create");
 const auto removeLink = QStringLiteral("lab:remove");
+const auto createTag = QStringLiteral("create");
+const auto removeTag = QStringLiteral("remove");
+
+// "Lab device loop3 created" + the run's warnings.
+QString withWarnings(QString text, const QStringList &warnings)
+{
+    if (!warnings.isEmpty())
+        text += QStringLiteral(" (%1)").arg(warnings.join(QStringLiteral("; ")));
+    return text;
+}
 } // namespace
 
 void MainWindow::setupFirstRun()
@@ -34,14 +50,33 @@ void MainWindow::setupFirstRun()
         else if (link == removeLink)
             removeLabDevice();
     });
-    m_labDevice = new LabDevice(this); // no device until asked; its destructor removes the one it made
-    if (m_sysfs.isLive() && LabDevice::canCreate()) {
+    m_labBaseDir = LabDevices::defaultBaseDirectory();
+    // A captured tree is another machine's: nothing to create there. (canCreate: the euid and whether
+    // /dev/loop-control exists; no device is opened.)
+    if (!m_sysfs.isLive())
+        m_labWhyNot = QStringLiteral("a captured system is read-only");
+    else
+        LabDevices::canCreate(&m_labWhyNot);
+    m_labs = new LabDevices; // no device until asked; teardownLabDevices() removes the ones it made
+    m_labRunner = new OperationRunner(this);
+    OperationEnvironment env;
+    env.sysfs = m_sysfs;
+    env.labs = m_labs;
+    m_labRunner->setEnvironment(env);
+    connect(m_labRunner, &OperationRunner::planned, this, &MainWindow::onLabPlanned);
+    connect(m_labRunner, &OperationRunner::finished, this, &MainWindow::onLabFinished);
+    connect(m_labRunner, &OperationRunner::planFailed, this,
+        [this](const QString &, const QString &error, const QString &tag) {
+            labSettled(QStringLiteral("Lab device not %1: %2")
+                           .arg(tag == createTag ? QStringLiteral("created") : QStringLiteral("removed"), error));
+        });
+    if (m_labWhyNot.isEmpty()) {
         // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
         // job of a tracker the window owns (it joins the job when the window goes).
         auto *jobs = new JobTracker(this);
         jobs->start(
             QStringLiteral("remove stale lab devices"),
-            [base = m_labDevice->baseDirectory()](JobContext &) { return LabDevice::removeStale(base); },
+            [base = m_labBaseDir](JobContext &) { return LabLoop::removeStale(base); },
             [this](const QStringList &removed) {
                 if (!removed.isEmpty())
                     statusBar()->showMessage(
@@ -50,20 +85,107 @@ void MainWindow::setupFirstRun()
     }
 }
 
+void MainWindow::teardownLabDevices()
+{
+    delete m_labRunner; // joins a lab operation that runs; its result is dropped
+    m_labRunner = nullptr;
+    delete m_labs; // at exit: detaches what the window made (only what is still provably ours)
+    m_labs = nullptr;
+}
+
+void MainWindow::createLabDevice()
+{
+    if (m_labBusy || !m_labName.isEmpty())
+        return;
+    m_labBusy = true;
+    if (m_workloadPanel)
+        m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
+    statusBar()->showMessage(QStringLiteral("Creating a lab device…"));
+    m_labRunner->runUnlessAsked(
+        QString::fromLatin1(LabCreateKind), labCreateRequest(LabLoop::DefaultBytes, m_labBaseDir), createTag);
+}
+
+void MainWindow::removeLabDevice()
+{
+    if (m_labBusy || m_labName.isEmpty())
+        return;
+    m_labBusy = true;
+    if (m_workloadPanel)
+        m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
+    statusBar()->showMessage(QStringLiteral("Removing lab device %1…").arg(m_labName));
+    m_labRunner->runUnlessAsked(QString::fromLatin1(LabRemoveKind), labRemoveRequest(m_labName), removeTag);
+}
+
+void MainWindow::onLabPlanned(const OperationPlan &plan, const QString &tag)
+{
+    // runUnlessAsked() hands a plan back only when it cannot run as it is: refused, or a risk to answer.
+    const QString verb = tag == createTag ? QStringLiteral("created") : QStringLiteral("removed");
+    if (!plan.runnable()) {
+        QString why = plan.refusals.value(0);
+        for (const OperationRisk &risk : plan.risks) {
+            if (why.isEmpty() && !risk.confirmable)
+                why = risk.text;
+        }
+        labSettled(QStringLiteral("Lab device not %1: %2").arg(verb, why));
+        return;
+    }
+    auto *dialog = new PlanDialog(plan, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PlanDialog::answered, this,
+        [this, plan, tag](const OperationAnswers &answers) { m_labRunner->run(plan, answers, tag); });
+    connect(dialog, &QDialog::rejected, this,
+        [this, verb] { labSettled(QStringLiteral("Lab device not %1 (not confirmed)").arg(verb)); });
+    dialog->open();
+}
+
+void MainWindow::onLabFinished(const OperationResult &result, const QString &tag)
+{
+    const QJsonObject details = result.details;
+    if (tag == createTag) {
+        if (!result.ok) {
+            labSettled(QStringLiteral("Lab device not created: %1").arg(result.error));
+            return;
+        }
+        m_labName = details.value(QLatin1String("device")).toString();
+        m_labBackingFile = details.value(QLatin1String("backing_file")).toString();
+        m_selectWhenShown = m_labName;
+        labSettled(withWarnings(QStringLiteral("Lab device %1 created").arg(m_labName), result.warnings));
+    } else {
+        if (!result.ok) {
+            labSettled(QStringLiteral("Lab device %1 not removed: %2").arg(result.target, result.error));
+            return;
+        }
+        m_labName.clear();
+        m_labBackingFile.clear();
+        labSettled(withWarnings(QStringLiteral("Lab device %1 removed").arg(result.target), result.warnings));
+    }
+    m_discovery->refresh();
+}
+
+void MainWindow::labSettled(const QString &message)
+{
+    m_labBusy = false;
+    if (m_workloadPanel)
+        m_workloadPanel->setLabState({ m_labName, m_labWhyNot, false });
+    updateFirstRunHint(m_discovery->snapshot());
+    statusBar()->showMessage(message, 15000);
+    Q_EMIT labDeviceChanged(m_labName);
+}
+
 void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
 {
     // The lab device is selected as soon as a scan shows it (the tree only knows scanned devices).
     if (!m_selectWhenShown.isEmpty() && selectDevice(m_selectWhenShown))
         m_selectWhenShown.clear();
 
-    if (m_labDevice->exists()) {
+    if (!m_labName.isEmpty()) {
         m_firstRunHint->setText(
             QStringLiteral("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
                            "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
                            "it freely. <a href=\"%4\">Remove it</a>")
-                .arg(m_labDevice->deviceName())
-                .arg(LabDevice::DefaultBytes >> 30)
-                .arg(m_labDevice->baseDirectory().toHtmlEscaped(), removeLink));
+                .arg(m_labName)
+                .arg(LabLoop::DefaultBytes >> 30)
+                .arg(m_labBaseDir.toHtmlEscaped(), removeLink));
         m_firstRunHint->show();
         return;
     }
@@ -74,39 +196,15 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
     QString text
         = QStringLiteral("No multipath maps here. On a dm-multipath host dmtune shows and edits each map's path "
                          "groups and paths; as root it tunes queue parameters and runs fio workloads.");
-    // A captured tree is another machine's: nothing to create there.
-    QString why;
-    if (m_sysfs.isLive() && LabDevice::canCreate(&why))
+    if (m_labWhyNot.isEmpty())
         text += QStringLiteral(" <a href=\"%1\">Create a lab device</a> (a loop device over a sparse file) to try both "
                                "safely.")
                     .arg(createLink);
     else if (m_sysfs.isLive())
         text += QStringLiteral(" A lab device (a loop device over a sparse file) lets you try both safely; %1.")
-                    .arg(why.toHtmlEscaped());
+                    .arg(m_labWhyNot.toHtmlEscaped());
     m_firstRunHint->setText(text);
     m_firstRunHint->show();
-}
-
-void MainWindow::createLabDevice()
-{
-    const Result<QString> created = m_labDevice->create();
-    if (!created) {
-        statusBar()->showMessage(QStringLiteral("Lab device not created: %1").arg(created.errorMessage()), 15000);
-        return;
-    }
-    m_selectWhenShown = *created;
-    statusBar()->showMessage(QStringLiteral("Lab device %1 created").arg(*created), 10000);
-    m_discovery->refresh();
-}
-
-void MainWindow::removeLabDevice()
-{
-    const QString name = m_labDevice->deviceName();
-    const Status removed = m_labDevice->remove();
-    statusBar()->showMessage(removed ? QStringLiteral("Lab device %1 removed").arg(name)
-                                     : QStringLiteral("Lab device %1 not removed: %2").arg(name, removed.errorMessage),
-        10000);
-    m_discovery->refresh();
 }
 
 } // namespace dmtune

@@ -4,7 +4,6 @@
 
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
-#include "workloads/labdevice.h"
 #include "workloads/workloadpanel.h"
 
 #include <QDockWidget>
@@ -17,7 +16,7 @@ namespace dmtune {
 void MainWindow::setupWorkloads()
 {
     m_workloadPanel = new WorkloadPanel(m_sysfs, m_sampler);
-    m_workloadPanel->setLabDevice(m_labDevice);
+    m_workloadPanel->setLabState({ m_labName, m_labWhyNot, m_labBusy });
     m_workloadPanel->setStatsView(m_stats);
     m_workloadDock = new QDockWidget(QStringLiteral("Workload"), this);
     m_workloadDock->setObjectName(QStringLiteral("workloadDock"));

@@ -1,5 +1,6 @@
 #include "ops/operationregistry.h"
 
+#include "ops/laboperations.h"
 #include "ops/multipathoperations.h"
 #include "ops/presetoperations.h"
 #include "ops/tuningoperations.h"
@@ -76,6 +77,7 @@ void registerBuiltinOperations()
         registerTuningOperations();
         registerWorkloadOperations();
         registerPresetOperations();
+        registerLabOperations();
         return true;
     }();
     Q_UNUSED(done);

@@ -14,12 +14,16 @@
 namespace dmtune {
 
 class DeviceMapper;
+class LabDevices;
 
 struct OperationEnvironment {
     SysfsRoot sysfs;
     DeviceMapper *dm = nullptr; // not owned; null: operations that need device-mapper refuse
     // How to reach multipathd (asked per operation); empty: device-mapper only.
     std::function<MultipathdCommand()> multipathd;
+    // The process's lab devices (workloads/labdevices.h; thread-safe), not owned; null: lab.create and lab.remove
+    // refuse. Only a shell that outlives its lab devices' use keeps one (the GUI; not a one-shot dmtunectl).
+    LabDevices *labs = nullptr;
     // Whether the caller asked the run to stop (a job's JobContext::isCancelled); empty: never. An operation with
     // several steps checks it between them; a step that has begun is finished (a map is never left suspended).
     std::function<bool()> cancelled;

@@ -4,13 +4,14 @@
 // removing it (the link, or closing the window) detaches it and deletes the file.
 #include "devices/devicedetailpane.h"
 #include "mainwindow.h"
-#include "workloads/labdevice.h"
+#include "workloads/labdevices.h"
 
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,7 +24,7 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QString why;
-        if (!LabDevice::canCreate(&why))
+        if (!LabDevices::canCreate(&why))
             QSKIP(qPrintable(why));
         if (!QDir(QStringLiteral("/sys/block")).entryList({ QStringLiteral("dm-*") }, QDir::Dirs).isEmpty())
             QSKIP("this machine has device-mapper devices: the first-run hint is for machines without maps");
@@ -36,7 +37,8 @@ private Q_SLOTS:
         QString name, file;
         {
             MainWindow window;
-            window.labDevice()->setBaseDirectory(dir.path());
+            window.setLabBaseDirectory(dir.path());
+            QSignalSpy labChanged(&window, &MainWindow::labDeviceChanged);
             QSignalSpy shown(&window, &MainWindow::snapshotShown);
             window.resize(1200, 760);
             window.show();
@@ -49,10 +51,15 @@ private Q_SLOTS:
             QVERIFY2(hint->text().contains(QStringLiteral("href=\"lab:create\"")), qPrintable(hint->text()));
 
             Q_EMIT hint->linkActivated(QStringLiteral("lab:create"));
-            name = window.labDevice()->deviceName();
-            file = window.labDevice()->backingFile();
+            QVERIFY(window.isLabBusy()); // an operation of the window's runner: the UI thread goes on
+            QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 1, 10000);
+            name = window.labDeviceName();
+            file = window.labBackingFile();
             QVERIFY2(name.startsWith(QStringLiteral("loop")), qPrintable(name));
             QVERIFY(file.startsWith(dir.path()));
+            // The status bar says what the result read back.
+            QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("Lab device %1 created").arg(name)),
+                qPrintable(window.statusBar()->currentMessage()));
             // The kernel's view: this loop device is backed by our file.
             QFile backing(QStringLiteral("/sys/block/%1/loop/backing_file").arg(name));
             QVERIFY(backing.open(QIODevice::ReadOnly));
@@ -66,7 +73,10 @@ private Q_SLOTS:
             QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/firstrun_lab_device.png")));
 
             Q_EMIT hint->linkActivated(QStringLiteral("lab:remove"));
-            QVERIFY(!window.labDevice()->exists());
+            QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 2, 10000);
+            QVERIFY(window.labDeviceName().isEmpty());
+            QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("Lab device %1 removed").arg(name)),
+                qPrintable(window.statusBar()->currentMessage()));
             QVERIFY(!QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)));
             QVERIFY(!QFile::exists(file));
             QTRY_VERIFY2_WITH_TIMEOUT(
@@ -74,8 +84,9 @@ private Q_SLOTS:
 
             // Created again, then left to the window's end.
             Q_EMIT hint->linkActivated(QStringLiteral("lab:create"));
-            name = window.labDevice()->deviceName();
-            file = window.labDevice()->backingFile();
+            QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 3, 10000);
+            name = window.labDeviceName();
+            file = window.labBackingFile();
             QVERIFY(QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)));
         }
         QVERIFY2(!QFile::exists(QStringLiteral("/sys/block/%1/loop").arg(name)),

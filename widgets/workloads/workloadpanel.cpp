@@ -7,7 +7,6 @@
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/fiorun.h"
-#include "workloads/labdevice.h"
 #include "workloads/workloadsession.h"
 
 #include <QApplication>
@@ -157,10 +156,7 @@ void WorkloadPanel::buildUi()
     auto *deviceRow = new QHBoxLayout;
     m_device = new QComboBox(this);
     m_device->setMinimumContentsLength(18);
-    m_createLab = new QPushButton(QStringLiteral("Create lab device"), this);
-    m_createLab->setToolTip(
-        QStringLiteral("A loop device with direct I/O over a 1 GiB sparse file, removed when dmtune quits: "
-                       "the safe target"));
+    m_createLab = new QPushButton(QStringLiteral("Create lab device"), this); // its tooltip: updateLabButtons()
     m_removeLab = new QPushButton(QStringLiteral("Remove lab device"), this);
     deviceRow->addWidget(m_device, 1);
     deviceRow->addWidget(m_createLab);
@@ -329,7 +325,7 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
 {
     m_snapshot = snapshot;
     QString keep = currentDevice();
-    const QString lab = m_lab ? m_lab->deviceName() : QString();
+    const QString lab = m_lab.device;
     if ((keep.isEmpty() || !snapshot.device(keep)) && !lab.isEmpty())
         keep = lab;
     const QSignalBlocker block(m_device);
@@ -352,13 +348,12 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
     updateLabButtons();
 }
 
-void WorkloadPanel::setLabDevice(LabDevice *lab)
+void WorkloadPanel::setLabState(const LabDeviceState &state)
 {
-    m_lab = lab;
-    if (lab) {
-        connect(lab, &LabDevice::created, this, [this] { updateLabButtons(); });
-        connect(lab, &LabDevice::removed, this, [this] { updateLabButtons(); });
-    }
+    const bool newDevice = state.device != m_lab.device;
+    m_lab = state;
+    if (newDevice && !m_snapshot.devices.isEmpty())
+        setSnapshot(m_snapshot); // the "(lab device)" mark and the default target
     updateLabButtons();
 }
 
@@ -369,14 +364,14 @@ void WorkloadPanel::setStatsView(LiveStatsView *view)
 
 void WorkloadPanel::updateLabButtons()
 {
-    QString why;
     // A captured system's devices are another machine's: nothing here may create or run against them.
-    const bool can = m_root.isLive() ? LabDevice::canCreate(&why)
-                                     : (why = QStringLiteral("a captured system is read-only"), false);
-    const bool exists = m_lab && m_lab->exists();
-    m_createLab->setEnabled(m_lab && can && !exists);
-    m_createLab->setToolTip(can ? m_createLab->toolTip() : why);
-    m_removeLab->setEnabled(exists && !isRunning());
+    const QString why = m_root.isLive() ? m_lab.whyNot : QStringLiteral("a captured system is read-only");
+    const bool exists = !m_lab.device.isEmpty();
+    m_createLab->setEnabled(why.isEmpty() && !exists && !m_lab.busy);
+    m_createLab->setToolTip(why.isEmpty() ? QStringLiteral("A loop device with direct I/O over a 1 GiB sparse file, "
+                                                           "removed when dmtune quits: the safe target")
+                                          : why);
+    m_removeLab->setEnabled(exists && !m_lab.busy && !isRunning());
 }
 
 void WorkloadPanel::updateButtons()
@@ -391,7 +386,7 @@ void WorkloadPanel::updateButtons()
     m_template->setEnabled(!running);
     m_device->setEnabled(!running);
     if (m_removeLab)
-        m_removeLab->setEnabled(m_lab && m_lab->exists() && !running);
+        m_removeLab->setEnabled(!m_lab.device.isEmpty() && !m_lab.busy && !running);
 }
 
 bool WorkloadPanel::isRunning() const

@@ -29,12 +29,19 @@ namespace dmtune {
 class ConfirmWriteDialog;
 class FioChart;
 class JobTracker;
-class LabDevice;
 class LiveStatsView;
 class Sampler;
 class WorkloadSession;
 struct FioOutcome;
 struct FioProgress;
+
+// The window's lab device as the panel shows it: the window keeps it (from the lab.create / lab.remove results)
+// and hands it over; the panel never calls into the device.
+struct LabDeviceState {
+    QString device; // "loop3"; empty when there is none
+    QString whyNot; // empty: one can be created here; else why not (the Create button's tooltip)
+    bool busy = false; // a lab operation is planned or running: both buttons wait
+};
 
 class WorkloadPanel : public QWidget {
     Q_OBJECT
@@ -46,7 +53,8 @@ public:
     // The devices to choose from; keeps the choice, prefers the lab device when there is one.
     void setSnapshot(const DeviceSnapshot &snapshot);
     // The window's lab device: the default target, and what Create/Remove act on (through the signals).
-    void setLabDevice(LabDevice *lab);
+    void setLabState(const LabDeviceState &state);
+    LabDeviceState labState() const { return m_lab; }
     // Start and stop markers go onto these charts too.
     void setStatsView(LiveStatsView *view);
 
@@ -100,7 +108,7 @@ private:
     SysfsRoot m_root;
     Sampler *m_sampler = nullptr;
     WorkloadSession *m_session = nullptr;
-    QPointer<LabDevice> m_lab;
+    LabDeviceState m_lab { {}, QStringLiteral("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;
     QPointer<ConfirmWriteDialog> m_confirm;
     DeviceSnapshot m_snapshot;

@@ -9,7 +9,6 @@
 #include "mainwindow.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
-#include "workloads/labdevice.h"
 #include "workloads/workloadpanel.h"
 #include "workloads/workloadsession.h"
 #include "workloads/writeguard.h"
@@ -21,6 +20,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTest>
 
 #include <fcntl.h>
@@ -54,11 +54,16 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
     QSignalSpy shown(&window, &MainWindow::snapshotShown);
     window.start();
     QVERIFY(shown.wait(15000));
-    window.createLabDevice();
-    QVERIFY(window.labDevice()->exists());
-    const QString lab = window.labDevice()->deviceName();
     WorkloadPanel *panel = window.workloadPanel();
     QVERIFY(panel);
+    QSignalSpy labChanged(&window, &MainWindow::labDeviceChanged);
+    window.createLabDevice();
+    QVERIFY(panel->labState().device.isEmpty() && panel->labState().busy); // both buttons wait for the result
+    QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 1, 15000);
+    const QString lab = window.labDeviceName();
+    QVERIFY2(!lab.isEmpty(), qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(panel->labState().device, lab);
+    QVERIFY(!panel->labState().busy);
     QTRY_COMPARE_WITH_TIMEOUT(panel->currentDevice(), lab, 15000); // the default target once a scan shows it
     QVERIFY(panel->selectTemplate(QStringLiteral("batched-write-4k")));
     panel->findChildren<QSpinBox *>().at(2)->setValue(6); // runtime
@@ -111,7 +116,9 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
         QVERIFY(window.grab().save(screenshot));
     }
     window.removeLabDevice();
-    QVERIFY(!window.labDevice()->exists());
+    QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 2, 15000);
+    QVERIFY(window.labDeviceName().isEmpty());
+    QVERIFY(panel->labState().device.isEmpty());
 }
 
 void TestLiveWorkloadPanel::asksBeforeWritingOverExt4()

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void editsShowInTheCommandLine();
     void startNeedsADevice();
     void capturedSystemRunsNothing();
+    void labButtonsFollowTheWindowsState();
     void confirmationNeedsTheExactName();
     void jobFileIsCheckedByTheCore();
     void chartTakesRates();
@@ -147,6 +148,41 @@ void TestWorkloadPanel::capturedSystemRunsNothing()
     QVERIFY(!panel.isRunning());
     QVERIFY(!panel.pendingConfirmation());
     QVERIFY(panel.statusText().contains(QLatin1String("captured system")));
+}
+
+// The Create/Remove buttons show what the window says (LabDeviceState); the panel never asks the device.
+void TestWorkloadPanel::labButtonsFollowTheWindowsState()
+{
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
+    QPushButton *create = nullptr, *remove = nullptr;
+    for (QPushButton *b : panel.findChildren<QPushButton *>()) {
+        if (b->text() == QLatin1String("Create lab device"))
+            create = b;
+        else if (b->text() == QLatin1String("Remove lab device"))
+            remove = b;
+    }
+    QVERIFY(create && remove);
+    QVERIFY(!create->isEnabled()); // nothing offered until the window says so
+    QVERIFY(!remove->isEnabled());
+
+    panel.setLabState({ QString(), QString(), false });
+    QVERIFY(create->isEnabled());
+    QVERIFY(!remove->isEnabled());
+    panel.setLabState({ QString(), QString(), true }); // being created: both wait
+    QVERIFY(!create->isEnabled());
+    QVERIFY(!remove->isEnabled());
+
+    panel.setLabState({ QStringLiteral("loop3"), QString(), false });
+    QVERIFY(!create->isEnabled());
+    QVERIFY(remove->isEnabled());
+    QCOMPARE(panel.currentDevice(), QStringLiteral("loop3")); // the lab device is the default target
+    panel.setLabState({ QStringLiteral("loop3"), QString(), true }); // being removed
+    QVERIFY(!remove->isEnabled());
+
+    panel.setLabState({ QString(), QStringLiteral("creating a loop device needs root"), false });
+    QVERIFY(!create->isEnabled());
+    QCOMPARE(create->toolTip(), QStringLiteral("creating a loop device needs root"));
 }
 
 void TestWorkloadPanel::confirmationNeedsTheExactName()
