@@ -100,8 +100,8 @@ PresetManager::~PresetManager()
 
 void PresetManager::updateEnvironment()
 {
-    OperationEnvironment env;
-    env.sysfs = m_session->sysfs();
+    // The session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
+    OperationEnvironment env = m_session->applier()->environment();
     env.dm = m_dm.get();
     if (env.sysfs.isLive())
         env.multipathd = [] { return liveMultipathd(); };
