@@ -40,7 +40,8 @@ ApplyResult helperFailure(const QString &message, bool dryRun)
     return r;
 }
 
-ApplyResult helperOutcome(int exitCode, QProcess::ExitStatus status, const QByteArray &out, const QString &err, bool dryRun)
+ApplyResult helperOutcome(
+    int exitCode, QProcess::ExitStatus status, const QByteArray &out, const QString &err, bool dryRun)
 {
     const QJsonDocument doc = QJsonDocument::fromJson(out);
     if (status == QProcess::NormalExit && doc.isObject()) {

@@ -61,6 +61,7 @@ void TestPresetManager::initTestCase()
     m_manager = std::make_unique<PresetManager>(m_session.get());
     m_manager->resize(1100, 640);
     m_manager->setSnapshot(Discovery::scan(sysfs));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     m_manager->show();
     new QAbstractItemModelTester(
         m_manager->previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
@@ -79,6 +80,7 @@ void TestPresetManager::listsBuiltIns()
 void TestPresetManager::previewRows()
 {
     QVERIFY(m_manager->selectPreset(QStringLiteral("merge-friendly-sequential-writes")));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const QStringList lines = m_manager->previewModel()->lines();
     QCOMPARE(lines.size(), 3 + 4 * 2);
     QVERIFY2(
@@ -103,11 +105,13 @@ void TestPresetManager::applyVerify()
     QVERIFY2(
         m_manager->statusText().startsWith(QStringLiteral("Applied 5 writes")), qPrintable(m_manager->statusText()));
     m_manager->verifyCurrent();
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QCOMPARE(m_manager->previewModel()->rowCount(), 0);
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("no drift")), qPrintable(m_manager->statusText()));
     // Out of band: drift shows up.
     m_tree.file(m_tree.devicePath(QStringLiteral("sdd")) + QStringLiteral("/device/queue_depth"), QStringLiteral("4"));
     m_manager->verifyCurrent();
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QCOMPARE(
         m_manager->previewModel()->lines(), QStringList { QStringLiteral("sdd device/queue_depth 4 -> 16 [differs]") });
 }
@@ -123,7 +127,8 @@ void TestPresetManager::badEditNamesField()
     text.replace(QStringLiteral("\"device/queue_depth\": 0"), QStringLiteral("\"device/queue_depth\": 8"));
     m_manager->editor()->setPlainText(text);
     QCOMPARE(m_manager->validationText(), QStringLiteral("valid"));
-    QVERIFY(m_manager->previewModel()->lines().contains(QStringLiteral("sda device/queue_depth 16 -> 8 [differs]")));
+    QTRY_VERIFY(
+        m_manager->previewModel()->lines().contains(QStringLiteral("sda device/queue_depth 16 -> 8 [differs]")));
 }
 
 void TestPresetManager::exportText()
@@ -143,6 +148,7 @@ void TestPresetManager::keepAppliedOnNewPath()
         {"match": {"wwid": "naa.6001405aaaaaaaaa"}, "settings": {"device/queue_depth": 12}}]})");
     QVERIFY(preset);
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     auto *keep = m_manager->findChild<QCheckBox *>(QStringLiteral("keepApplied"));
     QVERIFY(keep && keep->text().contains(QStringLiteral("Keep applied")));
     keep->setChecked(true);
@@ -181,6 +187,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     const auto good = presetWith(R"("queue/nr_requests": 96)");
     QVERIFY2(good, qPrintable(good.errorMessage()));
     m_manager->showPreset(*good);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QSignalSpy finished(m_session.get(), &TuningSession::finished);
     QVERIFY(m_manager->applyCurrent());
     QVERIFY(finished.wait(10000));
@@ -197,6 +204,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
         QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 72)"));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QVERIFY(m_manager->applyCurrent());
     QTRY_VERIFY_WITH_TIMEOUT(
         m_manager->statusText().startsWith(QLatin1String("Multipath settings not applied")), 10000);
@@ -206,6 +214,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     // A value the planner rejects (max_sectors_kb above the map's max_hw_sectors_kb, 4096) refuses the whole preset
     // before any table is touched (as dmtunectl does): no reload, no write.
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 64, "queue/max_sectors_kb": 8192)"));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     finished.clear();
     QVERIFY(m_manager->applyCurrent());
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -222,10 +231,12 @@ void TestPresetManager::writeThroughAsksTypedConfirmation()
     m_tree.file(
         m_tree.devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
     m_manager->setSnapshot(Discovery::scan(SysfsRoot(m_tree.root(), QString())));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const auto preset = parsePreset(R"({"schema": 1, "name": "no flushes", "rules": [
         {"match": {"name": "sdb"}, "settings": {"queue/write_cache": "write through", "queue/nomerges": 1}}]})");
     QVERIFY2(preset, qPrintable(preset.errorMessage()));
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const QStringList lines = m_manager->previewModel()->lines();
     QVERIFY2(lines.contains(
                  QStringLiteral("sdb queue/write_cache write back -> write through [differs, puts data at risk]")),
@@ -260,6 +271,7 @@ void TestPresetManager::saveOverStoredPresetAsks()
         {"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}}]})");
     QVERIFY(preset);
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const auto first = m_manager->saveEdited();
     QVERIFY2(first, qPrintable(first.errorMessage()));
     QVERIFY(!m_manager->pendingReplaceConfirmation());
