@@ -1,7 +1,8 @@
 // gui (offscreen): the preset manager lists the built-in presets, previews a preset against the
 // seed's multipath fixture (rows: device, attribute, current -> preset, state, rule), applies it
 // through the TuningSession (values land in the temp tree, markers are emitted), verifies, rejects a
-// bad edit with the field named, and exports. Saves a picture of itself for docs/.
+// bad edit with the field named, and exports. Saves a picture of itself for docs/. For a user (the helper mode)
+// the preset's writes go to dmtune-helper, as the Tune tab's do, never written by the GUI's process.
 #include "fakesysfs.h"
 #include "multipathfixture.h"
 
@@ -24,6 +25,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace dmtune;
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void multipathSettingsAllOrNothing();
     void writeThroughAsksTypedConfirmation();
     void saveOverStoredPresetAsks();
+    void appliesThroughTheHelperForAUser();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -296,6 +299,49 @@ void TestPresetManager::saveOverStoredPresetAsks()
     QTRY_COMPARE(loadPresetFile(*first)->name, QStringLiteral("mine"));
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("replaced")), qPrintable(m_manager->statusText()));
     QFile::remove(*first);
+}
+
+void TestPresetManager::appliesThroughTheHelperForAUser()
+{
+    const QString sh = QStandardPaths::findExecutable(QStringLiteral("sh"));
+    if (sh.isEmpty())
+        QSKIP("no sh");
+    test::FakeSysfs tree;
+    test::buildMultipathFixture(tree);
+    const SysfsRoot sysfs = SysfsRoot::scratch(tree.root());
+    // As a user would have it: every transaction through the helper (a stand-in that keeps its request and
+    // answers as dmtune-helper does; it writes nothing).
+    TuningSession session(sysfs, Applier::Mode::Helper);
+    QVERIFY(session.applier()->usesHelper());
+    QTemporaryDir dir;
+    const QString request = dir.filePath(QStringLiteral("request.json"));
+    session.applier()->setHelperCommand(sh,
+        { QStringLiteral("-c"),
+            QStringLiteral("cat > '%1'; echo '{\"ok\":true,\"dry_run\":false,\"rolled_back\":false,"
+                           "\"executor\":\"helper\",\"changes\":[{\"device\":\"sdc\",\"attribute\":"
+                           "\"queue/nomerges\",\"old\":\"0\",\"requested\":\"1\",\"new\":\"1\","
+                           "\"written\":true}],\"errors\":[],\"warnings\":[]}'")
+                .arg(request) });
+    PresetManager manager(&session);
+    manager.setSnapshot(Discovery::scan(sysfs));
+    const auto preset = parsePreset(
+        R"({"schema": 1, "name": "by helper", "rules": [{"match": {"name": "sdc"}, "settings": {"queue/nomerges": 1}}]})");
+    QVERIFY2(preset, qPrintable(preset.errorMessage()));
+    manager.showPreset(*preset);
+    QTRY_VERIFY(!manager.isResolving());
+    QSignalSpy finished(&session, &TuningSession::finished);
+    QVERIFY(manager.applyCurrent());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().first().value<ApplyResult>().executor, QStringLiteral("helper"));
+    QVERIFY2(manager.statusText().startsWith(QStringLiteral("Applied 1 writes")), qPrintable(manager.statusText()));
+    QFile sent(request);
+    QVERIFY(sent.open(QIODevice::ReadOnly));
+    const QByteArray json = sent.readAll();
+    QVERIFY2(
+        json.contains("\"device\":\"sdc\"") && json.contains("\"attribute\":\"queue/nomerges\""), json.constData());
+    // The GUI's process wrote nothing: the value is the tree's own (the stand-in does not write).
+    QCOMPARE(SysfsRoot(tree.root(), QString()).readOr(QStringLiteral("block/sdc/queue/nomerges")), QStringLiteral("0"));
+    QCOMPARE(session.history()->entries().size(), 1); // into the window's history (Undo) like any transaction
 }
 
 QTEST_MAIN(TestPresetManager)
