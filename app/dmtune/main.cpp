@@ -31,19 +31,26 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
     if (!options.tab.isEmpty() && !window.showTab(options.tab))
         std::fprintf(stderr, "dmtune: --tab %s: use details, tune, paths or statistics\n", qPrintable(options.tab));
     ParameterEditor *editor = window.parameterEditor();
-    for (const QString &edit : options.edits) {
-        const auto a = parseAssignment(edit);
-        if (!a || !editor->model()->setPending(a->attribute, a->value))
-            std::fprintf(stderr, "dmtune: --edit %s: not accepted for %s\n", qPrintable(edit),
-                qPrintable(editor->shownDevice()));
-    }
-    if (options.scope == QLatin1String("map"))
-        editor->setScope(ChangeScope::MapAndPaths);
-    else if (options.scope == QLatin1String("paths"))
-        editor->setScope(ChangeScope::PathsOfMap);
-    else if (!options.scope.isEmpty() && options.scope != QLatin1String("device"))
-        std::fprintf(stderr, "dmtune: --scope %s: use device, map or paths\n", qPrintable(options.scope));
-    editor->updatePreview();
+    // The edits need the device's tunables, which are read on a job: once they are in the table.
+    auto edit = [editor, options] {
+        for (const QString &edit : options.edits) {
+            const auto a = parseAssignment(edit);
+            if (!a || !editor->model()->setPending(a->attribute, a->value))
+                std::fprintf(stderr, "dmtune: --edit %s: not accepted for %s\n", qPrintable(edit),
+                    qPrintable(editor->shownDevice()));
+        }
+        if (options.scope == QLatin1String("map"))
+            editor->setScope(ChangeScope::MapAndPaths);
+        else if (options.scope == QLatin1String("paths"))
+            editor->setScope(ChangeScope::PathsOfMap);
+        else if (!options.scope.isEmpty() && options.scope != QLatin1String("device"))
+            std::fprintf(stderr, "dmtune: --scope %s: use device, map or paths\n", qPrintable(options.scope));
+        editor->updatePreview();
+    };
+    if (editor->isReading() && !options.edits.isEmpty())
+        QObject::connect(editor, &ParameterEditor::tunablesRead, editor, edit, Qt::SingleShotConnection);
+    else
+        edit();
 }
 
 // --screenshot: wait for the first snapshot, let the layout settle, save a grab, quit.

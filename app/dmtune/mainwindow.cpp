@@ -10,6 +10,7 @@
 #include "devices/devicetreemodel.h"
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
+#include "jobs/jobtracker.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorypanel.h"
 #include "params/parametereditor.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     , m_sysfs(std::move(sysfs))
 {
     setObjectName(QStringLiteral("MainWindow"));
+    m_jobs = new JobTracker(this);
     setWindowTitle(m_sysfs.isLive() ? QStringLiteral("dmtune")
                                     : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
     m_discovery = new Discovery(m_sysfs, this);
@@ -462,9 +464,19 @@ void MainWindow::showAbout()
     const QString note = m_sysfs.isLive()
         ? QString()
         : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
-    auto *about = new AboutDialog(localComponentVersions(SysfsRoot()), note, this);
-    about->setAttribute(Qt::WA_DeleteOnClose);
-    about->open();
+    // The device-mapper driver's version is an ioctl that waits while a reload holds libdevmapper's lock, and the
+    // kernel's is a /proc read: a job; the dialog opens with them.
+    statusBar()->showMessage(QStringLiteral("Reading the versions…"), 5000);
+    m_jobs->startLatest(
+        QStringLiteral("about"), QStringLiteral("component versions"),
+        [](JobContext &) { return localComponentVersions(SysfsRoot()); },
+        [this, note](const QList<ComponentVersion> &versions) {
+            statusBar()->clearMessage();
+            auto *about = new AboutDialog(versions, note, this);
+            about->setAttribute(Qt::WA_DeleteOnClose);
+            about->open();
+            Q_EMIT aboutShown(about);
+        });
 }
 
 void MainWindow::restoreSettings()

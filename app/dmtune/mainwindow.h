@@ -2,6 +2,7 @@
 // The main window: device tree on the left, the selected device's details and its Tune tab on the
 // right, the undo history in a dock, the machine's facts in the status bar. It only wires core
 // discovery and the tuning session to the widgets.
+#include "about/aboutdialog.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QMainWindow>
@@ -16,6 +17,7 @@ class QTreeView;
 namespace dmtune {
 
 class ChangeHistoryPanel;
+class JobTracker;
 class DeviceDetailPane;
 class DeviceSnapshot;
 class DeviceTreeModel;
@@ -104,7 +106,11 @@ public:
     // when a file cannot be read.
     QWidget *openRecordings(const QStringList &files, QString *error = nullptr);
 
+    // Help > About dmtune: the versions are read on a job; the dialog opens when they are in (aboutShown()).
+    void showAbout();
+
 Q_SIGNALS:
+    void aboutShown(dmtune::AboutDialog *dialog);
     // The tree, the pane and the status bar show a new snapshot.
     void snapshotShown();
     // One per value a transaction changed (Apply or Undo), when it was applied: "sdb nomerges 0 -> 2".
@@ -123,7 +129,6 @@ private:
     void restoreSelection(const DeviceSnapshot &snapshot);
     void fitSplitterToTree();
     void updateStatusBar(const DeviceSnapshot &snapshot);
-    void showAbout();
     QString kernelRelease() const;
     void onTreeSelectionChanged();
     void onTransactionFinished(const ApplyResult &result);
@@ -180,6 +185,7 @@ private:
     bool m_autoFitTree = true;
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
+    JobTracker *m_jobs = nullptr; // the window's own reads (About's versions); last: joins before the rest goes
 };
 
 } // namespace dmtune

@@ -5,6 +5,7 @@
 #include "ops/presetoperations.h"
 #include "ops/tuningoperations.h"
 #include "ops/workloadoperations.h"
+#include "params/transaction.h"
 
 #include <QMutex>
 
@@ -35,6 +36,11 @@ OperationResult refusal(const OperationPlan &plan, QString error, bool stale = f
 }
 
 } // namespace
+
+ApplyResult OperationEnvironment::executeTransaction(const Plan &plan, bool dryRun) const
+{
+    return applyTransaction ? applyTransaction(*this, plan, dryRun) : executePlan(sysfs, plan, dryRun);
+}
 
 void registerOperation(OperationKind kind)
 {

@@ -7,6 +7,8 @@
 // directly, a remote agent on its host. What an operation needs from the system comes in OperationEnvironment.
 #include "dm/multipathoperation.h"
 #include "ops/operation.h"
+#include "params/applyresult.h"
+#include "params/planner.h"
 #include "sysfs/sysfsroot.h"
 
 #include <functional>
@@ -15,6 +17,10 @@ namespace dmtune {
 
 class DeviceMapper;
 class LabDevices;
+struct OperationEnvironment;
+
+// How a tuning transaction (the writes of tuning.apply and preset.apply, already checked) reaches the kernel.
+using TransactionHook = std::function<ApplyResult(const OperationEnvironment &env, const Plan &plan, bool dryRun)>;
 
 struct OperationEnvironment {
     SysfsRoot sysfs;
@@ -28,6 +34,11 @@ struct OperationEnvironment {
     // several steps checks it between them; a step that has begun is finished (a map is never left suspended).
     std::function<bool()> cancelled;
     bool isCancelled() const { return cancelled && cancelled(); }
+    // Who writes a tuning transaction: empty: this process (executePlan() on `sysfs`: as root, or a scratch tree);
+    // the GUI as a user sets Applier::transactionHook() (pkexec dmtune-helper, which plans again as root).
+    TransactionHook applyTransaction;
+    // The one way tuning.apply and preset.apply write their attributes: through the hook when there is one.
+    ApplyResult executeTransaction(const Plan &plan, bool dryRun) const;
 };
 
 struct OperationKind {

@@ -234,7 +234,7 @@ OperationResult runApply(const OperationEnvironment &env, const OperationPlan &f
     const Plan plan = planChanges(env.sysfs, now.changes(r.devices), consent);
     for (const StackingWarning &w : plan.warnings)
         result.warnings.append(w.message);
-    const ApplyResult apply = executePlan(env.sysfs, plan, dryRun);
+    const ApplyResult apply = env.executeTransaction(plan, dryRun); // in-process as root, else the helper
     result.ok = apply.ok();
     for (const ChangeOutcome &c : apply.changes) {
         if (dryRun)

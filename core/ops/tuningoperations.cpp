@@ -140,7 +140,7 @@ namespace {
 OperationResult runTuning(const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun)
 {
     const auto *planned = static_cast<const Plan *>(fresh.prepared.get());
-    return operationResultOf(executePlan(env.sysfs, *planned, dryRun));
+    return operationResultOf(env.executeTransaction(*planned, dryRun));
 }
 
 } // namespace

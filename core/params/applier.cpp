@@ -4,10 +4,10 @@
 #include "ops/operationregistry.h"
 #include "ops/tuningoperations.h"
 #include "params/helperprotocol.h"
+#include "params/helpertransaction.h"
 #include "params/transaction.h"
 #include "util/systemprogram.h"
 
-#include <QJsonDocument>
 #include <QMetaObject>
 
 #include <unistd.h>
@@ -17,17 +17,6 @@
 #endif
 
 namespace dmtune {
-
-namespace {
-ApplyResult helperFailure(const QString &message, bool dryRun)
-{
-    ApplyResult r;
-    r.executor = QStringLiteral("helper");
-    r.dryRun = dryRun;
-    r.errors << ApplyError { ApplyError::Stage::Helper, {}, {}, {}, message };
-    return r;
-}
-} // namespace
 
 Applier::Applier(SysfsRoot sysfs, QObject *parent)
     : QObject(parent)
@@ -97,12 +86,22 @@ bool Applier::apply(const ChangeSet &changes, bool dryRun, RiskConsent consent)
         return false;
     m_busy = true;
     m_dryRun = dryRun;
-    m_operation = false;
     if (usesHelper())
         startHelper(changes, dryRun, consent);
     else
         runInProcess(changes, dryRun, consent); // a job: finished() never arrives inside apply()
     return true;
+}
+
+TransactionHook Applier::transactionHook() const
+{
+    if (!usesHelper())
+        return {};
+    // The helper plans again as root: it gets the checked writes and the consent the answers gave.
+    const HelperCommand command { m_helperProgram, m_helperArguments };
+    return [command](const OperationEnvironment &env, const Plan &plan, bool dryRun) {
+        return runHelperTransaction(command, plan, dryRun, [&env] { return env.isCancelled(); });
+    };
 }
 
 bool Applier::run(const OperationPlan &plan, const OperationAnswers &answers)
@@ -111,47 +110,25 @@ bool Applier::run(const OperationPlan &plan, const OperationAnswers &answers)
         return false;
     m_busy = true;
     m_dryRun = answers.dryRun;
-    m_operation = true;
+    // Checked and run in one job, the check reading sysfs off the caller's thread; the writes in this process
+    // (root: nothing else of dmtune writes between the check and them) or through the helper (transactionHook).
+    m_jobs->start(
+        QStringLiteral("tuning.apply"),
+        [env = environment(), plan, answers](JobContext &job) {
+            OperationEnvironment e = env;
+            e.cancelled = [&job] { return job.isCancelled(); };
+            return runOperation(e, plan, answers);
+        },
+        [this](const OperationResult &result) { finishOperation(result); });
+    return true;
+}
+
+OperationEnvironment Applier::environment() const
+{
     OperationEnvironment env;
     env.sysfs = m_sysfs;
-    if (!usesHelper()) {
-        // Checked and run in the same job: nothing can change the attributes between the check and the writes
-        // from this process, and the check reads sysfs off the caller's thread.
-        m_jobs->start(
-            QStringLiteral("tuning.apply"),
-            [env, plan, answers](JobContext &) { return runOperation(env, plan, answers); },
-            [this](const OperationResult &result) { finishOperation(result); });
-        return true;
-    }
-    // The helper plans and writes as root; this process checks first that the plan still holds (the same check
-    // runOperation() makes), then sends the checked writes with the consent the answers gave.
-    struct Checked {
-        OperationResult result;
-        ChangeSet changes;
-        bool risky = false;
-    };
-    m_jobs->start(
-        QStringLiteral("check tuning.apply"),
-        [env, plan, answers](JobContext &) {
-            Checked out;
-            OperationPlan fresh;
-            out.result = checkOperation(env, plan, answers, &fresh);
-            if (const Plan *planned = tuningPlanOf(fresh); out.result.ok && planned) {
-                for (const PlannedWrite &w : planned->writes)
-                    out.changes << Change { w.device, w.attribute, w.value };
-                out.risky = !planned->risks.isEmpty();
-            }
-            return out;
-        },
-        [this, dryRun = answers.dryRun](const Checked &checked) {
-            if (!checked.result.ok) {
-                finishOperation(checked.result);
-                return;
-            }
-            m_checked = checked.result;
-            startHelper(checked.changes, dryRun, checked.risky ? RiskConsent::Given : RiskConsent::None);
-        });
-    return true;
+    env.applyTransaction = transactionHook();
+    return env;
 }
 
 void Applier::runInProcess(const ChangeSet &changes, bool dryRun, RiskConsent consent)
@@ -166,23 +143,18 @@ void Applier::runInProcess(const ChangeSet &changes, bool dryRun, RiskConsent co
 
 void Applier::startHelper(const ChangeSet &changes, bool dryRun, RiskConsent consent)
 {
-    // By absolute path: a "pkexec" found first in PATH could be anyone's (as root: system directories only).
-    QString program = m_helperProgram;
-    if (!program.startsWith(u'/')) {
-        const Result<QString> found = findProgram(program);
-        if (!found) {
-            QMetaObject::invokeMethod(
-                this, [this, message = found.errorMessage(), dryRun] { finish(helperFailure(message, dryRun)); },
-                Qt::QueuedConnection);
-            return;
-        }
-        program = found.value();
+    const Result<QString> program = helperProgramPath(m_helperProgram);
+    if (!program) {
+        QMetaObject::invokeMethod(
+            this, [this, message = program.errorMessage(), dryRun] { finish(helperFailure(message, dryRun)); },
+            Qt::QueuedConnection);
+        return;
     }
     auto *process = new QProcess(this);
     m_process = process;
     connect(process, &QProcess::finished, this, &Applier::onHelperFinished);
     connect(process, &QProcess::errorOccurred, this, &Applier::onHelperError);
-    process->start(program, m_helperArguments);
+    process->start(program.value(), m_helperArguments);
     process->write(helperRequestJson(changes, dryRun, consent));
     process->closeWriteChannel();
 }
@@ -204,52 +176,19 @@ void Applier::onHelperFinished(int exitCode, QProcess::ExitStatus status)
     const QByteArray out = m_process->readAllStandardOutput();
     const QString err = QString::fromLocal8Bit(m_process->readAllStandardError()).trimmed();
     m_process->deleteLater();
-    const QJsonDocument doc = QJsonDocument::fromJson(out);
-    if (status == QProcess::NormalExit && doc.isObject()) {
-        if (auto parsed = applyResultFromJson(doc.object())) {
-            finish(*parsed);
-            return;
-        }
-    }
-    // pkexec: 126 the user dismissed the dialog, 127 not authorized (or the helper is missing).
-    QString message;
-    if (status != QProcess::NormalExit)
-        message = QStringLiteral("the helper crashed");
-    else if (exitCode == 126)
-        message = QStringLiteral("authentication dismissed; nothing was changed");
-    else if (exitCode == 127)
-        message = QStringLiteral("not authorized to change queue parameters; nothing was changed");
-    else
-        message = QStringLiteral("the helper exited with %1 without a result").arg(exitCode);
-    if (!err.isEmpty())
-        message += QStringLiteral(" (%1)").arg(err);
-    finish(helperFailure(message, m_dryRun));
+    finish(helperOutcome(exitCode, status, out, err, m_dryRun));
 }
 
 void Applier::finish(const ApplyResult &result)
 {
     m_busy = false;
     m_process = nullptr;
-    const bool operation = std::exchange(m_operation, false);
     Q_EMIT finished(result);
-    if (operation) {
-        // Through the helper: the check's result completed with what the helper did.
-        OperationResult done = std::exchange(m_checked, OperationResult());
-        const QString planId = done.planId;
-        const QString target = done.target;
-        done = operationResultOf(result);
-        done.kind = QString::fromLatin1(TuningApplyKind);
-        done.planId = planId;
-        done.target = target;
-        Q_EMIT operationFinished(done);
-    }
 }
 
 void Applier::finishOperation(const OperationResult &result)
 {
     m_busy = false;
-    m_operation = false;
-    m_checked = OperationResult();
     Q_EMIT finished(applyResultOf(result));
     Q_EMIT operationFinished(result);
 }

@@ -5,6 +5,7 @@
 // (jobs/jobtracker.h); destroying the Applier joins the one running (its writes and rollback finish), and a
 // helper still running is left to finish its transaction on its own: nothing here ever blocks on it.
 #include "ops/operation.h"
+#include "ops/operationregistry.h"
 #include "params/applyresult.h"
 #include "params/changeset.h"
 #include "params/planner.h"
@@ -52,6 +53,12 @@ public:
     bool run(const dmtune::OperationPlan &plan, const dmtune::OperationAnswers &answers);
 
     const SysfsRoot &sysfs() const { return m_sysfs; }
+    // How this applier's tuning transactions are written, for any operation that writes one (preset.apply in
+    // the preset manager too): empty in-process, else pkexec dmtune-helper (helpertransaction.h). The rule of
+    // usesHelper() in one place; synchronous, for a job.
+    TransactionHook transactionHook() const;
+    // The sysfs root and transactionHook(): what an operation of this window that writes attributes needs.
+    OperationEnvironment environment() const;
 
 Q_SIGNALS:
     void finished(const dmtune::ApplyResult &result);
@@ -73,8 +80,6 @@ private:
     QPointer<QProcess> m_process;
     bool m_busy = false;
     bool m_dryRun = false;
-    bool m_operation = false; // the running transaction was started by run(): operationFinished() follows
-    OperationResult m_checked; // run() through the helper: the check's result, completed by the helper's
     JobTracker *m_jobs = nullptr; // child, serial: deleted (joined) first in the destructor
 };
 

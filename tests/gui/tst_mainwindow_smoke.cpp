@@ -72,11 +72,16 @@ private Q_SLOTS:
         QCOMPARE(window.treeView()->currentIndex(), map);
         DeviceDetailPane *pane = window.detailPane();
         QCOMPARE(pane->shownDevice(), QStringLiteral("dm-0"));
+        QTRY_VERIFY(!pane->isReadingQueue()); // read on a job, not on the UI thread
         QVERIFY(pane->queueModel()->rowCount() > 0);
         QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("dm name"), QStringLiteral("mpatha")));
 
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
         QCOMPARE(pane->shownDevice(), QStringLiteral("sdak"));
+        // The queue is read on a job: "reading…" first, never the last device's values under this name.
+        QVERIFY2(pane->queueSummary().contains(QStringLiteral("reading…")), qPrintable(pane->queueSummary()));
+        QCOMPARE(pane->queueModel()->rowCount(), 0);
+        QTRY_VERIFY(!pane->isReadingQueue());
         const auto *queue = pane->queueModel();
         const int nr = queue->rowOf(QStringLiteral("nr_requests"));
         QVERIFY(nr >= 0);
@@ -86,12 +91,24 @@ private Q_SLOTS:
         QVERIFY(pane->queueSummary().contains(QStringLiteral("block/sdak/queue")));
 
         QVERIFY(window.selectDevice(QStringLiteral("zram0")));
+        QTRY_VERIFY(!pane->isReadingQueue());
         QCOMPARE(queue->rowCount(), 0);
         QVERIFY(pane->queueSummary().contains(QStringLiteral("no queue directory")));
 
         QVERIFY(window.selectDevice(QStringLiteral("vda1")));
+        QTRY_VERIFY(!pane->isReadingQueue());
         QVERIFY(pane->queueSummary().contains(QStringLiteral("shares the queue of vda")));
         QVERIFY(queue->rowCount() > 0);
+
+        // Help > About: the versions (a device-mapper ioctl, /proc) are read on a job; the dialog opens with them.
+        QSignalSpy about(&window, &MainWindow::aboutShown);
+        window.showAbout();
+        QCOMPARE(about.count(), 0);
+        QVERIFY(about.wait(5000));
+        auto *dialog = about.first().first().value<AboutDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->versionOf(QStringLiteral("qt")), QString::fromLatin1(qVersion()));
+        dialog->close();
 
         const QString status = window.statusText();
         QVERIFY2(status.contains(QStringLiteral("device-mapper: not available")), qPrintable(status));
@@ -110,6 +127,7 @@ private Q_SLOTS:
 
         // The selected device itself goes: the pane says so instead of jumping elsewhere.
         QVERIFY(window.selectDevice(QStringLiteral("zram0")));
+        QTRY_VERIFY(!pane->isReadingQueue());
         fake.removeDevice(QStringLiteral("zram0"));
         window.discovery()->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 3, 10000);

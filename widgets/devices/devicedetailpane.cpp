@@ -4,6 +4,7 @@
 #include "devices/devicelabels.h"
 #include "devices/deviceproperties.h"
 #include "devices/queueattributemodel.h"
+#include "jobs/jobtracker.h"
 
 #include <QAction>
 #include <QApplication>
@@ -136,10 +137,11 @@ DeviceDetailPane::DeviceDetailPane(SysfsRoot sysfs, QWidget *parent)
     m_fitTimer->setInterval(0);
     connect(m_fitTimer, &QTimer::timeout, this, &DeviceDetailPane::fitSplitToProperties);
 
+    m_jobs = new JobTracker(this, JobTracker::Order::Parallel);
     m_queueRefresh = new QTimer(this);
     m_queueRefresh->setInterval(2000);
     connect(m_queueRefresh, &QTimer::timeout, this, [this] {
-        if (isVisible() && !m_queuePanel->isHidden() && !m_queueDevice.isEmpty())
+        if (isVisible() && !m_queuePanel->isHidden() && !m_queueDevice.isEmpty() && !m_readingQueue)
             showQueue(m_queueDevice, m_queuePartition);
     });
     m_queueRefresh->start();
@@ -251,9 +253,32 @@ void DeviceDetailPane::showProperties(const QList<PropertyRow> &rows)
 
 void DeviceDetailPane::showQueue(const QString &device, const QString &partition)
 {
+    const bool another = device != m_queueDevice || partition != m_queuePartition;
     m_queueDevice = device;
     m_queuePartition = partition;
-    const QueueAttributes queue = readQueueAttributes(m_sysfs, device);
+    if (another) {
+        // Not the last device's values under this one's name while its queue is read.
+        m_queueModel->setAttributes({});
+        m_queueSummary->setText(QStringLiteral("<b>Queue</b> of %1: <i>reading…</i>").arg(device.toHtmlEscaped()));
+    }
+    m_readingQueue = true;
+    // Dozens of files, some computed by the driver on each read: off the UI thread.
+    m_jobs->startLatest(
+        QStringLiteral("queue"), QStringLiteral("read the queue of %1").arg(device),
+        [sysfs = m_sysfs, device](JobContext &) { return readQueueAttributes(sysfs, device); },
+        [this, device, partition](const QueueAttributes &queue) {
+            m_readingQueue = false;
+            if (device != m_queueDevice || partition != m_queuePartition)
+                return; // another device is shown now; its own read is on its way
+            showQueueAttributes(queue);
+            Q_EMIT queueRead();
+        });
+}
+
+void DeviceDetailPane::showQueueAttributes(const QueueAttributes &queue)
+{
+    const QString &device = m_queueDevice;
+    const QString &partition = m_queuePartition;
     m_queueModel->setAttributes(queue.attributes);
     QString summary;
     if (!partition.isEmpty())

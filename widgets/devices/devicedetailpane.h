@@ -1,6 +1,8 @@
 #pragma once
 // Everything about the selected device: identity, topology, the multipath map when it is one,
-// and every attribute of its request queue with its value and whether it is writable.
+// and every attribute of its request queue with its value and whether it is writable. The queue is read on a job
+// (startLatest: the newest read wins, one for a device no longer shown is dropped); the pane says "reading…"
+// until it arrives.
 #include "devices/deviceproperties.h"
 #include "discovery/devicesnapshot.h"
 #include "sysfs/sysfsroot.h"
@@ -17,7 +19,9 @@ class QTimer;
 
 namespace dmtune {
 
+class JobTracker;
 class QueueAttributeModel;
+struct QueueAttributes;
 
 class DeviceDetailPane : public QWidget {
     Q_OBJECT
@@ -34,11 +38,18 @@ public:
     const QueueAttributeModel *queueModel() const { return m_queueModel; }
     QString queueSummary() const;
     const QTableWidget *propertiesTable() const { return m_properties; }
+    // A read of the shown queue is in flight.
+    bool isReadingQueue() const { return m_readingQueue; }
+
+Q_SIGNALS:
+    // The shown device's queue attributes arrived (the table and summary show them).
+    void queueRead();
 
 private:
     void rebuild();
     void showProperties(const QList<PropertyRow> &rows);
     void showQueue(const QString &device, const QString &partition);
+    void showQueueAttributes(const QueueAttributes &queue);
     void fitSplitToProperties();
 
     SysfsRoot m_sysfs;
@@ -59,6 +70,8 @@ private:
     QString m_queueDevice; // whose queue the table shows (the disk, for a partition)
     QString m_queuePartition;
     bool m_userSizedSplit = false;
+    bool m_readingQueue = false;
+    JobTracker *m_jobs = nullptr; // last: joins its reads before the members they report to go
 };
 
 } // namespace dmtune

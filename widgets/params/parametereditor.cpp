@@ -11,6 +11,8 @@
 #include "params/tuningsession.h"
 
 #include "devices/deviceproperties.h"
+#include "jobs/jobtracker.h"
+#include "ops/operationregistry.h"
 #include "params/catalog.h"
 #include "params/tunable.h"
 
@@ -201,6 +203,7 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_splitter, 1);
 
+    m_jobs = new JobTracker(this, JobTracker::Order::Parallel);
     m_previewTimer = new QTimer(this);
     m_previewTimer->setSingleShot(true);
     m_previewTimer->setInterval(0);
@@ -212,7 +215,7 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
         // Not while an editor is open in the table: a reset would close it under the user's fingers.
         const QWidget *focus = QApplication::focusWidget();
         const bool editing = focus && m_table->viewport()->isAncestorOf(focus);
-        if (isVisible() && !m_session->isBusy() && !m_device.isEmpty() && !editing)
+        if (isVisible() && !m_session->isBusy() && !m_device.isEmpty() && !editing && !isReading())
             refresh();
     });
     m_refreshTimer->start();
@@ -303,10 +306,30 @@ void ParameterEditor::setSelectedDevices(const QStringList &devices)
 
 void ParameterEditor::reloadTunables()
 {
-    const QList<Tunable> rows = m_device.isEmpty() ? QList<Tunable>() : readTunables(m_session->sysfs(), m_device);
     m_model->setReadOnly(m_session->isReadOnly());
-    m_model->setTunables(m_device, rows);
-    m_table->setVisible(!rows.isEmpty() || m_device.isEmpty());
+    if (m_device.isEmpty()) {
+        m_readingTunables = false;
+        m_model->setTunables(QString(), {});
+        m_table->setVisible(true);
+        return;
+    }
+    if (m_model->device() != m_device)
+        m_model->setTunables(m_device, {}); // another device: its rows, not the last one's, while they are read
+    m_readingTunables = true;
+    // A queue directory of many files, some of which the kernel computes (a stalled device can take its time).
+    m_jobs->startLatest(
+        QStringLiteral("tunables"), QStringLiteral("read tunables of %1").arg(m_device),
+        [sysfs = m_session->sysfs(), device = m_device](JobContext &) { return readTunables(sysfs, device); },
+        [this, device = m_device](const QList<Tunable> &rows) {
+            m_readingTunables = false;
+            if (device != m_device)
+                return; // the user moved on; the read for the device shown now is on its way
+            m_model->setTunables(device, rows);
+            m_table->setVisible(!rows.isEmpty());
+            updateSummary();
+            updateActions();
+            Q_EMIT tunablesRead();
+        });
 }
 
 void ParameterEditor::refresh()
@@ -437,7 +460,39 @@ void ParameterEditor::updatePreview()
     m_scopeDevices->setText(devices && scope() != ChangeScope::Device ? shortList(*devices) : QString());
     m_scopeDevices->setToolTip(devices ? devices->join(QStringLiteral(", ")) : QString());
 
+    const quint64 generation = ++m_previewGeneration;
     const auto changes = changeSet();
+    if (!changes || changes->isEmpty()) {
+        m_planning = false;
+        m_applyWhenPlanned = false;
+        showPlan(changes, Result<OperationPlan>::failure(QString()));
+        return;
+    }
+    // The plan reads the current value of every attribute it writes: a job. The run re-reads them and refuses the
+    // plan if they changed.
+    m_planning = true;
+    m_problems->setText(QStringLiteral("<i>Reading the current values…</i>"));
+    m_problems->setVisible(true);
+    updateActions();
+    m_jobs->startLatest(
+        QStringLiteral("preview"), QStringLiteral("plan tuning.apply"),
+        [sysfs = m_session->sysfs(), planned = *changes](JobContext &) {
+            OperationEnvironment env;
+            env.sysfs = sysfs;
+            return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(planned));
+        },
+        [this, generation, changes](const Result<OperationPlan> &operation) {
+            if (generation != m_previewGeneration)
+                return; // the edits, the scope or the device changed since: a newer plan is on its way
+            m_planning = false;
+            showPlan(changes, operation);
+            if (std::exchange(m_applyWhenPlanned, false))
+                applyPlanned();
+        });
+}
+
+void ParameterEditor::showPlan(const Result<ChangeSet> &changes, const Result<OperationPlan> &operation)
+{
     m_plan = Plan();
     m_operation = OperationPlan();
     m_planned.clear();
@@ -446,9 +501,6 @@ void ParameterEditor::updatePreview()
         problems
             = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(changes.errorMessage().toHtmlEscaped());
     } else if (!changes->isEmpty()) {
-        // Reads a handful of sysfs files: cheap enough for the GUI thread, like the detail pane's re-read.
-        // The run re-reads them off this thread and refuses the plan if they changed.
-        const auto operation = m_session->plan(*changes);
         if (operation && tuningPlanOf(operation.value())) {
             m_operation = operation.value();
             m_plan = *tuningPlanOf(m_operation);
@@ -478,11 +530,27 @@ void ParameterEditor::updatePreview()
     m_problems->setText(problems);
     m_problems->setVisible(!problems.isEmpty());
     updateActions();
+    Q_EMIT previewUpdated();
 }
 
 bool ParameterEditor::apply()
 {
-    updatePreview();
+    if (!m_session->canApply() || pendingRiskConfirmation() || m_waiting)
+        return false;
+    const auto changes = changeSet();
+    if (!changes || changes->isEmpty())
+        return false;
+    if (m_planning || m_planned != *changes) {
+        // The preview is not this change set's plan yet: plan it (a job), then apply what it says.
+        m_applyWhenPlanned = true;
+        updatePreview();
+        return true;
+    }
+    return applyPlanned();
+}
+
+bool ParameterEditor::applyPlanned()
+{
     if (m_planned.isEmpty() || !m_operation.runnable() || !m_session->canApply() || pendingRiskConfirmation())
         return false;
     if (!m_operation.needsAnswers())
@@ -523,6 +591,20 @@ void ParameterEditor::revert()
 
 void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
 {
+    // The transaction read its values back: the table shows them at once, before the re-read below (a job) arrives.
+    if (!result.dryRun && m_model->device() == m_device) {
+        QList<Tunable> rows = m_model->tunables();
+        bool changed = false;
+        for (const auto &c : result.changes) {
+            const int row = c.device == m_device && !c.newValue.isEmpty() ? m_model->rowOf(c.attribute) : -1;
+            if (row >= 0 && rows[row].value != c.newValue) {
+                rows[row].value = c.newValue;
+                changed = true;
+            }
+        }
+        if (changed)
+            m_model->setTunables(m_device, rows);
+    }
     // Applied edits drop out of the table (also when the kernel kept another value: the outcome
     // says so); the edits of a failed transaction stay for another try.
     if (m_waiting && !wasUndo && result.ok()) {
@@ -555,7 +637,9 @@ void ParameterEditor::updateSummary()
     }
     const auto &rows = m_model->tunables();
     if (rows.isEmpty()) {
-        m_summary->setText(QStringLiteral("%1 has no queue attributes to tune.").arg(m_device));
+        m_summary->setText(m_readingTunables
+                ? QStringLiteral("<i>Reading the queue attributes of %1…</i>").arg(m_device)
+                : QStringLiteral("%1 has no queue attributes to tune.").arg(m_device));
         return;
     }
     int writable = 0, ignored = 0, pending = 0, raw = 0, readOnly = 0;
@@ -607,7 +691,7 @@ void ParameterEditor::updateActions()
         const TunableDef *def = catalog::find(w.attribute);
         anyChange = anyChange || w.oldValue.isEmpty() || !def || !sameValue(*def, w.oldValue, w.value);
     }
-    m_apply->setEnabled(!busy && !m_session->isReadOnly() && m_plan.ok() && anyChange);
+    m_apply->setEnabled(!busy && !m_planning && !m_session->isReadOnly() && m_plan.ok() && anyChange);
     if (m_session->isReadOnly())
         m_apply->setToolTip(QStringLiteral("Read-only: a captured tree is inspected, never written."));
     else if (m_session->applier()->usesHelper())

@@ -3,7 +3,9 @@
 // preview of the planned writes and stacking warnings, Apply / Revert, and the outcome (with each
 // error of a rolled-back transaction). Applying is the tuning.apply operation (ops/tuningoperations.h) through
 // the window's TuningSession: the preview is its plan, a plan with risks is asked in a PlanDialog, the run
-// re-checks the plan against the state; always asynchronous, never a nested event loop.
+// re-checks the plan against the state; always asynchronous, never a nested event loop. Reading the tunables and
+// planning the preview read sysfs: both are jobs (startLatest: a newer read or plan supersedes the older, a result
+// for a device no longer shown is dropped), the UI thread only renders them.
 #include "discovery/devicesnapshot.h"
 #include "ops/operation.h"
 #include "params/changeset.h"
@@ -24,6 +26,7 @@ class QTimer;
 namespace dmtune {
 
 class ChangePreviewModel;
+class JobTracker;
 class PlanDialog;
 class TunableFilterProxy;
 class TunableTableModel;
@@ -51,14 +54,19 @@ public:
     // The pending edits expanded to the scope (empty without edits).
     Result<ChangeSet> changeSet() const;
 
-    // Re-reads the values from sysfs (edits stay) and re-plans the preview.
+    // Re-reads the values from sysfs (edits stay) and re-plans the preview, both off the UI thread.
     void refresh();
-    // Plans the pending edits (nothing is written) and shows the result in the preview.
+    // Plans the pending edits (nothing is written) on a job; the preview shows "reading…" until the plan
+    // arrives (previewUpdated()).
     void updatePreview();
+    // A read of the tunables or a plan of the preview is in flight.
+    bool isReading() const { return m_readingTunables || m_planning; }
     // Starts the transaction of the previewed change set; false when there is nothing valid to
     // apply or a transaction runs. The outcome arrives through the session. A change set that puts data at
     // risk (write_cache=write through) opens a PlanDialog first (the device's name to type) and runs the plan
-    // it showed once answered; the run refuses it when the attributes changed meanwhile.
+    // it showed once answered; the run refuses it when the attributes changed meanwhile. When the preview is
+    // not the plan of the edits yet (being planned), true: the plan is made first, then applied (or asked) as
+    // above, or its problems shown.
     bool apply();
     // The open confirmation (a closed one is deleted later: not pending any more).
     PlanDialog *pendingRiskConfirmation() const;
@@ -79,6 +87,10 @@ public:
 Q_SIGNALS:
     // A transaction started from this editor finished (successful or not).
     void applyFinished(const dmtune::ApplyResult &result);
+    // The shown device's tunables arrived from their read (the table is filled).
+    void tunablesRead();
+    // The preview shows the plan of the edits as they were when it was asked for.
+    void previewUpdated();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -92,6 +104,8 @@ private:
     void onFinished(const ApplyResult &result, bool wasUndo);
     QString mapDevice() const; // the multipath map (or dm device with slaves) of the shown device
     bool startRun(const OperationPlan &plan, const OperationAnswers &answers);
+    bool applyPlanned();
+    void showPlan(const Result<ChangeSet> &changes, const Result<OperationPlan> &operation);
 
     TuningSession *m_session;
     DeviceSnapshot m_snapshot;
@@ -102,6 +116,10 @@ private:
     Plan m_plan; // the planner's plan inside it
     ChangeSet m_planned;
     bool m_waiting = false;
+    bool m_readingTunables = false;
+    bool m_planning = false;
+    bool m_applyWhenPlanned = false; // apply() asked while the plan was being made
+    quint64 m_previewGeneration = 0; // a plan of an older request (edits, scope, device) is dropped
     bool m_splitSized = false;
     QPointer<PlanDialog> m_confirmRisk;
 
@@ -125,6 +143,7 @@ private:
     QPushButton *m_revert = nullptr;
     QTimer *m_previewTimer = nullptr;
     QTimer *m_refreshTimer = nullptr;
+    JobTracker *m_jobs = nullptr; // last: joins its reads before the members they report to go
 };
 
 } // namespace dmtune

@@ -2,6 +2,7 @@
 
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathoperation.h"
+#include "jobs/jobtracker.h"
 #include "ops/operationrunner.h"
 #include "ops/plandialog.h"
 #include "ops/presetoperations.h"
@@ -72,6 +73,7 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     , m_session(session)
     , m_keeper(new PresetKeeper(this))
     , m_runner(new OperationRunner(this))
+    , m_jobs(new JobTracker(this))
 {
     // Reloads need the kernel's device-mapper, as root, on the machine itself (not a captured tree).
     if (m_session->sysfs().isLive() && ::geteuid() == 0)
@@ -96,12 +98,14 @@ PresetManager::~PresetManager()
     // suspended is resumed, with the old or the new table, before the window goes).
     delete m_runner;
     m_runner = nullptr;
+    delete m_jobs;
+    m_jobs = nullptr;
 }
 
 void PresetManager::updateEnvironment()
 {
-    OperationEnvironment env;
-    env.sysfs = m_session->sysfs();
+    // The session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
+    OperationEnvironment env = m_session->applier()->environment();
     env.dm = m_dm.get();
     if (env.sysfs.isLive())
         env.multipathd = [] { return liveMultipathd(); };
@@ -376,13 +380,31 @@ QString PresetManager::statusText() const
 void PresetManager::refreshPreview()
 {
     m_previewStale = false;
+    const quint64 generation = ++m_previewGeneration;
     if (!m_current) {
+        m_resolving = false;
         m_model->setResolution({}, {});
         m_apply->setEnabled(false);
+        Q_EMIT previewShown();
         return;
     }
-    const PresetResolution res = resolvePreset(m_session->sysfs(), m_snapshot, *m_current);
-    m_model->setResolution(*m_current, res);
+    m_resolving = true;
+    m_apply->setEnabled(false); // until the preview says there is something to apply
+    m_jobs->startLatest(
+        QStringLiteral("preview"), QStringLiteral("resolve preset %1").arg(m_current->name),
+        [sysfs = m_session->sysfs(), snapshot = m_snapshot, preset = *m_current](
+            JobContext &) { return resolvePreset(sysfs, snapshot, preset); },
+        [this, generation, preset = *m_current, status = m_statusGeneration](const PresetResolution &res) {
+            if (generation != m_previewGeneration)
+                return; // another preset or a newer snapshot: its own read is on its way
+            m_resolving = false;
+            showResolution(preset, res, status == m_statusGeneration);
+        });
+}
+
+void PresetManager::showResolution(const Preset &preset, const PresetResolution &res, bool notesInStatus)
+{
+    m_model->setResolution(preset, res);
     m_table->resizeColumnsToContents();
     QStringList differingMaps;
     for (const PresetMapItem &m : res.maps) {
@@ -401,8 +423,17 @@ void PresetManager::refreshPreview()
                        : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
                                         "(or: sudo dmtunectl preset apply)"))
                      .arg(differingMaps.join(QStringLiteral(", ")));
-    if (!notes.isEmpty())
+    if (std::exchange(m_verifyWhenResolved, false)) {
+        setStatus(res.hasDrift()
+                ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(preset.name).arg(m_model->rowCount())
+                : QStringLiteral("Verify \"%1\": no drift (%2 settings checked)")
+                      .arg(preset.name)
+                      .arg(res.items.size()));
+    } else if (!notes.isEmpty() && notesInStatus) {
+        // A line set since the preview was asked for (an apply's outcome) stays.
         m_status->setText(notes.join(QLatin1Char('\n')));
+    }
+    Q_EMIT previewShown();
 }
 
 void PresetManager::refreshExport()
@@ -551,15 +582,12 @@ QMessageBox *PresetManager::pendingReplaceConfirmation() const
 void PresetManager::verifyCurrent()
 {
     m_driftOnly->setChecked(true);
-    refreshPreview();
     if (!m_current)
         return;
-    const PresetResolution &res = m_model->resolution();
-    setStatus(res.hasDrift()
-            ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(m_current->name).arg(m_model->rowCount())
-            : QStringLiteral("Verify \"%1\": no drift (%2 settings checked)")
-                  .arg(m_current->name)
-                  .arg(res.items.size()));
+    // The drift is read afresh (a job); the status line follows it.
+    m_verifyWhenResolved = true;
+    setStatus(QStringLiteral("Verify \"%1\": reading…").arg(m_current->name));
+    refreshPreview();
 }
 
 Result<QString> PresetManager::newFromSelection(const QString &name)
@@ -661,6 +689,7 @@ void PresetManager::exportToFile()
 
 void PresetManager::setStatus(const QString &text)
 {
+    ++m_statusGeneration;
     m_status->setText(text);
 }
 

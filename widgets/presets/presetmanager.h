@@ -2,7 +2,8 @@
 // The preset manager: built-in and user presets; new from the selected devices; a JSON editor that
 // validates as you type (the loader's error names the rule and field); apply with a preview (as one
 // transaction through the window's TuningSession, so markers land on the charts and Undo works);
-// verify (the drift only); export to udev / tuned / multipath.conf; and the opt-in "keep applied".
+// verify (the drift only); export to udev / tuned / multipath.conf; and the opt-in "keep applied". The preview
+// reads every matched device's attributes: a job (startLatest), rendered when it is in.
 #include "discovery/devicesnapshot.h"
 #include "presets/preset.h"
 #include "util/atomicfile.h"
@@ -29,6 +30,7 @@ class QTableView;
 namespace dmtune {
 
 class DeviceMapper;
+class JobTracker;
 class OperationRunner;
 class PlanDialog;
 class PresetKeeper;
@@ -36,6 +38,7 @@ class PresetPreviewModel;
 class TuningSession;
 struct OperationPlan;
 struct OperationResult;
+struct PresetResolution;
 
 class PresetManager : public QWidget {
     Q_OBJECT
@@ -86,10 +89,14 @@ public:
     QString statusText() const;
     PresetKeeper *keeper() const { return m_keeper; }
     bool hasPreset() const { return m_current.has_value(); }
+    // The preview (or a verify) is being read.
+    bool isResolving() const { return m_resolving; }
 
 Q_SIGNALS:
     // Something worth a line in the status bar ("kept applied: sdd appeared, 2 writes").
     void message(const QString &text);
+    // The preview shows the resolution of the current preset on the newest snapshot.
+    void previewShown();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -99,6 +106,7 @@ private:
     void onCurrentRowChanged(int row);
     void onEditorChanged();
     void refreshPreview();
+    void showResolution(const Preset &preset, const PresetResolution &res, bool notes);
     void refreshExport();
     void onPlanned(const OperationPlan &plan, const QString &tag);
     void onOperationFinished(const OperationResult &result, const QString &tag);
@@ -120,6 +128,10 @@ private:
     std::vector<std::unique_ptr<DeviceMapper>> m_retiredDms;
     int m_operations = 0; // plans and runs of this manager in flight
     bool m_previewStale = false;
+    bool m_resolving = false;
+    bool m_verifyWhenResolved = false; // verifyCurrent() asked: its status line once the drift is read
+    quint64 m_previewGeneration = 0; // a resolution for an older preset or snapshot is dropped
+    quint64 m_statusGeneration = 0; // a status set after the preview was asked for is not overwritten by its notes
     QPointer<PlanDialog> m_planDialog;
     QPointer<QInputDialog> m_namePrompt;
     QPointer<QMessageBox> m_confirmReplace;
@@ -138,6 +150,7 @@ private:
     QComboBox *m_format = nullptr;
     QPlainTextEdit *m_exportView = nullptr;
     QLabel *m_status = nullptr;
+    JobTracker *m_jobs = nullptr; // the preview's reads; deleted (joined) in the destructor
 };
 
 } // namespace dmtune

@@ -82,12 +82,14 @@ private Q_SLOTS:
         ChangeHistoryPanel history(&session);
         editor.setSnapshot(Discovery::scan(sysfs));
         editor.showDevice(dev);
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.shownDevice(), dev);
         QVERIFY(editor.model()->rowOf(QStringLiteral("queue/nomerges")) >= 0);
 
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), nomergesWant));
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/read_ahead_kb"), readAheadAsk));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.previewModel()->lines().contains(
             QStringLiteral("%1 nomerges %2 -> %3").arg(dev, nomergesBefore, nomergesWant)));
         QVERIFY(editor.previewModel()->lines().contains(

@@ -74,6 +74,7 @@ private Q_SLOTS:
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
         QVERIFY(window.showTab(QStringLiteral("tune")));
         TunableTableModel *model = window.parameterEditor()->model();
+        QTRY_VERIFY(!window.parameterEditor()->isReading()); // read on a job
         QVERIFY(model->rowCount() > 0);
         int writableRows = 0;
         for (int row = 0; row < model->rowCount(); ++row) {
@@ -106,10 +107,12 @@ private Q_SLOTS:
         QVERIFY(window.showTab(QStringLiteral("tune")));
         ParameterEditor *editor = window.parameterEditor();
         QCOMPARE(editor->shownDevice(), QStringLiteral("sdak"));
-        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("0"));
+        QTRY_VERIFY(!editor->isReading()); // read on a job
+        QTRY_COMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("0"));
 
         QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
         editor->updatePreview();
+        QTRY_VERIFY(!editor->isReading()); // read and planned on jobs
         QCOMPARE(editor->previewModel()->rowCount(), 1);
         QVERIFY(editor->applyButton()->isEnabled());
         QTest::mouseClick(editor->applyButton(), Qt::LeftButton);
@@ -118,10 +121,10 @@ private Q_SLOTS:
         QVERIFY(markers.first().at(0).toDouble() > 1.7e9);
         const QString blockDir = QStringLiteral("block/sdak/queue/nomerges");
         QCOMPARE(fileValue(fake, blockDir), QStringLiteral("2"));
-        // The detail pane shows the new value at once (and again after the rescan).
-        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
+        // The detail pane shows the new value once re-read (and again after the rescan).
+        QTRY_COMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, 10000);
-        QCOMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
+        QTRY_COMPARE(queueValue(window.detailPane(), QStringLiteral("nomerges")), QStringLiteral("2"));
         QCOMPARE(window.parameterEditor()->shownDevice(), QStringLiteral("sdak"));
 
         // The History dock has it; Undo puts the value back and marks the chart again.
@@ -150,6 +153,7 @@ private Q_SLOTS:
         editor->setScope(ChangeScope::Device);
         editor->model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2"));
         editor->updatePreview();
+        QTRY_VERIFY(!editor->isReading()); // read and planned on jobs
         QTest::qWait(100);
         window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_mainwindow_tune.png"));
     }

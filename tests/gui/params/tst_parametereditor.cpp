@@ -64,6 +64,7 @@ private Q_SLOTS:
         history.show();
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.shownDevice(), QStringLiteral("sdb"));
         QVERIFY(!editor.applyButton()->isEnabled()); // nothing to apply
         QVERIFY(!editor.revertButton()->isEnabled());
@@ -76,6 +77,7 @@ private Q_SLOTS:
         QVERIFY(nomerges.isValid());
         QVERIFY(model->setData(nomerges, QStringLiteral("2")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->lines(), QStringList { QStringLiteral("sdb nomerges 0 -> 2") });
         const ChangePreviewModel *preview = editor.previewModel();
         QCOMPARE(preview->index(0, ChangePreviewModel::OldColumn).data().toString(), QStringLiteral("0"));
@@ -128,6 +130,62 @@ private Q_SLOTS:
         QVERIFY(!history.undoButton()->isEnabled());
     }
 
+    void previewComesFromAJobAndAnOldOneIsDropped()
+    {
+        // The tunables and the preview's plan read sysfs: on jobs. The UI thread says "reading…" until they arrive;
+        // a plan asked for a device the user has left since is dropped when it comes back.
+        auto session = newSession();
+        ParameterEditor editor(session.get());
+        editor.show();
+        editor.setSnapshot(m_snapshot);
+        QSignalSpy tunables(&editor, &ParameterEditor::tunablesRead);
+        editor.showDevice(QStringLiteral("sdb"));
+        QVERIFY(editor.isReading());
+        QCOMPARE(editor.model()->rowCount(), 0); // not read yet: no rows, not the last device's
+        QVERIFY(tunables.wait(5000));
+        QVERIFY(editor.model()->rowOf(QStringLiteral("queue/nomerges")) >= 0);
+
+        QSignalSpy previews(&editor, &ParameterEditor::previewUpdated);
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        editor.updatePreview();
+        QVERIFY(editor.isReading());
+        QCOMPARE(editor.previewModel()->rowCount(), 0);
+        QVERIFY2(editor.problemText().contains(QStringLiteral("Reading the current values")),
+            qPrintable(editor.problemText()));
+        QVERIFY(!editor.applyButton()->isEnabled()); // nothing to apply before the plan is in
+        QTRY_VERIFY(!editor.isReading());
+        QVERIFY(previews.count() >= 1);
+        QCOMPARE(editor.previewModel()->lines(), QStringList { QStringLiteral("sdb nomerges 0 -> 2") });
+        QCOMPARE(editor.operationPlan().target, QStringLiteral("sdb"));
+        QVERIFY(editor.applyButton()->isEnabled());
+
+        // A new plan for sdb is on its way when the user selects sdc: it never reaches the preview.
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("1")));
+        editor.updatePreview();
+        QVERIFY(editor.isReading());
+        QStringList shownTargets; // every preview shown from here on, by the plan's device
+        connect(
+            &editor, &ParameterEditor::previewUpdated, this, [&] { shownTargets << editor.operationPlan().target; });
+        editor.showDevice(QStringLiteral("sdc"));
+        QCOMPARE(editor.previewModel()->rowCount(), 0); // sdc has no edits: an empty preview at once
+        QTRY_VERIFY(!editor.isReading());
+        QTest::qWait(100); // the sdb plan's job has finished and handed back by now
+        QVERIFY2(!shownTargets.contains(QStringLiteral("sdb")), qPrintable(shownTargets.join(u',')));
+        QVERIFY(!shownTargets.isEmpty());
+        QCOMPARE(editor.previewModel()->rowCount(), 0);
+        QVERIFY(editor.operationPlan().kind.isEmpty());
+        QCOMPARE(editor.model()->device(), QStringLiteral("sdc"));
+
+        // apply() while the plan is being made: it runs once the plan is in.
+        QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor.apply());
+        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.first().first().value<ApplyResult>().ok());
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdc"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
+        QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+    }
+
     void writeThroughAsksTypedConfirmation()
     {
         // write_cache=write through stops the kernel's flushes: Apply asks the user to type the device's name
@@ -140,11 +198,14 @@ private Q_SLOTS:
         editor.show();
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/write_cache"), QStringLiteral("write through")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY2(editor.warningText().contains(QStringLiteral("Puts data at risk")), qPrintable(editor.warningText()));
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
         QVERIFY(editor.apply());
+        QTRY_VERIFY(editor.pendingRiskConfirmation()); // once the plan arrived from its job
         PlanDialog *dialog = editor.pendingRiskConfirmation();
         QVERIFY(dialog);
         QVERIFY(dialog->isVisible());
@@ -160,6 +221,7 @@ private Q_SLOTS:
             QStringLiteral("write back"));
 
         QVERIFY(editor.apply());
+        QTRY_VERIFY(editor.pendingRiskConfirmation());
         dialog = editor.pendingRiskConfirmation();
         QVERIFY(dialog);
         QTest::keyClicks(dialog->wordEdit(), QStringLiteral("sdb"));
@@ -192,11 +254,13 @@ private Q_SLOTS:
         editor.show();
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/write_cache"), QStringLiteral("write through")));
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
         QSignalSpy operations(session.get(), &TuningSession::operationFinished);
         QVERIFY(editor.apply());
+        QTRY_VERIFY(editor.pendingRiskConfirmation()); // once the plan arrived from its job
         PlanDialog *dialog = editor.pendingRiskConfirmation();
         QVERIFY(dialog);
         QCOMPARE(dialog->confirmWord(), QStringLiteral("sdb"));
@@ -225,12 +289,15 @@ private Q_SLOTS:
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->rowCount(), 1);
         QTest::mouseClick(editor.revertButton(), Qt::LeftButton);
         QVERIFY(!editor.model()->hasPending());
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->rowCount(), 0);
         QVERIFY(!editor.applyButton()->isEnabled());
         QVERIFY(!editor.apply());
@@ -251,9 +318,11 @@ private Q_SLOTS:
 
         // Lowering max_sectors_kb on the map and its paths: the map is written first.
         editor.showDevice(QStringLiteral("dm-0"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         editor.setScope(ChangeScope::MapAndPaths);
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QStringList lines = editor.previewModel()->lines();
         QCOMPARE(lines.size(), 5);
         QCOMPARE(lines.first(), QStringLiteral("dm-0 max_sectors_kb 1280 -> 256"));
@@ -265,6 +334,7 @@ private Q_SLOTS:
         editor.setScope(ChangeScope::Device);
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nr_requests"), QStringLiteral("128")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->lines(), QStringList { QStringLiteral("dm-0 nr_requests 256 -> 128") });
         const QString warning = editor.warningText();
         QVERIFY2(
@@ -274,15 +344,18 @@ private Q_SLOTS:
         // A map scope for an attribute the map lacks: the plan says why, Apply is off.
         editor.revert();
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("device/queue_depth"), QStringLiteral("16")));
         editor.setScope(ChangeScope::MapAndPaths);
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY2(editor.problemText().contains(QStringLiteral("dm-0 has no device/queue_depth")),
             qPrintable(editor.problemText()));
         QVERIFY(!editor.applyButton()->isEnabled());
         QVERIFY(!editor.apply());
         editor.setScope(ChangeScope::PathsOfMap);
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.problemText().isEmpty());
         QCOMPARE(editor.previewModel()->rowCount(), 4);
 
@@ -293,12 +366,14 @@ private Q_SLOTS:
         editor.model()->clearPending();
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("1")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->lines(),
             QStringList({ QStringLiteral("sdb nomerges 0 -> 1"), QStringLiteral("loop0 nomerges 0 -> 1") }));
 
         // Another device that is no map: the map scopes go, the scope falls back to the device.
         editor.setSelectedDevices({});
         editor.showDevice(QStringLiteral("loop0"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(!editor.isScopeAvailable(ChangeScope::MapAndPaths));
         QCOMPARE(editor.scope(), ChangeScope::Device);
     }
@@ -311,8 +386,11 @@ private Q_SLOTS:
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("dm-0"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         editor.setScope(ChangeScope::MapAndPaths);
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
+        editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // the preview is the plan apply() runs
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
         QVERIFY(editor.apply());
         const QString victim = m_fake->root() + QLatin1Char('/') + m_fake->devicePath(QStringLiteral("sde"))
@@ -360,8 +438,11 @@ private Q_SLOTS:
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("dm-0"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         editor.setScope(ChangeScope::MapAndPaths);
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/max_sectors_kb"), QStringLiteral("256")));
+        editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // the preview is the plan apply() runs
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
         QVERIFY(editor.apply());
         QVERIFY(finished.wait(5000));
@@ -387,8 +468,10 @@ private Q_SLOTS:
         editor.showDevice(QStringLiteral("vda1")); // unknown here: nothing to tune
         QCOMPARE(editor.model()->rowCount(), 0);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
         editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QCOMPARE(editor.previewModel()->rowCount(), 1);
         QVERIFY(!editor.applyButton()->isEnabled());
         QVERIFY(!editor.apply());
@@ -419,7 +502,10 @@ private Q_SLOTS:
         ParameterEditor editor(session.get());
         editor.setSnapshot(m_snapshot);
         editor.showDevice(QStringLiteral("sdb"));
+        QTRY_VERIFY(!editor.isReading()); // read and planned on jobs
         QVERIFY(editor.model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2")));
+        editor.updatePreview();
+        QTRY_VERIFY(!editor.isReading()); // the preview is the plan apply() runs
         QSignalSpy finished(&editor, &ParameterEditor::applyFinished);
         QVERIFY(editor.apply());
         QVERIFY(editor.resultText().contains(QStringLiteral("pkexec")));

@@ -1,7 +1,8 @@
 // gui (offscreen): the preset manager lists the built-in presets, previews a preset against the
 // seed's multipath fixture (rows: device, attribute, current -> preset, state, rule), applies it
 // through the TuningSession (values land in the temp tree, markers are emitted), verifies, rejects a
-// bad edit with the field named, and exports. Saves a picture of itself for docs/.
+// bad edit with the field named, and exports. Saves a picture of itself for docs/. For a user (the helper mode)
+// the preset's writes go to dmtune-helper, as the Tune tab's do, never written by the GUI's process.
 #include "fakesysfs.h"
 #include "multipathfixture.h"
 
@@ -24,6 +25,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace dmtune;
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void multipathSettingsAllOrNothing();
     void writeThroughAsksTypedConfirmation();
     void saveOverStoredPresetAsks();
+    void appliesThroughTheHelperForAUser();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -61,6 +64,7 @@ void TestPresetManager::initTestCase()
     m_manager = std::make_unique<PresetManager>(m_session.get());
     m_manager->resize(1100, 640);
     m_manager->setSnapshot(Discovery::scan(sysfs));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     m_manager->show();
     new QAbstractItemModelTester(
         m_manager->previewModel(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
@@ -79,6 +83,7 @@ void TestPresetManager::listsBuiltIns()
 void TestPresetManager::previewRows()
 {
     QVERIFY(m_manager->selectPreset(QStringLiteral("merge-friendly-sequential-writes")));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const QStringList lines = m_manager->previewModel()->lines();
     QCOMPARE(lines.size(), 3 + 4 * 2);
     QVERIFY2(
@@ -103,11 +108,13 @@ void TestPresetManager::applyVerify()
     QVERIFY2(
         m_manager->statusText().startsWith(QStringLiteral("Applied 5 writes")), qPrintable(m_manager->statusText()));
     m_manager->verifyCurrent();
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QCOMPARE(m_manager->previewModel()->rowCount(), 0);
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("no drift")), qPrintable(m_manager->statusText()));
     // Out of band: drift shows up.
     m_tree.file(m_tree.devicePath(QStringLiteral("sdd")) + QStringLiteral("/device/queue_depth"), QStringLiteral("4"));
     m_manager->verifyCurrent();
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QCOMPARE(
         m_manager->previewModel()->lines(), QStringList { QStringLiteral("sdd device/queue_depth 4 -> 16 [differs]") });
 }
@@ -123,7 +130,8 @@ void TestPresetManager::badEditNamesField()
     text.replace(QStringLiteral("\"device/queue_depth\": 0"), QStringLiteral("\"device/queue_depth\": 8"));
     m_manager->editor()->setPlainText(text);
     QCOMPARE(m_manager->validationText(), QStringLiteral("valid"));
-    QVERIFY(m_manager->previewModel()->lines().contains(QStringLiteral("sda device/queue_depth 16 -> 8 [differs]")));
+    QTRY_VERIFY(
+        m_manager->previewModel()->lines().contains(QStringLiteral("sda device/queue_depth 16 -> 8 [differs]")));
 }
 
 void TestPresetManager::exportText()
@@ -143,6 +151,7 @@ void TestPresetManager::keepAppliedOnNewPath()
         {"match": {"wwid": "naa.6001405aaaaaaaaa"}, "settings": {"device/queue_depth": 12}}]})");
     QVERIFY(preset);
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     auto *keep = m_manager->findChild<QCheckBox *>(QStringLiteral("keepApplied"));
     QVERIFY(keep && keep->text().contains(QStringLiteral("Keep applied")));
     keep->setChecked(true);
@@ -181,6 +190,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     const auto good = presetWith(R"("queue/nr_requests": 96)");
     QVERIFY2(good, qPrintable(good.errorMessage()));
     m_manager->showPreset(*good);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QSignalSpy finished(m_session.get(), &TuningSession::finished);
     QVERIFY(m_manager->applyCurrent());
     QVERIFY(finished.wait(10000));
@@ -197,6 +207,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
         QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 72)"));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     QVERIFY(m_manager->applyCurrent());
     QTRY_VERIFY_WITH_TIMEOUT(
         m_manager->statusText().startsWith(QLatin1String("Multipath settings not applied")), 10000);
@@ -206,6 +217,7 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     // A value the planner rejects (max_sectors_kb above the map's max_hw_sectors_kb, 4096) refuses the whole preset
     // before any table is touched (as dmtunectl does): no reload, no write.
     m_manager->showPreset(*presetWith(R"("queue/nr_requests": 64, "queue/max_sectors_kb": 8192)"));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     finished.clear();
     QVERIFY(m_manager->applyCurrent());
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -222,10 +234,12 @@ void TestPresetManager::writeThroughAsksTypedConfirmation()
     m_tree.file(
         m_tree.devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"), QStringLiteral("write back"));
     m_manager->setSnapshot(Discovery::scan(SysfsRoot(m_tree.root(), QString())));
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const auto preset = parsePreset(R"({"schema": 1, "name": "no flushes", "rules": [
         {"match": {"name": "sdb"}, "settings": {"queue/write_cache": "write through", "queue/nomerges": 1}}]})");
     QVERIFY2(preset, qPrintable(preset.errorMessage()));
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const QStringList lines = m_manager->previewModel()->lines();
     QVERIFY2(lines.contains(
                  QStringLiteral("sdb queue/write_cache write back -> write through [differs, puts data at risk]")),
@@ -260,6 +274,7 @@ void TestPresetManager::saveOverStoredPresetAsks()
         {"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}}]})");
     QVERIFY(preset);
     m_manager->showPreset(*preset);
+    QTRY_VERIFY(!m_manager->isResolving()); // the preview is read on a job
     const auto first = m_manager->saveEdited();
     QVERIFY2(first, qPrintable(first.errorMessage()));
     QVERIFY(!m_manager->pendingReplaceConfirmation());
@@ -284,6 +299,49 @@ void TestPresetManager::saveOverStoredPresetAsks()
     QTRY_COMPARE(loadPresetFile(*first)->name, QStringLiteral("mine"));
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("replaced")), qPrintable(m_manager->statusText()));
     QFile::remove(*first);
+}
+
+void TestPresetManager::appliesThroughTheHelperForAUser()
+{
+    const QString sh = QStandardPaths::findExecutable(QStringLiteral("sh"));
+    if (sh.isEmpty())
+        QSKIP("no sh");
+    test::FakeSysfs tree;
+    test::buildMultipathFixture(tree);
+    const SysfsRoot sysfs = SysfsRoot::scratch(tree.root());
+    // As a user would have it: every transaction through the helper (a stand-in that keeps its request and
+    // answers as dmtune-helper does; it writes nothing).
+    TuningSession session(sysfs, Applier::Mode::Helper);
+    QVERIFY(session.applier()->usesHelper());
+    QTemporaryDir dir;
+    const QString request = dir.filePath(QStringLiteral("request.json"));
+    session.applier()->setHelperCommand(sh,
+        { QStringLiteral("-c"),
+            QStringLiteral("cat > '%1'; echo '{\"ok\":true,\"dry_run\":false,\"rolled_back\":false,"
+                           "\"executor\":\"helper\",\"changes\":[{\"device\":\"sdc\",\"attribute\":"
+                           "\"queue/nomerges\",\"old\":\"0\",\"requested\":\"1\",\"new\":\"1\","
+                           "\"written\":true}],\"errors\":[],\"warnings\":[]}'")
+                .arg(request) });
+    PresetManager manager(&session);
+    manager.setSnapshot(Discovery::scan(sysfs));
+    const auto preset = parsePreset(
+        R"({"schema": 1, "name": "by helper", "rules": [{"match": {"name": "sdc"}, "settings": {"queue/nomerges": 1}}]})");
+    QVERIFY2(preset, qPrintable(preset.errorMessage()));
+    manager.showPreset(*preset);
+    QTRY_VERIFY(!manager.isResolving());
+    QSignalSpy finished(&session, &TuningSession::finished);
+    QVERIFY(manager.applyCurrent());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().first().value<ApplyResult>().executor, QStringLiteral("helper"));
+    QVERIFY2(manager.statusText().startsWith(QStringLiteral("Applied 1 writes")), qPrintable(manager.statusText()));
+    QFile sent(request);
+    QVERIFY(sent.open(QIODevice::ReadOnly));
+    const QByteArray json = sent.readAll();
+    QVERIFY2(
+        json.contains("\"device\":\"sdc\"") && json.contains("\"attribute\":\"queue/nomerges\""), json.constData());
+    // The GUI's process wrote nothing: the value is the tree's own (the stand-in does not write).
+    QCOMPARE(SysfsRoot(tree.root(), QString()).readOr(QStringLiteral("block/sdc/queue/nomerges")), QStringLiteral("0"));
+    QCOMPARE(session.history()->entries().size(), 1); // into the window's history (Undo) like any transaction
 }
 
 QTEST_MAIN(TestPresetManager)

@@ -178,7 +178,9 @@ void TestPresetParity::sameRefusalsAndWarnings()
     manager.setDeviceMapperFactory(
         [&gui] { return std::unique_ptr<DeviceMapper>(new SlowReloadMapper(&gui.fake, &gui.counters)); });
     manager.setSnapshot(Discovery::scan(gui.sysfs()));
+    QTRY_VERIFY(!manager.isResolving()); // the preview is read on a job
     manager.showPreset(preset);
+    QTRY_VERIFY(!manager.isResolving()); // the preview is read on a job
     QVERIFY(manager.applyCurrent(devices));
     QTRY_VERIFY_WITH_TIMEOUT(manager.pendingPlanDialog() || !manager.isApplying(), 10000);
     QStringList guiRisks;
@@ -257,6 +259,7 @@ void TestPresetParity::closeDuringReloadLeavesMapResumed()
     manager->setDeviceMapperFactory(
         [&lab] { return std::unique_ptr<DeviceMapper>(new SlowReloadMapper(&lab.fake, &lab.counters)); });
     manager->setSnapshot(Discovery::scan(lab.sysfs()));
+    QTRY_VERIFY(!manager->isResolving()); // the preview is read on a job
     manager->showPreset(
         presetOf(R"({"match": {"dmUuid": "mpath-36001405aaaaaaaaa"}, "multipath": {"selector": "service-time 0"},
         "settings": {"queue/nr_requests": 96}})"));

@@ -2,15 +2,22 @@
 // risks naming the device, stacking notes, ordered steps, the old values as basis); the run writes and reads
 // back; an attribute that changes between the plan and the answers makes the run refuse the plan as stale and
 // write nothing; --with-paths covers the map's paths. And the Applier: destroyed while an in-process
-// transaction is in its write, it finishes that step (the tracker joins) and nothing crashes.
+// transaction is in its write, it finishes that step (the tracker joins) and nothing crashes. The environment's
+// transaction hook: tuning.apply and preset.apply both write through it when set (a recording stand-in here; the
+// Applier's own through a stand-in helper program), in this process when not.
 #include "../params/paramfixture.h"
 
 #include "ops/operationregistry.h"
+#include "ops/presetoperations.h"
 #include "ops/tuningoperations.h"
 #include "params/applier.h"
+#include "params/transaction.h"
+#include "presets/presetjson.h"
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
@@ -35,6 +42,8 @@ private Q_SLOTS:
     void badRequestsFail_data();
     void badRequestsFail();
     void applierDestroyedMidTransactionFinishesTheStep();
+    void transactionHookWritesTuningAndPresets();
+    void applierRunsOperationsThroughTheHelper();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -53,6 +62,24 @@ private:
     SysfsRoot m_sysfs;
     OperationEnvironment m_env;
 };
+
+namespace {
+
+// Records each transaction it is handed and writes it to the tree itself, as the helper would as root.
+struct RecordingHook {
+    std::shared_ptr<QList<Plan>> plans = std::make_shared<QList<Plan>>();
+    TransactionHook hook() const
+    {
+        return [plans = plans](const OperationEnvironment &env, const Plan &plan, bool dryRun) {
+            plans->append(plan);
+            ApplyResult r = executePlan(env.sysfs, plan, dryRun);
+            r.executor = QStringLiteral("recorded");
+            return r;
+        };
+    }
+};
+
+} // namespace
 
 void TestTuningOperations::init()
 {
@@ -238,6 +265,102 @@ void TestTuningOperations::applierDestroyedMidTransactionFinishesTheStep()
     QVERIFY2(written.trimmed() == "2" || written.isEmpty(), written.constData());
     QTest::qWait(20);
     QCOMPARE(finished.count(), 0);
+}
+
+void TestTuningOperations::transactionHookWritesTuningAndPresets()
+{
+    RecordingHook recorder;
+    m_env.applyTransaction = recorder.hook();
+
+    // tuning.apply: the checked plan goes to the hook, which writes it; the result is the hook's.
+    const OperationPlan p = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } });
+    const OperationResult tuned = runOperation(m_env, p, acceptAll(p));
+    QVERIFY2(tuned.ok, qPrintable(tuned.error));
+    QCOMPARE(recorder.plans->size(), 1);
+    QCOMPARE(recorder.plans->first().writes.size(), 1);
+    QCOMPARE(recorder.plans->first().writes.first().device, QStringLiteral("sdb"));
+    QCOMPARE(recorder.plans->first().writes.first().value, QStringLiteral("2"));
+    QCOMPARE(applyResultOf(tuned).executor, QStringLiteral("recorded"));
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
+
+    // A stale plan never reaches the hook.
+    const OperationPlan again
+        = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("1") } });
+    QVERIFY(m_sysfs.write(QStringLiteral("block/sdb/queue/nomerges"), QStringLiteral("0")));
+    QVERIFY(runOperation(m_env, again, acceptAll(again)).stale);
+    QCOMPARE(recorder.plans->size(), 1);
+
+    // preset.apply: its attribute writes go through the same hook (for a user: pkexec dmtune-helper).
+    const auto preset = parsePreset(
+        R"({"schema": 1, "name": "hooked", "rules": [{"match": {"name": "sdc"}, "settings": {"queue/nomerges": 1}}]})");
+    QVERIFY2(preset, qPrintable(preset.errorMessage()));
+    const auto presetPlan = planOperation(m_env, QStringLiteral("preset.apply"), presetRequest(*preset));
+    QVERIFY2(presetPlan, qPrintable(presetPlan.errorMessage()));
+    QVERIFY2(presetPlan->runnable(), qPrintable(presetPlan->refusals.join(QStringLiteral("; "))));
+    const OperationResult applied = runOperation(m_env, *presetPlan, acceptAll(*presetPlan));
+    QVERIFY2(applied.ok, qPrintable(applied.error));
+    QCOMPARE(recorder.plans->size(), 2);
+    QCOMPARE(recorder.plans->last().writes.size(), 1);
+    QCOMPARE(recorder.plans->last().writes.first().device, QStringLiteral("sdc"));
+    QCOMPARE(recorder.plans->last().writes.first().attribute, QStringLiteral("queue/nomerges"));
+    QCOMPARE(applied.details.value(QLatin1String("executor")).toString(), QStringLiteral("recorded"));
+    QCOMPARE(attr(QStringLiteral("sdc"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+
+    // Without a hook: in this process, as root does (the other tests of this file run that way too).
+    m_env.applyTransaction = {};
+    QVERIFY(m_sysfs.write(QStringLiteral("block/sdc/queue/nomerges"), QStringLiteral("0")));
+    const auto inProcess = planOperation(m_env, QStringLiteral("preset.apply"), presetRequest(*preset));
+    QVERIFY(inProcess);
+    const OperationResult direct = runOperation(m_env, *inProcess, acceptAll(*inProcess));
+    QVERIFY2(direct.ok, qPrintable(direct.error));
+    QCOMPARE(direct.details.value(QLatin1String("executor")).toString(), QStringLiteral("in-process"));
+    QCOMPARE(attr(QStringLiteral("sdc"), QStringLiteral("queue/nomerges")), QStringLiteral("1"));
+    QCOMPARE(recorder.plans->size(), 2);
+}
+
+void TestTuningOperations::applierRunsOperationsThroughTheHelper()
+{
+    const QString sh = QStandardPaths::findExecutable(QStringLiteral("sh"));
+    if (sh.isEmpty())
+        QSKIP("no sh");
+    QTemporaryDir dir;
+    const QString request = dir.filePath(QStringLiteral("request.json"));
+    Applier applier(m_sysfs);
+    applier.setMode(Applier::Mode::Helper);
+    QVERIFY(applier.usesHelper());
+    QVERIFY(applier.transactionHook());
+    QVERIFY(applier.environment().applyTransaction);
+    // A stand-in helper: keeps the request it was sent, answers as the real one would, writes nothing.
+    applier.setHelperCommand(sh,
+        { QStringLiteral("-c"),
+            QStringLiteral("cat > '%1'; echo '{\"ok\":true,\"dry_run\":false,\"rolled_back\":false,"
+                           "\"executor\":\"helper\",\"changes\":[{\"device\":\"sdb\",\"attribute\":"
+                           "\"queue/nomerges\",\"old\":\"0\",\"requested\":\"2\",\"new\":\"2\","
+                           "\"written\":true}],\"errors\":[],\"warnings\":[]}'")
+                .arg(request) });
+    const OperationPlan p = plan({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } });
+    QSignalSpy operations(&applier, &Applier::operationFinished);
+    QVERIFY(applier.run(p, acceptAll(p)));
+    QVERIFY(operations.wait(10000));
+    const auto result = operations.first().first().value<OperationResult>();
+    QVERIFY2(result.ok, qPrintable(result.error));
+    QCOMPARE(result.kind, QStringLiteral("tuning.apply"));
+    QCOMPARE(result.planId, p.id);
+    QCOMPARE(applyResultOf(result).executor, QStringLiteral("helper"));
+    QFile sent(request);
+    QVERIFY(sent.open(QIODevice::ReadOnly));
+    const QByteArray json = sent.readAll();
+    QVERIFY2(json.contains("\"device\":\"sdb\"") && json.contains("\"value\":\"2\""), json.constData());
+    // The helper wrote (or not): this process did not.
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+
+    // In-process (root, or Mode::InProcess): no hook, the transaction is this process's.
+    applier.setMode(Applier::Mode::InProcess);
+    QVERIFY(!applier.transactionHook());
+    QVERIFY(applier.run(p, acceptAll(p)));
+    QVERIFY(operations.wait(10000));
+    QVERIFY(operations.last().first().value<OperationResult>().ok);
+    QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
 }
 
 QTEST_GUILESS_MAIN(TestTuningOperations)
