@@ -99,11 +99,14 @@ bool anySame(const QList<LunId> &a, const QList<LunId> &b)
     return false;
 }
 
+// Each key once: a map's UUID in ID_SERIAL form may give its paths' key marked truncated (a 16-digit NAA 6).
 QStringList keysOf(const QList<LunId> &ids)
 {
     QStringList keys;
-    for (const LunId &id : ids)
-        keys.append(id.key);
+    for (const LunId &id : ids) {
+        if (!keys.contains(id.key))
+            keys.append(id.key);
+    }
     return keys;
 }
 

@@ -5,10 +5,6 @@
 
 namespace dmtune::test {
 
-namespace {
-constexpr qint64 fixtureSectors = 2097152; // 1 GiB
-}
-
 const QStringList &fixturePaths()
 {
     static const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
@@ -33,17 +29,22 @@ QString fixtureStatusParams(const QStringList &paths)
         .arg(scsiDevnum(paths.at(0)), scsiDevnum(paths.at(1)), scsiDevnum(paths.at(2)), scsiDevnum(paths.at(3)));
 }
 
+QString fixtureLine(const QString &params)
+{
+    return QStringLiteral("0 %1 multipath ").arg(fixtureSectors) + params;
+}
+
 QString fixtureTableLine(const QStringList &paths)
 {
-    return QStringLiteral("0 %1 multipath ").arg(fixtureSectors) + fixtureTableParams(paths);
+    return fixtureLine(fixtureTableParams(paths));
 }
 
 QString fixtureStatusLine(const QStringList &paths)
 {
-    return QStringLiteral("0 %1 multipath ").arg(fixtureSectors) + fixtureStatusParams(paths);
+    return fixtureLine(fixtureStatusParams(paths));
 }
 
-void buildMultipathFixture(FakeSysfs &t, const QStringList &paths)
+void buildMultipathFixture(FakeSysfs &t, const QStringList &paths, const QString &map)
 {
     for (int i = 0; i < paths.size(); ++i) {
         t.scsiDisk(paths[i], scsiDevnum(paths[i]), QStringLiteral("%1:0:0:0").arg(i), QStringLiteral("LIO-ORG"),
@@ -53,7 +54,7 @@ void buildMultipathFixture(FakeSysfs &t, const QStringList &paths)
         t.file(t.devicePath(paths[i]) + QStringLiteral("/queue/scheduler"),
             QStringLiteral("mq-deadline kyber bfq [none]"));
     }
-    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("253:0"), fixtureMap, fixtureMapUuid, paths, fixtureSectors);
+    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("253:0"), map, fixtureMapUuid, paths, fixtureSectors);
     const QString dm = t.devicePath(QStringLiteral("dm-0"));
     t.file(dm + QStringLiteral("/queue/nr_requests"), QStringLiteral("128"));
     t.file(dm + QStringLiteral("/queue/max_hw_sectors_kb"), QStringLiteral("4096"), false);
@@ -67,9 +68,15 @@ void buildMultipathFixture(FakeSysfs &t, const QStringList &paths)
     t.file(QStringLiteral("module/dm_multipath/parameters/queue_if_no_path_timeout_secs"), QStringLiteral("0"));
 }
 
-Status addFixtureMap(FakeDeviceMapper &dm, const QStringList &paths)
+Status addFixtureMap(FakeDeviceMapper &dm, const QStringList &paths, const QString &map)
 {
-    return dm.addMap(fixtureMap, fixtureTableLine(paths), fixtureStatusLine(paths), fixtureMapUuid);
+    return addFixtureMapWithTable(dm, fixtureTableParams(paths), fixtureStatusParams(paths), map);
+}
+
+Status addFixtureMapWithTable(
+    FakeDeviceMapper &dm, const QString &tableParams, const QString &statusParams, const QString &map)
+{
+    return dm.addMap(map, fixtureLine(tableParams), fixtureLine(statusParams), fixtureMapUuid);
 }
 
 } // namespace dmtune::test

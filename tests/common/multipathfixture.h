@@ -20,6 +20,8 @@ class FakeSysfs;
 inline const QString fixtureMap = QStringLiteral("mpatha");
 inline const QString fixtureMapUuid = QStringLiteral("mpath-36001405aaaaaaaaa");
 inline const QString fixtureLun = QStringLiteral("naa.6001405aaaaaaaaa");
+// The map's and each path's size: 1 GiB.
+inline constexpr qint64 fixtureSectors = 2097152;
 
 // sda, sdb, sdc, sdd.
 const QStringList &fixturePaths();
@@ -30,12 +32,17 @@ QString scsiDevnum(const QString &name);
 QString fixtureTableParams(const QStringList &paths = fixturePaths());
 QString fixtureStatusParams(const QStringList &paths = fixturePaths());
 // Whole `dmsetup table` / `status` lines: "0 2097152 multipath <params>".
+QString fixtureLine(const QString &params);
 QString fixtureTableLine(const QStringList &paths = fixturePaths());
 QString fixtureStatusLine(const QStringList &paths = fixturePaths());
 
-// The tree: the four paths (host N for the Nth), dm-0 over them, dm_mod and dm_multipath's parameters.
-void buildMultipathFixture(FakeSysfs &t, const QStringList &paths = fixturePaths());
+// The tree: the four paths (host N for the Nth), dm-0 over them, dm_mod and dm_multipath's parameters. `map`
+// renames the map (a test that runs dmtunectl picks a name this host has no map of).
+void buildMultipathFixture(FakeSysfs &t, const QStringList &paths = fixturePaths(), const QString &map = fixtureMap);
 // The map in a fake device-mapper, with the tree's uuid.
-Status addFixtureMap(FakeDeviceMapper &dm, const QStringList &paths = fixturePaths());
+Status addFixtureMap(FakeDeviceMapper &dm, const QStringList &paths = fixturePaths(), const QString &map = fixtureMap);
+// The same map with a table and status of the test's own (a lab's features, selectors and path states).
+Status addFixtureMapWithTable(
+    FakeDeviceMapper &dm, const QString &tableParams, const QString &statusParams, const QString &map = fixtureMap);
 
 } // namespace dmtune::test

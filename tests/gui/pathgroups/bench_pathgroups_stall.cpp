@@ -11,6 +11,7 @@
 #include "pathgroups/pathgroupspanel.h"
 
 #include "fakedevicemapper.h"
+#include "multipathfixture.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -75,10 +76,10 @@ int main(int argc, char **argv)
     QTextStream out(stdout);
 
     auto dm = std::make_unique<SlowDeviceMapper>(delayMs);
-    const QString map = QStringLiteral("mpatha");
-    dm->fake.addMap(map,
-        QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1"),
-        QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0"));
+    // tests/common's fixture map (mpatha over sda..sdd), sdb failed.
+    const QString map = test::fixtureMap;
+    test::addFixtureMapWithTable(dm->fake, test::fixtureTableParams(),
+        QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0"));
     auto panel = std::make_unique<PathGroupsPanel>(dm.get());
     panel->resize(1100, 750);
     panel->setReadInterval(1000);

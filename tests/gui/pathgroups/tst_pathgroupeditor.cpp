@@ -2,7 +2,8 @@
 // line and diff, Apply plans multipath.reload, asks with a PlanDialog naming the map and runs on its answer;
 // a map that changed while the dialog was open is refused as stale), the device tree's multipath actions
 // and their PlanDialogs, the selector chart, and the tab without device-mapper. The tab reads the map on
-// jobs: tests wait for stateRead().
+// jobs: tests wait for stateRead(). The map is tests/common's fixture (mpatha over sda..sdd), its snapshot
+// what discovery makes of the fixture's tree and the fake.
 #include "devices/devicetreemodel.h"
 #include "devices/devicetreeview.h"
 #include "pathgroups/multipathactions.h"
@@ -11,7 +12,10 @@
 #include "pathgroups/pathgroupspanel.h"
 #include "pathgroups/selectorchart.h"
 
+#include "discovery/snapshotbuilder.h"
 #include "fakedevicemapper.h"
+#include "fakesysfs.h"
+#include "multipathfixture.h"
 #include "ops/plandialog.h"
 
 #include <QAbstractItemModelTester>
@@ -34,11 +38,9 @@ using namespace dmtune;
 
 namespace {
 
-const QString mapName = QStringLiteral("mpatha");
-const QString tableText
-    = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-const QString statusText
-    = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+const QString mapName = test::fixtureMap;
+// Two round-robin groups (sda sdb | sdc sdd), no queueing, group 1 in use.
+const QString tableParams = test::fixtureTableParams();
 
 QString liveParams(FakeDeviceMapper &dm)
 {
@@ -52,57 +54,13 @@ MultipathStatus liveStatus(FakeDeviceMapper &dm)
     return lines ? multipathStatusOf(lines.value()).value() : MultipathStatus();
 }
 
-// The snapshot discovery makes of the fake map, enough for the tree and the actions.
-DeviceSnapshot snapshotOf(FakeDeviceMapper &dm)
+// What discovery makes of the fixture's tree and the fake's map as it is now.
+DeviceSnapshot snapshotOf(const test::FakeSysfs &tree, FakeDeviceMapper &dm)
 {
-    DeviceSnapshot snapshot;
-    const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-        QStringLiteral("sdd") };
-    for (int i = 0; i < names.size(); ++i) {
-        BlockDevice device;
-        device.name = names.at(i);
-        device.devnum = QStringLiteral("8:%1").arg(16 * i);
-        device.kind = DeviceKind::Scsi;
-        device.holders = { QStringLiteral("dm-0") };
-        snapshot.devices << device;
-    }
-    BlockDevice dmDevice;
-    dmDevice.name = QStringLiteral("dm-0");
-    dmDevice.devnum = QStringLiteral("253:0");
-    dmDevice.kind = DeviceKind::Multipath;
-    dmDevice.dmName = mapName;
-    dmDevice.slaves = names;
-    snapshot.devices << dmDevice;
-    MultipathMap map;
-    map.name = mapName;
-    map.device = QStringLiteral("dm-0");
-    map.devnum = QStringLiteral("253:0");
-    map.slaves = names;
-    const MultipathTable table = multipathTableOf(dm.table(mapName).value()).value();
-    const MultipathStatus status = liveStatus(dm);
-    map.tableLine = formatMultipathTable(table);
-    map.statusLine = formatMultipathStatus(status);
-    map.features = table.features;
-    map.groupsKnown = true;
-    map.nextGroup = status.nextGroup;
-    for (int g = 0; g < table.groups.size(); ++g) {
-        PathGroupInfo group;
-        group.index = g + 1;
-        group.state = QString(status.groups.at(g).state);
-        group.selector = table.groups.at(g).selector;
-        for (int p = 0; p < table.groups.at(g).paths.size(); ++p) {
-            PathInfo path;
-            path.devnum = table.groups.at(g).paths.at(p).device;
-            path.name = snapshot.deviceByDevnum(path.devnum)->name;
-            path.state = status.groups.at(g).paths.at(p).active ? QStringLiteral("A") : QStringLiteral("F");
-            path.failCount = status.groups.at(g).paths.at(p).failCount;
-            group.paths << path;
-        }
-        map.groups << group;
-    }
-    snapshot.maps << map;
-    snapshot.deviceMapper.available = true;
-    return snapshot;
+    const SysfsRoot sysfs(tree.root(), QString());
+    DeviceMapperState state;
+    state.available = true;
+    return buildSnapshot(sysfs, enumerateBlockDirectory(sysfs), &dm, state);
 }
 
 QModelIndex findKey(const QAbstractItemModel &model, const QString &key, const QModelIndex &parent = {})
@@ -134,6 +92,7 @@ class TestPathGroupEditor : public QObject {
     Q_OBJECT
 
 private:
+    test::FakeSysfs m_tree;
     std::unique_ptr<FakeDeviceMapper> m_dm;
     std::unique_ptr<PathGroupsPanel> m_panel;
 
@@ -173,12 +132,14 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase() { test::buildMultipathFixture(m_tree); }
+
     void init()
     {
         m_dm = std::make_unique<FakeDeviceMapper>();
-        QVERIFY(m_dm->addMap(mapName, tableText, statusText));
+        QVERIFY(test::addFixtureMap(*m_dm));
         m_panel = std::make_unique<PathGroupsPanel>(m_dm.get());
-        m_panel->setSnapshot(snapshotOf(*m_dm));
+        m_panel->setSnapshot(snapshotOf(m_tree, *m_dm));
         m_panel->resize(1100, 750);
     }
 
@@ -194,7 +155,7 @@ private Q_SLOTS:
         PathGroupEditor *editor = m_panel->editor();
         QVERIFY(editor->isEditable());
         QCOMPARE(editor->groupColumnCount(), 2);
-        QCOMPARE(editor->previewText(), tableText.mid(QStringLiteral("0 131072 multipath ").size()));
+        QCOMPARE(editor->previewText(), tableParams);
         QVERIFY(editor->diffText().isEmpty());
         QVERIFY(!editor->canApply()); // nothing edited
         PathGroupModel *first = editor->groupModel(0);
@@ -317,7 +278,7 @@ private Q_SLOTS:
         QTRY_VERIFY(!dialog);
         QTest::qWait(50);
         QVERIFY(finished.isEmpty());
-        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+        QCOMPARE(liveParams(*m_dm), tableParams);
 
         QTRY_VERIFY(editor->canApply());
         QVERIFY(editor->apply());
@@ -389,7 +350,7 @@ private Q_SLOTS:
         dialog->runButton()->click();
         QVERIFY(finished.wait(5000));
         QVERIFY(!finished.first().first().value<OperationResult>().ok);
-        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+        QCOMPARE(liveParams(*m_dm), tableParams);
         QVERIFY(editor->draft().isModified()); // the edits stay for another try
         QVERIFY(editor->bannerText().contains(QLatin1String("failed")));
     }
@@ -399,14 +360,12 @@ private Q_SLOTS:
     // it was asked about, and Apply asks again with the same risk. A disk of the map's own LUN goes in.
     void foreignDiskAsksNamingBothLuns()
     {
-        const QString lun0 = QStringLiteral("naa.33333330000007d0");
-        const QString lun1 = QStringLiteral("naa.33333330000007d1");
-        m_dm->removeMap(mapName);
-        QVERIFY(m_dm->addMap(mapName, tableText, statusText, QStringLiteral("mpath-33333330000007d0")));
-        DeviceSnapshot snapshot = snapshotOf(*m_dm);
-        for (BlockDevice &device : snapshot.devices) {
-            if (device.kind == DeviceKind::Scsi)
-                device.wwid = lun0;
+        const QString lun0 = test::fixtureLun;
+        const QString lun1 = QStringLiteral("naa.6001405bbbbbbbbb");
+        DeviceSnapshot snapshot = snapshotOf(m_tree, *m_dm);
+        for (const QString &path : test::fixturePaths()) {
+            QVERIFY(snapshot.device(path));
+            QCOMPARE(snapshot.device(path)->wwid, lun0);
         }
         const auto disk = [](const char *name, const char *devnum, const QString &wwid) {
             BlockDevice device;
@@ -450,7 +409,7 @@ private Q_SLOTS:
         QVERIFY(!editor->pendingConfirmation());
         QVERIFY(!editor->draft().isModified());
         QCOMPARE(editor->previewText(), live);
-        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+        QCOMPARE(liveParams(*m_dm), tableParams);
 
         // Accepted, but the draft changed meanwhile: not what was asked, not added.
         QVERIFY(!editor->addPath(QStringLiteral("sde"), 1));
@@ -494,7 +453,7 @@ private Q_SLOTS:
         QCOMPARE(editor->previewText(),
             QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 3 1 8:32 1 8:48 1 8:64 1"));
         // (Apply's own LUN check is the core's, over sysfs: tests/vm/multipath and tests/unit/ops.)
-        QCOMPARE(liveParams(*m_dm), tableText.mid(19));
+        QCOMPARE(liveParams(*m_dm), tableParams);
 
         // A disk of the map's own LUN goes in without a question; one without a WWID asks.
         editor->resetDraft();
@@ -582,7 +541,7 @@ private Q_SLOTS:
     {
         for (const QString &device : { QStringLiteral("8:16"), QStringLiteral("8:32"), QStringLiteral("8:48") })
             QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path ") + device));
-        m_panel->setSnapshot(snapshotOf(*m_dm));
+        m_panel->setSnapshot(snapshotOf(m_tree, *m_dm));
         QSignalSpy finished(m_panel.get(), &PathGroupsPanel::operationFinished);
         QVERIFY(m_panel->actions()->failPath(mapName, QStringLiteral("8:0")));
         QPointer<PlanDialog> dialog = waitForPlan(m_panel->actions());
@@ -674,7 +633,7 @@ private Q_SLOTS:
     void treeContextMenu()
     {
         QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:48")));
-        const DeviceSnapshot snapshot = snapshotOf(*m_dm);
+        const DeviceSnapshot snapshot = snapshotOf(m_tree, *m_dm);
         m_panel->setSnapshot(snapshot);
         DeviceTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -788,8 +747,8 @@ private Q_SLOTS:
             << QStringList { QStringLiteral("sdb failed"), QStringLiteral("group 1 → 2"),
                    QStringLiteral("sda failed") };
         QTest::newRow("round-robin: fail counts only")
-            << tableText.mid(19)
-            << QStringList { statusText.mid(19),
+            << tableParams
+            << QStringList { test::fixtureStatusParams(),
                    QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0"),
                    QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 1 E 0 2 0 8:32 A 0 8:48 A 0") }
             << QStringList { QStringLiteral("sda fail count"), QStringLiteral("sdb fail count"),
@@ -866,7 +825,7 @@ private Q_SLOTS:
         PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
         QVERIFY(!panel.deviceMapperAvailable());
         QVERIFY(panel.unavailableReason().contains(QLatin1String("captured")));
-        DeviceSnapshot snapshot = snapshotOf(*m_dm);
+        DeviceSnapshot snapshot = snapshotOf(m_tree, *m_dm);
         MultipathMap &map = snapshot.maps[0];
         map.groupsKnown = false;
         map.groups.clear();

@@ -28,13 +28,10 @@ using namespace dmtune;
 
 namespace {
 
-const QString mapTableParams = QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-const QString activeStatus
-    = QStringLiteral("0 2097152 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+const QString mapTableParams = test::fixtureTableParams();
+const QString activeStatus = test::fixtureStatusParams();
 // Every path failed: a reload to a new table starts them as active, and I/O fails on them (a reload risk).
-const QString failedStatus
-    = QStringLiteral("0 2097152 multipath 2 0 0 0 2 1 A 0 2 0 8:0 F 1 8:16 F 1 E 0 2 0 8:32 F 1 8:48 F 1");
-const QString mapUuid = QStringLiteral("mpath-36001405aaaaaaaaa");
+const QString failedStatus = QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 F 1 8:16 F 1 E 0 2 0 8:32 F 1 8:48 F 1");
 
 struct ReloadCounters {
     int delayMs = 0;
@@ -81,8 +78,7 @@ struct Lab {
         tree.file(tree.devicePath(QStringLiteral("sdb")) + QStringLiteral("/queue/write_cache"),
             QStringLiteral("write back"));
         counters.delayMs = delayMs;
-        ok = bool(fake.addMap(
-            QStringLiteral("mpatha"), QStringLiteral("0 2097152 multipath ") + mapTableParams, status, mapUuid));
+        ok = bool(test::addFixtureMapWithTable(fake, mapTableParams, status));
     }
     SysfsRoot sysfs() const { return SysfsRoot::scratch(tree.root()); }
     QString tableParams() { return fake.table(QStringLiteral("mpatha")).value().first().params; }

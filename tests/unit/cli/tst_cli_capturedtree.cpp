@@ -7,6 +7,7 @@
 #include "discovery/devicesnapshot.h"
 #include "discovery/sysfscapture.h"
 #include "fakedevicemapper.h"
+#include "multipathfixture.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -19,10 +20,10 @@ using dmtune::test::FakeSysfs;
 
 namespace {
 
-const QString tableText = QStringLiteral("0 131072 multipath 1 queue_if_no_path 0 2 1 "
-                                         "round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-const QString statusText = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 "
-                                          "8:32 A 0 8:48 A 0");
+// tests/common's fixture map, renamed, its table with queue_if_no_path: a reload keeps the map's features.
+const QString tableParams
+    = QStringLiteral("1 queue_if_no_path 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
+const QString tableText = test::fixtureLine(tableParams);
 const QString mapName = QStringLiteral("dmtune-captured-mpatha"); // not a map this host has
 
 struct Run {
@@ -81,15 +82,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         FakeSysfs t;
-        const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-            QStringLiteral("sdd") };
-        for (int i = 0; i < 4; ++i)
-            t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i + 2),
-                QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.333333330000007d0"));
-        t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("254:0"), mapName, QStringLiteral("mpath-333333330000007d0"),
-            paths, 131072);
+        test::buildMultipathFixture(t, test::fixturePaths(), mapName);
         FakeDeviceMapper dm;
-        QVERIFY(dm.addMap(mapName, tableText, statusText, QStringLiteral("mpath-333333330000007d0")));
+        QVERIFY(test::addFixtureMapWithTable(dm, tableParams, test::fixtureStatusParams(), mapName));
         DeviceMapperState state;
         state.available = true;
         m_capture = m_dir.path() + QStringLiteral("/capture");
@@ -167,7 +162,7 @@ private Q_SLOTS:
             + root);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(
-            r.out.startsWith(QLatin1String("0 131072 multipath 1 queue_if_no_path 0 2 1 service-time 0 2 2 8:0 1 1 ")),
+            r.out.startsWith(QLatin1String("0 2097152 multipath 1 queue_if_no_path 0 2 1 service-time 0 2 2 8:0 1 1 ")),
             qPrintable(r.out));
         QVERIFY2(
             r.out.contains(QLatin1String("# group 1: selector round-robin 0 -> service-time 0")), qPrintable(r.out));

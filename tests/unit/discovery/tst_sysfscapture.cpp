@@ -11,6 +11,7 @@
 #include "dm/multipathdclient.h"
 #include "dm/multipathoperation.h"
 #include "fakedevicemapper.h"
+#include "multipathfixture.h"
 #include "stats/counterreader.h"
 #include "util/fd.h"
 
@@ -31,11 +32,13 @@ using dmtune::test::FakeSysfs;
 
 namespace {
 
-// A 2x2 map as the lab's scsi_debug paths give it (tests/unit/dm/fixtures/multipath-fresh-maps.txt, line 9).
-const QString tableText = QStringLiteral("0 131072 multipath 3 queue_if_no_path pg_init_retries 50 1 alua 2 1 "
-                                         "service-time 0 2 2 8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1");
-const QString statusText = QStringLiteral("0 131072 multipath 2 1 0 0 2 1 E 0 2 2 8:0 A 0 0 1 8:16 A 0 0 1 E 0 2 2 "
-                                          "8:32 F 1 0 1 8:48 A 0 0 1");
+// tests/common's fixture map with the table and status of a 2x2 map as the lab's scsi_debug paths give it
+// (tests/unit/dm/fixtures/multipath-fresh-maps.txt, line 9): features, a hardware handler, service-time's
+// per-path arguments and a failed path, all to read back from the capture.
+const QString labTableParams = QStringLiteral("3 queue_if_no_path pg_init_retries 50 1 alua 2 1 service-time 0 2 2 "
+                                              "8:0 1 1 8:16 1 1 service-time 0 2 2 8:32 1 1 8:48 1 1");
+const QString labStatusParams = QStringLiteral("2 1 0 0 2 1 E 0 2 2 8:0 A 0 0 1 8:16 A 0 0 1 E 0 2 2 8:32 F 1 0 1 "
+                                               "8:48 A 0 0 1");
 
 void writeText(const QString &path, const QByteArray &text)
 {
@@ -64,15 +67,7 @@ private Q_SLOTS:
 void TestSysfsCapture::captureReadsBackTheSameSystem()
 {
     FakeSysfs t;
-    const QString wwid = QStringLiteral("naa.333333330000007d0");
-    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-        QStringLiteral("sdd") };
-    for (int i = 0; i < 4; ++i)
-        t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i + 2),
-            QStringLiteral("Linux"), QStringLiteral("scsi_debug"), wwid);
-    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("254:0"), QStringLiteral("mpatha"),
-        QStringLiteral("mpath-333333330000007d0"), paths, 131072);
-    t.file(QStringLiteral("module/dm_mod/parameters/use_blk_mq"), QStringLiteral("Y\n"));
+    test::buildMultipathFixture(t);
     // A write-only attribute (as device/rescan is): skipped, never read.
     t.file(QStringLiteral("block/sda/device/rescan"), QString());
     QVERIFY(::chmod(QFile::encodeName(t.root() + QStringLiteral("/block/sda/device/rescan")).constData(), 0200) == 0);
@@ -82,12 +77,12 @@ void TestSysfsCapture::captureReadsBackTheSameSystem()
         "   8      16 sdb 11 0 88 5 21 3 168 9 0 12 14 0 0 0 0 0 0\n"
         "   8      32 sdc 12 0 96 5 22 3 176 9 0 12 14 0 0 0 0 0 0\n"
         "   8      48 sdd 13 0 104 5 23 3 184 9 0 12 14 0 0 0 0 0 0\n"
-        " 254       0 dm-0 46 0 368 20 86 0 688 36 0 48 56 0 0 0 0 0 0\n");
+        " 253       0 dm-0 46 0 368 20 86 0 688 36 0 48 56 0 0 0 0 0 0\n");
     writeText(proc.path() + QStringLiteral("/sys/kernel/osrelease"), "6.1.0-28-amd64\n");
     const SysfsRoot source(t.root(), proc.path());
 
     FakeDeviceMapper dm;
-    QVERIFY(dm.addMap(QStringLiteral("mpatha"), tableText, statusText, QStringLiteral("mpath-333333330000007d0")));
+    QVERIFY(test::addFixtureMapWithTable(dm, labTableParams, labStatusParams));
     DeviceMapperState state;
     state.available = true;
     state.driverVersion = QStringLiteral("4.47.0");
@@ -213,15 +208,9 @@ void TestSysfsCapture::newFilesNeverFollowLinks()
 void TestSysfsCapture::capturedMapsAreNeverChanged()
 {
     FakeSysfs t;
-    const QStringList paths { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-        QStringLiteral("sdd") };
-    for (int i = 0; i < 4; ++i)
-        t.scsiDisk(paths[i], QStringLiteral("8:%1").arg(i * 16), QStringLiteral("%1:0:0:0").arg(i + 2),
-            QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.333333330000007d0"));
-    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("254:0"), QStringLiteral("mpatha"),
-        QStringLiteral("mpath-333333330000007d0"), paths, 131072);
+    test::buildMultipathFixture(t);
     FakeDeviceMapper source;
-    QVERIFY(source.addMap(QStringLiteral("mpatha"), tableText, statusText, QStringLiteral("mpath-333333330000007d0")));
+    QVERIFY(test::addFixtureMapWithTable(source, labTableParams, labStatusParams));
     DeviceMapperState state;
     state.available = true;
     QTemporaryDir out;
@@ -252,7 +241,7 @@ void TestSysfsCapture::capturedMapsAreNeverChanged()
     QVERIFY(!executeMultipathReload(*dm.value(), reload.value(), false).ok);
 
     // This host's device-mapper, reached with a tree that is not this host's /sys, refuses before any ioctl
-    // (here the tree has no dm_mod either: that reason comes first).
+    // (the tree has dm_mod loaded; on a host without /dev/mapper/control that reason comes first).
     LibDevmapperBackend host(captured);
     QVERIFY2(
         host.readOnlyReason().contains(QLatin1String("not this system's /sys")), qPrintable(host.readOnlyReason()));

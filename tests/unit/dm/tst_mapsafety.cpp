@@ -241,6 +241,23 @@ private Q_SLOTS:
             QVERIFY2(risks.at(i).contains(expected.at(i)), qPrintable(risks.at(i)));
     }
 
+    // The UUID "mpath-3" + a 16-digit NAA 6 parses as half a name (udev's ID_SERIAL form), the paths'
+    // "naa." + the same digits as a whole one: the risk names the map's LUN once.
+    void mapLunNamedOnce()
+    {
+        const MultipathTable current = table(QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1"));
+        const MultipathTable proposed = table(QStringLiteral("0 0 1 1 round-robin 0 3 1 8:0 1 8:16 1 8:64 1"));
+        const MapIdentity identity { QStringLiteral("mpatha"), QStringLiteral("mpath-36001405aaaaaaaaa"),
+            { { QStringLiteral("8:0"), QStringLiteral("sda"), { QStringLiteral("naa.6001405aaaaaaaaa") } },
+                { QStringLiteral("8:16"), QStringLiteral("sdb"), { QStringLiteral("naa.6001405aaaaaaaaa") } },
+                { QStringLiteral("8:64"), QStringLiteral("sde"), { QStringLiteral("naa.6001405bbbbbbbbb") } } } };
+        const QStringList risks = dmtune::identityRisks(identity, current, proposed);
+        QCOMPARE(risks.size(), 1);
+        QVERIFY2(risks.first().contains(QStringLiteral(
+                     "sde (8:64) is LUN naa.6001405bbbbbbbbb, not LUN naa.6001405aaaaaaaaa of mpatha: ")),
+            qPrintable(risks.first()));
+    }
+
     void identityUnknownMap()
     {
         // mpathn of the lab: null_blk paths, a uuid made by hand; a new path cannot be told apart

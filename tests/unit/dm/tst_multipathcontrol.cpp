@@ -314,7 +314,7 @@ private Q_SLOTS:
         QVERIFY2(r.ok, qPrintable(r.error)); // the caller asked first; the risk comes back as a warning
         const QString warnings = r.warnings.join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(QStringLiteral("sde (8:64) is LUN naa.6001405bbbbbbbbb, not LUN "
-                                                  "naa.6001405aaaaaaaaa")),
+                                                  "naa.6001405aaaaaaaaa of mpatha")),
             qPrintable(warnings));
 
         const auto prepared = prepareMultipathReload(*m_dm, mapName, table(parseTargetLine(labTable)->params), sysfs());

@@ -2,6 +2,7 @@
 // --group, the GUI and a remote agent send is turned into the same table with the same errors.
 #include "dm/reloadtable.h"
 #include "fakesysfs.h"
+#include "multipathfixture.h"
 
 #include <QTest>
 
@@ -27,8 +28,8 @@ private Q_SLOTS:
             << QStringLiteral("0 0 1 1 round-robin 0 1 1 8:16 1") << QString();
         QTest::newRow("a line of another extent") << QStringLiteral("0 1024 multipath 0 0 1 1 round-robin 0 1 1 8:16 1")
                                                   << QString() << QStringLiteral("covers 0+1024, the map 0+2097152");
-        QTest::newRow("the kernel's grammar") << QStringLiteral("0 0 1 1 round-robin 0 1 2 8:16 1")
-                                              << QString() << QStringLiteral("arguments of path 1 in priority group 1");
+        QTest::newRow("the kernel's grammar") << QStringLiteral("0 0 1 1 round-robin 0 1 2 8:16 1") << QString()
+                                              << QStringLiteral("arguments of path 1 in priority group 1");
     }
     void fromText()
     {
@@ -54,22 +55,24 @@ private Q_SLOTS:
         QTest::newRow("names, /dev paths and numbers; features and handler kept")
             << QStringLiteral("round-robin")
             << QList<QStringList> { { QStringLiteral("sdb"), QStringLiteral("8:32") }, { QStringLiteral("sdd") } }
-            << keep << QStringLiteral("1 queue_if_no_path 1 alua 2 1 round-robin 0 2 1 8:16 1 8:32 1 round-robin 0 1 1 8:48 1")
+            << keep
+            << QStringLiteral("1 queue_if_no_path 1 alua 2 1 round-robin 0 2 1 8:16 1 8:32 1 round-robin 0 1 1 8:48 1")
             << QString();
-        QTest::newRow("features given: none") << QStringLiteral("service-time")
-                                              << QList<QStringList> { { QStringLiteral("sdb") } } << QStringList()
-                                              << QStringLiteral("0 1 alua 1 1 service-time 0 1 2 8:16 1 1") << QString();
+        QTest::newRow("features given: none")
+            << QStringLiteral("service-time") << QList<QStringList> { { QStringLiteral("sdb") } } << QStringList()
+            << QStringLiteral("0 1 alua 1 1 service-time 0 1 2 8:16 1 1") << QString();
         QTest::newRow("historical-service-time prints 0 per path")
             << QStringLiteral("historical-service-time") << QList<QStringList> { { QStringLiteral("sdc") } } << keep
             << QStringLiteral("1 queue_if_no_path 1 alua 1 1 historical-service-time 0 1 1 8:32 0") << QString();
         QTest::newRow("io-affinity gets CPU 0's mask")
             << QStringLiteral("io-affinity") << QList<QStringList> { { QStringLiteral("sdc") } } << keep
             << QStringLiteral("1 queue_if_no_path 1 alua 1 1 io-affinity 0 1 1 8:32 1") << QString();
-        QTest::newRow("unknown selector") << QStringLiteral("fastest") << QList<QStringList> { { QStringLiteral("sdb") } }
-                                          << keep << QString() << QStringLiteral("unknown selector 'fastest'");
+        QTest::newRow("unknown selector")
+            << QStringLiteral("fastest") << QList<QStringList> { { QStringLiteral("sdb") } } << keep << QString()
+            << QStringLiteral("unknown selector 'fastest'");
         QTest::newRow("unknown device") << QStringLiteral("round-robin")
-                                        << QList<QStringList> { { QStringLiteral("sdb"), QStringLiteral("sdz") } } << keep
-                                        << QString() << QStringLiteral("sdz");
+                                        << QList<QStringList> { { QStringLiteral("sdb"), QStringLiteral("sdz") } }
+                                        << keep << QString() << QStringLiteral("sdz");
         QTest::newRow("an empty group") << QStringLiteral("round-robin")
                                         << QList<QStringList> { { QStringLiteral("sdb") }, {} } << keep << QString()
                                         << QStringLiteral("group 2 names no device");
@@ -86,10 +89,8 @@ private Q_SLOTS:
         QFETCH(QStringList, features);
         QFETCH(QString, table);
         QFETCH(QString, error);
-        test::FakeSysfs sys;
-        for (const auto &[name, devnum] : { std::pair { "sdb", "8:16" }, { "sdc", "8:32" }, { "sdd", "8:48" } })
-            sys.scsiDisk(QLatin1String(name), QLatin1String(devnum), QStringLiteral("1:0:0:0"), QStringLiteral("LIO"),
-                QStringLiteral("disk"), QStringLiteral("naa.600"));
+        test::FakeSysfs sys; // sda..sdd (8:0..8:48): the names a request's groups give
+        test::buildMultipathFixture(sys);
         const auto current = parseMultipathTable(mapLine.params);
         QVERIFY(current.ok());
         ReloadGroups request { selector, groups, std::nullopt };

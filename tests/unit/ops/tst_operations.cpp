@@ -3,6 +3,7 @@
 // refuses other versions and edited plans.
 #include "fakedevicemapper.h"
 #include "fakesysfs.h"
+#include "multipathfixture.h"
 #include "ops/operationregistry.h"
 
 #include <QJsonArray>
@@ -12,12 +13,9 @@ using namespace dmtune;
 using namespace Qt::StringLiterals;
 
 namespace {
-const QString mapName = QStringLiteral("mpatha");
-// 2 groups of 2 paths, no queueing: failing both paths of group 2 leaves it without an active path
-const QString labTable
-    = QStringLiteral("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin 0 2 1 8:32 1 8:48 1");
-const QString labStatus
-    = QStringLiteral("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 A 0");
+// tests/common's fixture: 2 groups of 2 paths (sda sdb | sdc sdd), no queueing, so failing both paths of a
+// group leaves it without an active path.
+const QString mapName = test::fixtureMap;
 } // namespace
 
 class TstOperations : public QObject {
@@ -45,13 +43,9 @@ private Q_SLOTS:
     void init()
     {
         m_dm = std::make_unique<FakeDeviceMapper>();
-        QVERIFY(m_dm->addMap(mapName, labTable, labStatus));
+        QVERIFY(test::addFixtureMap(*m_dm));
         m_sysfs = std::make_unique<test::FakeSysfs>();
-        const QStringList names { QStringLiteral("sda"), QStringLiteral("sdb"), QStringLiteral("sdc"),
-            QStringLiteral("sdd") };
-        for (int i = 0; i < 4; ++i)
-            m_sysfs->scsiDisk(names.at(i), QStringLiteral("8:%1").arg(16 * i), QStringLiteral("%1:0:0:0").arg(i),
-                QStringLiteral("Linux"), QStringLiteral("scsi_debug"), QStringLiteral("naa.33333330000007d0"));
+        test::buildMultipathFixture(*m_sysfs);
     }
 
     void kindsAreRegistered()
