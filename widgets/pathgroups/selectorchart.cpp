@@ -70,6 +70,34 @@ void fitValueAxis(QCPAxis *axis, const QList<QCPGraph *> &graphs)
     axis->setRange(0, upper <= 0 ? 1 : upper * 1.15);
 }
 
+constexpr int minimumPlotHeight = 110;
+
+// QCustomPlot paints its layer buffers (ARGB, premultiplied) straight onto the window. In the lab VM (Debian 12's
+// Qt 6.4 under QEMU, offscreen and Xvfb alike) the raster engine's blend of this chart's buffer into the window's
+// backing store crashed (SIGSEGV in QRasterPaintEngine::drawImage, at 1400x900 and 1920x1080). The buffers are
+// composed into an opaque frame of the widget's size first; the frame is then copied, not blended, to the window.
+class OpaquePlot : public QCustomPlot {
+public:
+    using QCustomPlot::QCustomPlot;
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        const qreal ratio = devicePixelRatioF();
+        QImage frame(size() * ratio, QImage::Format_RGB32);
+        frame.setDevicePixelRatio(ratio);
+        frame.fill(Qt::white); // QCustomPlot's background brush
+        {
+            QCPPainter painter(&frame);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform);
+            drawBackground(&painter);
+            for (const QSharedPointer<QCPAbstractPaintBuffer> &buffer : std::as_const(mPaintBuffers))
+                buffer->draw(&painter);
+        }
+        QPainter(this).drawImage(0, 0, frame);
+    }
+};
+
 } // namespace
 
 SelectorChart::SelectorChart(QWidget *parent)
@@ -85,9 +113,9 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_message->setObjectName(QStringLiteral("selectorChartMessage"));
     m_stack->addWidget(m_message);
 
-    m_plot = new QCustomPlot;
+    m_plot = new OpaquePlot;
     m_plot->setObjectName(QStringLiteral("selectorChart"));
-    m_plot->setMinimumHeight(110); // the group cards above come first in a 720-pixel window
+    m_plot->setMinimumHeight(minimumPlotHeight); // the group cards above come first in a 720-pixel window
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setNoAntialiasingOnDrag(true);
     m_stack->addWidget(m_plot);
@@ -149,6 +177,22 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_failRect->axis(QCPAxis::atRight)->setTickLabels(false);
     m_failRect->axis(QCPAxis::atRight)->setTicks(false);
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    // Small inner minimums (QCPAxisRect's default is 50x50 each), so that the chart fits under the cards.
+    m_loadRect->setMinimumSize(0, 36);
+    m_failRect->setMinimumSize(0, 16);
+    // The margins (tick labels) are known once laid out: each replot says what the layout needs now.
+    connect(m_plot, &QCustomPlot::afterReplot, this, &SelectorChart::fitMinimumHeight);
+    fitMinimumHeight();
+}
+
+void SelectorChart::fitMinimumHeight()
+{
+    // QCustomPlot lays its elements out at their minimum sizes even in a smaller widget and then paints rects
+    // of negative height (Qt's raster engine crashed on one, at 1400x900 over a real map): the widget never gets
+    // less than its layout's minimum, which grows with the legend's rows.
+    const int needed = std::max(minimumPlotHeight, m_plot->plotLayout()->minimumOuterSizeHint().height());
+    if (m_plot->minimumHeight() != needed)
+        m_plot->setMinimumHeight(needed);
 }
 
 SelectorChart::~SelectorChart() = default;

@@ -64,6 +64,7 @@ private:
     static QString metricName(Metric metric);
     void addMarker(double time, SelectorChartMarker::Kind kind, const QString &label);
     void trim(double now);
+    void fitMinimumHeight();
 
     QStackedWidget *m_stack = nullptr;
     QLabel *m_message = nullptr;

@@ -2,12 +2,12 @@
 // message), what the kernel state is afterwards, errors, risks as warnings, safe reloads,
 // MultipathControl's queued hand-back and DmEventWatcher's events.
 #include "dm/dmeventwatcher.h"
-#include "multipathcontrol.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathoperation.h"
 #include "dm/pathdevice.h"
 #include "fakedevicemapper.h"
 #include "fakesysfs.h"
+#include "multipathcontrol.h"
 #include "multipathfixture.h"
 
 #include <QElapsedTimer>

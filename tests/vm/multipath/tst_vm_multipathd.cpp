@@ -6,9 +6,9 @@
 #include "vmsupport.h"
 
 #include "dm/libdevmapperbackend.h"
-#include "multipathcontrol.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathdview.h"
+#include "multipathcontrol.h"
 
 #include <QDeadlineTimer>
 #include <QJsonArray>

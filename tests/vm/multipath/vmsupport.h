@@ -2,9 +2,9 @@
 // Helpers of the multipath vm tests (run INSIDE the lab VM): programs, the lab's KEY=VALUE
 // variables, the kernel's table and status through dmsetup (an independent reader, parsed with
 // the unit-tested grammar), waiting for a signal.
-#include "multipathcontrol.h"
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
+#include "multipathcontrol.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QFile>
