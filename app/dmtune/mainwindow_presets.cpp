@@ -41,6 +41,9 @@ void MainWindow::setupPresets()
     });
     connect(m_presets, &PresetManager::message, this,
         [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    connect(m_presets, &PresetManager::newPresetSaved, this, [this](bool ok, const QString &pathOrError) {
+        statusBar()->showMessage(ok ? QStringLiteral("Saved %1").arg(pathOrError) : pathOrError, 10000);
+    });
 
     QMenu *menu = new QMenu(QStringLiteral("&Presets"), this);
     menu->addAction(QStringLiteral("&Preset manager…"), this, [this, dialog] {
@@ -51,8 +54,7 @@ void MainWindow::setupPresets()
     menu->addAction(QStringLiteral("&New from selection…"), this, [this, dialog] {
         m_presets->setSnapshot(m_discovery->snapshot());
         dialog->show();
-        const auto path = m_presets->newFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
-        statusBar()->showMessage(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage(), 10000);
+        m_presets->newFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
     });
     // Before Help, as the last menu of the tools.
     QAction *before = menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().constLast();

@@ -568,8 +568,7 @@ void PresetManager::promptNewFromSelection()
     connect(prompt, &QInputDialog::textValueSelected, this, [this](const QString &name) {
         if (name.trimmed().isEmpty())
             return;
-        const auto path = newFromSelection(name.trimmed());
-        setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
+        newFromSelection(name.trimmed()); // the status line follows the read
     });
     prompt->open();
 }
@@ -590,14 +589,25 @@ void PresetManager::verifyCurrent()
     refreshPreview();
 }
 
-Result<QString> PresetManager::newFromSelection(const QString &name)
+bool PresetManager::newFromSelection(const QString &name)
 {
-    if (m_selection.isEmpty())
-        return Result<QString>::failure(QStringLiteral("Select devices in the tree first"));
-    const auto preset = presetFromDevices(m_session->sysfs(), m_snapshot, m_selection, {}, name);
-    if (!preset)
-        return Result<QString>::failure(preset.errorMessage());
-    return storeAndSelect(*preset);
+    if (m_selection.isEmpty()) {
+        setStatus(QStringLiteral("Select devices in the tree first"));
+        Q_EMIT newPresetSaved(false, QStringLiteral("Select devices in the tree first"));
+        return false;
+    }
+    setStatus(QStringLiteral("Reading the settings of %1…").arg(m_selection.join(QStringLiteral(", "))));
+    m_jobs->startLatest(
+        QStringLiteral("new from selection"), QStringLiteral("preset from %1").arg(m_selection.join(QLatin1Char(' '))),
+        [sysfs = m_session->sysfs(), snapshot = m_snapshot, selection = m_selection, name](
+            JobContext &) { return presetFromDevices(sysfs, snapshot, selection, {}, name); },
+        [this](const Result<Preset> &preset) {
+            const Result<QString> path
+                = preset ? storeAndSelect(*preset) : Result<QString>::failure(preset.errorMessage());
+            setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
+            Q_EMIT newPresetSaved(path.ok(), path ? *path : path.errorMessage());
+        });
+    return true;
 }
 
 Result<QString> PresetManager::storeAndSelect(const Preset &preset, ExistingFile existing)

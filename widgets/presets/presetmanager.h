@@ -78,7 +78,9 @@ public:
     // Saving over a stored preset (the same file name) asks first; the save happens when "Replace" is clicked.
     QMessageBox *pendingReplaceConfirmation() const;
     void verifyCurrent(); // the preview shows only the drift
-    Result<QString> newFromSelection(const QString &name);
+    // Reads the selected devices' settings (a job: sysfs reads) into a preset named `name` and stores it;
+    // newPresetSaved() says where, or why not. False (and nothing started) when nothing is selected.
+    bool newFromSelection(const QString &name);
     Result<QString> saveEdited(); // stores the editor's preset in the user dir
     QString exportText(const QString &format) const;
 
@@ -97,6 +99,8 @@ Q_SIGNALS:
     void message(const QString &text);
     // The preview shows the resolution of the current preset on the newest snapshot.
     void previewShown();
+    // newFromSelection()'s end: the stored file, or the error (ok false).
+    void newPresetSaved(bool ok, const QString &pathOrError);
 
 protected:
     void showEvent(QShowEvent *event) override;

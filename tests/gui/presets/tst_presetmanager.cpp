@@ -44,6 +44,7 @@ private Q_SLOTS:
     void writeThroughAsksTypedConfirmation();
     void saveOverStoredPresetAsks();
     void appliesThroughTheHelperForAUser();
+    void newFromSelectionReadsOnAJob();
 
 private:
     QString attr(const QString &device, const QString &attribute) const
@@ -299,6 +300,31 @@ void TestPresetManager::saveOverStoredPresetAsks()
     QTRY_COMPARE(loadPresetFile(*first)->name, QStringLiteral("mine"));
     QVERIFY2(m_manager->statusText().contains(QStringLiteral("replaced")), qPrintable(m_manager->statusText()));
     QFile::remove(*first);
+}
+
+// "New from selection" reads the devices' settings on the manager's job, then stores the preset; without a
+// selection nothing starts.
+void TestPresetManager::newFromSelectionReadsOnAJob()
+{
+    QSignalSpy saved(m_manager.get(), &PresetManager::newPresetSaved);
+    m_manager->setSelection({});
+    QVERIFY(!m_manager->newFromSelection(QStringLiteral("Nothing")));
+    QCOMPARE(saved.size(), 1);
+    QCOMPARE(saved.takeFirst().at(0).toBool(), false);
+
+    m_manager->setSelection({ QStringLiteral("sdc") });
+    QVERIFY(m_manager->newFromSelection(QStringLiteral("From sdc")));
+    QVERIFY(m_manager->statusText().contains(QStringLiteral("Reading the settings of sdc")));
+    QVERIFY(saved.wait(5000));
+    const QList<QVariant> args = saved.takeFirst();
+    QVERIFY2(args.at(0).toBool(), qPrintable(args.at(1).toString()));
+    const QString path = args.at(1).toString();
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY2(text.contains("\"From sdc\"") && text.contains("device/queue_depth"), text.constData());
+    QVERIFY(loadPresetFile(path));
+    QFile::remove(path);
 }
 
 void TestPresetManager::appliesThroughTheHelperForAUser()
