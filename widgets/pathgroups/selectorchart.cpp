@@ -178,8 +178,8 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_failRect->axis(QCPAxis::atRight)->setTicks(false);
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     // Small inner minimums (QCPAxisRect's default is 50x50 each), so that the chart fits under the cards.
-    m_loadRect->setMinimumSize(0, 30);
-    m_failRect->setMinimumSize(0, 10);
+    m_loadRect->setMinimumSize(0, 36);
+    m_failRect->setMinimumSize(0, 16);
     // The margins (tick labels) are known once laid out: each replot says what the layout needs now.
     connect(m_plot, &QCustomPlot::afterReplot, this, &SelectorChart::fitMinimumHeight);
     fitMinimumHeight();
