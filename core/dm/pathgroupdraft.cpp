@@ -289,34 +289,6 @@ void PathGroupDraft::setFeatures(const MultipathFeatures &features)
     m_table.features = features.toWords();
 }
 
-void PathGroupDraft::setQueueIfNoPath(bool on)
-{
-    MultipathFeatures f = features();
-    f.queueIfNoPath = on;
-    setFeatures(f);
-}
-
-void PathGroupDraft::setPgInitRetries(int retries)
-{
-    MultipathFeatures f = features();
-    f.pgInitRetries = retries;
-    setFeatures(f);
-}
-
-void PathGroupDraft::setPgInitDelayMsecs(int msecs)
-{
-    MultipathFeatures f = features();
-    f.pgInitDelayMsecs = msecs;
-    setFeatures(f);
-}
-
-void PathGroupDraft::setRetainAttachedHwHandler(bool on)
-{
-    MultipathFeatures f = features();
-    f.retainAttachedHwHandler = on;
-    setFeatures(f);
-}
-
 void PathGroupDraft::setHwHandler(const QStringList &words)
 {
     QStringList cleaned;

@@ -78,10 +78,6 @@ public:
 
     MultipathFeatures features() const { return MultipathFeatures::fromWords(m_table.features); }
     void setFeatures(const MultipathFeatures &features);
-    void setQueueIfNoPath(bool on);
-    void setPgInitRetries(int retries);
-    void setPgInitDelayMsecs(int msecs);
-    void setRetainAttachedHwHandler(bool on);
     // {} for none, {"alua"}, {"emc", "1"}, ...
     void setHwHandler(const QStringList &words);
 

@@ -41,14 +41,17 @@ Status run(PathGroupDraft &draft, const QString &operation)
         return draft.setPathArg(w.value(1), w.value(2).toInt(), w.value(3));
     if (op == QLatin1String("initial"))
         return draft.setInitialGroup(w.value(1).toInt());
+    // The features, as the editor sets them: read, change one, set.
+    MultipathFeatures f = draft.features();
+    const bool on = w.value(1) == QLatin1String("on");
     if (op == QLatin1String("queue"))
-        draft.setQueueIfNoPath(w.value(1) == QLatin1String("on"));
+        draft.setFeatures((f.queueIfNoPath = on, f));
     else if (op == QLatin1String("retries"))
-        draft.setPgInitRetries(w.value(1).toInt());
+        draft.setFeatures((f.pgInitRetries = w.value(1).toInt(), f));
     else if (op == QLatin1String("delay"))
-        draft.setPgInitDelayMsecs(w.value(1).toInt());
+        draft.setFeatures((f.pgInitDelayMsecs = w.value(1).toInt(), f));
     else if (op == QLatin1String("retain"))
-        draft.setRetainAttachedHwHandler(w.value(1) == QLatin1String("on"));
+        draft.setFeatures((f.retainAttachedHwHandler = on, f));
     else if (op == QLatin1String("hw"))
         draft.setHwHandler(w.mid(1));
     else
@@ -341,7 +344,9 @@ private Q_SLOTS:
     {
         PathGroupDraft draft(
             parsed(QStringLiteral("0 0 2 1 round-robin 0 2 1 8:0 5 8:16 1 round-robin 0 2 1 8:32 1 8:48 1")));
-        draft.setPgInitRetries(3);
+        MultipathFeatures features = draft.features();
+        features.pgInitRetries = 3;
+        draft.setFeatures(features);
         const QStringList notes = draft.notes({ QStringLiteral("8:32"), QStringLiteral("8:48") });
         QCOMPARE(notes.size(), 3);
         QVERIFY(notes.at(0).contains(QLatin1String("repeat_count 1")));
