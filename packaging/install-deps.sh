@@ -12,6 +12,7 @@ PKGS=(
     clang-tidy clang-format
     xvfb xauth imagemagick poppler-utils
     file librsvg2-bin appstream desktop-file-utils
+    openssh-client openssh-server
 )
 LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools debootstrap lintian rpm)
 
@@ -29,4 +30,16 @@ SUDO=""
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# openssh-server's postinst starts the system's sshd on port 22; the remote tests start their own sshd on a free
+# 127.0.0.1 port, so a policy-rc.d forbids starting any service while the packages go in.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+    $SUDO chmod 755 "$policy"
+    own_policy=1
+fi
+status=0
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || status=$?
+[ "$own_policy" = 1 ] && $SUDO rm -f "$policy"
+exit "$status"

@@ -49,6 +49,9 @@ int runRecord(const QStringList &args, Streams io); // cmd_record.cpp
 int runReport(const QStringList &args, Streams io); // cmd_report.cpp (cmd_report_nogui.cpp without the GUI)
 int runVersion(const QStringList &args, Streams io);
 int runPreset(const QStringList &args, Streams io);
+int runAgent(const QStringList &args, Streams io); // cmd_agent.cpp
+// --host [user@]host[:port] [ssh options] COMMAND ...: args from --host on (remote.cpp).
+int runRemote(const QStringList &args, Streams io);
 
 // Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd, --dry-run.
 void addOperationOptions(QCommandLineParser &parser);

@@ -29,14 +29,19 @@ constexpr Command commands[] = {
     { "report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf" },
     { "version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)" },
     { "preset", runPreset, "tuning presets: save, apply (--dry-run), verify, diff, export, list" },
+    { "agent", runAgent, "speak the agent protocol on stdin/stdout (what --host starts over ssh)" },
 };
 
 void printUsage(QTextStream &s)
 {
-    s << "usage: dmtunectl [--version] [--help] COMMAND [ARGS...]\n\ncommands:\n";
+    s << "usage: dmtunectl [--version] [--help] [--host [USER@]HOST[:PORT]] COMMAND [ARGS...]\n\ncommands:\n";
     for (const auto &c : commands)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';
-    s << "\n'dmtunectl COMMAND --help' describes a command's options.\n"
+    s << "\n--host runs COMMAND on that host over ssh (its agent; docs/remote.md), with the same output and exit\n"
+         "status; the files on the command line are this side's. There also: job list | job attach JOB | job stop "
+         "JOB.\n"
+         "More options before COMMAND: --ssh-config FILE (ssh -F), --remote-dmtunectl PATH, --sudo-password-stdin.\n"
+         "\n'dmtunectl COMMAND --help' describes a command's options.\n"
          "exit status: 0 success, 1 failure (reason on stderr), 2 bad usage.\n";
 }
 
@@ -66,6 +71,11 @@ int main(int argc, char **argv)
         printUsage(out);
         return ExitOk;
     }
+    if (first == QLatin1String("--host") || first.startsWith(QLatin1String("--host=")))
+        return runRemote(args, io);
+    if (first == QLatin1String("job"))
+        return usageError(
+            io, QStringLiteral("job: the detached workloads of a remote host: dmtunectl --host HOST job list"));
     for (const auto &c : commands) {
         if (first == QLatin1String(c.name))
             return c.run(args, io);

@@ -1,0 +1,132 @@
+#include "remote/agentclient.h"
+
+#include "remote/agentprotocol.h"
+
+#include <QProcess>
+
+namespace dmtune {
+
+AgentClient::AgentClient(HostAddress address, SshSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_address(std::move(address))
+    , m_settings(std::move(settings))
+{
+}
+
+AgentClient::~AgentClient()
+{
+    if (m_ssh) {
+        m_ssh->disconnect(this);
+        m_ssh->closeWriteChannel(); // the agent sees the end of its input and stops what is not a job
+        if (!m_ssh->waitForFinished(3000))
+            m_ssh->kill();
+        m_ssh->waitForFinished(1000);
+    }
+}
+
+void AgentClient::connectToHost(const QByteArray &sudoPassword)
+{
+    if (m_ssh)
+        return;
+    m_ready = false;
+    m_buffer.clear();
+    m_stderr.clear();
+    m_ssh = new QProcess(this);
+    m_ssh->setProgram(QStringLiteral("ssh"));
+    m_ssh->setArguments(sshArguments(m_address, m_settings, !sudoPassword.isEmpty()));
+    connect(m_ssh, &QProcess::readyReadStandardOutput, this, &AgentClient::readOutput);
+    connect(m_ssh, &QProcess::readyReadStandardError, this, [this] {
+        m_stderr += m_ssh->readAllStandardError();
+        if (m_stderr.size() > 65536)
+            m_stderr = m_stderr.right(65536);
+    });
+    connect(m_ssh, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) { processEnded(code); });
+    connect(m_ssh, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            m_ssh->deleteLater();
+            m_ssh = nullptr;
+            Q_EMIT disconnected(QStringLiteral("cannot start ssh: install openssh-client"), false);
+        }
+    });
+    m_ssh->start();
+    if (!sudoPassword.isEmpty())
+        m_ssh->write(sudoPassword + '\n');
+    m_ssh->write(encodeAgentMessage(dmtune::agentHello()));
+}
+
+void AgentClient::disconnectFromHost()
+{
+    if (m_ssh)
+        m_ssh->closeWriteChannel();
+}
+
+qint64 AgentClient::request(const QString &op, const QJsonObject &fields)
+{
+    const qint64 id = m_nextId++;
+    QJsonObject message = fields;
+    message.insert(QLatin1String("type"), QStringLiteral("request"));
+    message.insert(QLatin1String("id"), id);
+    message.insert(QLatin1String("op"), op);
+    if (m_ssh)
+        m_ssh->write(encodeAgentMessage(message));
+    return id;
+}
+
+void AgentClient::readOutput()
+{
+    m_buffer += m_ssh->readAllStandardOutput();
+    qsizetype newline = 0;
+    while (m_ssh && (newline = m_buffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_buffer.left(newline);
+        m_buffer.remove(0, newline + 1);
+        const Result<QJsonObject> decoded = decodeAgentMessage(line);
+        if (!decoded) {
+            if (!m_ready)
+                continue; // a login banner or motd on stdout before the agent starts
+            continue;
+        }
+        if (!m_ready) {
+            if (decoded->value(QLatin1String("type")).toString() != QLatin1String("hello"))
+                continue;
+            const QString problem
+                = agentHelloProblem(*decoded, QStringLiteral("the agent on %1").arg(m_address.display()));
+            if (!problem.isEmpty()) {
+                m_ssh->disconnect(this);
+                m_ssh->kill();
+                m_ssh->deleteLater();
+                m_ssh = nullptr;
+                Q_EMIT disconnected(problem, false);
+                return;
+            }
+            m_hello = *decoded;
+            m_ready = true;
+            Q_EMIT ready();
+            continue;
+        }
+        Q_EMIT message(*decoded);
+    }
+}
+
+void AgentClient::processEnded(int exitCode)
+{
+    readOutput();
+    m_stderr += m_ssh->readAllStandardError();
+    const bool wasReady = m_ready;
+    m_ready = false;
+    m_ssh->deleteLater();
+    m_ssh = nullptr;
+    const QString sshText = QString::fromLocal8Bit(m_stderr);
+    QString problem = remoteStartProblem(m_address, m_settings, exitCode, sshText);
+    if (problem.isEmpty() && wasReady)
+        problem = QStringLiteral("the connection to %1 ended").arg(m_address.display());
+    if (problem.isEmpty()) {
+        const QStringList lines = sshText.trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        problem = QStringLiteral("%1: the agent did not start (exit status %2)%3")
+                      .arg(m_address.display())
+                      .arg(exitCode)
+                      .arg(lines.isEmpty() ? QString() : QStringLiteral(": ") + lines.last().trimmed());
+    }
+    Q_EMIT disconnected(problem, wasReady);
+}
+
+} // namespace dmtune

@@ -1,0 +1,50 @@
+#pragma once
+// The near side of the agent's protocol: starts `ssh HOST dmtunectl agent` (hostaddress.h) with the system's
+// OpenSSH client, checks the agent's hello, sends requests and hands every message back. One connection per
+// client; after disconnected() it may connect again (the GUI's reconnect, the CLI's job attach).
+#include "remote/hostaddress.h"
+
+#include <QJsonObject>
+#include <QObject>
+
+class QProcess;
+
+namespace dmtune {
+
+class AgentClient : public QObject {
+    Q_OBJECT
+public:
+    AgentClient(HostAddress address, SshSettings settings, QObject *parent = nullptr);
+    ~AgentClient() override;
+
+    // `sudoPassword`: given to the far side's `sudo -S` once, first thing on the connection; never kept.
+    void connectToHost(const QByteArray &sudoPassword = {});
+    void disconnectFromHost();
+    bool isReady() const { return m_ready; }
+    const HostAddress &address() const { return m_address; }
+    const QJsonObject &agentHello() const { return m_hello; }
+
+    // Sends {"type":"request","id":N,"op":op, ...fields}; returns N.
+    qint64 request(const QString &op, const QJsonObject &fields = {});
+
+Q_SIGNALS:
+    void ready(); // the agent said hello in our major version
+    void message(const QJsonObject &message); // every message after the hello
+    // The connection could not be made or was lost: one line (ssh's own words for a refused host key).
+    void disconnected(const QString &problem, bool wasReady);
+
+private:
+    void readOutput();
+    void processEnded(int exitCode);
+
+    HostAddress m_address;
+    SshSettings m_settings;
+    QProcess *m_ssh = nullptr;
+    QByteArray m_buffer;
+    QByteArray m_stderr;
+    QJsonObject m_hello;
+    bool m_ready = false;
+    qint64 m_nextId = 1;
+};
+
+} // namespace dmtune

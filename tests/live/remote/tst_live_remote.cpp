@@ -1,0 +1,263 @@
+// dmtunectl --host against a real sshd on 127.0.0.1 (sshdfixture.h): the same output and exit status as the
+// command run here, ssh's own refusal of an unknown host key, one line for a host without dmtune, and a
+// recorded workload that outlives a killed connection (its recording complete, fetched by job attach).
+#include "../scratchloop.h"
+#include "sshdfixture.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTest>
+
+#include <csignal>
+
+using namespace dmtune;
+using namespace dmtune::live;
+
+namespace {
+
+QString dmtunectl()
+{
+    return QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+}
+
+struct Run {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(dmtunectl(), args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestLiveRemote : public QObject {
+    Q_OBJECT
+
+    SshdFixture m_sshd;
+    ScratchLoop m_loop;
+    QTemporaryDir m_work;
+    QString m_jobs;
+
+    QStringList remote(const QStringList &command) const
+    {
+        return QStringList { QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+            m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), dmtunectl() }
+        + command;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (const QString why = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
+        if (SshdFixture::sshdPath().isEmpty())
+            QSKIP("sshd not installed (packaging/install-deps.sh installs openssh-server)");
+        QVERIFY(m_work.isValid());
+        m_jobs = m_work.filePath(QStringLiteral("agent-jobs"));
+        QVERIFY2(m_sshd.start({ { QStringLiteral("DMTUNE_AGENT_JOBS"), m_jobs } }), qPrintable(m_sshd.error()));
+        QVERIFY2(m_loop.create(256LL << 20), qPrintable(m_loop.error()));
+    }
+
+    void sameOutputAndStatus_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::newRow("list") << QStringList { QStringLiteral("list") };
+        QTest::newRow("list --json") << QStringList { QStringLiteral("list"), QStringLiteral("--json") };
+        QTest::newRow("get") << QStringList { QStringLiteral("get"), QStringLiteral("LOOP") };
+        QTest::newRow("get --json") << QStringList { QStringLiteral("get"), QStringLiteral("LOOP"),
+            QStringLiteral("--json") };
+        QTest::newRow("get of no device") << QStringList { QStringLiteral("get"), QStringLiteral("nosuchdev0") };
+        QTest::newRow("bad usage") << QStringList { QStringLiteral("stat"), QStringLiteral("--interval"),
+            QStringLiteral("x") };
+        QTest::newRow("run --list") << QStringList { QStringLiteral("run"), QStringLiteral("--list") };
+    }
+    void sameOutputAndStatus()
+    {
+        QFETCH(QStringList, command);
+        command.replaceInStrings(QStringLiteral("LOOP"), m_loop.name());
+        const Run here = runCli(command);
+        const Run there = runCli(remote(command));
+        QCOMPARE(there.status, here.status);
+        QCOMPARE(there.out, here.out);
+        QCOMPARE(there.err, here.err);
+    }
+
+    void presetVerifyEqualsLocal()
+    {
+        // Saved there, written here (the near side's file); verified here and there from this side's file.
+        const QString file = m_work.filePath(QStringLiteral("loop.json"));
+        const Run saved = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
+        QVERIFY2(saved.status == 0, qPrintable(saved.err));
+        QVERIFY(QFileInfo(file).isFile());
+        QVERIFY2(saved.out.contains(file), qPrintable(saved.out)); // the path as written here, not the agent's
+        const Run again = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
+        QCOMPARE(again.status, 1); // an existing file here is refused, as locally
+        for (const QStringList &command : { QStringList { QStringLiteral("preset"), QStringLiteral("verify"), file },
+                 QStringList { QStringLiteral("preset"), QStringLiteral("verify"), file, QStringLiteral("--json") } }) {
+            const Run here = runCli(command);
+            const Run there = runCli(remote(command));
+            QCOMPARE(there.status, here.status);
+            QCOMPARE(there.out, here.out);
+            QCOMPARE(there.err, here.err);
+        }
+    }
+
+    void statHasTheSameDevicesAndRates()
+    {
+        // A steady read of the loop device (reads only; 20 MB/s) while both sample it over the same seconds.
+        QProcess fio;
+        fio.start(QStringLiteral("fio"),
+            { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
+                QStringLiteral("--rw=read"), QStringLiteral("--bs=64k"), QStringLiteral("--direct=1"),
+                QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=12"),
+                QStringLiteral("--readonly") });
+        QVERIFY(fio.waitForStarted());
+        QTest::qWait(1500);
+        const QStringList command { QStringLiteral("stat"), QStringLiteral("--json"), QStringLiteral("-i"),
+            QStringLiteral("2"), QStringLiteral("-c"), QStringLiteral("4") };
+        QProcess here;
+        QProcess there;
+        there.start(dmtunectl(), remote(command));
+        here.start(dmtunectl(), command);
+        QVERIFY(here.waitForFinished(30000));
+        QVERIFY(there.waitForFinished(30000));
+        fio.waitForFinished(20000);
+        QCOMPARE(there.exitCode(), here.exitCode());
+        // sysstat's JSON document: the last interval's disks, by name.
+        const auto devicesOf = [](const QByteArray &text) {
+            QHash<QString, QJsonObject> devices;
+            const QJsonArray hosts = QJsonDocument::fromJson(text)
+                                         .object()
+                                         .value(QLatin1String("sysstat"))
+                                         .toObject()
+                                         .value(QLatin1String("hosts"))
+                                         .toArray();
+            if (hosts.isEmpty())
+                return devices;
+            const QJsonArray intervals = hosts.first().toObject().value(QLatin1String("statistics")).toArray();
+            if (intervals.isEmpty())
+                return devices;
+            for (const QJsonValue &v : intervals.last().toObject().value(QLatin1String("disk")).toArray())
+                devices.insert(v.toObject().value(QLatin1String("disk_device")).toString(), v.toObject());
+            return devices;
+        };
+        const QByteArray hereText = here.readAllStandardOutput();
+        const QByteArray thereText = there.readAllStandardOutput();
+        const auto da = devicesOf(hereText);
+        const auto db = devicesOf(thereText);
+        QVERIFY2(!da.isEmpty(), hereText.constData());
+        QCOMPARE(QSet<QString>(db.keyBegin(), db.keyEnd()), QSet<QString>(da.keyBegin(), da.keyEnd()));
+        QCOMPARE(db.value(m_loop.name()).keys(), da.value(m_loop.name()).keys());
+        const double ra = da.value(m_loop.name()).value(QLatin1String("rkB/s")).toDouble();
+        const double rb = db.value(m_loop.name()).value(QLatin1String("rkB/s")).toDouble();
+        QVERIFY2(ra > 10000, qPrintable(QString::number(ra)));
+        QVERIFY2(qAbs(ra - rb) <= 0.05 * ra, qPrintable(QStringLiteral("here %1 kB/s, there %2 kB/s").arg(ra).arg(rb)));
+    }
+
+    void unknownHostKeyIsRefusedBySsh()
+    {
+        const Run r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+            m_sshd.configFileUnknownKey(), QStringLiteral("list") });
+        QCOMPARE(r.status, 1);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.contains(QLatin1String("Host key verification failed")), qPrintable(r.err));
+    }
+
+    void hostWithoutDmtuneGetsOneLine()
+    {
+        const Run r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+            m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), QStringLiteral("/nonexistent/dmtunectl"),
+            QStringLiteral("list") });
+        QCOMPARE(r.status, 1);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.contains(QLatin1String("install dmtune there")), qPrintable(r.err));
+    }
+
+    void badHostChangesNothing_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::newRow("option as host") << QStringLiteral("-oProxyCommand=touch /tmp/x");
+        QTest::newRow("port out of range") << QStringLiteral("db1:70000");
+        QTest::newRow("empty user") << QStringLiteral("@db1");
+    }
+    void badHostChangesNothing()
+    {
+        QFETCH(QString, host);
+        const Run r = runCli({ QStringLiteral("--host"), host, QStringLiteral("list") });
+        QCOMPARE(r.status, 2);
+        // dmtunectl's usage line, then its "(see dmtunectl --help)"; no ssh was started.
+        QVERIFY2(r.err.startsWith(QLatin1String("dmtunectl: bad host")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 2);
+    }
+
+    void recordedWorkloadOutlivesAKilledConnection()
+    {
+        const QString recording = m_work.filePath(QStringLiteral("remote.rec"));
+        const Run templates = runCli({ QStringLiteral("run"), QStringLiteral("--list"), QStringLiteral("--json") });
+        const QJsonArray list = QJsonDocument::fromJson(templates.out.toUtf8()).array();
+        QVERIFY2(!list.isEmpty(), qPrintable(templates.out + templates.err));
+        const QString templateId = list.first().toObject().value(QLatin1String("id")).toString();
+        QProcess client;
+        client.start(dmtunectl(),
+            remote({ QStringLiteral("run"), templateId, QStringLiteral("--device"), m_loop.name(),
+                QStringLiteral("--rw"), QStringLiteral("read"), QStringLiteral("--runtime"), QStringLiteral("5"),
+                QStringLiteral("--record"), recording }));
+        QVERIFY(client.waitForStarted());
+        // Killed (its ssh goes with it) once the job there has begun.
+        QElapsedTimer waited;
+        waited.start();
+        while (QDir(m_jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty() && waited.elapsed() < 20000)
+            QTest::qWait(100);
+        QTest::qWait(1500);
+        ::kill(static_cast<pid_t>(client.processId()), SIGKILL);
+        client.waitForFinished(5000);
+        const QStringList jobs = QDir(m_jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(jobs.size(), 1);
+        const QString job = jobs.first();
+        QVERIFY(!QFileInfo::exists(recording)); // not fetched yet
+        // The workload goes on there and ends by its runtime; its recording is complete on that side.
+        const QString statusFile = m_jobs + QLatin1Char('/') + job + QStringLiteral("/status");
+        waited.restart();
+        while (!QFileInfo::exists(statusFile) && waited.elapsed() < 30000)
+            QTest::qWait(200);
+        QVERIFY2(QFileInfo::exists(statusFile), "the job did not end within 30 s");
+        const Run listed = runCli(remote({ QStringLiteral("job"), QStringLiteral("list") }));
+        QCOMPARE(listed.status, 0);
+        QVERIFY2(listed.out.contains(job) && listed.out.contains(QLatin1String("ended 0")), qPrintable(listed.out));
+        const Run attached = runCli(remote({ QStringLiteral("job"), QStringLiteral("attach"), job }));
+        QVERIFY2(attached.status == 0, qPrintable(attached.err));
+        QVERIFY(QFileInfo(recording).size() > 0);
+        const Run shown
+            = runCli({ QStringLiteral("record"), QStringLiteral("show"), recording, QStringLiteral("--json") });
+        QVERIFY2(shown.status == 0, qPrintable(shown.err));
+        const QJsonObject rec = QJsonDocument::fromJson(shown.out.toUtf8()).object();
+        QVERIFY2(!rec.isEmpty(), qPrintable(shown.out));
+        QVERIFY2(rec.value(QLatin1String("complete")).toBool(), qPrintable(shown.out.left(2000)));
+        QVERIFY(rec.value(QLatin1String("device_samples")).toDouble() > 0);
+        QVERIFY(!rec.value(QLatin1String("fio")).toArray().isEmpty());
+        // Fetched and forgotten there.
+        QVERIFY(!QFileInfo::exists(m_jobs + QLatin1Char('/') + job));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveRemote)
+#include "tst_live_remote.moc"

@@ -1,0 +1,176 @@
+// The pure parts of remote hosts: [user@]host[:port], the agent's hello and lines, the near side's files of a
+// command line.
+#include "remote/agentprotocol.h"
+#include "remote/hostaddress.h"
+#include "remote/nearsidefiles.h"
+
+#include <QJsonObject>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+QString S(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+QStringList L(std::initializer_list<const char *> items)
+{
+    QStringList list;
+    for (const char *item : items)
+        list << QString::fromUtf8(item);
+    return list;
+}
+} // namespace
+
+class TestRemoteParsers : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void hostAddress_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::newRow("host") << S("db1") << true << S("") << S("db1") << 0;
+        QTest::newRow("user@host:port") << S("root@db1.example.com:2222") << true << S("root") << S("db1.example.com")
+                                        << 2222;
+        QTest::newRow("ipv4") << S("127.0.0.1:22") << true << S("") << S("127.0.0.1") << 22;
+        QTest::newRow("ipv6 in brackets") << S("admin@[::1]:2200") << true << S("admin") << S("::1") << 2200;
+        QTest::newRow("ipv6 without brackets") << S("::1") << false << S("") << S("") << 0;
+        QTest::newRow("an ssh option") << S("-oProxyCommand=x") << false << S("") << S("") << 0;
+        QTest::newRow("user an option") << S("-l@db1") << false << S("") << S("") << 0;
+        QTest::newRow("port 0") << S("db1:0") << false << S("") << S("") << 0;
+        QTest::newRow("port too big") << S("db1:65536") << false << S("") << S("") << 0;
+        QTest::newRow("port not a number") << S("db1:ssh") << false << S("") << S("") << 0;
+        QTest::newRow("empty") << S("") << false << S("") << S("") << 0;
+        QTest::newRow("shell characters") << S("db1;reboot") << false << S("") << S("") << 0;
+    }
+    void hostAddress()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        const Result<HostAddress> a = parseHostAddress(text);
+        QCOMPARE(bool(a), ok);
+        if (!ok) {
+            QVERIFY(a.errorMessage().contains(QLatin1String("[user@]host[:port]")));
+            return;
+        }
+        QTEST(a->user, "user");
+        QTEST(a->host, "host");
+        QTEST(a->port, "port");
+        QCOMPARE(parseHostAddress(a->display())->display(), a->display());
+    }
+
+    void sshArgumentsEndTheOptions()
+    {
+        const HostAddress a = *parseHostAddress(QStringLiteral("root@db1:2222"));
+        const QStringList args = sshArguments(a, SshSettings {});
+        QVERIFY(args.contains(QLatin1String("BatchMode=yes")));
+        QVERIFY(args.contains(QLatin1String("Compression=no")));
+        const int dashes = int(args.indexOf(QLatin1String("--")));
+        QVERIFY(dashes > 0);
+        QCOMPARE(args.at(dashes + 1), QStringLiteral("db1"));
+        QVERIFY(args.last().contains(QLatin1String("'dmtunectl' agent")));
+        QVERIFY(args.last().contains(QLatin1String("sudo -n")));
+    }
+
+    void startProblems_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("stderrText");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not installed") << 127 << QString::fromLatin1(RemoteMissingMarker) << S("install dmtune there");
+        QTest::newRow("no sudo") << 126 << QString::fromLatin1(RemoteNoSudoMarker) << S("NOPASSWD");
+        QTest::newRow("host key")
+            << 255 << S("No ED25519 host key is known for [127.0.0.1]:2222.\nHost key verification failed.\n")
+            << S("ssh to db1 failed: Host key verification failed.");
+        QTest::newRow("refused") << 255 << S("ssh: connect to host db1 port 22: Connection refused\n")
+                                 << S("Connection refused");
+    }
+    void startProblems()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, stderrText);
+        QFETCH(QString, expected);
+        const QString line
+            = remoteStartProblem(*parseHostAddress(QStringLiteral("db1")), SshSettings {}, status, stderrText);
+        QVERIFY2(line.contains(expected), qPrintable(line));
+        QVERIFY(!line.contains(QLatin1Char('\n')));
+    }
+
+    void hello_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("compatible");
+        QTest::newRow("ours") << encodeAgentMessage(agentHello()) << true;
+        QTest::newRow("a newer minor") << QByteArray(R"({"type":"hello","protocol":"1.7","dmtune":"0.9"})") << true;
+        QTest::newRow("another major") << QByteArray(R"({"type":"hello","protocol":"2.0","dmtune":"2.1"})") << false;
+        QTest::newRow("no version") << QByteArray(R"({"type":"hello"})") << false;
+        QTest::newRow("not a hello") << QByteArray(R"({"type":"output","id":1})") << false;
+    }
+    void hello()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, compatible);
+        const Result<QJsonObject> m = decodeAgentMessage(line);
+        QVERIFY(m);
+        const QString problem = agentHelloProblem(*m, QStringLiteral("the agent on db1"));
+        QCOMPARE(problem.isEmpty(), compatible);
+        if (!compatible)
+            QVERIFY(problem.startsWith(QLatin1String("the agent on db1")));
+    }
+
+    void badLines_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("empty") << QByteArray("\n");
+        QTest::newRow("not json") << QByteArray("Welcome to db1\n");
+        QTest::newRow("an array") << QByteArray("[1,2]\n");
+        QTest::newRow("no type") << QByteArray(R"({"id":1})");
+    }
+    void badLines()
+    {
+        QFETCH(QByteArray, line);
+        QVERIFY(!decodeAgentMessage(line));
+    }
+
+    void nearSideFiles_data()
+    {
+        QTest::addColumn<QStringList>("argv");
+        QTest::addColumn<QString>("expected"); // index:path:in|out|dir|name, comma-separated
+        QTest::newRow("list has none") << L({ "list", "--json" }) << S("");
+        QTest::newRow("preset verify") << L({ "preset", "verify", "p.json" }) << S("2:p.json:name");
+        QTest::newRow("preset save") << L({ "preset", "save", "--name", "x", "out.json", "sdb" })
+                                     << S("4:out.json:out");
+        QTest::newRow("preset diff") << L({ "preset", "diff", "a.json", "b.json" }) << S("2:a.json:name,3:b.json:name");
+        QTest::newRow("preset export -o") << L({ "preset", "export", "p.json", "--format", "udev", "-o", "r.rules" })
+                                          << S("6:r.rules:out,2:p.json:name");
+        QTest::newRow("run job and record")
+            << L({ "run", "--job", "j.fio", "--device", "sdb", "--record=r.rec" }) << S("2:j.fio:in,5:r.rec:out");
+        QTest::newRow("run value not a file") << L({ "run", "randread", "--device", "record.rec" }) << S("");
+        QTest::newRow("capture") << L({ "capture", "--json", "cap" }) << S("2:cap:dir");
+        QTest::newRow("record show") << L({ "record", "show", "a.rec" }) << S("2:a.rec:in");
+        QTest::newRow("report") << L({ "report", "a.rec", "b.rec", "--out", "r.pdf" })
+                                << S("4:r.pdf:out,1:a.rec:in,2:b.rec:in");
+        QTest::newRow("stdout is no file") << L({ "preset", "export", "p.json", "-o", "-" }) << S("2:p.json:name");
+    }
+    void nearSideFiles()
+    {
+        QFETCH(QStringList, argv);
+        QStringList got;
+        for (const NearSideFile &f : dmtune::nearSideFiles(argv)) {
+            const QString kind = f.directory ? QStringLiteral("dir")
+                : f.output                   ? QStringLiteral("out")
+                : f.nameOrFile               ? QStringLiteral("name")
+                                             : QStringLiteral("in");
+            got << QStringLiteral("%1:%2:%3").arg(f.index).arg(f.path, kind);
+            QCOMPARE(f.prefix + f.path, argv.at(f.index));
+        }
+        QTEST(got.join(QLatin1Char(',')), "expected");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteParsers)
+#include "tst_remoteparsers.moc"
