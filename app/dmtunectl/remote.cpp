@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QSaveFile>
 
@@ -80,12 +81,33 @@ bool writeFileBytes(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
-// Writes the files a command made there (a recording, a report, a capture) where the user named them here.
-bool writeFetchedFiles(const QJsonArray &files, QString *error)
+// Where an output file the agent sent goes here: for a command line of ours, where it named the file (by the
+// argument's index, never a path the far side chose); for a job attached later, the name it had, in the current
+// directory, and never over an existing file.
+Result<QString> localPathOf(const QJsonObject &file, const QHash<int, QString> &ours, bool attached)
+{
+    if (!attached)
+        return ours.value(file.value(QLatin1String("index")).toInt()); // empty: not a file we named; dropped
+    const QString name = QFileInfo(file.value(QLatin1String("local")).toString()).fileName();
+    if (name.isEmpty() || name == QLatin1String(".."))
+        return QString();
+    const QString local = QDir::current().filePath(name);
+    if (QFileInfo::exists(local))
+        return Result<QString>::failure(QStringLiteral("%1 exists here: attach in another directory").arg(local));
+    return local;
+}
+
+// Writes the files a command made there (a recording, a report, a capture) here.
+bool writeFetchedFiles(const QJsonArray &files, const QHash<int, QString> &ours, bool attached, QString *error)
 {
     for (const QJsonValue &value : files) {
         const QJsonObject file = value.toObject();
-        const QString local = file.value(QLatin1String("local")).toString();
+        const Result<QString> where = localPathOf(file, ours, attached);
+        if (!where) {
+            *error = where.errorMessage();
+            return false;
+        }
+        const QString local = *where;
         if (local.isEmpty())
             continue;
         if (file.contains(QLatin1String("data"))) {
@@ -135,7 +157,8 @@ Result<QJsonObject> cliRequest(const QStringList &command)
             if (file.directory && exists)
                 return Result<QJsonObject>::failure(
                     QStringLiteral("%1: %2 exists (give a new directory)").arg(command.first(), file.path));
-            if (exists && command.first() == QLatin1String("preset") && !replace)
+            if (exists && command.first() == QLatin1String("preset") && command.value(1) == QLatin1String("save")
+                && !replace)
                 return Result<QJsonObject>::failure(
                     QStringLiteral("preset save: %1 exists (--replace replaces it)").arg(file.path));
         } else {
@@ -183,6 +206,12 @@ public:
             if (!request)
                 return fail(m_io, request.errorMessage());
             m_request = *request;
+            for (const QJsonValue &v : m_request.value(QLatin1String("files")).toArray()) {
+                const QJsonObject file = v.toObject();
+                if (file.value(QLatin1String("output")).toBool())
+                    m_outputs.insert(
+                        file.value(QLatin1String("index")).toInt(), file.value(QLatin1String("local")).toString());
+            }
         }
         SignalGuard guard;
         guard.onSignal(&m_client, [this] { interrupt(); });
@@ -240,7 +269,8 @@ private:
         } else if (type == QLatin1String("exit")) {
             QString error;
             int status = m.value(QLatin1String("status")).toInt();
-            if (!writeFetchedFiles(m.value(QLatin1String("files")).toArray(), &error)) {
+            if (!writeFetchedFiles(m.value(QLatin1String("files")).toArray(), m_outputs,
+                    m_options.command.first() == QLatin1String("job"), &error)) {
                 fail(m_io, error);
                 status = ExitFailure;
             } else if (!m_job.isEmpty()) {
@@ -313,6 +343,7 @@ private:
     Streams m_io;
     AgentClient m_client;
     QJsonObject m_request;
+    QHash<int, QString> m_outputs; // our command line's output files: argument index -> where they go here
     qint64 m_requestId = -1;
     QString m_job;
     bool m_interrupted = false;

@@ -80,11 +80,8 @@ void AgentClient::readOutput()
         const QByteArray line = m_buffer.left(newline);
         m_buffer.remove(0, newline + 1);
         const Result<QJsonObject> decoded = decodeAgentMessage(line);
-        if (!decoded) {
-            if (!m_ready)
-                continue; // a login banner or motd on stdout before the agent starts
-            continue;
-        }
+        if (!decoded)
+            continue; // a login banner or motd on stdout before the agent starts; the agent writes only JSON
         if (!m_ready) {
             if (decoded->value(QLatin1String("type")).toString() != QLatin1String("hello"))
                 continue;

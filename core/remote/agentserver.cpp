@@ -360,7 +360,10 @@ void AgentServer::startCli(qint64 id, const QJsonObject &request)
     }
 
     if (job) {
-        startJob(id, workDir, argv, command->files, command->replacements);
+        if (!startJob(id, workDir, argv, command->files, command->replacements)) {
+            QDir(workDir).removeRecursively();
+            return;
+        }
         command->jobDir = workDir;
         m_commands.insert(id, command.release());
         m_jobPoll->start();
@@ -394,7 +397,7 @@ void AgentServer::startCli(qint64 id, const QJsonObject &request)
     process->start();
 }
 
-void AgentServer::startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
+bool AgentServer::startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
     const QHash<QString, QString> &replacements)
 {
     QJsonObject names;
@@ -406,7 +409,7 @@ void AgentServer::startJob(qint64 id, const QString &workDir, const QStringList 
     QFile metaFile(workDir + QStringLiteral("/job.json"));
     if (!metaFile.open(QIODevice::WriteOnly) || metaFile.write(QJsonDocument(meta).toJson()) < 0) {
         sendError(id, QStringLiteral("cannot write %1").arg(metaFile.fileName()));
-        return;
+        return false;
     }
     metaFile.close();
     // The job is its own session (setsid): no terminal, no SIGHUP when ssh goes. sh records the command's pid and
@@ -424,10 +427,11 @@ void AgentServer::startJob(qint64 id, const QString &workDir, const QStringList 
     launcher.setStandardErrorFile(QProcess::nullDevice());
     if (!launcher.startDetached()) {
         sendError(id, QStringLiteral("cannot start setsid (util-linux) for the job"));
-        return;
+        return false;
     }
     send({ { QLatin1String("type"), QStringLiteral("job") }, { QLatin1String("id"), id },
         { QLatin1String("job"), QFileInfo(workDir).fileName() } });
+    return true;
 }
 
 void AgentServer::attach(qint64 id, const QString &job)

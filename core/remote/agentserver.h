@@ -45,7 +45,7 @@ private:
     void send(const QJsonObject &message);
     void sendError(qint64 id, const QString &error);
     void startCli(qint64 id, const QJsonObject &request);
-    void startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
+    bool startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
         const QHash<QString, QString> &replacements);
     void attach(qint64 id, const QString &job);
     void pollJobs();

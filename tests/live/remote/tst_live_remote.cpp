@@ -2,6 +2,7 @@
 // command run here, ssh's own refusal of an unknown host key, one line for a host without dmtune, and a
 // recorded workload that outlives a killed connection (its recording complete, fetched by job attach).
 #include "../scratchloop.h"
+#include "../workloads/livesupport.h"
 #include "sshdfixture.h"
 
 #include <QElapsedTimer>
@@ -18,32 +19,10 @@ using namespace dmtune::live;
 
 namespace {
 
-QString dmtunectl()
+// A dmtunectl command line here: its exit status, stdout and stderr (livesupport.h's runProgram).
+ProgramRun runCli(const QStringList &args, const QString &workingDirectory = {})
 {
-    return QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
-}
-
-struct Run {
-    int status = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(dmtunectl(), args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runProgram(live::dmtunectl, args, workingDirectory);
 }
 
 } // namespace
@@ -59,8 +38,18 @@ class TestLiveRemote : public QObject {
     QStringList remote(const QStringList &command) const
     {
         return QStringList { QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
-            m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), dmtunectl() }
+            m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), dmtunectl }
         + command;
+    }
+
+    // The command run here and run there through --host: the same exit status, stdout and stderr.
+    void expectSameAsHere(const QStringList &command) const
+    {
+        const ProgramRun here = runCli(command);
+        const ProgramRun there = runCli(remote(command));
+        QCOMPARE(there.exitCode, here.exitCode);
+        QCOMPARE(there.out, here.out);
+        QCOMPARE(there.err, here.err);
     }
 
 private Q_SLOTS:
@@ -94,30 +83,26 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, command);
         command.replaceInStrings(QStringLiteral("LOOP"), m_loop.name());
-        const Run here = runCli(command);
-        const Run there = runCli(remote(command));
-        QCOMPARE(there.status, here.status);
-        QCOMPARE(there.out, here.out);
-        QCOMPARE(there.err, here.err);
+        expectSameAsHere(command);
     }
 
     void presetVerifyEqualsLocal()
     {
         // Saved there, written here (the near side's file); verified here and there from this side's file.
         const QString file = m_work.filePath(QStringLiteral("loop.json"));
-        const Run saved = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
-        QVERIFY2(saved.status == 0, qPrintable(saved.err));
+        const ProgramRun saved
+            = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
+        QVERIFY2(saved.exitCode == 0, qPrintable(saved.err));
         QVERIFY(QFileInfo(file).isFile());
         QVERIFY2(saved.out.contains(file), qPrintable(saved.out)); // the path as written here, not the agent's
-        const Run again = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
-        QCOMPARE(again.status, 1); // an existing file here is refused, as locally
+        const ProgramRun again
+            = runCli(remote({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop.name() }));
+        QCOMPARE(again.exitCode, 1); // an existing file here is refused, as locally
         for (const QStringList &command : { QStringList { QStringLiteral("preset"), QStringLiteral("verify"), file },
                  QStringList { QStringLiteral("preset"), QStringLiteral("verify"), file, QStringLiteral("--json") } }) {
-            const Run here = runCli(command);
-            const Run there = runCli(remote(command));
-            QCOMPARE(there.status, here.status);
-            QCOMPARE(there.out, here.out);
-            QCOMPARE(there.err, here.err);
+            expectSameAsHere(command);
+            if (QTest::currentTestFailed())
+                return;
         }
     }
 
@@ -136,8 +121,8 @@ private Q_SLOTS:
             QStringLiteral("2"), QStringLiteral("-c"), QStringLiteral("4") };
         QProcess here;
         QProcess there;
-        there.start(dmtunectl(), remote(command));
-        here.start(dmtunectl(), command);
+        there.start(dmtunectl, remote(command));
+        here.start(dmtunectl, command);
         QVERIFY(here.waitForFinished(30000));
         QVERIFY(there.waitForFinished(30000));
         fio.waitForFinished(20000);
@@ -175,19 +160,19 @@ private Q_SLOTS:
 
     void unknownHostKeyIsRefusedBySsh()
     {
-        const Run r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+        const ProgramRun r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
             m_sshd.configFileUnknownKey(), QStringLiteral("list") });
-        QCOMPARE(r.status, 1);
+        QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         QVERIFY2(r.err.contains(QLatin1String("Host key verification failed")), qPrintable(r.err));
     }
 
     void hostWithoutDmtuneGetsOneLine()
     {
-        const Run r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+        const ProgramRun r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
             m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), QStringLiteral("/nonexistent/dmtunectl"),
             QStringLiteral("list") });
-        QCOMPARE(r.status, 1);
+        QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         QVERIFY2(r.err.contains(QLatin1String("install dmtune there")), qPrintable(r.err));
     }
@@ -202,22 +187,45 @@ private Q_SLOTS:
     void badHostChangesNothing()
     {
         QFETCH(QString, host);
-        const Run r = runCli({ QStringLiteral("--host"), host, QStringLiteral("list") });
-        QCOMPARE(r.status, 2);
+        const ProgramRun r = runCli({ QStringLiteral("--host"), host, QStringLiteral("list") });
+        QCOMPARE(r.exitCode, 2);
         // dmtunectl's usage line, then its "(see dmtunectl --help)"; no ssh was started.
         QVERIFY2(r.err.startsWith(QLatin1String("dmtunectl: bad host")), qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 2);
     }
 
+    void anAgentCannotChooseWhereFilesGoHere()
+    {
+        // A far side that lies: for `list` (no file named) it sends back a file aimed at a path here.
+        const QString target = m_work.filePath(QStringLiteral("planted"));
+        const QString agent = m_work.filePath(QStringLiteral("hostile-agent"));
+        QFile script(agent);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\n"
+                                    "echo '{\"type\":\"hello\",\"protocol\":\"1.0\",\"dmtune\":\"x\"}'\n"
+                                    "read hello; read request\n"
+                                    "echo '{\"type\":\"exit\",\"id\":1,\"status\":0,\"files\":[{\"index\":1,"
+                                    "\"local\":\"%1\",\"data\":\"cGxhbnRlZA==\"}]}'\n")
+                         .arg(target)
+                         .toUtf8());
+        script.close();
+        QFile::setPermissions(agent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        const ProgramRun r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
+            m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), agent, QStringLiteral("list") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(!QFileInfo::exists(target));
+    }
+
     void recordedWorkloadOutlivesAKilledConnection()
     {
         const QString recording = m_work.filePath(QStringLiteral("remote.rec"));
-        const Run templates = runCli({ QStringLiteral("run"), QStringLiteral("--list"), QStringLiteral("--json") });
+        const ProgramRun templates
+            = runCli({ QStringLiteral("run"), QStringLiteral("--list"), QStringLiteral("--json") });
         const QJsonArray list = QJsonDocument::fromJson(templates.out.toUtf8()).array();
         QVERIFY2(!list.isEmpty(), qPrintable(templates.out + templates.err));
         const QString templateId = list.first().toObject().value(QLatin1String("id")).toString();
         QProcess client;
-        client.start(dmtunectl(),
+        client.start(dmtunectl,
             remote({ QStringLiteral("run"), templateId, QStringLiteral("--device"), m_loop.name(),
                 QStringLiteral("--rw"), QStringLiteral("read"), QStringLiteral("--runtime"), QStringLiteral("5"),
                 QStringLiteral("--record"), recording }));
@@ -240,15 +248,17 @@ private Q_SLOTS:
         while (!QFileInfo::exists(statusFile) && waited.elapsed() < 30000)
             QTest::qWait(200);
         QVERIFY2(QFileInfo::exists(statusFile), "the job did not end within 30 s");
-        const Run listed = runCli(remote({ QStringLiteral("job"), QStringLiteral("list") }));
-        QCOMPARE(listed.status, 0);
+        const ProgramRun listed = runCli(remote({ QStringLiteral("job"), QStringLiteral("list") }));
+        QCOMPARE(listed.exitCode, 0);
         QVERIFY2(listed.out.contains(job) && listed.out.contains(QLatin1String("ended 0")), qPrintable(listed.out));
-        const Run attached = runCli(remote({ QStringLiteral("job"), QStringLiteral("attach"), job }));
-        QVERIFY2(attached.status == 0, qPrintable(attached.err));
+        // Attached from the directory the recording was named in: its file goes there, under its name.
+        const ProgramRun attached
+            = runCli(remote({ QStringLiteral("job"), QStringLiteral("attach"), job }), m_work.path());
+        QVERIFY2(attached.exitCode == 0, qPrintable(attached.err));
         QVERIFY(QFileInfo(recording).size() > 0);
-        const Run shown
+        const ProgramRun shown
             = runCli({ QStringLiteral("record"), QStringLiteral("show"), recording, QStringLiteral("--json") });
-        QVERIFY2(shown.status == 0, qPrintable(shown.err));
+        QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
         const QJsonObject rec = QJsonDocument::fromJson(shown.out.toUtf8()).object();
         QVERIFY2(!rec.isEmpty(), qPrintable(shown.out));
         QVERIFY2(rec.value(QLatin1String("complete")).toBool(), qPrintable(shown.out.left(2000)));
