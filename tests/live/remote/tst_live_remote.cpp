@@ -55,7 +55,8 @@ class TestLiveRemote : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString why = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
+        if (const QString why = ScratchLoop::unavailableReason(
+                { QStringLiteral("losetup"), QStringLiteral("fio"), QStringLiteral("mkfs.ext4") });
             !why.isEmpty())
             QSKIP(qPrintable(why));
         if (SshdFixture::sshdPath().isEmpty())
@@ -64,6 +65,10 @@ private Q_SLOTS:
         m_jobs = m_work.filePath(QStringLiteral("agent-jobs"));
         QVERIFY2(m_sshd.start({ { QStringLiteral("DMTUNE_AGENT_JOBS"), m_jobs } }), qPrintable(m_sshd.error()));
         QVERIFY2(m_loop.create(256LL << 20), qPrintable(m_loop.error()));
+        // An ext4 on it (the test's own device): a write workload must be refused without --destroy-data-on.
+        const ProgramRun mkfs = runProgram(QStringLiteral("mkfs.ext4"),
+            { QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("/dev/") + m_loop.name() });
+        QVERIFY2(mkfs.exitCode == 0, qPrintable(mkfs.err));
     }
 
     void sameOutputAndStatus_data()
@@ -78,6 +83,19 @@ private Q_SLOTS:
         QTest::newRow("bad usage") << QStringList { QStringLiteral("stat"), QStringLiteral("--interval"),
             QStringLiteral("x") };
         QTest::newRow("run --list") << QStringList { QStringLiteral("run"), QStringLiteral("--list") };
+        // The guard is the far side's dmtunectl, unchanged: a write over the ext4 without --destroy-data-on is
+        // refused there too, with the same line.
+        const ProgramRun templates
+            = runCli({ QStringLiteral("run"), QStringLiteral("--list"), QStringLiteral("--json") });
+        const QString firstTemplate = QJsonDocument::fromJson(templates.out.toUtf8())
+                                          .array()
+                                          .first()
+                                          .toObject()
+                                          .value(QLatin1String("id"))
+                                          .toString();
+        QTest::newRow("write over ext4 without --destroy-data-on")
+            << QStringList { QStringLiteral("run"), firstTemplate, QStringLiteral("--device"), QStringLiteral("LOOP"),
+                   QStringLiteral("--rw"), QStringLiteral("write"), QStringLiteral("--runtime"), QStringLiteral("1") };
     }
     void sameOutputAndStatus()
     {
