@@ -1,6 +1,7 @@
 #include "remote/agentserver.h"
 
 #include "remote/agentprotocol.h"
+#include "remote/agentstreams.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -100,9 +101,9 @@ QJsonObject collectOutput(const QString &remote, bool directory)
     while (it.hasNext()) {
         it.next();
         const QFileInfo info = it.fileInfo();
+        QJsonObject entry { { QLatin1String("path"), base.relativeFilePath(info.filePath()) } };
         if (info.isSymLink())
             continue; // a capture has none; a link would point at the far side's tree
-        QJsonObject entry { { QLatin1String("path"), base.relativeFilePath(info.filePath()) } };
         if (info.isDir()) {
             entry.insert(QLatin1String("dir"), true);
         } else {
@@ -144,6 +145,14 @@ AgentServer::AgentServer(QString program, QString jobsDir, QObject *parent)
 {
     m_jobPoll->setInterval(100);
     connect(m_jobPoll, &QTimer::timeout, this, &AgentServer::pollJobs);
+    setSysfsRoot(SysfsRoot());
+}
+
+void AgentServer::setSysfsRoot(const SysfsRoot &root)
+{
+    delete m_streams;
+    m_streams = new AgentStreams(
+        root, [this](const QJsonObject &message) { send(message); }, this);
 }
 
 AgentServer::~AgentServer()
@@ -180,9 +189,11 @@ void AgentServer::start(int inFd, int outFd)
     ::gethostname(host, sizeof host - 1);
     send(agentHello({ { QLatin1String("host"), QString::fromLocal8Bit(host) },
         { QLatin1String("uid"), static_cast<int>(::geteuid()) },
+        { QLatin1String("pid"), static_cast<qint64>(::getpid()) },
         { QLatin1String("ops"),
             QJsonArray { QStringLiteral("cli"), QStringLiteral("signal"), QStringLiteral("jobs"),
-                QStringLiteral("attach"), QStringLiteral("forget") } } }));
+                QStringLiteral("attach"), QStringLiteral("forget"), QStringLiteral("stream"),
+                QStringLiteral("stream-update"), QStringLiteral("watch"), QStringLiteral("cancel") } } }));
     m_notifier = new QSocketNotifier(inFd, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &AgentServer::readInput);
 }
@@ -232,6 +243,7 @@ void AgentServer::endOfInput()
 {
     if (m_notifier)
         m_notifier->setEnabled(false);
+    m_streams->stopAll();
     // As a closed terminal: the commands of this connection get SIGHUP (stat stops, its output is gone anyway);
     // jobs go on, detached.
     for (Command *command : std::as_const(m_commands)) {
@@ -267,12 +279,16 @@ void AgentServer::handle(const QJsonObject &message)
         sendError(id, QStringLiteral("unknown message type '%1'").arg(type));
         return;
     }
-    if (id <= 0 || m_commands.contains(id)) {
+    if (id <= 0 || m_commands.contains(id) || m_streams->contains(id)) {
         sendError(id, QStringLiteral("a request needs a new positive \"id\""));
         return;
     }
     const QString op = message.value(QLatin1String("op")).toString();
-    if (op == QLatin1String("cli"))
+    if (AgentStreams::isStreamOp(op)) {
+        const QString problem = m_streams->handle(id, op, message);
+        if (!problem.isEmpty())
+            sendError(id, problem);
+    } else if (op == QLatin1String("cli"))
         startCli(id, message);
     else if (op == QLatin1String("signal"))
         signalTarget(id, message);

@@ -8,7 +8,10 @@
 //   signal   passes SIGINT/SIGTERM to a running command or job (the client's Ctrl-C; an explicit stop).
 //   jobs     the detached jobs on this host, running or ended.
 //   attach   streams a job's output from the start and its exit status and files once it ended.
+//   stream, stream-update, watch, cancel   (1.1) the host's counters and device events (agentstreams.h).
 // An end of stdin (the connection gone) stops the commands that are not jobs, as a closed terminal would.
+#include "sysfs/sysfsroot.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -20,6 +23,8 @@ class QTimer;
 
 namespace dmtune {
 
+class AgentStreams;
+
 class AgentServer : public QObject {
     Q_OBJECT
 public:
@@ -27,6 +32,10 @@ public:
     // keep their files (created 0700).
     AgentServer(QString program, QString jobsDir, QObject *parent = nullptr);
     ~AgentServer() override;
+
+    // Where the counter streams and events read (default the live /sys and /proc; a captured or generated tree for
+    // tests and benchmarks). The `cli` commands are not affected.
+    void setSysfsRoot(const SysfsRoot &root);
 
     // Says hello and serves until stdin ends; finished() then.
     void start(int inFd = 0, int outFd = 1);
@@ -64,6 +73,7 @@ private:
     QSocketNotifier *m_notifier = nullptr;
     QHash<qint64, Command *> m_commands; // by request id: the running commands and attached jobs
     QTimer *m_jobPoll = nullptr;
+    AgentStreams *m_streams = nullptr;
 };
 
 } // namespace dmtune

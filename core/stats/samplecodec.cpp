@@ -41,6 +41,25 @@ quint64 unzigzag(quint64 z)
 
 } // namespace
 
+HistoryValues toHistoryValues(const CounterDeltas &deltas, const std::array<quint32, 2> &inflight, quint64 dtMicros)
+{
+    HistoryValues values;
+    values.v[HistoryValues::DtMicros] = dtMicros;
+    values.v[HistoryValues::InflightReads] = inflight[0];
+    values.v[HistoryValues::InflightWrites] = inflight[1];
+    for (std::size_t i = 0; i < std::size(historyFields); ++i)
+        values.v[HistoryValues::FirstCounter + i] = deltas[historyFields[i]];
+    return values;
+}
+
+CounterDeltas deltasOf(const HistoryValues &values)
+{
+    CounterDeltas d;
+    for (std::size_t i = 0; i < std::size(historyFields); ++i)
+        d[historyFields[i]] = values.v[HistoryValues::FirstCounter + i];
+    return d;
+}
+
 void SampleEncoder::encode(const HistoryValues &values, std::vector<quint8> *out)
 {
     quint64 changed = 0;

@@ -6,32 +6,6 @@
 
 namespace dmtune {
 
-namespace {
-
-// The counters the history keeps, in HistoryValues order: every field but 9 (in flight, which the
-// inflight pair at the tick replaces).
-constexpr DiskField historyFields[16] = {
-    DiskField::ReadIos,
-    DiskField::ReadMerges,
-    DiskField::ReadSectors,
-    DiskField::ReadTicks,
-    DiskField::WriteIos,
-    DiskField::WriteMerges,
-    DiskField::WriteSectors,
-    DiskField::WriteTicks,
-    DiskField::IoTicks,
-    DiskField::TimeInQueue,
-    DiskField::DiscardIos,
-    DiskField::DiscardMerges,
-    DiskField::DiscardSectors,
-    DiskField::DiscardTicks,
-    DiskField::FlushIos,
-    DiskField::FlushTicks,
-};
-static_assert(std::size(historyFields) == HistoryValues::Count - HistoryValues::FirstCounter);
-
-} // namespace
-
 SeriesStore::SeriesStore(qint64 retentionMs)
     : m_retentionUs(std::max<qint64>(retentionMs, 1) * 1000)
 {
@@ -160,12 +134,7 @@ void SeriesStore::push(Segment &segment, const DeviceSample &sample, qint64 endU
         segment.blocks.emplace_back();
         segment.encoder.reset();
     }
-    HistoryValues values;
-    values.v[HistoryValues::DtMicros] = quint64(dtUs);
-    values.v[HistoryValues::InflightReads] = sample.inflight[0];
-    values.v[HistoryValues::InflightWrites] = sample.inflight[1];
-    for (std::size_t i = 0; i < std::size(historyFields); ++i)
-        values.v[HistoryValues::FirstCounter + i] = sample.deltas[historyFields[i]];
+    const HistoryValues values = toHistoryValues(sample.deltas, sample.inflight, quint64(dtUs));
     Block &block = segment.blocks.back();
     segment.encoder.encode(values, &block.bytes);
     ++block.count;
@@ -242,9 +211,7 @@ void SeriesStore::visit(const DeviceHistory &history, double sinceSeconds, Visit
                 const double time = toEpochSeconds(endUs);
                 if (time < sinceSeconds)
                     continue;
-                CounterDeltas d;
-                for (std::size_t k = 0; k < std::size(historyFields); ++k)
-                    d[historyFields[k]] = values.v[HistoryValues::FirstCounter + k];
+                const CounterDeltas d = deltasOf(values);
                 const double dt = double(dtUs) / 1e6;
                 const bool segmentStart = first && !s.evictedAny && b == 0 && i == 0;
                 visit(time, dt,

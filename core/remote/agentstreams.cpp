@@ -1,0 +1,180 @@
+#include "remote/agentstreams.h"
+
+#include "discovery/udevsource.h"
+#include "remote/samplestream.h"
+#include "stats/sampler.h"
+
+#include <QJsonArray>
+
+#include <memory>
+
+namespace dmtune {
+
+struct AgentStreams::Stream {
+    Sampler sampler;
+    SampleStreamWriter writer;
+    explicit Stream(const SysfsRoot &root)
+        : sampler(root)
+    {
+    }
+};
+
+namespace {
+
+QLatin1String key(const char *k)
+{
+    return QLatin1String(k);
+}
+
+// The device set of a request: kernel names, never a path (the Sampler joins them to the sysfs root).
+QString readDevices(const QJsonObject &request, QStringList *names)
+{
+    if (!request.contains(key("devices")))
+        return {};
+    const QJsonValue value = request.value(key("devices"));
+    if (!value.isArray())
+        return QStringLiteral("\"devices\" must be a list of device names");
+    for (const QJsonValue &v : value.toArray()) {
+        const QString name = v.toString();
+        if (!v.isString() || name.isEmpty() || name.contains(QLatin1Char('/')) || name.startsWith(QLatin1Char('.')))
+            return QStringLiteral("not a device name: %1").arg(v.isString() ? name : QStringLiteral("(not a string)"));
+        *names << name;
+    }
+    return {};
+}
+
+QString intervalProblem(const QJsonObject &request, int *ms)
+{
+    if (!request.contains(key("interval_ms")))
+        return {};
+    const QJsonValue value = request.value(key("interval_ms"));
+    const double d = value.toDouble(-1);
+    if (!value.isDouble() || d < Sampler::MinIntervalMs || d > Sampler::MaxIntervalMs || d != double(int(d)))
+        return QStringLiteral("\"interval_ms\" must be a whole number from %1 to %2")
+            .arg(Sampler::MinIntervalMs)
+            .arg(Sampler::MaxIntervalMs);
+    *ms = int(d);
+    return {};
+}
+
+} // namespace
+
+AgentStreams::AgentStreams(SysfsRoot root, Send send, QObject *parent)
+    : QObject(parent)
+    , m_root(std::move(root))
+    , m_send(std::move(send))
+{
+}
+
+AgentStreams::~AgentStreams()
+{
+    stopAll();
+}
+
+bool AgentStreams::isStreamOp(const QString &op)
+{
+    return op == QLatin1String("stream") || op == QLatin1String("stream-update") || op == QLatin1String("watch")
+        || op == QLatin1String("cancel");
+}
+
+void AgentStreams::stopAll()
+{
+    qDeleteAll(m_streams);
+    m_streams.clear();
+    qDeleteAll(m_watches);
+    m_watches.clear();
+}
+
+QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &request)
+{
+    if (op == QLatin1String("stream"))
+        return startStream(id, request);
+    if (op == QLatin1String("stream-update"))
+        return updateStream(id, request);
+    if (op == QLatin1String("watch"))
+        return startWatch(id);
+    const qint64 target = request.value(key("target")).toInteger();
+    if (Stream *stream = m_streams.take(target)) {
+        delete stream;
+    } else if (UdevMonitor *watch = m_watches.take(target)) {
+        delete watch;
+    } else {
+        return QStringLiteral("cancel: no stream or watch %1").arg(target);
+    }
+    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id } });
+    return {};
+}
+
+QString AgentStreams::startStream(qint64 id, const QJsonObject &request)
+{
+    QStringList names;
+    int intervalMs = Sampler::DefaultIntervalMs;
+    QString problem = readDevices(request, &names);
+    if (problem.isEmpty())
+        problem = intervalProblem(request, &intervalMs);
+    if (!problem.isEmpty())
+        return QStringLiteral("stream: %1").arg(problem);
+    const QJsonValue inflight = request.value(key("inflight"));
+    if (!inflight.isUndefined() && !inflight.isBool())
+        return QStringLiteral("stream: \"inflight\" must be true or false");
+    auto stream = std::make_unique<Stream>(m_root);
+    Sampler &sampler = stream->sampler;
+    sampler.setInterval(intervalMs);
+    sampler.setReadInflight(inflight.toBool(true));
+    if (names.isEmpty())
+        sampler.watchAll();
+    else
+        sampler.setWatched(names);
+    SampleStreamWriter *writer = &stream->writer;
+    connect(&sampler, &Sampler::samplesAvailable, this,
+        [this, id, writer](const SampleBatch &batch) { m_send(writer->encode(id, batch)); });
+    connect(&sampler, &Sampler::samplingFailed, this, [this, id](const QString &message) {
+        m_send({ { key("type"), QStringLiteral("stream-failed") }, { key("id"), id }, { key("error"), message } });
+    });
+    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id }, { key("interval_ms"), intervalMs } });
+    sampler.start();
+    m_streams.insert(id, stream.release());
+    return {};
+}
+
+QString AgentStreams::updateStream(qint64 id, const QJsonObject &request)
+{
+    const qint64 target = request.value(key("target")).toInteger();
+    Stream *stream = m_streams.value(target);
+    if (!stream)
+        return QStringLiteral("stream-update: no stream %1").arg(target);
+    QStringList names;
+    int intervalMs = stream->sampler.interval();
+    QString problem = readDevices(request, &names);
+    if (problem.isEmpty())
+        problem = intervalProblem(request, &intervalMs);
+    if (!problem.isEmpty())
+        return QStringLiteral("stream-update: %1").arg(problem);
+    if (request.contains(key("devices"))) {
+        if (names.isEmpty())
+            stream->sampler.watchAll();
+        else
+            stream->sampler.setWatched(names);
+    }
+    stream->sampler.setInterval(intervalMs);
+    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id } });
+    return {};
+}
+
+QString AgentStreams::startWatch(qint64 id)
+{
+    auto monitor = std::make_unique<UdevMonitor>();
+    const Status started = monitor->start();
+    if (!started)
+        return QStringLiteral("watch: %1").arg(started.errorMessage);
+    connect(monitor.get(), &UdevMonitor::blockEvent, this,
+        [this, id](const QString &action, const QString &sysname, const QString &devtype) {
+            m_send({ { key("type"), QStringLiteral("block") }, { key("id"), id }, { key("action"), action },
+                { key("name"), sysname }, { key("devtype"), devtype } });
+        });
+    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id }, { key("source"), monitor->source() } });
+    m_watches.insert(id, monitor.release());
+    return {};
+}
+
+} // namespace dmtune

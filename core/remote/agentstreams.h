@@ -1,0 +1,52 @@
+#pragma once
+// The agent's live ops (protocol 1.1): counter streams and device events of the host it runs on.
+//   stream         {"devices":[...] (none: every whole device), "interval_ms":N, "inflight":bool (default true:
+//                  read the split of busy devices, as the GUI's charts do; false: as `stat`'s text, which has no
+//                  column for it)} -> a "samples" message per tick (samplestream.h) from a real Sampler here;
+//                  "stream-failed" when a tick's read fails.
+//   stream-update  {"target":ID, "devices", "interval_ms"}: the same stream, another set or interval (no new
+//                  baseline, as Sampler::setWatched / setInterval).
+//   watch          -> a "block" message per udev event of subsystem block (add, remove, change: device-mapper sends
+//                  change on a reload, a resume and a failed or reinstated path), for the near side to fetch a new
+//                  snapshot.
+//   cancel         {"target":ID}: ends a stream or a watch.
+#include "sysfs/sysfsroot.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+
+#include <functional>
+
+namespace dmtune {
+
+class Sampler;
+class SampleStreamWriter;
+class UdevMonitor;
+
+class AgentStreams : public QObject {
+    Q_OBJECT
+public:
+    using Send = std::function<void(const QJsonObject &)>;
+    AgentStreams(SysfsRoot root, Send send, QObject *parent = nullptr);
+    ~AgentStreams() override;
+
+    static bool isStreamOp(const QString &op);
+    bool contains(qint64 id) const { return m_streams.contains(id) || m_watches.contains(id); }
+    // Handles one request of isStreamOp(op); an error message for a bad one (nothing started then).
+    QString handle(qint64 id, const QString &op, const QJsonObject &request);
+    void stopAll();
+
+private:
+    struct Stream;
+    QString startStream(qint64 id, const QJsonObject &request);
+    QString updateStream(qint64 id, const QJsonObject &request);
+    QString startWatch(qint64 id);
+
+    SysfsRoot m_root;
+    Send m_send;
+    QHash<qint64, Stream *> m_streams;
+    QHash<qint64, UdevMonitor *> m_watches;
+};
+
+} // namespace dmtune

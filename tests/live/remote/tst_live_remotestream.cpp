@@ -1,0 +1,244 @@
+// The agent's counter stream through a real sshd on 127.0.0.1 (sshdfixture.h) into a RemoteSampler: the same
+// rates as a Sampler here over the same seconds; a lost connection ends the series (a gap in the history) and the
+// stream comes back by itself when the client is connected again; bad stream requests get one line each.
+#include "../scratchloop.h"
+#include "../workloads/livesupport.h"
+#include "remote/agentclient.h"
+#include "remote/remotesampler.h"
+#include "sshdfixture.h"
+#include "stats/metriccatalog.h"
+#include "stats/sampler.h"
+#include "stats/seriesstore.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <csignal>
+
+using namespace dmtune;
+using namespace dmtune::live;
+
+namespace {
+
+// The ssh client this process started (the AgentClient's): killing it is the connection lost.
+pid_t sshChild()
+{
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray s = stat.readAll();
+        const qsizetype close = s.lastIndexOf(')');
+        if (close < 0 || !s.contains("(ssh)"))
+            continue;
+        if (s.mid(close + 2).split(' ').value(1).toLongLong() == QCoreApplication::applicationPid())
+            return pid_t(entry.toLongLong());
+    }
+    return -1;
+}
+
+double readRate(const QList<SampleBatch> &batches, const QString &device)
+{
+    double sectors = 0, seconds = 0;
+    for (const SampleBatch &b : batches) {
+        if (const DeviceSample *d = b.find(device)) {
+            sectors += double(d->deltas[DiskField::ReadSectors]);
+            seconds += b.elapsedSeconds;
+        }
+    }
+    return seconds > 0 ? sectors * 512 / 1024 / seconds : 0;
+}
+
+} // namespace
+
+class TestLiveRemoteStream : public QObject {
+    Q_OBJECT
+
+    SshdFixture m_sshd;
+    ScratchLoop m_loop;
+
+    std::unique_ptr<AgentClient> newClient()
+    {
+        const Result<HostAddress> address = parseHostAddress(m_sshd.host());
+        return std::make_unique<AgentClient>(*address, SshSettings { m_sshd.configFile(), dmtunectl });
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (const QString why = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
+        if (SshdFixture::sshdPath().isEmpty())
+            QSKIP("sshd not installed (packaging/install-deps.sh installs openssh-server)");
+        QVERIFY2(m_sshd.start(), qPrintable(m_sshd.error()));
+        QVERIFY2(m_loop.create(256LL << 20), qPrintable(m_loop.error()));
+    }
+
+    void sameRatesAsASamplerHere()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QCOMPARE(client->agentHello().value(QLatin1String("protocol")).toString(), QStringLiteral("1.1"));
+
+        // A steady read of the test's loop device (reads only) while both sample it.
+        QProcess fio;
+        fio.start(QStringLiteral("fio"),
+            { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
+                QStringLiteral("--rw=read"), QStringLiteral("--bs=64k"), QStringLiteral("--direct=1"),
+                QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=10"),
+                QStringLiteral("--readonly") });
+        QVERIFY(fio.waitForStarted());
+        QTest::qWait(1000);
+
+        RemoteSampler there(client.get());
+        Sampler here;
+        there.setWatched({ m_loop.name() });
+        here.setWatched({ m_loop.name() });
+        QList<SampleBatch> hereBatches, thereBatches;
+        connect(&here, &Sampler::samplesAvailable, this, [&](const SampleBatch &b) { hereBatches << b; });
+        connect(&there, &RemoteSampler::samplesAvailable, this, [&](const SampleBatch &b) { thereBatches << b; });
+        QSignalSpy appeared(&there, &RemoteSampler::deviceAppeared);
+        there.start();
+        here.start();
+        QTRY_VERIFY_WITH_TIMEOUT(hereBatches.size() >= 6 && thereBatches.size() >= 6, 15000);
+        here.stop();
+        there.stop();
+        fio.waitForFinished(15000);
+
+        QCOMPARE(appeared.size(), 1);
+        QCOMPARE(appeared.first().first().toString(), m_loop.name());
+        for (const SampleBatch &b : std::as_const(thereBatches)) {
+            QCOMPARE(b.devices.size(), 1);
+            QCOMPARE(b.devices.first().name(), m_loop.name());
+            QVERIFY(b.elapsedSeconds > 0.9 && b.elapsedSeconds < 1.1);
+        }
+        // The same seconds, within a tick: both rates of the last 5 intervals agree within 5 %.
+        const double ra = readRate(hereBatches.mid(hereBatches.size() - 5), m_loop.name());
+        const double rb = readRate(thereBatches.mid(thereBatches.size() - 5), m_loop.name());
+        QVERIFY2(ra > 10000, qPrintable(QString::number(ra)));
+        QVERIFY2(
+            std::abs(ra - rb) <= 0.05 * ra, qPrintable(QStringLiteral("here %1 kB/s, there %2 kB/s").arg(ra).arg(rb)));
+        // What the charts compute from the remote batches: the iostat metric of the same deltas.
+        const SampleBatch &last = thereBatches.last();
+        QVERIFY(last.devices.first().metrics(last.elapsedSeconds)[Metric::ReadKBPerSec] > 10000);
+    }
+
+    void aLostConnectionIsAGapThenTheStreamComesBack()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        QSignalSpy lost(client.get(), &AgentClient::disconnected);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        RemoteSampler sampler(client.get());
+        sampler.setWatched({ m_loop.name() });
+        sampler.setInterval(200);
+        SeriesStore store;
+        int batches = 0;
+        connect(&sampler, &RemoteSampler::samplesAvailable, this, [&](const SampleBatch &b) {
+            store.append(b);
+            ++batches;
+        });
+        connect(&sampler, &RemoteSampler::deviceVanished, this, [&](const QString &d) { store.endSeries(d); });
+        QSignalSpy vanished(&sampler, &RemoteSampler::deviceVanished);
+        sampler.start();
+        QTRY_VERIFY_WITH_TIMEOUT(batches >= 3, 10000);
+
+        const pid_t ssh = sshChild();
+        QVERIFY(ssh > 0);
+        QCOMPARE(::kill(ssh, SIGKILL), 0);
+        QVERIFY(lost.wait(10000));
+        QCOMPARE(lost.first().at(1).toBool(), true); // it was ready
+        QCOMPARE(vanished.size(), 1);
+        QVERIFY(!sampler.isStreaming());
+        QVERIFY(sampler.isRunning()); // still wanted: it streams again once connected
+        const int before = batches;
+        QTest::qWait(700); // nothing arrives while disconnected: no invented samples
+        QCOMPARE(batches, before);
+
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QTRY_VERIFY_WITH_TIMEOUT(batches >= before + 3, 10000);
+        // The history has two segments with a gap (NaN) between them.
+        const MetricSeries series = store.series(m_loop.name(), Metric::ReadKBPerSec);
+        const auto gaps
+            = std::count_if(series.values.begin(), series.values.end(), [](double v) { return std::isnan(v); });
+        QCOMPARE(gaps, 1);
+        sampler.stop();
+    }
+
+    void badStreamRequestsGetOneLine_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("fields");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("interval too short")
+            << QStringLiteral("stream") << QStringLiteral(R"({"interval_ms":5})")
+            << QStringLiteral("\"interval_ms\" must be a whole number from 100 to 60000");
+        QTest::newRow("devices not a list") << QStringLiteral("stream") << QStringLiteral(R"({"devices":"sda"})")
+                                            << QStringLiteral("\"devices\" must be a list of device names");
+        QTest::newRow("a path for a name") << QStringLiteral("stream") << QStringLiteral(R"({"devices":["../../etc"]})")
+                                           << QStringLiteral("not a device name: ../../etc");
+        QTest::newRow("inflight not a bool") << QStringLiteral("stream") << QStringLiteral(R"({"inflight":"yes"})")
+                                             << QStringLiteral("\"inflight\" must be true or false");
+        QTest::newRow("cancel of nothing") << QStringLiteral("cancel") << QStringLiteral(R"({"target":999})")
+                                           << QStringLiteral("cancel: no stream or watch 999");
+        QTest::newRow("update of nothing") << QStringLiteral("stream-update") << QStringLiteral(R"({"target":998})")
+                                           << QStringLiteral("stream-update: no stream 998");
+    }
+    void badStreamRequestsGetOneLine()
+    {
+        QFETCH(QString, op);
+        QFETCH(QString, fields);
+        QFETCH(QString, error);
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QList<QJsonObject> messages;
+        connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) { messages << m; });
+        const qint64 id = client->request(op, QJsonDocument::fromJson(fields.toUtf8()).object());
+        QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 10000);
+        QTest::qWait(300); // and nothing else: no stream was started
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.first().value(QLatin1String("type")).toString(), QStringLiteral("error"));
+        QCOMPARE(messages.first().value(QLatin1String("id")).toInteger(), id);
+        QVERIFY2(messages.first().value(QLatin1String("error")).toString().endsWith(error),
+            qPrintable(messages.first().value(QLatin1String("error")).toString()));
+    }
+
+    void watchReportsALoopDeviceAppearing()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QList<QJsonObject> events;
+        connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) {
+            if (m.value(QLatin1String("type")).toString() == QLatin1String("block"))
+                events << m;
+        });
+        const qint64 id = client->request(QStringLiteral("watch"));
+        QTest::qWait(500);
+        ScratchLoop another; // a device of this test: its add and remove must come as events
+        QVERIFY2(another.create(16LL << 20), qPrintable(another.error()));
+        const QString name = another.name();
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(events.begin(), events.end(),
+                                     [&](const QJsonObject &e) {
+                                         return e.value(QLatin1String("name")).toString() == name
+                                             && e.value(QLatin1String("id")).toInteger() == id;
+                                     }),
+            10000);
+        client->request(QStringLiteral("cancel"), { { QLatin1String("target"), id } });
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveRemoteStream)
+#include "tst_live_remotestream.moc"

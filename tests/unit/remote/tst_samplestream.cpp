@@ -1,0 +1,131 @@
+// The counter stream's wire form (remote/samplestream.h): what the agent's writer sends, the near side's reader
+// gives back exactly, over device churn; a message that cannot be read is refused with one line.
+#include "remote/samplestream.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QTest>
+
+using namespace dmtune;
+
+namespace {
+
+QString S(const char *text)
+{
+    return QString::fromUtf8(text);
+}
+
+DeviceSample sample(const QString &name, quint64 seed)
+{
+    DeviceSample d;
+    d.counters.name = name;
+    QRandomGenerator rng { quint32(seed) };
+    for (std::size_t f = 0; f < DiskFieldCount; ++f) {
+        if (DiskField(f) != DiskField::InFlight)
+            d.deltas.fields[f] = rng.bounded(100000u) * (f % 3 == 0 ? 1000ull : 1ull);
+    }
+    d.inflight = { rng.bounded(64u), seed % 5 == 0 ? InflightUnknown : rng.bounded(64u) };
+    return d;
+}
+
+SampleBatch batch(const QStringList &names, quint64 seq)
+{
+    SampleBatch b;
+    b.sequence = seq;
+    b.wallMs = 1764680000000 + qint64(seq) * 1000;
+    b.monotonicNs = 5000000000 + qint64(seq) * 1000000000;
+    b.elapsedSeconds = 1.000123;
+    for (qsizetype i = 0; i < names.size(); ++i)
+        b.devices.append(sample(names.at(i), seq * 131 + quint64(i)));
+    return b;
+}
+
+} // namespace
+
+class TestSampleStream : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Ticks whose device sets change (a path vanishes, a map appears): every tick decodes to the same deltas and
+    // split, "names" goes only with a change.
+    void roundTrip()
+    {
+        const QList<QStringList> ticks { { S("sda"), S("sdb"), S("dm-0") }, { S("sda"), S("sdb"), S("dm-0") },
+            { S("sda"), S("dm-0") }, { S("sda"), S("dm-0"), S("dm-1"), S("sdc") },
+            { S("sda"), S("dm-0"), S("dm-1"), S("sdc") }, {}, { S("nvme0n1") } };
+        SampleStreamWriter writer;
+        SampleStreamReader reader;
+        QStringList previous { S("(none)") };
+        for (qsizetype t = 0; t < ticks.size(); ++t) {
+            const SampleBatch sent = batch(ticks.at(t), quint64(t) + 1);
+            const QJsonObject message = writer.encode(7, sent);
+            QCOMPARE(message.value(QLatin1String("type")).toString(), S("samples"));
+            QCOMPARE(message.value(QLatin1String("id")).toInteger(), 7);
+            QCOMPARE(message.contains(QLatin1String("names")), ticks.at(t) != previous);
+            previous = ticks.at(t);
+            const Result<SampleBatch> got = reader.decode(message);
+            QVERIFY2(got.ok(), qPrintable(got.errorMessage()));
+            QCOMPARE(got->sequence, sent.sequence);
+            QCOMPARE(got->wallMs, sent.wallMs);
+            QCOMPARE(got->monotonicNs, sent.monotonicNs);
+            QCOMPARE(got->elapsedSeconds, 1.000123);
+            QCOMPARE(got->devices.size(), sent.devices.size());
+            for (qsizetype i = 0; i < sent.devices.size(); ++i) {
+                QCOMPARE(got->devices.at(i).name(), sent.devices.at(i).name());
+                QVERIFY(got->devices.at(i).deltas.fields == sent.devices.at(i).deltas.fields);
+                QVERIFY(got->devices.at(i).inflight == sent.devices.at(i).inflight);
+            }
+            QCOMPARE(reader.names(), ticks.at(t));
+        }
+    }
+
+    // A steady device (same deltas each tick) costs a few bytes a tick, a busy changing one tens.
+    void compact()
+    {
+        SampleStreamWriter writer;
+        SampleBatch steady = batch({ S("sda") }, 1);
+        writer.encode(1, steady);
+        steady.sequence = 2;
+        const QByteArray again
+            = QByteArray::fromBase64(writer.encode(1, steady).value(QLatin1String("data")).toString().toLatin1());
+        QVERIFY2(again.size() <= 4, again.toHex().constData());
+        const QByteArray busy = QByteArray::fromBase64(
+            writer.encode(1, batch({ S("sda") }, 3)).value(QLatin1String("data")).toString().toLatin1());
+        QVERIFY(busy.size() > 10 && busy.size() < 80);
+    }
+
+    void refused_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        // A valid first message has names ["sda"] and one device's bytes; these are what a reader must refuse.
+        QTest::newRow("data before names") << S(R"({"type":"samples","id":1,"elapsed_us":1000000,"data":"AAAA"})")
+                                           << S("data before the device names");
+        QTest::newRow("not base64") << S(R"({"type":"samples","names":["sda"],"elapsed_us":1000000,"data":"@@@"})")
+                                    << S("is not base64");
+        QTest::newRow("bytes end early") << S(
+            R"({"type":"samples","names":["sda","sdb"],"elapsed_us":1000000,"data":""})")
+                                         << S("the data ends before device 1 of 2");
+        QTest::newRow("bytes left over") << S(R"({"type":"samples","names":[],"elapsed_us":1000000,"data":"AAE="})")
+                                         << S("2 bytes after the last device");
+        QTest::newRow("names not a list") << S(R"({"type":"samples","names":"sda","elapsed_us":1000000,"data":""})")
+                                          << S("\"names\" is not an array");
+        QTest::newRow("a name not a string")
+            << S(R"({"type":"samples","names":[3],"elapsed_us":1000000,"data":""})") << S("not a string");
+        QTest::newRow("no interval") << S(R"({"type":"samples","names":[],"data":""})") << S("elapsed_us");
+        QTest::newRow("no data") << S(R"({"type":"samples","names":[],"elapsed_us":5})") << S("no \"data\"");
+    }
+    void refused()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        SampleStreamReader reader;
+        const Result<SampleBatch> got = reader.decode(QJsonDocument::fromJson(json.toUtf8()).object());
+        QVERIFY(!got.ok());
+        QVERIFY2(got.errorMessage().contains(error), qPrintable(got.errorMessage()));
+        QVERIFY(!got.errorMessage().contains(QLatin1Char('\n')));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSampleStream)
+#include "tst_samplestream.moc"
