@@ -1,5 +1,7 @@
 #include "remote/samplestream.h"
 
+#include "remote/z85.h"
+
 #include <QJsonArray>
 
 namespace dmtune {
@@ -37,10 +39,10 @@ QJsonObject SampleStreamWriter::encode(qint64 id, const SampleBatch &batch)
         const DeviceSample &d = batch.devices.at(i);
         m_encoders[std::size_t(i)].encode(toHistoryValues(d.deltas, d.inflight, dtUs), &m_bytes);
     }
+    message.insert(key("size"), qint64(m_bytes.size()));
     message.insert(key("data"),
-        QString::fromLatin1(
-            QByteArray::fromRawData(reinterpret_cast<const char *>(m_bytes.data()), qsizetype(m_bytes.size()))
-                .toBase64()));
+        QString::fromLatin1(z85Encode(
+            QByteArray::fromRawData(reinterpret_cast<const char *>(m_bytes.data()), qsizetype(m_bytes.size())))));
     return message;
 }
 
@@ -70,11 +72,13 @@ Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
     const QJsonValue data = message.value(key("data"));
     if (!data.isString())
         return Result<SampleBatch>::failure(QStringLiteral("samples: no \"data\""));
-    const auto decoded
-        = QByteArray::fromBase64Encoding(data.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    const QJsonValue size = message.value(key("size"));
+    if (!size.isDouble())
+        return Result<SampleBatch>::failure(QStringLiteral("samples: no \"size\""));
+    const Result<QByteArray> decoded = z85Decode(data.toString().toLatin1(), qsizetype(size.toInteger(-1)));
     if (!decoded)
-        return Result<SampleBatch>::failure(QStringLiteral("samples: \"data\" is not base64"));
-    const QByteArray &bytes = decoded.decoded;
+        return Result<SampleBatch>::failure(QStringLiteral("samples: \"data\": %1").arg(decoded.errorMessage()));
+    const QByteArray &bytes = *decoded;
 
     SampleBatch batch;
     batch.sequence = quint64(message.value(key("seq")).toInteger());

@@ -60,13 +60,25 @@ QString deviceName(int i)
                       : QStringLiteral("dm-%1").arg(i / 2);
 }
 
-// A sys/proc tree whose /proc/diskstats advances every counter of every device by a random step on each call.
+// A sys/proc tree whose /proc/diskstats advances every counter of every device on each call:
+//  - Steady: each device has its own rates (a busy path, 100 to 4,000 I/Os a tick) and each tick's step is
+//    within 10 % of them, as a device under a steady workload;
+//  - Random: every step is uniformly random from 1 to 4,000 (sectors 400,000), unlike the tick before: the worst
+//    case for a delta coding.
 class BusyTree {
 public:
-    explicit BusyTree(int count)
+    enum class Load { Steady, Random };
+    BusyTree(int count, Load load)
         : m_dir(QStringLiteral("/dev/shm/bench_remote-XXXXXX"))
-        , m_counters(std::size_t(count), {})
+        , m_load(load)
+        , m_counters(std::size_t(count))
+        , m_rates(std::size_t(count))
     {
+        for (auto &r : m_rates) {
+            const double ios = 100 + m_rng.bounded(3900);
+            for (std::size_t f = 0; f < r.size(); ++f)
+                r[f] = f == 2 || f == 6 ? ios * 128 : f == 0 || f == 4 ? ios : ios / 4 + 1;
+        }
         QDir root(m_dir.path());
         root.mkpath(QStringLiteral("proc"));
         for (int i = 0; i < count; ++i) {
@@ -86,8 +98,11 @@ public:
         char line[320];
         for (std::size_t i = 0; i < m_counters.size(); ++i) {
             auto &c = m_counters[i];
-            for (std::size_t f = 0; f < c.size(); ++f)
-                c[f] += 1 + m_rng.bounded(f == 2 || f == 6 ? 400000u : 4000u);
+            for (std::size_t f = 0; f < c.size(); ++f) {
+                c[f] += m_load == Load::Random
+                    ? 1 + m_rng.bounded(f == 2 || f == 6 ? 400000u : 4000u)
+                    : (unsigned long long)(m_rates[i][f] * (0.9 + 0.2 * m_rng.generateDouble()));
+            }
             const int n = std::snprintf(line, sizeof line,
                 "%4d %7d %s %llu %llu %llu %llu %llu %llu %llu %llu 8 %llu %llu %llu %llu %llu %llu %llu %llu\n",
                 i % 2 ? 253 : 8, int(i / 2), qPrintable(deviceName(int(i))), c[0], c[1], c[2], c[3], c[4], c[5], c[6],
@@ -111,7 +126,9 @@ private:
             f.write(text.toUtf8());
     }
     QTemporaryDir m_dir;
+    Load m_load;
     std::vector<std::array<unsigned long long, 16>> m_counters;
+    std::vector<std::array<double, 16>> m_rates;
     QRandomGenerator m_rng { 42 };
 };
 
@@ -291,27 +308,28 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_remote_stream: %s\n", qPrintable(sshd.error()));
         return 1;
     }
-    BusyTree tree(devices);
-    QTemporaryDir dir;
-    const QString wrapper = dir.filePath(QStringLiteral("dmtunectl-on-tree"));
-    {
-        QFile f(wrapper);
-        f.open(QIODevice::WriteOnly);
-        f.write(QStringLiteral("#!/bin/sh\nexec %1 \"$@\" --sysfs-root %2\n").arg(dmtunectl, tree.path()).toUtf8());
-        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    }
     std::printf("%d busy devices, every counter changing every tick, 1 Hz, %d s after 3 s of warm-up, ssh without "
                 "compression on 127.0.0.1\n\n",
         devices, seconds);
-    for (const bool inflight : { false, true }) {
+    for (const auto &[load, inflight] : { std::pair { BusyTree::Load::Steady, false },
+             std::pair { BusyTree::Load::Steady, true }, std::pair { BusyTree::Load::Random, false } }) {
+        BusyTree tree(devices, load);
+        QTemporaryDir dir;
+        const QString wrapper = dir.filePath(QStringLiteral("dmtunectl-on-tree"));
+        {
+            QFile f(wrapper);
+            f.open(QIODevice::WriteOnly);
+            f.write(QStringLiteral("#!/bin/sh\nexec %1 \"$@\" --sysfs-root %2\n").arg(dmtunectl, tree.path()).toUtf8());
+            f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        }
         const StreamRun r = runStream(sshd, wrapper, tree, seconds, inflight);
         if (!r.error.isEmpty()) {
             std::fprintf(stderr, "bench_remote_stream: %s\n", qPrintable(r.error));
             return 1;
         }
         const double stat = statNsPerDeviceSample(dmtunectl, tree, devices, seconds, inflight);
-        std::printf("stream %s the in-flight split (%d devices a batch, %d batches):\n", inflight ? "with" : "without",
-            r.devices, r.batches);
+        std::printf("%s load, stream %s the in-flight split (%d devices a batch, %d batches):\n",
+            load == BusyTree::Load::Steady ? "steady" : "random", inflight ? "with" : "without", r.devices, r.batches);
         std::printf("  payload %.1f kB/s, ssh read %.1f kB/s (%.1f bytes per device-sample on the wire)\n",
             r.payloadBytesPerSecond / 1000, r.wireBytesPerSecond / 1000, r.wireBytesPerSecond / r.devices);
         std::printf("  agent CPU %.2f us per device-sample; local dmtunectl stat%s: %.2f us (ratio %.2f)\n",

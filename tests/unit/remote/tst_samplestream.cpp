@@ -1,6 +1,7 @@
 // The counter stream's wire form (remote/samplestream.h): what the agent's writer sends, the near side's reader
 // gives back exactly, over device churn; a message that cannot be read is refused with one line.
 #include "remote/samplestream.h"
+#include "remote/z85.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -86,33 +87,62 @@ private Q_SLOTS:
         SampleBatch steady = batch({ S("sda") }, 1);
         writer.encode(1, steady);
         steady.sequence = 2;
-        const QByteArray again
-            = QByteArray::fromBase64(writer.encode(1, steady).value(QLatin1String("data")).toString().toLatin1());
-        QVERIFY2(again.size() <= 4, again.toHex().constData());
-        const QByteArray busy = QByteArray::fromBase64(
-            writer.encode(1, batch({ S("sda") }, 3)).value(QLatin1String("data")).toString().toLatin1());
-        QVERIFY(busy.size() > 10 && busy.size() < 80);
+        QVERIFY(writer.encode(1, steady).value(QLatin1String("size")).toInteger() <= 4);
+        const qint64 busy = writer.encode(1, batch({ S("sda") }, 3)).value(QLatin1String("size")).toInteger();
+        QVERIFY2(busy > 10 && busy < 60, qPrintable(QString::number(busy)));
+    }
+
+    // ZeroMQ RFC 32's test vector, and a round trip of every length 0..9 (the padding cut off by size).
+    void z85()
+    {
+        const QByteArray hello = QByteArray::fromHex("864FD26FB559F75B");
+        QCOMPARE(z85Encode(hello), QByteArray("HelloWorld"));
+        const Result<QByteArray> back = z85Decode("HelloWorld", 8);
+        QVERIFY(back.ok());
+        QCOMPARE(*back, hello);
+        for (int n = 0; n < 10; ++n) {
+            const QByteArray bytes = QByteArray::fromHex("00ff7f80fe01c3a5").repeated(2).left(n);
+            const QByteArray text = z85Encode(bytes);
+            QCOMPARE(text.size(), (n + 3) / 4 * 5);
+            QVERIFY(!text.contains('"') && !text.contains('\\'));
+            const Result<QByteArray> decoded = z85Decode(text, n);
+            QVERIFY2(decoded.ok(), qPrintable(decoded.errorMessage()));
+            QCOMPARE(*decoded, bytes);
+        }
+        QVERIFY(!z85Decode("Hello", 0).ok()); // 4 bytes of padding: not what an encoder writes
+        QVERIFY(!z85Decode("Hell", 3).ok());
     }
 
     void refused_data()
     {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("error");
-        // A valid first message has names ["sda"] and one device's bytes; these are what a reader must refuse.
-        QTest::newRow("data before names") << S(R"({"type":"samples","id":1,"elapsed_us":1000000,"data":"AAAA"})")
-                                           << S("data before the device names");
-        QTest::newRow("not base64") << S(R"({"type":"samples","names":["sda"],"elapsed_us":1000000,"data":"@@@"})")
-                                    << S("is not base64");
+        QTest::newRow("data before names")
+            << S(R"({"type":"samples","id":1,"elapsed_us":1000000,"size":4,"data":"00000"})")
+            << S("data before the device names");
+        QTest::newRow("not Z85") << S(
+            R"({"type":"samples","names":["sda"],"elapsed_us":1000000,"size":4,"data":"~~~~~"})")
+                                 << S("a character outside the alphabet at 0");
+        QTest::newRow("Z85 group over 32 bits")
+            << S(R"({"type":"samples","names":["sda"],"elapsed_us":1000000,"size":4,"data":"%%%%%"})")
+            << S("over 32 bits");
+        QTest::newRow("size beyond the data")
+            << S(R"({"type":"samples","names":[],"elapsed_us":1000000,"size":9,"data":"00000"})")
+            << S("9 bytes announced for 5 characters");
+        QTest::newRow("no size") << S(R"({"type":"samples","names":[],"elapsed_us":1000000,"data":""})")
+                                 << S("no \"size\"");
         QTest::newRow("bytes end early") << S(
-            R"({"type":"samples","names":["sda","sdb"],"elapsed_us":1000000,"data":""})")
+            R"({"type":"samples","names":["sda","sdb"],"elapsed_us":1000000,"size":0,"data":""})")
                                          << S("the data ends before device 1 of 2");
-        QTest::newRow("bytes left over") << S(R"({"type":"samples","names":[],"elapsed_us":1000000,"data":"AAE="})")
+        QTest::newRow("bytes left over") << S(
+            R"({"type":"samples","names":[],"elapsed_us":1000000,"size":2,"data":"00961"})")
                                          << S("2 bytes after the last device");
-        QTest::newRow("names not a list") << S(R"({"type":"samples","names":"sda","elapsed_us":1000000,"data":""})")
-                                          << S("\"names\" is not an array");
+        QTest::newRow("names not a list")
+            << S(R"({"type":"samples","names":"sda","elapsed_us":1000000,"size":0,"data":""})")
+            << S("\"names\" is not an array");
         QTest::newRow("a name not a string")
-            << S(R"({"type":"samples","names":[3],"elapsed_us":1000000,"data":""})") << S("not a string");
-        QTest::newRow("no interval") << S(R"({"type":"samples","names":[],"data":""})") << S("elapsed_us");
+            << S(R"({"type":"samples","names":[3],"elapsed_us":1000000,"size":0,"data":""})") << S("not a string");
+        QTest::newRow("no interval") << S(R"({"type":"samples","names":[],"size":0,"data":""})") << S("elapsed_us");
         QTest::newRow("no data") << S(R"({"type":"samples","names":[],"elapsed_us":5})") << S("no \"data\"");
     }
     void refused()
