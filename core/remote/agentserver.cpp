@@ -1,5 +1,6 @@
 #include "remote/agentserver.h"
 
+#include "remote/agentoperations.h"
 #include "remote/agentprotocol.h"
 #include "remote/agentstreams.h"
 
@@ -150,6 +151,9 @@ AgentServer::AgentServer(QString program, QString jobsDir, QObject *parent)
 
 void AgentServer::setSysfsRoot(const SysfsRoot &root)
 {
+    m_root = root;
+    delete m_operations;
+    m_operations = nullptr;
     delete m_streams;
     m_streams = new AgentStreams(
         root, [this](const QJsonObject &message) { send(message); }, this);
@@ -193,7 +197,8 @@ void AgentServer::start(int inFd, int outFd)
         { QLatin1String("ops"),
             QJsonArray { QStringLiteral("cli"), QStringLiteral("signal"), QStringLiteral("jobs"),
                 QStringLiteral("attach"), QStringLiteral("forget"), QStringLiteral("stream"),
-                QStringLiteral("stream-update"), QStringLiteral("watch"), QStringLiteral("cancel") } } }));
+                QStringLiteral("stream-update"), QStringLiteral("watch"), QStringLiteral("cancel"),
+                QStringLiteral("kinds"), QStringLiteral("plan"), QStringLiteral("run") } } }));
     m_notifier = new QSocketNotifier(inFd, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &AgentServer::readInput);
 }
@@ -286,6 +291,13 @@ void AgentServer::handle(const QJsonObject &message)
     const QString op = message.value(QLatin1String("op")).toString();
     if (AgentStreams::isStreamOp(op)) {
         const QString problem = m_streams->handle(id, op, message);
+        if (!problem.isEmpty())
+            sendError(id, problem);
+    } else if (AgentOperations::isOperationOp(op)) {
+        if (!m_operations)
+            m_operations = new AgentOperations(
+                m_root, [this](const QJsonObject &m) { send(m); }, this);
+        const QString problem = m_operations->handle(id, op, message);
         if (!problem.isEmpty())
             sendError(id, problem);
     } else if (op == QLatin1String("cli"))

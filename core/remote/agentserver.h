@@ -9,6 +9,7 @@
 //   jobs     the detached jobs on this host, running or ended.
 //   attach   streams a job's output from the start and its exit status and files once it ended.
 //   stream, stream-update, watch, cancel   (1.1) the host's counters and device events (agentstreams.h).
+//   kinds, plan, run   (1.1) the core operations on this host, planned and run here (agentoperations.h).
 // An end of stdin (the connection gone) stops the commands that are not jobs, as a closed terminal would.
 #include "sysfs/sysfsroot.h"
 
@@ -23,6 +24,7 @@ class QTimer;
 
 namespace dmtune {
 
+class AgentOperations;
 class AgentStreams;
 
 class AgentServer : public QObject {
@@ -74,6 +76,8 @@ private:
     QHash<qint64, Command *> m_commands; // by request id: the running commands and attached jobs
     QTimer *m_jobPoll = nullptr;
     AgentStreams *m_streams = nullptr;
+    SysfsRoot m_root;
+    AgentOperations *m_operations = nullptr; // made at the first operation: device-mapper is opened then
 };
 
 } // namespace dmtune

@@ -1,9 +1,12 @@
-// The agent's counter stream through a real sshd on 127.0.0.1 (sshdfixture.h) into a RemoteSampler: the same
-// rates as a Sampler here over the same seconds; a lost connection ends the series (a gap in the history) and the
-// stream comes back by itself when the client is connected again; bad stream requests get one line each.
+// The agent's live ops through a real sshd on 127.0.0.1 (sshdfixture.h). The counter stream into a RemoteSampler:
+// the same rates as a Sampler here over the same seconds; a lost connection ends the series (a gap in the history)
+// and the stream comes back by itself when the client is connected again; bad stream requests get one line each.
+// The core operations through RemoteOperationRunner: planned and run there, read back; a stale plan refused.
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
+#include "ops/tuningoperations.h"
 #include "remote/agentclient.h"
+#include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
 #include "sshdfixture.h"
 #include "stats/metriccatalog.h"
@@ -51,6 +54,18 @@ double readRate(const QList<SampleBatch> &batches, const QString &device)
         }
     }
     return seconds > 0 ? sectors * 512 / 1024 / seconds : 0;
+}
+
+QString readSysfs(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+bool writeSysfs(const QString &path, const QString &value)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(value.toLatin1()) == value.size();
 }
 
 } // namespace
@@ -212,6 +227,61 @@ private Q_SLOTS:
         QCOMPARE(messages.first().value(QLatin1String("id")).toInteger(), id);
         QVERIFY2(messages.first().value(QLatin1String("error")).toString().endsWith(error),
             qPrintable(messages.first().value(QLatin1String("error")).toString()));
+    }
+
+    // tuning.apply of the test's loop device, planned and run on the far side; the value read back here; then a
+    // plan made stale by a change behind its back is refused there, and the value put back.
+    void anOperationIsPlannedAndRunThere()
+    {
+        const QString attr = QStringLiteral("/sys/block/%1/queue/nomerges").arg(m_loop.name());
+        const QString before = readSysfs(attr);
+        QVERIFY(!before.isEmpty());
+        const QString other = before == QLatin1String("1") ? QStringLiteral("0") : QStringLiteral("1");
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        RemoteOperationRunner runner(client.get());
+        QSignalSpy planned(&runner, &RemoteOperationRunner::planned);
+        QSignalSpy failed(&runner, &RemoteOperationRunner::planFailed);
+        QSignalSpy finished(&runner, &RemoteOperationRunner::finished);
+        const QJsonObject request
+            = tuningRequest({ Change { m_loop.name(), QStringLiteral("queue/nomerges"), other } });
+
+        runner.plan(QString::fromLatin1(TuningApplyKind), request, QStringLiteral("first"));
+        QVERIFY(planned.wait(15000));
+        const auto plan = planned.takeFirst().at(0).value<OperationPlan>();
+        QCOMPARE(plan.kind, QString::fromLatin1(TuningApplyKind));
+        QCOMPARE(plan.target, m_loop.name());
+        QVERIFY2(plan.runnable(), qPrintable(plan.refusals.join(QLatin1Char(';'))));
+        QCOMPARE(readSysfs(attr), before); // a plan changes nothing
+        runner.run(plan, acceptAll(plan), QStringLiteral("first"));
+        QVERIFY(finished.wait(15000));
+        const auto result = finished.takeFirst().at(0).value<OperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.planId, plan.id);
+        QVERIFY2(result.changes.join(QLatin1Char('\n')).contains(QStringLiteral("nomerges")),
+            qPrintable(result.changes.join(QLatin1Char('\n'))));
+        QCOMPARE(readSysfs(attr), other);
+
+        // Back to the first value, but the plan goes stale before it runs.
+        runner.plan(QString::fromLatin1(TuningApplyKind),
+            tuningRequest({ Change { m_loop.name(), QStringLiteral("queue/nomerges"), before } }));
+        QVERIFY(planned.wait(15000));
+        const auto back = planned.takeFirst().at(0).value<OperationPlan>();
+        QVERIFY(writeSysfs(attr, QStringLiteral("2")));
+        runner.run(back, acceptAll(back));
+        QVERIFY(finished.wait(15000));
+        const auto stale = finished.takeFirst().at(0).value<OperationResult>();
+        QVERIFY(!stale.ok);
+        QVERIFY2(stale.stale, qPrintable(stale.error));
+        QCOMPARE(readSysfs(attr), QStringLiteral("2"));
+        QVERIFY(writeSysfs(attr, before)); // the test restores what it wrote
+
+        runner.plan(QStringLiteral("no.such-kind"), {});
+        QVERIFY(failed.wait(15000));
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("no operation 'no.such-kind'")),
+            qPrintable(failed.first().at(1).toString()));
     }
 
     void watchReportsALoopDeviceAppearing()

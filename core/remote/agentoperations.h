@@ -1,0 +1,40 @@
+#pragma once
+// The core operations on the agent's host (protocol 1.1; ops/operationregistry.h): the near side renders plans
+// and results and asks the user; every rule stays in the operation, which runs here, on this host's state.
+//   kinds  -> {"type":"kinds","kinds":[{"kind","description"}...]}
+//   plan   {"kind", "request"} -> {"type":"plan","plan":planToJson} (or an error line)
+//   run    {"plan":planToJson, "answers":answersToJson} -> {"type":"result","result":resultToJson}: run() plans
+//          again on the state here and refuses a stale plan or answers that do not cover it, as locally.
+// The operations run one at a time on a job (OperationRunner): the agent's streams go on meanwhile.
+#include "sysfs/sysfsroot.h"
+
+#include <QJsonObject>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+namespace dmtune {
+
+class DeviceMapper;
+class OperationRunner;
+
+class AgentOperations : public QObject {
+    Q_OBJECT
+public:
+    using Send = std::function<void(const QJsonObject &)>;
+    // Device-mapper of `root` (libdevmapper live, a capture's recorded maps) and multipathd on a live root.
+    AgentOperations(const SysfsRoot &root, Send send, QObject *parent = nullptr);
+    ~AgentOperations() override;
+
+    static bool isOperationOp(const QString &op);
+    // Handles one request of isOperationOp(op); an error message for one that cannot be read.
+    QString handle(qint64 id, const QString &op, const QJsonObject &request);
+
+private:
+    Send m_send;
+    std::shared_ptr<DeviceMapper> m_dm; // outlives the runner (declared first, destroyed last)
+    OperationRunner *m_runner = nullptr;
+};
+
+} // namespace dmtune

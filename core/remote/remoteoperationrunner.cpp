@@ -1,0 +1,100 @@
+#include "remote/remoteoperationrunner.h"
+
+#include "remote/agentclient.h"
+
+#include <QTimer>
+
+namespace dmtune {
+
+RemoteOperationRunner::RemoteOperationRunner(AgentClient *client, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+{
+    connect(m_client, &AgentClient::message, this, &RemoteOperationRunner::onMessage);
+    connect(m_client, &AgentClient::disconnected, this, [this](const QString &problem) {
+        failAll(QStringLiteral("the connection to %1 was lost (%2)").arg(m_client->address().display(), problem));
+    });
+}
+
+void RemoteOperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
+{
+    const Pending pending { false, kind, {}, {}, tag };
+    if (!m_client->isReady()) {
+        // Asynchronous as an answer of the agent would be: the caller may not expect a signal inside its call.
+        QTimer::singleShot(0, this, [this, pending] {
+            fail(pending, QStringLiteral("not connected to %1").arg(m_client->address().display()));
+        });
+        return;
+    }
+    const qint64 id = m_client->request(
+        QStringLiteral("plan"), { { QLatin1String("kind"), kind }, { QLatin1String("request"), request } });
+    m_pending.insert(id, pending);
+}
+
+void RemoteOperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
+{
+    const Pending pending { true, plan.kind, plan.id, plan.target, tag };
+    if (!m_client->isReady()) {
+        QTimer::singleShot(0, this, [this, pending] {
+            fail(pending, QStringLiteral("not connected to %1: nothing was run").arg(m_client->address().display()));
+        });
+        return;
+    }
+    const qint64 id = m_client->request(QStringLiteral("run"),
+        { { QLatin1String("plan"), planToJson(plan) }, { QLatin1String("answers"), answersToJson(answers) } });
+    m_pending.insert(id, pending);
+}
+
+void RemoteOperationRunner::fail(const Pending &pending, const QString &error)
+{
+    if (!pending.isRun) {
+        Q_EMIT planFailed(pending.kind, error, pending.tag);
+        return;
+    }
+    OperationResult result;
+    result.kind = pending.kind;
+    result.planId = pending.planId;
+    result.target = pending.target;
+    result.error = error;
+    Q_EMIT finished(result, pending.tag);
+}
+
+void RemoteOperationRunner::failAll(const QString &error)
+{
+    const QHash<qint64, Pending> pending = std::exchange(m_pending, {});
+    for (const Pending &p : pending) {
+        fail(p,
+            p.isRun ? error + QStringLiteral(" while it ran there: its outcome is unknown; read the state again")
+                    : error);
+    }
+}
+
+void RemoteOperationRunner::onMessage(const QJsonObject &message)
+{
+    const qint64 id = message.value(QLatin1String("id")).toInteger();
+    const auto it = m_pending.constFind(id);
+    if (it == m_pending.constEnd())
+        return;
+    const Pending pending = *it;
+    m_pending.erase(it);
+    const QString type = message.value(QLatin1String("type")).toString();
+    if (type == QLatin1String("error")) {
+        fail(pending, message.value(QLatin1String("error")).toString());
+    } else if (type == QLatin1String("plan") && !pending.isRun) {
+        const Result<OperationPlan> plan = planFromJson(message.value(QLatin1String("plan")).toObject());
+        if (plan)
+            Q_EMIT planned(*plan, pending.tag);
+        else
+            fail(pending, QStringLiteral("the agent's plan: %1").arg(plan.errorMessage()));
+    } else if (type == QLatin1String("result") && pending.isRun) {
+        const Result<OperationResult> result = resultFromJson(message.value(QLatin1String("result")).toObject());
+        if (result)
+            Q_EMIT finished(*result, pending.tag);
+        else
+            fail(pending, QStringLiteral("the agent's result: %1").arg(result.errorMessage()));
+    } else {
+        fail(pending, QStringLiteral("the agent answered '%1'").arg(type));
+    }
+}
+
+} // namespace dmtune
