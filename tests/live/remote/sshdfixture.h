@@ -3,16 +3,13 @@
 // directory, listening on a free 127.0.0.1 port only, stopped (and everything removed) when the object goes.
 // The client side is an ssh config file (configFile()) naming the host `dmtune-test`, with the server's key in its
 // own known_hosts: nothing of the system's ssh set-up is read or changed.
+#include "sshtestsupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QThread>
-
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace dmtune::live {
 
@@ -36,7 +33,7 @@ public:
         if (!keygen(QStringLiteral("host_key")) || !keygen(QStringLiteral("client_key")))
             return false;
         QFile::copy(path(QStringLiteral("client_key.pub")), path(QStringLiteral("authorized_keys")));
-        m_port = freePort();
+        m_port = sshtest::freeLoopbackPort();
         if (m_port <= 0)
             return fail(QStringLiteral("no free port on 127.0.0.1"));
         QStringList accept;
@@ -55,15 +52,13 @@ public:
                     path(QStringLiteral("sshd.pid")),
                     accept.isEmpty() ? QString()
                                      : QStringLiteral("AcceptEnv %1\n").arg(accept.join(QLatin1Char(' ')))));
-        QFile pub(path(QStringLiteral("host_key.pub")));
-        pub.open(QIODevice::ReadOnly);
-        const QStringList hostKey = QString::fromLatin1(pub.readAll()).split(QLatin1Char(' '));
-        write(QStringLiteral("known_hosts"),
-            QStringLiteral("[127.0.0.1]:%1 %2 %3\n").arg(m_port).arg(hostKey.value(0), hostKey.value(1)));
+        write(QStringLiteral("known_hosts"), sshtest::knownHostsLine(m_port, path(QStringLiteral("host_key.pub"))));
         write(QStringLiteral("empty_known_hosts"), QString());
-        writeClientConfig(path(QStringLiteral("ssh_config")), path(QStringLiteral("known_hosts")), setEnv);
-        writeClientConfig(
-            path(QStringLiteral("ssh_config_unknown_key")), path(QStringLiteral("empty_known_hosts")), setEnv);
+        sshtest::ClientHost client { host(), m_port, QStringLiteral("root"), path(QStringLiteral("client_key")),
+            path(QStringLiteral("known_hosts")), setEnv };
+        write(QStringLiteral("ssh_config"), sshtest::clientConfig(client));
+        client.knownHostsFile = path(QStringLiteral("empty_known_hosts"));
+        write(QStringLiteral("ssh_config_unknown_key"), sshtest::clientConfig(client));
 
         m_sshd.setProgram(sshdPath());
         m_sshd.setArguments(
@@ -110,50 +105,10 @@ private:
     }
     bool keygen(const QString &name)
     {
-        QProcess keygen;
-        keygen.start(QStringLiteral("ssh-keygen"),
-            { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
-                QStringLiteral("-f"), path(name) });
-        if (!keygen.waitForFinished(20000) || keygen.exitCode() != 0)
-            return fail(
-                QStringLiteral("ssh-keygen failed: %1").arg(QString::fromLocal8Bit(keygen.readAllStandardError())));
-        return true;
+        const QString problem = sshtest::keygen(path(name));
+        return problem.isEmpty() || fail(problem);
     }
-    void write(const QString &name, const QString &text)
-    {
-        QFile file(path(name));
-        file.open(QIODevice::WriteOnly);
-        file.write(text.toUtf8());
-    }
-    void writeClientConfig(const QString &file, const QString &knownHosts, const QStringList &setEnv)
-    {
-        QFile out(file);
-        out.open(QIODevice::WriteOnly);
-        out.write(
-            QStringLiteral("Host dmtune-test\n  HostName 127.0.0.1\n  Port %1\n  User root\n  IdentityFile %2\n"
-                           "  IdentitiesOnly yes\n  UserKnownHostsFile %3\n  GlobalKnownHostsFile /dev/null\n"
-                           "  StrictHostKeyChecking yes\n  LogLevel ERROR\n%4")
-                .arg(m_port)
-                .arg(path(QStringLiteral("client_key")), knownHosts,
-                    setEnv.isEmpty() ? QString() : QStringLiteral("  SetEnv %1\n").arg(setEnv.join(QLatin1Char(' '))))
-                .toUtf8());
-    }
-    static int freePort()
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0)
-            return -1;
-        sockaddr_in addr {};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof addr;
-        int port = -1;
-        if (::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-            port = ntohs(addr.sin_port);
-        ::close(fd);
-        return port;
-    }
+    void write(const QString &name, const QString &text) { sshtest::writeFile(path(name), text); }
 
     QTemporaryDir m_dir;
     QProcess m_sshd;

@@ -1,6 +1,7 @@
 #!/bin/busybox sh
 # /init of the lab initramfs (static busybox), built by klab.sh.
-# Stage 1 (initramfs): load virtio/9p/overlay modules, mount the host's "/"
+# Stage 1 (initramfs): load virtio/9p/overlay modules (and with klab.net=ADDR
+#   the NIC's, and set its address), mount the host's "/"
 #   (9p, read-only) under a tmpfs overlay and switch_root into it (a real root,
 #   not a chroot: systemd tools refuse chroots).
 # Stage 2 (PID 1 in the new root): run OUT/cmd.sh written by klab.sh, store
@@ -38,12 +39,13 @@ echo "KLAB-INIT uptime=$(cut -d' ' -f1 /proc/uptime)"
 
 fail() { echo "KLAB-EXIT 125 ($*)"; sync; poweroff -f; sleep 5; echo o > /proc/sysrq-trigger; }
 
-OUT= MODDIR= INTERACTIVE=0
+OUT= MODDIR= INTERACTIVE=0 NET=
 for a in $(cat /proc/cmdline); do
     case "$a" in
         klab.out=*) OUT=${a#klab.out=} ;;
         klab.moddir=*) MODDIR=${a#klab.moddir=} ;;
         klab.interactive=*) INTERACTIVE=${a#klab.interactive=} ;;
+        klab.net=*) NET=${a#klab.net=} ;;
     esac
 done
 KVER=$(uname -r)
@@ -51,6 +53,26 @@ KVER=$(uname -r)
 for m in $(cat /mods/order); do
     insmod /mods/$m || fail "insmod $m"
 done
+
+# klab.sh -F: the NIC of QEMU's user network (restrict=on), a static address on
+# it, no route beyond its /24 (only the host's forwarded port reaches the guest).
+if [ -n "$NET" ]; then
+    for m in $(cat /mods/net-order 2>/dev/null); do
+        insmod /mods/$m || fail "insmod $m"
+    done
+    IF=
+    for _ in $(seq 50); do
+        for d in /sys/class/net/*; do
+            [ "${d##*/}" = lo ] || { IF=${d##*/}; break; }
+        done
+        [ -n "$IF" ] && break
+        sleep 0.1
+    done
+    [ -n "$IF" ] || fail "no network device"
+    ip link set "$IF" up || fail "ip link set $IF up"
+    ip addr add "$NET" dev "$IF" || fail "ip addr add $NET dev $IF"
+    echo "KLAB-NET $IF $NET"
+fi
 
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot /lower || fail "mount hostroot"
 mount -t tmpfs -o mode=755 tmpfs /upper

@@ -35,6 +35,10 @@ options:
   -m MB     guest memory (default 1024)     -c N   guest CPUs (default 2)
   -k PKG    kernel package (default: what linux-image-amd64 depends on)
   -e VAR=VALUE   export VAR in the guest (repeatable)
+  -F PORT   give the guest a network device (virtio-net, 10.0.2.15/24) that
+            only the host's loopback reaches: QEMU user networking with
+            restrict=on (no way out) and 127.0.0.1:PORT forwarded to the
+            guest's port 22 (the guest command starts sshd: guest/serve-sshd.sh)
   -i        interactive shell on the console (Ctrl-A X quits)
   -q        do not echo the console (it is kept in OUT/console.log)
   -n        do not apt-get install missing host packages
@@ -45,7 +49,7 @@ EOF
 }
 
 WORKDIR=${DMTUNE_LAB_WORKDIR:-${TMPDIR:-/var/tmp}/dmtune-lab}
-OUT="" ACCEL=auto MEM=1024 CPUS=2 TIMEOUT=900 KPKG="" INTERACTIVE=0 QUIET=0 INSTALL=1 SKIP_RC=125
+OUT="" ACCEL=auto MEM=1024 CPUS=2 TIMEOUT=900 KPKG="" INTERACTIVE=0 QUIET=0 INSTALL=1 SKIP_RC=125 FWD_PORT=""
 GUEST_ENV=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
         -c) CPUS=$2; shift 2 ;;
         -k) KPKG=$2; shift 2 ;;
         -e) GUEST_ENV+=("$2"); shift 2 ;;
+        -F) FWD_PORT=$2; shift 2 ;;
         -i) INTERACTIVE=1; shift ;;
         -q) QUIET=1; shift ;;
         -n) INSTALL=0; shift ;;
@@ -68,6 +73,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || [ $INTERACTIVE = 1 ] || { usage >&2; exit 2; }
+if [ -n "$FWD_PORT" ]; then
+    case "$FWD_PORT" in *[!0-9]*) echo "klab: -F needs a port number" >&2; exit 2 ;; esac
+    if [ "$FWD_PORT" -lt 1 ] || [ "$FWD_PORT" -gt 65535 ]; then echo "klab: -F port out of range" >&2; exit 2; fi
+fi
 
 log() { echo "klab: $*" >&2; }
 die() { echo "klab: error: $*" >&2; exit 125; }
@@ -159,19 +168,23 @@ KERNEL=$KDIR/boot/vmlinux-$KVER
 [ -s "$KERNEL" ] || KERNEL=$KDIR/boot/vmlinuz-$KVER
 
 # ------------------------------------------------------------ initramfs
-# Static busybox, the modules to mount 9p + overlayfs, and init.sh. Named by
-# the content of init.sh, so an edited init.sh gets a new one.
-INITRD=$WORKDIR/initrd-$KVER-$(cat "$LAB_DIR/init.sh" /bin/busybox | md5sum | cut -c1-12).cpio.gz
+# Static busybox, the modules to mount 9p + overlayfs (mods/order, always
+# loaded), the NIC's (mods/net-order, loaded only with -F), and init.sh. Named
+# by the content of init.sh and the module lists, so an edited one gets a new one.
+BOOT_MODS="virtio_pci 9pnet_virtio 9p overlay" NET_MODS="virtio_net"
+INITRD=$WORKDIR/initrd-$KVER-$({ cat "$LAB_DIR/init.sh" /bin/busybox; echo "$BOOT_MODS/$NET_MODS"; } | md5sum | cut -c1-12).cpio.gz
 if [ ! -f "$INITRD" ]; then
     R=$WORKDIR/initramfs-root
     rm -rf "$R"
     mkdir -p "$R"/{bin,dev,proc,sys,lower,upper,newroot,mods}
     cp /bin/busybox "$R/bin/busybox"
-    for m in virtio_pci 9pnet_virtio 9p overlay; do
-        modprobe -d "$KDIR" -S "$KVER" --show-depends "$m" | awk '$1=="insmod"{print $2}'
-    done | awk '!seen[$0]++' | while read -r ko; do
+    for list in "order:$BOOT_MODS" "net-order:$NET_MODS"; do
+        for m in ${list#*:}; do
+            modprobe -d "$KDIR" -S "$KVER" --show-depends "$m" | awk -v l="${list%%:*}" '$1=="insmod"{print l, $2}'
+        done
+    done | awk '!seen[$2]++' | while read -r l ko; do
         cp "$ko" "$R/mods/"
-        basename "$ko" >> "$R/mods/order"
+        basename "$ko" >> "$R/mods/$l"
     done
     cp "$LAB_DIR/init.sh" "$R/init"
     chmod 755 "$R/init"
@@ -218,14 +231,22 @@ rm -f "$OUT/rc" "$OUT/console.log" "$OUT/cmd.sh"
 } > "$OUT/cmd.sh"
 
 APPEND="console=ttyS0 panic=-1 quiet loglevel=4 klab.out=$OUT klab.moddir=$MODDIR klab.interactive=$INTERACTIVE"
+NET_OPTS=()
+if [ -n "$FWD_PORT" ]; then
+    # restrict=on: the guest reaches nothing (no host, no internet); only the forward
+    # (bound to the host's loopback) reaches the guest. The guest's address is QEMU's
+    # first DHCP address, set statically by init.sh.
+    NET_OPTS=(-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:$FWD_PORT-:22" -device virtio-net-pci,netdev=n0)
+    APPEND="$APPEND klab.net=10.0.2.15/24"
+fi
 QEMU=(qemu-system-x86_64 -nodefaults -no-user-config "${ACCEL_OPTS[@]}"
       -machine q35 -m "$MEM" -smp "$CPUS" -display none -no-reboot
       -kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND"
       -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
       -virtfs local,path="$OUT",mount_tag=klabout,security_model=none,multidevs=remap
-      -device virtio-rng-pci)
+      -device virtio-rng-pci ${NET_OPTS[@]+"${NET_OPTS[@]}"})
 
-log "kernel $KVER, $ACCEL, ${MEM} MiB, $CPUS cpus, setup $(since "$T0") s"
+log "kernel $KVER, $ACCEL, ${MEM} MiB, $CPUS cpus${FWD_PORT:+, 127.0.0.1:$FWD_PORT -> guest :22}, setup $(since "$T0") s"
 t=$(now)
 set +e
 if [ $INTERACTIVE = 1 ]; then
