@@ -17,6 +17,8 @@
 #include "params/tuningsession.h"
 #include "pathgroups/multipathactions.h"
 #include "pathgroups/pathgroupspanel.h"
+#include "remote/remotehost.h"
+#include "remote/remotesampler.h"
 
 #include <QAction>
 #include <QApplication>
@@ -79,13 +81,22 @@ const auto splitterKey = QStringLiteral("mainWindow/splitter");
 } // namespace
 
 MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
+    : MainWindow(std::move(sysfs), nullptr, parent)
+{
+}
+
+MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     : QMainWindow(parent)
     , m_sysfs(std::move(sysfs))
+    , m_remote(host)
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_jobs = new JobTracker(this);
-    setWindowTitle(m_sysfs.isLive() ? QStringLiteral("dmtune")
-                                    : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
+    if (m_remote)
+        m_remote->setParent(this);
+    setWindowTitle(m_remote    ? QStringLiteral("dmtune — %1 (remote, read-only)").arg(m_remote->displayName())
+            : m_sysfs.isLive() ? QStringLiteral("dmtune")
+                               : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
     m_discovery = new Discovery(m_sysfs, this);
     m_model = new DeviceTreeModel(this);
 
@@ -118,7 +129,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     m_splitter->addWidget(left);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(1, 1);
-    setCentralWidget(m_splitter);
+    setCentralWidget(m_remote ? setupRemote(m_splitter) : m_splitter);
     // Until the user drags the handle (or settings restore it), the tree is as wide as its columns
     // need, leaving the detail pane room to read: refitted whenever the columns change width.
     m_fitTreeTimer = new QTimer(this);
@@ -162,13 +173,20 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
     setupPresets(); // mainwindow_presets.cpp: the Presets menu and the preset manager
     setupRecordings(); // mainwindow_recordings.cpp: File menu entries for recordings and reports
     setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
+    setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     resize(1280, 800);
 }
 
 MainWindow::~MainWindow()
 {
     teardownLabDevices();
+    for (const QPointer<MainWindow> &window : std::as_const(m_remoteWindows))
+        delete window.data();
     // The charts read the store: they go first, then the store; the sampler stops feeding it.
+    if (m_remoteSampler) {
+        m_remoteSampler->disconnect(this);
+        m_remoteSampler->stop();
+    }
     m_sampler->stop();
     delete m_stats;
     delete m_store;
@@ -193,7 +211,10 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
     QAction *refresh = view->addAction(QStringLiteral("&Refresh"), this, [this] {
         statusBar()->showMessage(QStringLiteral("Rescanning block devices…"));
-        m_discovery->refresh();
+        if (m_remote)
+            m_remote->refetch(); // its capture again; the rescan follows when it is in
+        else
+            m_discovery->refresh();
     });
     refresh->setShortcut(QKeySequence::Refresh);
     view->addSeparator();
@@ -345,6 +366,13 @@ void MainWindow::setupPathGroups()
 
 void MainWindow::updateTuningLabel()
 {
+    if (m_remote) {
+        m_tuningLabel->setText(QStringLiteral("tuning: read-only (remote host)"));
+        m_tuningLabel->setToolTip(
+            QStringLiteral("This version shows a remote host; tune it with dmtunectl --host %1 set ...")
+                .arg(m_remote->displayName()));
+        return;
+    }
     m_tuningLabel->setText(m_session->executorText());
     m_tuningLabel->setToolTip(m_session->executorToolTip());
 }
@@ -440,7 +468,14 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
                               .arg(maps == 1 ? QStringLiteral("multipath map") : QStringLiteral("multipath maps")));
 
     const QString source = m_discovery->monitorSource();
-    if (source == QLatin1String("udev"))
+    if (m_remote) {
+        // The host's own kernel, from its capture; its udev events come through the agent's watch.
+        m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
+        m_hotplugLabel->setText(m_remote->state() != RemoteHost::State::Connected
+                ? QStringLiteral("hotplug: not connected")
+                : m_remote->isWatching() ? QStringLiteral("hotplug: the agent's udev events")
+                                         : QStringLiteral("hotplug: off (F5 fetches the host again)"));
+    } else if (source == QLatin1String("udev"))
         m_hotplugLabel->setText(QStringLiteral("hotplug: udev"));
     else if (source == QLatin1String("kernel"))
         m_hotplugLabel->setText(QStringLiteral("hotplug: kernel uevents"));
@@ -461,9 +496,11 @@ QString MainWindow::statusText() const
 void MainWindow::showAbout()
 {
     // The versions are this machine's (a captured tree describes another one); fio's arrive later.
-    const QString note = m_sysfs.isLive()
-        ? QString()
-        : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
+    const QString note = m_remote ? QStringLiteral("Showing the remote host %1 (read-only); the versions are this "
+                                                   "machine's (dmtunectl --host %1 version: the host's).")
+                                        .arg(m_remote->displayName())
+        : m_sysfs.isLive() ? QString()
+                           : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
     // The device-mapper driver's version is an ioctl that waits while a reload holds libdevmapper's lock, and the
     // kernel's is a /proc read: a job; the dialog opens with them.
     statusBar()->showMessage(QStringLiteral("Reading the versions…"), 5000);

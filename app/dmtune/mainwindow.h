@@ -3,10 +3,13 @@
 // right, the undo history in a dock, the machine's facts in the status bar. It only wires core
 // discovery and the tuning session to the widgets.
 #include "about/aboutdialog.h"
+#include "remote/hostaddress.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
+class QDialog;
 class QDockWidget;
 class QLabel;
 class QSplitter;
@@ -29,6 +32,9 @@ struct OperationResult;
 class Discovery;
 class ParameterEditor;
 class LiveStatsView;
+class RemoteBanner;
+class RemoteHost;
+class RemoteSampler;
 class Sampler;
 class SeriesStore;
 class PathGroupsPanel;
@@ -42,6 +48,11 @@ class MainWindow : public QMainWindow {
 public:
     // sysfs: the live /sys, or a captured tree (then everything is read-only and the title says so).
     explicit MainWindow(SysfsRoot sysfs = SysfsRoot(), QWidget *parent = nullptr);
+    // A remote host's window (mainwindow_remote.cpp; takes the host): its devices as the capture the host fetches
+    // (read-only, as a captured tree), its statistics from a RemoteSampler over the host's agent, its name on the
+    // title, above the panes and on every chart, and a banner while it is not connected. Call start(), then
+    // connect the host (or openRemoteWindow() does both).
+    explicit MainWindow(RemoteHost *host, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Starts discovery (and the udev monitor on the live root).
@@ -109,6 +120,19 @@ public:
     // Help > About dmtune: the versions are read on a job; the dialog opens when they are in (aboutShown()).
     void showAbout();
 
+    // Remote hosts (mainwindow_remote.cpp). File > Connect to host… opens the ConnectDialog (connectDialogShown);
+    // each host opens a window of its own (remoteWindowOpened), deleted when closed, and with this window at the
+    // latest. ssh's settings: $DMTUNE_SSH_CONFIG (ssh -F) and $DMTUNE_REMOTE_DMTUNECTL, as dmtunectl --host.
+    void showConnectDialog();
+    MainWindow *openRemoteWindow(const HostAddress &address, const QByteArray &sudoPassword = {});
+    MainWindow *openRemoteWindow(const HostAddress &address, const SshSettings &ssh, const QByteArray &sudoPassword);
+    bool isRemote() const { return m_remote != nullptr; }
+    RemoteHost *remoteHost() const { return m_remote; }
+    RemoteSampler *remoteSampler() const { return m_remoteSampler; }
+    RemoteBanner *remoteBanner() const { return m_banner; }
+    QLabel *remoteHeader() const { return m_remoteHeader; }
+    SeriesStore *seriesStore() const { return m_store; }
+
 Q_SIGNALS:
     void aboutShown(dmtune::AboutDialog *dialog);
     // The tree, the pane and the status bar show a new snapshot.
@@ -118,11 +142,14 @@ Q_SIGNALS:
     void parameterChanged(double epochSeconds, const QString &label);
     // A lab.create or lab.remove result came back (the name is empty when the window has no lab device now).
     void labDeviceChanged(const QString &name);
+    void connectDialogShown(QDialog *dialog);
+    void remoteWindowOpened(dmtune::MainWindow *window);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent);
     void createMenus();
     void onSnapshot(const DeviceSnapshot &snapshot);
     void onCurrentRowChanged(const QModelIndex &current);
@@ -139,6 +166,10 @@ private:
     void setupPresets(); // mainwindow_presets.cpp
     void setupRecordings(); // mainwindow_recordings.cpp
     void setupWorkloads(); // mainwindow_workloads.cpp
+    QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
+    void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
+    void updateRemoteHeader();
+    void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
     void onLabPlanned(const OperationPlan &plan, const QString &tag);
     void onLabFinished(const OperationResult &result, const QString &tag);
@@ -185,6 +216,15 @@ private:
     bool m_autoFitTree = true;
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
+    // Remote mode (mainwindow_remote.cpp): the host (a child), its sampler, the header and the banner.
+    RemoteHost *m_remote = nullptr;
+    RemoteSampler *m_remoteSampler = nullptr;
+    RemoteBanner *m_banner = nullptr;
+    QLabel *m_remoteHeader = nullptr;
+    bool m_rememberedHost = false;
+    QPointer<QDialog> m_passwordDialog;
+    QPointer<MainWindow> m_opener; // the window whose File > Connect opened this one
+    QList<QPointer<MainWindow>> m_remoteWindows; // opened from here: deleted with this window
     JobTracker *m_jobs = nullptr; // the window's own reads (About's versions); last: joins before the rest goes
 };
 

@@ -189,7 +189,7 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_firstRunHint->show();
         return;
     }
-    if (!snapshot.maps.isEmpty()) {
+    if (!snapshot.maps.isEmpty() || m_remote) { // a remote host's window says what it is in its header
         m_firstRunHint->hide();
         return;
     }

@@ -3,6 +3,8 @@
 
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
+#include "remote/remotehost.h"
+#include "remote/remotesampler.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 #include "workloads/workloadpanel.h"
@@ -21,15 +23,39 @@ void MainWindow::setupStatistics()
     QSettings settings;
     m_sampler->setInterval(settings.value(QStringLiteral("statistics/intervalMs"), Sampler::DefaultIntervalMs).toInt());
     m_store = new SeriesStore; // deleted by ~MainWindow, after the view that reads it
-    connect(m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
-    connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
+    if (m_remote) {
+        // A remote host's counters come from its agent's stream (RemoteSampler: Sampler's signals). The local
+        // Sampler over the capture is never started: it only holds the interval the tab's combo sets, which goes
+        // on to the stream. A lost connection ends every series (deviceVanished): the charts show the gap.
+        m_remoteSampler = new RemoteSampler(m_remote->client(), this);
+        m_remoteSampler->setInterval(m_sampler->interval());
+        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, this,
+            [this](const SampleBatch &batch) { m_store->append(batch); });
+        connect(m_remoteSampler, &RemoteSampler::deviceVanished, this,
+            [this](const QString &name) { m_store->endSeries(name); });
+        connect(m_remoteSampler, &RemoteSampler::samplingFailed, this, [this](const QString &message) {
+            statusBar()->showMessage(QStringLiteral("%1: %2").arg(m_remote->displayName(), message), 10000);
+        });
+    } else {
+        connect(
+            m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
+        connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
+    }
     m_stats = new LiveStatsView(m_sampler, m_store);
+    if (m_remoteSampler) {
+        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_stats, &LiveStatsView::onBatch);
+        m_stats->setTitlePrefix(m_remote->displayName());
+    }
     m_stats->setWindowSeconds(60); // a tuning session is about the last minute; up to 1 h in the combo
     const int keep = settings.value(QStringLiteral("statistics/retentionSeconds"), 3600).toInt();
     m_store->setRetention(qint64(std::max(keep, 60)) * 1000);
     m_stats->setRetentionSeconds(int(m_store->retention() / 1000));
-    connect(m_stats, &LiveStatsView::intervalChosen, this,
-        [](int ms) { QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms); });
+    connect(m_stats, &LiveStatsView::intervalChosen, this, [this](int ms) {
+        if (m_remoteSampler)
+            m_remoteSampler->setInterval(ms); // this window's host only; the local choice stays
+        else
+            QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms);
+    });
     connect(m_stats, &LiveStatsView::retentionChosen, this, [this](int seconds) {
         m_store->setRetention(qint64(seconds) * 1000);
         QSettings().setValue(QStringLiteral("statistics/retentionSeconds"), seconds);
@@ -66,11 +92,19 @@ void MainWindow::chartSelectedDevice()
     }
     if (devices == m_stats->devices())
         return;
-    m_sampler->setWatched(devices);
+    if (m_remoteSampler) {
+        m_remoteSampler->setWatched(devices);
+    } else {
+        m_sampler->setWatched(devices);
+    }
     m_stats->setDeviceLabels(labels);
     m_stats->setDevices(devices);
-    if (!m_sampler->isRunning())
+    if (m_remoteSampler) {
+        if (!m_remoteSampler->isRunning())
+            m_remoteSampler->start(); // it streams whenever the host is connected
+    } else if (!m_sampler->isRunning()) {
         m_sampler->start();
+    }
 }
 
 } // namespace dmtune

@@ -44,6 +44,11 @@ void MainWindow::setupWorkloads()
     });
     // The selection may have moved during the run: chart it now.
     connect(m_workloadPanel, &WorkloadPanel::runFinished, this, [this] { chartSelectedDevice(); });
+    if (m_remote) {
+        // fio runs on the machine of the window: a remote host's workloads are `dmtunectl --host H run` for now.
+        m_workloadDock->hide();
+        m_workloadDock->toggleViewAction()->setVisible(false);
+    }
 }
 
 } // namespace dmtune

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "remote/agentclient.h"
 #include "remote/nearsidefiles.h"
+#include "remote/remotehost.h"
 #include "signalguard.h"
 
 #include <QDir>
@@ -120,22 +121,11 @@ bool writeFetchedFiles(const QJsonArray &files, const QHash<int, QString> &ours,
                 return false;
             }
             QFile::setPermissions(local, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-            for (const QJsonValue &e : file.value(QLatin1String("entries")).toArray()) {
-                const QJsonObject entry = e.toObject();
-                const QString rel = QDir::cleanPath(entry.value(QLatin1String("path")).toString());
-                if (rel.isEmpty() || rel.startsWith(QLatin1String("..")) || QDir::isAbsolutePath(rel)) {
-                    *error = QStringLiteral("the agent sent a path outside %1: %2").arg(local, rel);
-                    return false;
-                }
-                const QString target = local + QLatin1Char('/') + rel;
-                if (entry.value(QLatin1String("dir")).toBool()) {
-                    QDir().mkpath(target);
-                    continue;
-                }
-                QDir().mkpath(QFileInfo(target).absolutePath());
-                if (!writeFileBytes(target,
-                        QByteArray::fromBase64(entry.value(QLatin1String("data")).toString().toLatin1()), error))
-                    return false;
+            // Files, directories and the tree's links, each made new and none written through a link.
+            if (const Status written = writeFetchedDirectory(local, file.value(QLatin1String("entries")).toArray());
+                !written) {
+                *error = written.errorMessage;
+                return false;
             }
         }
     }

@@ -103,8 +103,17 @@ QJsonObject collectOutput(const QString &remote, bool directory)
         it.next();
         const QFileInfo info = it.fileInfo();
         QJsonObject entry { { QLatin1String("path"), base.relativeFilePath(info.filePath()) } };
-        if (info.isSymLink())
-            continue; // a capture has none; a link would point at the far side's tree
+        if (info.isSymLink()) {
+            // A capture is mostly links (block/sda -> ../devices/...), relative ones: sent as they are, made again
+            // on the near side inside its own copy of the tree (writeFetchedDirectory).
+            char target[4096];
+            const ssize_t n = ::readlink(QFile::encodeName(info.filePath()).constData(), target, sizeof target - 1);
+            if (n > 0) {
+                entry.insert(QLatin1String("link"), QFile::decodeName(QByteArray(target, n)));
+                entries.append(entry);
+            }
+            continue;
+        }
         if (info.isDir()) {
             entry.insert(QLatin1String("dir"), true);
         } else {

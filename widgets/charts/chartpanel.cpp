@@ -88,7 +88,8 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
     const QFont base = font();
     // Title, then the legend in a row of its own above the axis rect: inside it would hide the newest data.
     m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, spec().title, sized(base, 9.5, true));
+    m_baseTitle = spec().title;
+    m_title = new QCPTextElement(m_plot, m_baseTitle, sized(base, 9.5, true));
     m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->plotLayout()->insertRow(1);
     m_plot->legend->setVisible(true);
@@ -213,9 +214,22 @@ void ChartPanel::setDevices(const QList<ChartDevice> &devices)
                 s.series[i].tooltip());
         }
     } else if (!s.series.isEmpty()) {
-        m_title->setText(s.title + QStringLiteral(" — ") + s.series.constFirst().name);
+        m_baseTitle = s.title + QStringLiteral(" — ") + s.series.constFirst().name;
+        m_title->setText(titleText());
     }
     updateLegendWrap();
+}
+
+void ChartPanel::setTitlePrefix(const QString &prefix)
+{
+    m_titlePrefix = prefix;
+    m_title->setText(titleText());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ChartPanel::titleText() const
+{
+    return m_titlePrefix.isEmpty() ? m_baseTitle : m_titlePrefix + QStringLiteral(": ") + m_baseTitle;
 }
 
 void ChartPanel::addLegendEntry(const QString &name, const QPen &pen, const QString &toolTip)

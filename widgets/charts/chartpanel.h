@@ -55,6 +55,9 @@ public:
     // (line style). Markers stay.
     void setDevices(const QList<ChartDevice> &devices);
     const QList<ChartDevice> &devices() const { return m_devices; }
+    // Text before the title ("root@db1: IOPS"): the host of a remote window, on screen and in every export.
+    void setTitlePrefix(const QString &prefix);
+    QString titleText() const;
 
     // Replaces every graph's data by the devices' histories (SeriesStore::history; NaN between a device's
     // segments). A device without an entry is emptied. lastSequence and lastTime describe the newest batch
@@ -148,6 +151,8 @@ private:
     ChartPanelKind m_kind;
     QCustomPlot *m_plot = nullptr;
     QCPTextElement *m_title = nullptr;
+    QString m_baseTitle; // the family's title (and its one series' name); m_titlePrefix goes before it
+    QString m_titlePrefix;
     QCPLayer *m_hoverLayer = nullptr;
     QList<ChartDevice> m_devices;
     QList<DeviceState> m_state; // per device

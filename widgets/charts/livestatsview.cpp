@@ -272,6 +272,12 @@ void LiveStatsView::setDeviceLabels(const QHash<QString, QString> &labels)
         setDevices(m_devices); // legends and graph names
 }
 
+void LiveStatsView::setTitlePrefix(const QString &prefix)
+{
+    for (ChartPanel *panel : std::as_const(m_panels))
+        panel->setTitlePrefix(prefix);
+}
+
 QColor LiveStatsView::deviceColor(const QString &device) const
 {
     const qsizetype i = m_devices.indexOf(device);

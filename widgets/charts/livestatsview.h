@@ -58,6 +58,8 @@ public:
     // Legend, readout and table names: "mpatha (dm-0)". Missing devices show their kernel name.
     void setDeviceLabels(const QHash<QString, QString> &labels);
     QColor deviceColor(const QString &device) const;
+    // Before every chart's title ("root@db1: IOPS"): a remote host's window.
+    void setTitlePrefix(const QString &prefix);
 
     // The scrolling time window, MinWindowSeconds .. MaxWindowSeconds (clamped).
     void setWindowSeconds(int seconds);

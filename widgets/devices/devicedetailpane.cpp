@@ -189,13 +189,19 @@ void DeviceDetailPane::fitSplitToProperties()
     m_splitter->setSizes({ top, total - top });
 }
 
+void DeviceDetailPane::setMachineName(const QString &name)
+{
+    m_machineName = name;
+    rebuild();
+}
+
 void DeviceDetailPane::rebuild()
 {
     if (m_device.isEmpty()) {
-        m_title->setText(titleHtml(QStringLiteral("This machine"),
+        m_title->setText(titleHtml(m_machineName,
             { QStringLiteral("kernel ")
                 + (m_snapshot.kernelRelease.isEmpty() ? QStringLiteral("unknown") : m_snapshot.kernelRelease) }));
-        showProperties(describeSnapshot(m_snapshot));
+        showProperties(describeSnapshot(m_snapshot, m_machineName));
         m_queuePanel->hide();
         return;
     }

@@ -34,6 +34,8 @@ public:
     // A block device, a dm map's device (dm-N) or a partition; empty shows the machine overview.
     void showDevice(const QString &name);
     QString shownDevice() const { return m_device; }
+    // What the overview calls the machine (default "This machine"; a remote host's window: its name).
+    void setMachineName(const QString &name);
 
     const QueueAttributeModel *queueModel() const { return m_queueModel; }
     QString queueSummary() const;
@@ -55,6 +57,7 @@ private:
     SysfsRoot m_sysfs;
     DeviceSnapshot m_snapshot;
     QString m_device;
+    QString m_machineName = QStringLiteral("This machine");
 
     QLabel *m_title = nullptr;
     QSplitter *m_splitter = nullptr;

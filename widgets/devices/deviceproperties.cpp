@@ -226,10 +226,10 @@ QList<PropertyRow> describeDevice(const DeviceSnapshot &snapshot, const QString 
     return out.take();
 }
 
-QList<PropertyRow> describeSnapshot(const DeviceSnapshot &snapshot)
+QList<PropertyRow> describeSnapshot(const DeviceSnapshot &snapshot, const QString &machine)
 {
     RowWriter out;
-    out.heading(QStringLiteral("This machine"));
+    out.heading(machine);
     out.addAlways(QStringLiteral("Kernel"), snapshot.kernelRelease, QStringLiteral("unknown"));
     out.add(QStringLiteral("sysfs root"),
         snapshot.live ? snapshot.sysfsRoot : snapshot.sysfsRoot + QStringLiteral(" (captured tree, read-only)"));

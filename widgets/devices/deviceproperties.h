@@ -15,8 +15,9 @@ struct PropertyRow {
 // Rows for a disk, a dm device (with its multipath map when it is one) or a partition.
 // Empty when the snapshot does not know the name.
 QList<PropertyRow> describeDevice(const DeviceSnapshot &snapshot, const QString &name);
-// Rows for the whole machine (shown when a section row is selected).
-QList<PropertyRow> describeSnapshot(const DeviceSnapshot &snapshot);
+// Rows for the whole machine (shown when a section row is selected), under `machine` (a remote host's name).
+QList<PropertyRow> describeSnapshot(
+    const DeviceSnapshot &snapshot, const QString &machine = QStringLiteral("This machine"));
 
 // The disk a partition belongs to, or null when name is not a partition.
 const BlockDevice *diskOfPartition(const DeviceSnapshot &snapshot, const QString &name);

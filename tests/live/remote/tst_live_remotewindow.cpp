@@ -1,0 +1,239 @@
+// A remote host's window against a real sshd on 127.0.0.1 (sshdfixture.h; the host `dmtune-test` of its ssh
+// config is this machine): the tree shows the host's devices (the names of a scan here), the charts take the
+// agent's stream, a killed ssh brings the banner up, the window reconnects by itself, the banner goes and the charts
+// go on after a gap. A host without dmtune and an unknown host key get one line each and no retry.
+// DMTUNE_SHOTS=DIR saves the window connected and disconnected at 1280x720 and 1920x1080 there.
+#include "../scratchloop.h"
+#include "../workloads/livesupport.h"
+#include "sshdfixture.h"
+
+#include "charts/chartpanel.h"
+#include "charts/livestatsview.h"
+#include "charts/qcp_p.h"
+#include "devices/devicetreemodel.h"
+#include "discovery/discovery.h"
+#include "mainwindow.h"
+#include "remote/agentclient.h"
+#include "remote/remotebanner.h"
+#include "remote/remotehost.h"
+#include "remote/remotesampler.h"
+#include "stats/metriccatalog.h"
+#include "stats/seriesstore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <csignal>
+
+using namespace dmtune;
+using namespace dmtune::live;
+
+namespace {
+
+QStringList names(const DeviceSnapshot &snapshot)
+{
+    QStringList out;
+    for (const BlockDevice &d : snapshot.devices)
+        out << d.name;
+    out.sort();
+    return out;
+}
+
+// Whether the graph has a NaN point (a gap) with real points before and after it.
+bool hasGapBetweenPoints(const QCPGraph *graph)
+{
+    bool before = false, gap = false;
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+        if (std::isnan(it->value)) {
+            gap = before;
+        } else if (gap) {
+            return true;
+        } else {
+            before = true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+class TestLiveRemoteWindow : public QObject {
+    Q_OBJECT
+
+    SshdFixture m_sshd;
+    ScratchLoop m_loop;
+    MainWindow *m_local = nullptr;
+    QString m_shots;
+    QTemporaryDir m_empty;
+
+    HostAddress host() const { return parseHostAddress(m_sshd.host()).value(); }
+
+    void shoot(MainWindow *window, const QString &name)
+    {
+        if (m_shots.isEmpty())
+            return;
+        QDir().mkpath(m_shots);
+        for (const QSize size : { QSize(1280, 720), QSize(1920, 1080) }) {
+            window->resize(size);
+            QTest::qWait(400);
+            window->grab().save(
+                QStringLiteral("%1/remote-%2-%3x%4.png").arg(m_shots, name).arg(size.width()).arg(size.height()));
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (const QString why = ScratchLoop::unavailableReason({ QStringLiteral("losetup"), QStringLiteral("fio") });
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
+        if (SshdFixture::sshdPath().isEmpty())
+            QSKIP("sshd not installed (packaging/install-deps.sh installs openssh-server)");
+        QStandardPaths::setTestModeEnabled(true);
+        m_shots = qEnvironmentVariable("DMTUNE_SHOTS");
+        QVERIFY2(m_sshd.start(), qPrintable(m_sshd.error()));
+        QVERIFY2(m_loop.create(256LL << 20), qPrintable(m_loop.error()));
+        // The window that opens the remote ones: over an empty tree, nothing of this machine in it.
+        m_local = new MainWindow(SysfsRoot(m_empty.path(), QString()));
+    }
+    void cleanupTestCase() { delete m_local; }
+
+    void connectsChartsLosesAndReconnects()
+    {
+        // A steady read of the test's own loop device, so that the charts have something to show.
+        QProcess fio;
+        fio.start(QStringLiteral("fio"),
+            { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
+                QStringLiteral("--rw=read"), QStringLiteral("--bs=64k"), QStringLiteral("--direct=1"),
+                QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=60"),
+                QStringLiteral("--readonly") });
+        QVERIFY(fio.waitForStarted());
+
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
+        QVERIFY(window);
+        const auto closeWindow = qScopeGuard([&] {
+            fio.kill();
+            fio.waitForFinished(5000);
+            window->close();
+        });
+        window->resize(1280, 720);
+        RemoteHost *remote = window->remoteHost();
+        remote->setRetryDelays(3000, 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
+        QVERIFY(!window->remoteBanner()->isVisible());
+        QVERIFY(window->windowTitle().contains(m_sshd.host()));
+        QVERIFY(window->remoteHeader()->text().contains(m_sshd.host()));
+        QVERIFY(!remote->agentHostName().isEmpty());
+
+        // The tree shows this machine's devices, fetched over ssh (another test's loop device may come or go
+        // meanwhile: the watch events fetch the host again, so the two converge).
+        QTRY_VERIFY_WITH_TIMEOUT(remote->hasCapture(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(names(window->discovery()->snapshot()) == names(Discovery::scan(SysfsRoot())), 30000);
+        QVERIFY(window->treeModel()->indexForDevice(m_loop.name()).isValid());
+
+        // The loop device charted from the agent's stream.
+        QVERIFY(window->selectDevice(m_loop.name()));
+        QVERIFY(window->showTab(QStringLiteral("statistics")));
+        SeriesStore *store = window->seriesStore();
+        QTRY_VERIFY_WITH_TIMEOUT(store->sampleCount(m_loop.name()) >= 3, 20000);
+        QVERIFY(window->remoteSampler()->isStreaming());
+        ChartPanel *iops = window->statsView()->panels().first();
+        QVERIFY(iops->titleText().startsWith(m_sshd.host() + QLatin1Char(':')));
+        QTRY_VERIFY(iops->pointCount(m_loop.name(), 0) >= 3);
+        const QList<TimedMetrics> before = store->history(m_loop.name());
+        QVERIFY(before.last().metrics[Metric::ReadKBPerSec] > 10000); // fio's 20 MB/s, read there
+        shoot(window, QStringLiteral("connected"));
+
+        // The connection is lost: the ssh client killed.
+        QProcess *ssh = remote->client()->findChild<QProcess *>();
+        QVERIFY(ssh);
+        ::kill(static_cast<pid_t>(ssh->processId()), SIGKILL);
+        RemoteBanner *banner = window->remoteBanner();
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QVERIFY2(banner->text().startsWith(QStringLiteral("Disconnected from %1").arg(m_sshd.host()))
+                && banner->text().contains(QLatin1String("reconnecting in")),
+            qPrintable(banner->text()));
+        QCOMPARE(remote->need(), RemoteHost::Need::Retry);
+        QVERIFY(!window->remoteSampler()->isStreaming());
+        QVERIFY(window->remoteHeader()->text().contains(QLatin1String("not connected")));
+        const qsizetype samplesAtLoss = store->sampleCount(m_loop.name());
+        shoot(window, QStringLiteral("disconnected"));
+        window->resize(1280, 720);
+
+        // It reconnects by itself; the banner goes, the stream comes back, the charts go on after a gap.
+        QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
+        QTRY_VERIFY(!banner->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(store->sampleCount(m_loop.name()) >= samplesAtLoss + 3, 20000);
+        const QList<TimedMetrics> after = store->history(m_loop.name());
+        int segments = 0;
+        for (const TimedMetrics &tm : after)
+            segments += tm.startsSegment;
+        QVERIFY2(segments >= 2, qPrintable(QString::number(segments)));
+        QTRY_VERIFY(hasGapBetweenPoints(iops->graph(m_loop.name(), 0)));
+        // No invented data: nothing between the last sample before the loss and the first after it.
+        double lastBefore = 0, firstAfter = 0;
+        for (qsizetype i = 1; i < after.size(); ++i) {
+            if (after[i].startsSegment) {
+                lastBefore = after[i - 1].time;
+                firstAfter = after[i].time - after[i].intervalSeconds;
+            }
+        }
+        QVERIFY2(firstAfter - lastBefore > 1.0, qPrintable(QStringLiteral("%1 .. %2").arg(lastBefore).arg(firstAfter)));
+        shoot(window, QStringLiteral("reconnected"));
+    }
+
+    void aCaptureOverHostHasTheDevicesOfHere()
+    {
+        // dmtunectl --host H capture DIR: the far side's links (block/X -> ../devices/...) come back as links.
+        QTemporaryDir work;
+        const QString dir = work.filePath(QStringLiteral("capture"));
+        const ProgramRun captured = runProgram(dmtunectl,
+            { QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"), m_sshd.configFile(),
+                QStringLiteral("--remote-dmtunectl"), dmtunectl, QStringLiteral("capture"), dir });
+        QVERIFY2(captured.exitCode == 0, qPrintable(captured.err));
+        QVERIFY(QFileInfo(dir + QStringLiteral("/sys/block/") + m_loop.name()).isSymLink());
+        QCOMPARE(names(Discovery::scan(SysfsRoot(dir + QStringLiteral("/sys"), dir + QStringLiteral("/proc")))),
+            names(Discovery::scan(SysfsRoot())));
+    }
+
+    void aHostWithoutDmtuneGetsOneLineAndNoRetry()
+    {
+        MainWindow *window
+            = m_local->openRemoteWindow(host(), { m_sshd.configFile(), QStringLiteral("/nonexistent/dmtunectl") }, {});
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        RemoteHost *remote = window->remoteHost();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            remote->state() == RemoteHost::State::Disconnected && !remote->problem().isEmpty(), 30000);
+        QVERIFY2(remote->need() == RemoteHost::Need::User, qPrintable(remote->problem()));
+        QCOMPARE(remote->attempts(), 0);
+        QCOMPARE(remote->msecsUntilRetry(), -1);
+        const QString text = window->remoteBanner()->text();
+        QVERIFY2(text.contains(QLatin1String("install dmtune there")) && !text.contains(QLatin1Char('\n')),
+            qPrintable(text));
+        QCOMPARE(window->remoteBanner()->button()->text(), QStringLiteral("&Reconnect"));
+        shoot(window, QStringLiteral("no-dmtune"));
+    }
+
+    void anUnknownHostKeyIsRefusedWithSshsLine()
+    {
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFileUnknownKey(), dmtunectl }, {});
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        RemoteHost *remote = window->remoteHost();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            remote->state() == RemoteHost::State::Disconnected && !remote->problem().isEmpty(), 30000);
+        QVERIFY2(remote->need() == RemoteHost::Need::User, qPrintable(remote->problem()));
+        QCOMPARE(remote->msecsUntilRetry(), -1);
+        QVERIFY2(window->remoteBanner()->text().contains(QLatin1String("Host key verification failed")),
+            qPrintable(window->remoteBanner()->text()));
+    }
+};
+
+QTEST_MAIN(TestLiveRemoteWindow)
+#include "tst_live_remotewindow.moc"
