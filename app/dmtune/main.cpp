@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
@@ -129,9 +130,34 @@ int main(int argc, char **argv)
         QStringLiteral("Seconds to wait before --screenshot grabs (default 0.4; the "
                        "Statistics tab needs a few samples)."),
         QStringLiteral("SECONDS"), QStringLiteral("0.4"));
-    parser.addOptions({ sysfsRoot, screenshot, select, size, tab, edit, scope, delay });
+    const QCommandLineOption connectTo(QStringLiteral("connect"),
+        QStringLiteral("Open a remote host's window too (over ssh, read-only; repeatable), as File > Connect to host "
+                       "does."),
+        QStringLiteral("[USER@]HOST[:PORT]"));
+    const QCommandLineOption sshConfig(QStringLiteral("ssh-config"),
+        QStringLiteral("ssh's config file for --connect and File > Connect (ssh -F; default $DMTUNE_SSH_CONFIG)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption remoteProgram(QStringLiteral("remote-dmtunectl"),
+        QStringLiteral("The agent's program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL)."),
+        QStringLiteral("PATH"));
+    parser.addOptions(
+        { sysfsRoot, screenshot, select, size, tab, edit, scope, delay, connectTo, sshConfig, remoteProgram });
     parser.process(app);
     const StartOptions start { parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope) };
+    // The remote hosts' ssh settings go through the environment, where File > Connect reads them too.
+    if (parser.isSet(sshConfig))
+        qputenv("DMTUNE_SSH_CONFIG", QFile::encodeName(parser.value(sshConfig)));
+    if (parser.isSet(remoteProgram))
+        qputenv("DMTUNE_REMOTE_DMTUNECTL", QFile::encodeName(parser.value(remoteProgram)));
+    QList<HostAddress> hosts;
+    for (const QString &text : parser.values(connectTo)) {
+        const Result<HostAddress> address = parseHostAddress(text);
+        if (!address) {
+            std::fprintf(stderr, "dmtune: --connect: %s\n", qPrintable(address.errorMessage()));
+            return 2;
+        }
+        hosts.append(address.value());
+    }
 
     SysfsRoot sysfs;
     if (parser.isSet(sysfsRoot)) {
@@ -163,5 +189,7 @@ int main(int argc, char **argv)
     }
     window.show();
     window.start();
+    for (const HostAddress &host : std::as_const(hosts))
+        window.openRemoteWindow(host);
     return app.exec();
 }

@@ -68,6 +68,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
 {
     setObjectName(QStringLiteral("connectDialog"));
     setWindowTitle(QStringLiteral("Connect to host"));
+    setMinimumWidth(520); // the one line of a refused address fits, as a rule
     auto *layout = new QVBoxLayout(this);
     m_intro = new QLabel(QStringLiteral("dmtune runs <tt>dmtunectl agent</tt> there over your ssh (its config, keys, "
                                         "agent and known_hosts). The host needs the dmtune package; the user root "

@@ -133,6 +133,8 @@ private Q_SLOTS:
         QVERIFY(!dialog->problemLabel()->text().contains(QLatin1Char('\n')));
         QCOMPARE(requested.count(), 0);
         QCOMPARE(opened.count(), 0);
+        if (const QString shots = qEnvironmentVariable("DMTUNE_SHOTS"); !shots.isEmpty())
+            dialog->grab().save(shots + QStringLiteral("/connect-dialog-bad-host.png"));
         QVERIFY(RecentHosts::list().isEmpty());
         // Typing again takes the line away.
         dialog->hostCombo()->setEditText(QStringLiteral("db1"));
@@ -166,6 +168,8 @@ private Q_SLOTS:
         QVERIFY(!dialog.hostCombo()->isEnabled() && !dialog.userEdit()->isEnabled() && !dialog.portSpin()->isEnabled());
         QSignalSpy requested(&dialog, &ConnectDialog::connectRequested);
         dialog.passwordEdit()->setText(QStringLiteral("s3cret"));
+        if (const QString shots = qEnvironmentVariable("DMTUNE_SHOTS"); !shots.isEmpty())
+            dialog.grab().save(shots + QStringLiteral("/connect-dialog-password.png"));
         QTest::mouseClick(dialog.connectButton(), Qt::LeftButton);
         QCOMPARE(requested.count(), 1);
         QCOMPARE(requested.first().at(0).value<HostAddress>().display(), QStringLiteral("admin@db1"));
