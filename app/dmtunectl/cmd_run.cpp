@@ -13,6 +13,7 @@
 #include "workloads/workloadsession.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,13 +58,29 @@ QString ratesLine(const FioRates &r)
     return parts.join(QLatin1String(", "));
 }
 
-// "loop0 r/s 0 w/s 2810 wrqm/s 19700 aqu-sz 3.1 %util 99.0"
+// iostat's columns of each direction that did I/O, the merge numbers with them (a merge experiment is about
+// %wrqm and wareq-sz): "dm-0 w/s 1126 wrqm/s 3378 %wrqm 75.0 wareq-sz 16.0 aqu-sz 3.1 %util 99.0".
 QString deviceLine(const QString &device, const IostatMetrics &m)
 {
-    return QStringLiteral("%1 r/s %2 rrqm/s %3 w/s %4 wrqm/s %5 aqu-sz %6 %util %7")
-        .arg(device, humanRate(m[Metric::ReadsPerSec]), humanRate(m[Metric::ReadMergesPerSec]),
-            humanRate(m[Metric::WritesPerSec]), humanRate(m[Metric::WriteMergesPerSec]),
-            QString::number(m[Metric::AverageQueueSize], 'f', 1), QString::number(m[Metric::Utilization], 'f', 1));
+    QStringList parts { device };
+    const bool reads = m[Metric::ReadsPerSec] > 0;
+    const bool writes = m[Metric::WritesPerSec] > 0;
+    if (reads || !writes) {
+        parts << QStringLiteral("r/s %1 rrqm/s %2 %rrqm %3 rareq-sz %4")
+                     .arg(humanRate(m[Metric::ReadsPerSec]), humanRate(m[Metric::ReadMergesPerSec]),
+                         QString::number(m[Metric::ReadMergedPercent], 'f', 1),
+                         QString::number(m[Metric::ReadRequestSize], 'f', 1));
+    }
+    if (writes || !reads) {
+        parts << QStringLiteral("w/s %1 wrqm/s %2 %wrqm %3 wareq-sz %4")
+                     .arg(humanRate(m[Metric::WritesPerSec]), humanRate(m[Metric::WriteMergesPerSec]),
+                         QString::number(m[Metric::WriteMergedPercent], 'f', 1),
+                         QString::number(m[Metric::WriteRequestSize], 'f', 1));
+    }
+    parts << QStringLiteral("aqu-sz %1 %util %2")
+                 .arg(QString::number(m[Metric::AverageQueueSize], 'f', 1),
+                     QString::number(m[Metric::Utilization], 'f', 1));
+    return parts.join(QLatin1Char(' '));
 }
 
 void addRunOptions(QCommandLineParser &parser)
@@ -286,6 +303,8 @@ int runRun(const QStringList &args, Streams io)
         for (const FioRates &r : p.rates) {
             if (r.seconds <= 0)
                 continue; // fio's final object after the jobs stopped: no new interval
+            if (r.iops() == 0 && p.parsed.groups.value(0).runtimeMs < 1000)
+                continue; // fio's first status before any I/O: a line of zeros says nothing
             if (json) {
                 QJsonObject line = fioRatesToJson(r);
                 line.insert(QStringLiteral("t"), p.epochSeconds);
@@ -299,7 +318,9 @@ int runRun(const QStringList &args, Streams io)
                               .toJson(QJsonDocument::Compact)
                        << '\n';
             } else {
-                io.out << QStringLiteral("[%1 s] ").arg(qint64(p.parsed.groups.value(0).runtimeMs / 1000), 3)
+                // fio's runtime to a tenth: its status every second and its final object a fraction later are two
+                // lines, not two "[5 s]".
+                io.out << QStringLiteral("[%1 s] ").arg(double(p.parsed.groups.value(0).runtimeMs) / 1000.0, 5, 'f', 1)
                        << ratesLine(r) << '\n';
                 if (lastBatch) {
                     for (const DeviceSample &d : lastBatch->devices)
@@ -335,8 +356,21 @@ int runRun(const QStringList &args, Streams io)
             for (const FioRates &r : outcome.overall)
                 io.out << "fio " << r.name << ": " << ratesLine(r) << '\n';
             const auto &totals = session.totals();
+            if (totals.hasWindow()) {
+                io.out << "devices over fio's " << QString::number(totals.seconds(), 'f', 1) << " s of I/O ("
+                       << QDateTime::fromMSecsSinceEpoch(qint64(totals.windowFrom() * 1000))
+                              .toString(QStringLiteral("HH:mm:ss.z"))
+                       << " to "
+                       << QDateTime::fromMSecsSinceEpoch(qint64(totals.windowTo() * 1000))
+                              .toString(QStringLiteral("HH:mm:ss.z"))
+                       << "; counters of the " << QString::number(totals.sampledSeconds(), 'f', 1)
+                       << " s of intervals around it):\n";
+            } else {
+                io.out << "devices over " << QString::number(totals.seconds(), 'f', 1)
+                       << " s of intervals (fio gave no I/O window):\n";
+            }
             for (const QString &name : totals.devices())
-                io.out << "over the run: " << deviceLine(name, totals.metrics(name)) << '\n';
+                io.out << "  " << deviceLine(name, totals.metrics(name)) << '\n';
             if (!session.recordPath().isEmpty())
                 io.out << "recorded to " << session.recordPath() << '\n';
         }

@@ -58,28 +58,82 @@ RecordingMeta workloadRecordingMeta(
 void DeviceRunTotals::clear()
 {
     m_order.clear();
-    m_deltas.clear();
-    m_inflight.clear();
-    m_seconds = 0;
+    m_intervals.clear();
+    m_windowFrom = m_windowTo = 0;
 }
 
 void DeviceRunTotals::add(const SampleBatch &batch)
 {
-    m_seconds += batch.elapsedSeconds;
+    Interval interval;
+    interval.to = double(batch.wallMs) / 1000.0;
+    interval.from = interval.to - batch.elapsedSeconds;
     for (const DeviceSample &d : batch.devices) {
-        if (!m_deltas.contains(d.name()))
+        if (!m_order.contains(d.name()))
             m_order << d.name();
-        CounterDeltas &sum = m_deltas[d.name()];
-        for (std::size_t i = 0; i < sum.fields.size(); ++i)
-            sum.fields[i] += d.deltas.fields[i];
-        m_inflight.insert(d.name(), d.inflight);
+        interval.deltas.insert(d.name(), d.deltas);
+        interval.inflight.insert(d.name(), d.inflight);
     }
+    m_intervals.append(std::move(interval));
+}
+
+void DeviceRunTotals::setWindow(double fromEpoch, double toEpoch)
+{
+    m_windowFrom = fromEpoch;
+    m_windowTo = toEpoch > fromEpoch ? toEpoch : fromEpoch;
+}
+
+bool DeviceRunTotals::counts(const Interval &interval) const
+{
+    return !hasWindow() || (interval.to > m_windowFrom && interval.from < m_windowTo);
+}
+
+double DeviceRunTotals::sampledSeconds() const
+{
+    double total = 0;
+    for (const Interval &i : m_intervals) {
+        if (counts(i))
+            total += i.to - i.from;
+    }
+    return total;
+}
+
+double DeviceRunTotals::seconds() const
+{
+    return hasWindow() ? m_windowTo - m_windowFrom : sampledSeconds();
+}
+
+QStringList DeviceRunTotals::devices() const
+{
+    return m_order;
 }
 
 IostatMetrics DeviceRunTotals::metrics(const QString &device) const
 {
-    const auto inflight = m_inflight.value(device);
-    return IostatMetrics::fromDeltas(m_deltas.value(device), m_seconds, inflight[0], inflight[1]);
+    CounterDeltas sum;
+    std::array<quint32, 2> inflight {};
+    for (const Interval &i : m_intervals) {
+        if (!counts(i) || !i.deltas.contains(device))
+            continue;
+        const CounterDeltas &d = i.deltas[device];
+        for (std::size_t k = 0; k < sum.fields.size(); ++k)
+            sum.fields[k] += d.fields[k];
+        inflight = i.inflight.value(device);
+    }
+    return IostatMetrics::fromDeltas(sum, seconds(), inflight[0], inflight[1]);
+}
+
+std::pair<double, double> fioIoWindow(const QJsonObject &report)
+{
+    const Result<FioStatus> status = parseFioStatus(report);
+    if (!status || status->timestampMs <= 0)
+        return { 0, 0 };
+    qint64 runtimeMs = 0;
+    for (const FioGroupTotals &g : status->groups)
+        runtimeMs = std::max(runtimeMs, g.runtimeMs);
+    if (runtimeMs <= 0)
+        return { 0, 0 };
+    const double to = double(status->timestampMs) / 1000.0;
+    return { to - double(runtimeMs) / 1000.0, to };
 }
 
 QJsonObject fioRatesToJson(const FioRates &r)
@@ -159,7 +213,12 @@ WorkloadSession::WorkloadSession(Sampler *sampler, QObject *parent)
         Q_EMIT progress(p);
     });
     connect(&m_fio, &FioRun::finished, this, [this](const FioOutcome &outcome) {
+        // One read now: the interval from the last tick to fio's end counts too (up to a second of its I/O).
+        if (m_sampler && m_sampler->isRunning())
+            m_sampler->sampleNow();
         m_fioRunning = false;
+        const auto [from, to] = fioIoWindow(outcome.final);
+        m_totals.setWindow(from, to);
         m_hold.release(); // fio has closed the device: it may be mounted or claimed again
         closeRecording(&outcome);
         Q_EMIT finished(outcome, summary(outcome));
@@ -261,6 +320,8 @@ QJsonObject WorkloadSession::summary(const FioOutcome &outcome) const
         { QStringLiteral("exit_code"), outcome.exitCode },
         { QStringLiteral("fio"), groups },
         { QStringLiteral("device_seconds"), round2(m_totals.seconds()) },
+        { QStringLiteral("device_window"), m_totals.hasWindow() ? QStringLiteral("fio") : QStringLiteral("sampled") },
+        { QStringLiteral("sampled_seconds"), round2(m_totals.sampledSeconds()) },
         { QStringLiteral("devices"), devices },
     };
     if (!m_recordPath.isEmpty())

@@ -30,22 +30,44 @@ QStringList workloadDevices(const DeviceSnapshot &snapshot, const QString &devic
 RecordingMeta workloadRecordingMeta(
     const SysfsRoot &root, const DeviceSnapshot &snapshot, const QStringList &devices, const QString &title);
 
-// The watched devices' counters added up between two moments (fio's start and end).
+// The watched devices' counters while fio ran, and the window they are divided by. Each sampler interval that
+// overlaps the window counts whole: fio's own I/O window (from its final report: the longest group runtime
+// before its timestamp) is set once fio ended, so the rates are over the seconds fio did I/O, as fio's own
+// are, not over the process's life (start-up, layout, exit) rounded out to whole intervals. Without a window
+// (fio killed before its report) the intervals' own span is used.
 class DeviceRunTotals {
 public:
     void clear();
     void add(const SampleBatch &batch);
-    double seconds() const { return m_seconds; }
-    QStringList devices() const { return m_order; }
-    // iostat -x over the whole span (in-flight values are those of the last batch).
+    // fio's I/O from..to (epoch seconds); to <= from clears it. Intervals that end before `from` or start after
+    // `to` no longer count.
+    void setWindow(double fromEpoch, double toEpoch);
+    bool hasWindow() const { return m_windowTo > m_windowFrom; }
+    double windowFrom() const { return m_windowFrom; }
+    double windowTo() const { return m_windowTo; }
+    // The rates' denominator: the window when there is one, else the counted intervals' total.
+    double seconds() const;
+    // The counted intervals' total (>= seconds() with a window: they round it out to whole intervals).
+    double sampledSeconds() const;
+    QStringList devices() const;
+    // iostat -x over seconds() (in-flight values are those of the last counted interval).
     IostatMetrics metrics(const QString &device) const;
 
 private:
+    struct Interval {
+        double from = 0, to = 0; // epoch seconds
+        QHash<QString, CounterDeltas> deltas;
+        QHash<QString, std::array<quint32, 2>> inflight;
+    };
+    bool counts(const Interval &interval) const;
     QStringList m_order;
-    QHash<QString, CounterDeltas> m_deltas;
-    QHash<QString, std::array<quint32, 2>> m_inflight;
-    double m_seconds = 0;
+    QList<Interval> m_intervals;
+    double m_windowFrom = 0, m_windowTo = 0;
 };
+
+// fio's I/O window of a report (its final one): {from, to} in epoch seconds; {0, 0} when it has no timestamp or
+// no runtime (fio killed, a report of another shape).
+std::pair<double, double> fioIoWindow(const QJsonObject &report);
 
 // {"read_iops", "write_iops", "read_bytes_per_second", ..., "clat_p50_us", "clat_p99_us", ...}
 QJsonObject fioRatesToJson(const FioRates &rates);

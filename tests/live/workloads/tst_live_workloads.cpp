@@ -33,6 +33,7 @@ private Q_SLOTS:
     void labDeviceLifecycle();
     void fioRunStreamsProgressAndStopsOnSigint();
     void recordedRunReadsBack();
+    void summaryIsOverFiosIoWindow();
 
 private:
     SysfsRoot m_root;
@@ -278,3 +279,52 @@ void TestLiveWorkloads::recordedRunReadsBack()
 
 QTEST_GUILESS_MAIN(TestLiveWorkloads)
 #include "tst_live_workloads.moc"
+
+// The summary's device rates are over fio's I/O window (issue 16: the map's w/s read 694 against fio's 1,126
+// IOPS when divided by the sampling window): on the test's loop device, the device's completed plus merged
+// writes per second equal fio's write IOPS. The progress lines: no line of zeros before the I/O, no runtime
+// printed twice, the merge columns shown.
+void TestLiveWorkloads::summaryIsOverFiosIoWindow()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    const QStringList job
+        = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"), loop.name(),
+              QStringLiteral("--destroy-data-on"), loop.name(), QStringLiteral("--runtime"), QStringLiteral("3") };
+    const ProgramRun text = runProgram(dmtunectl, job);
+    QCOMPARE(text.exitCode, 0);
+    QStringList runtimes;
+    for (const QString &line : text.out.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char('[')))
+            continue;
+        const QString runtime = line.section(QLatin1Char(']'), 0, 0);
+        QVERIFY2(!runtimes.contains(runtime), qPrintable(text.out));
+        runtimes << runtime;
+        QVERIFY2(!line.contains(QStringLiteral("write 0 IOPS")), qPrintable(line));
+    }
+    QVERIFY2(runtimes.size() >= 3, qPrintable(text.out));
+    QVERIFY2(text.out.contains(QStringLiteral("%wrqm")) && text.out.contains(QStringLiteral("wareq-sz")),
+        qPrintable(text.out));
+    QVERIFY2(text.out.contains(QStringLiteral("devices over fio's 3.0 s of I/O")), qPrintable(text.out));
+
+    const ProgramRun json = runProgram(dmtunectl, job + QStringList { QStringLiteral("--json") });
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject summary
+        = QJsonDocument::fromJson(json.out.mid(json.out.lastIndexOf(QStringLiteral("\n{\n")) + 1).toUtf8()).object();
+    QCOMPARE(summary.value(QLatin1String("device_window")).toString(), QStringLiteral("fio"));
+    QVERIFY(qAbs(summary.value(QLatin1String("device_seconds")).toDouble() - 3.0) < 0.05);
+    QVERIFY(summary.value(QLatin1String("sampled_seconds")).toDouble()
+        >= summary.value(QLatin1String("device_seconds")).toDouble());
+    const double fioIops = summary.value(QLatin1String("fio"))
+                               .toArray()
+                               .first()
+                               .toObject()
+                               .value(QLatin1String("write_iops"))
+                               .toDouble();
+    const QJsonObject device = summary.value(QLatin1String("devices")).toObject().value(loop.name()).toObject();
+    const double requests
+        = device.value(QLatin1String("w/s")).toDouble() + device.value(QLatin1String("wrqm/s")).toDouble();
+    QVERIFY2(fioIops > 1000, qPrintable(QString::number(fioIops)));
+    QVERIFY2(qAbs(requests - fioIops) <= 0.03 * fioIops,
+        qPrintable(QStringLiteral("fio %1 IOPS, %2 w/s + wrqm/s").arg(fioIops).arg(requests)));
+}
