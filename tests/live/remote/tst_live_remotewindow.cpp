@@ -1,7 +1,8 @@
 // A remote host's window against a real sshd on 127.0.0.1 (sshdfixture.h; the host `dmtune-test` of its ssh
 // config is this machine): the tree shows the host's devices (the names of a scan here), the charts take the
 // agent's stream, a killed ssh brings the banner up, the window reconnects by itself, the banner goes and the charts
-// go on after a gap. A host without dmtune and an unknown host key get one line each and no retry.
+// go on after a gap. A host without dmtune and an unknown host key get one line each and no retry; a sudo that
+// wants a password has the window ask for it, and the far side reads it once, as its first line.
 // DMTUNE_SHOTS=DIR saves the window connected and disconnected at 1280x720 and 1920x1080 there.
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
@@ -14,15 +15,18 @@
 #include "discovery/discovery.h"
 #include "mainwindow.h"
 #include "remote/agentclient.h"
+#include "remote/connectdialog.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
 #include "remote/remotesampler.h"
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -219,6 +223,45 @@ private Q_SLOTS:
             qPrintable(text));
         QCOMPARE(window->remoteBanner()->button()->text(), QStringLiteral("&Reconnect"));
         shoot(window, QStringLiteral("no-dmtune"));
+    }
+
+    void aSudoPasswordIsAskedForAndGivenOnce()
+    {
+        // A far side whose sudo wants a password (root logs in here, so a stand-in for the agent says what the
+        // remote command says then): the window asks, and the password is the first line the far side reads, once.
+        QTemporaryDir dir;
+        const QString got = dir.filePath(QStringLiteral("first-line"));
+        const QString agent = dir.filePath(QStringLiteral("agent"));
+        QFile script(agent);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\nread line; printf '%s\\n' \"$line\" >> '%1'\necho '%2' >&2\nexit 126\n")
+                         .arg(got, QLatin1String(RemoteNoSudoMarker))
+                         .toUtf8());
+        script.close();
+        QFile::setPermissions(agent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+
+        QSignalSpy asked(m_local, &MainWindow::connectDialogShown);
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), agent }, {});
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        QSignalSpy windowAsked(window, &MainWindow::connectDialogShown);
+        QTRY_VERIFY_WITH_TIMEOUT(windowAsked.count() == 1, 30000);
+        QCOMPARE(window->remoteHost()->need(), RemoteHost::Need::Password);
+        QCOMPARE(window->remoteHost()->msecsUntilRetry(), -1);
+        auto *dialog = qobject_cast<ConnectDialog *>(windowAsked.first().first().value<QDialog *>());
+        QVERIFY(dialog);
+        QVERIFY(!dialog->hostCombo()->isEnabled());
+        dialog->passwordEdit()->setText(QStringLiteral("pw-once"));
+        QTest::mouseClick(dialog->connectButton(), Qt::LeftButton);
+        // Asked again (this stand-in always refuses), after the far side read the password as its first line.
+        QTRY_VERIFY_WITH_TIMEOUT(windowAsked.count() == 2, 30000);
+        QFile lines(got);
+        QVERIFY(lines.open(QIODevice::ReadOnly));
+        const QList<QByteArray> read = lines.readAll().split('\n');
+        QCOMPARE(read.value(1), QByteArray("pw-once")); // the first attempt's first line was the client's hello
+        QVERIFY(read.value(0).contains("hello"));
+        QVERIFY(!window->remoteBanner()->text().contains(QLatin1String("pw-once")));
+        QVERIFY(window->remoteBanner()->button()->text().contains(QLatin1String("password")));
+        QCOMPARE(asked.count(), 0); // the host's window asked, not the one that opened it
     }
 
     void anUnknownHostKeyIsRefusedWithSshsLine()
