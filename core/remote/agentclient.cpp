@@ -35,10 +35,22 @@ void AgentClient::connectToHost(const QByteArray &sudoPassword)
     m_ssh->setProgram(QStringLiteral("ssh"));
     m_ssh->setArguments(sshArguments(m_address, m_settings, !sudoPassword.isEmpty()));
     connect(m_ssh, &QProcess::readyReadStandardOutput, this, &AgentClient::readOutput);
+    m_sentPassword = !sudoPassword.isEmpty();
     connect(m_ssh, &QProcess::readyReadStandardError, this, [this] {
         m_stderr += m_ssh->readAllStandardError();
         if (m_stderr.size() > 65536)
             m_stderr = m_stderr.right(65536);
+        // sudo -S asks again after a wrong password and would wait for a line that never comes: end it at once.
+        if (m_sentPassword && !m_ready && m_stderr.contains("try again")) {
+            m_ssh->disconnect(this);
+            m_ssh->kill();
+            m_ssh->waitForFinished(1000);
+            m_ssh->deleteLater();
+            m_ssh = nullptr;
+            Q_EMIT disconnected(QStringLiteral("%1: sudo refused the password (it was sent once and not kept)")
+                                    .arg(m_address.display()),
+                false);
+        }
     });
     connect(m_ssh, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) { processEnded(code); });
     connect(m_ssh, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -51,7 +63,8 @@ void AgentClient::connectToHost(const QByteArray &sudoPassword)
     m_ssh->start();
     if (!sudoPassword.isEmpty())
         m_ssh->write(sudoPassword + '\n');
-    m_ssh->write(encodeAgentMessage(dmtune::agentHello()));
+    // Our hello goes after the agent's (the agent speaks first): before it, a line on stdin could still be read
+    // by sudo as another password.
 }
 
 void AgentClient::disconnectFromHost()
@@ -96,6 +109,7 @@ void AgentClient::readOutput()
                 return;
             }
             m_hello = *decoded;
+            m_ssh->write(encodeAgentMessage(dmtune::agentHello()));
             m_ready = true;
             Q_EMIT ready();
             continue;

@@ -44,6 +44,7 @@ private:
     QByteArray m_stderr;
     QJsonObject m_hello;
     bool m_ready = false;
+    bool m_sentPassword = false; // this connection gave sudo a password
     qint64 m_nextId = 1;
 };
 

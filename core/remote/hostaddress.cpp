@@ -90,10 +90,12 @@ Result<HostAddress> parseHostAddress(const QString &text)
 QString remoteAgentCommand(const SshSettings &settings, bool sudoWithPassword)
 {
     const QString program = shellQuote(settings.remoteDmtunectl);
-    // `sudo -S -p ''` reads the password the client writes first on stdin, once; `-n` never asks.
+    // `sudo -S -p ''` reads the password the client writes first on stdin, once; `-n` never asks. LC_ALL=C: its
+    // "Sorry, try again." after a wrong password is what AgentClient looks for.
     if (sudoWithPassword)
-        return QStringLiteral("command -v %1 >/dev/null 2>&1 || { echo '%2' >&2; exit 127; }; "
-                              "if [ \"$(id -u)\" = 0 ]; then exec %1 agent; fi; exec sudo -S -p '' %1 agent")
+        return QStringLiteral(
+            "command -v %1 >/dev/null 2>&1 || { echo '%2' >&2; exit 127; }; "
+            "if [ \"$(id -u)\" = 0 ]; then exec %1 agent; fi; exec env LC_ALL=C sudo -S -p '' %1 agent")
             .arg(program, QLatin1String(RemoteMissingMarker));
     const QString sudo = QStringLiteral("sudo -n");
     return QStringLiteral("command -v %1 >/dev/null 2>&1 || { echo '%2' >&2; exit 127; }; "

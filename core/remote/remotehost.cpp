@@ -254,7 +254,8 @@ RemoteHost::Need RemoteHost::classify(const QString &problem, bool wasReady)
 {
     if (wasReady)
         return Need::Retry; // it was up: the network or the host went away for a while
-    if (problem.contains(QLatin1String("sudo refused without a password")))
+    if (problem.contains(QLatin1String("sudo refused without a password"))
+        || problem.contains(QLatin1String("sudo refused the password")))
         return Need::Password;
     // A host that is down or rebooting, a network that is not there yet: ssh's own words (exit status 255).
     for (const char *transient : { "Connection refused", "Connection timed out", "No route to host",

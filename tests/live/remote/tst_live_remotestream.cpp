@@ -14,6 +14,7 @@
 #include "stats/seriesstore.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -282,6 +283,31 @@ private Q_SLOTS:
         QVERIFY(failed.wait(15000));
         QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("no operation 'no.such-kind'")),
             qPrintable(failed.first().at(1).toString()));
+    }
+
+    // A far side whose sudo refuses the password asks again and waits for a line that never comes: the client
+    // ends it at once with one line, not after a timeout. (The fixture logs in as root, so a stand-in for the
+    // remote program does what sudo -S does with a wrong password: reads one line, says so, reads again.)
+    void aRefusedSudoPasswordEndsAtOnce()
+    {
+        QTemporaryDir dir;
+        const QString standIn = dir.filePath(QStringLiteral("sudo-refuses"));
+        QFile f(standIn);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\nread -r pw\necho 'Sorry, try again.' >&2\nread -r again\nsleep 60\n");
+        f.close();
+        f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        const Result<HostAddress> address = parseHostAddress(m_sshd.host());
+        AgentClient client(*address, SshSettings { m_sshd.configFile(), standIn });
+        QSignalSpy lost(&client, &AgentClient::disconnected);
+        QElapsedTimer t;
+        t.start();
+        client.connectToHost("wrong");
+        QVERIFY(lost.wait(10000));
+        QVERIFY2(t.elapsed() < 8000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(lost.first().at(0).toString(),
+            QStringLiteral("dmtune-test: sudo refused the password (it was sent once and not kept)"));
+        QCOMPARE(lost.first().at(1).toBool(), false);
     }
 
     void watchReportsALoopDeviceAppearing()
