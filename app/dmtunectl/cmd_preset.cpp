@@ -48,7 +48,8 @@ int runSave(const QStringList &args, Streams io)
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("Devices to save (sdX, dm-N, map name, ...)."),
         QStringLiteral("[DEV...]"));
     parser.addOption({ QStringLiteral("attr"),
-        QStringLiteral("Only this attribute (repeatable; default: every writable one)."), QStringLiteral("ATTR") });
+        QStringLiteral("Only these attributes: A,B,... (repeatable; default: every writable one)."),
+        QStringLiteral("ATTR") });
     parser.addOption({ QStringLiteral("name"), QStringLiteral("The preset's name (default: the file's base name)."),
         QStringLiteral("NAME") });
     parser.addOption(
@@ -71,7 +72,11 @@ int runSave(const QStringList &args, Streams io)
     }
     const QString name = parser.isSet(QStringLiteral("name")) ? parser.value(QStringLiteral("name"))
                                                               : QFileInfo(pos.first()).completeBaseName();
-    const auto preset = presetFromDevices(sysfs, snapshot, devices, parser.values(QStringLiteral("attr")), name);
+    QStringList attributes;
+    for (const QString &value : parser.values(QStringLiteral("attr")))
+        attributes << value.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    attributes.removeDuplicates();
+    const auto preset = presetFromDevices(sysfs, snapshot, devices, attributes, name);
     if (!preset)
         return usageError(io, preset.errorMessage());
     const bool replace = parser.isSet(QStringLiteral("replace"));
@@ -359,15 +364,30 @@ int runExport(const QStringList &args, Streams io)
     if (!preset)
         return usageError(io, preset.errorMessage());
     const PresetExport e = exportPreset(*preset, *format);
-    if (parser.isSet(QStringLiteral("output"))) {
+    const QString formatName = parser.value(QStringLiteral("format"));
+    if (e.expressed == 0) {
+        // A file that sets nothing is not an export: say so, write nothing.
+        for (const auto &u : e.unexpressed)
+            io.err << "not expressed: " << u << '\n';
+        return fail(io,
+            QStringLiteral("preset export: nothing in %1 can be expressed as %2%3")
+                .arg(preset->name, formatName,
+                    e.unexpressed.isEmpty() ? QStringLiteral(" (it has no settings of that kind)") : QString()));
+    }
+    const bool toFile = parser.isSet(QStringLiteral("output"));
+    if (toFile) {
         // Whole or not at all, never through a symbolic link at the name; an existing file is replaced.
         if (const Status s = writeFileAtomically(parser.value(QStringLiteral("output")), e.text.toUtf8()); !s)
             return fail(io, QStringLiteral("preset export: %1").arg(s.errorMessage));
+        for (const auto &u : e.unexpressed)
+            io.err << "not expressed: " << u << '\n';
     } else {
-        io.out << e.text;
+        io.out << e.text; // its last comments list what is not expressed: not again on stderr
+        if (!e.unexpressed.isEmpty())
+            io.err << "dmtunectl: preset export: " << e.unexpressed.size()
+                   << (e.unexpressed.size() == 1 ? " item" : " items") << " of the preset not expressed as "
+                   << formatName << " (listed at the end)\n";
     }
-    for (const auto &u : e.unexpressed)
-        io.err << "not expressed: " << u << '\n';
     io.out.flush();
     io.err.flush();
     return ExitOk;

@@ -233,6 +233,7 @@ PresetExport exportUdevRules(const Preset &p)
             continue;
         }
         e.text += QStringLiteral("\n# %1: %2\n").arg(label, rule.match.describe());
+        e.expressed += int(assigns.size());
         for (const auto &m : alternatives) {
             e.text += (QStringList { QStringLiteral("ACTION==\"add|change\""), QStringLiteral("SUBSYSTEM==\"block\""),
                            QStringLiteral("ENV{DEVTYPE}==\"disk\"") }
@@ -297,12 +298,19 @@ PresetExport exportTunedProfile(const Preset &p)
                 lines << QStringLiteral("elevator=%1").arg(a.value);
             else if (a.attribute == QLatin1String("queue/read_ahead_kb"))
                 lines << QStringLiteral("readahead=%1").arg(a.value); // tuned takes KiB unless suffixed "s"
+            else if (a.attribute == QLatin1String("queue/iosched/quantum"))
+                lines << QStringLiteral("scheduler_quantum=%1").arg(a.value); // CFQ's (kernels before 5.0)
             else
-                e.unexpressed << QStringLiteral("%1: %2=%3 (tuned's disk plugin has no such option)")
-                                     .arg(label, a.attribute, a.value);
+                // The disk plugin has elevator, readahead and scheduler_quantum only; tuned's sysfs plugin writes
+                // any file but picks it by a /sys path glob, which would drop the rule's match by identity.
+                e.unexpressed << QStringLiteral("%1: %2=%3 (tuned's disk plugin has no option for it, and its sysfs "
+                                                "plugin selects /sys/block/NAME paths by name, not by %4: use the "
+                                                "udev export)")
+                                     .arg(label, a.attribute, a.value, m.describe());
         }
         if (lines.isEmpty())
             continue;
+        e.expressed += int(lines.size());
         e.text += QStringLiteral("\n# %1: %2\n").arg(label, m.describe());
         for (qsizetype i = 0; i < sections.size(); ++i) {
             // A name glob is narrower than a kind's name pattern.
@@ -383,6 +391,7 @@ PresetExport exportMultipathConf(const Preset &p)
                 out += QString::fromLatin1(pad) + l + QLatin1Char('\n');
             return out;
         };
+        e.expressed += int(body.size());
         if (!wwid.isEmpty()) {
             multipaths << comment + QStringLiteral("\tmultipath {\n\t\twwid %1\n").arg(wwid) + indent(body, "\t\t")
                     + QStringLiteral("\t}\n");

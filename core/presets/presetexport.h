@@ -12,6 +12,7 @@ enum class PresetExportFormat { Udev, Tuned, Multipath };
 struct PresetExport {
     QString text;
     QStringList unexpressed; // "rule 2: module/dm_mod/swap_bios: a module parameter (modprobe.d)"
+    int expressed = 0; // the settings written: 0 means the text sets nothing (only its header and comments)
 };
 
 Result<PresetExportFormat> parsePresetExportFormat(const QString &name); // udev | tuned | multipath

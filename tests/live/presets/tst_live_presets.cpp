@@ -193,6 +193,28 @@ void TestLivePresets::cli()
     QVERIFY2(
         out.contains(QStringLiteral("KERNEL==\"loop*\", KERNEL==\"%1\", ATTR{queue/scheduler}=").arg(m_loop.name())),
         qPrintable(out));
+    // tuned: what it cannot express is listed once (as the text's last comments; stderr only counts them).
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("export"), file, QStringLiteral("--format"),
+                     QStringLiteral("tuned") },
+                 &out),
+        0);
+    QVERIFY2(out.contains(QStringLiteral("elevator=")), qPrintable(out));
+    QCOMPARE(out.count(QStringLiteral("queue/nomerges=")), 1);
+    QVERIFY2(out.contains(QStringLiteral("of the preset not expressed as tuned (listed at the end)")), qPrintable(out));
+    // multipath.conf: a loop device's queue settings have nothing to say there: exit 1, one line, no snippet.
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("export"), file, QStringLiteral("--format"),
+                     QStringLiteral("multipath") },
+                 &out),
+        1);
+    QVERIFY2(out.contains(QStringLiteral("can be expressed as multipath")) && !out.contains(QStringLiteral("{")),
+        qPrintable(out));
+    // save --attr takes a list: only those attributes.
+    const QString some = m_dir.filePath(QStringLiteral("some.json"));
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("save"), some, m_loop.name(), QStringLiteral("--attr"),
+                     QStringLiteral("queue/nomerges,queue/read_ahead_kb") },
+                 &out),
+        0);
+    QVERIFY2(out.contains(QStringLiteral("saved 2 settings")), qPrintable(out));
     // A bad file: exit 2, the field named, nothing written.
     const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
     QFile b(bad);

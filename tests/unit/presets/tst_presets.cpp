@@ -58,6 +58,7 @@ private Q_SLOTS:
     void exportUdev();
     void exportTuned();
     void exportMultipath();
+    void exportWithNothingToExpress();
     void savesNeverReplaceSilently();
     void storedPresetBeatsFileInCurrentDir();
 
@@ -599,14 +600,28 @@ readahead=4096
 
 # Not expressed in this format:
 #   rule 1 (maps): multipath settings (use the multipath.conf export)
-#   rule 1 (maps): queue/max_sectors_kb=128 (tuned's disk plugin has no such option)
-#   rule 1 (maps): queue/nr_requests=256 (tuned's disk plugin has no such option)
-#   rule 2 (paths): device/queue_depth=16 (tuned's disk plugin has no such option)
+#   rule 1 (maps): queue/max_sectors_kb=128 (tuned's disk plugin has no option for it, and its sysfs plugin selects /sys/block/NAME paths by name, not by wwid=36001405aaaaaaaaa: use the udev export)
+#   rule 1 (maps): queue/nr_requests=256 (tuned's disk plugin has no option for it, and its sysfs plugin selects /sys/block/NAME paths by name, not by wwid=36001405aaaaaaaaa: use the udev export)
+#   rule 2 (paths): device/queue_depth=16 (tuned's disk plugin has no option for it, and its sysfs plugin selects /sys/block/NAME paths by name, not by wwid=naa.6001405aaaaaaaaa: use the udev export)
 #   rule 3: multipath settings (use the multipath.conf export)
 #   rule 3: match vendor/model globs (udev mangles their blanks)
 #   rule 4: match "paths of the maps matching"
 )");
     QCOMPARE(e.text, expected);
+    QCOMPARE(e.expressed, 2);
+}
+
+// A preset with nothing multipath.conf can say (queue settings only): an export that sets nothing.
+void TestPresets::exportWithNothingToExpress()
+{
+    const auto p = parsePreset(R"({"schema": 1, "name": "Queues", "rules": [
+        {"match": {"wwid": "naa.6001405aaaaaaaaa"}, "settings": {"queue/nomerges": "2", "queue/scheduler": "none"}}]})");
+    QVERIFY(p.ok());
+    const PresetExport mp = exportMultipathConf(*p);
+    QCOMPARE(mp.expressed, 0);
+    QCOMPARE(mp.unexpressed.size(), 2);
+    QCOMPARE(exportTunedProfile(*p).expressed, 1); // elevator only
+    QCOMPARE(exportUdevRules(*p).expressed, 2);
 }
 
 void TestPresets::exportMultipath()
