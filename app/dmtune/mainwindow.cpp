@@ -18,6 +18,7 @@
 #include "pathgroups/multipathactions.h"
 #include "pathgroups/pathgroupspanel.h"
 #include "remote/remotehost.h"
+#include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
 
 #include <QAction>
@@ -92,9 +93,11 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_jobs = new JobTracker(this);
-    if (m_remote)
+    if (m_remote) {
         m_remote->setParent(this);
-    setWindowTitle(m_remote    ? QStringLiteral("dmtune — %1 (remote, read-only)").arg(m_remote->displayName())
+        makeRemoteOperations();
+    }
+    setWindowTitle(m_remote    ? QStringLiteral("dmtune — %1 (remote)").arg(m_remote->displayName())
             : m_sysfs.isLive() ? QStringLiteral("dmtune")
                                : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
     m_discovery = new Discovery(m_sysfs, this);
@@ -118,7 +121,8 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("deviceTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_detail, QStringLiteral("&Details"));
-    m_tabs->addTab(m_editor, QStringLiteral("&Tune"));
+    m_tuneTab = m_remote ? remoteTuneTab(m_editor) : m_editor;
+    m_tabs->addTab(m_tuneTab, QStringLiteral("&Tune"));
     m_tabs->setTabToolTip(1, QStringLiteral("Edit the selected device's queue parameters, preview and apply them"));
     setupPathGroups();
     setupStatistics();
@@ -179,6 +183,9 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    // A remote host's operations answer nobody from here on (its connection goes with the host).
+    delete m_remoteOps;
+    m_remoteOps = nullptr;
     teardownLabDevices();
     for (const QPointer<MainWindow> &window : std::as_const(m_remoteWindows))
         delete window.data();
@@ -330,7 +337,8 @@ void MainWindow::onTransactionFinished(const ApplyResult &result)
     // Values changed (or were put back): the detail pane re-reads the queue now, and a rescan
     // brings the snapshot's scheduler and queue depth up to date.
     m_detail->setSnapshot(m_discovery->snapshot());
-    m_discovery->refresh();
+    if (!m_remote) // a remote host's capture is fetched again after its operation (makeRemoteOperations)
+        m_discovery->refresh();
     const QString summary = result.ok()
         ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
         : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
@@ -339,7 +347,8 @@ void MainWindow::onTransactionFinished(const ApplyResult &result)
 
 void MainWindow::setupPathGroups()
 {
-    m_pathGroups = new PathGroupsPanel(m_sysfs);
+    // A remote host's panel reads the maps of the host's capture and has its agent plan and run the operations.
+    m_pathGroups = m_remote ? new PathGroupsPanel(m_sysfs, m_remoteOps) : new PathGroupsPanel(m_sysfs);
     m_tabs->addTab(m_pathGroups, QStringLiteral("&Path groups"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
         QStringLiteral("The selected map's path groups: move paths, pick selectors and features, "
@@ -361,16 +370,18 @@ void MainWindow::setupPathGroups()
         result->setToolTip(r.warnings.join(QLatin1Char('\n')));
     });
     connect(m_pathGroups, &PathGroupsPanel::statusMessage, statusBar(), &QStatusBar::showMessage);
-    connect(m_pathGroups, &PathGroupsPanel::refreshRequested, m_discovery, &Discovery::refresh);
+    // Remote: every result fetches the host's capture again (makeRemoteOperations), the rescan follows it.
+    if (!m_remote)
+        connect(m_pathGroups, &PathGroupsPanel::refreshRequested, m_discovery, &Discovery::refresh);
 }
 
 void MainWindow::updateTuningLabel()
 {
     if (m_remote) {
         m_tuningLabel->setText(QStringLiteral("tuning: read-only (remote host)"));
-        m_tuningLabel->setToolTip(
-            QStringLiteral("This version shows a remote host; tune it with dmtunectl --host %1 set ...")
-                .arg(m_remote->displayName()));
+        m_tuningLabel->setToolTip(QStringLiteral("The Tune tab only previews on a remote host; tune it with dmtunectl "
+                                                 "--host %1 set ..., or apply a preset (Presets)")
+                                      .arg(m_remote->displayName()));
         return;
     }
     m_tuningLabel->setText(m_session->executorText());
@@ -404,7 +415,7 @@ QWidget *tabByName(const QString &name, QWidget *details, QWidget *tune, QWidget
 
 bool MainWindow::showTab(const QString &name)
 {
-    QWidget *tab = tabByName(name, m_detail, m_editor, m_pathGroups, m_stats);
+    QWidget *tab = tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats);
     if (!tab)
         return false;
     m_tabs->setCurrentWidget(tab);
@@ -414,7 +425,7 @@ bool MainWindow::showTab(const QString &name)
 QString MainWindow::currentTabName() const
 {
     for (const QString &name : { QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics") }) {
-        if (m_tabs->currentWidget() == tabByName(name, m_detail, m_editor, m_pathGroups, m_stats))
+        if (m_tabs->currentWidget() == tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats))
             return name;
     }
     return QStringLiteral("details");
@@ -496,7 +507,7 @@ QString MainWindow::statusText() const
 void MainWindow::showAbout()
 {
     // The versions are this machine's (a captured tree describes another one); fio's arrive later.
-    const QString note = m_remote ? QStringLiteral("Showing the remote host %1 (read-only); the versions are this "
+    const QString note = m_remote ? QStringLiteral("Showing the remote host %1; the versions are this "
                                                    "machine's (dmtunectl --host %1 version: the host's).")
                                         .arg(m_remote->displayName())
         : m_sysfs.isLive() ? QString()

@@ -34,6 +34,7 @@ class ParameterEditor;
 class LiveStatsView;
 class RemoteBanner;
 class RemoteHost;
+class RemoteOperationRunner;
 class RemoteSampler;
 class Sampler;
 class SeriesStore;
@@ -129,6 +130,8 @@ public:
     bool isRemote() const { return m_remote != nullptr; }
     RemoteHost *remoteHost() const { return m_remote; }
     RemoteSampler *remoteSampler() const { return m_remoteSampler; }
+    // The host's operations (path groups, reloads, presets: planned and run by its agent); null when local.
+    RemoteOperationRunner *remoteOperations() const { return m_remoteOps; }
     RemoteBanner *remoteBanner() const { return m_banner; }
     QLabel *remoteHeader() const { return m_remoteHeader; }
     SeriesStore *seriesStore() const { return m_store; }
@@ -168,6 +171,9 @@ private:
     void setupWorkloads(); // mainwindow_workloads.cpp
     QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
     void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
+    void makeRemoteOperations(); // mainwindow_remote.cpp: m_remoteOps, before the panels that use it
+    QWidget *remoteTuneTab(QWidget *editor); // mainwindow_remote.cpp: the Tune tab with its read-only line
+    void updateRemoteActions(); // mainwindow_remote.cpp: the path group actions follow the connection
     void updateRemoteHeader();
     void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
@@ -184,6 +190,7 @@ private:
     DeviceDetailPane *m_detail = nullptr;
     TuningSession *m_session = nullptr;
     ParameterEditor *m_editor = nullptr;
+    QWidget *m_tuneTab = nullptr; // m_editor, or (remote) it with the line that says tuning is read-only
     QTabWidget *m_tabs = nullptr;
     PathGroupsPanel *m_pathGroups = nullptr;
     PresetManager *m_presets = nullptr;
@@ -219,6 +226,7 @@ private:
     // Remote mode (mainwindow_remote.cpp): the host (a child), its sampler, the header and the banner.
     RemoteHost *m_remote = nullptr;
     RemoteSampler *m_remoteSampler = nullptr;
+    RemoteOperationRunner *m_remoteOps = nullptr; // child; deleted first in ~MainWindow (no answer after that)
     RemoteBanner *m_banner = nullptr;
     QLabel *m_remoteHeader = nullptr;
     bool m_rememberedHost = false;

@@ -8,6 +8,8 @@
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
 #include "presets/presetmanager.h"
+#include "remote/remotehost.h"
+#include "remote/remoteoperationrunner.h"
 
 #include <QAction>
 #include <QDialog>
@@ -22,9 +24,12 @@ namespace dmtune {
 void MainWindow::setupPresets()
 {
     auto *dialog = new QDialog(this);
-    dialog->setWindowTitle(QStringLiteral("Presets — dmtune"));
+    dialog->setWindowTitle(m_remote ? QStringLiteral("Presets — %1 — dmtune").arg(m_remote->displayName())
+                                    : QStringLiteral("Presets — dmtune"));
     dialog->resize(1100, 700);
     m_presets = new PresetManager(m_session, dialog);
+    if (m_remote) // preset.apply planned and run on the host; the preview reads its capture
+        m_presets->setOperationService(m_remoteOps, m_remote->displayName());
     auto *layout = new QVBoxLayout(dialog);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_presets);

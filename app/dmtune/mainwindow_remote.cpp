@@ -1,16 +1,20 @@
 // Remote hosts in the GUI: File > Connect to host… opens a window of the host's own (its devices from the capture
 // its RemoteHost fetches, its counters from the agent's stream), with the host's name above every pane and on every
-// chart, and a banner while it is not connected. Read-only in this version: tuning, path group operations and
-// workloads on a remote host go through dmtunectl --host.
+// chart, and a banner while it is not connected. Path group operations, reloads and presets are the host's core
+// operations, planned and run by its agent (a RemoteOperationRunner: the rules are the far side's; here the same
+// PlanDialog shows the plan and asks), and every result fetches the capture again. The Tune tab only previews;
+// tuning and workloads on a remote host go through dmtunectl --host.
 #include "mainwindow.h"
 
 #include "charts/iostattablemodel.h"
 #include "charts/livestatsview.h"
 #include "devices/devicedetailpane.h"
 #include "discovery/discovery.h"
+#include "pathgroups/pathgroupspanel.h"
 #include "remote/connectdialog.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "remote/remoteoperationrunner.h"
 
 #include <QAction>
 #include <QLabel>
@@ -24,6 +28,45 @@ namespace dmtune {
 MainWindow::MainWindow(RemoteHost *host, QWidget *parent)
     : MainWindow(host->sysfsRoot(), host, parent)
 {
+}
+
+void MainWindow::makeRemoteOperations()
+{
+    m_remoteOps = new RemoteOperationRunner(m_remote->client(), this);
+    // A result changed the host (or may have: a connection lost during the run leaves the outcome unknown): its
+    // capture again, and the tree, the cards and the preview show the state there. A dry run changed nothing.
+    connect(m_remoteOps, &OperationService::finished, this, [this](const OperationResult &result, const QString &) {
+        if (!result.dryRun)
+            m_remote->refetch();
+    });
+}
+
+QWidget *MainWindow::remoteTuneTab(QWidget *editor)
+{
+    auto *note = new QLabel(
+        QStringLiteral("Tuning on a remote host is read-only here: the values are %1's, the preview is planned on "
+                       "its capture. Write them with <tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>, or "
+                       "apply a preset (Presets), which runs there.")
+            .arg(m_remote->displayName().toHtmlEscaped()));
+    note->setObjectName(QStringLiteral("remoteTuneNote"));
+    note->setTextFormat(Qt::RichText);
+    note->setWordWrap(true);
+    note->setContentsMargins(6, 4, 6, 4);
+    note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *tab = new QWidget;
+    auto *layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(note);
+    layout->addWidget(editor, 1);
+    return tab;
+}
+
+void MainWindow::updateRemoteActions()
+{
+    m_pathGroups->setConnectionProblem(m_remote->state() == RemoteHost::State::Connected
+            ? QString()
+            : QStringLiteral("not connected to %1").arg(m_remote->displayName()));
 }
 
 QWidget *MainWindow::setupRemote(QWidget *central)
@@ -51,6 +94,7 @@ QWidget *MainWindow::setupRemote(QWidget *central)
     m_detail->setMachineName(m_remote->displayName());
     connect(m_remote, &RemoteHost::stateChanged, this, [this](RemoteHost::State state) {
         updateRemoteHeader();
+        updateRemoteActions();
         updateStatusBar(m_discovery->snapshot());
         // The table shows the newest interval: there is none while the host is away (the charts show the gap).
         if (state != RemoteHost::State::Connected)
@@ -65,6 +109,7 @@ QWidget *MainWindow::setupRemote(QWidget *central)
     connect(m_banner, &RemoteBanner::passwordRequested, this, &MainWindow::askSudoPassword);
     connect(this, &MainWindow::snapshotShown, this, &MainWindow::updateRemoteHeader);
     updateRemoteHeader();
+    updateRemoteActions();
     return box;
 }
 
@@ -88,13 +133,14 @@ void MainWindow::updateRemoteHeader()
     QString text = QStringLiteral("<b>%1</b>").arg(m_remote->displayName().toHtmlEscaped());
     if (!far.isEmpty() && far != m_remote->address().host)
         text += QStringLiteral(" (%1)").arg(far.toHtmlEscaped());
-    text += QStringLiteral(" — remote host, read-only · %1").arg(state);
+    text += QStringLiteral(" — remote host · %1").arg(state);
     if (m_remote->hasCapture())
         text += QStringLiteral(" · devices as of %1").arg(m_remote->captureTime().toString(QStringLiteral("HH:mm:ss")));
     m_remoteHeader->setText(text);
     m_remoteHeader->setToolTip(
         QStringLiteral("The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper "
-                       "event; its statistics stream live. Tune, change path groups and run workloads there with "
+                       "event and after every operation; its statistics stream live. Path group operations, reloads "
+                       "and presets are planned and run there by its agent; tune and run workloads there with "
                        "dmtunectl --host %1.")
             .arg(m_remote->displayName()));
 }

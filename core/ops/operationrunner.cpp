@@ -11,7 +11,7 @@ struct PlanOrResult {
 } // namespace
 
 OperationRunner::OperationRunner(QObject *parent)
-    : QObject(parent)
+    : OperationService(parent)
     , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
 {
     qRegisterMetaType<dmtune::OperationPlan>();
@@ -24,10 +24,10 @@ OperationRunner::~OperationRunner()
     delete m_jobs; // joins: an operation that has begun finishes (a suspended map is resumed)
 }
 
-JobId OperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
+void OperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
 {
     const OperationEnvironment env = m_env;
-    return m_jobs->start(
+    m_jobs->start(
         QStringLiteral("plan %1").arg(kind),
         [env, kind, request](JobContext &) { return planOperation(env, kind, request); },
         [this, kind, tag](const Result<OperationPlan> &plan) {
@@ -38,10 +38,10 @@ JobId OperationRunner::plan(const QString &kind, const QJsonObject &request, con
         });
 }
 
-JobId OperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
+void OperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
 {
     const OperationEnvironment env = m_env;
-    return m_jobs->start(
+    m_jobs->start(
         QStringLiteral("run %1").arg(plan.kind),
         [env, plan, answers](JobContext &context) {
             OperationEnvironment withCancel = env;
@@ -51,10 +51,10 @@ JobId OperationRunner::run(const OperationPlan &plan, const OperationAnswers &an
         [this, tag](const OperationResult &result) { Q_EMIT finished(result, tag); });
 }
 
-JobId OperationRunner::runUnlessAsked(const QString &kind, const QJsonObject &request, const QString &tag)
+void OperationRunner::runUnlessAsked(const QString &kind, const QJsonObject &request, const QString &tag)
 {
     const OperationEnvironment env = m_env;
-    return m_jobs->start(
+    m_jobs->start(
         QStringLiteral("run %1").arg(kind),
         [env, kind, request](JobContext &context) {
             PlanOrResult out { planOperation(env, kind, request), false, {} };

@@ -7,7 +7,7 @@
 namespace dmtune {
 
 RemoteOperationRunner::RemoteOperationRunner(AgentClient *client, QObject *parent)
-    : QObject(parent)
+    : OperationService(parent)
     , m_client(client)
 {
     connect(m_client, &AgentClient::message, this, &RemoteOperationRunner::onMessage);
@@ -18,7 +18,18 @@ RemoteOperationRunner::RemoteOperationRunner(AgentClient *client, QObject *paren
 
 void RemoteOperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
 {
-    const Pending pending { false, kind, {}, {}, tag };
+    sendPlan(kind, request, tag, false);
+}
+
+void RemoteOperationRunner::runUnlessAsked(const QString &kind, const QJsonObject &request, const QString &tag)
+{
+    sendPlan(kind, request, tag, true);
+}
+
+void RemoteOperationRunner::sendPlan(
+    const QString &kind, const QJsonObject &request, const QString &tag, bool runUnlessAsked)
+{
+    const Pending pending { false, runUnlessAsked, kind, {}, {}, tag };
     if (!m_client->isReady()) {
         // Asynchronous as an answer of the agent would be: the caller may not expect a signal inside its call.
         QTimer::singleShot(0, this, [this, pending] {
@@ -33,7 +44,7 @@ void RemoteOperationRunner::plan(const QString &kind, const QJsonObject &request
 
 void RemoteOperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
 {
-    const Pending pending { true, plan.kind, plan.id, plan.target, tag };
+    const Pending pending { true, false, plan.kind, plan.id, plan.target, tag };
     if (!m_client->isReady()) {
         QTimer::singleShot(0, this, [this, pending] {
             fail(pending, QStringLiteral("not connected to %1: nothing was run").arg(m_client->address().display()));
@@ -82,7 +93,9 @@ void RemoteOperationRunner::onMessage(const QJsonObject &message)
         fail(pending, message.value(QLatin1String("error")).toString());
     } else if (type == QLatin1String("plan") && !pending.isRun) {
         const Result<OperationPlan> plan = planFromJson(message.value(QLatin1String("plan")).toObject());
-        if (plan)
+        if (plan && pending.runUnlessAsked && plan->risks.isEmpty() && plan->refusals.isEmpty())
+            run(*plan, acceptAll(*plan), pending.tag); // the agent checks it again before it acts
+        else if (plan)
             Q_EMIT planned(*plan, pending.tag);
         else
             fail(pending, QStringLiteral("the agent's plan: %1").arg(plan.errorMessage()));

@@ -3,7 +3,7 @@
 #include "devices/devicetreemodel.h"
 #include "devices/devicetreenode.h"
 
-#include "ops/operationrunner.h"
+#include "ops/operationservice.h"
 #include "ops/plandialog.h"
 
 #include <QAction>
@@ -17,23 +17,23 @@ const QString tagPrefix = QStringLiteral("tree-action:");
 const QString askSuffix = QStringLiteral(":ask");
 } // namespace
 
-MultipathActions::MultipathActions(OperationRunner *runner, QWidget *dialogParent, QObject *parent)
+MultipathActions::MultipathActions(OperationService *runner, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
     , m_dialogParent(dialogParent)
 {
     setRunner(runner);
 }
 
-void MultipathActions::setRunner(OperationRunner *runner)
+void MultipathActions::setRunner(OperationService *runner)
 {
     if (m_runner)
         disconnect(m_runner, nullptr, this, nullptr);
     m_runner = runner;
     if (!runner)
         return;
-    connect(runner, &OperationRunner::planned, this, &MultipathActions::onPlanned);
+    connect(runner, &OperationService::planned, this, &MultipathActions::onPlanned);
     connect(
-        runner, &OperationRunner::planFailed, this, [this](const QString &, const QString &error, const QString &tag) {
+        runner, &OperationService::planFailed, this, [this](const QString &, const QString &error, const QString &tag) {
             if (tag.startsWith(tagPrefix))
                 Q_EMIT operationRefused(error);
         });
@@ -248,7 +248,7 @@ void MultipathActions::onPlanned(const OperationPlan &plan, const QString &tag)
     dialog->setWindowTitle(plan.summary);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
-    QPointer<OperationRunner> runner = m_runner;
+    QPointer<OperationService> runner = m_runner;
     connect(dialog, &PlanDialog::answered, this, [this, runner, plan, tag, startText](const OperationAnswers &answers) {
         if (!runner)
             return;

@@ -1,7 +1,7 @@
 #pragma once
 // The multipath operations offered on device-tree rows: fail / reinstate a path (path rows), switch /
 // enable / disable a group (group rows), "Edit path groups…" (map rows). Each is a core operation
-// (ops/multipathoperations.h): planned through the OperationRunner (off the UI thread), shown in a
+// (ops/multipathoperations.h): planned through the OperationService (off the UI thread), shown in a
 // PlanDialog (open(), never exec()) when it is risky or changes where I/O goes, and run on its answer;
 // the core re-validates the map at run time. The results come back as the runner's finished(), which
 // the panel shows.
@@ -20,7 +20,7 @@ class QWidget;
 
 namespace dmtune {
 
-class OperationRunner;
+class OperationService;
 class PlanDialog;
 
 // What a device-tree row stands for, as far as multipath operations go.
@@ -39,9 +39,9 @@ class MultipathActions : public QObject {
     Q_OBJECT
 public:
     // runner may be null (no device-mapper): the actions are then shown disabled with the reason.
-    explicit MultipathActions(OperationRunner *runner, QWidget *dialogParent, QObject *parent = nullptr);
+    explicit MultipathActions(OperationService *runner, QWidget *dialogParent, QObject *parent = nullptr);
 
-    void setRunner(OperationRunner *runner);
+    void setRunner(OperationService *runner);
     void setSnapshot(const DeviceSnapshot &snapshot);
     // Why operations are off (e.g. "device-mapper: not available (…)"); empty when they are possible.
     void setUnavailableReason(const QString &reason);
@@ -78,7 +78,7 @@ private:
     void onPlanned(const OperationPlan &plan, const QString &tag);
     QString pathLabel(const QString &map, const QString &device) const;
 
-    QPointer<OperationRunner> m_runner;
+    QPointer<OperationService> m_runner;
     QWidget *m_dialogParent = nullptr;
     DeviceSnapshot m_snapshot;
     QString m_unavailable;

@@ -3,7 +3,7 @@
 #include "dm/mapsafety.h"
 #include "dm/pathselectors.h"
 #include "dm/tablediff.h"
-#include "ops/operationrunner.h"
+#include "ops/operationservice.h"
 #include "ops/plandialog.h"
 
 #include <QCheckBox>
@@ -480,14 +480,14 @@ void PathGroupEditor::buildUi()
     connect(m_apply, &QPushButton::clicked, this, &PathGroupEditor::apply);
 }
 
-void PathGroupEditor::setRunner(OperationRunner *runner)
+void PathGroupEditor::setRunner(OperationService *runner)
 {
     if (m_runner)
         disconnect(m_runner, nullptr, this, nullptr);
     m_runner = runner;
     if (runner) {
-        connect(runner, &OperationRunner::planned, this, &PathGroupEditor::onPlanned);
-        connect(runner, &OperationRunner::planFailed, this,
+        connect(runner, &OperationService::planned, this, &PathGroupEditor::onPlanned);
+        connect(runner, &OperationService::planFailed, this,
             [this](const QString &, const QString &error, const QString &tag) {
                 if (tag != applyTag())
                     return;
@@ -495,7 +495,7 @@ void PathGroupEditor::setRunner(OperationRunner *runner)
                 setBanner(QStringLiteral("Cannot reload %1: %2").arg(m_map, error), true);
                 refresh();
             });
-        connect(runner, &OperationRunner::finished, this, &PathGroupEditor::onRunFinished);
+        connect(runner, &OperationService::finished, this, &PathGroupEditor::onRunFinished);
     }
     refreshResult();
 }

@@ -32,7 +32,7 @@ class QSpinBox;
 
 namespace dmtune {
 
-class OperationRunner;
+class OperationService;
 class PathGroupColumn;
 class PlanDialog;
 class NewGroupDropZone;
@@ -44,7 +44,7 @@ public:
     ~PathGroupEditor() override;
 
     // Apply plans and runs multipath.reload through this runner (not owned); without one the editor only shows.
-    void setRunner(OperationRunner *runner);
+    void setRunner(OperationService *runner);
 
     // A map's live table and status. While the live table is the one the edits started from, only the
     // live values change; a table that changed underneath keeps the edits, now compared with it (the
@@ -149,7 +149,7 @@ private:
     QString m_banner;
     bool m_bannerError = false;
     bool m_planning = false;
-    QPointer<OperationRunner> m_runner;
+    QPointer<OperationService> m_runner;
     QPointer<PlanDialog> m_planDialog;
     MapIdentity m_identity;
     // The disk being asked about, and what it was asked against: re-checked when the user accepts.

@@ -4,6 +4,7 @@
 #include "pathgroups/pathgroupeditor.h"
 #include "pathgroups/selectorchart.h"
 
+#include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
@@ -64,13 +65,35 @@ PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
     }
 }
 
+PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *remote, QWidget *parent)
+    : QWidget(parent)
+    , m_capture(capture)
+    , m_remote(true)
+{
+    init();
+    m_runner = remote;
+    m_actions->setRunner(m_runner);
+    m_editor->setRunner(m_runner);
+    connect(m_runner, &OperationService::finished, this,
+        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+    m_unavailable = QStringLiteral("the host's devices are not fetched yet");
+    m_actions->setUnavailableReason(m_unavailable);
+}
+
+void PathGroupsPanel::setConnectionProblem(const QString &problem)
+{
+    m_connectionProblem = problem;
+    m_actions->setUnavailableReason(problem.isEmpty() ? m_unavailable : problem);
+}
+
 PathGroupsPanel::~PathGroupsPanel()
 {
     // The runner finishes its operation, the reads are joined, the watcher stops its threads: all before the
     // backends go (a read stuck on a suspended map is waited for here, not on every tick).
     delete m_watcher;
     m_watcher = nullptr;
-    delete m_runner;
+    if (m_ownsRunner)
+        delete m_runner;
     m_runner = nullptr;
     delete m_jobs;
     m_jobs = nullptr;
@@ -78,16 +101,18 @@ PathGroupsPanel::~PathGroupsPanel()
 
 void PathGroupsPanel::makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool liveMultipathd)
 {
-    m_runner = new OperationRunner(this);
+    auto *runner = new OperationRunner(this);
     OperationEnvironment env;
     env.sysfs = sysfs;
     env.dm = dm;
     if (liveMultipathd)
         env.multipathd = &dmtune::liveMultipathd; // asked per operation, on the runner's job
-    m_runner->setEnvironment(env);
+    runner->setEnvironment(env);
+    m_runner = runner;
+    m_ownsRunner = true;
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
-    connect(m_runner, &OperationRunner::finished, this,
+    connect(m_runner, &OperationService::finished, this,
         [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
 }
 
@@ -139,7 +164,7 @@ void PathGroupsPanel::init()
     m_readTimer = new QTimer(this);
     m_readTimer->setInterval(1000);
     connect(m_readTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
+        if (isVisible() && !m_remote) // a remote host's capture changes only with a fetch (setSnapshot)
             readNow();
     });
     m_readTimer->start();
@@ -159,6 +184,16 @@ void PathGroupsPanel::setSnapshot(const DeviceSnapshot &snapshot)
 {
     m_snapshot = snapshot;
     m_haveSnapshot = true;
+    if (m_remote) {
+        // The fetch replaced the capture: its maps as they are now (a read in flight keeps the old ones).
+        const Result<std::shared_ptr<DeviceMapper>> dm = deviceMapperFor(m_capture);
+        m_capturedDm = dm ? dm.value() : nullptr;
+        m_readDm = m_capturedDm.get();
+        m_unavailable = dm ? QString() : dm.errorMessage();
+        if (m_readDm && !snapshot.deviceMapper.available)
+            m_unavailable = snapshot.deviceMapper.reason;
+        m_actions->setUnavailableReason(m_connectionProblem.isEmpty() ? m_unavailable : m_connectionProblem);
+    }
     m_actions->setSnapshot(snapshot);
     m_chart->setDeviceNames(deviceNames());
     if (m_watcher) {
@@ -274,10 +309,11 @@ void PathGroupsPanel::readNow()
     m_readAgain = false;
     m_readJobMap = m_map;
     DeviceMapper *dm = m_readDm; // outlives the jobs: the destructor joins them first
+    std::shared_ptr<DeviceMapper> captured = m_capturedDm; // remote: this capture's maps, while the read runs
     const QString map = m_map;
     m_readJob = m_jobs->startLatest(
         QStringLiteral("read"), QStringLiteral("read %1").arg(map),
-        [dm, map](JobContext &) { return readMultipathMapState(*dm, map); },
+        [dm, captured, map](JobContext &) { return readMultipathMapState(captured ? *captured : *dm, map); },
         [this, map](const Result<MultipathMapState> &state) {
             m_readJob = 0;
             onStateRead(map, state);

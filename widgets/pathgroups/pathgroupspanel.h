@@ -5,7 +5,8 @@
 // suspended map or a busy multipathd cannot freeze the window. Owns the window's device-mapper access
 // for multipath work (an OperationRunner for the multipath.* operations, the actions of the device
 // tree's context menu, a DmEventWatcher on every map). Without device-mapper (or on a captured tree)
-// it says why the groups are unknown and edits nothing.
+// it says why the groups are unknown and edits nothing. A remote host's panel reads the maps of the host's
+// capture and has the operations planned and run there (an OperationService of the host's agent).
 #include "discovery/devicesnapshot.h"
 #include "dm/lunidentity.h"
 #include "dm/multipathoperation.h"
@@ -25,7 +26,7 @@ namespace dmtune {
 class DeviceMapper;
 class DmEventWatcher;
 class MultipathActions;
-class OperationRunner;
+class OperationService;
 class PathGroupEditor;
 class SelectorChart;
 
@@ -37,6 +38,10 @@ public:
     explicit PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent = nullptr);
     // Tests and demos: this device-mapper (not owned, e.g. a FakeDeviceMapper), no event watcher.
     explicit PathGroupsPanel(DeviceMapper *dm, QWidget *parent = nullptr);
+    // A remote host: the maps of its capture under `capture` (read again with every snapshot, i.e. every
+    // fetch), every operation through `remote` (not owned; it outlives the panel), which plans and runs it on
+    // the host. The caller fetches the capture again on refreshRequested().
+    PathGroupsPanel(const SysfsRoot &capture, OperationService *remote, QWidget *parent = nullptr);
     ~PathGroupsPanel() override;
 
     void setSnapshot(const DeviceSnapshot &snapshot);
@@ -58,7 +63,11 @@ public:
     PathGroupEditor *editor() const { return m_editor; }
     SelectorChart *chart() const { return m_chart; }
     MultipathActions *actions() const { return m_actions; }
-    OperationRunner *runner() const { return m_runner; }
+    OperationService *runner() const { return m_runner; }
+    // Remote: why the host cannot be asked now ("not connected to db1"; empty when connected): the tree's
+    // actions are off with it as their reason (the editor's reload gets the service's own answer).
+    void setConnectionProblem(const QString &problem);
+    bool isRemote() const { return m_remote; }
     // One line for the status bar: "mpatha: fail_path 8:16 done via device-mapper", "… failed: reason".
     static QString resultText(const OperationResult &result);
 
@@ -90,6 +99,12 @@ private:
     void fetchMultipathdView();
 
     std::unique_ptr<DeviceMapper> m_ownedReadDm;
+    // Remote: the capture's maps (CapturedDeviceMapper), made again for every snapshot; a read in flight holds
+    // the one it reads.
+    SysfsRoot m_capture;
+    std::shared_ptr<DeviceMapper> m_capturedDm;
+    bool m_remote = false;
+    QString m_connectionProblem;
     std::unique_ptr<DeviceMapper> m_ownedControlDm;
     DeviceMapper *m_readDm = nullptr;
     QString m_unavailable;
@@ -106,7 +121,8 @@ private:
     QString m_readJobMap;
     bool m_readAgain = false;
 
-    OperationRunner *m_runner = nullptr;
+    OperationService *m_runner = nullptr;
+    bool m_ownsRunner = false; // an OperationRunner made here (local); a remote host's service is not ours
     DmEventWatcher *m_watcher = nullptr;
     MultipathActions *m_actions = nullptr;
     PathGroupEditor *m_editor = nullptr;

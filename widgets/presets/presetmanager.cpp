@@ -80,14 +80,7 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
         m_dm = std::make_unique<LibDevmapperBackend>(m_session->sysfs());
     updateEnvironment();
     buildUi();
-    connect(m_runner, &OperationRunner::planned, this, &PresetManager::onPlanned);
-    connect(m_runner, &OperationRunner::finished, this, &PresetManager::onOperationFinished);
-    connect(
-        m_runner, &OperationRunner::planFailed, this, [this](const QString &, const QString &error, const QString &) {
-            --m_operations;
-            refreshPreview();
-            setStatus(error);
-        });
+    setOperationService(nullptr, {});
     connect(m_keeper, &PresetKeeper::reapplyRequested, this, &PresetManager::onReapply);
     reload();
 }
@@ -110,6 +103,28 @@ void PresetManager::updateEnvironment()
     if (env.sysfs.isLive())
         env.multipathd = [] { return liveMultipathd(); };
     m_runner->setEnvironment(env);
+}
+
+void PresetManager::setOperationService(OperationService *service, const QString &host)
+{
+    if (m_service)
+        disconnect(m_service, nullptr, this, nullptr);
+    m_service = service ? service : m_runner;
+    m_remoteHost = service ? host : QString();
+    connect(m_service, &OperationService::planned, this, &PresetManager::onPlanned);
+    connect(m_service, &OperationService::finished, this, &PresetManager::onOperationFinished);
+    connect(
+        m_service, &OperationService::planFailed, this, [this](const QString &, const QString &error, const QString &) {
+            --m_operations;
+            refreshPreview();
+            setStatus(error);
+        });
+}
+
+bool PresetManager::canApply() const
+{
+    // A remote host's capture is read-only here; the host's agent decides (and refuses while not connected).
+    return m_remoteHost.isEmpty() ? m_session->canApply() : !m_service->isBusy();
 }
 
 void PresetManager::setDeviceMapperFactory(DeviceMapperFactory factory)
@@ -233,7 +248,7 @@ void PresetManager::buildUi()
         if (!m_current)
             return;
         ++m_operations;
-        m_runner->plan(QStringLiteral("preset.apply"), presetRequest(*m_current), QStringLiteral("dry-run"));
+        m_service->plan(QStringLiteral("preset.apply"), presetRequest(*m_current), QStringLiteral("dry-run"));
     });
     connect(verify, &QPushButton::clicked, this, &PresetManager::verifyCurrent);
     connect(m_driftOnly, &QCheckBox::toggled, m_model, &PresetPreviewModel::setDriftOnly);
@@ -411,18 +426,22 @@ void PresetManager::showResolution(const Preset &preset, const PresetResolution 
         if (m.differs)
             differingMaps << m.map;
     }
-    m_apply->setEnabled(
-        m_session->canApply() && !isApplying() && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
+    m_apply->setEnabled(canApply() && !isApplying() && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
     QStringList notes = res.unmatched;
     for (const PresetItem &i : res.risky())
         notes << QStringLiteral("Puts data at risk: %1 %2 → %3: %4 (Apply asks you to confirm)")
                      .arg(i.device, i.attribute, i.wanted, i.risk);
-    if (!differingMaps.isEmpty())
+    const QString maps = differingMaps.join(QStringLiteral(", "));
+    if (!differingMaps.isEmpty() && !m_remoteHost.isEmpty())
+        notes << QStringLiteral("Multipath tables differ (%1): Apply reloads them on %2 first, then writes the "
+                                "attributes there; all or nothing")
+                     .arg(maps, m_remoteHost);
+    else if (!differingMaps.isEmpty())
         notes << (m_dm ? QStringLiteral("Multipath tables differ (%1): Apply reloads them first, then writes the "
                                         "attributes; all or nothing")
                        : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
                                         "(or: sudo dmtunectl preset apply)"))
-                     .arg(differingMaps.join(QStringLiteral(", ")));
+                     .arg(maps);
     if (std::exchange(m_verifyWhenResolved, false)) {
         setStatus(res.hasDrift()
                 ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(preset.name).arg(m_model->rowCount())
@@ -451,13 +470,15 @@ QString PresetManager::exportText(const QString &format) const
 
 bool PresetManager::applyCurrent(const QStringList &devices)
 {
-    if (!m_current || !m_session->canApply() || isApplying())
+    if (!m_current || !canApply() || isApplying())
         return false;
     // Every rule is the core's (ops/presetoperations.h): this asks for the plan, shows it, asks, and runs.
     ++m_operations;
     m_apply->setEnabled(false);
-    setStatus(QStringLiteral("Applying \"%1\": planning…").arg(m_current->name));
-    m_runner->runUnlessAsked(
+    setStatus(m_remoteHost.isEmpty()
+            ? QStringLiteral("Applying \"%1\": planning…").arg(m_current->name)
+            : QStringLiteral("Applying \"%1\" on %2: planning there…").arg(m_current->name, m_remoteHost));
+    m_service->runUnlessAsked(
         QStringLiteral("preset.apply"), presetRequest(*m_current, devices), QStringLiteral("apply"));
     return true;
 }
@@ -502,7 +523,7 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
             return;
         ++m_operations;
         setStatus(QStringLiteral("Applying \"%1\"…").arg(m_planDialog->plan().target));
-        m_runner->run(m_planDialog->plan(), answers, QStringLiteral("apply"));
+        m_service->run(m_planDialog->plan(), answers, QStringLiteral("apply"));
     });
     connect(dialog, &QDialog::rejected, this, [this, name = plan.target] {
         refreshPreview();
@@ -656,12 +677,12 @@ void PresetManager::onReapply(const QStringList &devices, const QString &reason)
 {
     if (!m_current)
         return;
-    if (!m_session->canApply() || m_operations > 0) {
+    if (!canApply() || m_operations > 0) {
         setStatus(QStringLiteral("Keep applied: %1 (busy; not applied)").arg(reason));
         return;
     }
     ++m_operations;
-    m_runner->runUnlessAsked(
+    m_service->runUnlessAsked(
         QStringLiteral("preset.apply"), presetRequest(m_keeper->preset(), devices), QStringLiteral("keep:") + reason);
 }
 

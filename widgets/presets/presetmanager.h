@@ -32,6 +32,7 @@ namespace dmtune {
 class DeviceMapper;
 class JobTracker;
 class OperationRunner;
+class OperationService;
 class PlanDialog;
 class PresetKeeper;
 class PresetPreviewModel;
@@ -63,6 +64,10 @@ public:
     // is refused). The backend made here lives as long as the manager.
     using DeviceMapperFactory = std::function<std::unique_ptr<DeviceMapper>()>;
     void setDeviceMapperFactory(DeviceMapperFactory factory);
+    // A remote host's window: preset.apply is planned and run on `host` by `service` (its agent; not owned, it
+    // outlives the manager), the preview reads the session's tree (the host's capture). Null: this process.
+    void setOperationService(OperationService *service, const QString &host);
+    OperationService *operationService() const { return m_service; }
 
     // Actions, also behind the buttons.
     // Plans the core operation preset.apply (on `devices` only, when given) off the UI thread; a plan with
@@ -119,6 +124,8 @@ private:
     void importFile();
     void exportToFile();
     void setStatus(const QString &text);
+    // The session can take a transaction (local), or the remote host's service is there.
+    bool canApply() const;
     // Into the user dir, then listed and current; an existing one is replaced only after the user confirmed.
     Result<QString> storeAndSelect(const Preset &preset, ExistingFile existing = ExistingFile::Refuse);
 
@@ -140,6 +147,8 @@ private:
     QPointer<QInputDialog> m_namePrompt;
     QPointer<QMessageBox> m_confirmReplace;
     OperationRunner *m_runner = nullptr; // child; deleted first in the destructor (joins its jobs)
+    OperationService *m_service = nullptr; // who plans and runs: m_runner, or a remote host's agent
+    QString m_remoteHost; // that host, empty when local
 
     QListWidget *m_list = nullptr;
     QLabel *m_about = nullptr;

@@ -233,7 +233,12 @@ private Q_SLOTS:
         const QString name = address.display();
         QVERIFY(window->isRemote());
         QVERIFY2(window->windowTitle().contains(name), qPrintable(window->windowTitle()));
-        QVERIFY(window->windowTitle().contains(QLatin1String("read-only")));
+        QVERIFY(window->windowTitle().contains(QLatin1String("(remote)")));
+        // The Tune tab says it only previews there, and how to tune the host.
+        auto *tuneNote = window->findChild<QLabel *>(QStringLiteral("remoteTuneNote"));
+        QVERIFY(tuneNote);
+        QVERIFY2(tuneNote->text().contains(QLatin1String("dmtunectl --host ") + name.toHtmlEscaped()),
+            qPrintable(tuneNote->text()));
         QVERIFY(window->remoteHeader()->isVisible());
         QVERIFY(window->remoteHeader()->text().contains(name));
         for (ChartPanel *panel : window->statsView()->panels())
