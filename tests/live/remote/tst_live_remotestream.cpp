@@ -8,6 +8,7 @@
 #include "remote/agentclient.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
+#include "remote/remoteworkload.h"
 #include "sshdfixture.h"
 #include "stats/metriccatalog.h"
 #include "stats/sampler.h"
@@ -308,6 +309,63 @@ private Q_SLOTS:
         QCOMPARE(lost.first().at(0).toString(),
             QStringLiteral("dmtune-test: sudo refused the password (it was sent once and not kept)"));
         QCOMPARE(lost.first().at(1).toBool(), false);
+    }
+
+    // A recorded workload on the far side, as the GUI starts it: progress as it comes; the connection killed
+    // in the middle: the job goes on there; connected again, it is attached again (no progress twice), and its
+    // result and complete recording arrive here.
+    void aRemoteWorkloadOutlivesALostConnection()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("remote.dmrec"));
+        RemoteWorkload workload(client.get());
+        QSignalSpy started(&workload, &RemoteWorkload::started);
+        QSignalSpy detached(&workload, &RemoteWorkload::detached);
+        QSignalSpy finished(&workload, &RemoteWorkload::finished);
+        QList<double> times;
+        connect(&workload, &RemoteWorkload::progress, this, [&](double t, const FioRates &rates) {
+            times << t;
+            QVERIFY(rates.writeIops > 0);
+        });
+        FioJob job = *fioTemplate(QStringLiteral("batched-write-4k"));
+        job.runtimeSeconds = 5;
+        QString error;
+        // The test's own blank loop device: the guard there allows the write with the confirmation.
+        QVERIFY2(workload.start(remoteRunArguments(job, m_loop.name(), true), recording, &error), qPrintable(error));
+        QVERIFY(started.wait(15000));
+        QVERIFY(!workload.jobId().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(times.size() >= 1, 10000);
+        QCOMPARE(::kill(sshChild(), SIGKILL), 0);
+        QVERIFY(detached.wait(10000));
+        QVERIFY(workload.isRunning());
+        QTest::qWait(1500); // the job goes on meanwhile
+        client->connectToHost();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(0).toInt(), 0);
+        const QJsonObject summary = finished.first().at(1).toJsonObject();
+        QVERIFY(summary.value(QLatin1String("fio"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .value(QLatin1String("write_iops"))
+                    .toDouble()
+            > 0);
+        QCOMPARE(finished.first().at(2).toString(), recording);
+        for (qsizetype i = 1; i < times.size(); ++i)
+            QVERIFY(times.at(i) > times.at(i - 1)); // a re-attach replays nothing
+        const ProgramRun shown = runProgram(
+            dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), recording, QStringLiteral("--json") });
+        QCOMPARE(shown.exitCode, 0);
+        const QJsonObject rec = QJsonDocument::fromJson(shown.out.toUtf8()).object();
+        QVERIFY2(rec.value(QLatin1String("complete")).toBool(), qPrintable(shown.out.left(400)));
+        QVERIFY(rec.value(QLatin1String("devices")).toArray().contains(m_loop.name()));
+        // And a second start while none runs, refused when the recording's file exists here.
+        QVERIFY(!workload.start(remoteRunArguments(job, m_loop.name(), true), recording, &error));
+        QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
     }
 
     void watchReportsALoopDeviceAppearing()

@@ -1,0 +1,211 @@
+#include "remote/remoteworkload.h"
+
+#include "remote/agentclient.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace dmtune {
+
+namespace {
+
+QLatin1String key(const char *k)
+{
+    return QLatin1String(k);
+}
+
+} // namespace
+
+QStringList remoteRunArguments(const FioJob &job, const QString &device, bool destroyDataConfirmed)
+{
+    QStringList args { QStringLiteral("run") };
+    if (job.isCustom()) {
+        args << QStringLiteral("--job") << job.jobFile;
+    } else {
+        args << job.id << QStringLiteral("--rw") << job.rw << QStringLiteral("--bs") << job.bs
+             << QStringLiteral("--iodepth") << QString::number(job.iodepth) << QStringLiteral("--numjobs")
+             << QString::number(job.numjobs) << QStringLiteral("--runtime") << QString::number(job.runtimeSeconds)
+             << QStringLiteral("--ioengine") << job.ioengine
+             << (job.batching ? QStringLiteral("--batching") : QStringLiteral("--no-batching"));
+    }
+    args << QStringLiteral("--device") << device << QStringLiteral("--json");
+    if (destroyDataConfirmed)
+        args << QStringLiteral("--destroy-data-on") << device;
+    return args;
+}
+
+FioRates fioRatesFromJson(const QJsonObject &o)
+{
+    FioRates r;
+    r.groupId = o.value(key("group")).toInt();
+    r.name = o.value(key("name")).toString();
+    r.seconds = o.value(key("seconds")).toDouble();
+    r.readIops = o.value(key("read_iops")).toDouble();
+    r.writeIops = o.value(key("write_iops")).toDouble();
+    r.trimIops = o.value(key("trim_iops")).toDouble();
+    r.readBytesPerSecond = o.value(key("read_bytes_per_second")).toDouble();
+    r.writeBytesPerSecond = o.value(key("write_bytes_per_second")).toDouble();
+    r.trimBytesPerSecond = o.value(key("trim_bytes_per_second")).toDouble();
+    r.clat.p50Ns = o.value(key("clat_p50_us")).toDouble() * 1000;
+    r.clat.p90Ns = o.value(key("clat_p90_us")).toDouble() * 1000;
+    r.clat.p99Ns = o.value(key("clat_p99_us")).toDouble() * 1000;
+    return r;
+}
+
+RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+{
+    connect(m_client, &AgentClient::message, this, &RemoteWorkload::onMessage);
+    connect(m_client, &AgentClient::ready, this, &RemoteWorkload::onReady);
+    connect(m_client, &AgentClient::disconnected, this, [this](const QString &problem) {
+        if (!m_running)
+            return;
+        m_requestId = 0;
+        if (m_job.isEmpty()) { // it had not become a job there: nothing runs
+            m_running = false;
+            Q_EMIT failed(QStringLiteral("the connection was lost before the workload started (%1)").arg(problem));
+            return;
+        }
+        Q_EMIT detached(QStringLiteral("connection lost (%1): job %2 goes on there and is fetched on reconnect")
+                            .arg(problem, m_job));
+    });
+}
+
+RemoteWorkload::~RemoteWorkload() = default;
+
+bool RemoteWorkload::start(const QStringList &runArguments, const QString &recordPath, QString *error)
+{
+    if (m_running) {
+        *error = QStringLiteral("a workload is already running");
+        return false;
+    }
+    if (!m_client->isReady()) {
+        *error = QStringLiteral("not connected to %1").arg(m_client->address().display());
+        return false;
+    }
+    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath)) {
+        *error = QStringLiteral("%1 exists: choose a new file for the recording").arg(recordPath);
+        return false;
+    }
+    QStringList argv = runArguments;
+    QJsonArray files;
+    if (const qsizetype job = argv.indexOf(QStringLiteral("--job")); job >= 0 && job + 1 < argv.size()) {
+        QFile in(argv.at(job + 1));
+        if (!in.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("cannot read %1: %2").arg(argv.at(job + 1), in.errorString());
+            return false;
+        }
+        files.append(QJsonObject { { key("index"), int(job + 1) }, { key("path"), argv.at(job + 1) },
+            { key("output"), false }, { key("data"), QString::fromLatin1(in.readAll().toBase64()) } });
+    }
+    if (!recordPath.isEmpty()) {
+        argv << QStringLiteral("--record") << QFileInfo(recordPath).fileName();
+        files.append(QJsonObject {
+            { key("index"), int(argv.size() - 1) }, { key("path"), argv.last() }, { key("output"), true } });
+    }
+    m_recordPath = recordPath;
+    m_job.clear();
+    m_pending.clear();
+    m_summaryText.clear();
+    m_lastProgress = 0;
+    m_running = true;
+    m_requestId = m_client->request(
+        QStringLiteral("cli"), { { key("argv"), QJsonArray::fromStringList(argv) }, { key("files"), files } });
+    return true;
+}
+
+void RemoteWorkload::stop()
+{
+    if (m_running && !m_job.isEmpty() && m_client->isReady())
+        m_client->request(
+            QStringLiteral("signal"), { { key("job"), m_job }, { key("signal"), QStringLiteral("INT") } });
+}
+
+void RemoteWorkload::onReady()
+{
+    if (!m_running || m_job.isEmpty() || m_requestId)
+        return;
+    // Attached again: the job's output from the start (progress already seen is skipped), then its result.
+    m_pending.clear();
+    m_summaryText.clear();
+    m_requestId = m_client->request(QStringLiteral("attach"), { { key("job"), m_job } });
+}
+
+void RemoteWorkload::takeOutput(const QString &text)
+{
+    m_pending += text;
+    qsizetype newline = 0;
+    while ((newline = m_pending.indexOf(QLatin1Char('\n'))) >= 0) {
+        const QString line = m_pending.left(newline);
+        m_pending.remove(0, newline + 1);
+        if (line.startsWith(QLatin1String("{\"progress\""))) {
+            const QJsonObject p = QJsonDocument::fromJson(line.toUtf8()).object().value(key("progress")).toObject();
+            const double t = p.value(key("t")).toDouble();
+            if (t <= m_lastProgress)
+                continue; // replayed after a re-attach
+            m_lastProgress = t;
+            Q_EMIT progress(t, fioRatesFromJson(p), p);
+        } else {
+            m_summaryText += line + QLatin1Char('\n');
+        }
+    }
+}
+
+void RemoteWorkload::finish(const QJsonObject &exit)
+{
+    takeOutput(QStringLiteral("\n"));
+    m_running = false;
+    m_requestId = 0;
+    const int status = exit.value(key("status")).toInt(-1);
+    QString recorded;
+    QString problem;
+    for (const QJsonValue &v : exit.value(key("files")).toArray()) {
+        const QJsonObject file = v.toObject();
+        if (m_recordPath.isEmpty() || !file.contains(key("data")))
+            continue;
+        // Only where this side asked for it, as a new file (start() refused an existing one).
+        QSaveFile out(m_recordPath);
+        const QByteArray data = QByteArray::fromBase64(file.value(key("data")).toString().toLatin1());
+        if (QFileInfo::exists(m_recordPath) || !out.open(QIODevice::WriteOnly) || out.write(data) != data.size()
+            || !out.commit())
+            problem = QStringLiteral("the recording could not be written to %1").arg(m_recordPath);
+        else
+            recorded = m_recordPath;
+    }
+    if (!m_job.isEmpty())
+        m_client->request(QStringLiteral("forget"), { { key("job"), m_job } });
+    const QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
+    if (!problem.isEmpty())
+        Q_EMIT failed(problem);
+    Q_EMIT finished(status, summary, recorded);
+}
+
+void RemoteWorkload::onMessage(const QJsonObject &message)
+{
+    if (!m_requestId || message.value(key("id")).toInteger() != m_requestId)
+        return;
+    const QString type = message.value(key("type")).toString();
+    if (type == QLatin1String("job")) {
+        m_job = message.value(key("job")).toString();
+        Q_EMIT started(m_job);
+    } else if (type == QLatin1String("output")) {
+        const QString data = message.value(key("data")).toString();
+        if (message.value(key("stream")).toString() == QLatin1String("err")) {
+            for (const QString &line : data.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                Q_EMIT outputLine(line);
+        } else {
+            takeOutput(data);
+        }
+    } else if (type == QLatin1String("exit")) {
+        finish(message);
+    } else if (type == QLatin1String("error")) {
+        m_running = false;
+        m_requestId = 0;
+        Q_EMIT failed(message.value(key("error")).toString());
+    }
+}
+
+} // namespace dmtune

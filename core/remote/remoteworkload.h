@@ -1,0 +1,67 @@
+#pragma once
+// A workload on a remote host (docs/remote.md): `dmtunectl run ... --json` as a job there (the agent detaches it
+// from the ssh session: a dropped connection neither stops fio nor loses the recording), its progress lines as
+// they come, the recording written here when it ended. After a lost connection the job goes on; once the client
+// is ready again it is attached again (its output from the start: lines already seen are skipped) and its result
+// and recording are fetched. Stopping is explicit (stop(): SIGINT to the job there). The guard runs there, in
+// `run` itself: the caller passes --destroy-data-on only after the user confirmed the plan of the far side.
+#include "workloads/fiojob.h"
+#include "workloads/fiostream.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+
+namespace dmtune {
+
+class AgentClient;
+
+// The `run` command line of a job as the editors have it: the template and what differs from it, or --job FILE
+// (a custom job file, read here and sent). --json always; --destroy-data-on DEVICE when confirmed.
+QStringList remoteRunArguments(const FioJob &job, const QString &device, bool destroyDataConfirmed);
+// A progress line's rates ({"progress": {...}} of `run --json`, fioRatesToJson's keys) back as FioRates.
+FioRates fioRatesFromJson(const QJsonObject &rates);
+
+class RemoteWorkload : public QObject {
+    Q_OBJECT
+public:
+    explicit RemoteWorkload(AgentClient *client, QObject *parent = nullptr);
+    ~RemoteWorkload() override;
+
+    // runArguments: `run` and its options (remoteRunArguments); recordPath: this side's file for the recording,
+    // or empty. False with *error when it cannot start (not connected, a run going, a file that exists here).
+    bool start(const QStringList &runArguments, const QString &recordPath, QString *error);
+    void stop();
+    bool isRunning() const { return m_running; }
+    QString jobId() const { return m_job; }
+    QString recordPath() const { return m_recordPath; }
+
+Q_SIGNALS:
+    void started(const QString &jobId);
+    // One `run --json` progress object: t (epoch s), the rates, "devices" (iostat keys per device).
+    void progress(double epochSeconds, const dmtune::FioRates &rates, const QJsonObject &line);
+    void outputLine(const QString &line); // what run printed on stderr there ("fio started on ...")
+    // The job ended there: its exit status, its summary object (empty when it printed none), the recording
+    // written here (empty when there is none).
+    void finished(int status, const QJsonObject &summary, const QString &recordedTo);
+    void failed(const QString &message);
+    // The connection was lost while the job ran: it goes on there and is attached again on reconnect.
+    void detached(const QString &message);
+
+private:
+    void onMessage(const QJsonObject &message);
+    void onReady();
+    void takeOutput(const QString &text);
+    void finish(const QJsonObject &exit);
+
+    AgentClient *m_client;
+    bool m_running = false;
+    qint64 m_requestId = 0;
+    QString m_job;
+    QString m_recordPath;
+    QString m_pending; // stdout not yet a whole line
+    QString m_summaryText; // the lines after the progress: the summary's indented JSON
+    double m_lastProgress = 0; // the newest progress object's t: a re-attach replays older ones
+};
+
+} // namespace dmtune
