@@ -23,8 +23,9 @@ bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams i
         QString help = parser.helpText();
         const QString usage = QStringLiteral("Usage: ");
         const qsizetype options = help.indexOf(QLatin1String(" [options]"));
-        if (help.startsWith(usage) && options > 0 && !args.isEmpty())
-            help.replace(usage.size(), options - usage.size(), QStringLiteral("dmtunectl ") + args.first());
+        const QString command = !io.command.isEmpty() ? io.command : args.value(0);
+        if (help.startsWith(usage) && options > 0 && !command.isEmpty())
+            help.replace(usage.size(), options - usage.size(), QStringLiteral("dmtunectl ") + command);
         io.out << help;
         io.out.flush();
         *exitCode = ExitOk;
@@ -67,9 +68,23 @@ int fail(Streams io, const QString &message)
 
 int usageError(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << message << "\n(see dmtunectl --help)\n";
+    io.err << "dmtunectl: " << message << "\n(see dmtunectl " << (io.command.isEmpty() ? QString() : io.command + u' ')
+           << "--help)\n";
     io.err.flush();
     return ExitUsage;
+}
+
+int badArgument(Streams io, const QString &message)
+{
+    io.err << "dmtunectl: " << message << '\n';
+    io.err.flush();
+    return ExitUsage;
+}
+
+QString counted(qsizetype n, const QString &singular, const QString &plural)
+{
+    const QString word = n == 1 ? singular : plural.isEmpty() ? singular + u's' : plural;
+    return QStringLiteral("%1 %2").arg(n).arg(word);
 }
 
 } // namespace dmtune::cli

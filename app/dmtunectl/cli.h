@@ -17,11 +17,13 @@ enum ExitCode : int { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
 struct Streams {
     QTextStream &out;
     QTextStream &err;
+    QString command = {}; // as typed: "get", "preset save"; names the help that usage errors point to
 };
 
 // Adds --sysfs-root and --help to a subcommand's parser.
 void addCommonOptions(QCommandLineParser &parser);
-// Parses args (args[0] is the subcommand name); on a usage error prints it and returns false.
+// Parses args (args[0] is the subcommand name); on a usage error prints it and returns false. --help prints the
+// help of io.command ("Usage: dmtunectl preset save [options] ...").
 bool parseOrUsage(QCommandLineParser &parser, const QStringList &args, Streams io, int *exitCode);
 // The sysfs root chosen on the command line (default /sys; /proc only with the live root).
 SysfsRoot sysfsRootFrom(const QCommandLineParser &parser);
@@ -33,7 +35,13 @@ bool refuseCapturedTree(
     const QCommandLineParser &parser, const QString &command, bool dryRun, bool dryRunHint, Streams io, int *exitCode);
 // One-line error on stderr, prefixed with the program name; returns ExitFailure.
 int fail(Streams io, const QString &message);
+// The command line is wrong (arguments, options): the error and where the command's help is; ExitUsage.
 int usageError(Streams io, const QString &message);
+// An argument names nothing that can be used (an unknown or read-only attribute, a group the map does not have):
+// one line, ExitUsage.
+int badArgument(Streams io, const QString &message);
+// "1 rule", "2 rules" (plural: the irregular form, default singular + "s").
+QString counted(qsizetype n, const QString &singular, const QString &plural = {});
 
 // Subcommands: args[0] is the subcommand's own name.
 int runList(const QStringList &args, Streams io);

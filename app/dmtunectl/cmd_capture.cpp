@@ -57,16 +57,16 @@ int runCapture(const QStringList &args, Streams io)
             { QStringLiteral("skipped"), QJsonArray::fromStringList(r.skipped) } };
         io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
-        io.out << QStringLiteral("%1: %2 files, %3 links, %4 device-mapper maps")
-                      .arg(positional.first())
-                      .arg(r.files)
-                      .arg(r.links)
-                      .arg(r.maps)
+        io.out << QStringLiteral("%1: %2, %3, %4")
+                      .arg(positional.first(), counted(r.files, QStringLiteral("file")),
+                          counted(r.links, QStringLiteral("link")),
+                          counted(r.maps, QStringLiteral("device-mapper map")))
                << '\n';
         if (!state.available)
             io.out << "device-mapper: " << state.reason << '\n';
         if (!r.skipped.isEmpty())
-            io.out << r.skipped.size() << " attributes unreadable now (listed in dmtune-capture.json)\n";
+            io.out << counted(r.skipped.size(), QStringLiteral("attribute")) << " unreadable now (listed in "
+                   << "dmtune-capture.json)\n";
     }
     return ExitOk;
 }

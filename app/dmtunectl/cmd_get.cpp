@@ -67,7 +67,8 @@ int runGet(const QStringList &args, Streams io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Show a device's tunables: value, type, range, unit, writable.\n"
                                                     "DEV: sdX, dm-N, a map name, /dev/..., or MAJ:MIN. "
-                                                    "ATTR: queue/nr_requests or just nr_requests."));
+                                                    "ATTR: queue/nr_requests, or any last part of a name that "
+                                                    "names one attribute alone (nr_requests, queue_depth)."));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("The device."));
     parser.addPositionalArgument(
         QStringLiteral("ATTR"), QStringLiteral("Attributes to show (default: all)."), QStringLiteral("[ATTR...]"));
@@ -88,14 +89,25 @@ int runGet(const QStringList &args, Streams io)
         return fail(io, device.errorMessage());
 
     const QList<Tunable> all = readTunables(sysfs, *device);
+    QStringList keys;
+    for (const Tunable &t : all)
+        keys << t.attribute;
     QList<Tunable> shown;
     for (const auto &wanted : positional) {
-        const auto it = std::find_if(all.begin(), all.end(), [&](const Tunable &t) {
-            return t.attribute == wanted || t.attribute == QStringLiteral("queue/") + wanted;
-        });
-        if (it == all.end())
-            return usageError(io, QStringLiteral("%1 has no attribute %2").arg(*device, wanted));
-        shown << *it;
+        // The device's own attributes first (its raw read-only ones too), by the same rule as set: the whole
+        // name or any last part that names one alone.
+        const QStringList found = catalog::matching(keys, wanted);
+        if (found.size() > 1)
+            return badArgument(io,
+                QStringLiteral("get: '%1' names several attributes of %2 (%3): give more of the name")
+                    .arg(wanted, *device, found.join(QStringLiteral(", "))));
+        if (found.isEmpty()) {
+            const auto known = catalog::resolve(wanted);
+            return badArgument(io,
+                known ? QStringLiteral("get: %1 has no %2").arg(*device, known.value())
+                      : QStringLiteral("get: %1 has no attribute '%2'").arg(*device, wanted));
+        }
+        shown << all.at(keys.indexOf(found.first()));
     }
     if (positional.isEmpty())
         shown = all;

@@ -3,7 +3,9 @@
 #include "cli.h"
 
 #include "discovery/sysfscapture.h"
+#include "dm/devicemapper.h"
 #include "dm/multipathoperation.h"
+#include "dm/pathdevice.h"
 #include "ops/multipathoperations.h"
 
 namespace dmtune::cli {
@@ -54,12 +56,39 @@ QString riskTexts(const OperationPlan &plan)
     return texts.join(QStringLiteral("; "));
 }
 
+namespace {
+
+// Whether a plan failed on the command line's own argument: a group number the map does not have, a device that
+// is not one of its paths (bad usage, exit 2), rather than on the system (no such map, no device-mapper: 1).
+bool namesNothingOfTheMap(const QCommandLineParser &parser, const QJsonObject &request)
+{
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    const auto dm = deviceMapperFor(sysfs);
+    if (!dm)
+        return false;
+    const auto state = readMultipathMapState(*dm.value(), request.value(QLatin1String("map")).toString());
+    if (!state)
+        return false;
+    if (request.contains(QLatin1String("group")))
+        return request.value(QLatin1String("group")).toInt() > state->table.groups.size();
+    if (request.contains(QLatin1String("path"))) {
+        const auto path = resolvePathDevice(sysfs, request.value(QLatin1String("path")).toString());
+        return !path || !state->table.devices().contains(path->devnum);
+    }
+    return false;
+}
+
+} // namespace
+
 int runMultipathMessageCli(
     const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, Streams io)
 {
     const auto op = planMultipathCli(parser, kind, request, !parser.isSet(QStringLiteral("no-multipathd")));
-    if (!op)
+    if (!op) {
+        if (namesNothingOfTheMap(parser, request))
+            return badArgument(io, op.errorMessage());
         return fail(io, op.errorMessage());
+    }
     const OperationPlan &plan = op->plan;
     const QString map = plan.target;
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));

@@ -26,11 +26,43 @@ namespace dmtune::cli {
 
 namespace {
 
-QString subUsage()
+struct Subcommand {
+    const char *name;
+    const char *synopsis;
+    const char *summary;
+};
+
+constexpr Subcommand subcommands[] = {
+    { "save", "FILE DEV... [--attr A,B,...] [--name NAME] [--replace]",
+        "save the devices' tunables as a preset, matched by WWID / DM UUID" },
+    { "apply", "PRESET [DEV...] [--dry-run] [--force] [--json]",
+        "apply a preset as one transaction (map reloads first, rollback on any failure)" },
+    { "verify", "PRESET [DEV...] [--json]", "report drift between a preset and the live system (exit 1: drift)" },
+    { "diff", "A B", "compare two presets rule by rule (exit 1: they differ)" },
+    { "export", "PRESET --format udev|tuned|multipath [-o PATH]",
+        "udev rules, a tuned profile or a multipath.conf snippet" },
+    { "list", "", "the built-in and stored presets" },
+};
+
+QString subcommandNames()
 {
-    return QStringLiteral("preset needs a subcommand: save FILE [DEV...] [--replace] | apply NAME|FILE [DEV...] "
-                          "[--dry-run] [--force] | verify NAME|FILE [DEV...] | "
-                          "diff A B | export FILE --format udev|tuned|multipath | list");
+    QStringList names;
+    for (const Subcommand &s : subcommands)
+        names.append(QLatin1String(s.name));
+    return names.join(QStringLiteral(", "));
+}
+
+void printPresetHelp(QTextStream &out)
+{
+    out << "Usage: dmtunectl preset SUBCOMMAND [options] [ARGS...]\n"
+           "Tuning presets: attribute values (and per-map multipath settings) for devices matched by WWID, DM UUID,\n"
+           "vendor, model or kind. PRESET is a stored or built-in preset's name, else a preset file.\n\n"
+           "Subcommands:\n";
+    for (const Subcommand &s : subcommands)
+        out << "  " << (QString::fromLatin1(s.name).leftJustified(7) + u' ' + QLatin1String(s.synopsis)).trimmed()
+            << "\n          " << s.summary << '\n';
+    out << "\n'dmtunectl preset SUBCOMMAND --help' describes a subcommand's options.\n";
+    out.flush();
 }
 
 // Parses the subcommand's options; args[0] is the subcommand's name.
@@ -90,8 +122,8 @@ int runSave(const QStringList &args, Streams io)
     int settings = 0;
     for (const auto &r : preset->rules)
         settings += int(r.settings.size());
-    io.out << "saved " << settings << " settings of " << devices.join(QStringLiteral(", ")) << " to " << pos.first()
-           << '\n';
+    io.out << "saved " << counted(settings, QStringLiteral("setting")) << " of " << devices.join(QStringLiteral(", "))
+           << " to " << pos.first() << '\n';
     return ExitOk;
 }
 
@@ -218,9 +250,10 @@ int runPresetApply(
             io.out << "rolled back (every value written was restored)\n";
         else if (result.ok) {
             const QJsonArray changes = details.value(QStringLiteral("changes")).toArray();
-            io.out << "applied " << std::count_if(changes.cbegin(), changes.cend(), [](const QJsonValue &c) {
+            const auto writes = std::count_if(changes.cbegin(), changes.cend(), [](const QJsonValue &c) {
                 return c[QLatin1String("written")].toBool() && !c[QLatin1String("side_effect")].toBool();
-            }) << " writes\n";
+            });
+            io.out << "applied " << counted(writes, QStringLiteral("write")) << '\n';
         }
     }
     io.out.flush();
@@ -402,7 +435,7 @@ int runPresetList(const QStringList &args, Streams io)
     for (const auto &e : listPresets()) {
         io.out << (e.builtIn ? "built-in  " : "user      ") << QFileInfo(e.path).completeBaseName() << "  ";
         if (e.preset)
-            io.out << e.preset->name << " (" << e.preset->rules.size() << " rules)\n";
+            io.out << e.preset->name << " (" << counted(e.preset->rules.size(), QStringLiteral("rule")) << ")\n";
         else
             io.out << "ERROR " << e.preset.errorMessage() << '\n';
     }
@@ -414,27 +447,30 @@ int runPresetList(const QStringList &args, Streams io)
 
 int runPreset(const QStringList &args, Streams io)
 {
+    io.command = QStringLiteral("preset");
     if (args.size() < 2)
-        return usageError(io, subUsage());
+        return usageError(io, QStringLiteral("preset needs a subcommand (%1)").arg(subcommandNames()));
     const QString sub = args.at(1);
-    const QStringList rest = args.mid(1);
-    if (sub == QLatin1String("save"))
-        return runSave(rest, io);
-    if (sub == QLatin1String("apply"))
-        return runApplyOrVerify(rest, io, false);
-    if (sub == QLatin1String("verify"))
-        return runApplyOrVerify(rest, io, true);
-    if (sub == QLatin1String("diff"))
-        return runDiff(rest, io);
-    if (sub == QLatin1String("export"))
-        return runExport(rest, io);
-    if (sub == QLatin1String("list"))
-        return runPresetList(rest, io);
     if (sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
-        io.out << subUsage() << '\n';
+        printPresetHelp(io.out);
         return ExitOk;
     }
-    return usageError(io, subUsage());
+    const QStringList rest = args.mid(1);
+    // The subcommand's own help and usage errors: "dmtunectl preset save --help".
+    const Streams subIo { io.out, io.err, QStringLiteral("preset ") + sub };
+    if (sub == QLatin1String("save"))
+        return runSave(rest, subIo);
+    if (sub == QLatin1String("apply"))
+        return runApplyOrVerify(rest, subIo, false);
+    if (sub == QLatin1String("verify"))
+        return runApplyOrVerify(rest, subIo, true);
+    if (sub == QLatin1String("diff"))
+        return runDiff(rest, subIo);
+    if (sub == QLatin1String("export"))
+        return runExport(rest, subIo);
+    if (sub == QLatin1String("list"))
+        return runPresetList(rest, subIo);
+    return usageError(io, QStringLiteral("unknown preset subcommand '%1' (%2)").arg(sub, subcommandNames()));
 }
 
 } // namespace dmtune::cli

@@ -127,7 +127,8 @@ int runRecord(const QStringList &args, Streams io)
     const Result<Recording> rec = readRecording(pos[1]);
     if (!rec)
         return fail(io, rec.errorMessage());
-    const Comparison stats = compareRecordings({ rec.value() });
+    // Every metric, zeros too: "no merges on the paths" is a result.
+    const Comparison stats = compareRecordings({ rec.value() }, {}, MetricCatalog::all());
     if (parser.isSet(QStringLiteral("json")))
         io.out << QJsonDocument(recordingJson(rec.value(), stats)).toJson(QJsonDocument::Indented);
     else

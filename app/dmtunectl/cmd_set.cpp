@@ -6,28 +6,74 @@
 #include "ops/operationregistry.h"
 #include "ops/tuningoperations.h"
 #include "params/catalog.h"
+#include "params/valueparsers.h"
 
+#include <QHash>
 #include <QJsonDocument>
 
 namespace dmtune::cli {
 
 namespace {
 
+// A planned write of the value the file has already (the transaction skips it).
+bool unchanged(const PlannedWrite &w)
+{
+    const TunableDef *def = catalog::find(w.attribute);
+    return def && !w.oldValue.isEmpty() && sameValue(*def, w.oldValue, w.value);
+}
+
+// "already set: queue/scheduler=none on dm-0, sda, sdb" for the writes that change nothing: one line, not a step each.
+QString alreadySet(const QList<std::pair<QString, QString>> &settings)
+{
+    QStringList order; // "attribute=value" in plan order
+    QHash<QString, QStringList> devices;
+    for (const auto &[device, setting] : settings) {
+        if (!devices.contains(setting))
+            order.append(setting);
+        devices[setting].append(device);
+    }
+    QStringList parts;
+    for (const QString &setting : std::as_const(order))
+        parts.append(QStringLiteral("%1 on %2").arg(setting, devices.value(setting).join(QStringLiteral(", "))));
+    return QStringLiteral("already set: ") + parts.join(QStringLiteral("; "));
+}
+
 void printPlan(const Plan &plan, bool dryRun, QTextStream &out)
 {
-    out << (dryRun ? "plan (dry run, nothing written):\n" : "plan:\n");
-    int n = 0;
-    for (const auto &w : plan.writes)
-        out << "  " << ++n << ". " << w.device << ' ' << w.attribute << ": "
-            << (w.oldValue.isEmpty() ? QStringLiteral("(new scheduler's default)") : w.oldValue) << " -> " << w.value
-            << '\n';
+    QList<std::pair<QString, QString>> same;
+    QStringList steps;
+    for (const auto &w : plan.writes) {
+        if (unchanged(w)) {
+            same.append({ w.device, QStringLiteral("%1=%2").arg(w.attribute, w.value) });
+            continue;
+        }
+        steps << QStringLiteral("  %1. %2 %3: %4 -> %5")
+                     .arg(steps.size() + 1)
+                     .arg(w.device, w.attribute,
+                         w.oldValue.isEmpty() ? QStringLiteral("(new scheduler's default)") : w.oldValue, w.value);
+    }
+    if (steps.isEmpty()) {
+        out << (dryRun ? "plan (dry run): nothing to write\n" : "nothing to write\n");
+    } else {
+        out << (dryRun ? "plan (dry run, nothing written):\n" : "plan:\n");
+        for (const QString &step : std::as_const(steps))
+            out << step << '\n';
+    }
+    if (!same.isEmpty())
+        out << alreadySet(same) << '\n';
 }
 
 void printResult(const ApplyResult &r, QTextStream &out, QTextStream &err)
 {
-    if (!r.dryRun && !r.rejected()) { // rejected: nothing was written, the errors say why
+    // Only what changed; the plan said what was set already.
+    QList<ChangeOutcome> shown;
+    for (const auto &c : r.changes) {
+        if (c.written || c.sideEffect || !c.error.isEmpty() || (r.rolledBack && c.note == QLatin1String("not written")))
+            shown << c;
+    }
+    if (!r.dryRun && !r.rejected() && !shown.isEmpty()) { // rejected: nothing was written, the errors say why
         out << (r.rolledBack ? "rolled back (every value written was restored):\n" : "applied:\n");
-        for (const auto &c : r.changes) {
+        for (const auto &c : std::as_const(shown)) {
             out << "  " << c.device << ' ' << c.attribute << ": " << c.oldValue << " -> " << c.newValue;
             if (c.clamped)
                 out << " (requested " << c.requested << ", clamped by the kernel)";
@@ -49,7 +95,9 @@ int runSet(const QStringList &args, Streams io)
         QStringLiteral("Set tunables as one transaction: safe order, read back, rollback on any error.\n"
                        "exit status: 0 applied, 1 failed and rolled back, 2 bad usage or invalid value."));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sdX, dm-N, a map name, /dev/..., MAJ:MIN."));
-    parser.addPositionalArgument(QStringLiteral("ATTR=VALUE"), QStringLiteral("e.g. nomerges=2 queue/scheduler=none"),
+    parser.addPositionalArgument(QStringLiteral("ATTR=VALUE"),
+        QStringLiteral("e.g. nomerges=2 queue/scheduler=none queue_depth=8 (any last part of a name that names one "
+                       "attribute alone)"),
         QStringLiteral("ATTR=VALUE..."));
     parser.addOption({ QStringLiteral("with-paths"), QStringLiteral("Apply to the map and every path below it.") });
     parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Validate and plan; write nothing.") });
@@ -72,11 +120,17 @@ int runSet(const QStringList &args, Streams io)
 
     QList<Assignment> assignments;
     for (const auto &text : positional.mid(1)) {
+        if (!text.contains(QLatin1Char('=')) || text.startsWith(QLatin1Char('=')))
+            return usageError(io, QStringLiteral("set: '%1' is not ATTR=VALUE").arg(text));
+        // Any last part of a name that names one attribute alone; read-only ones are called that.
         const auto a = parseAssignment(text);
-        if (!a)
-            return usageError(io, a.errorMessage());
-        if (!catalog::find(a->attribute))
-            return usageError(io, QStringLiteral("unknown attribute '%1'").arg(a->attribute));
+        if (!a) {
+            const QString name = text.section(QLatin1Char('='), 0, 0).trimmed();
+            const bool reported = !catalog::matching(catalog::readOnlyAttributes(), name).isEmpty();
+            return badArgument(io,
+                QStringLiteral("set: ") + a.errorMessage()
+                    + (reported ? QString() : QStringLiteral(" (dmtunectl get DEV lists a device's attributes)")));
+        }
         assignments << *a;
     }
     ChangeSet changes;

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
             io, QStringLiteral("job: the detached workloads of a remote host: dmtunectl --host HOST job list"));
     for (const auto &c : commands) {
         if (first == QLatin1String(c.name))
-            return c.run(args, io);
+            return c.run(args, Streams { out, err, first });
     }
     return usageError(io, QStringLiteral("unknown command '%1'").arg(first));
 }

@@ -148,7 +148,28 @@ Result<OperationPlan> planApply(const OperationEnvironment &env, const QJsonObje
     }
     prepared->dataRisks = !early.risks.isEmpty();
 
-    QStringList preview = presetItemLines(r.preset, r.items()) + presetMapLines(r.maps());
+    // The preview lists what changes (and what cannot be applied); what already has the preset's value is counted.
+    QList<PresetItem> changing;
+    qsizetype same = 0;
+    for (const PresetItem &i : r.items()) {
+        if (i.state == PresetItemState::Same)
+            ++same;
+        else
+            changing.append(i);
+    }
+    QList<PresetMapItem> differingMaps;
+    for (const PresetMapItem &m : r.maps()) {
+        if (m.differs || !m.note.isEmpty())
+            differingMaps.append(m);
+    }
+    QStringList preview = presetItemLines(r.preset, changing) + presetMapLines(differingMaps);
+    if (same > 0)
+        preview.append(same == 1 ? QStringLiteral("  1 setting has the preset's value already")
+                                 : QStringLiteral("  %1 settings have the preset's values already").arg(same));
+    if (const qsizetype sameMaps = r.maps().size() - differingMaps.size(); sameMaps > 0)
+        preview.append(sameMaps == 1
+                ? QStringLiteral("  1 map has the preset's multipath settings already")
+                : QStringLiteral("  %1 maps have the preset's multipath settings already").arg(sameMaps));
     QJsonObject basis { { QStringLiteral("preset"), digest(presetToJson(r.preset)) } };
     for (const PresetItem &i : r.items())
         basis.insert(QStringLiteral("%1 %2").arg(i.device, i.attribute), i.current);

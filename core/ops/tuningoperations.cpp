@@ -2,6 +2,7 @@
 
 #include "discovery/discovery.h"
 #include "ops/operationregistry.h"
+#include "params/catalog.h"
 #include "params/deviceresolver.h"
 #include "params/transaction.h"
 
@@ -52,7 +53,11 @@ Result<ChangeSet> changesOf(const SysfsRoot &sysfs, const QJsonObject &request)
         }
         QStringList devices { c.device };
         if (withPaths) {
-            const auto expanded = scopeDevices(scanned(), ChangeScope::MapAndPaths, { c.device });
+            // A SCSI device's attribute (device/queue_depth) is only the paths': a map has no SCSI device.
+            const TunableDef *def = catalog::find(c.attribute);
+            const bool pathsOnly = def && def->location == TunableLocation::ScsiDevice;
+            const auto expanded
+                = scopeDevices(scanned(), pathsOnly ? ChangeScope::PathsOfMap : ChangeScope::MapAndPaths, { c.device });
             if (!expanded)
                 return R::failure(expanded.errorMessage());
             devices = expanded.value();

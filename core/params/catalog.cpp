@@ -264,6 +264,64 @@ const TunableDef *find(const QString &attribute)
     return nullptr;
 }
 
+QStringList matching(const QStringList &keys, const QString &name)
+{
+    if (name.isEmpty())
+        return {};
+    if (keys.contains(name))
+        return { name };
+    const QString tail = QLatin1Char('/') + name;
+    QStringList out;
+    for (const QString &key : keys) {
+        if (key.endsWith(tail))
+            out.append(key);
+    }
+    return out;
+}
+
+const QStringList &readOnlyAttributes()
+{
+    // What Linux 6.x reports in queue/ and dm/ without a write bit (Documentation/ABI/stable/sysfs-block).
+    static const QStringList keys = [] {
+        QStringList out;
+        for (const char *name : { "atomic_write_boundary_bytes", "atomic_write_max_bytes",
+                 "atomic_write_unit_max_bytes", "atomic_write_unit_min_bytes", "chunk_sectors", "dax",
+                 "discard_granularity", "discard_max_hw_bytes", "discard_zeroes_data", "dma_alignment", "fua",
+                 "hw_sector_size", "logical_block_size", "max_active_zones", "max_discard_segments",
+                 "max_hw_sectors_kb", "max_integrity_segments", "max_open_zones", "max_segment_size", "max_segments",
+                 "max_write_streams", "minimum_io_size", "nr_zones", "optimal_io_size", "physical_block_size",
+                 "virt_boundary_mask", "write_same_max_bytes", "write_stream_granularity", "write_zeroes_max_bytes",
+                 "write_zeroes_unmap_max_hw_bytes", "zone_append_max_bytes", "zone_write_granularity", "zoned" })
+            out.append(QStringLiteral("queue/") + QLatin1String(name));
+        for (const char *name : { "name", "uuid", "suspended" })
+            out.append(QStringLiteral("dm/") + QLatin1String(name));
+        return out;
+    }();
+    return keys;
+}
+
+Result<QString> resolve(const QString &name)
+{
+    using R = Result<QString>;
+    static const QStringList keys = [] {
+        QStringList out;
+        for (const auto &d : all())
+            out.append(d.attribute);
+        return out;
+    }();
+    const QString trimmed = name.trimmed();
+    const QStringList found = matching(keys, trimmed);
+    if (found.size() == 1)
+        return found.first();
+    if (found.size() > 1)
+        return R::failure(QStringLiteral("'%1' names several attributes (%2): give more of the name")
+                              .arg(trimmed, found.join(QStringLiteral(", "))));
+    if (const QStringList reported = matching(readOnlyAttributes(), trimmed); reported.size() == 1)
+        return R::failure(
+            QStringLiteral("%1 is read-only: the kernel reports it, nothing can set it").arg(reported.first()));
+    return R::failure(QStringLiteral("unknown attribute '%1'").arg(trimmed));
+}
+
 QStringList schedulerAttributes(const QString &scheduler)
 {
     QStringList out;

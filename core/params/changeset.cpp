@@ -9,11 +9,10 @@ Result<Assignment> parseAssignment(const QString &text)
     const qsizetype eq = text.indexOf(QLatin1Char('='));
     if (eq <= 0)
         return Result<Assignment>::failure(QStringLiteral("'%1' is not ATTRIBUTE=VALUE").arg(text));
-    Assignment a { text.left(eq).trimmed(), text.mid(eq + 1) };
-    if (!a.attribute.contains(QLatin1Char('/')) && !catalog::find(a.attribute)
-        && catalog::find(QStringLiteral("queue/") + a.attribute))
-        a.attribute.prepend(QStringLiteral("queue/"));
-    return a;
+    const auto key = catalog::resolve(text.left(eq));
+    if (!key)
+        return Result<Assignment>::failure(key.errorMessage());
+    return Assignment { key.value(), text.mid(eq + 1) };
 }
 
 Result<QStringList> scopeDevices(const DeviceSnapshot &snapshot, ChangeScope scope, const QStringList &devices)

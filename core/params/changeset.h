@@ -21,7 +21,8 @@ struct Assignment {
     QString attribute;
     QString value;
 };
-// "queue/nomerges=2" (also "nomerges=2": queue/ is implied for a bare name).
+// "queue/nomerges=2", also "nomerges=2" or "queue_depth=8": any last part of a catalog key that names it alone
+// (catalog::resolve). Fails for an unknown, ambiguous or read-only attribute, saying which.
 Result<Assignment> parseAssignment(const QString &text);
 
 enum class ChangeScope {

@@ -89,7 +89,10 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes, RiskConsent c
         }
         const TunableDef *def = catalog::find(c.attribute);
         if (!def) {
-            plan.errors << invalid(c, QStringLiteral("unknown attribute (not in the catalog)"));
+            plan.errors << invalid(c,
+                catalog::readOnlyAttributes().contains(c.attribute)
+                    ? QStringLiteral("read-only: the kernel reports it, nothing can set it")
+                    : QStringLiteral("unknown attribute (not in the catalog)"));
             continue;
         }
         if (def->ignored) {

@@ -166,6 +166,31 @@ MapStackFacts readMapStackFacts(const SysfsRoot &sysfs, const QString &mapDevice
     return f;
 }
 
+namespace {
+
+// Whether the change set names one of the values a warning is about: a map's standing warning is news only to a
+// change of those (set read_ahead_kb on a map says nothing about its nr_requests).
+bool concerns(const StackingWarning &w, const MapStackFacts &f, const ChangeSet &changes)
+{
+    const auto sets = [&changes](const QString &device, QLatin1String attribute) {
+        return std::any_of(changes.cbegin(), changes.cend(),
+            [&](const Change &c) { return c.device == device && c.attribute == attribute; });
+    };
+    const auto setsOnMapOrPaths = [&](QLatin1String onMap, QLatin1String onPaths) {
+        return sets(f.device, onMap)
+            || std::any_of(f.paths.cbegin(), f.paths.cend(), [&](const PathFacts &p) { return sets(p.name, onPaths); });
+    };
+    if (w.code == QLatin1String("max-sectors-above-paths"))
+        return setsOnMapOrPaths(QLatin1String("queue/max_sectors_kb"), QLatin1String("queue/max_sectors_kb"));
+    if (w.code == QLatin1String("nr-requests-vs-queue-depth"))
+        return setsOnMapOrPaths(QLatin1String("queue/nr_requests"), QLatin1String("device/queue_depth"));
+    if (w.code == QLatin1String("scheduler-under-rq-map"))
+        return sets(w.device, QLatin1String("queue/scheduler"));
+    return true;
+}
+
+} // namespace
+
 QList<StackingWarning> stackingWarnings(const SysfsRoot &sysfs, const ChangeSet &changes)
 {
     QStringList maps;
@@ -185,8 +210,13 @@ QList<StackingWarning> stackingWarnings(const SysfsRoot &sysfs, const ChangeSet 
         }
     }
     QList<StackingWarning> out;
-    for (const auto &m : maps)
-        out << checkStacking(readMapStackFacts(sysfs, m, changes));
+    for (const auto &m : maps) {
+        const MapStackFacts facts = readMapStackFacts(sysfs, m, changes);
+        for (const StackingWarning &w : checkStacking(facts)) {
+            if (concerns(w, facts, changes))
+                out << w;
+        }
+    }
     return out;
 }
 

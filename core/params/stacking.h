@@ -51,7 +51,9 @@ int stackLevel(const SysfsRoot &sysfs, const QString &name);
 QList<StackingWarning> checkStacking(const MapStackFacts &facts);
 
 // Reads the facts of every multipath map the change set touches (the map itself or one of its
-// paths) with the changes laid over them, and checks them.
+// paths) with the changes laid over them, and checks them. Only the warnings about a value the change set names
+// are returned (nr_requests vs queue_depth for a change of the map's nr_requests or a path's queue_depth, not for
+// one of its read_ahead_kb): a standing warning is not repeated on every change.
 QList<StackingWarning> stackingWarnings(const SysfsRoot &sysfs, const ChangeSet &changes);
 MapStackFacts readMapStackFacts(const SysfsRoot &sysfs, const QString &mapDevice, const ChangeSet &changes);
 

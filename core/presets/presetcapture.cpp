@@ -30,13 +30,18 @@ PresetMatch identityMatch(const BlockDevice &device, QString *comment)
 }
 
 Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
-    const QStringList &attributes, const QString &name)
+    const QStringList &attributeNames, const QString &name)
 {
     using R = Result<Preset>;
-    for (const auto &a : attributes) {
+    QStringList attributes; // catalog keys: any last part of a name that names one attribute alone works
+    for (const auto &typed : attributeNames) {
+        const auto key = catalog::resolve(typed);
+        if (!key)
+            return R::failure(key.errorMessage());
+        attributes << key.value();
+    }
+    for (const auto &a : std::as_const(attributes)) {
         const TunableDef *def = catalog::find(a);
-        if (!def)
-            return R::failure(QStringLiteral("unknown attribute '%1'").arg(a));
         if (def->ignored)
             return R::failure(QStringLiteral("%1 is ignored by current kernels").arg(a));
         if (def->location == TunableLocation::Module)

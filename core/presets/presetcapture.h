@@ -12,9 +12,9 @@ namespace dmtune {
 // kind and kernel name (loop, null_blk: nothing stable to key on; the rule's comment says so).
 PresetMatch identityMatch(const BlockDevice &device, QString *comment = nullptr);
 
-// One rule per device with the current values of `attributes` (catalog keys; empty: every writable
-// per-device tunable the device has). Module parameters are global and never captured; an
-// attribute that is unknown, ignored or not writable on a device is an error naming both.
+// One rule per device with the current values of `attributes` (catalog keys or any last part of one that names it
+// alone, catalog::resolve; empty: every writable per-device tunable the device has). Module parameters are global and
+// never captured; an attribute that is unknown, ignored or not writable on a device is an error naming both.
 Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
     const QStringList &attributes, const QString &name);
 

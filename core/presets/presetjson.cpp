@@ -183,9 +183,11 @@ QList<Assignment> readSettings(const QJsonValue &value, const Where &where)
     const QJsonObject o = value.toObject();
     for (auto it = o.begin(); it != o.end(); ++it) {
         const Where w = at(where, it.key());
-        const TunableDef *def = catalog::find(it.key());
-        if (!def)
-            raise(w, QStringLiteral("unknown attribute '%1' (see dmtunectl get DEV)").arg(it.key()));
+        // The key or any last part of it that names one attribute alone ("nr_requests", "queue_depth").
+        const auto key = catalog::resolve(it.key());
+        if (!key)
+            raise(w, key.errorMessage() + QStringLiteral(" (see dmtunectl get DEV)"));
+        const TunableDef *def = catalog::find(key.value());
         if (def->ignored)
             raise(w, QStringLiteral("ignored by current kernels: %1").arg(def->ignoredNote));
         const QString text = valueText(*def, it.value(), w);

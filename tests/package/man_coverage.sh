@@ -22,8 +22,8 @@ commands=$("$ctl" --help | awk '/^commands:/ { on = 1; next } on && NF == 0 { ex
 for cmd in $commands; do
     grep -Eq "^$cmd( |$)" <<<"$page" || miss "dmtunectl.1 has no entry for '$cmd'"
     help=$("$ctl" "$cmd" --help 2>&1 || true)
-    # A command of subcommands ("preset needs a subcommand: save FILE ... | apply FILE ...").
-    subs=$(sed -n 's/.*needs a subcommand: //p' <<<"$help" | sed 's/ | /\n/g' | awk '{ print $1 }')
+    # A command of subcommands lists them under "Subcommands:", one "  NAME SYNOPSIS" line each.
+    subs=$(awk '/^Subcommands:/ { on = 1; next } on && NF == 0 { exit } on && /^  [a-z]/ { print $1 }' <<<"$help")
     for sub in $subs; do
         grep -Eq "^$cmd $sub( |$)" <<<"$page" || miss "dmtunectl.1 has no entry for '$cmd $sub'"
         help+=$'\n'$("$ctl" "$cmd" "$sub" --help 2>&1 || true)

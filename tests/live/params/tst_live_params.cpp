@@ -99,6 +99,7 @@ private Q_SLOTS:
     void helperRejectsAndWritesNothing();
     void helperApplies();
     void cli();
+    void cliNamesAndOnlyChanges();
 
 private:
     QString value(const char *attribute) const
@@ -418,6 +419,58 @@ void TestLiveParams::cli()
     std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("write_cache=write back") });
     QVERIFY2(code == 0, qPrintable(err));
     QCOMPARE(value("queue/write_cache"), QStringLiteral("write back"));
+}
+
+// The names a user types on a real kernel's loop device (issue 16): a read-only attribute is called read-only and
+// nothing is written; an iosched file and the scheduler by their last parts; set prints only what changes (the
+// values already set on one "already set:" line, not as steps "X -> X").
+void TestLiveParams::cliNamesAndOnlyChanges()
+{
+    const QString ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const auto run = [&](const QStringList &args) {
+        QProcess p;
+        p.start(ctl, args);
+        p.waitForFinished(30000);
+        return std::make_tuple(
+            p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()));
+    };
+    const QString blockSize = value("queue/logical_block_size");
+    QVERIFY(!blockSize.isEmpty());
+    auto [code, out, err] = run({ QStringLiteral("set"), m_loop, QStringLiteral("logical_block_size=4096") });
+    QCOMPARE(code, 2);
+    QCOMPARE(out, QString());
+    QCOMPARE(err,
+        QStringLiteral("dmtunectl: set: queue/logical_block_size is read-only: the kernel reports it, nothing can set "
+                       "it\n"));
+    QCOMPARE(value("queue/logical_block_size"), blockSize);
+
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("scheduler=mq-deadline") });
+    QVERIFY2(code == 0, qPrintable(err));
+    std::tie(code, out, err) = run({ QStringLiteral("get"), m_loop, QStringLiteral("read_expire"),
+        QStringLiteral("logical_block_size"), QStringLiteral("--json") });
+    QVERIFY2(code == 0, qPrintable(err));
+    const QJsonArray rows = QJsonDocument::fromJson(out.toUtf8()).object().value(QLatin1String("tunables")).toArray();
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows.at(0)[QLatin1String("attribute")].toString(), QStringLiteral("queue/iosched/read_expire"));
+    QCOMPARE(rows.at(1)[QLatin1String("attribute")].toString(), QStringLiteral("queue/logical_block_size"));
+    QCOMPARE(rows.at(1)[QLatin1String("value")].toString(), blockSize);
+
+    const QString nomerges = value("queue/nomerges");
+    const QString other = nomerges == QLatin1String("1") ? QStringLiteral("0") : QStringLiteral("1");
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("scheduler=mq-deadline"),
+        QStringLiteral("nomerges=") + other });
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(out,
+        QStringLiteral("plan:\n  1. %1 queue/nomerges: %2 -> %3\nalready set: queue/scheduler=mq-deadline on %1\n"
+                       "applied:\n  %1 queue/nomerges: %2 -> %3\n")
+            .arg(m_loop, nomerges, other));
+    QCOMPARE(value("queue/nomerges"), other);
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("nomerges=") + other });
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(out, QStringLiteral("nothing to write\nalready set: queue/nomerges=%1 on %2\n").arg(other, m_loop));
+    std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("nomerges=") + nomerges });
+    QVERIFY2(code == 0, qPrintable(err));
+    QCOMPARE(value("queue/nomerges"), nomerges);
 }
 
 QTEST_GUILESS_MAIN(TestLiveParams)

@@ -128,8 +128,10 @@ void TestHelperProtocol::appliesAndReports()
         = runHelper(sysfs, R"({"changes":[{"device":"sdb","attribute":"queue/nomerges","value":"2"}],"dry_run":true})");
     QCOMPARE(dry.exitCode, 0);
     QCOMPARE(sysfs.readOr(QStringLiteral("block/sdb/queue/nomerges")), QStringLiteral("0"));
-    const HelperReply reply
-        = runHelper(sysfs, R"({"changes":[{"device":"sdb","attribute":"queue/nomerges","value":"2"}]})");
+    // With the path's queue_depth (as it is): a change the fixture's nr_requests vs queue_depth warning concerns.
+    const HelperReply reply = runHelper(sysfs,
+        R"({"changes":[{"device":"sdb","attribute":"queue/nomerges","value":"2"},)"
+        R"({"device":"sdb","attribute":"device/queue_depth","value":"32"}]})");
     QCOMPARE(reply.exitCode, 0);
     QCOMPARE(sysfs.readOr(QStringLiteral("block/sdb/queue/nomerges")), QStringLiteral("2"));
     const QJsonObject o = QJsonDocument::fromJson(reply.json).object();

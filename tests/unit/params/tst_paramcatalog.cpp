@@ -3,6 +3,7 @@
 #include "paramfixture.h"
 
 #include "params/catalog.h"
+#include "params/changeset.h"
 #include "params/tunable.h"
 #include "params/valueparsers.h"
 
@@ -20,6 +21,9 @@ private Q_SLOTS:
     void checkValues();
     void catalogIsComplete();
     void ignoredKnobsAreFlagged();
+    void everyUniqueLastPartResolves();
+    void names_data();
+    void names();
     void fixtureTunables();
     void dynamicLimits_data();
     void dynamicLimits();
@@ -174,6 +178,98 @@ void TestParamCatalog::ignoredKnobsAreFlagged()
     const auto &knobs = catalog::ignoredTableKnobs();
     QVERIFY(std::any_of(knobs.begin(), knobs.end(),
         [](const IgnoredKnob &k) { return k.name.contains(QLatin1String("repeat_count")); }));
+}
+
+// Each key and every last part of it (after a '/') names that key wherever a user types one, unless another key
+// ends the same way (then the name is refused, naming both); no key is also a read-only attribute.
+void TestParamCatalog::everyUniqueLastPartResolves()
+{
+    QStringList keys;
+    for (const auto &d : catalog::all())
+        keys << d.attribute;
+    int unique = 0;
+    for (const QString &key : std::as_const(keys)) {
+        QVERIFY2(!catalog::readOnlyAttributes().contains(key), qPrintable(key));
+        const QStringList parts = key.split(QLatin1Char('/'));
+        for (qsizetype i = 0; i < parts.size(); ++i) {
+            const QString name = parts.mid(i).join(QLatin1Char('/'));
+            QStringList owners;
+            for (const QString &k : std::as_const(keys)) {
+                if (k == name || k.endsWith(QLatin1Char('/') + name))
+                    owners << k;
+            }
+            const auto resolved = catalog::resolve(name);
+            if (owners.size() == 1) {
+                QVERIFY2(resolved, qPrintable(name + QStringLiteral(": ") + resolved.errorMessage()));
+                QCOMPARE(resolved.value(), key);
+                const auto assignment = parseAssignment(name + QStringLiteral("=1"));
+                QVERIFY2(assignment, qPrintable(assignment.errorMessage()));
+                QCOMPARE(assignment->attribute, key);
+                ++unique;
+            } else {
+                QVERIFY2(!resolved, qPrintable(name));
+                for (const QString &o : std::as_const(owners))
+                    QVERIFY2(resolved.errorMessage().contains(o), qPrintable(resolved.errorMessage()));
+            }
+        }
+    }
+    QVERIFY(unique > keys.size()); // every key, and at least one short form each
+}
+
+void TestParamCatalog::names_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("key"); // empty: refused
+    QTest::addColumn<QString>("error");
+    const auto ok = [](const char *name, const char *key) {
+        QTest::newRow(name) << QString::fromLatin1(name) << QString::fromLatin1(key) << QString();
+    };
+    const auto refused = [](const char *row, const QString &name, const QString &error) {
+        QTest::newRow(row) << name << QString() << error;
+    };
+    ok("queue_depth", "device/queue_depth");
+    ok("device/queue_depth", "device/queue_depth");
+    ok("nr_requests", "queue/nr_requests");
+    ok("read_expire", "queue/iosched/read_expire");
+    ok("iosched/read_expire", "queue/iosched/read_expire");
+    ok("dm_mq_queue_depth", "module/dm_mod/dm_mq_queue_depth");
+    ok("dm_mod/swap_bios", "module/dm_mod/swap_bios");
+    ok("iopolicy", "nvme/iopolicy");
+    ok(" nomerges ", "queue/nomerges");
+    refused("read-only, short", QStringLiteral("logical_block_size"),
+        QStringLiteral("queue/logical_block_size is read-only: the kernel reports it, nothing can set it"));
+    refused("read-only, whole", QStringLiteral("queue/max_hw_sectors_kb"),
+        QStringLiteral("queue/max_hw_sectors_kb is read-only: the kernel reports it, nothing can set it"));
+    refused("read-only dm", QStringLiteral("uuid"),
+        QStringLiteral("dm/uuid is read-only: the kernel reports it, nothing can set it"));
+    refused("unknown", QStringLiteral("bogus"), QStringLiteral("unknown attribute 'bogus'"));
+    refused("a directory", QStringLiteral("queue"), QStringLiteral("unknown attribute 'queue'"));
+    refused("a part of a word", QStringLiteral("depth"), QStringLiteral("unknown attribute 'depth'"));
+    refused("empty", QString(), QStringLiteral("unknown attribute ''"));
+}
+
+void TestParamCatalog::names()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, key);
+    QFETCH(QString, error);
+    const auto r = catalog::resolve(name);
+    if (key.isEmpty()) {
+        QVERIFY(!r);
+        QCOMPARE(r.errorMessage(), error);
+    } else {
+        QVERIFY2(r, qPrintable(r.errorMessage()));
+        QCOMPARE(r.value(), key);
+    }
+    // matching() over a device's own keys: the whole name first, a last part only when it names one alone.
+    const QStringList own { QStringLiteral("queue/nr_requests"), QStringLiteral("dm/name"), QStringLiteral("x/name"),
+        QStringLiteral("name") };
+    QCOMPARE(
+        catalog::matching(own, QStringLiteral("nr_requests")), QStringList { QStringLiteral("queue/nr_requests") });
+    QCOMPARE(catalog::matching(own, QStringLiteral("name")), QStringList { QStringLiteral("name") });
+    QCOMPARE(catalog::matching(own.mid(0, 3), QStringLiteral("name")),
+        (QStringList { QStringLiteral("dm/name"), QStringLiteral("x/name") }));
+    QCOMPARE(catalog::matching(own, QStringLiteral("requests")), QStringList());
 }
 
 void TestParamCatalog::fixtureTunables()

@@ -94,7 +94,7 @@ void TestParamPlanner::rejected_data()
     QTest::newRow("attribute path tricks")
         << ch("sda", "queue/../../../etc/passwd", "1") << QStringLiteral("unknown attribute");
     QTest::newRow("read-only raw attribute")
-        << ch("dm-0", "queue/logical_block_size", "4096") << QStringLiteral("unknown attribute");
+        << ch("dm-0", "queue/logical_block_size", "4096") << QStringLiteral("read-only: the kernel reports it");
     QTest::newRow("ignored knob") << ch("dm-0", "dm/rq_based_seq_io_merge_deadline", "0") << QStringLiteral("ignored");
     QTest::newRow("bad type") << ch("sda", "queue/nomerges", "two") << QStringLiteral("not one of");
     QTest::newRow("out of range") << ch("sda", "device/queue_depth", "100000") << QStringLiteral("outside 1..64");
