@@ -4,6 +4,8 @@
 
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
+#include "remote/remotehost.h"
+#include "remote/remoteoperationrunner.h"
 #include "workloads/workloadpanel.h"
 
 #include <QDockWidget>
@@ -45,9 +47,10 @@ void MainWindow::setupWorkloads()
     // The selection may have moved during the run: chart it now.
     connect(m_workloadPanel, &WorkloadPanel::runFinished, this, [this] { chartSelectedDevice(); });
     if (m_remote) {
-        // fio runs on the machine of the window: a remote host's workloads are `dmtunectl --host H run` for now.
-        m_workloadDock->hide();
-        m_workloadDock->toggleViewAction()->setVisible(false);
+        // fio runs on the remote host, as a job of its agent; the plan (the guard's decision) is made there. The
+        // panel's own runner: its plans are not the other panels' to answer.
+        auto *planner = new RemoteOperationRunner(m_remote->client(), m_workloadPanel);
+        m_workloadPanel->setRemote(m_remote->client(), planner, m_remote->displayName());
     }
 }
 

@@ -1,9 +1,14 @@
 #include "workloads/workloadpanel.h"
 
+#include "remote/remoteoperationrunner.h"
+#include "remote/remoteworkload.h"
+
 #include "charts/livestatsview.h"
 #include "jobs/jobtracker.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
+#include "remote/remoteoperationrunner.h"
+#include "remote/remoteworkload.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/fiorun.h"
@@ -378,8 +383,9 @@ void WorkloadPanel::updateButtons()
 {
     const bool running = isRunning();
     const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty();
-    m_start->setEnabled(m_root.isLive() && !running && !m_checking && valid);
-    if (!m_root.isLive())
+    const bool here = m_root.isLive() || m_remoteRun; // a live system: this machine's, or the remote host's
+    m_start->setEnabled(here && !running && !m_checking && valid);
+    if (!here)
         m_start->setToolTip(
             QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     m_stop->setEnabled(running);
@@ -389,9 +395,98 @@ void WorkloadPanel::updateButtons()
         m_removeLab->setEnabled(!m_lab.device.isEmpty() && !m_lab.busy && !running);
 }
 
+void WorkloadPanel::setRuntimeSeconds(int seconds)
+{
+    m_runtime->setValue(seconds);
+}
+
+void WorkloadPanel::setRecording(const QString &path)
+{
+    m_record->setChecked(!path.isEmpty());
+    m_recordPath->setText(path);
+}
+
 bool WorkloadPanel::isRunning() const
 {
-    return m_session->isRunning();
+    return m_session->isRunning() || (m_remoteRun && m_remoteRun->isRunning());
+}
+
+void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName)
+{
+    m_remotePlanner = planner;
+    m_hostName = hostName;
+    m_remoteRun = new RemoteWorkload(client, this);
+    connect(
+        m_remotePlanner, &RemoteOperationRunner::planned, this, [this](const OperationPlan &plan, const QString &tag) {
+            if (!tag.startsWith(QLatin1String("workload:")))
+                return;
+            m_checking = false;
+            updateButtons();
+            onPlanned(plan, tag.mid(9));
+        });
+    connect(m_remotePlanner, &RemoteOperationRunner::planFailed, this,
+        [this](const QString &, const QString &error, const QString &tag) {
+            if (!tag.startsWith(QLatin1String("workload:")))
+                return;
+            m_checking = false;
+            updateButtons();
+            setStatus(error);
+        });
+    connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
+        const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        const QString label = QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName);
+        m_chart->addMarker(t, label);
+        if (m_statsView)
+            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
+        log(QStringLiteral("job %1 on %2 (it goes on if the connection is lost)").arg(job, m_hostName));
+        setStatus(QStringLiteral("fio running on %1 of %2").arg(m_remoteDevice, m_hostName));
+        updateButtons();
+    });
+    connect(m_remoteRun, &RemoteWorkload::progress, this, [this](double t, const FioRates &rates) {
+        FioProgress p;
+        p.epochSeconds = t;
+        p.rates = { rates };
+        onProgress(p);
+    });
+    connect(m_remoteRun, &RemoteWorkload::outputLine, this, [this](const QString &line) { log(line); });
+    connect(m_remoteRun, &RemoteWorkload::detached, this, [this](const QString &message) {
+        setStatus(message);
+        log(message);
+    });
+    connect(m_remoteRun, &RemoteWorkload::failed, this, [this](const QString &message) {
+        setStatus(QStringLiteral("fio on %1: %2").arg(m_hostName, message));
+        log(QStringLiteral("failed: ") + message);
+        updateButtons();
+    });
+    connect(m_remoteRun, &RemoteWorkload::finished, this,
+        [this](int status, const QJsonObject &summary, const QString &recordedTo) {
+            const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+            const bool stopped = summary.value(QLatin1String("stopped")).toBool();
+            const QString label = stopped ? QStringLiteral("fio stopped") : QStringLiteral("fio end");
+            m_chart->addMarker(t, label);
+            if (m_statsView)
+                m_statsView->addMarker(t, label, MarkerKind::WorkloadStop);
+            setStatus(status == 0
+                    ? QStringLiteral("%1 after %2 s on %3")
+                          .arg(stopped ? QStringLiteral("Stopped") : QStringLiteral("Done"))
+                          .arg(summary.value(QLatin1String("seconds")).toDouble(), 0, 'f', 1)
+                          .arg(m_hostName)
+                    : QStringLiteral("fio on %1 ended with status %2 (see the log)").arg(m_hostName).arg(status));
+            for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray()) {
+                const FioRates r = fioRatesFromJson(v.toObject());
+                log(QStringLiteral("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
+                        .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
+                            QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
+                            latencyText(r.clat.p99Ns)));
+            }
+            if (!recordedTo.isEmpty())
+                log(QStringLiteral("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
+            updateButtons();
+            Q_EMIT runFinished(summary);
+        });
+    // The lab device is this machine's: not offered for a remote host.
+    setLabState({ {}, QStringLiteral("the lab device is made on this machine, not on %1").arg(hostName), false });
+    updateButtons();
 }
 
 void WorkloadPanel::start()
@@ -400,10 +495,14 @@ void WorkloadPanel::start()
     const FioJob job = currentJob();
     if (isRunning() || m_checking || device.isEmpty())
         return;
-    if (!m_root.isLive())
+    if (!m_root.isLive() && !m_remoteRun)
         return setStatus(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
+    if (m_remoteRun && job.isCustom())
+        return setStatus(QStringLiteral("A job file on %1: dmtunectl --host %1 run --job FILE (it is read here and "
+                                        "sent)")
+                             .arg(m_hostName));
     // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
     StartRequest request { job, device, {} };
     if (m_record->isChecked()) {
@@ -412,6 +511,17 @@ void WorkloadPanel::start()
             request.recordPath = defaultRecordPath(job);
     }
     Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
+    if (m_remoteRun) {
+        // The far side's workload.start plan: the guard's decision on its device, shown and confirmed here.
+        m_checking = true;
+        updateButtons();
+        setStatus(QStringLiteral("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
+        m_remoteJob = job;
+        m_remoteDevice = device;
+        m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind), workloadRequest(job, device),
+            QStringLiteral("workload:") + request.recordPath);
+        return;
+    }
     // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
     // guard, which holds the device O_EXCL from its look on), as a job: a slow disk never freezes the window.
     m_checking = true;
@@ -452,6 +562,19 @@ void WorkloadPanel::onPlanned(const OperationPlan &plan, const QString &recordPa
 
 void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath)
 {
+    if (m_remoteRun) {
+        // `run` checks the guard again there; --destroy-data-on only when this plan's risks were accepted.
+        m_chart->clear();
+        const bool confirmed = plan.needsAnswers() && answersProblem(plan, answers).isEmpty();
+        QString error;
+        const QStringList args = remoteRunArguments(m_remoteJob, m_remoteDevice, confirmed);
+        if (!m_remoteRun->start(args, recordPath, &error))
+            return setStatus(error);
+        log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
+        setStatus(QStringLiteral("Starting fio on %1...").arg(m_hostName));
+        updateButtons();
+        return;
+    }
     m_checking = true;
     updateButtons();
     OperationEnvironment env;
@@ -505,6 +628,11 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
 
 void WorkloadPanel::stop()
 {
+    if (m_remoteRun && m_remoteRun->isRunning()) {
+        m_remoteRun->stop();
+        setStatus(QStringLiteral("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
+        return;
+    }
     m_session->stop();
     setStatus(QStringLiteral("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
 }

@@ -26,7 +26,10 @@ class QSpinBox;
 
 namespace dmtune {
 
+class AgentClient;
 class ConfirmWriteDialog;
+class RemoteOperationRunner;
+class RemoteWorkload;
 class FioChart;
 class JobTracker;
 class LiveStatsView;
@@ -57,6 +60,11 @@ public:
     LabDeviceState labState() const { return m_lab; }
     // Start and stop markers go onto these charts too.
     void setStatsView(LiveStatsView *view);
+    // A remote host's window: the workload.start plan (the guard's decision) is made there through `planner`,
+    // and fio runs there as a job of its agent (RemoteWorkload: it outlives a lost connection, its recording is
+    // fetched here). Job files and the lab device stay local-only. Set once, before anything starts.
+    void setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName);
+    RemoteWorkload *remoteWorkload() const { return m_remoteRun; }
 
     // The job as the form says it.
     FioJob currentJob() const;
@@ -64,6 +72,9 @@ public:
     QString commandLine() const;
     bool selectTemplate(const QString &id);
     bool selectDevice(const QString &name);
+    void setRuntimeSeconds(int seconds);
+    // Record the next run to `path` (empty: do not record).
+    void setRecording(const QString &path);
     // Start as the button does: the guard, then (after confirmation when needed) fio.
     void start();
     void stop();
@@ -107,6 +118,11 @@ private:
 
     SysfsRoot m_root;
     Sampler *m_sampler = nullptr;
+    RemoteWorkload *m_remoteRun = nullptr; // a remote window's runs
+    RemoteOperationRunner *m_remotePlanner = nullptr; // not owned
+    QString m_hostName;
+    FioJob m_remoteJob; // the job and device of the remote plan asked for (frozen at Start)
+    QString m_remoteDevice;
     WorkloadSession *m_session = nullptr;
     LabDeviceState m_lab { {}, QStringLiteral("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;

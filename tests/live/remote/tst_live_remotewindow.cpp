@@ -19,12 +19,16 @@
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
 #include "remote/remotesampler.h"
+#include "remote/remoteworkload.h"
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
+#include "workloads/confirmwritedialog.h"
+#include "workloads/workloadpanel.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -191,6 +195,64 @@ private Q_SLOTS:
         }
         QVERIFY2(firstAfter - lastBefore > 1.0, qPrintable(QStringLiteral("%1 .. %2").arg(lastBefore).arg(firstAfter)));
         shoot(window, QStringLiteral("reconnected"));
+    }
+
+    // The Workload dock of a remote window: the far side's guard asks for the device's name (an ext4 on the test's
+    // own loop device), fio runs there as a job, the connection is killed in the middle, the window reconnects by
+    // itself, and the job's result and recording arrive here.
+    void aWorkloadRunsThereAndOutlivesALostConnection()
+    {
+        const ProgramRun mkfs = runProgram(QStringLiteral("mkfs.ext4"),
+            { QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("/dev/") + m_loop.name() });
+        QVERIFY2(mkfs.exitCode == 0, qPrintable(mkfs.err));
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        RemoteHost *remote = window->remoteHost();
+        remote->setRetryDelays(1000, 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(remote->hasCapture(), 30000);
+        WorkloadPanel *panel = window->workloadPanel();
+        QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(m_loop.name()), 20000);
+        QVERIFY(panel->selectTemplate(QStringLiteral("batched-write-4k")));
+        panel->setRuntimeSeconds(5);
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("remote-run.dmrec"));
+        panel->setRecording(recording);
+
+        panel->start();
+        // The far side's plan found the file system: its name must be typed.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation(), 20000);
+        ConfirmWriteDialog *confirm = panel->pendingConfirmation();
+        QVERIFY(confirm->findChild<QLineEdit *>());
+        confirm->findChild<QLineEdit *>()->setText(m_loop.name());
+        QPushButton *ok = nullptr;
+        for (QPushButton *b : confirm->findChildren<QPushButton *>()) {
+            if (b->isEnabled() && b->isVisible() && !b->text().contains(QLatin1String("Cancel")))
+                ok = b;
+        }
+        QVERIFY(ok);
+        QTest::mouseClick(ok, Qt::LeftButton);
+        RemoteWorkload *run = panel->remoteWorkload();
+        QTRY_VERIFY_WITH_TIMEOUT(!run->jobId().isEmpty(), 20000);
+        QVERIFY(panel->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->readoutText().isEmpty(), 10000);
+
+        QProcess *ssh = remote->client()->findChild<QProcess *>();
+        QVERIFY(ssh);
+        ::kill(static_cast<pid_t>(ssh->processId()), SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(window->remoteBanner()->isVisible(), 10000);
+        QVERIFY(panel->isRunning()); // it goes on there
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), 40000);
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
+        QVERIFY(QFileInfo::exists(recording));
+        const ProgramRun shown = runProgram(
+            dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), recording, QStringLiteral("--json") });
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QLatin1String("complete")).toBool());
+        // The file system is gone (confirmed), and nothing else was written: the device is the test's own.
+        const ProgramRun blkid = runProgram(QStringLiteral("blkid"), { QStringLiteral("/dev/") + m_loop.name() });
+        QVERIFY2(!blkid.out.contains(QLatin1String("ext4")), qPrintable(blkid.out));
     }
 
     void aCaptureOverHostHasTheDevicesOfHere()
