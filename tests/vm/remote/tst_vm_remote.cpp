@@ -5,7 +5,9 @@
 // fails and reinstates a path, reloads the map, applies a preset to a path and records a workload there, all
 // through `dmtunectl --host root@127.0.0.1:PORT`; each result equals the same dmtunectl command run locally in
 // the guest (over a plain ssh session, no agent). One VM for the whole test; it writes only to the lab's
-// scsi_debug paths and their map. Needs root (exit 77 otherwise: skipped).
+// scsi_debug paths and their map. Needs root (exit 77 otherwise: skipped). With the GUI built, an offscreen remote
+// window on the guest fails and reinstates a path through its tree's actions (MultipathActions, the agent's
+// operations) and shows the kernel's new state after its fetch.
 #include "../../live/remote/sshtestsupport.h"
 #include "../../live/workloads/livesupport.h"
 
@@ -23,6 +25,20 @@
 
 #include <cstdio>
 #include <unistd.h>
+
+#ifdef DMTUNE_VM_REMOTE_GUI
+#include "discovery/discovery.h"
+#include "mainwindow.h"
+#include "ops/plandialog.h"
+#include "pathgroups/multipathactions.h"
+#include "pathgroups/pathgroupspanel.h"
+#include "remote/remotehost.h"
+#include "remote/remoteoperationrunner.h"
+
+#include <QApplication>
+#include <QPushButton>
+#include <QSignalSpy>
+#endif
 
 using namespace dmtune;
 using namespace dmtune::live;
@@ -66,6 +82,22 @@ QString pathState(const QJsonObject &map, const QString &name)
     }
     return {};
 }
+
+#ifdef DMTUNE_VM_REMOTE_GUI
+// A path's state ("A", "F") in a remote window's snapshot, by its MAJ:MIN.
+QString snapshotPathState(const DeviceSnapshot &snapshot, const QString &map, const QString &devnum)
+{
+    if (const MultipathMap *m = snapshot.map(map)) {
+        for (const PathGroupInfo &group : m->groups) {
+            for (const PathInfo &path : group.paths) {
+                if (path.devnum == devnum)
+                    return path.state;
+            }
+        }
+    }
+    return {};
+}
+#endif
 
 } // namespace
 
@@ -529,6 +561,56 @@ private Q_SLOTS:
         QCOMPARE(jobs.exitCode, 0);
         QVERIFY2(!jobs.out.contains(QLatin1String("running")), qPrintable(jobs.out));
     }
+
+#ifdef DMTUNE_VM_REMOTE_GUI
+    // The same path as failAndReinstateAPath, from a remote window: the tree's Fail path asks in a PlanDialog
+    // (the plan is the guest's agent's), the run is there, the window fetches the guest and its tree shows the
+    // path failed; Reinstate path runs at once (no risk) and the path is back.
+    void failAndReinstateAPathInTheWindow()
+    {
+        const QString map = env("MAP");
+        const QString devnum = env("DB");
+        QTemporaryDir empty;
+        MainWindow local(SysfsRoot(empty.path(), QString()));
+        const auto address = parseHostAddress(QStringLiteral("root@127.0.0.1:%1").arg(m_port));
+        QVERIFY(address);
+        MainWindow *window = local.openRemoteWindow(address.value(), { sshConfig(), dmtunectl }, {});
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("A"), 60000);
+        MultipathActions *actions = window->pathGroupsPanel()->actions();
+        QSignalSpy finished(window->remoteOperations(), &OperationService::finished);
+
+        QSignalSpy opened(actions, &MultipathActions::planOpened);
+        QVERIFY(actions->failPath(map, devnum));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        PlanDialog *dialog = actions->pendingPlan();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->plan().kind, QStringLiteral("multipath.fail-path"));
+        QVERIFY(dialog->runButton()->isEnabled()); // group 1 keeps a path: nothing to type
+        QVERIFY(dmsetup(QStringLiteral("status")).contains(devnum + QStringLiteral(" A "))); // asked, not run
+        QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        auto result = finished.at(0).at(0).value<OperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QVERIFY2(dmsetup(QStringLiteral("status")).contains(devnum + QStringLiteral(" F ")),
+            qPrintable(dmsetup(QStringLiteral("status"))));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("F"), 60000);
+
+        QVERIFY(actions->reinstatePath(map, devnum));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QCOMPARE(opened.count(), 1); // no risk: run without asking
+        result = finished.at(1).at(0).value<OperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QVERIFY2(dmsetup(QStringLiteral("status")).contains(devnum + QStringLiteral(" A ")),
+            qPrintable(dmsetup(QStringLiteral("status"))));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("A"), 60000);
+        window->close();
+    }
+#endif
 };
 
 int main(int argc, char **argv)
@@ -537,7 +619,11 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "tst_vm_remote: the lab needs root (QEMU exports / over 9p): skipped\n");
         return 77;
     }
+#ifdef DMTUNE_VM_REMOTE_GUI
+    QApplication app(argc, argv);
+#else
     QCoreApplication app(argc, argv);
+#endif
     TestVmRemote test;
     return QTest::qExec(&test, argc, argv);
 }
