@@ -3,7 +3,7 @@
 // chart, and a banner while it is not connected. Path group operations, reloads and presets are the host's core
 // operations, planned and run by its agent (a RemoteOperationRunner: the rules are the far side's; here the same
 // PlanDialog shows the plan and asks), and every result fetches the capture again. The Tune tab only previews;
-// tuning and workloads on a remote host go through dmtunectl --host.
+// tuning a remote host goes through dmtunectl --host.
 #include "mainwindow.h"
 
 #include "charts/iostattablemodel.h"
@@ -140,8 +140,7 @@ void MainWindow::updateRemoteHeader()
     m_remoteHeader->setToolTip(
         QStringLiteral("The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper "
                        "event and after every operation; its statistics stream live. Path group operations, reloads "
-                       "and presets are planned and run there by its agent; tune and run workloads there with "
-                       "dmtunectl --host %1.")
+                       "and presets are planned and run there by its agent; tune it with dmtunectl --host %1.")
             .arg(m_remote->displayName()));
 }
 
