@@ -31,6 +31,7 @@ struct MultipathdSide {
     bool manages = false;
     QString error;
     QStringList differences;
+    QStringList notes; // where its numbers are not multipath -ll's (explainMultipathdView)
     MultipathdMapView view; // when it manages the map: priorities and checker states (not in the kernel's status)
 
     // multipathd's view of group g (0-based) and of the path with that devnum in it; null when unknown.
@@ -67,6 +68,7 @@ MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state
     side.manages = true;
     side.view = view.value();
     side.differences = compareMultipathdView(view.value(), state.table, state.status);
+    side.notes = explainMultipathdView(view.value(), state.status);
     return side;
 }
 
@@ -99,6 +101,7 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
     if (mpd.running) {
         multipathd.insert(QStringLiteral("manages"), mpd.manages);
         multipathd.insert(QStringLiteral("differences"), QJsonArray::fromStringList(mpd.differences));
+        multipathd.insert(QStringLiteral("notes"), QJsonArray::fromStringList(mpd.notes));
         if (!mpd.error.isEmpty())
             multipathd.insert(QStringLiteral("error"), mpd.error);
     }
@@ -160,12 +163,9 @@ void showText(
         out << "multipathd: " << mpd.error << '\n';
     else if (!mpd.manages)
         out << "multipathd: running, does not manage " << map << '\n';
-    else if (mpd.differences.isEmpty())
-        out << "multipathd: agrees with the kernel\n";
     else {
-        out << "multipathd differs from the kernel:\n";
-        for (const QString &d : mpd.differences)
-            out << "  " << d << '\n';
+        for (const QString &line : multipathdComparisonLines(mpd.differences, mpd.notes))
+            out << line << '\n';
     }
 }
 

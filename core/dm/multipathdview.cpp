@@ -113,14 +113,46 @@ void comparePaths(
             if (kernel.device != path.devT)
                 continue;
             const QString want = kernel.active ? QStringLiteral("active") : QStringLiteral("failed");
-            if (path.dmState != want)
-                out.append(QStringLiteral("path %1 (%2): kernel %3 (%4), multipathd %5")
-                               .arg(path.devT, path.dev, kernel.active ? QStringLiteral("A") : QStringLiteral("F"),
-                                   want, path.dmState.isEmpty() ? QStringLiteral("(none)") : path.dmState));
+            const QString kernelText
+                = QStringLiteral("path %1 (%2): kernel %3 (%4)")
+                      .arg(path.devT, path.dev, kernel.active ? QStringLiteral("A") : QStringLiteral("F"), want);
+            if (path.dmState != want) {
+                out.append(QStringLiteral("%1, multipathd %2")
+                               .arg(kernelText, path.dmState.isEmpty() ? QStringLiteral("(none)") : path.dmState));
+                continue;
+            }
+            // multipathd's copy of A/F agrees; its checker's word on the device may not (it acts on it at the
+            // next check: fails an active path that checks faulty, reinstates a failed one that checks ready).
+            const CheckerVerdict verdict = checkerVerdict(path.checkerState);
+            if ((kernel.active && verdict == CheckerVerdict::Down) || (!kernel.active && verdict == CheckerVerdict::Up))
+                out.append(QStringLiteral("%1, multipathd's checker %2").arg(kernelText, path.checkerState));
         }
     }
 }
+
+bool kernelFailed(const MultipathStatus &status, const QString &devnum)
+{
+    for (const GroupStatus &g : status.groups) {
+        for (const PathStatus &p : g.paths) {
+            if (p.device == devnum)
+                return !p.active;
+        }
+    }
+    return false;
+}
 } // namespace
+
+CheckerVerdict checkerVerdict(const QString &checkerState)
+{
+    // multipath-tools' print.c names of the checker states (PATH_UP, PATH_GHOST / PATH_DOWN, PATH_SHAKY,
+    // PATH_TIMEOUT); the rest (i/o pending, delayed, undef, unchecked) say nothing either way.
+    if (checkerState == QLatin1String("ready") || checkerState == QLatin1String("ghost"))
+        return CheckerVerdict::Up;
+    if (checkerState == QLatin1String("faulty") || checkerState == QLatin1String("shaky")
+        || checkerState == QLatin1String("i/o timeout"))
+        return CheckerVerdict::Down;
+    return CheckerVerdict::Unknown;
+}
 
 Result<QList<MultipathdMapView>> parseMultipathdMapsJson(QStringView json)
 {
@@ -201,6 +233,67 @@ QStringList compareMultipathdView(
                            .arg(QString(groupStatus->state), kernelGroupState(groupStatus->state), group.dmState));
         comparePaths(number, group, spec, groupStatus, out);
     }
+    return out;
+}
+
+QStringList explainMultipathdView(const MultipathdMapView &view, const MultipathStatus &status)
+{
+    QStringList out;
+    for (const MultipathdGroupView &group : view.groups) {
+        // multipathd's group priority: the average priority of the paths its checker calls up, 0 with none
+        // (multipath-tools' path_group_prio_update). Where that is not the average of its paths' own priorities,
+        // multipath -ll (which checks the paths itself) may print another number.
+        QStringList own;
+        QStringList up;
+        qint64 sum = 0;
+        int counted = 0;
+        for (const MultipathdPathView &path : group.paths) {
+            if (path.priority < 0)
+                continue;
+            own.append(QStringLiteral("%1 %2").arg(path.dev.isEmpty() ? path.devT : path.dev).arg(path.priority));
+            sum += path.priority;
+            ++counted;
+            if (checkerVerdict(path.checkerState) == CheckerVerdict::Up)
+                up.append(path.dev.isEmpty() ? path.devT : path.dev);
+        }
+        if (group.priority < 0 || counted == 0 || group.priority == int(sum / counted))
+            continue;
+        out.append(QStringLiteral("group %1: multipathd priority %2, the average over the paths its checker calls up "
+                                  "(%3); its paths' own: %4")
+                       .arg(group.number)
+                       .arg(group.priority)
+                       .arg(up.isEmpty() ? QStringLiteral("none") : up.join(QStringLiteral(", ")),
+                           own.join(QStringLiteral(", "))));
+    }
+    for (const MultipathdGroupView &group : view.groups) {
+        for (const MultipathdPathView &path : group.paths) {
+            if (checkerVerdict(path.checkerState) != CheckerVerdict::Down || !kernelFailed(status, path.devT))
+                continue;
+            out.append(QStringLiteral("path %1 (%2): failed, multipathd's checker state %3: a path failed through "
+                                      "multipathd (path fail) stays failed and unchecked until it is reinstated; "
+                                      "multipath -ll runs the checker itself and prints what the device answers")
+                           .arg(path.devT, path.dev, path.checkerState));
+        }
+    }
+    return out;
+}
+
+QStringList multipathdComparisonLines(const QStringList &differences, const QStringList &notes)
+{
+    QStringList out;
+    const QString notesHeading = QStringLiteral("where multipathd's numbers are not what multipath -ll prints:");
+    if (differences.isEmpty()) {
+        out.append(QStringLiteral("multipathd: agrees with the kernel (table, group and path states)")
+            + (notes.isEmpty() ? QString() : QStringLiteral("; ") + notesHeading));
+    } else {
+        out.append(QStringLiteral("multipathd differs from the kernel:"));
+        for (const QString &d : differences)
+            out.append(QStringLiteral("  ") + d);
+        if (!notes.isEmpty())
+            out.append(notesHeading);
+    }
+    for (const QString &n : notes)
+        out.append(QStringLiteral("  ") + n);
     return out;
 }
 

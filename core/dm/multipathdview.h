@@ -55,8 +55,26 @@ Result<MultipathdMapView> findMultipathdMap(const QList<MultipathdMapView> &maps
 
 // Where multipathd's view differs from the kernel's table and status, one line each, e.g.
 // "group 2: kernel selector round-robin 0, multipathd service-time 0",
-// "path 8:16: kernel F (failed), multipathd active". Empty when they agree.
+// "path 8:16 (sdb): kernel F (failed), multipathd active", and a path whose checker state contradicts the
+// kernel's A/F ("path 8:48 (sdd): kernel A (active), multipathd's checker faulty"). Empty when they agree.
 QStringList compareMultipathdView(
     const MultipathdMapView &view, const MultipathTable &table, const MultipathStatus &status);
+
+// Where multipathd's numbers are not what `multipath -ll` prints, although multipathd agrees with the kernel:
+// a group priority that averages only the paths multipathd's checker calls up (0 when none is; -ll runs the
+// checkers itself and averages the paths it finds up), and a failed path multipathd holds as faulty (after
+// `fail path` it does not check it until it is reinstated; -ll's own checker may find it ready). One line each,
+// e.g. "group 2: multipathd priority 0, the average over the paths its checker calls up (none); its paths' own:
+// sdd 50". Empty when multipathd's numbers are its paths'.
+QStringList explainMultipathdView(const MultipathdMapView &view, const MultipathStatus &status);
+
+// What map show prints of the two: "multipathd: agrees with the kernel (...)" or "multipathd differs from the
+// kernel:" with the differences indented, then the explanations under their heading.
+QStringList multipathdComparisonLines(const QStringList &differences, const QStringList &notes);
+
+// A checker state ("ready", "ghost" / "faulty", "shaky", "i/o timeout") as up or down; neither for "i/o pending",
+// "delayed", "undef" and the like.
+enum class CheckerVerdict { Up, Down, Unknown };
+CheckerVerdict checkerVerdict(const QString &checkerState);
 
 } // namespace dmtune

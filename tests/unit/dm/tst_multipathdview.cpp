@@ -1,6 +1,7 @@
 // multipathd's `show maps json` parsed, and compared with the kernel's table and status.
 // fixtures/multipathd-show-maps.json is multipathd 0.9.4's reply in the lab VM (4 scsi_debug
-// paths, path_grouping_policy failover, no_path_retry 12).
+// paths, path_grouping_policy failover, no_path_retry 12); multipathd-path-failed.json the same map right after
+// "fail path sdd", with the kernel's lines and multipath -ll's text of that moment in multipath-path-failed.txt.
 #include "discovery/snapshotjson.h"
 #include "dm/multipathdview.h"
 #include "dm/multipathdviewjob.h"
@@ -23,6 +24,26 @@ QString fixture(const QString &name)
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return QString::fromUtf8(file.readAll());
+}
+
+// fixtures/multipath-path-failed.txt: "KEY: text" lines (table, status, ll, topology), '#' comments.
+QStringList fixtureLines(const QString &name, const QString &key)
+{
+    QStringList out;
+    const QString prefix = key + QStringLiteral(": ");
+    for (const QString &line : fixture(name).split(QLatin1Char('\n'))) {
+        if (line.startsWith(prefix))
+            out.append(line.mid(prefix.size()));
+    }
+    return out;
+}
+
+MultipathdMapView viewOf(const QString &json)
+{
+    const auto maps = parseMultipathdMapsJson(json);
+    if (!maps || maps->size() != 1)
+        qFatal("fixture does not parse: %s", qPrintable(maps.errorMessage()));
+    return maps->first();
 }
 
 MultipathdMapView labView()
@@ -212,6 +233,96 @@ private Q_SLOTS:
         QCOMPARE(found.size(), differences.size());
         for (qsizetype i = 0; i < differences.size(); ++i)
             QVERIFY2(found.at(i).contains(differences.at(i)), qPrintable(found.at(i)));
+    }
+
+    // The lab right after "multipathd fail path sdd": multipathd's copy of the kernel's states agrees (F, failed),
+    // but its group 2 priority (0) and sdd's checker state (faulty) are not what multipath -ll printed at the same
+    // moment (prio=50, "failed ready running"): map show says so instead of a bare "agrees".
+    void pathFailedThroughMultipathd()
+    {
+        const QString text = QStringLiteral("multipath-path-failed.txt");
+        const auto table = parseMultipathTableLine(fixtureLines(text, QStringLiteral("table")).value(0));
+        const auto status = parseMultipathStatusLine(fixtureLines(text, QStringLiteral("status")).value(0));
+        QVERIFY2(table && status, qPrintable(table.errorMessage() + status.errorMessage()));
+        const MultipathdMapView view = viewOf(fixture(QStringLiteral("multipathd-path-failed.json")));
+        QCOMPARE(view.groups.at(1).priority, 0);
+        QCOMPARE(view.groups.at(1).paths.first().checkerState, QStringLiteral("faulty"));
+
+        QCOMPARE(compareMultipathdView(view, table.value(), status.value()), QStringList());
+        const QStringList notes = explainMultipathdView(view, status.value());
+        QCOMPARE(notes,
+            (QStringList { QStringLiteral("group 2: multipathd priority 0, the average over the paths its checker "
+                                          "calls up (none); its paths' own: sdd 50"),
+                QStringLiteral("path 8:48 (sdd): failed, multipathd's checker state faulty: a path failed through "
+                               "multipathd (path fail) stays failed and unchecked until it is reinstated; multipath "
+                               "-ll runs the checker itself and prints what the device answers") }));
+        // What multipath -ll printed: the group's priority is its path's own (50), the path "failed ready".
+        const QStringList ll = fixtureLines(text, QStringLiteral("ll"));
+        QVERIFY2(ll.value(4).contains(QLatin1String("prio=50")), qPrintable(ll.value(4)));
+        QVERIFY2(ll.value(5).contains(QLatin1String("sdd 8:48 failed ready running")), qPrintable(ll.value(5)));
+        const QStringList topology = fixtureLines(text, QStringLiteral("topology"));
+        QVERIFY2(topology.value(4).contains(QLatin1String("prio=0")), qPrintable(topology.value(4)));
+        QVERIFY2(
+            topology.value(5).contains(QLatin1String("sdd 8:48 failed faulty running")), qPrintable(topology.value(5)));
+
+        QCOMPARE(multipathdComparisonLines({}, notes),
+            (QStringList { QStringLiteral("multipathd: agrees with the kernel (table, group and path states); where "
+                                          "multipathd's numbers are not what multipath -ll prints:"),
+                QStringLiteral("  ") + notes.at(0), QStringLiteral("  ") + notes.at(1) }));
+        QCOMPARE(multipathdComparisonLines({}, {}),
+            QStringList { QStringLiteral("multipathd: agrees with the kernel (table, group and path states)") });
+        QCOMPARE(multipathdComparisonLines({ QStringLiteral("x") }, { QStringLiteral("y") }),
+            (QStringList { QStringLiteral("multipathd differs from the kernel:"), QStringLiteral("  x"),
+                QStringLiteral("where multipathd's numbers are not what multipath -ll prints:"),
+                QStringLiteral("  y") }));
+
+        // Before the failure (the lab fixture, every path ready): nothing to explain.
+        QCOMPARE(explainMultipathdView(labView(), parseMultipathStatus(m_status).value()), QStringList());
+    }
+
+    // A checker state that contradicts the kernel's A/F is a difference, even where multipathd's copy of A/F agrees.
+    void checkerContradictsKernel_data()
+    {
+        QTest::addColumn<QString>("json"); // fixture
+        QTest::addColumn<QString>("jsonEdit"); // "from|to", the first occurrence
+        QTest::addColumn<QString>("statusEdit");
+        QTest::addColumn<QStringList>("differences");
+        const QString failed = QStringLiteral("multipathd-path-failed.json");
+        QTest::newRow("failed path that checks ready")
+            << failed << QStringLiteral("\"faulty\"|\"ready\"") << QString()
+            << QStringList { QStringLiteral("path 8:48 (sdd): kernel F (failed), multipathd's checker ready") };
+        QTest::newRow("active path that checks faulty")
+            << failed << QStringLiteral("\"ready\"|\"faulty\"") << QString()
+            << QStringList { QStringLiteral("path 8:16 (sdb): kernel A (active), multipathd's checker faulty") };
+        QTest::newRow("active path that checks i/o pending")
+            << failed << QStringLiteral("\"ready\"|\"i/o pending\"") << QString() << QStringList();
+        QTest::newRow("reinstated behind multipathd's back")
+            << failed << QString() << QStringLiteral("8:48 F 1|8:48 A 1")
+            << QStringList { QStringLiteral("path 8:48 (sdd): kernel A (active), multipathd failed") };
+    }
+
+    void checkerContradictsKernel()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, jsonEdit);
+        QFETCH(QString, statusEdit);
+        QFETCH(QStringList, differences);
+        const auto edit = [](QString text, const QString &spec) {
+            if (spec.isEmpty())
+                return text;
+            const QStringList parts = spec.split(QLatin1Char('|'));
+            const qsizetype at = text.indexOf(parts.at(0));
+            if (at < 0)
+                qFatal("%s not in the text", qPrintable(parts.at(0)));
+            return text.replace(at, parts.at(0).size(), parts.at(1));
+        };
+        const QString text = QStringLiteral("multipath-path-failed.txt");
+        const auto table = parseMultipathTableLine(fixtureLines(text, QStringLiteral("table")).value(0));
+        const auto status
+            = parseMultipathStatusLine(edit(fixtureLines(text, QStringLiteral("status")).value(0), statusEdit));
+        QVERIFY(table && status);
+        QCOMPARE(
+            compareMultipathdView(viewOf(edit(fixture(json), jsonEdit)), table.value(), status.value()), differences);
     }
 
     // The GUI's question to multipathd runs as a job: off the caller's thread, and a newer question (another map

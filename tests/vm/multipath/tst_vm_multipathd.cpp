@@ -210,6 +210,22 @@ private Q_SLOTS:
         QCOMPARE(vm::pathState(m_map, dev), u"F"_s);
         // multipathd knows it failed it: its view agrees, and its checker leaves the path alone
         QVERIFY2(waitUntilAgreed(10000), qPrintable(differences().join(u'\n')));
+        // ... but its numbers are not multipath -ll's (group priority 0, the path "faulty" where -ll's own checker
+        // says "ready"): map show says so rather than a bare "agrees"
+        const vm::Run shown = ctl({ u"map"_s, u"show"_s, m_map });
+        QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+        vm::saveFile(m_out + u"/map-show-path-failed.txt"_s, shown.out);
+        const vm::Run ll = vm::run(u"multipath"_s, { u"-ll"_s, m_map });
+        vm::saveFile(m_out + u"/multipath-ll-path-failed.txt"_s, ll.out);
+        QVERIFY2(shown.out.contains(u"multipathd: agrees with the kernel (table, group and path states); where "
+                                    "multipathd's numbers are not what multipath -ll prints:\n"_s),
+            qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(u"  group 2: multipathd priority 0, the average over the paths its checker calls "
+                                    "up (none); its paths' own: %1 "_s.arg(name)),
+            qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(u"  path %1 (%2): failed, multipathd's checker state faulty: "_s.arg(dev, name)),
+            qPrintable(shown.out));
+        QVERIFY2(ll.out.contains(u"%1 %2 failed ready running"_s.arg(name, dev)), qPrintable(ll.out));
         const vm::Run cli = ctl({ u"path"_s, u"reinstate"_s, m_map, dev });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QVERIFY2(cli.out.contains(u"reinstate_path %1 done via multipathd (reinstate path %2)"_s.arg(dev, name)),
