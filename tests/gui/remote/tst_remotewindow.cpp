@@ -9,6 +9,7 @@
 #include "remote/connectdialog.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "workloads/workloadpanel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -244,7 +245,10 @@ private Q_SLOTS:
         for (ChartPanel *panel : window->statsView()->panels())
             QVERIFY2(panel->titleText().startsWith(name + QLatin1Char(':')), qPrintable(panel->titleText()));
         QVERIFY(window->tuningSession()->isReadOnly());
-        QVERIFY(!window->workloadDock()->isVisible());
+        // The Workload dock runs fio on the host: offered, with the lab device (this machine's) not.
+        QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
+        QVERIFY(window->workloadPanel()->remoteWorkload());
+        QVERIFY(window->workloadPanel()->labState().device.isEmpty());
 
         // ssh says "Connection refused": the banner says so and counts down to the next attempt.
         RemoteBanner *banner = window->remoteBanner();
