@@ -147,24 +147,6 @@ qint64 readField(const QString &path, const QByteArray &prefix)
     return -1;
 }
 
-// The ssh client this process started (AgentClient's).
-qint64 sshChildPid()
-{
-    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray s = stat.readAll();
-        const qsizetype close = s.lastIndexOf(')');
-        if (close < 0 || !s.contains("(ssh)"))
-            continue;
-        const QList<QByteArray> rest = s.mid(close + 2).split(' ');
-        if (rest.value(1).toLongLong() == QCoreApplication::applicationPid())
-            return entry.toLongLong();
-    }
-    return -1;
-}
-
 double percentile(QList<double> v, double p)
 {
     if (v.isEmpty())
@@ -196,7 +178,7 @@ StreamRun runStream(const live::SshdFixture &sshd, const QString &wrapper, BusyT
     QList<double> latencies;
     QObject::connect(&client, &AgentClient::ready, &loop, [&] {
         agentPid = client.agentHello().value(QLatin1String("pid")).toInteger(-1);
-        sshPid = sshChildPid();
+        sshPid = qint64(sshtest::sshChildOfThisProcess());
         sampler.start();
     });
     QObject::connect(&client, &AgentClient::disconnected, &loop, [&](const QString &problem) {

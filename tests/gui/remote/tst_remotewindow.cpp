@@ -2,6 +2,7 @@
 // changes nothing), the recent hosts (addresses only, never the password), and a remote host's window against a
 // real ssh whose 127.0.0.1 port nobody listens on: its name on the title, above the panes and on every chart,
 // read-only, and the banner that says it is down and when it tries again. (tst_live_remotewindow connects one.)
+#include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "charts/chartpanel.h"
 #include "charts/livestatsview.h"
 #include "mainwindow.h"
@@ -25,28 +26,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace dmtune;
 
 namespace {
-
-int closedLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
-}
 
 QAction *connectAction(MainWindow &window)
 {
@@ -222,7 +206,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString config = dir.filePath(QStringLiteral("ssh_config")); // none of the user's ssh set-up
         QFile(config).open(QIODevice::WriteOnly);
-        const int port = closedLoopbackPort();
+        const int port = sshtest::freeLoopbackPort();
         const HostAddress address { QStringLiteral("root"), QStringLiteral("127.0.0.1"), port };
 
         MainWindow local(SysfsRoot(dir.path(), QString()));

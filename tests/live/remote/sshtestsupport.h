@@ -2,6 +2,7 @@
 // What the tests that talk to a real sshd share (tst_live_remote's SshdFixture, tst_vm_remote's lab VM): key pairs
 // made with ssh-keygen, a free port on 127.0.0.1, a known_hosts line and a client-side ssh config that reads
 // nothing of the system's ssh set-up (its own key, its own known_hosts, strict host key checking).
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QString>
@@ -79,6 +80,24 @@ inline bool writeFile(const QString &path, const QString &text)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text.toUtf8()) >= 0;
+}
+
+// The ssh client this process started (an AgentClient's): killing it is a lost connection; -1 when none.
+inline pid_t sshChildOfThisProcess()
+{
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &entry : entries) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray s = stat.readAll();
+        const qsizetype close = s.lastIndexOf(')');
+        if (close < 0 || !s.contains("(ssh)"))
+            continue;
+        if (s.mid(close + 2).split(' ').value(1).toLongLong() == ::getpid())
+            return pid_t(entry.toLongLong());
+    }
+    return -1;
 }
 
 } // namespace dmtune::sshtest

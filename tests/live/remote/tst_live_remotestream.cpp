@@ -29,23 +29,6 @@ using namespace dmtune::live;
 
 namespace {
 
-// The ssh client this process started (the AgentClient's): killing it is the connection lost.
-pid_t sshChild()
-{
-    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray s = stat.readAll();
-        const qsizetype close = s.lastIndexOf(')');
-        if (close < 0 || !s.contains("(ssh)"))
-            continue;
-        if (s.mid(close + 2).split(' ').value(1).toLongLong() == QCoreApplication::applicationPid())
-            return pid_t(entry.toLongLong());
-    }
-    return -1;
-}
-
 double readRate(const QList<SampleBatch> &batches, const QString &device)
 {
     double sectors = 0, seconds = 0;
@@ -168,7 +151,7 @@ private Q_SLOTS:
         sampler.start();
         QTRY_VERIFY_WITH_TIMEOUT(batches >= 3, 10000);
 
-        const pid_t ssh = sshChild();
+        const pid_t ssh = sshtest::sshChildOfThisProcess();
         QVERIFY(ssh > 0);
         QCOMPARE(::kill(ssh, SIGKILL), 0);
         QVERIFY(lost.wait(10000));
@@ -339,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(started.wait(15000));
         QVERIFY(!workload.jobId().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(times.size() >= 1, 10000);
-        QCOMPARE(::kill(sshChild(), SIGKILL), 0);
+        QCOMPARE(::kill(sshtest::sshChildOfThisProcess(), SIGKILL), 0);
         QVERIFY(detached.wait(10000));
         QVERIFY(workload.isRunning());
         QTest::qWait(1500); // the job goes on meanwhile

@@ -2,6 +2,7 @@
 // pipes, capturing the standard fake machine; its tree scans as the original does), the refusals of a lying
 // agent's entries, what each problem line needs (the lines as hostaddress.cpp and agentprotocol.cpp make them),
 // and the retries with backoff against a real ssh whose port on 127.0.0.1 nobody listens on.
+#include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "fakesysfs.h"
 #include "standardmachine.h"
 
@@ -19,8 +20,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace dmtune;
@@ -41,22 +40,6 @@ QJsonObject dir(const QString &path)
 QJsonObject link(const QString &path, const QString &target)
 {
     return { { QStringLiteral("path"), path }, { QStringLiteral("link"), target } };
-}
-
-// A port on 127.0.0.1 that nothing listens on (bound, read, closed).
-int closedLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
 }
 
 QStringList deviceNames(const DeviceSnapshot &snapshot)
@@ -233,7 +216,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString config = dir.filePath(QStringLiteral("ssh_config")); // nothing of the user's ssh set-up
         QFile(config).open(QIODevice::WriteOnly);
-        const int port = closedLoopbackPort();
+        const int port = sshtest::freeLoopbackPort();
         QVERIFY(port > 0);
         RemoteHost host({ QString(), QStringLiteral("127.0.0.1"), port }, { config, QStringLiteral("dmtunectl") });
         host.setRetryDelays(300, 1200);
