@@ -116,6 +116,8 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     // One Applier for the window: the Tune tab and the History dock share it (and its busy state).
     m_session = new TuningSession(m_sysfs, Applier::Mode::Auto, this);
     m_session->setReadOnly(!m_sysfs.isLive());
+    if (m_remote) // planned on the host's capture, run by its agent there
+        m_session->setRemote(m_remoteOps, m_remote->displayName());
     m_editor = new ParameterEditor(m_session);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("deviceTabs"));

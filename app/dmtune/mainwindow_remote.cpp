@@ -44,9 +44,10 @@ void MainWindow::makeRemoteOperations()
 QWidget *MainWindow::remoteTuneTab(QWidget *editor)
 {
     auto *note = new QLabel(
-        QStringLiteral("Tuning on a remote host is read-only here: the values are %1's, the preview is planned on "
-                       "its capture. Write them with <tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>, or "
-                       "apply a preset (Presets), which runs there.")
+        QStringLiteral("Tuning %1: the values are %1's, the preview is planned on its capture, and Apply has its "
+                       "agent plan again, check and write there (a value that changed there since is refused as "
+                       "stale). Undo is off for these changes: apply the old value. The same from a shell: "
+                       "<tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>.")
             .arg(m_remote->displayName().toHtmlEscaped()));
     note->setObjectName(QStringLiteral("remoteTuneNote"));
     note->setTextFormat(Qt::RichText);

@@ -1,6 +1,7 @@
 #include "params/tuningsession.h"
 
 #include "ops/operationregistry.h"
+#include "ops/operationservice.h"
 #include "ops/tuningoperations.h"
 
 #include <QDateTime>
@@ -31,9 +32,27 @@ void TuningSession::setReadOnly(bool readOnly)
     m_readOnly = readOnly;
 }
 
+void TuningSession::setRemote(OperationService *service, const QString &hostName)
+{
+    m_remote = service;
+    m_remoteHost = hostName;
+    m_readOnly = false;
+    connect(service, &OperationService::finished, this, [this](const OperationResult &result, const QString &tag) {
+        if (tag != QLatin1String("tuning") || !m_remoteBusy)
+            return;
+        m_remoteBusy = false;
+        const ApplyResult applied = applyResultOf(result);
+        if (applied.ok() && !applied.dryRun)
+            m_history->record(applied); // the history entry and the chart markers, as a local transaction's
+        Q_EMIT finished(applied, false);
+        Q_EMIT operationFinished(result);
+        Q_EMIT busyChanged(false);
+    });
+}
+
 bool TuningSession::apply(const ChangeSet &changes, RiskConsent consent)
 {
-    if (!canApply() || changes.isEmpty())
+    if (!canApply() || changes.isEmpty() || m_remote) // a remote host's changes go through plan() and run()
         return false;
     if (!m_applier->apply(changes, false, consent))
         return false;
@@ -52,6 +71,12 @@ bool TuningSession::run(const OperationPlan &plan, const OperationAnswers &answe
 {
     if (!canApply())
         return false;
+    if (m_remote) {
+        m_remoteBusy = true;
+        m_remote->run(plan, answers, QStringLiteral("tuning"));
+        Q_EMIT busyChanged(true);
+        return true;
+    }
     if (!m_applier->run(plan, answers))
         return false;
     Q_EMIT busyChanged(true);
@@ -104,6 +129,8 @@ QString TuningSession::executorText() const
 {
     if (m_readOnly)
         return QStringLiteral("tuning: read-only (captured tree)");
+    if (m_remote)
+        return QStringLiteral("tuning: on %1 (its agent)").arg(m_remoteHost);
     if (m_applier->usesHelper())
         return QStringLiteral("tuning: via pkexec dmtune-helper");
     if (!m_applier->sysfs().isLive())
@@ -115,6 +142,11 @@ QString TuningSession::executorToolTip() const
 {
     if (m_readOnly)
         return QStringLiteral("A captured tree is inspected, never written: edits can be previewed, not applied.");
+    if (m_remote)
+        return QStringLiteral("Planned on %1's capture, then planned again, checked, written and read back there by "
+                              "its agent (a value that changed there since the plan is refused as stale). Undo is "
+                              "off for these changes: apply the old value.")
+            .arg(m_remoteHost);
     if (m_applier->usesHelper()) {
         const QString helper = Applier::defaultHelperPath();
         QString tip = QStringLiteral("Not root: each Apply runs %1 through pkexec, which asks polkit "

@@ -9,6 +9,8 @@
 
 namespace dmtune {
 
+class OperationService;
+
 class TuningSession : public QObject {
     Q_OBJECT
 public:
@@ -21,10 +23,15 @@ public:
 
     // Captured trees are inspected, not written: the editor previews but does not apply.
     void setReadOnly(bool readOnly);
+    // A remote host's window: the tree is the host's capture (plans are made on it), runs go to `service` (its
+    // agent plans again on the live state there, refuses a stale plan, writes and reads back). The results go into
+    // the history and the markers as local ones do; Undo is off for them (it would write the capture). Not owned.
+    void setRemote(OperationService *service, const QString &hostName);
+    bool isRemote() const { return m_remote != nullptr; }
     bool isReadOnly() const { return m_readOnly; }
-    bool isBusy() const { return m_applier->isBusy(); }
+    bool isBusy() const { return m_applier->isBusy() || m_remoteBusy; }
     bool canApply() const { return !m_readOnly && !isBusy(); }
-    bool canUndo() const { return !m_readOnly && m_history->canUndo(); }
+    bool canUndo() const { return !m_readOnly && !m_remote && m_history->canUndo(); }
 
     // Start a transaction / undo the newest history entry; false (nothing started) when busy or read-only.
     // `consent`: the user confirmed the change set's data risks (ConfirmRiskDialog); the core refuses them without.
@@ -61,6 +68,9 @@ private:
     ChangeHistory *m_history = nullptr;
     bool m_readOnly = false;
     bool m_undoRunning = false;
+    OperationService *m_remote = nullptr;
+    QString m_remoteHost;
+    bool m_remoteBusy = false;
 };
 
 } // namespace dmtune

@@ -42,6 +42,13 @@
 namespace dmtune {
 
 namespace {
+
+// The tags this manager gives its plans and runs (a remote window's OperationService is shared with the path group
+// panel and the Tune tab, whose answers come here too).
+bool isPresetTag(const QString &tag)
+{
+    return tag == QLatin1String("dry-run") || tag == QLatin1String("apply") || tag.startsWith(QLatin1String("keep:"));
+}
 constexpr int PathRole = Qt::UserRole + 1;
 
 // JSON and exported text: fixed font, no wrapping (udev rules are long lines).
@@ -113,8 +120,10 @@ void PresetManager::setOperationService(OperationService *service, const QString
     m_remoteHost = service ? host : QString();
     connect(m_service, &OperationService::planned, this, &PresetManager::onPlanned);
     connect(m_service, &OperationService::finished, this, &PresetManager::onOperationFinished);
-    connect(
-        m_service, &OperationService::planFailed, this, [this](const QString &, const QString &error, const QString &) {
+    connect(m_service, &OperationService::planFailed, this,
+        [this](const QString &, const QString &error, const QString &tag) {
+            if (!isPresetTag(tag))
+                return;
             --m_operations;
             refreshPreview();
             setStatus(error);
@@ -485,6 +494,8 @@ bool PresetManager::applyCurrent(const QStringList &devices)
 
 void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
 {
+    if (!isPresetTag(tag))
+        return; // a remote window's service is shared: another panel's plan
     --m_operations;
     if (tag == QLatin1String("dry-run")) {
         QStringList lines = plan.steps;
@@ -535,6 +546,8 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
 
 void PresetManager::onOperationFinished(const OperationResult &result, const QString &tag)
 {
+    if (!isPresetTag(tag))
+        return; // another panel's result (the Tune tab records its own)
     --m_operations;
     const bool keep = tag.startsWith(QLatin1String("keep:"));
     // The transaction goes into the window's history (Undo) and puts markers on the charts.

@@ -228,7 +228,8 @@ private Q_SLOTS:
         QVERIFY(window->remoteHeader()->text().contains(name));
         for (ChartPanel *panel : window->statsView()->panels())
             QVERIFY2(panel->titleText().startsWith(name + QLatin1Char(':')), qPrintable(panel->titleText()));
-        QVERIFY(window->tuningSession()->isReadOnly());
+        QVERIFY(window->tuningSession()->isRemote());
+        QVERIFY(!window->tuningSession()->canUndo());
         // The Workload dock runs fio on the host: offered, with the lab device (this machine's) not.
         QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
         QVERIFY(window->workloadPanel()->remoteWorkload());

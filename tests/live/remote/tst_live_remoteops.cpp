@@ -10,6 +10,10 @@
 #include "discovery/discovery.h"
 #include "mainwindow.h"
 #include "ops/plandialog.h"
+#include "params/changehistory.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
+#include "params/tuningsession.h"
 #include "pathgroups/multipathactions.h"
 #include "pathgroups/pathgroupspanel.h"
 #include "presets/presetjson.h"
@@ -62,6 +66,57 @@ private Q_SLOTS:
         m_local = new MainWindow(SysfsRoot(m_empty.path(), QString()));
     }
     void cleanupTestCase() { delete m_local; }
+
+    // The Tune tab of a remote window: planned on the host's capture, applied there by its agent, read back; the
+    // history has the entry (Undo off); a value changed there behind the plan's back is refused as stale.
+    void theTuneTabWritesThere()
+    {
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
+        QVERIFY(window);
+        const auto closeWindow = qScopeGuard([&] { window->close(); });
+        RemoteHost *remote = window->remoteHost();
+        QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name()), 30000);
+        TuningSession *session = window->tuningSession();
+        QVERIFY(session->isRemote() && !session->isReadOnly());
+        QVERIFY(session->executorText().contains(m_sshd.host()));
+        ParameterEditor *editor = window->parameterEditor();
+        QVERIFY(window->selectDevice(m_loop.name()));
+        QVERIFY(window->showTab(QStringLiteral("tune")));
+        QTRY_VERIFY_WITH_TIMEOUT(editor->shownDevice() == m_loop.name() && !editor->isReading(), 20000);
+
+        const QString before = value(QStringLiteral("nomerges"));
+        const QString want = before == QLatin1String("1") ? QStringLiteral("0") : QStringLiteral("1");
+        QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), want));
+        editor->updatePreview();
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
+        QSignalSpy finished(editor, &ParameterEditor::applyFinished);
+        QVERIFY(editor->apply());
+        QVERIFY(finished.wait(20000));
+        const auto result = finished.first().first().value<ApplyResult>();
+        QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
+        QCOMPARE(value(QStringLiteral("nomerges")), want); // written on the host (this machine, through sshd)
+        QCOMPARE(session->history()->entries().size(), 1);
+        QVERIFY(!session->canUndo());
+        // The capture is fetched again: the window's tree reads the new value.
+        QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name())
+                && remote->sysfsRoot().readOr(QStringLiteral("block/%1/queue/nomerges").arg(m_loop.name())).trimmed()
+                    == want,
+            20000);
+
+        // Planned on the capture, changed on the host before Apply: stale there, nothing written.
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
+        QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), before));
+        editor->updatePreview();
+        QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
+        QVERIFY(m_loop.setQueue(m_sysfs, QStringLiteral("nomerges"), QStringLiteral("2")));
+        finished.clear();
+        QVERIFY(editor->apply());
+        QVERIFY(finished.wait(20000));
+        const auto stale = finished.first().first().value<ApplyResult>();
+        QVERIFY(!stale.ok());
+        QCOMPARE(value(QStringLiteral("nomerges")), QStringLiteral("2"));
+    }
 
     void aPresetIsAskedHereAndAppliedThere()
     {
