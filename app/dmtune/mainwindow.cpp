@@ -379,13 +379,6 @@ void MainWindow::setupPathGroups()
 
 void MainWindow::updateTuningLabel()
 {
-    if (m_remote) {
-        m_tuningLabel->setText(QStringLiteral("tuning: read-only (remote host)"));
-        m_tuningLabel->setToolTip(QStringLiteral("The Tune tab only previews on a remote host; tune it with dmtunectl "
-                                                 "--host %1 set ..., or apply a preset (Presets)")
-                                      .arg(m_remote->displayName()));
-        return;
-    }
     m_tuningLabel->setText(m_session->executorText());
     m_tuningLabel->setToolTip(m_session->executorToolTip());
 }
