@@ -83,11 +83,9 @@ void RemoteOperationRunner::failAll(const QString &error)
 void RemoteOperationRunner::onMessage(const QJsonObject &message)
 {
     const qint64 id = message.value(QLatin1String("id")).toInteger();
-    const auto it = m_pending.constFind(id);
-    if (it == m_pending.constEnd())
+    if (!m_pending.contains(id))
         return;
-    const Pending pending = *it;
-    m_pending.erase(it);
+    const Pending pending = m_pending.take(id);
     const QString type = message.value(QLatin1String("type")).toString();
     if (type == QLatin1String("error")) {
         fail(pending, message.value(QLatin1String("error")).toString());

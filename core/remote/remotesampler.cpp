@@ -117,7 +117,7 @@ void RemoteSampler::onMessage(const QJsonObject &message)
     const Result<SampleBatch> batch = m_reader.decode(message);
     if (!batch) {
         // The stream's state is lost with a bad message: end every series and ask for a new stream.
-        const QString problem = batch.errorMessage();
+        const QString &problem = batch.errorMessage(); // batch is this function's: the reference stays valid
         m_client->request(QStringLiteral("cancel"), { { QLatin1String("target"), m_streamId } });
         endStream();
         Q_EMIT samplingFailed(problem);
