@@ -104,8 +104,13 @@ private Q_SLOTS:
                     == want,
             20000);
 
-        // Planned on the capture, changed on the host before Apply: stale there, nothing written.
-        QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
+        // Planned on the capture, changed on the host before Apply: stale there, nothing written. First the editor
+        // shows the new value (read from the capture fetched again), else an edit back to `before` is no change.
+        const auto shown = [editor] {
+            const int row = editor->model()->rowOf(QStringLiteral("queue/nomerges"));
+            return row >= 0 ? editor->model()->tunables().at(row).value : QString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown() == want && !editor->isReading(), 20000);
         QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), before));
         editor->updatePreview();
         QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
