@@ -1,11 +1,11 @@
 #include "remote/remoteworkload.h"
 
 #include "remote/agentclient.h"
+#include "util/atomicfile.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace dmtune {
 
@@ -166,12 +166,11 @@ void RemoteWorkload::finish(const QJsonObject &exit)
         const QJsonObject file = v.toObject();
         if (m_recordPath.isEmpty() || !file.contains(key("data")))
             continue;
-        // Only where this side asked for it, as a new file (start() refused an existing one).
-        QSaveFile out(m_recordPath);
+        // Only where this side asked for it, as a new file (start() refused an existing one; one that appeared
+        // since is refused too), never through a link.
         const QByteArray data = QByteArray::fromBase64(file.value(key("data")).toString().toLatin1());
-        if (QFileInfo::exists(m_recordPath) || !out.open(QIODevice::WriteOnly) || out.write(data) != data.size()
-            || !out.commit())
-            problem = QStringLiteral("the recording could not be written to %1").arg(m_recordPath);
+        if (const Status written = writeFileAtomically(m_recordPath, data, ExistingFile::Refuse); !written)
+            problem = QStringLiteral("the recording could not be written: %1").arg(written.errorMessage);
         else
             recorded = m_recordPath;
     }
