@@ -211,6 +211,15 @@ QTreeView *MainWindow::treeView() const
     return m_tree;
 }
 
+QMenu *MainWindow::menuNamed(const QString &text) const
+{
+    for (QAction *action : menuBar()->actions()) {
+        if (action->menu() && action->text() == text)
+            return action->menu();
+    }
+    return nullptr;
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));

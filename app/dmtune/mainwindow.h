@@ -12,6 +12,7 @@
 class QDialog;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QSplitter;
 class QTabWidget;
 class QTimer;
@@ -154,6 +155,7 @@ protected:
 private:
     MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent);
     void createMenus();
+    QMenu *menuNamed(const QString &text) const; // a menu of the menu bar by its text ("&File"); null if none
     void onSnapshot(const DeviceSnapshot &snapshot);
     void onCurrentRowChanged(const QModelIndex &current);
     void restoreSelection(const DeviceSnapshot &snapshot);

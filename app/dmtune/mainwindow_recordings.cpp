@@ -34,11 +34,7 @@ void chooseRecordings(
 
 void MainWindow::setupRecordings()
 {
-    QMenu *file = nullptr;
-    for (QAction *action : menuBar()->actions()) {
-        if (action->menu() && action->text() == QStringLiteral("&File"))
-            file = action->menu();
-    }
+    QMenu *file = menuNamed(QStringLiteral("&File"));
     if (!file)
         return;
     QAction *first = file->actions().value(0);

@@ -169,11 +169,7 @@ void MainWindow::askSudoPassword()
 
 void MainWindow::setupConnectMenu()
 {
-    QMenu *file = nullptr;
-    for (QAction *action : menuBar()->actions()) {
-        if (action->menu() && action->text() == QStringLiteral("&File"))
-            file = action->menu();
-    }
+    QMenu *file = menuNamed(QStringLiteral("&File"));
     if (!file)
         return;
     auto *connectAction = new QAction(QStringLiteral("Connect to &host…"), file);

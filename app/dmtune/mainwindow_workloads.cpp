@@ -9,7 +9,7 @@
 #include "workloads/workloadpanel.h"
 
 #include <QDockWidget>
-#include <QMenuBar>
+#include <QMenu>
 #include <QScrollArea>
 #include <QTabWidget>
 
@@ -31,10 +31,8 @@ void MainWindow::setupWorkloads()
     m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);
-    for (QAction *action : menuBar()->actions()) {
-        if (action->menu() && action->text() == QLatin1String("&View"))
-            action->menu()->addAction(m_workloadDock->toggleViewAction());
-    }
+    if (QMenu *view = menuNamed(QStringLiteral("&View")))
+        view->addAction(m_workloadDock->toggleViewAction());
 
     connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, &WorkloadPanel::setSnapshot);
     connect(m_workloadPanel, &WorkloadPanel::createLabDeviceRequested, this, &MainWindow::createLabDevice);
