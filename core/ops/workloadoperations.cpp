@@ -6,6 +6,8 @@
 #include "workloads/fiorun.h"
 #include "workloads/writeguard.h"
 
+#include <QFile>
+
 namespace dmtune {
 
 namespace {
@@ -17,6 +19,11 @@ Result<FioJob> jobOf(const QJsonObject &request)
     const QJsonObject o = request.value(QLatin1String("job")).toObject();
     if (o.isEmpty())
         return Result<FioJob>::failure(QStringLiteral("workload.start needs \"job\""));
+    // Content is an agent's to write (withJobFileAt); a plan here never writes a file it was sent.
+    if (o.contains(QLatin1String("job_file_data")))
+        return Result<FioJob>::failure(
+            QStringLiteral("workload.start: \"job_file_data\" is taken by a remote "
+                           "host's agent only; here give the job file's path as \"job_file\""));
     if (const QString file = o.value(QLatin1String("job_file")).toString(); !file.isEmpty()) {
         FioJob job;
         job.id = QStringLiteral("custom");
@@ -122,6 +129,70 @@ QJsonObject workloadRequest(const FioJob &job, const QString &device)
     QJsonObject o = fioJobToJson(job);
     o.remove(QStringLiteral("checked_arguments")); // always checked again: the plan freezes its own
     return { { QStringLiteral("device"), device }, { QStringLiteral("job"), o } };
+}
+
+Result<QByteArray> readJobFileContent(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    const QByteArray content = file.read(MaxJobFileBytes + 1);
+    if (content.size() > MaxJobFileBytes)
+        return Result<QByteArray>::failure(
+            QStringLiteral("%1 is larger than %2 KiB: not a fio job file").arg(path).arg(MaxJobFileBytes / 1024));
+    return content;
+}
+
+QJsonObject workloadRequestWithContent(const FioJob &job, const QString &device, const QByteArray &content)
+{
+    QJsonObject request = workloadRequest(job, device);
+    QJsonObject o = request.value(QLatin1String("job")).toObject();
+    o.remove(QStringLiteral("job_file"));
+    o.insert(QStringLiteral("job_file_name"), job.jobFile);
+    o.insert(QStringLiteral("job_file_data"), QString::fromLatin1(content.toBase64()));
+    request.insert(QStringLiteral("job"), o);
+    return request;
+}
+
+Result<std::optional<SentJobFile>> sentJobFileOf(const QJsonObject &request)
+{
+    using R = Result<std::optional<SentJobFile>>;
+    const QJsonObject o = request.value(QLatin1String("job")).toObject();
+    const QJsonValue data = o.value(QLatin1String("job_file_data"));
+    if (data.isUndefined())
+        return R(std::nullopt);
+    if (o.contains(QLatin1String("job_file")))
+        return R::failure(QStringLiteral("workload.start: a job file as a path here (\"job_file\") and as content "
+                                         "(\"job_file_data\"): send one"));
+    // Checked before decoding: base64 is 4 characters for every 3 bytes.
+    const QString text = data.toString();
+    if (!data.isString() || text.size() > (MaxJobFileBytes + 2) / 3 * 4 + 4)
+        return R::failure(QStringLiteral("workload.start: the job file is larger than %1 KiB or not text")
+                              .arg(MaxJobFileBytes / 1024));
+    auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return R::failure(QStringLiteral("workload.start: \"job_file_data\" is not base64"));
+    if (decoded.decoded.size() > MaxJobFileBytes)
+        return R::failure(
+            QStringLiteral("workload.start: the job file is larger than %1 KiB").arg(MaxJobFileBytes / 1024));
+    QString name = o.value(QLatin1String("job_file_name")).toString().section(QLatin1Char('/'), -1);
+    if (name.isEmpty() || name == QLatin1String(".") || name == QLatin1String(".."))
+        name = QStringLiteral("job.fio");
+    return R(SentJobFile { std::move(decoded.decoded), name });
+}
+
+QJsonObject withJobFileAt(const QJsonObject &request, const QString &path)
+{
+    QJsonObject o = request.value(QLatin1String("job")).toObject();
+    const QString sentName = o.value(QLatin1String("job_file_name")).toString();
+    o.remove(QStringLiteral("job_file_data"));
+    o.remove(QStringLiteral("job_file_name"));
+    o.insert(QStringLiteral("job_file"), path);
+    if (o.value(QLatin1String("title")).toString().isEmpty())
+        o.insert(QStringLiteral("title"), sentName.isEmpty() ? path : sentName);
+    QJsonObject out = request;
+    out.insert(QStringLiteral("job"), o);
+    return out;
 }
 
 const PreparedWorkload *preparedWorkloadOf(const OperationPlan &plan)

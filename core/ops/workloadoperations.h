@@ -14,6 +14,7 @@
 #include "workloads/fiojob.h"
 
 #include <memory>
+#include <optional>
 
 namespace dmtune {
 
@@ -21,6 +22,25 @@ inline constexpr auto WorkloadStartKind = "workload.start";
 
 // {"device": "loop3" (any spec resolveDeviceSpec knows), "job": fioJobToJson(job)} (a job file: "job_file").
 QJsonObject workloadRequest(const FioJob &job, const QString &device);
+
+// A job file for another host (a remote window): its content goes in the request, not its path, as
+// "job_file_data" (base64) and "job_file_name" (the path here, for the title). Only an agent takes it
+// (remote/agentoperations.h): it writes the bytes into a private directory and plans with that path, so that
+// fio reads the job there; a local plan refuses it (a local job file is read where "job_file" says).
+inline constexpr qsizetype MaxJobFileBytes = 1 << 20;
+// The job file read once, at most MaxJobFileBytes; the error names the file.
+Result<QByteArray> readJobFileContent(const QString &path);
+QJsonObject workloadRequestWithContent(const FioJob &job, const QString &device, const QByteArray &content);
+
+struct SentJobFile {
+    QByteArray content;
+    QString fileName; // a plain file name for the copy: the sent name's last part, "job.fio" when it has none
+};
+// The job file a request carries as content: nullopt when it carries none; an error line for both a path and
+// content, content over MaxJobFileBytes, or data that is not base64.
+Result<std::optional<SentJobFile>> sentJobFileOf(const QJsonObject &request);
+// The request with its content replaced by the path the copy was written to (the title stays the sent name).
+QJsonObject withJobFileAt(const QJsonObject &request, const QString &path);
 
 struct PreparedWorkload {
     FioJob job; // checked: a job file's options frozen into checkedArguments

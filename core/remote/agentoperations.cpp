@@ -4,7 +4,15 @@
 #include "dm/devicemapper.h"
 #include "ops/operationrunner.h"
 
+#include "ops/workloadoperations.h"
+#include "util/fd.h"
+
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
+
+#include <fcntl.h>
 
 namespace dmtune {
 
@@ -13,6 +21,23 @@ namespace {
 QLatin1String key(const char *k)
 {
     return QLatin1String(k);
+}
+
+// A sent job file in a directory of its own: mkdtemp's (0700, new), the file created O_EXCL beneath it with no
+// link followed (createNewFile). The directory goes when the pointer does.
+Result<std::shared_ptr<QTemporaryDir>> writeSentJobFile(const SentJobFile &sent, QString *path)
+{
+    using R = Result<std::shared_ptr<QTemporaryDir>>;
+    auto dir = std::make_shared<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/dmtune-agent-plan-XXXXXX"));
+    if (!dir->isValid())
+        return R::failure(QStringLiteral("plan: cannot make a temporary directory: %1").arg(dir->errorString()));
+    const Fd dirFd(::open(QFile::encodeName(dir->path()).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (dirFd.get() < 0)
+        return R::failure(QStringLiteral("plan: cannot open %1").arg(dir->path()));
+    if (const Status written = createNewFile(dirFd.get(), sent.fileName, sent.content, 0600); !written)
+        return R::failure(QStringLiteral("plan: the job file: %1").arg(written.errorMessage));
+    *path = dir->filePath(sent.fileName);
+    return R(dir);
 }
 
 } // namespace
@@ -33,11 +58,13 @@ AgentOperations::AgentOperations(const SysfsRoot &root, Send send, QObject *pare
     m_runner = new OperationRunner(this);
     m_runner->setEnvironment(env);
     connect(m_runner, &OperationRunner::planned, this, [this](const OperationPlan &plan, const QString &tag) {
+        m_sentJobFiles.remove(tag);
         m_send({ { key("type"), QStringLiteral("plan") }, { key("id"), tag.toLongLong() },
             { key("plan"), planToJson(plan) } });
     });
     connect(m_runner, &OperationRunner::planFailed, this,
         [this](const QString &kind, const QString &error, const QString &tag) {
+            m_sentJobFiles.remove(tag);
             m_send({ { key("type"), QStringLiteral("error") }, { key("id"), tag.toLongLong() },
                 { key("error"), QStringLiteral("%1: %2").arg(kind, error) } });
         });
@@ -76,7 +103,21 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
             return QStringLiteral("plan: no operation '%1' here (kinds lists them)").arg(kind);
         if (!request.value(key("request")).isObject())
             return QStringLiteral("plan: \"request\" must be an object");
-        m_runner->plan(kind, request.value(key("request")).toObject(), tag);
+        QJsonObject asked = request.value(key("request")).toObject();
+        if (kind == QLatin1String(WorkloadStartKind)) {
+            const auto sent = sentJobFileOf(asked);
+            if (!sent)
+                return sent.errorMessage();
+            if (sent->has_value()) {
+                QString path;
+                const auto dir = writeSentJobFile(**sent, &path);
+                if (!dir)
+                    return dir.errorMessage();
+                m_sentJobFiles.insert(tag, dir.value());
+                asked = withJobFileAt(asked, path);
+            }
+        }
+        m_runner->plan(kind, asked, tag);
         return {};
     }
     const Result<OperationPlan> plan = planFromJson(request.value(key("plan")).toObject());

@@ -2,17 +2,23 @@
 // The core operations on the agent's host (protocol 1.1; ops/operationregistry.h): the near side renders plans
 // and results and asks the user; every rule stays in the operation, which runs here, on this host's state.
 //   kinds  -> {"type":"kinds","kinds":[{"kind","description"}...]}
-//   plan   {"kind", "request"} -> {"type":"plan","plan":planToJson} (or an error line)
+//   plan   {"kind", "request"} -> {"type":"plan","plan":planToJson} (or an error line). A workload.start
+//          request may carry its job file as content (workloadRequestWithContent): written here into a private
+//          temporary directory (0700, the file created new, no link followed) and planned with that path, so that
+//          fio reads it here and the write guard looks at this host's device; removed once the plan is made.
 //   run    {"plan":planToJson, "answers":answersToJson} -> {"type":"result","result":resultToJson}: run() plans
 //          again on the state here and refuses a stale plan or answers that do not cover it, as locally.
 // The operations run one at a time on a job (OperationRunner): the agent's streams go on meanwhile.
 #include "sysfs/sysfsroot.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 
 #include <functional>
 #include <memory>
+
+class QTemporaryDir;
 
 namespace dmtune {
 
@@ -33,6 +39,7 @@ public:
 
 private:
     Send m_send;
+    QHash<QString, std::shared_ptr<QTemporaryDir>> m_sentJobFiles; // by tag: a plan's job file, until it is made
     std::shared_ptr<DeviceMapper> m_dm; // outlives the runner (declared first, destroyed last)
     OperationRunner *m_runner = nullptr;
 };

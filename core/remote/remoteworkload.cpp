@@ -76,7 +76,8 @@ RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
 
 RemoteWorkload::~RemoteWorkload() = default;
 
-bool RemoteWorkload::start(const QStringList &runArguments, const QString &recordPath, QString *error)
+bool RemoteWorkload::start(const QStringList &runArguments, const QString &recordPath, QString *error,
+    const std::optional<QByteArray> &jobFileContent)
 {
     if (m_running) {
         *error = QStringLiteral("a workload is already running");
@@ -93,13 +94,19 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
     QStringList argv = runArguments;
     QJsonArray files;
     if (const qsizetype job = argv.indexOf(QStringLiteral("--job")); job >= 0 && job + 1 < argv.size()) {
-        QFile in(argv.at(job + 1));
-        if (!in.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("cannot read %1: %2").arg(argv.at(job + 1), in.errorString());
-            return false;
+        QByteArray content;
+        if (jobFileContent) {
+            content = *jobFileContent;
+        } else {
+            QFile in(argv.at(job + 1));
+            if (!in.open(QIODevice::ReadOnly)) {
+                *error = QStringLiteral("cannot read %1: %2").arg(argv.at(job + 1), in.errorString());
+                return false;
+            }
+            content = in.readAll();
         }
         files.append(QJsonObject { { key("index"), int(job + 1) }, { key("path"), argv.at(job + 1) },
-            { key("output"), false }, { key("data"), QString::fromLatin1(in.readAll().toBase64()) } });
+            { key("output"), false }, { key("data"), QString::fromLatin1(content.toBase64()) } });
     }
     if (!recordPath.isEmpty()) {
         argv << QStringLiteral("--record") << QFileInfo(recordPath).fileName();

@@ -12,6 +12,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include <optional>
+
 namespace dmtune {
 
 class AgentClient;
@@ -29,8 +31,11 @@ public:
     ~RemoteWorkload() override;
 
     // runArguments: `run` and its options (remoteRunArguments); recordPath: this side's file for the recording,
-    // or empty. False with *error when it cannot start (not connected, a run going, a file that exists here).
-    bool start(const QStringList &runArguments, const QString &recordPath, QString *error);
+    // or empty. jobFileContent: what is sent as --job FILE's content (the bytes the far side's plan checked),
+    // else the file is read now. False with *error when it cannot start (not connected, a run going, a file that
+    // exists here).
+    bool start(const QStringList &runArguments, const QString &recordPath, QString *error,
+        const std::optional<QByteArray> &jobFileContent = std::nullopt);
     void stop();
     bool isRunning() const { return m_running; }
     QString jobId() const { return m_job; }

@@ -422,6 +422,12 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
                 return;
             m_checking = false;
             updateButtons();
+            // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
+            if (m_remoteJobContent
+                && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
+                return setStatus(QStringLiteral("The agent on %1 does not take job files (an older dmtune there): "
+                                                "update it there")
+                                     .arg(m_hostName));
             onPlanned(plan, tag.mid(9));
         });
     connect(m_remotePlanner, &RemoteOperationRunner::planFailed, this,
@@ -499,10 +505,6 @@ void WorkloadPanel::start()
         return setStatus(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
-    if (m_remoteRun && job.isCustom())
-        return setStatus(QStringLiteral("A job file on %1: dmtunectl --host %1 run --job FILE (it is read here and "
-                                        "sent)")
-                             .arg(m_hostName));
     // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
     StartRequest request { job, device, {} };
     if (m_record->isChecked()) {
@@ -513,12 +515,23 @@ void WorkloadPanel::start()
     Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
     if (m_remoteRun) {
         // The far side's workload.start plan: the guard's decision on its device, shown and confirmed here.
+        // A job file is read here once: these bytes are the far side's plan's and the run's (read again, an
+        // edit in between would run unchecked).
+        m_remoteJobContent.reset();
+        if (job.isCustom()) {
+            const auto content = readJobFileContent(job.jobFile);
+            if (!content)
+                return setStatus(content.errorMessage());
+            m_remoteJobContent = content.value();
+        }
         m_checking = true;
         updateButtons();
         setStatus(QStringLiteral("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
         m_remoteJob = job;
         m_remoteDevice = device;
-        m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind), workloadRequest(job, device),
+        m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind),
+            m_remoteJobContent ? workloadRequestWithContent(job, device, *m_remoteJobContent)
+                               : workloadRequest(job, device),
             QStringLiteral("workload:") + request.recordPath);
         return;
     }
@@ -568,7 +581,7 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
         const bool confirmed = plan.needsAnswers() && answersProblem(plan, answers).isEmpty();
         QString error;
         const QStringList args = remoteRunArguments(m_remoteJob, m_remoteDevice, confirmed);
-        if (!m_remoteRun->start(args, recordPath, &error))
+        if (!m_remoteRun->start(args, recordPath, &error, m_remoteJobContent))
             return setStatus(error);
         log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
         setStatus(QStringLiteral("Starting fio on %1...").arg(m_hostName));

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -62,7 +63,8 @@ public:
     void setStatsView(LiveStatsView *view);
     // A remote host's window: the workload.start plan (the guard's decision) is made there through `planner`,
     // and fio runs there as a job of its agent (RemoteWorkload: it outlives a lost connection, its recording is
-    // fetched here). Job files and the lab device stay local-only. Set once, before anything starts.
+    // fetched here). A job file is read here once at Start and its content sent to both (fio reads it there). The
+    // lab device stays local-only. Set once, before anything starts.
     void setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName);
     RemoteWorkload *remoteWorkload() const { return m_remoteRun; }
 
@@ -123,6 +125,7 @@ private:
     QString m_hostName;
     FioJob m_remoteJob; // the job and device of the remote plan asked for (frozen at Start)
     QString m_remoteDevice;
+    std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
     WorkloadSession *m_session = nullptr;
     LabDeviceState m_lab { {}, QStringLiteral("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;

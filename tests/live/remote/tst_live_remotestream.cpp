@@ -1,10 +1,12 @@
 // The agent's live ops through a real sshd on 127.0.0.1 (sshdfixture.h). The counter stream into a RemoteSampler:
 // the same rates as a Sampler here over the same seconds; a lost connection ends the series (a gap in the history)
 // and the stream comes back by itself when the client is connected again; bad stream requests get one line each.
-// The core operations through RemoteOperationRunner: planned and run there, read back; a stale plan refused.
+// The core operations through RemoteOperationRunner: planned and run there, read back; a stale plan refused. A
+// workload.start plan of a job file sent as content: fio reads it there, the guard is the far side's.
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
 #include "ops/tuningoperations.h"
+#include "ops/workloadoperations.h"
 #include "remote/agentclient.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
@@ -16,6 +18,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -45,6 +48,11 @@ QString readSysfs(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).trimmed() : QString();
+}
+
+QString typeOf(const QJsonObject &message)
+{
+    return message.value(QLatin1String("type")).toString();
 }
 
 bool writeSysfs(const QString &path, const QString &value)
@@ -349,6 +357,86 @@ private Q_SLOTS:
         // And a second start while none runs, refused when the recording's file exists here.
         QVERIFY(!workload.start(remoteRunArguments(job, m_loop.name(), true), recording, &error));
         QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
+    }
+
+    // A job file's content with the workload.start plan, as a remote window's Workload dock sends it: the agent
+    // writes it into a private directory of its own (0700), fio reads it there (${DMTUNE_DEVICE} is the far side's
+    // device, filename= split as fio splits it) and the guard refuses a file other than the device; the copy is
+    // gone once the plan is made. Both a path and content, or too much content, get one error line.
+    void aJobFileIsPlannedThereFromItsContent()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        qint64 asked = 0;
+        QJsonObject answer;
+        connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) {
+            if (m.value(QLatin1String("id")).toInteger() == asked && typeOf(m) != QLatin1String("output"))
+                answer = m;
+        });
+        const auto plan = [&](const QJsonObject &request) {
+            answer = {};
+            asked = client->request(QStringLiteral("plan"),
+                { { QStringLiteral("kind"), QString::fromLatin1(WorkloadStartKind) },
+                    { QStringLiteral("request"), request } });
+            return QTest::qWaitFor([&] { return !answer.isEmpty(); }, 30000) ? answer : QJsonObject();
+        };
+        FioJob job;
+        job.id = QStringLiteral("custom");
+        job.jobFile = QStringLiteral("/nowhere/on/the/far/side/there.fio"); // only its name goes
+        job.title = job.jobFile;
+        const QString device = QStringLiteral("/dev/") + m_loop.name();
+
+        const QJsonObject planned = plan(workloadRequestWithContent(
+            job, m_loop.name(), "; from the near side\n[there]\nfilename=${DMTUNE_DEVICE}\nrw=write\nbs=64k\n"));
+        QCOMPARE(typeOf(planned), QStringLiteral("plan"));
+        const QJsonObject p = planned.value(QLatin1String("plan")).toObject();
+        QVERIFY2(p.value(QLatin1String("refusals")).toArray().isEmpty(), QJsonDocument(p).toJson().constData());
+        const QString preview = p.value(QLatin1String("preview")).toString();
+        QVERIFY2(
+            preview.contains(QStringLiteral("--filename=") + device) && preview.contains(QLatin1String("--bs=64k")),
+            qPrintable(preview));
+        QVERIFY(p.value(QLatin1String("summary")).toString().contains(job.jobFile));
+        const QString copy = p.value(QLatin1String("request"))
+                                 .toObject()
+                                 .value(QLatin1String("job"))
+                                 .toObject()
+                                 .value(QLatin1String("job_file"))
+                                 .toString();
+        QVERIFY2(copy.startsWith(QDir::tempPath() + QStringLiteral("/dmtune-agent-plan-"))
+                && copy.endsWith(QLatin1String("/there.fio")),
+            qPrintable(copy));
+        QVERIFY(!QFileInfo::exists(QFileInfo(copy).path())); // removed with the plan made
+
+        // fio's reading splits the list: the second file is not the device, refused there, never created.
+        QTemporaryDir dir;
+        const QString elsewhere = dir.filePath(QStringLiteral("elsewhere.img"));
+        const QJsonObject refused = plan(workloadRequestWithContent(
+            job, m_loop.name(), "[elsewhere]\nfilename=${DMTUNE_DEVICE}:" + elsewhere.toUtf8() + "\nrw=write\n"));
+        QCOMPARE(typeOf(refused), QStringLiteral("plan"));
+        const QJsonArray refusals
+            = refused.value(QLatin1String("plan")).toObject().value(QLatin1String("refusals")).toArray();
+        QCOMPARE(refusals.size(), 1);
+        QVERIFY2(refusals.first().toString().contains(
+                     QStringLiteral("filename %1 is not the device %2").arg(elsewhere, device)),
+            qPrintable(refusals.first().toString()));
+        QVERIFY(!QFileInfo::exists(elsewhere));
+
+        QJsonObject both = workloadRequestWithContent(job, m_loop.name(), "[j]\nfilename=${DMTUNE_DEVICE}\n");
+        QJsonObject bothJob = both.value(QLatin1String("job")).toObject();
+        bothJob.insert(QStringLiteral("job_file"), QStringLiteral("/etc/passwd"));
+        both.insert(QStringLiteral("job"), bothJob);
+        const QJsonObject bothAnswer = plan(both);
+        QCOMPARE(typeOf(bothAnswer), QStringLiteral("error"));
+        QCOMPARE(bothAnswer.value(QLatin1String("error")).toString(),
+            QStringLiteral("workload.start: a job file as a path here (\"job_file\") and as content "
+                           "(\"job_file_data\"): send one"));
+        const QJsonObject large
+            = plan(workloadRequestWithContent(job, m_loop.name(), QByteArray(MaxJobFileBytes + 1, ';')));
+        QCOMPARE(typeOf(large), QStringLiteral("error"));
+        QCOMPARE(large.value(QLatin1String("error")).toString(),
+            QStringLiteral("workload.start: the job file is larger than 1024 KiB"));
     }
 
     void watchReportsALoopDeviceAppearing()

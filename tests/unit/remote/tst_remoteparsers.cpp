@@ -1,10 +1,13 @@
 // The pure parts of remote hosts: [user@]host[:port], the agent's hello and lines, the near side's files of a
-// command line.
+// command line, a workload.start request that carries its job file's content.
+#include "ops/operationregistry.h"
+#include "ops/workloadoperations.h"
 #include "remote/agentprotocol.h"
 #include "remote/hostaddress.h"
 #include "remote/nearsidefiles.h"
 
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace dmtune;
@@ -169,6 +172,108 @@ private Q_SLOTS:
             QCOMPARE(f.prefix + f.path, argv.at(f.index));
         }
         QTEST(got.join(QLatin1Char(',')), "expected");
+    }
+
+    void sentJobFile_data()
+    {
+        QTest::addColumn<QJsonObject>("job");
+        QTest::addColumn<QString>("error"); // empty: read
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("fileName");
+        const QByteArray text = "[merge]\nfilename=${DMTUNE_DEVICE}\nrw=write\n";
+        const QString data = QString::fromLatin1(text.toBase64());
+        const auto job = [](std::initializer_list<std::pair<const char *, QJsonValue>> fields) {
+            QJsonObject o { { QStringLiteral("id"), QStringLiteral("custom") } };
+            for (const auto &[k, v] : fields)
+                o.insert(QLatin1String(k), v);
+            return o;
+        };
+        QTest::newRow("content and its name")
+            << job({ { "job_file_data", data }, { "job_file_name", S("/home/me/jobs/merge.fio") } }) << S("") << text
+            << S("merge.fio");
+        QTest::newRow("no name") << job({ { "job_file_data", data } }) << S("") << text << S("job.fio");
+        QTest::newRow("a name that is a directory")
+            << job({ { "job_file_data", data }, { "job_file_name", S("..") } }) << S("") << text << S("job.fio");
+        QTest::newRow("a name ending in a slash")
+            << job({ { "job_file_data", data }, { "job_file_name", S("jobs/") } }) << S("") << text << S("job.fio");
+        QTest::newRow("empty content") << job({ { "job_file_data", S("") }, { "job_file_name", S("e.fio") } }) << S("")
+                                       << QByteArray() << S("e.fio");
+        const QByteArray largest(MaxJobFileBytes, ';');
+        QTest::newRow("1 MiB") << job({ { "job_file_data", QString::fromLatin1(largest.toBase64()) } }) << S("")
+                               << largest << S("job.fio");
+        QTest::newRow("a path and content") << job({ { "job_file", S("/etc/x.fio") }, { "job_file_data", data } })
+                                            << S("workload.start: a job file as a path here (\"job_file\") and as "
+                                                 "content (\"job_file_data\"): send one")
+                                            << QByteArray() << S("");
+        QTest::newRow("1 MiB and one byte")
+            << job({ { "job_file_data", QString::fromLatin1(QByteArray(MaxJobFileBytes + 1, ';').toBase64()) } })
+            << S("workload.start: the job file is larger than 1024 KiB") << QByteArray() << S("");
+        QTest::newRow("far too large") << job({ { "job_file_data", QString(8 << 20, QLatin1Char('A')) } })
+                                       << S("workload.start: the job file is larger than 1024 KiB or not text")
+                                       << QByteArray() << S("");
+        QTest::newRow("not text") << job({ { "job_file_data", 42 } })
+                                  << S("workload.start: the job file is larger than 1024 KiB or not text")
+                                  << QByteArray() << S("");
+        QTest::newRow("not base64") << job({ { "job_file_data", S("[merge]\nrw=write") } })
+                                    << S("workload.start: \"job_file_data\" is not base64") << QByteArray() << S("");
+    }
+    void sentJobFile()
+    {
+        QFETCH(QJsonObject, job);
+        QFETCH(QString, error);
+        const QJsonObject request { { QStringLiteral("device"), S("loop3") }, { QStringLiteral("job"), job } };
+        const auto sent = sentJobFileOf(request);
+        QCOMPARE(sent.errorMessage(), error);
+        if (!error.isEmpty())
+            return;
+        QVERIFY(sent->has_value());
+        QTEST((*sent)->content, "content");
+        QTEST((*sent)->fileName, "fileName");
+    }
+
+    // The near side's request and the agent's rewrite of it: the bytes through, the path of the copy in, the title
+    // the near side's name; a request without content is left to the plan as it is.
+    void jobFileContentRequestIsRewrittenToTheCopy()
+    {
+        FioJob job;
+        job.id = QStringLiteral("custom");
+        job.jobFile = QStringLiteral("/home/me/jobs/merge.fio");
+        job.title = job.jobFile;
+        const QByteArray text = "[merge]\nfilename=${DMTUNE_DEVICE}\n";
+        const QJsonObject request = workloadRequestWithContent(job, S("loop3"), text);
+        QCOMPARE(request.value(QLatin1String("device")).toString(), S("loop3"));
+        QVERIFY(!request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")));
+        const auto sent = sentJobFileOf(request);
+        QVERIFY(sent && sent->has_value());
+        QCOMPARE((*sent)->content, text);
+        QCOMPARE((*sent)->fileName, S("merge.fio"));
+        const QJsonObject planned = withJobFileAt(request, S("/tmp/dmtune-agent-plan-abc123/merge.fio"))
+                                        .value(QLatin1String("job"))
+                                        .toObject();
+        QCOMPARE(planned.value(QLatin1String("job_file")).toString(), S("/tmp/dmtune-agent-plan-abc123/merge.fio"));
+        QCOMPARE(planned.value(QLatin1String("title")).toString(), job.jobFile);
+        QVERIFY(!planned.contains(QLatin1String("job_file_data")));
+        QVERIFY(!planned.contains(QLatin1String("job_file_name")));
+        const auto none = sentJobFileOf(workloadRequest(job, S("loop3")));
+        QVERIFY(none && !none->has_value());
+    }
+
+    // A plan here (no agent) never takes content: it would write a file it was sent. Its job file is a path.
+    void aLocalPlanRefusesJobFileContent()
+    {
+        registerBuiltinOperations();
+        QTemporaryDir empty; // a tree without devices: the request is refused before anything is looked at
+        OperationEnvironment env;
+        env.sysfs = SysfsRoot(empty.path(), QString());
+        FioJob job;
+        job.id = QStringLiteral("custom");
+        job.jobFile = QStringLiteral("/home/me/merge.fio");
+        const auto plan = planOperation(env, QString::fromLatin1(WorkloadStartKind),
+            workloadRequestWithContent(job, S("loop3"), "[merge]\nfilename=${DMTUNE_DEVICE}\n"));
+        QVERIFY(!plan);
+        QVERIFY2(
+            plan.errorMessage().contains(QLatin1String("\"job_file_data\" is taken by a remote host's agent only")),
+            qPrintable(plan.errorMessage()));
     }
 };
 
