@@ -1,6 +1,7 @@
 #include "devices/devicetreemodel.h"
 
 #include "devices/devicetreebuilder.h"
+#include "messagestyle.h"
 
 #include <QColor>
 #include <QFont>
@@ -177,7 +178,7 @@ QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ForegroundRole:
         // A failed path must stand out in a list of dozens of healthy ones.
-        return node->attention ? QVariant(QColor(0xc0, 0x1c, 0x28)) : QVariant();
+        return node->attention ? QVariant(messagestyle::viewText(MessageTone::Error)) : QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == SizeColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);

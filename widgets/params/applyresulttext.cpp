@@ -1,5 +1,7 @@
 #include "params/applyresulttext.h"
 
+#include "messagestyle.h"
+
 #include <QStringList>
 
 namespace dmtune {
@@ -78,7 +80,7 @@ QString applyErrorHtml(const ApplyResult &result, const QString &heading)
         what = QStringLiteral("rolled back: every value written was restored");
     else if (!result.anyWritten())
         what = QStringLiteral("nothing was written");
-    QString html = QStringLiteral("<span style=\"color:#c62828; font-weight:600\">%1</span>").arg(esc(heading));
+    QString html = messagestyle::htmlSpan(MessageTone::Error, esc(heading), true);
     if (!what.isEmpty())
         html += QStringLiteral(" — ") + what;
     html += QStringLiteral(
@@ -86,11 +88,11 @@ QString applyErrorHtml(const ApplyResult &result, const QString &heading)
         "<tr><th align=\"left\">Step</th><th align=\"left\">Device</th><th align=\"left\">Attribute</th>"
         "<th align=\"left\">Value</th><th align=\"left\">Error</th></tr>");
     for (const auto &e : result.errors) {
-        html += QStringLiteral(
-            "<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:#c62828\">%5</td></tr>")
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:%6\">%5</td></tr>")
                     .arg(esc(stageText(e.stage)), esc(e.device.isEmpty() ? QStringLiteral("—") : e.device),
                         esc(e.attribute.isEmpty() ? QStringLiteral("—") : e.attribute),
-                        esc(e.value.isEmpty() ? QStringLiteral("—") : e.value), esc(e.message));
+                        esc(e.value.isEmpty() ? QStringLiteral("—") : e.value), esc(e.message),
+                        messagestyle::htmlColor(MessageTone::Error));
     }
     html += QStringLiteral("</table>");
     if (result.rolledBack) {

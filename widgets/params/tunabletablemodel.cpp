@@ -1,5 +1,6 @@
 #include "params/tunabletablemodel.h"
 
+#include "messagestyle.h"
 #include "params/catalog.h"
 
 #include <QApplication>
@@ -15,11 +16,10 @@ namespace dmtune {
 
 namespace {
 
-// Pending edits: a soft amber that reads on light and dark palettes alike.
+// Pending edits: the cells tinted in the warning tone, from the palette (light and dark alike).
 QColor pendingBackground()
 {
-    const QColor base = QApplication::palette().color(QPalette::Base);
-    return base.lightness() > 128 ? QColor(255, 236, 179) : QColor(110, 84, 20);
+    return messagestyle::viewTint(MessageTone::Warning);
 }
 
 QString writableText(const Tunable &t)

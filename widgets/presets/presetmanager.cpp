@@ -1,5 +1,7 @@
 #include "presets/presetmanager.h"
 
+#include "messagestyle.h"
+
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathoperation.h"
 #include "jobs/jobtracker.h"
@@ -317,7 +319,7 @@ void PresetManager::reload()
         if (e.builtIn)
             item->setText(item->text() + QStringLiteral("  (built-in)"));
         if (!e.preset)
-            item->setForeground(Qt::red);
+            item->setForeground(messagestyle::viewText(MessageTone::Error));
         if (e.path == current)
             m_list->setCurrentItem(item);
     }
@@ -380,8 +382,7 @@ void PresetManager::onEditorChanged()
 {
     const auto preset = parsePreset(m_editor->toPlainText().toUtf8());
     if (!preset) {
-        m_validation->setText(
-            QStringLiteral("<span style='color:#b02020'>%1</span>").arg(preset.errorMessage().toHtmlEscaped()));
+        m_validation->setText(messagestyle::htmlSpan(MessageTone::Error, preset.errorMessage().toHtmlEscaped()));
         m_apply->setEnabled(false);
         return;
     }

@@ -1,5 +1,7 @@
 #include "presets/presetpreviewmodel.h"
 
+#include "messagestyle.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -108,7 +110,8 @@ QVariant PresetPreviewModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole)
         return r.note.isEmpty() ? QVariant() : QVariant(r.note);
     if (role == Qt::ForegroundRole && index.column() == StateColumn && r.drift)
-        return QBrush(r.state == QLatin1String("unavailable") ? QColor(0x99, 0x66, 0x00) : QColor(0xb0, 0x20, 0x20));
+        return QBrush(messagestyle::viewText(
+            r.state == QLatin1String("unavailable") ? MessageTone::Warning : MessageTone::Error));
     return {};
 }
 

@@ -1,5 +1,7 @@
 #include "remote/connectdialog.h"
 
+#include "messagestyle.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -110,9 +112,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     m_problem->setObjectName(QStringLiteral("problemLabel"));
     m_problem->setWordWrap(true);
     m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette red = m_problem->palette();
-    red.setColor(QPalette::WindowText, QColor(0xb0, 0x1c, 0x1c));
-    m_problem->setPalette(red);
+    messagestyle::setTextTone(m_problem, MessageTone::Error);
     m_problem->hide();
     layout->addWidget(m_problem);
 
