@@ -3,7 +3,8 @@
 // agent's stream, a killed ssh brings the banner up, the window reconnects by itself, the banner goes and the charts
 // go on after a gap. A host without dmtune and an unknown host key get one line each and no retry; a sudo that
 // wants a password has the window ask for it, and the far side reads it once, as its first line.
-// DMTUNE_SHOTS=DIR saves the window connected and disconnected at 1280x720 and 1920x1080 there.
+// A custom job file runs there as the far side's plan checked it. DMTUNE_SHOTS=DIR saves the window connected and
+// disconnected at 1280x720 and 1920x1080 there.
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
 #include "sshdfixture.h"
@@ -28,9 +29,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -252,6 +255,79 @@ private Q_SLOTS:
         QVERIFY(QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QLatin1String("complete")).toBool());
         // The file system is gone (confirmed), and nothing else was written: the device is the test's own.
         const ProgramRun blkid = runProgram(QStringLiteral("blkid"), { QStringLiteral("/dev/") + m_loop.name() });
+        QVERIFY2(!blkid.out.contains(QLatin1String("ext4")), qPrintable(blkid.out));
+    }
+
+    // A custom job file in a remote window: read here once at Start, its content planned there (fio reads it on the
+    // far side: a filename= list that names another file is refused), an ext4 asks for the device's name, and what
+    // runs is the content the plan checked, even when the file here is edited while the dialog is open.
+    void aJobFileRunsThereAsItWasChecked()
+    {
+        const ProgramRun mkfs = runProgram(QStringLiteral("mkfs.ext4"),
+            { QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("/dev/") + m_loop.name() });
+        QVERIFY2(mkfs.exitCode == 0, qPrintable(mkfs.err));
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        RemoteHost *remote = window->remoteHost();
+        QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(remote->hasCapture(), 30000);
+        WorkloadPanel *panel = window->workloadPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(m_loop.name()), 20000);
+        QVERIFY(panel->selectTemplate(QStringLiteral("custom")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("merge test.fio"));
+        const auto write = [&](const QByteArray &text) {
+            QFile file(path);
+            return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
+        };
+        for (QLineEdit *edit : panel->findChildren<QLineEdit *>()) {
+            if (edit->placeholderText().contains(QLatin1String("DMTUNE_DEVICE")))
+                edit->setText(path);
+        }
+        const QString device = QStringLiteral("/dev/") + m_loop.name();
+
+        // The far side's plan refuses what fio would open besides the device; nothing is asked, nothing runs.
+        const QString elsewhere = dir.filePath(QStringLiteral("elsewhere.img"));
+        QVERIFY(write("[elsewhere]\nfilename=${DMTUNE_DEVICE}:" + elsewhere.toUtf8() + "\nrw=write\n"));
+        panel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->statusText().contains(QLatin1String("is not the device")), 20000);
+        QVERIFY2(
+            panel->statusText().contains(QStringLiteral("filename %1 is not the device %2").arg(elsewhere, device)),
+            qPrintable(panel->statusText()));
+        QVERIFY(!panel->pendingConfirmation());
+        QVERIFY(!panel->isRunning());
+        QVERIFY(!QFileInfo::exists(elsewhere));
+
+        // A write to the ext4: its name is asked for; the file here is changed meanwhile and nothing of that runs.
+        QVERIFY(write("[planned-job]\nfilename=${DMTUNE_DEVICE}\nrw=write\nbs=64k\ndirect=1\nioengine=libaio\n"
+                      "iodepth=4\nruntime=3\ntime_based\n"));
+        QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+        panel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation(), 20000);
+        QVERIFY(write("[changed-job]\nfilename=${DMTUNE_DEVICE}\nrw=read\nruntime=1\n"));
+        ConfirmWriteDialog *confirm = panel->pendingConfirmation();
+        QVERIFY(confirm->findChild<QLineEdit *>());
+        confirm->findChild<QLineEdit *>()->setText(m_loop.name());
+        QPushButton *ok = nullptr;
+        for (QPushButton *b : confirm->findChildren<QPushButton *>()) {
+            if (b->isEnabled() && b->isVisible() && !b->text().contains(QLatin1String("Cancel")))
+                ok = b;
+        }
+        QVERIFY(ok);
+        QTest::mouseClick(ok, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->remoteWorkload()->jobId().isEmpty(), 20000);
+        const QString logged = panel->findChild<QPlainTextEdit *>()->toPlainText();
+        QVERIFY2(logged.contains(
+                     QStringLiteral("run --job %1 --device %2 --json --destroy-data-on %2").arg(path, m_loop.name())),
+            qPrintable(logged));
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
+        const QJsonArray jobs = finished.first().at(0).toJsonObject().value(QLatin1String("fio")).toArray();
+        QCOMPARE(jobs.size(), 1);
+        QCOMPARE(jobs.first().toObject().value(QLatin1String("name")).toString(), QStringLiteral("planned-job"));
+        QVERIFY(jobs.first().toObject().value(QLatin1String("write_iops")).toDouble() > 0);
+        // The file system is gone (confirmed), on the test's own device only.
+        const ProgramRun blkid = runProgram(QStringLiteral("blkid"), { device });
         QVERIFY2(!blkid.out.contains(QLatin1String("ext4")), qPrintable(blkid.out));
     }
 
