@@ -5,6 +5,7 @@
 #include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/libdevmapperbackend.h"
+#include "dm/multipathdclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,7 +20,8 @@ int runCapture(const QStringList &args, Streams io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Copy what dmtune reads of this system (block devices, their queues, SCSI/NVMe devices and hosts,\n"
-        "module parameters, /proc/diskstats) and device-mapper's tables and statuses into DIR.\n"
+        "module parameters, /proc/diskstats), device-mapper's tables and statuses and multipathd's view of its\n"
+        "maps (priorities, checker states) into DIR.\n"
         "Open it anywhere with: dmtune --sysfs-root DIR, dmtunectl list --sysfs-root DIR.\n"
         "Reads only; needs root for device-mapper tables."));
     parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("A new directory (created, mode 0700)."));
@@ -35,7 +37,17 @@ int runCapture(const QStringList &args, Streams io)
 
     DeviceMapperState state;
     std::unique_ptr<LibDevmapperBackend> backend;
+    std::optional<MultipathdCapture> multipathd;
     if (source.isLive()) {
+        // Its priorities and checker states, which a remote window shows from this capture.
+        multipathd = MultipathdCapture { MultipathdClient::isRunning(), {}, {} };
+        if (multipathd->running) {
+            const auto maps = MultipathdClient().showMapsJson();
+            if (maps)
+                multipathd->mapsJson = maps.value();
+            else
+                multipathd->error = maps.errorMessage();
+        }
         const DmAvailability availability = checkDeviceMapper(source);
         state.available = availability.available;
         state.reason = availability.reason;
@@ -47,7 +59,7 @@ int runCapture(const QStringList &args, Streams io)
     } else {
         state.reason = QStringLiteral("copied from a captured tree");
     }
-    const auto report = captureSystem(source, positional.first(), backend.get(), state);
+    const auto report = captureSystem(source, positional.first(), backend.get(), state, multipathd);
     if (!report)
         return fail(io, report.errorMessage());
     const CaptureReport &r = report.value();

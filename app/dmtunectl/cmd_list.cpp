@@ -3,7 +3,7 @@
 
 #include "discovery/discovery.h"
 #include "discovery/snapshotjson.h"
-#include "dm/multipathdclient.h"
+#include "discovery/sysfscapture.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,17 +28,21 @@ struct MultipathdViews {
     }
 };
 
-MultipathdViews askMultipathd()
+// Asked now, or as a capture recorded it ("captured": true; "recorded": false when it says nothing of multipathd).
+MultipathdViews multipathdViewsOf(const SysfsRoot &sysfs)
 {
+    const MultipathdKnowledge known = multipathdKnowledgeOf(sysfs);
     MultipathdViews views;
-    views.status.insert(QStringLiteral("running"), MultipathdClient::isRunning());
-    if (!views.status.value(QStringLiteral("running")).toBool())
-        return views;
-    const auto maps = MultipathdClient().showMaps();
-    if (maps)
-        views.maps = maps.value();
-    else
-        views.status.insert(QStringLiteral("error"), maps.errorMessage());
+    views.status.insert(QStringLiteral("running"), known.running);
+    if (known.captured) {
+        views.status.insert(QStringLiteral("captured"), true);
+        if (!known.recorded)
+            views.status.insert(QStringLiteral("recorded"), false);
+    }
+    if (known.maps)
+        views.maps = known.maps.value();
+    else if (known.running)
+        views.status.insert(QStringLiteral("error"), known.maps.errorMessage());
     return views;
 }
 
@@ -129,7 +133,8 @@ int runList(const QStringList &args, Streams io)
     parser.setApplicationDescription(QStringLiteral("List block devices and dm-multipath maps."));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON (format in README.md).") });
     parser.addOption({ QStringLiteral("no-multipathd"),
-        QStringLiteral("Do not ask multipathd for path priorities and checker states.") });
+        QStringLiteral("Do not ask multipathd for path priorities and checker states (of a capture: do not show\n"
+                       "what it recorded of them).") });
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))
@@ -140,8 +145,8 @@ int runList(const QStringList &args, Streams io)
     if (!sysfs.isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
-    const bool askIt = sysfs.isLive() && !snapshot.maps.isEmpty() && !parser.isSet(QStringLiteral("no-multipathd"));
-    const MultipathdViews views = askIt ? askMultipathd() : MultipathdViews {};
+    const bool askIt = !snapshot.maps.isEmpty() && !parser.isSet(QStringLiteral("no-multipathd"));
+    const MultipathdViews views = askIt ? multipathdViewsOf(sysfs) : MultipathdViews {};
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonObject doc = snapshotToJson(snapshot);
         if (askIt)

@@ -27,6 +27,8 @@ QString words(const QStringList &list)
 
 // multipathd's view of the map beside the kernel's; skipped (running false) when it is not there.
 struct MultipathdSide {
+    bool captured = false; // a capture's record of it, not the daemon now
+    bool recorded = true; // false: a capture that says nothing of it
     bool running = false;
     bool manages = false;
     QString error;
@@ -51,13 +53,18 @@ struct MultipathdSide {
     }
 };
 
-MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state, bool wanted)
+MultipathdSide multipathdSide(const QString &map, const MultipathMapState &state, const SysfsRoot &sysfs, bool wanted)
 {
     MultipathdSide side;
-    if (!wanted || !MultipathdClient::isRunning())
+    if (!wanted)
+        return side;
+    const MultipathdKnowledge known = multipathdKnowledgeOf(sysfs);
+    side.captured = known.captured;
+    side.recorded = known.recorded;
+    if (!known.running)
         return side;
     side.running = true;
-    const auto maps = MultipathdClient().showMaps();
+    const auto &maps = known.maps;
     if (!maps) {
         side.error = maps.errorMessage();
         return side;
@@ -98,6 +105,11 @@ QJsonObject showJson(const QString &map, const MultipathMapState &s, const Sysfs
         groups.append(group);
     }
     QJsonObject multipathd { { QStringLiteral("running"), mpd.running } };
+    if (mpd.captured) {
+        multipathd.insert(QStringLiteral("captured"), true);
+        if (!mpd.recorded)
+            multipathd.insert(QStringLiteral("recorded"), false);
+    }
     if (mpd.running) {
         multipathd.insert(QStringLiteral("manages"), mpd.manages);
         multipathd.insert(QStringLiteral("differences"), QJsonArray::fromStringList(mpd.differences));
@@ -157,7 +169,11 @@ void showText(
             out << '\n';
         }
     }
-    if (!mpd.running)
+    if (mpd.captured && mpd.recorded)
+        out << "(multipathd as the capture recorded it)\n";
+    if (!mpd.recorded)
+        out << "multipathd: the capture did not record it\n";
+    else if (!mpd.running)
         out << "multipathd: not running\n";
     else if (!mpd.error.isEmpty())
         out << "multipathd: " << mpd.error << '\n';
@@ -179,7 +195,7 @@ int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
     if (!state)
         return fail(io, state.errorMessage());
     const MultipathdSide mpd
-        = multipathdSide(map, state.value(), sysfs.isLive() && !parser.isSet(QStringLiteral("no-multipathd")));
+        = multipathdSide(map, state.value(), sysfs, !parser.isSet(QStringLiteral("no-multipathd")));
     if (parser.isSet(QStringLiteral("json")))
         io.out << QJsonDocument(showJson(map, state.value(), sysfs, mpd)).toJson(QJsonDocument::Indented);
     else

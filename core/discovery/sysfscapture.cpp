@@ -4,6 +4,7 @@
 #include "dm/captureddevicemapper.h"
 #include "dm/devicemapper.h"
 #include "dm/libdevmapperbackend.h"
+#include "dm/multipathdclient.h"
 #include "sysfs/beneath.h"
 #include "util/fd.h"
 
@@ -296,8 +297,8 @@ QJsonObject deviceMapperJson(DeviceMapper *dm, const DeviceMapperState &state, C
 
 } // namespace
 
-Result<CaptureReport> captureSystem(
-    const SysfsRoot &source, const QString &outDir, DeviceMapper *dm, const DeviceMapperState &dmState)
+Result<CaptureReport> captureSystem(const SysfsRoot &source, const QString &outDir, DeviceMapper *dm,
+    const DeviceMapperState &dmState, const std::optional<MultipathdCapture> &multipathd)
 {
     using R = Result<CaptureReport>;
     // A directory of our own, made now: nobody else can have planted links in it, or read it.
@@ -354,6 +355,14 @@ Result<CaptureReport> captureSystem(
         { QStringLiteral("block_devices"), QJsonArray::fromStringList(blocks) },
         { QStringLiteral("device_mapper"), deviceMapperJson(dm, dmState, &report) },
     };
+    if (multipathd) {
+        QJsonObject mpd { { QStringLiteral("running"), multipathd->running } };
+        if (!multipathd->error.isEmpty())
+            mpd.insert(QStringLiteral("error"), multipathd->error);
+        else if (multipathd->running)
+            mpd.insert(QStringLiteral("show_maps_json"), multipathd->mapsJson);
+        description.insert(QStringLiteral("multipathd"), mpd);
+    }
     description.insert(QStringLiteral("files"), report.files);
     description.insert(QStringLiteral("links"), report.links);
     description.insert(QStringLiteral("skipped"), QJsonArray::fromStringList(report.skipped));
@@ -423,6 +432,41 @@ Result<std::shared_ptr<DeviceMapper>> deviceMapperFor(const SysfsRoot &root)
     if (!maps)
         return R::failure(QStringLiteral("capture file: ") + maps.errorMessage());
     return R(std::make_shared<CapturedDeviceMapper>(maps.value()));
+}
+
+Result<QList<MultipathdMapView>> capturedMultipathdMaps(const SysfsRoot &root)
+{
+    using R = Result<QList<MultipathdMapView>>;
+    const QJsonObject capture = captureDescription(root);
+    if (capture.isEmpty())
+        return R::failure(QStringLiteral("%1: not a capture (no %2)").arg(root.root(), QLatin1String(captureFileName)));
+    const QJsonValue recorded = capture.value(QStringLiteral("multipathd"));
+    if (!recorded.isObject())
+        return R::failure(QStringLiteral("the capture did not record multipathd"));
+    const QJsonObject mpd = recorded.toObject();
+    if (!mpd.value(QStringLiteral("running")).toBool())
+        return R::failure(QStringLiteral("multipathd was not running when the capture was taken"));
+    if (const QString error = mpd.value(QStringLiteral("error")).toString(); !error.isEmpty())
+        return R::failure(QStringLiteral("multipathd did not answer when the capture was taken: ") + error);
+    return parseMultipathdMapsJson(mpd.value(QStringLiteral("show_maps_json")).toString());
+}
+
+MultipathdKnowledge multipathdKnowledgeOf(const SysfsRoot &root)
+{
+    MultipathdKnowledge known;
+    if (root.isLive()) {
+        known.running = MultipathdClient::isRunning();
+        if (known.running)
+            known.maps = MultipathdClient().showMaps();
+        return known;
+    }
+    known.captured = true;
+    const QJsonValue recorded = captureDescription(root).value(QStringLiteral("multipathd"));
+    known.recorded = recorded.isObject();
+    known.running = recorded.toObject().value(QStringLiteral("running")).toBool();
+    if (known.running)
+        known.maps = capturedMultipathdMaps(root);
+    return known;
 }
 
 Status createNewFile(int dirFd, const QString &relative, const QByteArray &data, mode_t mode)

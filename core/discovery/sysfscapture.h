@@ -3,12 +3,14 @@
 // with --sysfs-root, for support engineers. Unlike `tar` of /sys it keeps each attribute's real length
 // (sysfs says 4096 for all), skips write-only files, and records device-mapper's tables and statuses, which
 // are not in sysfs, in dmtune-capture.json.
+#include "dm/multipathdview.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QJsonObject>
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <sys/types.h>
 
 namespace dmtune {
@@ -25,11 +27,20 @@ struct CaptureReport {
 
 inline constexpr char captureFileName[] = "dmtune-capture.json";
 
+// multipathd's answer when the capture was taken: its priorities and checker states are not in sysfs, and a
+// remote window reads them from the capture it fetched.
+struct MultipathdCapture {
+    bool running = false;
+    QString mapsJson; // `show maps json` as multipathd replied
+    QString error; // why there is no reply although it runs
+};
+
 // Copies from `source` (the live /sys and /proc, or any tree) into outDir/sys, outDir/proc and
 // outDir/dmtune-capture.json. outDir is created (mode 0700; an existing one is refused, even empty) and every
-// file in it is created O_EXCL|O_NOFOLLOW under directories entered without following links. dm may be null.
-Result<CaptureReport> captureSystem(
-    const SysfsRoot &source, const QString &outDir, DeviceMapper *dm, const DeviceMapperState &dmState);
+// file in it is created O_EXCL|O_NOFOLLOW under directories entered without following links. dm may be null;
+// without `multipathd` the capture does not say anything of it.
+Result<CaptureReport> captureSystem(const SysfsRoot &source, const QString &outDir, DeviceMapper *dm,
+    const DeviceMapperState &dmState, const std::optional<MultipathdCapture> &multipathd = std::nullopt);
 
 // Creates `relative` (its directories must exist) under dirFd with `data`: O_CREAT|O_EXCL|O_NOFOLLOW, and no
 // link on the way is followed; an existing file or any link is an error, never written through.
@@ -47,5 +58,19 @@ QJsonObject captureDescription(const SysfsRoot &root);
 // other the maps its capture recorded (CapturedDeviceMapper, read-only), never this host's. An error says
 // why there is none (device-mapper missing here, a tree without a capture file).
 Result<std::shared_ptr<DeviceMapper>> deviceMapperFor(const SysfsRoot &root);
+
+// multipathd's maps as the capture next to `root` recorded them, parsed as the live reply is; an error says why
+// there are none (not a capture, multipathd not recorded, not running then, its error then).
+Result<QList<MultipathdMapView>> capturedMultipathdMaps(const SysfsRoot &root);
+
+// multipathd as dmtune knows it for `root`: asked now on the live system, or as the capture recorded it (a remote
+// window's capture, `list --sysfs-root`). One answer for the CLI and the windows.
+struct MultipathdKnowledge {
+    bool captured = false; // what a capture recorded, not the daemon now
+    bool recorded = true; // false: a capture that says nothing of multipathd (an older one, a capture's copy)
+    bool running = false; // now, or when the capture was taken
+    Result<QList<MultipathdMapView>> maps; // when running: its maps, or why there are none
+};
+MultipathdKnowledge multipathdKnowledgeOf(const SysfsRoot &root);
 
 } // namespace dmtune

@@ -170,9 +170,11 @@ Result<QList<MultipathdMapView>> parseMultipathdMapsJson(QStringView json)
         return R::failure(QStringLiteral("multipathd JSON: format version %1 is not supported").arg(major));
     QList<MultipathdMapView> maps;
     QJsonArray array;
-    if (root.contains(QLatin1String("maps")))
+    if (root.contains(QLatin1String("maps"))) {
+        if (!root.value(QLatin1String("maps")).isArray())
+            return R::failure(QStringLiteral("multipathd JSON: \"maps\" is not a list"));
         array = root.value(QLatin1String("maps")).toArray();
-    else if (root.contains(QLatin1String("map"))) // `show map NAME json`
+    } else if (root.contains(QLatin1String("map"))) // `show map NAME json`
         array.append(root.value(QLatin1String("map")));
     else
         return R::failure(QStringLiteral("multipathd JSON: neither \"maps\" nor \"map\""));

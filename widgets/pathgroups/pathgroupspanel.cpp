@@ -8,7 +8,6 @@
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
 #include "ops/operationrunner.h"
 
 #include <QDateTime>
@@ -44,7 +43,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
     init();
     if (m_readDm) {
         makeRunner(m_ownedControlDm.get(), sysfs, true);
-        m_askMultipathd = true;
+        m_multipathdQuery = liveMultipathdMaps();
         m_watcher = new DmEventWatcher([sysfs] { return std::make_unique<LibDevmapperBackend>(sysfs); }, this);
         connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
     }
@@ -78,6 +77,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
         [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
     m_unavailable = QStringLiteral("the host's devices are not fetched yet");
     m_actions->setUnavailableReason(m_unavailable);
+    m_multipathdQuery = [capture] { return capturedMultipathdMaps(capture); };
 }
 
 void PathGroupsPanel::setConnectionProblem(const QString &problem)
@@ -185,6 +185,7 @@ void PathGroupsPanel::setSnapshot(const DeviceSnapshot &snapshot)
     m_snapshot = snapshot;
     m_haveSnapshot = true;
     if (m_remote) {
+        ++m_captureGeneration;
         // The fetch replaced the capture: its maps as they are now (a read in flight keeps the old ones).
         const Result<std::shared_ptr<DeviceMapper>> dm = deviceMapperFor(m_capture);
         m_capturedDm = dm ? dm.value() : nullptr;
@@ -343,28 +344,22 @@ void PathGroupsPanel::onStateRead(const QString &map, const Result<MultipathMapS
 
 void PathGroupsPanel::fetchMultipathdView()
 {
-    if (!m_askMultipathd || m_multipathdPending || m_map.isEmpty())
+    if (!m_multipathdQuery || m_map.isEmpty())
         return;
-    m_multipathdPending = true;
+    if (m_remote) {
+        const QString asked = QStringLiteral("%1@%2").arg(m_map).arg(m_captureGeneration);
+        if (asked == m_multipathdAsked)
+            return;
+        m_multipathdAsked = asked;
+    }
     const QString map = m_map;
-    m_jobs->start(
-        QStringLiteral("multipathd show maps"),
-        [map](JobContext &) {
-            std::optional<MultipathdMapView> view;
-            if (!MultipathdClient::isRunning())
-                return view;
-            const auto maps = MultipathdClient().showMaps();
-            const auto found
-                = maps ? findMultipathdMap(maps.value(), map) : Result<MultipathdMapView>::failure(QString());
-            if (found)
-                view = found.value();
-            return view;
-        },
+    askMultipathdMapView(
+        *m_jobs, map,
         [this, map](const std::optional<MultipathdMapView> &view) {
-            m_multipathdPending = false;
             if (map == m_map)
                 m_editor->setMultipathdView(view);
-        });
+        },
+        m_multipathdQuery);
 }
 
 void PathGroupsPanel::onMapEvent(const QString &map)

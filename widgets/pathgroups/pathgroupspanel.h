@@ -9,6 +9,7 @@
 // capture and has the operations planned and run there (an OperationService of the host's agent).
 #include "discovery/devicesnapshot.h"
 #include "dm/lunidentity.h"
+#include "dm/multipathdviewjob.h"
 #include "dm/multipathoperation.h"
 #include "jobs/jobtracker.h"
 #include "ops/operation.h"
@@ -95,7 +96,8 @@ private:
     MapIdentity identityOf(const QString &uuid) const;
     void showUnavailable();
     // Asks multipathd for the shown map's priorities and checker states on a job (its socket may take
-    // seconds when multipathd is busy); one question at a time.
+    // seconds when multipathd is busy; the newest question supersedes an older one). Remote: what the fetched
+    // capture recorded of the host's multipathd, read once per capture and map.
     void fetchMultipathdView();
 
     std::unique_ptr<DeviceMapper> m_ownedReadDm;
@@ -114,8 +116,9 @@ private:
     QSplitter *m_splitter = nullptr;
     QWidget *m_chartBox = nullptr;
     bool m_splitterMoved = false;
-    bool m_askMultipathd = false; // the live system only, never in tests
-    bool m_multipathdPending = false;
+    MultipathdMapsQuery m_multipathdQuery; // the live daemon or the capture's record; none in tests
+    int m_captureGeneration = 0; // remote: counts the fetched captures
+    QString m_multipathdAsked; // remote: "map@generation" last asked
 
     JobId m_readJob = 0; // the read in flight, 0 when none
     QString m_readJobMap;

@@ -62,6 +62,8 @@ private Q_SLOTS:
     void samplerDoesNotBlockOnAFifo();
     void samplerStaysInsideTheTree();
     void badCaptureFileNamesTheField();
+    void multipathdIsReadBackAsRecorded_data();
+    void multipathdIsReadBackAsRecorded();
 };
 
 void TestSysfsCapture::captureReadsBackTheSameSystem()
@@ -314,6 +316,77 @@ void TestSysfsCapture::badCaptureFileNamesTheField()
     QVERIFY(!maps);
     QVERIFY2(maps.errorMessage().startsWith(QLatin1String("device_mapper.maps[1].table[0]: ")),
         qPrintable(maps.errorMessage()));
+}
+
+// A remote window shows the host's priorities and checker states from the capture it fetched: what capture recorded
+// of multipathd reads back as the live reply parses, and each way of having none says which it is.
+void TestSysfsCapture::multipathdIsReadBackAsRecorded_data()
+{
+    QFile reply(QStringLiteral(DMTUNE_DM_FIXTURES "/multipathd-path-failed.json"));
+    QVERIFY(reply.open(QIODevice::ReadOnly));
+    const QString lab = QString::fromUtf8(reply.readAll());
+    QTest::addColumn<bool>("record");
+    QTest::addColumn<bool>("running");
+    QTest::addColumn<QString>("mapsJson");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<QString>("expectedError"); // empty: the maps parse
+    QTest::newRow("lab VM's map after a path failed") << true << true << lab << QString() << QString();
+    QTest::newRow("not running then") << true << false << QString() << QString()
+                                      << QStringLiteral("multipathd was not running when the capture was taken");
+    QTest::newRow("no answer then") << true << true << QString() << QStringLiteral("timed out after 5 s")
+                                    << QStringLiteral("multipathd did not answer when the capture was taken: timed "
+                                                      "out after 5 s");
+    QTest::newRow("garbage recorded") << true << true << QStringLiteral("{\"maps\": 3}") << QString()
+                                      << QStringLiteral("\"maps\" is not a list");
+    QTest::newRow("a capture without it")
+        << false << false << QString() << QString() << QStringLiteral("the capture did not record multipathd");
+}
+
+void TestSysfsCapture::multipathdIsReadBackAsRecorded()
+{
+    QFETCH(bool, record);
+    QFETCH(bool, running);
+    QFETCH(QString, mapsJson);
+    QFETCH(QString, error);
+    QFETCH(QString, expectedError);
+    FakeSysfs t;
+    test::buildMultipathFixture(t);
+    FakeDeviceMapper dm;
+    QVERIFY(test::addFixtureMapWithTable(dm, labTableParams, labStatusParams));
+    DeviceMapperState state;
+    state.available = true;
+    QTemporaryDir out;
+    const QString dir = out.path() + QStringLiteral("/capture");
+    std::optional<MultipathdCapture> recorded;
+    if (record)
+        recorded = MultipathdCapture { running, mapsJson, error };
+    QVERIFY(captureSystem(SysfsRoot(t.root(), QString()), dir, &dm, state, recorded));
+
+    const SysfsRoot captured = sysfsRootForDirectory(dir);
+    const MultipathdKnowledge known = multipathdKnowledgeOf(captured);
+    QVERIFY(known.captured);
+    QCOMPARE(known.recorded, record);
+    QCOMPARE(known.running, running);
+    const auto maps = capturedMultipathdMaps(captured);
+    if (!expectedError.isEmpty()) {
+        QVERIFY(!maps);
+        QVERIFY2(maps.errorMessage().contains(expectedError), qPrintable(maps.errorMessage()));
+        return;
+    }
+    QVERIFY2(maps, qPrintable(maps.errorMessage()));
+    QCOMPARE(maps.value(), parseMultipathdMapsJson(mapsJson).value());
+    QVERIFY(known.maps);
+    QCOMPARE(known.maps.value(), maps.value());
+    const auto view = findMultipathdMap(maps.value(), QStringLiteral("mpatha"));
+    QVERIFY(view);
+    QCOMPARE(view->groups.size(), 4); // failover: a group a path
+    // The failed path's checker state as multipathd told it, which sysfs and the kernel's status do not have.
+    QStringList checkers;
+    for (const MultipathdGroupView &g : view->groups) {
+        for (const MultipathdPathView &p : g.paths)
+            checkers << p.checkerState;
+    }
+    QVERIFY2(checkers.contains(QStringLiteral("faulty")), qPrintable(checkers.join(u' ')));
 }
 
 QTEST_GUILESS_MAIN(TestSysfsCapture)

@@ -158,6 +158,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error");
         QTest::newRow("not JSON") << QStringLiteral("fail") << QStringLiteral("multipathd JSON:");
         QTest::newRow("no maps") << QStringLiteral("{\"major_version\": 0}") << QStringLiteral("neither");
+        QTest::newRow("maps not a list") << QStringLiteral("{\"maps\": 3}") << QStringLiteral("not a list");
         QTest::newRow("newer format") << QStringLiteral("{\"major_version\": 1, \"maps\": []}")
                                       << QStringLiteral("version 1");
         QTest::newRow("nameless map") << QStringLiteral("{\"maps\": [{\"uuid\": \"x\"}]}")
