@@ -30,6 +30,7 @@ void AgentClient::connectToHost(const QByteArray &sudoPassword)
         return;
     m_ready = false;
     m_buffer.clear();
+    m_scanned = 0;
     m_stderr.clear();
     m_ssh = new QProcess(this);
     m_ssh->setProgram(QStringLiteral("ssh"));
@@ -88,34 +89,65 @@ qint64 AgentClient::request(const QString &op, const QJsonObject &fields)
 void AgentClient::readOutput()
 {
     m_buffer += m_ssh->readAllStandardOutput();
+    // Lines cut out by position and the buffer shortened once: a 30 MB line arriving in 64 KiB reads is scanned
+    // once, not from its start on every read.
+    qsizetype start = 0;
     qsizetype newline = 0;
-    while (m_ssh && (newline = m_buffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_buffer.left(newline);
-        m_buffer.remove(0, newline + 1);
-        const Result<QJsonObject> decoded = decodeAgentMessage(line);
-        if (!decoded)
-            continue; // a login banner or motd on stdout before the agent starts; the agent writes only JSON
-        if (!m_ready) {
-            if (decoded->value(QLatin1String("type")).toString() != QLatin1String("hello"))
-                continue;
-            const QString problem
-                = agentHelloProblem(*decoded, QStringLiteral("the agent on %1").arg(m_address.display()));
-            if (!problem.isEmpty()) {
-                m_ssh->disconnect(this);
-                m_ssh->kill();
-                m_ssh->deleteLater();
-                m_ssh = nullptr;
-                Q_EMIT disconnected(problem, false);
-                return;
-            }
-            m_hello = *decoded;
-            m_ssh->write(encodeAgentMessage(dmtune::agentHello()));
-            m_ready = true;
-            Q_EMIT ready();
-            continue;
-        }
-        Q_EMIT message(*decoded);
+    while (m_ssh && (newline = m_buffer.indexOf('\n', std::max(start, m_scanned))) >= 0) {
+        const QByteArray line = m_buffer.sliced(start, newline - start);
+        start = newline + 1;
+        takeLine(line);
     }
+    if (!m_ssh) // the hello was refused: the connection is gone
+        return;
+    m_buffer.remove(0, start);
+    m_scanned = m_buffer.size();
+}
+
+void AgentClient::takeLine(const QByteArray &line)
+{
+    if (m_ready && (m_decoding > 0 || line.size() >= largeLineBytes)) {
+        ++m_decoding;
+        m_decodeJobs.start(
+            QStringLiteral("decode a message of %1 bytes from %2").arg(line.size()).arg(m_address.display()),
+            [line](JobContext &) { return decodeAgentMessage(line); },
+            [this](const Result<QJsonObject> &decoded) {
+                --m_decoding;
+                if (decoded) // a line after the hello: a message even when the connection has ended since
+                    Q_EMIT message(*decoded);
+                if (m_decoding == 0 && m_endedWhileDecoding) {
+                    const auto [problem, wasReady] = *std::exchange(m_endedWhileDecoding, std::nullopt);
+                    Q_EMIT disconnected(problem, wasReady);
+                }
+            });
+        return;
+    }
+    deliver(decodeAgentMessage(line));
+}
+
+void AgentClient::deliver(const Result<QJsonObject> &decoded)
+{
+    if (!decoded)
+        return; // a login banner or motd on stdout before the agent starts; the agent writes only JSON
+    if (m_ready) {
+        Q_EMIT message(*decoded);
+        return;
+    }
+    if (decoded->value(QLatin1String("type")).toString() != QLatin1String("hello"))
+        return;
+    const QString problem = agentHelloProblem(*decoded, QStringLiteral("the agent on %1").arg(m_address.display()));
+    if (!problem.isEmpty()) {
+        m_ssh->disconnect(this);
+        m_ssh->kill();
+        m_ssh->deleteLater();
+        m_ssh = nullptr;
+        Q_EMIT disconnected(problem, false);
+        return;
+    }
+    m_hello = *decoded;
+    m_ssh->write(encodeAgentMessage(dmtune::agentHello()));
+    m_ready = true;
+    Q_EMIT ready();
 }
 
 void AgentClient::processEnded(int exitCode)
@@ -136,6 +168,10 @@ void AgentClient::processEnded(int exitCode)
                       .arg(m_address.display())
                       .arg(exitCode)
                       .arg(lines.isEmpty() ? QString() : QStringLiteral(": ") + lines.last().trimmed());
+    }
+    if (m_decoding > 0) {
+        m_endedWhileDecoding = std::make_pair(problem, wasReady); // its last messages first
+        return;
     }
     Q_EMIT disconnected(problem, wasReady);
 }

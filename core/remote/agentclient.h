@@ -2,10 +2,14 @@
 // The near side of the agent's protocol: starts `ssh HOST dmtunectl agent` (hostaddress.h) with the system's
 // OpenSSH client, checks the agent's hello, sends requests and hands every message back. One connection per
 // client; after disconnected() it may connect again (the GUI's reconnect, the CLI's job attach).
+#include "jobs/jobtracker.h"
 #include "remote/hostaddress.h"
 
 #include <QJsonObject>
 #include <QObject>
+
+#include <optional>
+#include <utility>
 
 class QProcess;
 
@@ -27,6 +31,10 @@ public:
     // Sends {"type":"request","id":N,"op":op, ...fields}; returns N.
     qint64 request(const QString &op, const QJsonObject &fields = {});
 
+    // Lines of at least this many bytes are decoded on a job, not on the client's thread: a capture of a host with
+    // thousands of devices is one line of tens of MB (docs/remote.md, "Costs").
+    static constexpr qsizetype largeLineBytes = 256 * 1024;
+
 Q_SIGNALS:
     void ready(); // the agent said hello in our major version
     void message(const QJsonObject &message); // every message after the hello
@@ -35,17 +43,23 @@ Q_SIGNALS:
 
 private:
     void readOutput();
+    void takeLine(const QByteArray &line);
+    void deliver(const Result<QJsonObject> &decoded);
     void processEnded(int exitCode);
 
     HostAddress m_address;
     SshSettings m_settings;
     QProcess *m_ssh = nullptr;
     QByteArray m_buffer;
+    qsizetype m_scanned = 0; // m_buffer holds no newline before this
+    int m_decoding = 0; // lines on the decode jobs: later lines wait their turn, so messages keep their order
+    std::optional<std::pair<QString, bool>> m_endedWhileDecoding; // disconnected() after the last of them
     QByteArray m_stderr;
     QJsonObject m_hello;
     bool m_ready = false;
     bool m_sentPassword = false; // this connection gave sudo a password
     qint64 m_nextId = 1;
+    JobTracker m_decodeJobs { this, JobTracker::Order::Serial }; // last: joins before the members go
 };
 
 } // namespace dmtune
