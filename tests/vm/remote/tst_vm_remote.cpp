@@ -5,11 +5,17 @@
 // fails and reinstates a path, reloads the map, applies a preset to a path and records a workload there, all
 // through `dmtunectl --host root@127.0.0.1:PORT`; each result equals the same dmtunectl command run locally in
 // the guest (over a plain ssh session, no agent). One VM for the whole test; it writes only to the lab's
-// scsi_debug paths and their map. Needs root (exit 77 otherwise: skipped). With the GUI built, an offscreen remote
-// window on the guest fails and reinstates a path through its tree's actions (MultipathActions, the agent's
-// operations) and shows the kernel's new state after its fetch.
+// scsi_debug paths and their map. Needs root (exit 77 otherwise: skipped). With the GUI built, one offscreen remote
+// window on the guest does the same through its real code paths: fails and reinstates a path (the tree's actions),
+// reloads the map (the path group editor's Apply), applies a preset file (the preset manager) and records fio (the
+// Workload dock); each result is read back in the guest. Last, multipathd is started in the guest: the window's
+// editor shows its priorities and checker states from the capture it fetched, and --host list --json has the same
+// multipathd view as list --json in the guest; multipathd is stopped again and the lab's map made again.
 #include "../../live/remote/sshtestsupport.h"
 #include "../../live/workloads/livesupport.h"
+
+#include "dm/multipathdview.h"
+#include "presets/presetjson.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -18,12 +24,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdio>
+#include <memory>
 #include <unistd.h>
 
 #ifdef DMTUNE_VM_REMOTE_GUI
@@ -31,11 +40,18 @@
 #include "mainwindow.h"
 #include "ops/plandialog.h"
 #include "pathgroups/multipathactions.h"
+#include "pathgroups/pathgroupeditor.h"
+#include "pathgroups/pathgroupmodel.h"
 #include "pathgroups/pathgroupspanel.h"
+#include "presets/presetmanager.h"
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
+#include "remote/remoteworkload.h"
+#include "workloads/workloadpanel.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #endif
@@ -83,8 +99,78 @@ QString pathState(const QJsonObject &map, const QString &name)
     return {};
 }
 
+// `record show --json` of a recording (run here: it only reads the file), empty when it cannot be read.
+QJsonObject recordingShown(const QString &file)
+{
+    const ProgramRun s
+        = runProgram(dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), file, QStringLiteral("--json") });
+    return s.exitCode == 0 ? QJsonDocument::fromJson(s.out.toUtf8()).object() : QJsonObject();
+}
+
+// The mean write merges per second of a device in a recording's workload statistics.
+double writeMerges(const QJsonObject &recording, const QString &device)
+{
+    return recording.value(QLatin1String("workload_stats"))
+        .toObject()
+        .value(device)
+        .toObject()
+        .value(QLatin1String("wrqm/s"))
+        .toObject()
+        .value(QLatin1String("mean"))
+        .toDouble();
+}
+
+// What list --json says of multipathd: its "multipathd" status and, for each map, the priorities of its groups
+// and the priorities, checker and device states of its paths (by MAJ:MIN), as one JSON text.
+QString multipathdPartOf(const QString &listJson)
+{
+    const QJsonObject doc = QJsonDocument::fromJson(listJson.toUtf8()).object();
+    QJsonArray maps;
+    for (const QJsonValue &m : doc.value(QLatin1String("maps")).toArray()) {
+        QJsonArray groups;
+        for (const QJsonValue &g : m.toObject().value(QLatin1String("groups")).toArray()) {
+            QJsonArray paths;
+            for (const QJsonValue &p : g.toObject().value(QLatin1String("paths")).toArray()) {
+                QJsonObject path;
+                for (const char *key : { "devnum", "priority", "checker_state", "device_state" })
+                    path.insert(QLatin1String(key), p.toObject().value(QLatin1String(key)));
+                paths.append(path);
+            }
+            groups.append(QJsonObject { { QStringLiteral("index"), g.toObject().value(QLatin1String("index")) },
+                { QStringLiteral("priority"), g.toObject().value(QLatin1String("priority")) },
+                { QStringLiteral("paths"), paths } });
+        }
+        maps.append(QJsonObject { { QStringLiteral("name"), m.toObject().value(QLatin1String("name")) },
+            { QStringLiteral("groups"), groups } });
+    }
+    const QJsonObject part { { QStringLiteral("multipathd"), doc.value(QLatin1String("multipathd")) },
+        { QStringLiteral("maps"), maps } };
+    return QString::fromUtf8(QJsonDocument(part).toJson());
+}
+
 #ifdef DMTUNE_VM_REMOTE_GUI
+// What the path group editor's cards show of each path in their State column ("8:16 active · prio 50 · ready"
+// with multipathd's view, "8:16 active" without), sorted.
+QStringList editorPathStates(const PathGroupEditor *editor)
+{
+    QStringList lines;
+    for (int g = 0; g < editor->groupColumnCount(); ++g) {
+        const PathGroupModel *model = editor->groupModel(g);
+        if (!model)
+            continue;
+        for (int column = 0; column < model->columnCount(); ++column) {
+            if (model->columnKind(column) != PathGroupModel::ColumnKind::State)
+                continue;
+            for (int row = 0; row < model->rowCount(); ++row)
+                lines << model->deviceAt(row) + QLatin1Char(' ') + model->index(row, column).data().toString();
+        }
+    }
+    lines.sort();
+    return lines;
+}
+
 // A path's state ("A", "F") in a remote window's snapshot, by its MAJ:MIN.
+
 QString snapshotPathState(const DeviceSnapshot &snapshot, const QString &map, const QString &devnum)
 {
     if (const MultipathMap *m = snapshot.map(map)) {
@@ -114,9 +200,40 @@ class TestVmRemote : public QObject {
     QHash<QString, QString> m_env; // the lab's variables (setup-multipath.sh)
     QStringList m_sd; // the map's paths in table order
     QDateTime m_built; // dmtunectl's mtime at the start: a rebuild while the VM runs breaks the guest's view of it
+#ifdef DMTUNE_VM_REMOTE_GUI
+    QTemporaryDir m_emptyRoot; // the local window's sysfs: nothing (this host's devices play no part)
+    std::unique_ptr<MainWindow> m_localWindow;
+    QPointer<MainWindow> m_window; // the guest's window, one for every GUI function (deleted when closed)
 
-    QString env(const char *key) const { return m_env.value(QLatin1String(key)); }
-    QString sshConfig() const { return m_client.filePath(QStringLiteral("ssh_config")); }
+    // The guest's remote window: opened by the first GUI function, kept for the others (one connection).
+    MainWindow *remoteWindow()
+    {
+        if (m_window)
+            return m_window;
+        if (!m_localWindow)
+            m_localWindow = std::make_unique<MainWindow>(SysfsRoot(m_emptyRoot.path(), QString()));
+        const auto address = parseHostAddress(QStringLiteral("root@127.0.0.1:%1").arg(m_port));
+        if (!address)
+            return nullptr;
+        m_window = m_localWindow->openRemoteWindow(address.value(), { sshConfig(), dmtunectl }, {});
+        return m_window;
+    }
+    void closeWindows()
+    {
+        if (m_window)
+            m_window->close();
+        m_localWindow.reset(); // deletes the remote window too
+    }
+#endif
+
+    QString env(const char *key) const
+    {
+        return m_env.value(QLatin1String(key));
+    }
+    QString sshConfig() const
+    {
+        return m_client.filePath(QStringLiteral("ssh_config"));
+    }
 
     QStringList remote(const QStringList &command) const
     {
@@ -125,7 +242,10 @@ class TestVmRemote : public QObject {
         + command;
     }
     // dmtunectl COMMAND here, run there through --host (the agent in the guest).
-    ProgramRun viaHost(const QStringList &command) const { return runProgram(dmtunectl, remote(command), {}, 180000); }
+    ProgramRun viaHost(const QStringList &command) const
+    {
+        return runProgram(dmtunectl, remote(command), {}, 180000);
+    }
     // ssh's options for the sessions that run a program locally in the guest: one shared connection (a master
     // that stays 120 s after its last session) saves the key exchange of each; --host always connects anew.
     QStringList guestSsh() const
@@ -147,7 +267,10 @@ class TestVmRemote : public QObject {
                 + QStringList { QStringLiteral("--"), QStringLiteral("127.0.0.1"), words.join(QLatin1Char(' ')) },
             {}, 180000);
     }
-    ProgramRun ctlInGuest(const QStringList &command) const { return inGuest(dmtunectl, command); }
+    ProgramRun ctlInGuest(const QStringList &command) const
+    {
+        return inGuest(dmtunectl, command);
+    }
     // `dmsetup status|table MAP` in the guest, without "start length multipath".
     QString dmsetup(const QString &what) const
     {
@@ -190,7 +313,13 @@ class TestVmRemote : public QObject {
     }
 
 public:
-    ~TestVmRemote() override { stopLab(); }
+    ~TestVmRemote() override
+    {
+#ifdef DMTUNE_VM_REMOTE_GUI
+        closeWindows();
+#endif
+        stopLab();
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -270,6 +399,9 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+#ifdef DMTUNE_VM_REMOTE_GUI
+        closeWindows(); // before the guest goes: no reconnect attempts
+#endif
         if (m_keys.isEmpty() || m_lab.state() == QProcess::NotRunning)
             return;
         QElapsedTimer t;
@@ -505,13 +637,8 @@ private Q_SLOTS:
         const ProgramRun local = ctlInGuest(run + QStringList { inGuestFile });
         QVERIFY2(local.exitCode == 0, qPrintable(describe(QStringLiteral("run --record in the guest"), local)));
 
-        const auto show = [](const QString &file) {
-            const ProgramRun s = runProgram(
-                dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), file, QStringLiteral("--json") });
-            return s.exitCode == 0 ? QJsonDocument::fromJson(s.out.toUtf8()).object() : QJsonObject();
-        };
-        const QJsonObject remoteRec = show(here);
-        const QJsonObject localRec = show(inGuestFile);
+        const QJsonObject remoteRec = recordingShown(here);
+        const QJsonObject localRec = recordingShown(inGuestFile);
         QVERIFY(!remoteRec.isEmpty() && !localRec.isEmpty());
         QVERIFY2(remoteRec.value(QLatin1String("complete")).toBool(), QJsonDocument(remoteRec).toJson().constData());
         QVERIFY(remoteRec.value(QLatin1String("device_samples")).toDouble() > 0);
@@ -522,17 +649,7 @@ private Q_SLOTS:
         for (const QString &p : std::as_const(m_sd))
             QVERIFY2(devices.contains(p), qPrintable(devices.join(QLatin1Char(' '))));
         // Request-based multipath: the writes merge on the map (here and there alike).
-        const auto mapMerges = [this](const QJsonObject &rec) {
-            return rec.value(QLatin1String("workload_stats"))
-                .toObject()
-                .value(env("DM"))
-                .toObject()
-                .value(QLatin1String("wrqm/s"))
-                .toObject()
-                .value(QLatin1String("mean"))
-                .toDouble();
-        };
-        QVERIFY2(mapMerges(remoteRec) > 0 && mapMerges(localRec) > 0,
+        QVERIFY2(writeMerges(remoteRec, env("DM")) > 0 && writeMerges(localRec, env("DM")) > 0,
             QJsonDocument(remoteRec.value(QLatin1String("workload_stats")).toObject()).toJson().constData());
         for (const char *key : { "host", "kernel", "devices", "complete", "interval_s" })
             QCOMPARE(remoteRec.value(QLatin1String(key)), localRec.value(QLatin1String(key)));
@@ -570,11 +687,7 @@ private Q_SLOTS:
     {
         const QString map = env("MAP");
         const QString devnum = env("DB");
-        QTemporaryDir empty;
-        MainWindow local(SysfsRoot(empty.path(), QString()));
-        const auto address = parseHostAddress(QStringLiteral("root@127.0.0.1:%1").arg(m_port));
-        QVERIFY(address);
-        MainWindow *window = local.openRemoteWindow(address.value(), { sshConfig(), dmtunectl }, {});
+        MainWindow *window = remoteWindow();
         QVERIFY(window);
         QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         QTRY_COMPARE_WITH_TIMEOUT(
@@ -608,9 +721,281 @@ private Q_SLOTS:
             qPrintable(dmsetup(QStringLiteral("status"))));
         QTRY_COMPARE_WITH_TIMEOUT(
             snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("A"), 60000);
-        window->close();
+    }
+    // The path group editor of the window reloads the map there: round-robin -> service-time in both groups,
+    // planned by the agent and asked in the PlanDialog, run there; the guest's kernel has the editor's table and
+    // the window reads it back (a clean draft of it). Back to round-robin the same way: the lab's table again.
+    void reloadTheMapInTheWindow()
+    {
+        const QString map = env("MAP");
+        const QString original = env("TABLE").section(QLatin1Char(' '), 3);
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().map(map), 60000);
+        QVERIFY(window->selectDevice(map));
+        QVERIFY(window->showTab(QStringLiteral("paths")));
+        PathGroupsPanel *panel = window->pathGroupsPanel();
+        QCOMPARE(panel->shownMap(), map);
+        PathGroupEditor *editor = panel->editor();
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isEditable() && editor->map() == map && editor->previewText() == original
+                && !editor->draft().isModified(),
+            60000);
+        QSignalSpy opened(editor, &PathGroupEditor::planOpened);
+        QSignalSpy finished(editor, &PathGroupEditor::applyFinished);
+        QString live = original;
+        const struct {
+            QString selector;
+            QString other;
+        } steps[] = { { QStringLiteral("service-time"), QStringLiteral("round-robin") },
+            { QStringLiteral("round-robin"),
+                QStringLiteral("service-time") } };
+        for (const auto &step : steps) {
+            QVERIFY(editor->setSelector(0, step.selector));
+            QVERIFY(editor->setSelector(1, step.selector));
+            const QString wanted = editor->previewText();
+            QVERIFY2(wanted.count(step.selector) == 2 && !wanted.contains(step.other), qPrintable(wanted));
+            if (step.selector == QLatin1String("round-robin"))
+                QCOMPARE(wanted, original); // the window puts the lab's table back
+            QVERIFY2(editor->canApply(), qPrintable(editor->problemText()));
+            const qsizetype asked = opened.count();
+            QVERIFY(editor->apply());
+            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), asked + 1, 60000);
+            PlanDialog *dialog = editor->pendingPlan();
+            QVERIFY(dialog);
+            QCOMPARE(dialog->plan().kind, QStringLiteral("multipath.reload"));
+            QCOMPARE(dialog->plan().target, map);
+            QVERIFY2(dialog->runButton()->isEnabled(), qPrintable(dialog->confirmWord()));
+            QCOMPARE(dmsetup(QStringLiteral("table")), live); // asked, not run
+            const qsizetype done = finished.count();
+            QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), done + 1, 60000);
+            const auto result = finished.last().at(0).value<OperationResult>();
+            QVERIFY2(result.ok, qPrintable(result.error));
+            QCOMPARE(dmsetup(QStringLiteral("table")), wanted); // the guest's kernel has the editor's table
+            QVERIFY2(inGuest(QStringLiteral("dmsetup"), { QStringLiteral("info"), map })
+                         .out.contains(QLatin1String("ACTIVE")),
+                "the map stayed suspended");
+            // The window fetched the guest again: the editor's live table is the new one (a clean draft of it).
+            QTRY_VERIFY_WITH_TIMEOUT(!editor->draft().isModified() && editor->previewText() == wanted, 60000);
+            live = wanted;
+        }
+        QCOMPARE(dmsetup(QStringLiteral("table")), original);
+    }
+
+    // A preset file matched by the map's WWID, applied by the window's preset manager to one path only: planned
+    // and run by the guest's agent, read back with sysfs in the guest (the other paths of the WWID keep their
+    // values); then a file with the values from before, applied the same way, puts them back.
+    void applyAPresetInTheWindow()
+    {
+        const QString path = m_sd.at(3); // group 2: no I/O goes there
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        PresetManager *manager = window->presetManager();
+        QCOMPARE(manager->operationService(), window->remoteOperations());
+        const QString nomerges = sysfsInGuest(path, QStringLiteral("queue/nomerges"));
+        const QString readAhead = sysfsInGuest(path, QStringLiteral("queue/read_ahead_kb"));
+        QVERIFY(!nomerges.isEmpty() && !readAhead.isEmpty());
+        const QString newNomerges = nomerges == QLatin1String("2") ? QStringLiteral("1") : QStringLiteral("2");
+        const QString newReadAhead = QString::number(readAhead.toInt() * 2 + 64);
+        QSignalSpy finished(window->remoteOperations(), &OperationService::finished);
+
+        const struct {
+            QString file;
+            QString nomerges;
+            QString readAhead;
+        } steps[] = { { m_here.filePath(QStringLiteral("window-changed.json")), newNomerges, newReadAhead },
+            { m_here.filePath(QStringLiteral("window-before.json")),
+                nomerges,
+                readAhead } };
+        for (const auto &step : steps) {
+            const QJsonObject rule { { QStringLiteral("match"),
+                                         QJsonObject {
+                                             { QStringLiteral("wwid"),
+                                                 env("WWID") }
+                                         } },
+                { QStringLiteral("settings"),
+                    QJsonObject {
+                        { QStringLiteral("queue/nomerges"), step.nomerges.toInt() },
+                        { QStringLiteral("queue/read_ahead_kb"),
+                            step.readAhead.toInt() }
+                    } } };
+            const QJsonObject file { { QStringLiteral("schema"), 1 },
+                { QStringLiteral("name"), QFileInfo(step.file).baseName() },
+                { QStringLiteral("rules"),
+                    QJsonArray {
+                        rule
+                    } } };
+            QVERIFY(sshtest::writeFile(step.file, QString::fromUtf8(QJsonDocument(file).toJson())));
+            const auto preset = loadPresetFile(step.file);
+            QVERIFY2(preset, qPrintable(preset.errorMessage()));
+            manager->setSnapshot(window->discovery()->snapshot());
+            manager->showPreset(preset.value());
+            QTRY_VERIFY_WITH_TIMEOUT(!manager->isResolving(), 30000);
+            const qsizetype done = finished.count();
+            QVERIFY(manager->applyCurrent({ path }));
+            QTRY_VERIFY_WITH_TIMEOUT(finished.count() > done || manager->pendingPlanDialog(), 60000);
+            QVERIFY(!manager->pendingPlanDialog()); // the agent's plan has no risk: run at once, as locally
+            QCOMPARE(finished.count(), done + 1);
+            const auto result = finished.last().at(0).value<OperationResult>();
+            QVERIFY2(result.ok, qPrintable(result.error));
+            QVERIFY2(manager->statusText().startsWith(QLatin1String("Applied")), qPrintable(manager->statusText()));
+            QCOMPARE(sysfsInGuest(path, QStringLiteral("queue/nomerges")), step.nomerges);
+            QCOMPARE(sysfsInGuest(path, QStringLiteral("queue/read_ahead_kb")), step.readAhead);
+            // Only that path: the others of the same WWID kept their values.
+            for (const QString &other : std::as_const(m_sd)) {
+                if (other != path)
+                    QCOMPARE(sysfsInGuest(other, QStringLiteral("queue/nomerges")), nomerges);
+            }
+        }
+    }
+
+    // The window's Workload dock runs fio on the map there (the far side's plan, a job of the agent), recorded:
+    // the recording arrives here complete, with the map's merges and its paths' series; the job is forgotten
+    // there once its files are here, and nothing runs there any more.
+    void recordAWorkloadInTheWindow()
+    {
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        WorkloadPanel *panel = window->workloadPanel();
+        QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(env("DM")), 30000); // the lab's map, nothing else
+        QCOMPARE(panel->currentDevice(), env("DM"));
+        QVERIFY(panel->selectTemplate(QStringLiteral("batched-write-4k")));
+        panel->setRuntimeSeconds(3);
+        const QString recording = m_here.filePath(QStringLiteral("window.dmrec"));
+        panel->setRecording(recording);
+        panel->start();
+        RemoteWorkload *run = panel->remoteWorkload();
+        QVERIFY(run);
+        // Nothing on the map (scsi_debug): the far side's plan asks nothing, the job starts there.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation() || !run->jobId().isEmpty(), 60000);
+        QVERIFY(!panel->pendingConfirmation());
+        const QString job = run->jobId();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), 120000);
+        QVERIFY2(panel->statusText().startsWith(QLatin1String("Done after")), qPrintable(panel->statusText()));
+
+        const QJsonObject rec = recordingShown(recording);
+        QVERIFY2(!rec.isEmpty(), qPrintable(recording));
+        QVERIFY2(rec.value(QLatin1String("complete")).toBool(), QJsonDocument(rec).toJson().constData());
+        QCOMPARE(rec.value(QLatin1String("host")).toString(), QStringLiteral("klab"));
+        QVERIFY(rec.value(QLatin1String("device_samples")).toDouble() > 0);
+        const QStringList devices = rec.value(QLatin1String("devices")).toVariant().toStringList();
+        QVERIFY2(devices.contains(env("DM")), qPrintable(devices.join(QLatin1Char(' '))));
+        for (const QString &p : std::as_const(m_sd))
+            QVERIFY2(devices.contains(p), qPrintable(devices.join(QLatin1Char(' '))));
+        QVERIFY2(writeMerges(rec, env("DM")) > 0,
+            QJsonDocument(rec.value(QLatin1String("workload_stats")).toObject()).toJson().constData());
+        const QJsonArray fio = rec.value(QLatin1String("fio")).toArray();
+        QVERIFY(!fio.isEmpty());
+        const QStringList argv = fio.first().toObject().value(QLatin1String("argv")).toVariant().toStringList();
+        QVERIFY2(
+            argv.contains(QStringLiteral("--filename=/dev/") + env("DM")), qPrintable(argv.join(QLatin1Char(' '))));
+        // Nothing runs there any more, and the job was forgotten there once its recording was here.
+        const ProgramRun jobs = viaHost({ QStringLiteral("job"), QStringLiteral("list") });
+        QCOMPARE(jobs.exitCode, 0);
+        QVERIFY2(!jobs.out.contains(QLatin1String("running")) && !jobs.out.contains(job), qPrintable(jobs.out));
     }
 #endif
+
+    // Last: multipathd started in the guest (lab-multipathd.sh over this test's ssh: udevd, then multipathd over the
+    // map's LUN only; its WWID of the paths is not the lab map's UUID, so the lab's map is removed first and
+    // multipathd makes its own of the same name). The window fetches the guest again and its path group editor shows
+    // the priorities and checker states multipathd gives in the guest (from the capture); --host list --json has the
+    // same multipathd view as list --json in the guest. Then multipathd and udevd stop and the lab's map is made
+    // again (its UUID and table), so serve-sshd.sh's clean-up finds it as it made it.
+    void multipathdsViewThere()
+    {
+        const QString map = env("MAP");
+        const QString script = QStringLiteral(DMTUNE_VM_GUEST_DIR "/lab-multipathd.sh");
+#ifdef DMTUNE_VM_REMOTE_GUI
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().map(map), 60000);
+        QVERIFY(window->selectDevice(map));
+        QVERIFY(window->showTab(QStringLiteral("paths")));
+        PathGroupEditor *editor = window->pathGroupsPanel()->editor();
+        QTRY_VERIFY_WITH_TIMEOUT(editor->isEditable() && editor->map() == map, 60000);
+        // Without multipathd: the kernel's states only.
+        QTRY_COMPARE_WITH_TIMEOUT(editorPathStates(editor).size(), 4, 30000);
+        for (const QString &line : editorPathStates(editor))
+            QVERIFY2(line.endsWith(QLatin1String(" active")), qPrintable(line));
+#endif
+        const ProgramRun started = inGuest(QStringLiteral("bash"), { script, QStringLiteral("start"), map, m_out });
+        auto stop = qScopeGuard([&] { inGuest(QStringLiteral("bash"), { script, QStringLiteral("stop") }); });
+        QVERIFY2(started.exitCode == 0, qPrintable(describe(QStringLiteral("lab-multipathd.sh start"), started)));
+        qInfo("%s", qPrintable(started.err.trimmed()));
+
+        // What multipathd itself answers in the guest.
+        const ProgramRun asked = inGuest(
+            QStringLiteral("multipathd"), { QStringLiteral("show"), QStringLiteral("maps"), QStringLiteral("json") });
+        QVERIFY2(asked.exitCode == 0, qPrintable(describe(QStringLiteral("multipathd show maps json"), asked)));
+        const auto views = parseMultipathdMapsJson(asked.out);
+        QVERIFY2(views, qPrintable(views.errorMessage()));
+        const auto view = findMultipathdMap(views.value(), map);
+        QVERIFY2(view, qPrintable(view.errorMessage()));
+        QStringList expected; // as the editor's cards show them
+        QHash<QString, QPair<int, QString>> byDevnum; // priority, checker state
+        for (const MultipathdGroupView &group : view->groups) {
+            for (const MultipathdPathView &p : group.paths) {
+                QVERIFY2(p.priority >= 0 && !p.checkerState.isEmpty() && p.dmState == QLatin1String("active"),
+                    qPrintable(asked.out));
+                expected << QStringLiteral("%1 active · prio %2 · %3").arg(p.devT).arg(p.priority).arg(p.checkerState);
+                byDevnum.insert(p.devT, { p.priority, p.checkerState });
+            }
+        }
+        expected.sort();
+        QCOMPARE(byDevnum.size(), 4);
+        for (const QString &devnum : { env("DA"), env("DB"), env("DC"), env("DD") })
+            QVERIFY2(byDevnum.contains(devnum), qPrintable(asked.out));
+
+#ifdef DMTUNE_VM_REMOTE_GUI
+        // The window fetches the guest again: the editor has multipathd's view from the capture (the map is
+        // multipathd's now: selected again once the tree has it).
+        window->remoteHost()->refetch();
+        const auto shown = [&] {
+            window->selectDevice(map);
+            return editor->map() == map ? editorPathStates(editor) : QStringList();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(shown(), expected, 60000);
+#endif
+        // --host list and the guest's own list: the same multipathd view, multipathd's own numbers.
+        const ProgramRun there = viaHost({ QStringLiteral("list"), QStringLiteral("--json") });
+        const ProgramRun local = ctlInGuest({ QStringLiteral("list"), QStringLiteral("--json") });
+        QVERIFY2(there.exitCode == 0 && local.exitCode == 0,
+            qPrintable(describe(QStringLiteral("--host list --json"), there) + QLatin1Char('\n')
+                + describe(QStringLiteral("list --json in the guest"), local)));
+        QCOMPARE(multipathdPartOf(there.out), multipathdPartOf(local.out));
+        const QJsonObject listed = QJsonDocument::fromJson(there.out.toUtf8()).object();
+        QCOMPARE(listed.value(QLatin1String("multipathd")).toObject().value(QLatin1String("running")).toBool(), true);
+        int paths = 0;
+        for (const QJsonValue &g : mapOf(QJsonDocument(listed), map).value(QLatin1String("groups")).toArray()) {
+            for (const QJsonValue &p : g.toObject().value(QLatin1String("paths")).toArray()) {
+                const QJsonObject path = p.toObject();
+                const auto want = byDevnum.value(path.value(QLatin1String("devnum")).toString());
+                QCOMPARE(path.value(QLatin1String("priority")).toInt(-1), want.first);
+                QCOMPARE(path.value(QLatin1String("checker_state")).toString(), want.second);
+                ++paths;
+            }
+        }
+        QCOMPARE(paths, 4);
+
+        // multipathd and udevd stop; the lab's map again: its UUID and table, every path in service.
+        stop.dismiss();
+        const ProgramRun stopped = inGuest(QStringLiteral("bash"), { script, QStringLiteral("stop") });
+        QVERIFY2(stopped.exitCode == 0, qPrintable(describe(QStringLiteral("lab-multipathd.sh stop"), stopped)));
+        QCOMPARE(dmsetup(QStringLiteral("table")), env("TABLE").section(QLatin1Char(' '), 3));
+        const ProgramRun uuid = inGuest(QStringLiteral("dmsetup"),
+            { QStringLiteral("info"), QStringLiteral("-c"), QStringLiteral("--noheadings"), QStringLiteral("-o"),
+                QStringLiteral("uuid"), map });
+        QCOMPARE(uuid.out.trimmed(), env("UUID"));
+        const QString status = dmsetup(QStringLiteral("status"));
+        for (const QString &devnum : { env("DA"), env("DB"), env("DC"), env("DD") })
+            QVERIFY2(status.contains(devnum + QStringLiteral(" A ")), qPrintable(status));
+    }
 };
 
 int main(int argc, char **argv)
