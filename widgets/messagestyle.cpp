@@ -131,6 +131,8 @@ void applyTone(QWidget *widget, MessageTone tone)
     const QColor onWindow = text(tone, p, QPalette::Window);
     const QColor onBase = text(tone, p, QPalette::Base);
     p = widget->palette();
+    if (p.color(QPalette::WindowText) == onWindow && p.color(QPalette::Text) == onBase)
+        return; // as it is (and no PaletteChange that would bring us here again)
     p.setColor(QPalette::WindowText, onWindow);
     p.setColor(QPalette::Text, onBase);
     widget->setPalette(p);
@@ -150,8 +152,13 @@ public:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::ParentChange)
-            applyTone(static_cast<QWidget *>(watched), m_tone);
+        const QEvent::Type type = event->type();
+        if (type == QEvent::PaletteChange || type == QEvent::ApplicationPaletteChange || type == QEvent::ParentChange) {
+            // Queued: every widget (the parent too) has the new palette by then.
+            QMetaObject::invokeMethod(
+                this, [this, widget = static_cast<QWidget *>(watched)] { applyTone(widget, m_tone); },
+                Qt::QueuedConnection);
+        }
         return false;
     }
 
