@@ -41,7 +41,9 @@ void TuningSession::setRemote(OperationService *service, const QString &hostName
         if (tag != QLatin1String("tuning") || !m_remoteBusy)
             return;
         m_remoteBusy = false;
-        const ApplyResult applied = applyResultOf(result);
+        ApplyResult applied = applyResultOf(result);
+        // The history names where it was written: "agent on root@db1 (in-process)".
+        applied.executor = QStringLiteral("agent on %1 (%2)").arg(m_remoteHost, applied.executor);
         if (applied.ok() && !applied.dryRun)
             m_history->record(applied); // the history entry and the chart markers, as a local transaction's
         Q_EMIT finished(applied, false);

@@ -250,6 +250,7 @@ void ParameterEditor::setSnapshot(const DeviceSnapshot &snapshot)
     m_snapshot = snapshot;
     const QString requested = m_requested;
     m_requested.clear(); // force showDevice() to resolve again (a partition's disk may have changed)
+    m_readBackOverCapture.clear(); // a new capture: it has them
     showDevice(requested);
 }
 
@@ -320,10 +321,12 @@ void ParameterEditor::reloadTunables()
     m_jobs->startLatest(
         QStringLiteral("tunables"), QStringLiteral("read tunables of %1").arg(m_device),
         [sysfs = m_session->sysfs(), device = m_device](JobContext &) { return readTunables(sysfs, device); },
-        [this, device = m_device](const QList<Tunable> &rows) {
+        [this, device = m_device](QList<Tunable> rows) {
             m_readingTunables = false;
             if (device != m_device)
                 return; // the user moved on; the read for the device shown now is on its way
+            for (Tunable &row : rows)
+                row.value = m_readBackOverCapture.value(device + u'/' + row.attribute, row.value);
             m_model->setTunables(device, rows);
             m_table->setVisible(!rows.isEmpty());
             updateSummary();
@@ -596,6 +599,8 @@ void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
         QList<Tunable> rows = m_model->tunables();
         bool changed = false;
         for (const auto &c : result.changes) {
+            if (!m_session->sysfs().isLive() && !c.newValue.isEmpty())
+                m_readBackOverCapture.insert(c.device + u'/' + c.attribute, c.newValue);
             const int row = c.device == m_device && !c.newValue.isEmpty() ? m_model->rowOf(c.attribute) : -1;
             if (row >= 0 && rows[row].value != c.newValue) {
                 rows[row].value = c.newValue;

@@ -11,6 +11,7 @@
 #include "params/changeset.h"
 #include "params/planner.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QWidget>
 
@@ -117,6 +118,10 @@ private:
     ChangeSet m_planned;
     bool m_waiting = false;
     bool m_readingTunables = false;
+    // A remote host's values read back by its agent after Apply ("device/attribute" -> value), shown over the
+    // capture's until the next capture arrives: the capture on disk is older, and showing it would put the old
+    // value back for a moment.
+    QHash<QString, QString> m_readBackOverCapture;
     bool m_planning = false;
     bool m_applyWhenPlanned = false; // apply() asked while the plan was being made
     quint64 m_previewGeneration = 0; // a plan of an older request (edits, scope, device) is dropped

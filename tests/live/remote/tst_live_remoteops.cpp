@@ -26,6 +26,7 @@
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 using namespace dmtune;
 using namespace dmtune::live;
@@ -90,6 +91,10 @@ private Q_SLOTS:
         QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), want));
         editor->updatePreview();
         QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
+        const auto shown = [editor] {
+            const int row = editor->model()->rowOf(QStringLiteral("queue/nomerges"));
+            return row >= 0 ? editor->model()->tunables().at(row).value : QString();
+        };
         QSignalSpy finished(editor, &ParameterEditor::applyFinished);
         QVERIFY(editor->apply());
         QVERIFY(finished.wait(20000));
@@ -97,7 +102,17 @@ private Q_SLOTS:
         QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
         QCOMPARE(value(QStringLiteral("nomerges")), want); // written on the host (this machine, through sshd)
         QCOMPARE(session->history()->entries().size(), 1);
+        QVERIFY2(session->history()->entries().first().result.executor.contains(m_sshd.host()),
+            qPrintable(session->history()->entries().first().result.executor)); // the entry names the host
         QVERIFY(!session->canUndo());
+        // From the result on, the table shows the value read back there, never the old capture's for a moment.
+        QStringList seen { shown() };
+        QTimer watch;
+        connect(&watch, &QTimer::timeout, this, [&] {
+            if (seen.last() != shown())
+                seen << shown();
+        });
+        watch.start(5);
         // The capture is fetched again: the window's tree reads the new value.
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name())
                 && remote->sysfsRoot().readOr(QStringLiteral("block/%1/queue/nomerges").arg(m_loop.name())).trimmed()
@@ -106,11 +121,10 @@ private Q_SLOTS:
 
         // Planned on the capture, changed on the host before Apply: stale there, nothing written. First the editor
         // shows the new value (read from the capture fetched again), else an edit back to `before` is no change.
-        const auto shown = [editor] {
-            const int row = editor->model()->rowOf(QStringLiteral("queue/nomerges"));
-            return row >= 0 ? editor->model()->tunables().at(row).value : QString();
-        };
         QTRY_VERIFY_WITH_TIMEOUT(shown() == want && !editor->isReading(), 20000);
+        QTest::qWait(2500); // the editor's own re-read of the capture (every 2 s) too
+        watch.stop();
+        QCOMPARE(seen, QStringList { want });
         QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), before));
         editor->updatePreview();
         QTRY_VERIFY_WITH_TIMEOUT(!editor->isReading(), 20000);
