@@ -33,6 +33,19 @@ bool ChangeHistory::undo()
     return m_undoPending;
 }
 
+ChangeSet ChangeHistory::undoChanges() const
+{
+    return m_entries.isEmpty() ? ChangeSet() : inverse(m_entries.last().result);
+}
+
+bool ChangeHistory::runUndo(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    if (!canUndo())
+        return false;
+    m_undoPending = m_applier->run(plan, answers);
+    return m_undoPending;
+}
+
 void ChangeHistory::record(const ApplyResult &result)
 {
     if (!result.ok() || result.dryRun || !result.anyWritten())

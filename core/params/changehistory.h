@@ -23,6 +23,11 @@ public:
     bool canUndo() const { return !m_entries.isEmpty() && !m_applier->isBusy(); }
     // Undoes the newest entry; false when there is none or the applier is busy.
     bool undo();
+    // What undo puts back: inverse() of the newest entry (empty when there is none, or nothing to put back).
+    ChangeSet undoChanges() const;
+    // Undo as a planned operation: runs a tuning.apply plan of undoChanges() with the user's answers (the applier
+    // plans again and refuses a stale plan or an unanswered risk); when it writes, the newest entry goes.
+    bool runUndo(const OperationPlan &plan, const OperationAnswers &answers);
     // The change set that puts back the old values of a result's written changes (and of
     // nr_requests when a scheduler change reset it).
     static ChangeSet inverse(const ApplyResult &result);

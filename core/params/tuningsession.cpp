@@ -29,7 +29,8 @@ TuningSession::TuningSession(SysfsRoot sysfs, Applier::Mode mode, QObject *paren
 
 void TuningSession::setReadOnly(bool readOnly)
 {
-    m_readOnly = readOnly;
+    if (std::exchange(m_readOnly, readOnly) != readOnly)
+        Q_EMIT readOnlyChanged(readOnly);
 }
 
 void TuningSession::setRemote(OperationService *service, const QString &hostName)
@@ -99,6 +100,45 @@ bool TuningSession::undo()
         // An entry without anything to put back was dropped at once.
         Q_EMIT busyChanged(false);
     }
+    return true;
+}
+
+QString TuningSession::undoUnavailableReason() const
+{
+    if (m_remote)
+        return QStringLiteral("Undo is off in a remote host's window: apply the old value there (the History dock "
+                              "lists it).");
+    if (m_readOnly)
+        return QStringLiteral("Read-only: nothing is applied on a captured tree, so there is nothing to undo.");
+    if (m_history->entries().isEmpty())
+        return QStringLiteral("Nothing to undo: no change was applied in this session.");
+    if (isBusy())
+        return QStringLiteral("A transaction is running: Undo waits until it ends.");
+    return {};
+}
+
+Result<OperationPlan> TuningSession::planUndo(const SysfsRoot &sysfs, const ChangeSet &undoChanges)
+{
+    if (undoChanges.isEmpty())
+        return Result<OperationPlan>::failure(QStringLiteral("nothing to put back"));
+    OperationEnvironment env;
+    env.sysfs = sysfs;
+    return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(undoChanges));
+}
+
+bool TuningSession::runUndo(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    if (!undoUnavailableReason().isEmpty() || !canUndo())
+        return false;
+    // The plan must still be the newest entry's undo: an Apply that finished while the user read the plan made a
+    // newer entry, and this plan would put back the older one's values while the newer entry left the history.
+    const ChangeSet changes = m_history->undoChanges();
+    if (changes.isEmpty() || plan.kind != QLatin1String(TuningApplyKind) || plan.request != tuningRequest(changes))
+        return false;
+    if (!m_history->runUndo(plan, answers))
+        return false;
+    m_undoRunning = true;
+    Q_EMIT busyChanged(true);
     return true;
 }
 

@@ -42,6 +42,18 @@ public:
     // written); operationFinished() follows finished().
     bool run(const OperationPlan &plan, const OperationAnswers &answers);
     bool undo();
+    // Undo as every change is made: a tuning.apply operation (plan -> answers -> run). undoUnavailableReason() says
+    // why there is none now (empty when Undo can start): nothing to undo, a transaction running, read-only, remote.
+    QString undoUnavailableReason() const;
+    // What Undo puts back (the newest entry's old values; empty: nothing to undo, or nothing to put back).
+    ChangeSet undoChanges() const { return m_history->undoChanges(); }
+    // The plan of undoChanges() on a tree (reads sysfs, writes nothing: for a job). Its risks are asked as Apply's
+    // are (PlanDialog); its refusals say why it cannot run.
+    static Result<OperationPlan> planUndo(const SysfsRoot &sysfs, const ChangeSet &undoChanges);
+    // Runs an undo plan with the answers given for it; false (nothing started) when Undo is unavailable or the
+    // plan is not the newest entry's undo any more (another change came in since it was made). finished(result,
+    // true) follows; on success the entry leaves the history.
+    bool runUndo(const OperationPlan &plan, const OperationAnswers &answers);
     // A transaction a core operation ran (preset.apply): into the history (Undo), markers, finished(result, false).
     void record(const ApplyResult &result);
 
@@ -54,6 +66,8 @@ public:
 
 Q_SIGNALS:
     void busyChanged(bool busy);
+    // setReadOnly() changed it (a captured tree made writable by a test or a demo): Undo's availability follows.
+    void readOnlyChanged(bool readOnly);
     // Every transaction of the applier, including undos; wasUndo tells which.
     void finished(const dmtune::ApplyResult &result, bool wasUndo);
     // One per value changed by a successful transaction (undos included), for chart markers.

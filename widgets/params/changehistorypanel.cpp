@@ -1,9 +1,12 @@
 #include "params/changehistorypanel.h"
 
+#include "jobs/jobtracker.h"
+#include "ops/plandialog.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorymodel.h"
 #include "params/tuningsession.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,6 +16,15 @@
 #include <QVBoxLayout>
 
 namespace dmtune {
+
+namespace {
+
+QString plain(const QString &html)
+{
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
+}
+
+} // namespace
 
 ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
     : QWidget(parent)
@@ -31,10 +43,12 @@ ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
 
+    m_undoAction = new QAction(QStringLiteral("&Undo last change"), this);
+    m_undoAction->setObjectName(QStringLiteral("undoLastChange"));
+    connect(m_undoAction, &QAction::triggered, this, [this] { requestUndo(); });
     m_undo = new QPushButton(QStringLiteral("&Undo last"), this);
     m_undo->setObjectName(QStringLiteral("undoButton"));
-    m_undo->setToolTip(QStringLiteral("Put back the old values of the newest entry, as a new transaction "
-                                      "(same order rules, rolled back on any error)."));
+    connect(m_undo, &QPushButton::clicked, m_undoAction, &QAction::trigger);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::RichText);
@@ -48,36 +62,135 @@ ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addLayout(buttons);
 
-    connect(m_undo, &QPushButton::clicked, this, [this] {
-        m_message->clear();
-        if (!m_session->undo())
-            m_message->setText(QStringLiteral("Nothing to undo, or a transaction is running."));
-        updateActions();
-    });
+    m_jobs = new JobTracker(this, JobTracker::Order::Serial);
     connect(m_session, &TuningSession::busyChanged, this, &ChangeHistoryPanel::updateActions);
+    connect(m_session, &TuningSession::readOnlyChanged, this, &ChangeHistoryPanel::updateActions);
     connect(m_session, &TuningSession::finished, this, &ChangeHistoryPanel::onFinished);
     connect(m_session->history(), &ChangeHistory::changed, this, &ChangeHistoryPanel::updateActions);
     updateActions();
 }
 
+ChangeHistoryPanel::~ChangeHistoryPanel() = default;
+
 QString ChangeHistoryPanel::messageText() const
 {
-    return QTextDocumentFragment::fromHtml(m_message->text()).toPlainText();
+    return plain(m_message->text());
+}
+
+PlanDialog *ChangeHistoryPanel::pendingUndoConfirmation() const
+{
+    return m_confirm && m_confirm->isVisible() ? m_confirm.data() : nullptr;
+}
+
+void ChangeHistoryPanel::say(const QString &html)
+{
+    m_message->setText(html);
+    if (!html.isEmpty())
+        Q_EMIT undoReported(plain(html));
+}
+
+bool ChangeHistoryPanel::requestUndo()
+{
+    const QString why = m_session->undoUnavailableReason();
+    if (!why.isEmpty() || m_planning || pendingUndoConfirmation()) {
+        if (!why.isEmpty())
+            say(why.toHtmlEscaped());
+        return false;
+    }
+    const ChangeSet changes = m_session->undoChanges();
+    if (changes.isEmpty()) {
+        // Every value of the newest entry is as it was before it: the entry goes, nothing is written.
+        m_session->undo();
+        say(QStringLiteral("The newest entry had nothing to put back: removed from the history."));
+        return true;
+    }
+    // As Apply: the plan reads sysfs (a job), its risks are asked, the run plans again and refuses a stale plan.
+    m_planning = true;
+    say(QStringLiteral("Planning the undo…"));
+    updateActions();
+    m_jobs->startLatest(
+        QStringLiteral("undo"), QStringLiteral("plan the undo"),
+        [sysfs = m_session->sysfs(), changes](JobContext &) { return TuningSession::planUndo(sysfs, changes); },
+        [this](const Result<OperationPlan> &plan) { onPlanned(plan); });
+    return true;
+}
+
+void ChangeHistoryPanel::onPlanned(const Result<OperationPlan> &plan)
+{
+    m_planning = false;
+    if (!plan) {
+        say(QStringLiteral("Undo cannot be planned: %1").arg(plan.errorMessage().toHtmlEscaped()));
+    } else if (!plan->runnable()) {
+        QStringList why = plan->refusals;
+        for (const OperationRisk &risk : plan->risks) {
+            if (!risk.confirmable)
+                why << risk.text;
+        }
+        say(QStringLiteral("Undo cannot run (nothing was written): %1")
+                .arg(why.join(QStringLiteral("; ")).toHtmlEscaped()));
+    } else if (!plan->needsAnswers()) {
+        startUndo(plan.value(), acceptAll(plan.value()));
+    } else {
+        // The operation found the risk; this only asks (no nested event loop), and the run checks the answers.
+        m_confirm = new PlanDialog(plan.value(), window());
+        m_confirm->setAttribute(Qt::WA_DeleteOnClose);
+        m_confirm->setWindowTitle(QStringLiteral("Undo last change"));
+        connect(m_confirm, &PlanDialog::answered, this, [this, asked = plan.value()](const OperationAnswers &answers) {
+            m_confirm.clear(); // answered: no longer waiting for the user
+            startUndo(asked, answers);
+        });
+        connect(m_confirm, &QDialog::finished, this, &ChangeHistoryPanel::updateActions);
+        connect(m_confirm, &QDialog::rejected, this, [this] {
+            say(QStringLiteral("Undo cancelled: nothing was written."));
+            updateActions();
+        });
+        say(QStringLiteral("Undo puts data at risk: the dialog asks first."));
+        m_confirm->open();
+    }
+    updateActions();
+}
+
+void ChangeHistoryPanel::startUndo(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    if (m_session->runUndo(plan, answers))
+        say(QStringLiteral("Undoing…"));
+    else
+        say(QStringLiteral("Not undone (nothing was written): the history or the session changed since the undo "
+                           "was planned. Undo again to plan the newest entry."));
+    updateActions();
 }
 
 void ChangeHistoryPanel::updateActions()
 {
-    m_undo->setEnabled(m_session->canUndo());
-    if (m_session->isReadOnly())
-        m_undo->setToolTip(QStringLiteral("Read-only: nothing is applied on a captured tree."));
+    QString why = m_session->undoUnavailableReason();
+    if (why.isEmpty() && m_planning)
+        why = QStringLiteral("Planning the undo…");
+    else if (why.isEmpty() && pendingUndoConfirmation())
+        why = QStringLiteral("The undo's plan waits for your answer.");
+    QString tip = why;
+    if (why.isEmpty()) {
+        QStringList back;
+        for (const Change &c : m_session->undoChanges())
+            back << QStringLiteral("%1 %2 = %3").arg(c.device, c.attribute, c.value);
+        tip = back.isEmpty()
+            ? QStringLiteral("Remove the newest entry: it changed nothing.")
+            : QStringLiteral("Put back %1, as a new transaction: planned and checked as Apply is (a data risk asks "
+                             "first), rolled back on any error.")
+                  .arg(back.join(QStringLiteral(", ")));
+    }
+    m_undoAction->setEnabled(why.isEmpty());
+    m_undoAction->setToolTip(tip);
+    m_undoAction->setStatusTip(tip);
+    m_undo->setEnabled(why.isEmpty());
+    m_undo->setToolTip(tip);
 }
 
 void ChangeHistoryPanel::onFinished(const ApplyResult &result, bool wasUndo)
 {
     if (!wasUndo)
         return;
-    m_message->setText(result.ok() ? QStringLiteral("Undone: %1").arg(applySummary(result).toHtmlEscaped())
-                                   : applyErrorHtml(result, QStringLiteral("Undo failed")));
+    say(result.ok() ? QStringLiteral("Undone: %1").arg(applySummary(result).toHtmlEscaped())
+                    : applyErrorHtml(result, QStringLiteral("Undo failed")));
     updateActions();
 }
 
