@@ -61,6 +61,7 @@ RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
     connect(m_client, &AgentClient::message, this, &RemoteWorkload::onMessage);
     connect(m_client, &AgentClient::ready, this, &RemoteWorkload::onReady);
     connect(m_client, &AgentClient::disconnected, this, [this](const QString &problem) {
+        m_jobsRequest = 0;
         if (!m_running)
             return;
         m_requestId = 0;
@@ -124,6 +125,36 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
     return true;
 }
 
+bool RemoteWorkload::attach(const QString &jobId, const QString &recordPath, QString *error)
+{
+    if (m_running) {
+        *error = QStringLiteral("a workload is already running");
+        return false;
+    }
+    if (!m_client->isReady()) {
+        *error = QStringLiteral("not connected to %1").arg(m_client->address().display());
+        return false;
+    }
+    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath)) {
+        *error = QStringLiteral("%1 exists: the recording is not written over it").arg(recordPath);
+        return false;
+    }
+    m_recordPath = recordPath;
+    m_job = jobId;
+    m_pending.clear();
+    m_summaryText.clear();
+    m_lastProgress = 0;
+    m_running = true;
+    m_requestId = m_client->request(QStringLiteral("attach"), { { key("job"), m_job } });
+    return true;
+}
+
+void RemoteWorkload::listJobs()
+{
+    if (m_client->isReady() && !m_jobsRequest)
+        m_jobsRequest = m_client->request(QStringLiteral("jobs"));
+}
+
 void RemoteWorkload::stop()
 {
     if (m_running && !m_job.isEmpty() && m_client->isReady())
@@ -133,7 +164,9 @@ void RemoteWorkload::stop()
 
 void RemoteWorkload::onReady()
 {
-    if (!m_running || m_job.isEmpty() || m_requestId)
+    if (!m_running)
+        return listJobs(); // what an earlier window left running or unfetched there
+    if (m_job.isEmpty() || m_requestId)
         return;
     // Attached again: the job's output from the start (progress already seen is skipped), then its result.
     m_pending.clear();
@@ -181,7 +214,8 @@ void RemoteWorkload::finish(const QJsonObject &exit)
         else
             recorded = m_recordPath;
     }
-    if (!m_job.isEmpty())
+    // Forgotten there once its files are here; a recording not written stays there, offered again.
+    if (!m_job.isEmpty() && problem.isEmpty())
         m_client->request(QStringLiteral("forget"), { { key("job"), m_job } });
     const QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
     if (!problem.isEmpty())
@@ -191,12 +225,25 @@ void RemoteWorkload::finish(const QJsonObject &exit)
 
 void RemoteWorkload::onMessage(const QJsonObject &message)
 {
+    if (m_jobsRequest && message.value(key("id")).toInteger() == m_jobsRequest) {
+        m_jobsRequest = 0;
+        const Result<QList<AgentJob>> jobs = parseAgentJobs(message);
+        if (jobs)
+            Q_EMIT jobsListed(jobs.value());
+        else
+            Q_EMIT jobsListFailed(jobs.errorMessage());
+        return;
+    }
     if (!m_requestId || message.value(key("id")).toInteger() != m_requestId)
         return;
     const QString type = message.value(key("type")).toString();
     if (type == QLatin1String("job")) {
+        const bool attaching = !m_job.isEmpty(); // attach(), or again after a lost connection
         m_job = message.value(key("job")).toString();
-        Q_EMIT started(m_job);
+        if (attaching)
+            Q_EMIT attached(m_job);
+        else
+            Q_EMIT started(m_job);
     } else if (type == QLatin1String("output")) {
         const QString data = message.value(key("data")).toString();
         if (message.value(key("stream")).toString() == QLatin1String("err")) {

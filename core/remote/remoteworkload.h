@@ -3,8 +3,11 @@
 // from the ssh session: a dropped connection neither stops fio nor loses the recording), its progress lines as
 // they come, the recording written here when it ended. After a lost connection the job goes on; once the client
 // is ready again it is attached again (its output from the start: lines already seen are skipped) and its result
-// and recording are fetched. Stopping is explicit (stop(): SIGINT to the job there). The guard runs there, in
-// `run` itself: the caller passes --destroy-data-on only after the user confirmed the plan of the far side.
+// and recording are fetched. A job of an earlier window (closed, or the app quit) is adopted by attach(). The
+// host's jobs are listed (listJobs) whenever the client is ready and nothing runs. Stopping is explicit (stop(): SIGINT
+// to the job there). The guard runs there, in `run` itself: the caller passes --destroy-data-on only after the user
+// confirmed the plan of the far side.
+#include "remote/remotejobs.h"
 #include "workloads/fiojob.h"
 #include "workloads/fiostream.h"
 
@@ -36,6 +39,12 @@ public:
     // exists here).
     bool start(const QStringList &runArguments, const QString &recordPath, QString *error,
         const std::optional<QByteArray> &jobFileContent = std::nullopt);
+    // Adopts the job `jobId` there (one this GUI started, from a window since closed): its output from the start,
+    // then its result and recording, written to recordPath here (empty: none; never over an existing file), and
+    // the job forgotten there. Stop works on it as on a run started here. False with *error as start().
+    bool attach(const QString &jobId, const QString &recordPath, QString *error);
+    // Asks the agent for its jobs: jobsListed() with the answer.
+    void listJobs();
     void stop();
     bool isRunning() const { return m_running; }
     QString jobId() const { return m_job; }
@@ -43,6 +52,10 @@ public:
 
 Q_SIGNALS:
     void started(const QString &jobId);
+    // The agent attached this client to the job: adopted by attach(), or again after a lost connection.
+    void attached(const QString &jobId);
+    void jobsListed(const QList<dmtune::AgentJob> &jobs);
+    void jobsListFailed(const QString &message);
     // One `run --json` progress object: t (epoch s), the rates, "devices" (iostat keys per device).
     void progress(double epochSeconds, const dmtune::FioRates &rates, const QJsonObject &line);
     void outputLine(const QString &line); // what run printed on stderr there ("fio started on ...")
@@ -62,6 +75,7 @@ private:
     AgentClient *m_client;
     bool m_running = false;
     qint64 m_requestId = 0;
+    qint64 m_jobsRequest = 0;
     QString m_job;
     QString m_recordPath;
     QString m_pending; // stdout not yet a whole line

@@ -7,6 +7,7 @@
 #include "jobs/jobtracker.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
+#include "remote/agentclient.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
 #include "workloads/confirmwritedialog.h"
@@ -22,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -34,7 +36,9 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 
 namespace dmtune {
@@ -198,6 +202,13 @@ void WorkloadPanel::buildUi()
     m_readout->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     form->addRow(QStringLiteral("Status:"), m_status);
     form->addRow(QStringLiteral("fio:"), m_readout);
+    // A remote host's jobs that an earlier window started (closed, or the app quit): attach or fetch (showOffers).
+    m_offersBox = new QWidget(this);
+    m_offersBox->setObjectName(QStringLiteral("jobOffers"));
+    auto *offers = new QVBoxLayout(m_offersBox);
+    offers->setContentsMargins(0, 0, 0, 0);
+    form->addRow(QStringLiteral("On the host:"), m_offersBox);
+    form->setRowVisible(m_offersBox, false);
 
     auto *left = new QWidget(this);
     left->setLayout(form);
@@ -389,6 +400,8 @@ void WorkloadPanel::updateButtons()
         m_start->setToolTip(
             QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
     m_stop->setEnabled(running);
+    if (m_offersBox)
+        m_offersBox->setEnabled(!running && !m_checking);
     m_template->setEnabled(!running);
     m_device->setEnabled(!running);
     if (m_removeLab)
@@ -439,6 +452,9 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
             setStatus(error);
         });
     connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
+        // Remembered for this host's later windows: offered again if this one is closed before the job ends.
+        rememberJob(m_hostName, { job, m_remoteRun->recordPath(), m_remoteJob.title, m_remoteDevice });
+        showOffers({});
         const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
         const QString label = QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName);
         m_chart->addMarker(t, label);
@@ -463,7 +479,25 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
         setStatus(QStringLiteral("fio on %1: %2").arg(m_hostName, message));
         log(QStringLiteral("failed: ") + message);
         updateButtons();
+        if (!isRunning())
+            m_remoteRun->listJobs();
     });
+    connect(m_remoteRun, &RemoteWorkload::attached, this, [this](const QString &job) {
+        const QString what = m_adopting ? QStringLiteral("attached") : QStringLiteral("attached again");
+        m_adopting = false;
+        log(QStringLiteral("job %1 on %2: %3").arg(job, m_hostName, what));
+        setStatus(QStringLiteral("fio job %1 on %2 (%3 on %4): %5, its output and then its result come here")
+                      .arg(job, m_hostName, m_remoteJob.title, m_remoteDevice, what));
+        updateButtons();
+    });
+    // Listed when the connection is ready and nothing runs: this GUI's jobs of closed windows are offered.
+    connect(m_remoteRun, &RemoteWorkload::jobsListed, this, [this](const QList<AgentJob> &jobs) {
+        keepRememberedJobs(m_hostName, jobs);
+        showOffers(isRunning() ? QList<JobOffer>() : jobOffers(jobs, rememberedJobs(m_hostName)));
+    });
+    connect(m_remoteRun, &RemoteWorkload::jobsListFailed, this,
+        [this](const QString &message) { log(QStringLiteral("the jobs on %1: %2").arg(m_hostName, message)); });
+    connect(client, &AgentClient::disconnected, this, [this] { showOffers({}); });
     connect(m_remoteRun, &RemoteWorkload::finished, this,
         [this](int status, const QJsonObject &summary, const QString &recordedTo) {
             const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
@@ -488,6 +522,7 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
             if (!recordedTo.isEmpty())
                 log(QStringLiteral("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
             updateButtons();
+            m_remoteRun->listJobs(); // the next of an earlier window's jobs, if any
             Q_EMIT runFinished(summary);
         });
     // The lab device is this machine's: not offered for a remote host.
@@ -636,6 +671,84 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     if (!recordPath.isEmpty())
         log(QStringLiteral("recording to ") + recordPath);
     setStatus(QStringLiteral("Starting fio..."));
+    updateButtons();
+}
+
+void WorkloadPanel::showOffers(const QList<JobOffer> &offers)
+{
+    m_offers = offers;
+    // deleteLater: this may run inside the click of a button it removes.
+    for (QWidget *row : m_offersBox->findChildren<QWidget *>(QString(), Qt::FindDirectChildrenOnly))
+        row->deleteLater();
+    const QDateTime now = QDateTime::currentDateTime();
+    for (const JobOffer &offer : offers) {
+        auto *row = new QWidget(m_offersBox);
+        auto *layout = new QHBoxLayout(row);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto *text = new QLabel(jobOfferText(offer, m_hostName, now), row);
+        text->setWordWrap(true);
+        text->setToolTip(offer.remembered.recordPath.isEmpty()
+                ? offer.job.command
+                : QStringLiteral("%1\nrecording to %2 here").arg(offer.job.command, offer.remembered.recordPath));
+        layout->addWidget(text, 1);
+        if (offer.action != JobOffer::Action::None) {
+            auto *button = new QPushButton(
+                offer.action == JobOffer::Action::Attach ? QStringLiteral("Attach") : QStringLiteral("Fetch result"),
+                row);
+            button->setObjectName(QStringLiteral("adopt-") + offer.job.id);
+            connect(button, &QPushButton::clicked, this, [this, id = offer.job.id] { adoptJob(id); });
+            layout->addWidget(button);
+        }
+        m_offersBox->layout()->addWidget(row);
+    }
+    if (auto *form = qobject_cast<QFormLayout *>(m_offersBox->parentWidget()->layout()))
+        form->setRowVisible(m_offersBox, !offers.isEmpty());
+    updateButtons();
+}
+
+void WorkloadPanel::adoptJob(const QString &jobId)
+{
+    const auto it = std::find_if(m_offers.cbegin(), m_offers.cend(),
+        [&](const JobOffer &o) { return o.job.id == jobId && o.action != JobOffer::Action::None; });
+    if (it == m_offers.cend() || isRunning() || m_checking)
+        return;
+    const JobOffer offer = *it;
+    // The file chosen when it started, unless something is there now: then a fresh name beside it, said so.
+    QString recordPath = offer.remembered.recordPath;
+    if (!recordPath.isEmpty()) {
+        const QString fresh = unusedFilePath(recordPath);
+        if (fresh.isEmpty())
+            return setStatus(QStringLiteral("%1 and its numbered neighbours exist: move them to fetch job %2")
+                                 .arg(recordPath, jobId));
+        if (fresh != recordPath)
+            log(QStringLiteral("%1 exists here now (not written over): job %2's recording goes to %3")
+                    .arg(recordPath, jobId, fresh));
+        recordPath = fresh;
+    }
+    const RunCommandParts parts = runCommandParts(offer.job.command);
+    const FioJob *known = fioTemplate(parts.workload);
+    m_remoteJob = known ? *known : FioJob {};
+    if (!offer.remembered.title.isEmpty())
+        m_remoteJob.title = offer.remembered.title;
+    m_remoteDevice = offer.remembered.device.isEmpty() ? parts.device : offer.remembered.device;
+    QString error;
+    if (!m_remoteRun->attach(jobId, recordPath, &error))
+        return setStatus(error);
+    m_adopting = true;
+    showOffers({});
+    m_chart->clear();
+    if (offer.job.started.isValid())
+        m_chart->addMarker(double(offer.job.started.toMSecsSinceEpoch()) / 1000.0,
+            QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName));
+    log(QStringLiteral("$ dmtunectl --host %1 job attach %2   (%3)").arg(m_hostName, jobId, offer.job.command));
+    if (!recordPath.isEmpty())
+        log(QStringLiteral("its recording comes to ") + recordPath);
+    if (offer.action == JobOffer::Action::Attach) {
+        Q_EMIT targetChosen(m_remoteDevice);
+        setStatus(QStringLiteral("Attaching to fio job %1 on %2...").arg(jobId, m_hostName));
+    } else {
+        setStatus(QStringLiteral("Fetching the result of fio job %1 from %2...").arg(jobId, m_hostName));
+    }
     updateButtons();
 }
 

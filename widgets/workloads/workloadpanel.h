@@ -7,6 +7,7 @@
 // probe) and its re-check run as jobs (jobs/jobtracker.h), fio in its own process.
 #include "discovery/devicesnapshot.h"
 #include "ops/operation.h"
+#include "remote/remotejobs.h"
 #include "sysfs/sysfsroot.h"
 #include "workloads/fiojob.h"
 #include "workloads/writeguard.h"
@@ -67,6 +68,10 @@ public:
     // lab device stays local-only. Set once, before anything starts.
     void setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName);
     RemoteWorkload *remoteWorkload() const { return m_remoteRun; }
+    // A remote host's jobs this GUI started from a window since closed (and others' that run), as the dock
+    // offers them; adoptJob() is what an offer's button does (Attach, Fetch result).
+    QList<JobOffer> offeredJobs() const { return m_offers; }
+    void adoptJob(const QString &jobId);
 
     // The job as the form says it.
     FioJob currentJob() const;
@@ -115,6 +120,7 @@ private:
     void onProgress(const FioProgress &progress);
     void onFinished(const FioOutcome &outcome, const QJsonObject &summary);
     void setStatus(const QString &text);
+    void showOffers(const QList<JobOffer> &offers);
     void log(const QString &line);
     QString defaultRecordPath(const FioJob &job) const;
 
@@ -125,6 +131,8 @@ private:
     QString m_hostName;
     FioJob m_remoteJob; // the job and device of the remote plan asked for (frozen at Start)
     QString m_remoteDevice;
+    QList<JobOffer> m_offers;
+    bool m_adopting = false; // adoptJob() asked the agent to attach; its answer is not a re-attach
     std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
     WorkloadSession *m_session = nullptr;
     LabDeviceState m_lab { {}, QStringLiteral("no lab device offered here"), false };
@@ -155,6 +163,7 @@ private:
     QPushButton *m_stop = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_readout = nullptr;
+    QWidget *m_offersBox = nullptr;
     FioChart *m_chart = nullptr;
     QPlainTextEdit *m_log = nullptr;
     JobTracker *m_jobs = nullptr; // child; deleted (joined) first in the destructor

@@ -19,6 +19,7 @@
 #include "remote/connectdialog.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "remote/remotejobs.h"
 #include "remote/remotesampler.h"
 #include "remote/remoteworkload.h"
 #include "stats/metriccatalog.h"
@@ -34,6 +35,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -97,6 +99,80 @@ class TestLiveRemoteWindow : public QObject {
             window->grab().save(
                 QStringLiteral("%1/remote-%2-%3x%4.png").arg(m_shots, name).arg(size.width()).arg(size.height()));
         }
+    }
+
+    // A window of the host, connected and showing its devices.
+    MainWindow *openConnectedWindow()
+    {
+        MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
+        window->remoteHost()->setRetryDelays(1000, 1000);
+        if (!QTest::qWaitFor([&] { return window->remoteHost()->hasCapture(); }, 30000))
+            return nullptr;
+        return window;
+    }
+
+    // Closed as the user closes it (the window is deleted): the job it started goes on there.
+    static bool closeAndWaitUntilGone(MainWindow *window)
+    {
+        const QPointer<MainWindow> gone(window);
+        window->close();
+        return QTest::qWaitFor([&] { return gone.isNull(); }, 10000);
+    }
+
+    // A recorded batched-write-4k on the test's loop device from the window's dock, as the user starts it (the
+    // device's name typed when the far side's plan asks for it); its job id there, or empty.
+    QString startRecordedWorkload(MainWindow *window, int runtimeSeconds, const QString &recording)
+    {
+        WorkloadPanel *panel = window->workloadPanel();
+        if (!QTest::qWaitFor([&] { return panel->selectDevice(m_loop.name()); }, 20000))
+            return {};
+        panel->selectTemplate(QStringLiteral("batched-write-4k"));
+        panel->setRuntimeSeconds(runtimeSeconds);
+        panel->setRecording(recording);
+        panel->start();
+        RemoteWorkload *run = panel->remoteWorkload();
+        if (!QTest::qWaitFor([&] { return panel->pendingConfirmation() || !run->jobId().isEmpty(); }, 20000))
+            return {};
+        if (ConfirmWriteDialog *confirm = panel->pendingConfirmation()) {
+            confirm->findChild<QLineEdit *>()->setText(m_loop.name());
+            for (QPushButton *b : confirm->findChildren<QPushButton *>()) {
+                if (b->isEnabled() && b->isVisible() && !b->text().contains(QLatin1String("Cancel"))) {
+                    QTest::mouseClick(b, Qt::LeftButton);
+                    break;
+                }
+            }
+        }
+        return QTest::qWaitFor([&] { return !run->jobId().isEmpty(); }, 20000) ? run->jobId() : QString();
+    }
+
+    // `dmtunectl --host H job list`: the job's line (JOB STATE STARTED COMMAND), empty when it is not there.
+    QString jobListLine(const QString &job) const
+    {
+        const ProgramRun listed = runProgram(dmtunectl,
+            { QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"), m_sshd.configFile(),
+                QStringLiteral("--remote-dmtunectl"), dmtunectl, QStringLiteral("job"), QStringLiteral("list") });
+        for (const QString &line : listed.out.split(QLatin1Char('\n'))) {
+            if (line.startsWith(job + QLatin1Char(' ')))
+                return line;
+        }
+        return {};
+    }
+
+    static const JobOffer *offerOf(const QList<JobOffer> &offers, const QString &job)
+    {
+        for (const JobOffer &offer : offers) {
+            if (offer.job.id == job)
+                return &offer;
+        }
+        return nullptr;
+    }
+
+    static bool isCompleteRecording(const QString &path)
+    {
+        const ProgramRun shown = runProgram(
+            dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), path, QStringLiteral("--json") });
+        return shown.exitCode == 0
+            && QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QLatin1String("complete")).toBool();
     }
 
 private Q_SLOTS:
@@ -329,6 +405,134 @@ private Q_SLOTS:
         // The file system is gone (confirmed), on the test's own device only.
         const ProgramRun blkid = runProgram(QStringLiteral("blkid"), { device });
         QVERIFY2(!blkid.out.contains(QLatin1String("ext4")), qPrintable(blkid.out));
+    }
+
+    // A recorded workload whose window is closed while it runs: the host's next window offers it (this GUI started
+    // it), Attach brings its progress, and at its end the complete recording is in the file chosen at Start.
+    void aJobOfAClosedWindowIsOfferedAndAttached()
+    {
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("closed-window.dmrec"));
+        MainWindow *first = openConnectedWindow();
+        QVERIFY(first);
+        const QString job = startRecordedWorkload(first, 6, recording);
+        QVERIFY(!job.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!first->workloadPanel()->readoutText().startsWith(QLatin1String("IOPS -")), 10000);
+        QVERIFY(closeAndWaitUntilGone(first));
+        QVERIFY(!QFileInfo::exists(recording));
+
+        MainWindow *second = openConnectedWindow();
+        QVERIFY(second);
+        const auto closeSecond = qScopeGuard([second] { second->close(); });
+        WorkloadPanel *panel = second->workloadPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(offerOf(panel->offeredJobs(), job), 20000);
+        const JobOffer offer = *offerOf(panel->offeredJobs(), job);
+        QVERIFY(offer.ours);
+        QCOMPARE(offer.action, JobOffer::Action::Attach);
+        QCOMPARE(offer.remembered.recordPath, recording);
+        QCOMPARE(offer.remembered.device, m_loop.name());
+        QString shown;
+        for (QLabel *label : panel->findChild<QWidget *>(QStringLiteral("jobOffers"))->findChildren<QLabel *>())
+            shown += label->text();
+        QVERIFY2(shown.contains(QStringLiteral("fio job %1 on %2 is still running (started ").arg(job, m_sshd.host()))
+                && shown.contains(QStringLiteral("on %1").arg(m_loop.name())),
+            qPrintable(shown));
+        auto *attach = panel->findChild<QPushButton *>(QStringLiteral("adopt-") + job);
+        QVERIFY(attach);
+        QCOMPARE(attach->text(), QStringLiteral("Attach"));
+
+        QObject scope; // the connections below end with this function
+        QList<double> progress; // the t of each progress line that reaches the dock
+        connect(panel->remoteWorkload(), &RemoteWorkload::progress, &scope, [&](double t) { progress << t; });
+        QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+        const double attachedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+        QTest::mouseClick(attach, Qt::LeftButton);
+        QVERIFY(panel->isRunning());
+        QCOMPARE(panel->remoteWorkload()->jobId(), job);
+        // Its progress from the start, and then live: a line newer than the attach.
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last() > attachedAt, 15000);
+        QVERIFY(!panel->readoutText().startsWith(QLatin1String("IOPS -")));
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
+        QVERIFY(isCompleteRecording(recording));
+        // Fetched, then forgotten there and here (the dock lists the jobs again after a run): nothing is offered.
+        QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).isEmpty(), 10000);
+        const QString hostName = second->remoteHost()->displayName();
+        const auto remembered = [&] {
+            const QList<RememberedJob> jobs = rememberedJobs(hostName);
+            return std::any_of(jobs.begin(), jobs.end(), [&](const RememberedJob &r) { return r.id == job; });
+        };
+        QTRY_VERIFY(!remembered());
+        QVERIFY(!offerOf(panel->offeredJobs(), job));
+    }
+
+    // A job that ended while no window of the host was open is offered as ended; its result is fetched, and
+    // since a file appeared meanwhile where its recording was to go, the recording goes beside it.
+    void aJobThatEndedMeanwhileIsFetched()
+    {
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("ended.dmrec"));
+        MainWindow *first = openConnectedWindow();
+        QVERIFY(first);
+        const QString job = startRecordedWorkload(first, 2, recording);
+        QVERIFY(!job.isEmpty());
+        QVERIFY(closeAndWaitUntilGone(first));
+        QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).contains(QLatin1String(" ended 0 ")), 30000);
+        QFile inTheWay(recording);
+        QVERIFY(inTheWay.open(QIODevice::WriteOnly) && inTheWay.write("mine") == 4);
+        inTheWay.close();
+
+        MainWindow *second = openConnectedWindow();
+        QVERIFY(second);
+        const auto closeSecond = qScopeGuard([second] { second->close(); });
+        WorkloadPanel *panel = second->workloadPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(offerOf(panel->offeredJobs(), job), 20000);
+        QCOMPARE(offerOf(panel->offeredJobs(), job)->action, JobOffer::Action::Fetch);
+        auto *fetch = panel->findChild<QPushButton *>(QStringLiteral("adopt-") + job);
+        QVERIFY(fetch);
+        QCOMPARE(fetch->text(), QStringLiteral("Fetch result"));
+        QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+        QTest::mouseClick(fetch, Qt::LeftButton);
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
+        QVERIFY(inTheWay.open(QIODevice::ReadOnly));
+        QCOMPARE(inTheWay.readAll(), QByteArray("mine"));
+        const QString beside = dir.filePath(QStringLiteral("ended-2.dmrec"));
+        QVERIFY(isCompleteRecording(beside));
+        const QString logged = panel->findChild<QPlainTextEdit *>()->toPlainText();
+        QVERIFY2(logged.contains(QStringLiteral("%1 exists here now (not written over)").arg(recording))
+                && logged.contains(QStringLiteral("fetched to %1").arg(beside)),
+            qPrintable(logged));
+        QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).isEmpty(), 10000);
+    }
+
+    // Stop works on an adopted job as on one started in the window: SIGINT there, the recording closed and fetched.
+    void anAttachedJobStops()
+    {
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("stopped.dmrec"));
+        MainWindow *first = openConnectedWindow();
+        QVERIFY(first);
+        const QString job = startRecordedWorkload(first, 60, recording);
+        QVERIFY(!job.isEmpty());
+        QVERIFY(closeAndWaitUntilGone(first));
+
+        MainWindow *second = openConnectedWindow();
+        QVERIFY(second);
+        const auto closeSecond = qScopeGuard([second] { second->close(); });
+        WorkloadPanel *panel = second->workloadPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(offerOf(panel->offeredJobs(), job), 20000);
+        QObject scope;
+        int progress = 0;
+        connect(panel->remoteWorkload(), &RemoteWorkload::progress, &scope, [&] { ++progress; });
+        QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+        panel->adoptJob(job);
+        QTRY_VERIFY_WITH_TIMEOUT(progress > 0, 15000);
+        panel->stop();
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Stopped after")), qPrintable(panel->statusText()));
+        QVERIFY(isCompleteRecording(recording));
+        QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).isEmpty(), 10000);
     }
 
     void aCaptureOverHostHasTheDevicesOfHere()
