@@ -16,6 +16,137 @@ const QList<Metric> &IostatTableModel::columnMetrics()
     return MetricCatalog::all(); // iostat -x text order, then inflight_r, inflight_w
 }
 
+namespace {
+
+const QList<Metric> readColumns { Metric::ReadsPerSec, Metric::ReadKBPerSec, Metric::ReadMergesPerSec,
+    Metric::ReadMergedPercent, Metric::ReadAwait, Metric::ReadRequestSize };
+const QList<Metric> writeColumns { Metric::WritesPerSec, Metric::WriteKBPerSec, Metric::WriteMergesPerSec,
+    Metric::WriteMergedPercent, Metric::WriteAwait, Metric::WriteRequestSize };
+const QList<Metric> discardColumns { Metric::DiscardsPerSec, Metric::DiscardKBPerSec, Metric::DiscardMergesPerSec,
+    Metric::DiscardMergedPercent, Metric::DiscardAwait, Metric::DiscardRequestSize };
+const QList<Metric> flushColumns { Metric::FlushesPerSec, Metric::FlushAwait };
+const QList<Metric> queueColumns { Metric::AverageQueueSize, Metric::Utilization };
+const QList<Metric> inflightColumns { Metric::InflightReads, Metric::InflightWrites };
+
+} // namespace
+
+const QList<IostatTableModel::ColumnSet> &IostatTableModel::columnSets()
+{
+    static const QList<ColumnSet> sets { ColumnSet::FollowLoad, ColumnSet::Writes, ColumnSet::Reads, ColumnSet::Merges,
+        ColumnSet::Latency, ColumnSet::All };
+    return sets;
+}
+
+QList<Metric> IostatTableModel::columnsOf(ColumnSet set, Load load)
+{
+    switch (set) {
+    case ColumnSet::FollowLoad:
+        // Every column; the load's six, then the queue (what a tuning run watches), then the rest in iostat's order.
+        switch (load) {
+        case Load::Idle:
+            return MetricCatalog::all();
+        case Load::Reads:
+            return readColumns + queueColumns + writeColumns + discardColumns + flushColumns + inflightColumns;
+        case Load::Writes:
+            return writeColumns + queueColumns + readColumns + discardColumns + flushColumns + inflightColumns;
+        case Load::Discards:
+            return discardColumns + queueColumns + writeColumns + readColumns + flushColumns + inflightColumns;
+        }
+        return MetricCatalog::all();
+    case ColumnSet::Reads:
+        return readColumns + queueColumns + QList<Metric> { Metric::InflightReads };
+    case ColumnSet::Writes:
+        return writeColumns + queueColumns + QList<Metric> { Metric::InflightWrites };
+    case ColumnSet::Merges:
+        // What a merge experiment is about: requests, merges, the share merged, the size issued.
+        return { Metric::WritesPerSec, Metric::WriteMergesPerSec, Metric::WriteMergedPercent, Metric::WriteRequestSize,
+            Metric::ReadsPerSec, Metric::ReadMergesPerSec, Metric::ReadMergedPercent, Metric::ReadRequestSize,
+            Metric::AverageQueueSize };
+    case ColumnSet::Latency:
+        return { Metric::ReadAwait, Metric::WriteAwait, Metric::DiscardAwait, Metric::FlushAwait,
+            Metric::AverageQueueSize, Metric::Utilization, Metric::InflightReads, Metric::InflightWrites };
+    case ColumnSet::All:
+        return MetricCatalog::all();
+    }
+    return MetricCatalog::all();
+}
+
+QString IostatTableModel::columnSetName(ColumnSet set)
+{
+    switch (set) {
+    case ColumnSet::FollowLoad:
+        return QStringLiteral("Follow the load");
+    case ColumnSet::Reads:
+        return QStringLiteral("Reads");
+    case ColumnSet::Writes:
+        return QStringLiteral("Writes");
+    case ColumnSet::Merges:
+        return QStringLiteral("Merges");
+    case ColumnSet::Latency:
+        return QStringLiteral("Latency and queue");
+    case ColumnSet::All:
+        return QStringLiteral("All (iostat -x order)");
+    }
+    return {};
+}
+
+QString IostatTableModel::columnSetToolTip(ColumnSet set)
+{
+    switch (set) {
+    case ColumnSet::FollowLoad:
+        return QStringLiteral("Every column; those of what the devices mostly do (writes and their merges on a write "
+                              "load, reads on a read load) first, then aqu-sz and %util");
+    case ColumnSet::Reads:
+        return QStringLiteral("r/s, rkB/s, rrqm/s, %rrqm, r_await, rareq-sz, aqu-sz, %util, inflight_r");
+    case ColumnSet::Writes:
+        return QStringLiteral("w/s, wkB/s, wrqm/s, %wrqm, w_await, wareq-sz, aqu-sz, %util, inflight_w");
+    case ColumnSet::Merges:
+        return QStringLiteral("Requests, merges, share merged and request size, writes then reads");
+    case ColumnSet::Latency:
+        return QStringLiteral("r_await, w_await, d_await, f_await, aqu-sz, %util and the requests in flight");
+    case ColumnSet::All:
+        return QStringLiteral("Every column in iostat -x's order, then dmtune's in-flight pair");
+    }
+    return {};
+}
+
+IostatTableModel::Load IostatTableModel::nextLoad(
+    Load shown, double readsPerSec, double writesPerSec, double discardsPerSec)
+{
+    const auto opsOf = [&](Load load) {
+        switch (load) {
+        case Load::Reads:
+            return readsPerSec;
+        case Load::Writes:
+            return writesPerSec;
+        case Load::Discards:
+            return discardsPerSec;
+        case Load::Idle:
+            break;
+        }
+        return 0.0;
+    };
+    Load busiest = Load::Reads;
+    for (Load load : { Load::Writes, Load::Discards }) {
+        if (opsOf(load) > opsOf(busiest))
+            busiest = load;
+    }
+    if (!(opsOf(busiest) > 0))
+        return shown; // idle: the order stays as the last load left it
+    if (shown == Load::Idle || busiest == shown)
+        return busiest;
+    // A mixed load near 50/50 does not flip the columns every interval.
+    return opsOf(busiest) > 1.5 * opsOf(shown) ? busiest : shown;
+}
+
+void IostatTableModel::setColumnSet(ColumnSet set)
+{
+    if (set == m_columnSet)
+        return;
+    m_columnSet = set;
+    Q_EMIT shownColumnsChanged();
+}
+
 void IostatTableModel::setRows(const QStringList &names)
 {
     QStringList current;
@@ -79,14 +210,29 @@ void IostatTableModel::setBatch(const SampleBatch &batch)
             names.append(d.name());
         setRows(names);
     }
+    double reads = 0;
+    double writes = 0;
+    double discards = 0;
     for (Row &r : m_rows) {
         const DeviceSample *s = batch.find(r.device);
         r.present = s != nullptr;
         r.metrics = s ? s->metrics(batch.elapsedSeconds) : IostatMetrics {};
+        if (r.present) {
+            reads += r.metrics[Metric::ReadsPerSec];
+            writes += r.metrics[Metric::WritesPerSec];
+            discards += r.metrics[Metric::DiscardsPerSec];
+        }
     }
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(
             index(0, 0), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole, SortRole, Qt::ToolTipRole });
+    const Load load = nextLoad(m_load, reads, writes, discards);
+    if (load != m_load) {
+        const QList<Metric> before = shownColumns();
+        m_load = load;
+        if (shownColumns() != before)
+            Q_EMIT shownColumnsChanged();
+    }
 }
 
 int IostatTableModel::rowCount(const QModelIndex &parent) const

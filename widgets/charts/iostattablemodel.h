@@ -2,6 +2,12 @@
 // The newest interval of every charted device as iostat -x prints it: one row per device, the iostat -x
 // columns in iostat's order (then dmtune's in-flight pair), values with two decimals. Sort through a
 // QSortFilterProxyModel on SortRole (numbers, not text).
+//
+// The model's columns never move; which of them a view shows, and in which order, is shownColumns(): a
+// chosen column set (ColumnSet), or, by default, the columns of the load the rows carry first (writes and
+// their merges on a write load, reads on a read load; the newest batch decides, with hysteresis, and an idle
+// interval keeps the order). A view applies it to its header (moveSection, hideSection): sorting and
+// selection stay on the model's fixed columns.
 #include "stats/samplebatch.h"
 
 #include <QAbstractTableModel>
@@ -19,7 +25,27 @@ public:
         DeviceRole, // the kernel name of the row
     };
 
+    // What the rows mostly do, by operations per second summed over the rows.
+    enum class Load { Idle, Reads, Writes, Discards };
+    Q_ENUM(Load)
+    // Which columns a view shows. FollowLoad: every column, those of the load first; All: iostat -x order.
+    enum class ColumnSet { FollowLoad, Reads, Writes, Merges, Latency, All };
+    Q_ENUM(ColumnSet)
+
     explicit IostatTableModel(QObject *parent = nullptr);
+
+    void setColumnSet(ColumnSet set);
+    ColumnSet columnSet() const { return m_columnSet; }
+    Load load() const { return m_load; }
+    // The metrics a view shows, in display order (the others hidden).
+    QList<Metric> shownColumns() const { return columnsOf(m_columnSet, m_load); }
+    static QList<Metric> columnsOf(ColumnSet set, Load load);
+    static QString columnSetName(ColumnSet set);
+    static QString columnSetToolTip(ColumnSet set);
+    static const QList<ColumnSet> &columnSets();
+    // The load of a batch's rows given the load shown so far: another direction takes over once it does 1.5 times
+    // the operations of the one shown; an idle batch changes nothing.
+    static Load nextLoad(Load shown, double readsPerSec, double writesPerSec, double discardsPerSec);
 
     // The rows, in this order. Empty: every device of each batch, in batch order.
     void setDevices(const QStringList &devices);
@@ -41,6 +67,10 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+Q_SIGNALS:
+    // shownColumns() changed: the set was chosen, or the load changed while the columns follow it.
+    void shownColumnsChanged();
+
 private:
     struct Row {
         QString device;
@@ -54,6 +84,8 @@ private:
     QHash<QString, QString> m_labels;
     QHash<QString, QColor> m_colors;
     QList<Row> m_rows;
+    ColumnSet m_columnSet = ColumnSet::FollowLoad;
+    Load m_load = Load::Idle;
 };
 
 } // namespace dmtune
