@@ -3,6 +3,8 @@
 #include "mainwindow.h"
 
 #include "charts/livestatsview.h"
+#include "devices/devicetreemodel.h"
+#include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
@@ -12,6 +14,8 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QTabWidget>
+
+#include <memory>
 
 namespace dmtune {
 
@@ -31,10 +35,28 @@ void MainWindow::setupWorkloads()
     m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);
+    // Tall enough for every row down to Start and the fio readout, so fio's charts beside them get that height too
+    // (the History dock's 150 px hid Device, Command, Record and Start at 1280x720 and up: issue 16, item 6).
+    resizeDocks({ m_workloadDock }, { m_workloadPanel->minimumSizeHint().height() + 40 }, Qt::Vertical);
     if (QMenu *view = menuNamed(QStringLiteral("&View")))
         view->addAction(m_workloadDock->toggleViewAction());
 
     connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, &WorkloadPanel::setSnapshot);
+    // The device combo preselects the tree's device: when the user picks another row, and after a scan when the combo
+    // has none (connected after setSnapshot, which keeps the combo's own choice). Not while fio runs, and not for the
+    // rows a rescan moves the current index over: a choice made in the combo stays. (issue 16, item 9)
+    const auto preselect = [this, last = std::make_shared<QString>()](bool picked) {
+        if (m_applyingSnapshot || m_workloadPanel->isRunning())
+            return;
+        const QString device = m_tree->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString();
+        if (device.isEmpty() || (picked ? device == *last : !m_workloadPanel->currentDevice().isEmpty()))
+            return;
+        *last = device;
+        m_workloadPanel->selectDevice(device);
+    };
+    connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, [preselect] { preselect(false); });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, m_workloadPanel,
+        [preselect] { preselect(true); });
     connect(m_workloadPanel, &WorkloadPanel::createLabDeviceRequested, this, &MainWindow::createLabDevice);
     connect(m_workloadPanel, &WorkloadPanel::removeLabDeviceRequested, this, &MainWindow::removeLabDevice);
     // While fio runs, the Statistics tab shows its target (a map with its paths) next to fio's own charts.

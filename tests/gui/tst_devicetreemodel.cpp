@@ -56,6 +56,7 @@ private Q_SLOTS:
         QTest::newRow("zero") << qint64(0) << QStringLiteral("0 B");
         QTest::newRow("bytes") << qint64(512) << QStringLiteral("512 B");
         QTest::newRow("KiB") << qint64(4096) << QStringLiteral("4 KiB");
+        QTest::newRow("small device") << qint64(16) * 1024 * 1024 << QStringLiteral("16 MiB"); // not "0.0 GiB"
         QTest::newRow("fraction") << qint64(1536) * 1024 * 1024 << QStringLiteral("1.5 GiB");
         QTest::newRow("LUN") << qint64(209715200) * 512 << QStringLiteral("100 GiB");
         QTest::newRow("TiB") << qint64(2) * 1024 * 1024 * 1024 * 1024 << QStringLiteral("2 TiB");

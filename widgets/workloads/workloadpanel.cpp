@@ -4,6 +4,7 @@
 #include "remote/remoteworkload.h"
 
 #include "charts/livestatsview.h"
+#include "devices/devicelabels.h"
 #include "jobs/jobtracker.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
@@ -19,6 +20,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -165,6 +167,18 @@ void WorkloadPanel::buildUi()
     auto *deviceRow = new QHBoxLayout;
     m_device = new QComboBox(this);
     m_device->setMinimumContentsLength(18);
+    // Hundreds of devices: typing filters the list (any part of the name, the map's name, the size); a text that names
+    // no device goes back to the chosen one (issue 16, item 9).
+    m_device->setEditable(true);
+    m_device->setInsertPolicy(QComboBox::NoInsert);
+    m_device->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    m_device->completer()->setFilterMode(Qt::MatchContains);
+    m_device->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+    m_device->lineEdit()->setPlaceholderText(QStringLiteral("type to filter the devices"));
+    connect(m_device->lineEdit(), &QLineEdit::editingFinished, this, [this] {
+        if (m_device->lineEdit()->text() != m_device->itemText(m_device->currentIndex()))
+            m_device->setEditText(m_device->itemText(m_device->currentIndex()));
+    });
     m_createLab = new QPushButton(QStringLiteral("Create lab device"), this); // its tooltip: updateLabButtons()
     m_removeLab = new QPushButton(QStringLiteral("Remove lab device"), this);
     deviceRow->addWidget(m_device, 1);
@@ -222,6 +236,7 @@ void WorkloadPanel::buildUi()
     right->addWidget(m_log);
     right->setStretchFactor(0, 4);
     right->setStretchFactor(1, 1);
+    right->setSizes({ 500, 60 }); // the log's own size hint took half the dock from fio's charts (issue 16, item 6)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -259,6 +274,14 @@ void WorkloadPanel::loadTemplate(int index)
     const bool custom = id == customId;
     m_jobFile->setEnabled(custom);
     m_browse->setEnabled(custom);
+    // The job file's row only for a job file: one row less for the dock at 1280x720 (issue 16, item 6).
+    if (auto *form = qobject_cast<QFormLayout *>(m_jobFile->parentWidget()->layout())) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
+            if (field && field->layout() && field->layout()->indexOf(m_jobFile) >= 0)
+                form->setRowVisible(row, custom);
+        }
+    }
     for (QWidget *w :
         std::initializer_list<QWidget *> { m_rw, m_bs, m_iodepth, m_numjobs, m_runtime, m_engine, m_batching })
         w->setEnabled(!custom);
@@ -355,7 +378,7 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
         else if (const MultipathMap *map = snapshot.map(d.name))
             text += QStringLiteral("  (%1)").arg(map->name);
         if (d.sizeBytes > 0)
-            text += QStringLiteral("  %1 GiB").arg(double(d.sizeBytes) / double(1 << 30), 0, 'f', 1);
+            text += QStringLiteral("  ") + formatSize(d.sizeBytes); // "16 MiB", not "0.0 GiB"
         m_device->addItem(text, d.name);
     }
     if (!selectDevice(keep) && !lab.isEmpty())
