@@ -77,21 +77,33 @@ RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
 
 RemoteWorkload::~RemoteWorkload() = default;
 
+QString RemoteWorkload::cannotRun(const QString &recordPath, const QString &whenRecordingExists) const
+{
+    if (m_running)
+        return QStringLiteral("a workload is already running");
+    if (!m_client->isReady())
+        return QStringLiteral("not connected to %1").arg(m_client->address().display());
+    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath))
+        return QStringLiteral("%1 exists: %2").arg(recordPath, whenRecordingExists);
+    return {};
+}
+
+void RemoteWorkload::begin(const QString &jobId, const QString &recordPath)
+{
+    m_recordPath = recordPath;
+    m_job = jobId;
+    m_pending.clear();
+    m_summaryText.clear();
+    m_lastProgress = 0;
+    m_running = true;
+}
+
 bool RemoteWorkload::start(const QStringList &runArguments, const QString &recordPath, QString *error,
     const std::optional<QByteArray> &jobFileContent)
 {
-    if (m_running) {
-        *error = QStringLiteral("a workload is already running");
+    *error = cannotRun(recordPath, QStringLiteral("choose a new file for the recording"));
+    if (!error->isEmpty())
         return false;
-    }
-    if (!m_client->isReady()) {
-        *error = QStringLiteral("not connected to %1").arg(m_client->address().display());
-        return false;
-    }
-    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath)) {
-        *error = QStringLiteral("%1 exists: choose a new file for the recording").arg(recordPath);
-        return false;
-    }
     QStringList argv = runArguments;
     QJsonArray files;
     if (const qsizetype job = argv.indexOf(QStringLiteral("--job")); job >= 0 && job + 1 < argv.size()) {
@@ -114,12 +126,7 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
         files.append(QJsonObject {
             { key("index"), int(argv.size() - 1) }, { key("path"), argv.last() }, { key("output"), true } });
     }
-    m_recordPath = recordPath;
-    m_job.clear();
-    m_pending.clear();
-    m_summaryText.clear();
-    m_lastProgress = 0;
-    m_running = true;
+    begin(QString(), recordPath);
     m_requestId = m_client->request(
         QStringLiteral("cli"), { { key("argv"), QJsonArray::fromStringList(argv) }, { key("files"), files } });
     return true;
@@ -127,24 +134,10 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
 
 bool RemoteWorkload::attach(const QString &jobId, const QString &recordPath, QString *error)
 {
-    if (m_running) {
-        *error = QStringLiteral("a workload is already running");
+    *error = cannotRun(recordPath, QStringLiteral("the recording is not written over it"));
+    if (!error->isEmpty())
         return false;
-    }
-    if (!m_client->isReady()) {
-        *error = QStringLiteral("not connected to %1").arg(m_client->address().display());
-        return false;
-    }
-    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath)) {
-        *error = QStringLiteral("%1 exists: the recording is not written over it").arg(recordPath);
-        return false;
-    }
-    m_recordPath = recordPath;
-    m_job = jobId;
-    m_pending.clear();
-    m_summaryText.clear();
-    m_lastProgress = 0;
-    m_running = true;
+    begin(jobId, recordPath);
     m_requestId = m_client->request(QStringLiteral("attach"), { { key("job"), m_job } });
     return true;
 }

@@ -67,6 +67,10 @@ Q_SIGNALS:
     void detached(const QString &message);
 
 private:
+    // Why neither a start nor an attach can begin now (a run going, not connected, the recording's file there);
+    // empty when one can.
+    QString cannotRun(const QString &recordPath, const QString &whenRecordingExists) const;
+    void begin(const QString &jobId, const QString &recordPath); // a run's state afresh
     void onMessage(const QJsonObject &message);
     void onReady();
     void takeOutput(const QString &text);
