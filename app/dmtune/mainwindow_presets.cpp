@@ -59,7 +59,8 @@ void MainWindow::setupPresets()
     menu->addAction(QStringLiteral("&New from selection…"), this, [this, dialog] {
         m_presets->setSnapshot(m_discovery->snapshot());
         dialog->show();
-        m_presets->newFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
+        // A name and the attributes to keep are asked (the changed ones checked), then the preset is saved.
+        m_presets->promptNewFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
     });
     // Before Help, as the last menu of the tools.
     QAction *before = menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().constLast();

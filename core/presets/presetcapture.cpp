@@ -2,6 +2,7 @@
 
 #include "params/catalog.h"
 #include "params/tunable.h"
+#include "presets/presetselection.h"
 
 #include <QSysInfo>
 
@@ -32,48 +33,58 @@ PresetMatch identityMatch(const BlockDevice &device, QString *comment)
 Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
     const QStringList &attributeNames, const QString &name)
 {
+    QList<DeviceAttributes> selection;
+    for (const auto &device : devices)
+        selection << DeviceAttributes { device, attributeNames };
+    return presetFromSelection(sysfs, snapshot, selection, name);
+}
+
+Result<Preset> presetFromSelection(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot,
+    const QList<DeviceAttributes> &selection, const QString &name)
+{
     using R = Result<Preset>;
-    QStringList attributes; // catalog keys: any last part of a name that names one attribute alone works
-    for (const auto &typed : attributeNames) {
-        const auto key = catalog::resolve(typed);
-        if (!key)
-            return R::failure(key.errorMessage());
-        attributes << key.value();
-    }
-    for (const auto &a : std::as_const(attributes)) {
-        const TunableDef *def = catalog::find(a);
-        if (def->ignored)
-            return R::failure(QStringLiteral("%1 is ignored by current kernels").arg(a));
-        if (def->location == TunableLocation::Module)
-            return R::failure(QStringLiteral("%1 is a module parameter (global), not a device setting").arg(a));
-    }
     Preset p;
     p.name = name;
     p.host = QSysInfo::machineHostName();
     p.kernel = snapshot.kernelRelease.isEmpty() ? QSysInfo::kernelVersion() : snapshot.kernelRelease;
     const QDateTime now = QDateTime::currentDateTimeUtc();
     p.created = now.addMSecs(-now.time().msec()); // whole seconds: what ISO 8601 in the file keeps
-    for (const auto &devName : devices) {
+    QStringList devices;
+    for (const auto &[devName, attributeNames] : selection) {
+        QStringList attributes; // catalog keys: any last part of a name that names one attribute alone works
+        for (const auto &typed : attributeNames) {
+            const auto key = catalog::resolve(typed);
+            if (!key)
+                return R::failure(key.errorMessage());
+            attributes << key.value();
+        }
+        for (const auto &a : std::as_const(attributes)) {
+            const TunableDef *def = catalog::find(a);
+            if (def->ignored)
+                return R::failure(QStringLiteral("%1 is ignored by current kernels").arg(a));
+            if (def->location == TunableLocation::Module)
+                return R::failure(QStringLiteral("%1 is a module parameter (global), not a device setting").arg(a));
+        }
         const BlockDevice *device = snapshot.device(devName);
         if (!device)
             return R::failure(QStringLiteral("no device %1").arg(devName));
+        devices << devName;
         PresetRule rule;
         rule.match = identityMatch(*device, &rule.comment);
         const QList<Tunable> tunables = readTunables(sysfs, devName);
         for (const auto &t : tunables) {
-            const TunableDef *def = catalog::find(t.attribute);
-            const bool wanted = attributes.isEmpty() ? (def && def->location != TunableLocation::Module)
-                                                     : attributes.contains(t.attribute);
-            if (!wanted || !t.known)
+            if (attributes.isEmpty()) {
+                if (isSavableTunable(t))
+                    rule.settings << Assignment { t.attribute, t.value };
                 continue;
-            if (!t.writable || !t.readable) {
-                if (attributes.isEmpty())
-                    continue;
-                return R::failure(QStringLiteral("%1 %2 is not writable").arg(devName, t.attribute));
             }
+            if (!t.known || !attributes.contains(t.attribute))
+                continue;
+            if (!t.writable || !t.readable)
+                return R::failure(QStringLiteral("%1 %2 is not writable").arg(devName, t.attribute));
             rule.settings << Assignment { t.attribute, t.value };
         }
-        for (const auto &a : attributes) {
+        for (const auto &a : std::as_const(attributes)) {
             const bool found = std::any_of(
                 rule.settings.cbegin(), rule.settings.cend(), [&a](const Assignment &s) { return s.attribute == a; });
             if (!found)

@@ -18,4 +18,14 @@ PresetMatch identityMatch(const BlockDevice &device, QString *comment = nullptr)
 Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
     const QStringList &attributes, const QString &name);
 
+// The attributes to save of one device (catalog keys or unique last parts; empty: every savable one).
+struct DeviceAttributes {
+    QString device;
+    QStringList attributes;
+};
+// As presetFromDevices, with each device's own attributes (the GUI's New from selection: the checked ones);
+// presetFromDevices is this with the same attributes for every device.
+Result<Preset> presetFromSelection(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot,
+    const QList<DeviceAttributes> &selection, const QString &name);
+
 } // namespace dmtune

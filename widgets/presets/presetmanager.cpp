@@ -1,4 +1,5 @@
 #include "presets/presetmanager.h"
+#include "presets/newpresetdialog.h"
 
 #include "messagestyle.h"
 
@@ -9,6 +10,7 @@
 #include "ops/plandialog.h"
 #include "ops/presetoperations.h"
 #include "params/applyresult.h"
+#include "params/tunable.h"
 #include "params/tuningsession.h"
 #include "presets/presetcapture.h"
 #include "presets/presetexport.h"
@@ -28,7 +30,6 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
@@ -91,6 +92,13 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     buildUi();
     setOperationService(nullptr, {});
     connect(m_keeper, &PresetKeeper::reapplyRequested, this, &PresetManager::onReapply);
+    // What a transaction found before it wrote is a first-seen value when none was read yet.
+    connect(m_session, &TuningSession::finished, this, [this](const ApplyResult &result) {
+        for (const ChangeOutcome &c : result.changes) {
+            if (const BlockDevice *device = m_snapshot.device(c.device); device && !c.oldValue.isNull())
+                m_firstSeen.record(*device, c.attribute, c.oldValue);
+        }
+    });
     reload();
 }
 
@@ -252,7 +260,7 @@ void PresetManager::buildUi()
     layout->addWidget(m_status);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &PresetManager::onCurrentRowChanged);
-    connect(newButton, &QPushButton::clicked, this, &PresetManager::promptNewFromSelection);
+    connect(newButton, &QPushButton::clicked, this, [this] { promptNewFromSelection(); });
     connect(importButton, &QPushButton::clicked, this, &PresetManager::importFile);
     connect(m_apply, &QPushButton::clicked, this, [this] { applyCurrent(); });
     connect(dryRun, &QPushButton::clicked, this, [this] {
@@ -285,6 +293,7 @@ void PresetManager::setSnapshot(const DeviceSnapshot &snapshot)
 {
     m_snapshot = snapshot;
     m_keeper->onSnapshot(snapshot);
+    recordFirstSeen(snapshot);
     // The preview reads every matched device's attributes: only while someone looks at it.
     if (isVisible())
         refreshPreview();
@@ -585,27 +594,88 @@ PlanDialog *PresetManager::pendingPlanDialog() const
     return m_planDialog && m_planDialog->isVisible() ? m_planDialog.data() : nullptr;
 }
 
-QInputDialog *PresetManager::pendingNamePrompt() const
+NewPresetDialog *PresetManager::pendingNewPresetDialog() const
 {
-    return m_namePrompt && m_namePrompt->isVisible() ? m_namePrompt.data() : nullptr;
+    return m_newDialog && m_newDialog->isVisible() ? m_newDialog.data() : nullptr;
 }
 
-void PresetManager::promptNewFromSelection()
+void PresetManager::recordFirstSeen(const DeviceSnapshot &snapshot)
 {
-    if (pendingNamePrompt())
+    // The first snapshot a device is in: its tunables as they were before anything of this session touched them.
+    QStringList devices;
+    for (const BlockDevice &device : snapshot.devices) {
+        const QString key = firstSeenKey(device);
+        if (!m_firstSeen.contains(device) && !m_firstSeenPending.contains(key)) {
+            devices << device.name;
+            m_firstSeenPending << key;
+        }
+    }
+    if (devices.isEmpty())
         return;
-    auto *prompt = new QInputDialog(this);
-    prompt->setWindowTitle(QStringLiteral("New preset"));
-    prompt->setLabelText(QStringLiteral("Name for the preset of %1:").arg(m_selection.join(QStringLiteral(", "))));
-    prompt->setAttribute(Qt::WA_DeleteOnClose);
-    m_namePrompt = prompt;
-    // The selection when the name is given counts (it may change while the prompt is open).
-    connect(prompt, &QInputDialog::textValueSelected, this, [this](const QString &name) {
-        if (name.trimmed().isEmpty())
-            return;
-        newFromSelection(name.trimmed()); // the status line follows the read
-    });
-    prompt->open();
+    m_jobs->start(
+        QStringLiteral("first-seen values of %1 devices").arg(devices.size()),
+        [sysfs = m_session->sysfs(), snapshot, devices](JobContext &) {
+            QList<std::pair<BlockDevice, QList<Tunable>>> read;
+            for (const QString &name : devices) {
+                if (const BlockDevice *device = snapshot.device(name))
+                    read.append({ *device, readTunables(sysfs, name) });
+            }
+            return read;
+        },
+        [this](const QList<std::pair<BlockDevice, QList<Tunable>>> &read) {
+            for (const auto &[device, tunables] : read) {
+                m_firstSeen.record(device, tunables);
+                m_firstSeenPending.removeAll(firstSeenKey(device));
+            }
+        });
+}
+
+bool PresetManager::promptNewFromSelection(const QString &suggestedName)
+{
+    if (pendingNewPresetDialog()) {
+        pendingNewPresetDialog()->raise();
+        return true;
+    }
+    if (m_selection.isEmpty()) {
+        setStatus(QStringLiteral("Select devices in the tree first"));
+        return false;
+    }
+    setStatus(QStringLiteral("Reading the attributes of %1…").arg(m_selection.join(QStringLiteral(", "))));
+    QList<BlockDevice> devices;
+    for (const QString &name : std::as_const(m_selection)) {
+        if (const BlockDevice *device = m_snapshot.device(name))
+            devices << *device;
+    }
+    QList<ApplyResult> history;
+    for (const HistoryEntry &entry : m_session->history()->entries())
+        history << entry.result;
+    QList<QHash<QString, QString>> firstSeen;
+    for (const BlockDevice &device : std::as_const(devices))
+        firstSeen << m_firstSeen.values(device);
+    m_jobs->startLatest(
+        QStringLiteral("new from selection: attributes"),
+        QStringLiteral("attributes of %1").arg(m_selection.join(QLatin1Char(' '))),
+        [sysfs = m_session->sysfs(), devices, history, firstSeen](JobContext &) {
+            QList<AttributeChoice> choices;
+            for (qsizetype i = 0; i < devices.size(); ++i)
+                choices << defaultAttributeChoices(
+                    devices[i].name, readTunables(sysfs, devices[i].name), history, firstSeen[i]);
+            return choices;
+        },
+        [this, suggestedName](const QList<AttributeChoice> &choices) {
+            if (pendingNewPresetDialog())
+                return;
+            auto *dialog = new NewPresetDialog(this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setChoices(choices);
+            dialog->setName(suggestedName);
+            m_newDialog = dialog;
+            connect(dialog, &QDialog::accepted, this,
+                [this, dialog] { newFromSelection(dialog->name(), dialog->checkedSelection()); });
+            setStatus({});
+            dialog->open();
+        });
+    return true;
 }
 
 QMessageBox *PresetManager::pendingReplaceConfirmation() const
@@ -624,18 +694,26 @@ void PresetManager::verifyCurrent()
     refreshPreview();
 }
 
-bool PresetManager::newFromSelection(const QString &name)
+bool PresetManager::newFromSelection(const QString &name, const QList<DeviceAttributes> &attributes)
 {
-    if (m_selection.isEmpty()) {
+    QList<DeviceAttributes> selection = attributes;
+    if (selection.isEmpty()) {
+        for (const QString &device : std::as_const(m_selection))
+            selection << DeviceAttributes { device, {} };
+    }
+    if (selection.isEmpty()) {
         setStatus(QStringLiteral("Select devices in the tree first"));
         Q_EMIT newPresetSaved(false, QStringLiteral("Select devices in the tree first"));
         return false;
     }
-    setStatus(QStringLiteral("Reading the settings of %1…").arg(m_selection.join(QStringLiteral(", "))));
+    QStringList devices;
+    for (const DeviceAttributes &d : std::as_const(selection))
+        devices << d.device;
+    setStatus(QStringLiteral("Reading the settings of %1…").arg(devices.join(QStringLiteral(", "))));
     m_jobs->startLatest(
-        QStringLiteral("new from selection"), QStringLiteral("preset from %1").arg(m_selection.join(QLatin1Char(' '))),
-        [sysfs = m_session->sysfs(), snapshot = m_snapshot, selection = m_selection, name](
-            JobContext &) { return presetFromDevices(sysfs, snapshot, selection, {}, name); },
+        QStringLiteral("new from selection"), QStringLiteral("preset from %1").arg(devices.join(QLatin1Char(' '))),
+        [sysfs = m_session->sysfs(), snapshot = m_snapshot, selection, name](
+            JobContext &) { return presetFromSelection(sysfs, snapshot, selection, name); },
         [this](const Result<Preset> &preset) {
             const Result<QString> path
                 = preset ? storeAndSelect(*preset) : Result<QString>::failure(preset.errorMessage());

@@ -6,6 +6,8 @@
 // reads every matched device's attributes: a job (startLatest), rendered when it is in.
 #include "discovery/devicesnapshot.h"
 #include "presets/preset.h"
+#include "presets/presetcapture.h"
+#include "presets/presetselection.h"
 #include "util/atomicfile.h"
 #include "util/result.h"
 
@@ -18,7 +20,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QInputDialog;
 class QLabel;
 class QListWidget;
 class QMessageBox;
@@ -31,6 +32,7 @@ namespace dmtune {
 
 class DeviceMapper;
 class JobTracker;
+class NewPresetDialog;
 class OperationRunner;
 class OperationService;
 class PlanDialog;
@@ -76,16 +78,26 @@ public:
     bool applyCurrent(const QStringList &devices = {});
     // The open confirmation of an apply (a closed one is deleted later: not pending any more).
     PlanDialog *pendingPlanDialog() const;
-    // The open "New preset" name prompt (opened with open(); the preset is saved on its textValueSelected).
-    QInputDialog *pendingNamePrompt() const;
-    void promptNewFromSelection();
+    // "New from selection": reads the selected devices' writable attributes (a job), then opens a NewPresetDialog
+    // (a name; the attributes changed through dmtune or differing from their first-seen values checked); its Save
+    // stores a preset of the checked ones. False (status line says why) without a selection.
+    bool promptNewFromSelection(const QString &suggestedName = {});
+    // The open "New from selection" dialog (opened with open(); the preset is saved when it is accepted).
+    NewPresetDialog *pendingNewPresetDialog() const;
+    // The values dmtune first read of each device's tunables (recorded on the first snapshot a device is in, a job;
+    // and the old value of every change of the session's transactions, when none was read yet).
+    const FirstSeenValues &firstSeenValues() const { return m_firstSeen; }
+    // No read of first-seen values in flight.
+    bool firstSeenRecorded() const { return m_firstSeenPending.isEmpty(); }
     bool isApplying() const;
     // Saving over a stored preset (the same file name) asks first; the save happens when "Replace" is clicked.
     QMessageBox *pendingReplaceConfirmation() const;
     void verifyCurrent(); // the preview shows only the drift
     // Reads the selected devices' settings (a job: sysfs reads) into a preset named `name` and stores it;
     // newPresetSaved() says where, or why not. False (and nothing started) when nothing is selected.
-    bool newFromSelection(const QString &name);
+    // `attributes`: what to save of each device (core presetFromSelection, as dmtunectl preset save --attr); empty:
+    // every writable attribute of the selection.
+    bool newFromSelection(const QString &name, const QList<DeviceAttributes> &attributes = {});
     Result<QString> saveEdited(); // stores the editor's preset in the user dir
     QString exportText(const QString &format) const;
 
@@ -144,7 +156,10 @@ private:
     quint64 m_previewGeneration = 0; // a resolution for an older preset or snapshot is dropped
     quint64 m_statusGeneration = 0; // a status set after the preview was asked for is not overwritten by its notes
     QPointer<PlanDialog> m_planDialog;
-    QPointer<QInputDialog> m_namePrompt;
+    QPointer<NewPresetDialog> m_newDialog;
+    FirstSeenValues m_firstSeen;
+    QStringList m_firstSeenPending; // first-seen keys being read
+    void recordFirstSeen(const DeviceSnapshot &snapshot);
     QPointer<QMessageBox> m_confirmReplace;
     OperationRunner *m_runner = nullptr; // child; deleted first in the destructor (joins its jobs)
     OperationService *m_service = nullptr; // who plans and runs: m_runner, or a remote host's agent
