@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 
 #include "recordings/recordingreader.h"
+#include "recordings/recordingsfolder.h"
 #include "reports/compareview.h"
 #include "reports/recordingview.h"
 #include "reports/reportdialog.h"
@@ -19,11 +20,13 @@ namespace {
 
 const QString recordingFilter = QStringLiteral("dmtune recordings (*.dmrec);;All files (*)");
 
-// A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`.
+// A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`. It starts in the
+// recordings folder (where the Workload dock records), not in the process's current directory.
 void chooseRecordings(
     QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
 {
-    auto *dialog = new QFileDialog(parent, title, QString(), recordingFilter);
+    auto *dialog = new QFileDialog(parent, title, recordingsBrowseDirectory(), recordingFilter);
+    dialog->setObjectName(QStringLiteral("chooseRecordings"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(several ? QFileDialog::ExistingFiles : QFileDialog::ExistingFile);
     QObject::connect(dialog, &QFileDialog::filesSelected, parent, chosen);

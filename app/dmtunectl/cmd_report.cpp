@@ -13,10 +13,15 @@ int runReport(const QStringList &args, Streams io)
     parser.setApplicationDescription(QStringLiteral(
         "Report on one or more recordings (dmtunectl run --record): host, kernel, configuration and its diff, "
         "charts aligned at the workload start, summary statistics with deltas against the first recording, "
-        "fio command lines and results, metric formulas. .html is self-contained (charts embedded), .pdf is A4."));
+        "fio command lines and results, metric formulas. .html is self-contained (charts embedded); .pdf is laid "
+        "out for A4 or US Letter (--paper), every chart at the printable width."));
     parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("recording files"), QStringLiteral("REC..."));
     parser.addOption({ { QStringLiteral("o"), QStringLiteral("out") },
         QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("paper"),
+        QStringLiteral("Paper of a .pdf: a4 or letter (default: %1, from the locale).")
+            .arg(reportPaperName(defaultReportPaper()).toLower()),
+        QStringLiteral("SIZE") });
     parser.addHelpOption();
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -31,6 +36,13 @@ int runReport(const QStringList &args, Streams io)
         && !out.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive)
         && !out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
         return usageError(io, QStringLiteral("report: --out must end in .html or .pdf"));
+    ReportPaper paper = defaultReportPaper();
+    if (parser.isSet(QStringLiteral("paper"))) {
+        const std::optional<ReportPaper> chosen = reportPaperFromName(parser.value(QStringLiteral("paper")));
+        if (!chosen)
+            return usageError(io, QStringLiteral("report: --paper is a4 or letter"));
+        paper = *chosen;
+    }
     QList<Recording> recordings;
     for (const QString &file : files) {
         Result<Recording> rec = readRecording(file);
@@ -43,7 +55,7 @@ int runReport(const QStringList &args, Streams io)
     const Result<Report> report = buildReport(recordings);
     if (!report)
         return fail(io, report.errorMessage());
-    if (const Status s = writeReport(report.value(), out); !s)
+    if (const Status s = writeReport(report.value(), out, paper); !s)
         return fail(io, s.errorMessage);
     io.out << out << '\n';
     return ExitOk;

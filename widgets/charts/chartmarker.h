@@ -21,7 +21,14 @@ struct ChartMarker {
 
     // "parameter", "start", "stop", "note"
     static QString kindName(MarkerKind kind);
+    // What a chart writes beside the line: the label; a note's first words only (its text can be a whole fio
+    // command line, and the events list, the hover readout and the report's key give it whole).
+    QString shortLabel() const;
 };
+
+// Markers in time order (ties by id): the report's charts number them 1, 2, ... in this order, and its key
+// under each chart lists them the same way.
+QList<ChartMarker> markersInTimeOrder(QList<ChartMarker> markers);
 
 } // namespace dmtune
 

@@ -3,6 +3,10 @@
 // the family a line style. Points come from sampler batches (appendBatch, the newest interval only) or from a
 // SeriesStore (rebuild). The owner moves the time window and asks for the one replot of the tick.
 // QCustomPlot is only forward-declared here: qcustomplot.h is expensive to compile.
+//
+// Every layout (a replot, an export, a render at another size) fits the chart to the size it is drawn at: the
+// legend wraps to the width, axis titles that would run past their axis are shortened, marker labels stay
+// inside the plot. drawnParts() says where each drawn text ended up, for the tests that hold this.
 #include "charts/chartmarker.h"
 #include "charts/chartspec.h"
 #include "stats/seriesstore.h"
@@ -11,6 +15,7 @@
 #include <QColor>
 #include <QHash>
 #include <QList>
+#include <QPicture>
 #include <QPointF>
 #include <QRect>
 #include <QWidget>
@@ -26,6 +31,7 @@ class QCPItemTracer;
 class QCPLayer;
 class QCPTextElement;
 class QMouseEvent;
+class QPainter;
 
 namespace dmtune {
 
@@ -38,10 +44,39 @@ struct ChartDevice {
     QString displayName() const { return label.isEmpty() ? name : label; }
 };
 
+// For the other QCustomPlot charts (the path selector chart): after every layout each axis title that runs
+// longer than its axis is shortened (its "(unit)" dropped, else the unit alone, else cut with an ellipsis), so
+// that it is never cut off at the widget's edge. The titles are those the axes have now.
+void keepAxisTitlesWhole(QCustomPlot *plot);
+
 class ChartPanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int MinimumHeight = 220;
+    // Lines of several devices are drawn this many pixels apart at most (see lineOffset()).
+    static constexpr double MaxLineSpread = 8.0;
+
+    // How markers are labelled. InPlot (the default): the label beside its line at the top of the plot, moved
+    // and shortened so that it stays inside the plot; a marker whose line is out of view has no label.
+    // Numbered (the report's charts): a number above the plot, outside the data, for each marker in
+    // markersInTimeOrder(); markers at the same place share one tag ("1,2"). The report prints the key.
+    enum class MarkerLabels : unsigned char { InPlot, Numbered };
+
+    // A drawn part of the chart, in plotWidget() coordinates (or a render's, see renderPicture()):
+    // `content` is where its whole text or ink needs to be, `clip` what it is clipped to when drawn. A part is
+    // whole when clip contains content (and the viewport contains both).
+    struct Part {
+        QString name; // "title", "legend: sdb", "left axis title", "bottom axis tick 00:05", "marker: fio start"
+        QRectF content;
+        QRectF clip;
+    };
+    // The ranges of the axes as drawn.
+    struct Ranges {
+        double xLower = 0, xUpper = 0;
+        double leftLower = 0, leftUpper = 0;
+        double rightLower = 0, rightUpper = 0;
+        bool hasRight = false;
+    };
     // The version of QCustomPlot the charts are built with (its header's QCUSTOMPLOT_VERSION_STR).
     static QString qcustomplotVersion();
 
@@ -88,6 +123,19 @@ public:
     void removeMarker(int id);
     void clearMarkers();
     int markerCount() const { return int(m_markers.size()); }
+    void setMarkerLabels(MarkerLabels mode);
+    MarkerLabels markerLabels() const { return m_markerLabels; }
+
+    // The chart drawn at `size` into a picture (vector: lines and text stay so when the picture is played on a
+    // PDF), laid out for that size; the widget on screen is not changed. parts: drawnParts() of that layout,
+    // in the picture's coordinates; ranges: the axes' ranges it was drawn with.
+    QPicture renderPicture(QSize size, QList<Part> *parts = nullptr, Ranges *ranges = nullptr);
+
+    // Where each part of the chart was drawn by the last layout (replot, export or render) and the rect they
+    // all must lie in (the viewport: the widget, or the size rendered).
+    QList<Part> drawnParts() const;
+    QRect viewportRect() const;
+    Ranges ranges() const;
 
     // By the path's suffix: .png, .pdf or .svg. width/height 0: the widget's size when it is laid out, else
     // 960 x 360.
@@ -100,6 +148,13 @@ public:
     // values as text, which is returned. Empty when no graph has data near that time.
     QString showReadoutAt(double time);
     void hideReadout();
+    // The readout's box (empty when hidden), in plotWidget() coordinates.
+    QRect readoutRect() const;
+
+    // How far a device's lines are drawn above (+) or below (-) their values, in pixels: with several devices
+    // each gets its own offset, up to MaxLineSpread apart, so that equal lines (the paths of a map under
+    // round-robin) are told apart. The axes leave room for it at 0; the readout gives the exact values.
+    double lineOffset(int deviceIndex) const;
 
     // For tests and benches.
     QCustomPlot *plot() const { return m_plot; }
@@ -122,7 +177,6 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct DeviceState {
@@ -140,8 +194,15 @@ private:
     void setupAxes();
     void addLegendEntry(const QString &name, const QPen &pen, const QString &toolTip);
     void fitValueAxes();
+    void padValueAxes();
     void updateMarkerLabels();
-    void updateLegendWrap();
+    void placeNumberedTags(const QRect &plot);
+    void updateLegendWrap(int width);
+    void beforeLayout();
+    void afterLayout();
+    void fitAxisTitles();
+    void applyMinimumMargins();
+    QList<Part> partsIn(const QRect &viewport) const;
     QString showReadoutAtPixel(const QPointF &pixel, bool replotLayer);
     void onMouseMove(QMouseEvent *event);
     void showContextMenu(const QPoint &pos);
@@ -163,6 +224,11 @@ private:
     QList<QCPItemTracer *> m_tracers; // parallel to m_graphs, made on first hover
     QCPItemStraightLine *m_cursor = nullptr;
     QCPItemText *m_readout = nullptr;
+    MarkerLabels m_markerLabels = MarkerLabels::InPlot;
+    bool m_elapsedAxis = false; // x is seconds from an alignment point, not epoch seconds
+    QString m_xLabel; // the axes' titles before fitAxisTitles() shortened them
+    QString m_leftLabel;
+    QString m_rightLabel;
     QPointF m_hoverPixel;
     bool m_hovering = false;
     bool m_programmaticRange = false;

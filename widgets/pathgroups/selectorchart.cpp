@@ -1,5 +1,6 @@
 #include "pathgroups/selectorchart.h"
 
+#include "charts/chartpanel.h"
 #include "charts/chartstyle.h"
 #include "charts/qcp_p.h"
 
@@ -176,6 +177,8 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_failRect->axis(QCPAxis::atRight)->setVisible(true);
     m_failRect->axis(QCPAxis::atRight)->setTickLabels(false);
     m_failRect->axis(QCPAxis::atRight)->setTicks(false);
+    // The load rect can be 36 px high: "in-flight bytes (dashed)" would run off the chart.
+    keepAxisTitlesWhole(m_plot);
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     // Small inner minimums (QCPAxisRect's default is 50x50 each), so that the chart fits under the cards.
     m_loadRect->setMinimumSize(0, 36);

@@ -79,12 +79,14 @@ void showAligned(ChartPanel &panel, const AlignedCharts &charts)
     panel.clearMarkers();
     for (const ChartMarker &m : charts.markers)
         panel.addMarker(m);
-    panel.showRange(charts.lower, charts.upper);
+    const double room = std::max(0.5, (charts.upper - charts.lower) * 0.02);
+    panel.showRange(charts.lower - room, charts.upper + room);
 }
 
 Result<QImage> renderAlignedChart(ChartPanelKind kind, const AlignedCharts &charts, QSize size)
 {
     ChartPanel panel(kind);
+    panel.setMarkerLabels(ChartPanel::MarkerLabels::Numbered);
     panel.resize(size);
     showAligned(panel, charts);
     QTemporaryDir dir;
@@ -95,6 +97,16 @@ Result<QImage> renderAlignedChart(ChartPanelKind kind, const AlignedCharts &char
     if (image.isNull())
         return Result<QImage>::failure(QStringLiteral("%1: the chart image could not be read back").arg(path));
     return image;
+}
+
+QPicture renderAlignedPicture(ChartPanelKind kind, const AlignedCharts &charts, QSize size,
+    QList<ChartPanel::Part> *parts, ChartPanel::Ranges *ranges)
+{
+    ChartPanel panel(kind);
+    panel.setMarkerLabels(ChartPanel::MarkerLabels::Numbered);
+    panel.resize(size);
+    showAligned(panel, charts);
+    return panel.renderPicture(size, parts, ranges);
 }
 
 } // namespace dmtune

@@ -21,10 +21,14 @@ struct AlignedCharts {
 AlignedCharts alignRecordings(
     const QList<Recording> &recordings, QList<QHash<QString, QList<TimedMetrics>>> histories = {});
 
-// Puts the aligned data on a panel: devices, graphs, markers, the elapsed-time axis and the whole range.
+// Puts the aligned data on a panel: devices, graphs, markers, the elapsed-time axis and the whole range with a
+// little room on both sides (a marker at the very start or end is not drawn on the frame).
 void showAligned(ChartPanel &panel, const AlignedCharts &charts);
 
-// One panel rendered off screen to an image.
+// One panel rendered off screen to an image, its markers numbered (ChartPanel::MarkerLabels::Numbered).
 Result<QImage> renderAlignedChart(ChartPanelKind kind, const AlignedCharts &charts, QSize size = QSize(960, 360));
+// The same as a vector picture (the PDF's charts), with where its parts were drawn and its axes' ranges.
+QPicture renderAlignedPicture(ChartPanelKind kind, const AlignedCharts &charts, QSize size,
+    QList<ChartPanel::Part> *parts = nullptr, ChartPanel::Ranges *ranges = nullptr);
 
 } // namespace dmtune

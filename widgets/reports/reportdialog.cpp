@@ -1,34 +1,66 @@
 #include "reports/reportdialog.h"
 
+#include "recordings/recordingsfolder.h"
 #include "reports/report.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 
 namespace dmtune {
 
-void exportReportWithDialog(QWidget *parent, const QList<Recording> &recordings,
+namespace {
+
+const QString htmlFilter = QStringLiteral("HTML report (*.html)");
+
+QString pdfFilter(ReportPaper paper)
+{
+    return paper == ReportPaper::Letter ? QStringLiteral("PDF report, US Letter (*.pdf)")
+                                        : QStringLiteral("PDF report, A4 (*.pdf)");
+}
+
+} // namespace
+
+QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &recordings,
     const std::function<void(const QString &path, const QString &error)> &done)
 {
-    auto *dialog = new QFileDialog(parent, QStringLiteral("Export report"));
+    // Beside the recordings (the recordings folder for those the Workload dock made), named after the first.
+    const QString first = recordings.isEmpty() ? QString() : recordings.first().path;
+    QString directory = first.isEmpty() ? QString() : QFileInfo(first).absolutePath();
+    if (directory.isEmpty() || !QFileInfo(directory).isDir())
+        directory = recordingsBrowseDirectory();
+    const QString base
+        = first.isEmpty() ? QStringLiteral("report") : QFileInfo(first).completeBaseName() + QStringLiteral("-report");
+
+    auto *dialog = new QFileDialog(parent, QStringLiteral("Export report"), directory);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setNameFilters({ QStringLiteral("HTML report (*.html)"), QStringLiteral("PDF report (*.pdf)") });
+    const ReportPaper local = defaultReportPaper();
+    const ReportPaper other = local == ReportPaper::A4 ? ReportPaper::Letter : ReportPaper::A4;
+    dialog->setNameFilters({ htmlFilter, pdfFilter(local), pdfFilter(other) });
+    dialog->selectNameFilter(htmlFilter);
     dialog->setDefaultSuffix(QStringLiteral("html"));
-    QObject::connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &filter) {
-        dialog->setDefaultSuffix(
-            filter.contains(QLatin1String("pdf")) ? QStringLiteral("pdf") : QStringLiteral("html"));
+    dialog->selectFile(QDir(directory).filePath(base + QStringLiteral(".html")));
+    QObject::connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, directory, base](const QString &filter) {
+        const QString suffix = filter == htmlFilter ? QStringLiteral("html") : QStringLiteral("pdf");
+        dialog->setDefaultSuffix(suffix);
+        dialog->selectFile(QDir(dialog->directory().absolutePath()).filePath(base + u'.' + suffix));
     });
-    QObject::connect(dialog, &QFileDialog::fileSelected, dialog, [recordings, done](const QString &path) {
+    QObject::connect(dialog, &QFileDialog::fileSelected, dialog, [dialog, recordings, done](const QString &path) {
+        const ReportPaper paper
+            = dialog->selectedNameFilter() == pdfFilter(ReportPaper::Letter) ? ReportPaper::Letter : ReportPaper::A4;
         // Seven charts rendered off screen and the file written: well under a second, on the GUI thread
         // because the charts are widgets.
         QApplication::setOverrideCursor(Qt::WaitCursor);
         const Result<Report> report = buildReport(recordings);
-        const Status written = report ? writeReport(report.value(), path) : Status::failure(report.errorMessage());
+        const Status written
+            = report ? writeReport(report.value(), path, paper) : Status::failure(report.errorMessage());
         QApplication::restoreOverrideCursor();
         done(path, written.errorMessage);
     });
     dialog->open();
+    return dialog;
 }
 
 } // namespace dmtune

@@ -3,10 +3,12 @@
 // names, configuration keys and values) goes through esc(): a recording is a file someone sent.
 #include "reports/report.h"
 
+#include "charts/chartmarker.h"
 #include "recordings/fiosummary.h"
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dmtune {
@@ -43,7 +45,7 @@ void recordingsSection(QString &h, const Report &r, bool forPrint)
 {
     h += QStringLiteral("<h2>Recordings</h2>") + table(forPrint);
     h += QStringLiteral("<tr><th>#</th><th>recording</th><th>host</th><th>kernel</th><th>started</th><th>length</th>"
-                        "<th>interval</th><th>devices</th><th>file</th></tr>");
+                        "<th style=\"white-space:nowrap\">interval</th><th>devices</th><th>file</th></tr>");
     for (qsizetype i = 0; i < r.recordings.size(); ++i) {
         const Recording &rec = r.recordings[i];
         // One multi-arg call: a file name holding "%2" must not pick up the next value.
@@ -96,14 +98,38 @@ void fioSection(QString &h, const Report &r, bool forPrint)
     }
 }
 
+// "<b>1</b> fio start · <b>2</b> #1 fio end · ...": what the numbered tags above each chart stand for.
+QString markerKeyHtml(const AlignedCharts &charts)
+{
+    QStringList entries;
+    const QList<ChartMarker> ordered = markersInTimeOrder(charts.markers);
+    for (qsizetype i = 0; i < ordered.size(); ++i) {
+        const ChartMarker &m = ordered[i];
+        // A note is named by its first words here; its whole text is under "Markers and notes".
+        const QString text = m.kind == MarkerKind::Note ? m.shortLabel() + QStringLiteral(" (note)") : m.label;
+        entries.append(QStringLiteral("<b>%1</b>&nbsp;%2").arg(i + 1).arg(esc(text)));
+    }
+    return entries.join(QStringLiteral(" &middot; "));
+}
+
 void chartsSection(QString &h, const Report &r, const std::function<QString(const ReportChart &)> &src, bool forPrint)
 {
     h += QStringLiteral("<h2>Charts</h2><p>Every recording's devices, aligned at its workload start (its first "
-                        "\"fio start\" marker, else its first sample): x is the time since then.</p>");
+                        "\"fio start\" marker, else its first sample): x is the time since then. The numbers above "
+                        "each chart mark the markers and notes named under it. With several devices, each one's "
+                        "lines are drawn up to %1 px apart so that equal lines stay visible.</p>")
+             .arg(ChartPanel::MaxLineSpread);
+    const QString key = markerKeyHtml(r.aligned);
     for (const ReportChart &c : r.charts) {
-        h += forPrint ? QStringLiteral("<p><img src=\"%1\" width=\"640\"></p>").arg(src(c))
-                      : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1</figcaption></figure>")
-                            .arg(esc(c.title), src(c));
+        if (forPrint) {
+            // The image is replaced by the chart drawn at the page's width (writePdfReport).
+            h += QStringLiteral("<p><img src=\"%1\"></p>").arg(src(c));
+            if (!key.isEmpty())
+                h += QStringLiteral("<p style=\"font-size:7pt\">%1</p>").arg(key);
+        } else {
+            h += QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%3</figcaption></figure>")
+                     .arg(esc(c.title), src(c), key.isEmpty() ? esc(c.title) : key);
+        }
     }
 }
 
@@ -194,20 +220,54 @@ void configSection(QString &h, const Report &r, bool forPrint)
 
 void eventsSection(QString &h, const Report &r, bool forPrint)
 {
-    QString rows;
-    for (const Recording &rec : r.recordings) {
+    // In the charts' order, with their numbers: a recording's event is the aligned marker at its time with its
+    // label (recordings after the first share the first one's "fio start").
+    const QList<ChartMarker> ordered = markersInTimeOrder(r.aligned.markers);
+    const bool several = r.recordings.size() > 1;
+    const auto numberOf = [&](qsizetype recording, const RecordedEvent &e, bool note) {
+        const double t = e.time - r.recordings[recording].alignSeconds();
+        const bool start = !note && e.text == RecordingWriter::fioStartLabel();
+        const QString label = (several && !start) ? QStringLiteral("#%1 %2").arg(recording + 1).arg(e.text) : e.text;
+        for (qsizetype i = 0; i < ordered.size(); ++i) {
+            if (ordered[i].label == label && std::abs(ordered[i].time - t) < 1e-6
+                && (ordered[i].kind == MarkerKind::Note) == note)
+                return i + 1;
+        }
+        return qsizetype(0);
+    };
+    struct Row {
+        qsizetype number;
+        double time;
+        QString html;
+    };
+    QList<Row> rows;
+    for (qsizetype i = 0; i < r.recordings.size(); ++i) {
+        const Recording &rec = r.recordings[i];
         const double align = rec.alignSeconds();
+        const auto add = [&](const RecordedEvent &e, bool note) {
+            const qsizetype n = numberOf(i, e, note);
+            rows.append({ n, e.time - align,
+                QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
+                    .arg(n > 0 ? QString::number(n) : QString(), esc(rec.displayName()), clock(e.time - align),
+                        note ? QStringLiteral("note") : QStringLiteral("marker"), esc(e.text)) });
+        };
         for (const RecordedEvent &m : rec.markers)
-            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>marker</td><td>%3</td></tr>")
-                        .arg(esc(rec.displayName()), clock(m.time - align), esc(m.text));
+            add(m, false);
         for (const RecordedEvent &n : rec.notes)
-            rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>note</td><td>%3</td></tr>")
-                        .arg(esc(rec.displayName()), clock(n.time - align), esc(n.text));
+            add(n, true);
     }
     if (rows.isEmpty())
         return;
-    h += QStringLiteral("<h2>Markers and notes</h2>") + table(forPrint)
-        + QStringLiteral("<tr><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + rows
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if ((a.number > 0) != (b.number > 0))
+            return a.number > 0;
+        return a.number != b.number ? a.number < b.number : a.time < b.time;
+    });
+    QString body;
+    for (const Row &row : std::as_const(rows))
+        body += row.html;
+    h += QStringLiteral("<h2>Markers and notes</h2><p>The numbers are those above the charts.</p>") + table(forPrint)
+        + QStringLiteral("<tr><th>#</th><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + body
         + QStringLiteral("</table>");
 }
 
@@ -233,6 +293,15 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
 }
 
 } // namespace
+
+QStringList reportMarkerKey(const AlignedCharts &charts)
+{
+    QStringList lines;
+    const QList<ChartMarker> ordered = markersInTimeOrder(charts.markers);
+    for (qsizetype i = 0; i < ordered.size(); ++i)
+        lines.append(QStringLiteral("%1  %2  %3").arg(i + 1).arg(ordered[i].label, clock(ordered[i].time)));
+    return lines;
+}
 
 QString reportHtml(const Report &r, const std::function<QString(const ReportChart &)> &imageSource, bool forPrint)
 {

@@ -1,5 +1,6 @@
 #include "workloads/workloadpanel.h"
 
+#include "recordings/recordingsfolder.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
 
@@ -199,9 +200,7 @@ void WorkloadPanel::buildUi()
     auto *runRow = new QHBoxLayout;
     m_record = new QCheckBox(QStringLiteral("&Record to"), this);
     m_recordPath = new QLineEdit(this);
-    m_recordPath->setPlaceholderText(
-        QStringLiteral("(a new file under %1)")
-            .arg(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recordings")));
+    m_recordPath->setPlaceholderText(QStringLiteral("(a new file under %1)").arg(recordingsDirectory()));
     m_start = new QPushButton(QStringLiteral("&Start"), this);
     m_stop = new QPushButton(QStringLiteral("St&op"), this);
     runRow->addWidget(m_record);
@@ -669,8 +668,7 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
 
 QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
 {
-    const QString dir
-        = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recordings");
+    const QString dir = recordingsDirectory();
     QDir().mkpath(dir);
     return QStringLiteral("%1/%2-%3.dmrec")
         .arg(dir, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), job.id);

@@ -1,21 +1,27 @@
 // The recording views offscreen: a recording replayed into a LiveStatsView (charts with points, markers, the
 // iostat table), two recordings compared (both on every chart, the statistics table with deltas, the
-// configuration diff), and the report written from them. DMTUNE_SCREENSHOT_DIR=DIR saves grabs;
-// DMTUNE_COMPARE_FILES="a.dmrec;b.dmrec" uses real recordings instead of the synthetic ones.
+// configuration diff), and the report written from them: its PDF pages on A4 and US Letter hold every chart
+// whole inside the printable area, every recorded point inside its chart's axes. DMTUNE_SCREENSHOT_DIR=DIR saves
+// grabs and the report's pages; DMTUNE_COMPARE_FILES="a.dmrec;b.dmrec" uses real recordings instead of the
+// synthetic ones.
 #include "charts/chartpanel.h"
 #include "charts/iostattablemodel.h"
 #include "charts/livestatsview.h"
 #include "fakesysfs.h"
 #include "mainwindow.h"
+#include "recordings/recordingsfolder.h"
 #include "reports/compareview.h"
 #include "reports/recordingview.h"
 #include "reports/report.h"
+#include "reports/reportdialog.h"
 #include "standardmachine.h"
 #include "syntheticbatches.h"
 
 #include <QDir>
+#include <QFileDialog>
 #include <QJsonArray>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -31,13 +37,17 @@ private Q_SLOTS:
     void replaysOneRecording();
     void comparesTwo();
     void writesReports();
+    void printsEveryChartInsideThePage_data();
+    void printsEveryChartInsideThePage();
     void reportEscapesEveryName();
+    void exportDialogStartsBesideTheRecordings();
     void mainWindowOpensRecordings();
 
 private:
     void save(QWidget *w, const QString &name);
     QTemporaryDir m_dir;
     QList<Recording> m_recordings;
+    Recording m_multipath;
     bool m_real = false;
 };
 
@@ -52,10 +62,93 @@ QJsonObject config(const QString &device, const QString &nomerges)
                 { QStringLiteral("tunables"), QJsonObject { { QStringLiteral("queue/nomerges"), nomerges } } } } } } };
 }
 
+const QString fioCommandNote = QStringLiteral(
+    "fio command: /usr/bin/fio --name=batched-write-4k --filename=/dev/dm-0 --rw=write --bs=4k --ioengine=libaio "
+    "--iodepth=32 --numjobs=1 --direct=1 --time_based --runtime=30 --group_reporting --iodepth_batch_submit=16 "
+    "--iodepth_batch_complete_min=8 --status-interval=1 --output-format=json+");
+
+// What the report must print well: a map and four paths under round-robin (four equal lines), the fio command
+// line as a note at the start, a parameter change with a long label, and fio's end at the recording's last
+// sample (the right edge of every chart).
+Recording writeMultipathRecording(const QString &path)
+{
+    SyntheticBatches gen;
+    const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+        QStringLiteral("sdd"), QStringLiteral("sde") };
+    RecordingMeta meta;
+    meta.title = QStringLiteral("mpatha, 4 paths, round-robin");
+    meta.host = QStringLiteral("lab");
+    meta.kernel = QStringLiteral("6.1.0-27-amd64");
+    meta.devices = devices;
+    auto writer = RecordingWriter::create(path, meta);
+    if (!writer)
+        qFatal("%s", qPrintable(writer.errorMessage()));
+    RecordingWriter &w = *writer.value();
+    const auto idle = [](const QString &, DiskCounters &) {};
+    for (int i = 0; i < 3; ++i)
+        w.addBatch(gen.next(devices, idle));
+    const double start = double(gen.wallMs()) / 1000.0;
+    w.addMarker(start, RecordingWriter::fioStartLabel());
+    w.addNote(start, fioCommandNote);
+    for (int i = 0; i < 24; ++i) {
+        const quint64 perPath = 30000 + quint64(i % 5) * 2000;
+        w.addBatch(gen.next(devices, [&](const QString &name, DiskCounters &c) {
+            const quint64 writes = name == QLatin1String("dm-0") ? 4 * perPath : perPath; // equal paths
+            c[DiskField::WriteIos] += writes / 8;
+            c[DiskField::WriteMerges] += name == QLatin1String("dm-0") ? writes * 7 / 8 : 0;
+            c[DiskField::WriteSectors] += writes * 8;
+            c[DiskField::WriteTicks] += writes / 40;
+            c[DiskField::IoTicks] += 990;
+            c[DiskField::TimeInQueue] += writes / 30;
+        }));
+        if (i == 9)
+            w.addMarker(
+                double(gen.wallMs()) / 1000.0, QStringLiteral("sdb sdc sdd sde queue/scheduler none -> mq-deadline"));
+    }
+    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel());
+    w.finish();
+    Result<Recording> rec = readRecording(path);
+    if (!rec)
+        qFatal("%s", qPrintable(rec.errorMessage()));
+    return rec.value();
+}
+
+QString partsText(const PrintedChart &chart)
+{
+    QStringList lines;
+    for (const ChartPanel::Part &p : chart.parts) {
+        const auto r = [](const QRectF &x) {
+            return QStringLiteral("(%1,%2 %3x%4)")
+                .arg(x.x(), 0, 'f', 1)
+                .arg(x.y(), 0, 'f', 1)
+                .arg(x.width(), 0, 'f', 1)
+                .arg(x.height(), 0, 'f', 1);
+        };
+        lines.append(QStringLiteral("  %1 %2 in %3").arg(p.name, r(p.content), r(p.clip)));
+    }
+    return lines.join(u'\n');
+}
+
+// Pixels not white (a little tolerance for antialiasing) outside `inside`.
+qint64 inkOutside(const QImage &page, const QRect &inside)
+{
+    qint64 n = 0;
+    const QImage img = page.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < img.height(); ++y) {
+        const auto *line = reinterpret_cast<const QRgb *>(img.constScanLine(y));
+        for (int x = 0; x < img.width(); ++x) {
+            if (!inside.contains(x, y) && qRed(line[x]) + qGreen(line[x]) + qBlue(line[x]) < 3 * 245)
+                ++n;
+        }
+    }
+    return n;
+}
+
 } // namespace
 
 void TestRecordingViews::initTestCase()
 {
+    m_multipath = writeMultipathRecording(m_dir.filePath(QStringLiteral("mpatha.dmrec")));
     const QString files = qEnvironmentVariable("DMTUNE_COMPARE_FILES");
     if (!files.isEmpty()) {
         for (const QString &f : files.split(QLatin1Char(';'))) {
@@ -170,6 +263,156 @@ void TestRecordingViews::writesReports()
     QVERIFY(QFileInfo(html).size() > 20000);
 }
 
+void TestRecordingViews::printsEveryChartInsideThePage_data()
+{
+    QTest::addColumn<ReportPaper>("paper");
+    QTest::addColumn<bool>("multipath");
+    QTest::newRow("A4, two recordings") << ReportPaper::A4 << false;
+    QTest::newRow("Letter, two recordings") << ReportPaper::Letter << false;
+    QTest::newRow("A4, a map and its paths") << ReportPaper::A4 << true;
+    QTest::newRow("Letter, a map and its paths") << ReportPaper::Letter << true;
+}
+
+void TestRecordingViews::printsEveryChartInsideThePage()
+{
+    QFETCH(ReportPaper, paper);
+    QFETCH(bool, multipath);
+    const Result<Report> report = buildReport(multipath ? QList<Recording> { m_multipath } : m_recordings);
+    QVERIFY2(report, qPrintable(report.errorMessage()));
+
+    // The pages as the PDF has them, at 72 dpi: a pixel is a point.
+    PrintedReport printed;
+    const QList<QImage> pages = renderReportPages(report.value(), paper, 72, &printed);
+    const QRectF page = printed.layout.fullRect(QPageLayout::Point);
+    const QRectF printable = printed.layout.paintRect(QPageLayout::Point);
+    QCOMPARE(printed.layout.pageSize().id(), paper == ReportPaper::A4 ? QPageSize::A4 : QPageSize::Letter);
+    QCOMPARE(pages.size(), printed.pageCount);
+    QVERIFY(printed.pageCount >= 3);
+    const QString dir = qEnvironmentVariable("DMTUNE_SCREENSHOT_DIR");
+    const QString tag = QString::fromLatin1(QTest::currentDataTag())
+                            .replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
+    for (qsizetype i = 0; i < pages.size(); ++i) {
+        QCOMPARE(pages[i].size(), page.size().toSize());
+        if (!dir.isEmpty())
+            pages[i].save(QStringLiteral("%1/report-%2-page%3.png").arg(dir, tag).arg(i + 1));
+        // Nothing at all in the margins: no chart, table or line of text runs past the printable area.
+        const QRect inside = printable.toAlignedRect().adjusted(-1, -1, 1, 1);
+        const qint64 ink = inkOutside(pages[i], inside);
+        QVERIFY2(
+            ink == 0, qPrintable(QStringLiteral("page %1: %2 pixels outside the printable area").arg(i + 1).arg(ink)));
+    }
+
+    // Every chart once, whole on one page, inside the printable area, and every drawn part of it (title, legend
+    // entries, tick labels, axis titles, marker tags) whole: inside what it is clipped to and inside the chart.
+    QCOMPARE(printed.charts.size(), qsizetype(ChartPanelCount));
+    QSet<QString> ids;
+    for (const PrintedChart &chart : printed.charts) {
+        ids.insert(chart.id);
+        const QString what = QStringLiteral("%1 on page %2 at (%3,%4 %5x%6), printable (%7,%8 %9x%10):\n%11")
+                                 .arg(chart.id)
+                                 .arg(chart.page + 1)
+                                 .arg(chart.rect.x())
+                                 .arg(chart.rect.y())
+                                 .arg(chart.rect.width())
+                                 .arg(chart.rect.height())
+                                 .arg(printable.x())
+                                 .arg(printable.y())
+                                 .arg(printable.width())
+                                 .arg(printable.height())
+                                 .arg(partsText(chart));
+        QVERIFY2(printable.contains(chart.rect), qPrintable(what));
+        QVERIFY2(chart.rect.width() > printable.width() - 2, qPrintable(what)); // laid out for the page's width
+        QStringList names;
+        const QRectF bounds = chart.rect.adjusted(-0.01, -0.01, 0.01, 0.01);
+        for (const ChartPanel::Part &part : chart.parts) {
+            names.append(part.name);
+            const bool whole
+                = part.clip.adjusted(-0.01, -0.01, 0.01, 0.01).contains(part.content) && bounds.contains(part.content);
+            QVERIFY2(whole, qPrintable(part.name + QStringLiteral(" is cut: ") + what));
+            // Markers are numbered tags: no label (the fio command note) is drawn over the data.
+            if (part.name.startsWith(QLatin1String("marker: ")))
+                QVERIFY2(QRegularExpression(QStringLiteral("^marker: [0-9,]+$")).match(part.name).hasMatch(),
+                    qPrintable(part.name));
+        }
+        const ChartPanelSpec &spec = ChartPanelSpec::of(chart.kind);
+        for (const QString &expected :
+            { QStringLiteral("title"), QStringLiteral("bottom axis title"), QStringLiteral("left axis title") })
+            QVERIFY2(names.contains(expected), qPrintable(expected + QStringLiteral(" missing: ") + what));
+        QCOMPARE(names.contains(QStringLiteral("right axis title")), !spec.rightLabel.isEmpty());
+        for (const ChartDevice &d : report->aligned.devices)
+            QVERIFY2(names.contains(QStringLiteral("legend: ") + d.displayName()), qPrintable(what));
+        QVERIFY2(names.filter(QRegularExpression(QStringLiteral("^marker: "))).size() >= 1, qPrintable(what));
+        // Titles are whole, not shortened: the page is wide enough.
+        // Every recorded point inside the axes' ranges: nothing is drawn off the plot.
+        const ChartPanel::Ranges &r = chart.ranges;
+        for (const ChartDevice &d : report->aligned.devices) {
+            for (const TimedMetrics &tm : report->aligned.histories.value(d.name)) {
+                QVERIFY2(tm.time >= r.xLower && tm.time <= r.xUpper, qPrintable(what));
+                for (const ChartSeriesSpec &series : spec.series) {
+                    const double v = series.value(tm.metrics);
+                    const double lower = series.rightAxis ? r.rightLower : r.leftLower;
+                    const double upper = series.rightAxis ? r.rightUpper : r.leftUpper;
+                    QVERIFY2(v >= lower && v <= upper,
+                        qPrintable(QStringLiteral("%1 %2 %3 = %4 outside %5..%6")
+                                       .arg(chart.id, d.name, series.name)
+                                       .arg(v)
+                                       .arg(lower)
+                                       .arg(upper)));
+                }
+            }
+        }
+        for (const ChartMarker &m : report->aligned.markers)
+            QVERIFY2(m.time > r.xLower && m.time < r.xUpper, qPrintable(m.label)); // not on the frame
+    }
+    QCOMPARE(ids.size(), qsizetype(ChartPanelCount));
+    // Charts on the same page do not overlap.
+    for (qsizetype i = 0; i < printed.charts.size(); ++i) {
+        for (qsizetype j = i + 1; j < printed.charts.size(); ++j) {
+            if (printed.charts[i].page == printed.charts[j].page)
+                QVERIFY(!printed.charts[i].rect.intersects(printed.charts[j].rect));
+        }
+    }
+    // Every section is there, laid out and on a page (QTextDocument's lazy layout once left the blocks after a
+    // long table without lines: "Metric formulas" vanished).
+    QStringList headings;
+    for (const PrintedHeading &h : printed.headings) {
+        headings.append(h.text);
+        QVERIFY2(h.lines > 0 && h.height > 0 && h.page >= 0 && h.page < printed.pageCount, qPrintable(h.text));
+    }
+    for (const QString &section : { QStringLiteral("Recordings"), QStringLiteral("Charts"),
+             QStringLiteral("Summary statistics"), QStringLiteral("Configuration"), QStringLiteral("Metric formulas") })
+        QVERIFY2(headings.contains(section), qPrintable(headings.join(u'|')));
+    // A table that fits on a page is not split over two (the Summary statistics broke after 2 rows).
+    QVERIFY(!printed.tables.isEmpty());
+    for (const PrintedTable &t : printed.tables) {
+        if (t.height < printable.height() - 4)
+            QVERIFY2(t.firstPage == t.lastPage,
+                qPrintable(QStringLiteral("table under \"%1\": pages %2 to %3")
+                               .arg(t.heading)
+                               .arg(t.firstPage + 1)
+                               .arg(t.lastPage + 1)));
+    }
+
+    // The PDF itself: the same layout, on pages of that size.
+    const QString pdf = m_dir.filePath(tag + QStringLiteral(".pdf"));
+    PrintedReport written;
+    QVERIFY(writePdfReport(report.value(), pdf, paper, &written));
+    QCOMPARE(written.pageCount, printed.pageCount);
+    QCOMPARE(written.charts.size(), printed.charts.size());
+    for (qsizetype i = 0; i < written.charts.size(); ++i) {
+        QCOMPARE(written.charts[i].page, printed.charts[i].page);
+        QCOMPARE(written.charts[i].rect, printed.charts[i].rect);
+    }
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    const QByteArray mediaBox = paper == ReportPaper::A4 ? QByteArrayLiteral("/MediaBox [0 0 595.000000 842.000000]")
+                                                         : QByteArrayLiteral("/MediaBox [0 0 612.000000 792.000000]");
+    QVERIFY2(bytes.count(mediaBox) == printed.pageCount, bytes.left(2000).constData());
+    if (!dir.isEmpty())
+        QFile::copy(pdf, QStringLiteral("%1/report-%2.pdf").arg(dir, tag));
+}
+
 void TestRecordingViews::reportEscapesEveryName()
 {
     // A recording is a file someone sends: its name, title, device names, markers, notes and fio's job names
@@ -228,6 +471,65 @@ void TestRecordingViews::reportEscapesEveryName()
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("*.part") }, QDir::Files), QStringList());
 }
 
+void TestRecordingViews::exportDialogStartsBesideTheRecordings()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QWidget parent;
+    QString writtenPath;
+    QString error = QStringLiteral("not called");
+    QFileDialog *dialog = exportReportWithDialog(&parent, m_recordings, [&](const QString &path, const QString &e) {
+        writtenPath = path;
+        error = e;
+    });
+    QVERIFY(dialog);
+    // Not the process's current directory: the recordings' own folder, with a name made from the first.
+    const QString folder = QFileInfo(m_recordings.first().path).absolutePath();
+    QVERIFY(folder != QDir::currentPath());
+    QCOMPARE(dialog->directory().absolutePath(), folder);
+    const QString base = QFileInfo(m_recordings.first().path).completeBaseName();
+    QCOMPARE(dialog->selectedFiles().value(0), QDir(folder).filePath(base + QStringLiteral("-report.html")));
+    // Both papers offered for the PDF; the Letter filter writes a Letter PDF.
+    const QStringList filters = dialog->nameFilters();
+    QVERIFY2(filters.contains(QStringLiteral("PDF report, A4 (*.pdf)")), qPrintable(filters.join(u'|')));
+    QVERIFY2(filters.contains(QStringLiteral("PDF report, US Letter (*.pdf)")), qPrintable(filters.join(u'|')));
+    dialog->selectNameFilter(QStringLiteral("PDF report, US Letter (*.pdf)"));
+    Q_EMIT dialog->filterSelected(QStringLiteral("PDF report, US Letter (*.pdf)"));
+    QCOMPARE(dialog->defaultSuffix(), QStringLiteral("pdf"));
+    QCOMPARE(dialog->selectedFiles().value(0), QDir(folder).filePath(base + QStringLiteral("-report.pdf")));
+    const QString out = m_dir.filePath(QStringLiteral("letter.pdf"));
+    Q_EMIT dialog->fileSelected(out);
+    QCOMPARE(error, QString());
+    QCOMPARE(writtenPath, out);
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("/MediaBox [0 0 612.000000 792.000000]"));
+    dialog->close();
+
+    // A recording without a folder of its own (read from bytes): the recordings folder.
+    Recording orphan = m_recordings.first();
+    orphan.path.clear();
+    QFileDialog *second = exportReportWithDialog(&parent, { orphan }, [](const QString &, const QString &) {});
+    QCOMPARE(second->directory().absolutePath(), recordingsDirectory());
+    second->close();
+
+    // The recordings folder: $XDG_DATA_HOME/dmtune/recordings, "dmtune" once.
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    QCOMPARE(recordingsDirectory(), data + QStringLiteral("/dmtune/recordings"));
+    QVERIFY(!recordingsDirectory().contains(QStringLiteral("dmtune/dmtune")));
+    // The folder of earlier versions is where dialogs start only while it alone holds recordings.
+    QDir(recordingsDirectory()).removeRecursively();
+    QDir(legacyRecordingsDirectory()).removeRecursively();
+    QCOMPARE(recordingsBrowseDirectory(), recordingsDirectory());
+    QVERIFY(QFileInfo(recordingsDirectory()).isDir()); // made, so that a dialog can start there
+    QVERIFY(QDir().mkpath(legacyRecordingsDirectory()));
+    QVERIFY(QFile::copy(m_recordings.first().path, legacyRecordingsDirectory() + QStringLiteral("/old.dmrec")));
+    QCOMPARE(recordingsBrowseDirectory(), legacyRecordingsDirectory());
+    QVERIFY(QFile::copy(m_recordings.first().path, recordingsDirectory() + QStringLiteral("/new.dmrec")));
+    QCOMPARE(recordingsBrowseDirectory(), recordingsDirectory());
+    QDir(recordingsDirectory()).removeRecursively();
+    QDir(QFileInfo(legacyRecordingsDirectory()).absolutePath()).removeRecursively();
+}
+
 void TestRecordingViews::mainWindowOpensRecordings()
 {
     QStandardPaths::setTestModeEnabled(true);
@@ -246,6 +548,16 @@ void TestRecordingViews::mainWindowOpensRecordings()
         entries.append(a->text());
     for (const char *entry : { "&Open recording…", "&Compare recordings…", "&Export report…", "&Quit" })
         QVERIFY2(entries.contains(QString::fromUtf8(entry)), qPrintable(entries.join(QLatin1Char('|'))));
+    // File > Export report… asks for the recordings first, in the recordings folder (not the current directory).
+    for (QAction *a : file->actions()) {
+        if (a->text() == QString::fromUtf8("&Export report…"))
+            a->trigger();
+    }
+    auto *chooser = window.findChild<QFileDialog *>(QStringLiteral("chooseRecordings"));
+    QVERIFY(chooser);
+    QCOMPARE(chooser->directory().absolutePath(), recordingsDirectory());
+    QVERIFY(!chooser->directory().absolutePath().contains(QStringLiteral("dmtune/dmtune")));
+    chooser->close();
 
     QWidget *single = window.openRecordings({ m_recordings[0].path });
     QVERIFY(qobject_cast<RecordingView *>(single));
