@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -109,7 +110,9 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(2);
     leftLayout->addWidget(m_firstRunHint);
+    leftLayout->addWidget(m_tree->filterEdit(left)); // hundreds of devices: type to narrow (issue 16, item 9)
     leftLayout->addWidget(m_tree, 1);
 
     m_detail = new DeviceDetailPane(m_sysfs);
@@ -226,6 +229,18 @@ void MainWindow::createMenus()
     QAction *quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    // Edit > Undo last change: the History dock's action (planned, asked and run as Apply is; disabled with the reason
+    // in its tips when there is nothing to undo, read-only or remote). Ctrl+Alt+Z, not Ctrl+Z: Ctrl+Z stays the undo
+    // of the text field being typed in, and this one writes to devices.
+    QMenu *edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    QAction *undo = m_historyPanel->undoAction();
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z));
+    undo->setShortcutContext(Qt::WindowShortcut);
+    edit->addAction(undo);
+    addAction(undo); // the shortcut works with the menu closed and the dock hidden
+    connect(m_historyPanel, &ChangeHistoryPanel::undoReported, this,
+        [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+
     QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
     QAction *refresh = view->addAction(QStringLiteral("&Refresh"), this, [this] {
         statusBar()->showMessage(QStringLiteral("Rescanning block devices…"));
@@ -236,6 +251,11 @@ void MainWindow::createMenus()
     });
     refresh->setShortcut(QKeySequence::Refresh);
     view->addSeparator();
+    QAction *find = view->addAction(QStringLiteral("&Find device"), this, [this] {
+        m_tree->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_tree->filterEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
     view->addAction(QStringLiteral("&Expand all"), m_tree, &QTreeView::expandAll);
     view->addAction(QStringLiteral("&Collapse all"), m_tree, &QTreeView::collapseAll);
     view->addSeparator();
@@ -285,10 +305,11 @@ void MainWindow::fitSplitterToTree()
     if (!m_autoFitTree)
         return;
     const int total = m_splitter->width() - m_splitter->handleWidth();
-    // At most ~2/5 of the window: the tabs (charts, path groups) need the room more than the tree.
-    // Below ~690 px the tabs' share would undercut the third: the third wins (qBound needs min <= max).
-    const int minWidth = total / 3;
-    const int maxWidth = qMax(minWidth, qMin(total - 460, total * 2 / 5));
+    // At most a third of the window: the tabs need the room more than the tree (two path group cards side by side
+    // at 1400 px, the iostat table's columns; the filter finds a device among hundreds). The tabs'
+    // share would undercut a quarter (below ~610 px): the quarter wins (qBound needs min <= max).
+    const int minWidth = total / 4;
+    const int maxWidth = qMax(minWidth, qMin(total - 460, total / 3));
     const int treeWidth = qBound(minWidth, m_tree->contentsWidthHint(), maxWidth);
     m_splitter->setSizes({ treeWidth, qMax(1, total - treeWidth) });
 }
@@ -341,7 +362,7 @@ void MainWindow::onTreeSelectionChanged()
     m_editor->setSelectedDevices(devices);
 }
 
-void MainWindow::onTransactionFinished(const ApplyResult &result)
+void MainWindow::onTransactionFinished(const ApplyResult &result, bool wasUndo)
 {
     if (!result.anyWritten() && !result.rolledBack)
         return;
@@ -351,7 +372,9 @@ void MainWindow::onTransactionFinished(const ApplyResult &result)
     if (!m_remote) // a remote host's capture is fetched again after its operation (makeRemoteOperations)
         m_discovery->refresh();
     const QString summary = result.ok()
-        ? QStringLiteral("Applied %1 (%2)").arg(applySummary(result), result.executor)
+        ? QStringLiteral("%1 %2 (%3)")
+              .arg(wasUndo ? QStringLiteral("Undone:") : QStringLiteral("Applied"), applySummary(result),
+                  result.executor)
         : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
     statusBar()->showMessage(summary, 10000);
 }

@@ -163,7 +163,7 @@ private:
     void updateStatusBar(const DeviceSnapshot &snapshot);
     QString kernelRelease() const;
     void onTreeSelectionChanged();
-    void onTransactionFinished(const ApplyResult &result);
+    void onTransactionFinished(const ApplyResult &result, bool wasUndo);
     void updateTuningLabel();
     void setupPathGroups();
     void setupStatistics(); // mainwindow_stats.cpp

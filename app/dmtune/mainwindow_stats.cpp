@@ -60,6 +60,11 @@ void MainWindow::setupStatistics()
         m_store->setRetention(qint64(seconds) * 1000);
         QSettings().setValue(QStringLiteral("statistics/retentionSeconds"), seconds);
     });
+    // What Statistics > Export wrote (or why not), also in the status bar, as File > Export report says it.
+    connect(m_stats, &LiveStatsView::exported, this,
+        [this](const QString &, const QStringList &, const QString &text) { statusBar()->showMessage(text); });
+    connect(
+        m_stats, &LiveStatsView::exportFailed, this, [this](const QString &text) { statusBar()->showMessage(text); });
     m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
         QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));

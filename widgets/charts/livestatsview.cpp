@@ -4,21 +4,25 @@
 #include "charts/chartstyle.h"
 #include "charts/iostattablemodel.h"
 #include "charts/samplecsv.h"
+#include "charts/statsexportdialog.h"
+#include "messagebanner.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
 
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -149,9 +153,9 @@ void LiveStatsView::buildUi()
 
     m_exportButton = new QToolButton(this);
     m_exportButton->setText(QStringLiteral("Export…"));
-    m_exportButton->setToolTip(
-        QStringLiteral("Every chart as PNG, PDF and SVG, and the samples as CSV, into a directory"));
-    connect(m_exportButton, &QToolButton::clicked, this, &LiveStatsView::exportAllWithDialog);
+    m_exportButton->setToolTip(QStringLiteral(
+        "Choose the formats (each chart as PNG, PDF or SVG; the samples as CSV) and a folder; says what it wrote"));
+    connect(m_exportButton, &QToolButton::clicked, this, &LiveStatsView::openExportDialog);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("statusLabel"));
@@ -191,7 +195,8 @@ void LiveStatsView::buildUi()
     m_scroll->setWidget(grid);
     connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &LiveStatsView::replotExposed);
 
-    // Table and events, below the charts: the 24 iostat columns need the full width.
+    // Table and events, below the charts. The table shows a column set (by default the columns of the load first:
+    // with 24 columns only the first eight or so fit beside the device tree) and is as tall as its rows.
     m_tableModel = new IostatTableModel(this);
     m_tableProxy = new QSortFilterProxyModel(this);
     m_tableProxy->setSourceModel(m_tableModel);
@@ -204,14 +209,52 @@ void LiveStatsView::buildUi()
     m_tableView->sortByColumn(-1, Qt::AscendingOrder); // the device order of the charts until a header click
     m_tableView->verticalHeader()->hide();
     m_tableView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_tableView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tableView->setAlternatingRowColors(true);
     m_tableView->setWordWrap(false);
+    m_tableView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // reserved in fitTableHeight()
     m_tableView->horizontalHeader()->setHighlightSections(false);
     m_tableView->horizontalHeader()->setDefaultSectionSize(
         fontMetrics().horizontalAdvance(QStringLiteral("9999999.99")) + 12);
     m_tableView->horizontalHeader()->resizeSection(
         0, fontMetrics().horizontalAdvance(QStringLiteral("mpatha (dm-10)")) + 36);
+    connect(m_tableModel, &IostatTableModel::shownColumnsChanged, this, [this] {
+        applyTableColumns();
+        m_tableView->horizontalScrollBar()->setValue(0); // the columns that now come first
+    });
+    connect(m_tableModel, &QAbstractItemModel::modelReset, this, &LiveStatsView::fitTableHeight);
+
+    m_columnCombo = new QComboBox(this);
+    m_columnCombo->setObjectName(QStringLiteral("iostatColumns"));
+    for (IostatTableModel::ColumnSet set : IostatTableModel::columnSets()) {
+        m_columnCombo->addItem(IostatTableModel::columnSetName(set), int(set));
+        m_columnCombo->setItemData(
+            m_columnCombo->count() - 1, IostatTableModel::columnSetToolTip(set), Qt::ToolTipRole);
+    }
+    m_columnCombo->setToolTip(QStringLiteral("The iostat -x columns the table shows"));
+    m_columnCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_columnCombo, &QComboBox::activated, this, [this](int index) {
+        m_tableModel->setColumnSet(IostatTableModel::ColumnSet(m_columnCombo->itemData(index).toInt()));
+    });
+    auto *tableTitle = new QLabel(QStringLiteral("iostat -x, newest interval"), this);
+    auto *columnsLabel = new QLabel(QStringLiteral("&Columns:"), this);
+    columnsLabel->setBuddy(m_columnCombo);
+    auto *tableRow = new QHBoxLayout;
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    tableRow->setSpacing(6);
+    tableRow->addWidget(tableTitle);
+    tableRow->addStretch(1);
+    tableRow->addWidget(columnsLabel);
+    tableRow->addWidget(m_columnCombo);
+    auto *tableBox = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(2);
+    tableLayout->addLayout(tableRow);
+    tableLayout->addWidget(m_tableView, 1);
+    applyTableColumns();
+    fitTableHeight();
 
     m_events = new QTreeWidget(this);
     m_events->setObjectName(QStringLiteral("eventList"));
@@ -225,7 +268,7 @@ void LiveStatsView::buildUi()
     connect(m_events, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { onEventActivated(item); });
 
     auto *bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(m_tableView);
+    bottom->addWidget(tableBox);
     bottom->addWidget(m_events);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 1);
@@ -260,6 +303,7 @@ void LiveStatsView::setDevices(const QStringList &devices)
         panel->setDevices(chartDevices);
     m_tableModel->setDevices(m_devices);
     m_tableModel->setDeviceColors(colors);
+    fitTableHeight();
     rebuild();
     updateStatus();
 }
@@ -449,6 +493,38 @@ void LiveStatsView::layOutPanels(int columns)
     m_grid->setColumnStretch(1, columns == 2 ? 1 : 0);
 }
 
+void LiveStatsView::applyTableColumns()
+{
+    QHeaderView *header = m_tableView->horizontalHeader();
+    const QList<Metric> shown = m_tableModel->shownColumns();
+    // The Device column stays first (it is never moved); the shown metrics follow it in order.
+    for (int i = 0; i < shown.size(); ++i) {
+        const int logical = IostatTableModel::columnOf(shown[i]);
+        const int from = header->visualIndex(logical);
+        if (from != i + 1)
+            header->moveSection(from, i + 1);
+        header->showSection(logical);
+    }
+    for (Metric metric : IostatTableModel::columnMetrics()) {
+        if (!shown.contains(metric))
+            header->hideSection(IostatTableModel::columnOf(metric));
+    }
+    const int index = m_columnCombo ? m_columnCombo->findData(int(m_tableModel->columnSet())) : -1;
+    if (index >= 0)
+        m_columnCombo->setCurrentIndex(index);
+}
+
+void LiveStatsView::fitTableHeight()
+{
+    // Every row of a map and its paths without scrolling: the splitter keeps the table at least this tall (its
+    // children do not collapse) and gives the charts the rest.
+    const int rows = std::clamp(m_tableModel->rowCount(), 2, int(MaxFittedTableRows));
+    const int height = m_tableView->horizontalHeader()->sizeHint().height()
+        + rows * m_tableView->verticalHeader()->defaultSectionSize()
+        + m_tableView->horizontalScrollBar()->sizeHint().height() + 2 * m_tableView->frameWidth();
+    m_tableView->setMinimumHeight(height);
+}
+
 void LiveStatsView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
@@ -535,7 +611,8 @@ int LiveStatsView::addMarker(double epochSeconds, const QString &label, MarkerKi
     item->setToolTip(EventTime, at.toString(Qt::ISODateWithMs));
     item->setData(EventTime, MarkerIdRole, marker.id);
     item->setText(EventKind, ChartMarker::kindName(kind));
-    item->setForeground(EventKind, chartstyle::markerColor(kind));
+    item->setForeground(
+        EventKind, messagestyle::readableOn(chartstyle::markerColor(kind), palette().color(QPalette::Base)));
     item->setText(EventLabel, label);
     item->setToolTip(EventLabel, label);
     // In time order: a marker may be added for a moment already past.
@@ -592,26 +669,37 @@ Status LiveStatsView::exportChart(ChartPanelKind kind, const QString &path, int 
 
 Result<QStringList> LiveStatsView::exportAll(const QString &directory, int width, int height)
 {
-    if (!QDir().mkpath(directory))
-        return Result<QStringList>::failure(QStringLiteral("%1: cannot create the directory").arg(directory));
-    const QDir dir(directory);
-    QStringList written;
-    for (ChartPanel *p : std::as_const(m_panels)) {
-        for (const QString &suffix : { QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg") }) {
-            const QString path = dir.filePath(p->spec().id + u'.' + suffix);
-            const Status status = p->exportTo(path, width, height);
-            if (!status)
-                return Result<QStringList>::failure(status.errorMessage);
-            written.append(path);
-        }
-    }
-    const QString csv = dir.filePath(QStringLiteral("samples.csv"));
-    const Status status = exportCsv(csv);
-    if (!status)
-        return Result<QStringList>::failure(status.errorMessage);
-    written.append(csv);
+    const statsexport::Outcome outcome
+        = exportFiles(directory, statsexport::everyFormat(), ExistingFile::Replace, width, height);
+    if (!outcome.ok())
+        return Result<QStringList>::failure(outcome.error);
+    return outcome.written;
+}
+
+QStringList LiveStatsView::chartIds() const
+{
+    QStringList ids;
+    for (const ChartPanel *p : m_panels)
+        ids << p->spec().id;
+    return ids;
+}
+
+statsexport::Outcome LiveStatsView::exportFiles(
+    const QString &directory, statsexport::Formats formats, ExistingFile existing, int width, int height)
+{
+    QHash<QString, ChartPanel *> byId;
+    for (ChartPanel *p : std::as_const(m_panels))
+        byId.insert(p->spec().id, p);
+    const statsexport::Outcome outcome = statsexport::writeFiles(directory, statsexport::fileNames(chartIds(), formats),
+        existing, [&](const QString &name, const QString &path) {
+            if (name == statsexport::csvFileName())
+                return exportCsv(path);
+            ChartPanel *p = byId.value(QFileInfo(name).completeBaseName());
+            return p ? p->exportTo(path, width, height)
+                     : Status::failure(QStringLiteral("%1: no such chart").arg(name));
+        });
     replotAll(); // the exports drew the charts at another size
-    return written;
+    return outcome;
 }
 
 Status LiveStatsView::exportCsv(const QString &path) const
@@ -621,22 +709,48 @@ Status LiveStatsView::exportCsv(const QString &path) const
     return samplecsv::write(path, *m_store, m_devices);
 }
 
-void LiveStatsView::exportAllWithDialog()
+StatsExportDialog *LiveStatsView::openExportDialog()
 {
-    auto *dialog = new QFileDialog(this, QStringLiteral("Export charts and samples into"));
+    QSettings settings;
+    QString parent = settings.value(QStringLiteral("statistics/exportParent")).toString();
+    if (parent.isEmpty() || !QFileInfo(parent).isDir())
+        parent = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (parent.isEmpty() || !QFileInfo(parent).isDir())
+        parent = QDir::homePath();
+    const auto formats = statsexport::Formats::fromInt(
+        settings.value(QStringLiteral("statistics/exportFormats"), statsexport::everyFormat().toInt()).toInt());
+    QStringList titles, devices;
+    for (const ChartPanel *p : std::as_const(m_panels))
+        titles << p->spec().title;
+    for (const QString &d : std::as_const(m_devices))
+        devices << m_labels.value(d, d);
+    auto *dialog = new StatsExportDialog(chartIds(), titles, devices.join(QStringLiteral(", ")),
+        StatsExportDialog::freshDirectory(parent), formats ? formats : statsexport::everyFormat(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setFileMode(QFileDialog::Directory);
-    dialog->setOption(QFileDialog::ShowDirsOnly);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &directory) {
-        const auto result = exportAll(directory);
-        if (!result) {
-            m_status->setText(QStringLiteral("Export failed: ") + result.errorMessage());
-            Q_EMIT exportFailed(result.errorMessage());
-            return;
-        }
-        m_status->setText(QStringLiteral("Exported %1 files to %2").arg(result->size()).arg(directory));
-    });
+    connect(dialog, &StatsExportDialog::exportRequested, this,
+        [this](const QString &directory, statsexport::Formats chosen, ExistingFile existing) {
+            QSettings remember;
+            remember.setValue(QStringLiteral("statistics/exportParent"), QFileInfo(directory).absolutePath());
+            remember.setValue(QStringLiteral("statistics/exportFormats"), chosen.toInt());
+            const statsexport::Outcome outcome = exportFiles(directory, chosen, existing);
+            const QString text = statsexport::describe(outcome, chartIds(), chosen);
+            if (!m_exportBanner) {
+                // Under the controls, above the charts; it stays until closed or the next export.
+                m_exportBanner = new MessageBanner(this);
+                m_exportBanner->setObjectName(QStringLiteral("exportBanner"));
+                m_exportBanner->label()->setTextFormat(Qt::PlainText);
+                m_exportBanner->setCloseButtonVisible(true);
+                if (auto *box = qobject_cast<QVBoxLayout *>(layout()))
+                    box->insertWidget(1, m_exportBanner);
+            }
+            m_exportBanner->showMessage(outcome.ok() ? MessageTone::Positive : MessageTone::Error, text);
+            if (outcome.ok())
+                Q_EMIT exported(outcome.directory, outcome.written, text);
+            else
+                Q_EMIT exportFailed(text);
+        });
     dialog->open();
+    return dialog;
 }
 
 // ---- status

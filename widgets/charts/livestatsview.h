@@ -9,6 +9,7 @@
 // when the view is paused, and for the CSV export.
 #include "charts/chartmarker.h"
 #include "charts/chartspec.h"
+#include "charts/statsexport.h"
 #include "stats/samplebatch.h"
 #include "util/result.h"
 
@@ -36,6 +37,8 @@ namespace dmtune {
 
 class ChartPanel;
 class IostatTableModel;
+class MessageBanner;
+class StatsExportDialog;
 class Sampler;
 class SeriesStore;
 
@@ -92,8 +95,19 @@ public:
 
     // One chart to .png, .pdf or .svg (by suffix); size 0: the chart's own size (960 x 360 when hidden).
     Status exportChart(ChartPanelKind panel, const QString &path, int width = 0, int height = 0);
-    // Every chart as <id>.png, <id>.pdf and <id>.svg, plus samples.csv; returns the paths written.
+    // Every chart as <id>.png, <id>.pdf and <id>.svg, plus samples.csv; returns the paths written (existing files
+    // replaced).
     Result<QStringList> exportAll(const QString &directory, int width = 0, int height = 0);
+    // Each chart in the chosen image formats and/or samples.csv into `directory` (statsexport::writeFiles: rendered
+    // beside the targets and moved into place; with ExistingFile::Refuse nothing is written over an existing file).
+    statsexport::Outcome exportFiles(
+        const QString &directory, statsexport::Formats formats, ExistingFile existing, int width = 0, int height = 0);
+    // The charts' ids in export order ("iops", "throughput", ...).
+    QStringList chartIds() const;
+    // Export… (the button): the dialog that asks for the folder and the formats (opened, not exec'd); what was
+    // written is then said in exportBanner() and by exported() / exportFailed().
+    StatsExportDialog *openExportDialog();
+    MessageBanner *exportBanner() const { return m_exportBanner; }
     // Everything the store retains for the charted devices (all of its devices when none are charted), in
     // iostat's CSV columns (see samplecsv.h).
     Status exportCsv(const QString &path) const;
@@ -105,6 +119,10 @@ public:
     IostatTableModel *tableModel() const { return m_tableModel; }
     QSortFilterProxyModel *tableProxy() const { return m_tableProxy; }
     QTableView *tableView() const { return m_tableView; }
+    // The table's column set ("Follow the load", "Writes", ...: IostatTableModel::ColumnSet).
+    QComboBox *columnSetCombo() const { return m_columnCombo; }
+    // Rows the table is tall enough for without scrolling (a map with up to eight paths); more scroll.
+    static constexpr int MaxFittedTableRows = 9;
     QTreeWidget *eventList() const { return m_events; }
     QString statusText() const;
 
@@ -123,6 +141,8 @@ Q_SIGNALS:
     void retentionChosen(int seconds);
     void markerAdded(const dmtune::ChartMarker &marker);
     void exportFailed(const QString &message);
+    // An export from the dialog wrote every file: the folder, the paths written, and the line that says so.
+    void exported(const QString &directory, const QStringList &files, const QString &message);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -132,6 +152,10 @@ private:
     void buildUi();
     // Two columns of charts when there is room for legends of a map and its paths, else one.
     void layOutPanels(int columns);
+    // The model's shownColumns() on the table's header: moved into that order, the others hidden.
+    void applyTableColumns();
+    // The table's minimum height: its header, every row (up to MaxFittedTableRows) and a horizontal scroll bar.
+    void fitTableHeight();
     void scrollToNow();
     void replotAll();
     void replotExposed();
@@ -139,7 +163,6 @@ private:
     void updateStatus();
     void onUserRange(ChartPanel *source, double lower, double upper);
     void onEventActivated(QTreeWidgetItem *item);
-    void exportAllWithDialog();
     double currentNow() const;
     double newestInStore() const;
     double trimMargin() const;
@@ -166,6 +189,7 @@ private:
     QToolButton *m_pauseButton = nullptr;
     QToolButton *m_exportButton = nullptr;
     QLabel *m_status = nullptr;
+    MessageBanner *m_exportBanner = nullptr; // what the last export wrote, under the controls (made on first use)
     QList<QWidget *> m_liveControls; // hidden in a replay
     bool m_replay = false;
     QSplitter *m_splitter = nullptr;
@@ -177,6 +201,7 @@ private:
     IostatTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_tableProxy = nullptr;
     QTableView *m_tableView = nullptr;
+    QComboBox *m_columnCombo = nullptr;
     QTreeWidget *m_events = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "params/parametereditor.h"
 
 #include "anywherewrapdelegate.h"
+#include "messagestyle.h"
 #include "ops/plandialog.h"
 #include "ops/tuningoperations.h"
 #include "params/applyresulttext.h"
@@ -29,6 +30,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableView>
 #include <QTextDocumentFragment>
 #include <QTimer>
@@ -107,6 +109,28 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(TunableTableModel::NoteColumn, QHeaderView::Stretch);
     m_table->setItemDelegateForColumn(TunableTableModel::NoteColumn, new AnywhereWrapDelegate(m_table));
+    // The Attribute column is as wide as the names of the knobs one can set. The name of one current kernels ignore
+    // (dm/rq_based_seq_io_merge_deadline, struck out) wraps into two lines instead of widening it: the notes get the
+    // room (issue 16, item 7: half the width went to that name while the notes wrapped into four lines).
+    header->setSectionResizeMode(TunableTableModel::AttributeColumn, QHeaderView::Interactive);
+    m_table->setItemDelegateForColumn(TunableTableModel::AttributeColumn, new AnywhereWrapDelegate(m_table));
+    const auto fitAttributeColumn = [this] {
+        const int margin = 2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 4;
+        int width = m_table->horizontalHeader()->sectionSizeHint(TunableTableModel::AttributeColumn);
+        for (int row = 0; row < m_proxy->rowCount(); ++row) {
+            const QModelIndex index = m_proxy->index(row, TunableTableModel::AttributeColumn);
+            const QVariant font = index.data(Qt::FontRole); // bold while an edit is pending
+            const QFontMetrics metrics(font.isValid() ? font.value<QFont>() : m_table->font());
+            const int text = metrics.horizontalAdvance(index.data().toString());
+            const bool ignored = index.data(TunableTableModel::TunableRole).value<Tunable>().ignored;
+            width = std::max(width, (ignored ? text / 2 + metrics.averageCharWidth() : text) + margin);
+        }
+        m_table->horizontalHeader()->resizeSection(TunableTableModel::AttributeColumn, width);
+    };
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, fitAttributeColumn);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, fitAttributeColumn);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, fitAttributeColumn);
+    connect(m_proxy, &QAbstractItemModel::dataChanged, this, fitAttributeColumn);
     header->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
     header->setHighlightSections(false);
     m_table->setSortingEnabled(false);
@@ -231,8 +255,9 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
                 m_result->hide();
         });
     connect(m_model, &TunableTableModel::editRejected, this, [this](const QString &attribute, const QString &message) {
-        m_result->setText(QStringLiteral("<span style=\"color:#c62828\">%1: %2</span>")
-                              .arg(TunableTableModel::displayName(attribute).toHtmlEscaped(), message.toHtmlEscaped()));
+        m_result->setText(QStringLiteral("<span style=\"color:%3\">%1: %2</span>")
+                              .arg(TunableTableModel::displayName(attribute).toHtmlEscaped(), message.toHtmlEscaped(),
+                                  messagestyle::htmlColor(MessageTone::Error)));
         m_result->show();
     });
     connect(m_scope, &QComboBox::currentIndexChanged, this, &ParameterEditor::schedulePreview);
@@ -501,33 +526,33 @@ void ParameterEditor::showPlan(const Result<ChangeSet> &changes, const Result<Op
     m_planned.clear();
     QString problems;
     if (!changes) {
-        problems
-            = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(changes.errorMessage().toHtmlEscaped());
+        problems = QStringLiteral("<span style=\"color:%2\">%1</span>")
+                       .arg(changes.errorMessage().toHtmlEscaped(), messagestyle::htmlColor(MessageTone::Error));
     } else if (!changes->isEmpty()) {
         if (operation && tuningPlanOf(operation.value())) {
             m_operation = operation.value();
             m_plan = *tuningPlanOf(m_operation);
             m_planned = *changes;
         } else {
-            problems = QStringLiteral("<span style=\"color:#c62828\">%1</span>")
-                           .arg(operation.errorMessage().toHtmlEscaped());
+            problems = QStringLiteral("<span style=\"color:%2\">%1</span>")
+                           .arg(operation.errorMessage().toHtmlEscaped(), messagestyle::htmlColor(MessageTone::Error));
         }
         if (!m_plan.ok()) {
             QStringList lines;
             for (const auto &e : m_plan.errors)
                 lines << QStringLiteral("<li>%1</li>").arg(e.text().toHtmlEscaped());
-            problems = QStringLiteral("<span style=\"color:#c62828; font-weight:600\">Cannot apply</span> "
+            problems = QStringLiteral("<span style=\"color:%2; font-weight:600\">Cannot apply</span> "
                                       "(nothing would be written):<ul style=\"margin:0\">%1</ul>")
-                           .arg(lines.join(QString()));
+                           .arg(lines.join(QString()), messagestyle::htmlColor(MessageTone::Error));
         }
     }
     m_previewModel->setPlan(m_plan);
     m_preview->resizeColumnsToContents();
     QString warnings = warningsHtml(m_plan.warnings);
     for (const DataRisk &r : std::as_const(m_plan.risks))
-        warnings += QStringLiteral("<p><span style=\"color:#c62828; font-weight:600\">Puts data at risk:</span> %1 "
+        warnings += QStringLiteral("<p><span style=\"color:%2; font-weight:600\">Puts data at risk:</span> %1 "
                                    "(Apply asks you to confirm)</p>")
-                        .arg(r.text().toHtmlEscaped());
+                        .arg(r.text().toHtmlEscaped(), messagestyle::htmlColor(MessageTone::Error));
     m_warnings->setText(warnings);
     m_warnings->setVisible(!warnings.isEmpty());
     m_problems->setText(problems);
@@ -690,6 +715,11 @@ void ParameterEditor::updateActions()
     const bool busy = m_session->isBusy();
     const bool pending = m_model->hasPending();
     m_revert->setEnabled(pending && !m_waiting);
+    // Revert drops pending edits; applied values are not edits any more: Edit > Undo last change puts them back.
+    m_revert->setToolTip(m_waiting ? QStringLiteral("Applying: the edits are being written")
+            : pending              ? QStringLiteral("Drop every pending edit (nothing is written)")
+                                   : QStringLiteral("Nothing to revert: no pending edits (applied values stay; "
+                                                                 "Edit > Undo last change puts the last applied change back)"));
     m_previewButton->setEnabled(!m_device.isEmpty());
     bool anyChange = false;
     for (const auto &w : m_plan.writes) {

@@ -1,4 +1,5 @@
 #include "pathgroups/pathgroupeditor.h"
+#include "messagestyle.h"
 
 #include "dm/mapsafety.h"
 #include "dm/pathselectors.h"
@@ -85,13 +86,16 @@ public:
         m_right = new QToolButton;
         m_right->setArrowType(Qt::RightArrow);
         m_right->setAutoRaise(true);
-        top->addWidget(m_title, 1);
+        // The paths' summary on the title's line (one line less: the cards' height is the selector chart's).
+        m_subtitle = new QLabel;
+        m_subtitle->setFont(smaller(font()));
+        m_subtitle->setWordWrap(true);
+        top->addWidget(m_title);
+        top->addSpacing(6);
+        top->addWidget(m_subtitle, 1);
         top->addWidget(m_left);
         top->addWidget(m_right);
         layout->addLayout(top);
-        m_subtitle = new QLabel;
-        m_subtitle->setFont(smaller(font()));
-        layout->addWidget(m_subtitle);
 
         auto *form = new QFormLayout;
         form->setContentsMargins(0, 0, 0, 0);
@@ -120,6 +124,7 @@ public:
         m_view->setObjectName(QStringLiteral("pathTable"));
         m_view->setModel(m_model);
         m_view->verticalHeader()->hide();
+        m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8); // the cards' height is the chart's
         m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         m_view->horizontalHeader()->setStretchLastSection(false);
         m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -132,7 +137,8 @@ public:
         m_view->setDefaultDropAction(Qt::MoveAction);
         m_view->setEditTriggers(
             QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
-        m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        // A card narrower than its table (two groups beside the device tree at 1400 px) scrolls the arguments.
+        m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
         m_view->setContextMenuPolicy(Qt::CustomContextMenu);
         m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
         m_view->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
@@ -202,16 +208,38 @@ public:
     PathGroupModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
 
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QFrame::resizeEvent(event);
+        fitViewHeight();
+    }
+
 private:
     void fitView()
     {
         QHeaderView *header = m_view->horizontalHeader();
         header->resizeSections(QHeaderView::ResizeToContents);
-        m_view->setMinimumWidth(header->length() + 2 * m_view->frameWidth());
+        // The card asks for its whole table (AdjustToContents) and gets it where there is room; where there is not
+        // (the groups of a map beside the device tree), every card shrinks alike, down to the path, its state and
+        // fail count, and the table scrolls the selector's columns.
+        int essential = 0;
+        for (int column = 0; column < std::min(3, header->count()); ++column)
+            essential += header->sectionSize(column);
+        m_view->setMinimumWidth(std::min(header->length(), essential) + 2 * m_view->frameWidth());
+        fitViewHeight();
+    }
+
+    // Every row (up to six) without scrolling, and the horizontal scroll bar when the card is narrower than the table.
+    void fitViewHeight()
+    {
         const int rows = std::clamp(m_model->rowCount(), 2, 6);
         const int rowHeight = m_view->verticalHeader()->defaultSectionSize();
-        m_view->setMinimumHeight(
-            m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight + 2 * m_view->frameWidth() + 2);
+        const bool scrolls = m_view->horizontalHeader()->length() > m_view->width() - 2 * m_view->frameWidth();
+        const int height = m_view->horizontalHeader()->sizeHint().height() + rows * rowHeight + 2 * m_view->frameWidth()
+            + 2 + (scrolls ? m_view->horizontalScrollBar()->sizeHint().height() : 0);
+        if (m_view->minimumHeight() != height)
+            m_view->setMinimumHeight(height);
     }
 
     void showMenu(const QPoint &pos)
@@ -260,11 +288,13 @@ public:
         setFrameShape(QFrame::StyledPanel);
         setStyleSheet(idleStyle());
         auto *layout = new QVBoxLayout(this);
-        auto *label = new QLabel(QStringLiteral("New group\n\nDrop a path here\nto give it a group of its own"));
+        layout->setContentsMargins(6, 2, 6, 2);
+        // A strip under the cards, not a column beside them: the width is the groups' (two cards beside the device
+        // tree at 1400 px).
+        auto *label = new QLabel(QStringLiteral("New group: drop a path here to give it a group of its own"));
         label->setAlignment(Qt::AlignCenter);
         label->setForegroundRole(QPalette::PlaceholderText);
         layout->addWidget(label);
-        setMinimumWidth(150);
         setToolTip(QStringLiteral("A new group, last in priority, with the selector of the path's group"));
     }
 
@@ -416,15 +446,19 @@ void PathGroupEditor::buildUi()
     m_groupScroll->setFrameShape(QFrame::NoFrame);
     m_groupScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     auto *groups = new QWidget;
-    m_groupLayout = new QHBoxLayout(groups);
+    auto *groupsAndNew = new QVBoxLayout(groups);
+    groupsAndNew->setContentsMargins(0, 0, 0, 0);
+    groupsAndNew->setSpacing(4);
+    m_groupLayout = new QHBoxLayout;
     m_groupLayout->setContentsMargins(0, 0, 0, 0);
+    groupsAndNew->addLayout(m_groupLayout, 1);
     m_newGroup = new NewGroupDropZone(this);
-    m_groupLayout->addWidget(m_newGroup);
+    groupsAndNew->addWidget(m_newGroup);
     m_unknownPaths = new QLabel;
     m_unknownPaths->setWordWrap(true);
     m_unknownPaths->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_groupLayout->addWidget(m_unknownPaths, 1);
     m_groupLayout->addStretch(0);
+    groupsAndNew->addWidget(m_unknownPaths, 1); // no cards: the paths read-only, the whole width
     m_groupScroll->setWidget(groups);
     layout->addWidget(m_groupScroll, 1);
 
@@ -457,7 +491,7 @@ void PathGroupEditor::buildUi()
     m_problem->setObjectName(QStringLiteral("pathGroupProblem"));
     m_problem->setWordWrap(true);
     QPalette red = m_problem->palette();
-    red.setColor(QPalette::WindowText, QColor(0xb0, 0x1c, 0x1c));
+    red.setColor(QPalette::WindowText, messagestyle::text(MessageTone::Error, red));
     m_problem->setPalette(red);
     m_notes = new QLabel;
     m_notes->setObjectName(QStringLiteral("pathGroupNotes"));
@@ -560,8 +594,8 @@ void PathGroupEditor::setBanner(const QString &text, bool error)
     m_bannerError = error;
     m_bannerLabel->setText(text);
     m_bannerLabel->setVisible(!text.isEmpty());
-    m_bannerLabel->setStyleSheet(error ? QStringLiteral("QLabel { background: #fbe3e3; border: 1px solid #e0a0a0; }")
-                                       : QStringLiteral("QLabel { background: #fdf6d8; border: 1px solid #e0d08a; }"));
+    m_bannerLabel->setStyleSheet(
+        messagestyle::bannerStyleSheet(error ? MessageTone::Error : MessageTone::Warning, palette()));
 }
 
 QString PathGroupEditor::bannerText() const

@@ -1,4 +1,5 @@
 #include "pathgroups/pathgroupmodel.h"
+#include "messagestyle.h"
 
 #include "devices/devicetreemodel.h"
 
@@ -31,10 +32,15 @@ QString shortName(const QString &name)
 }
 
 // The table arguments keep the kernel's words ("relative_throughput"): the live info columns use plain
-// words, and service-time reports its relative throughput there too.
+// words. An info word that names an argument ("relative throughput") reports the argument back: one column.
 QString argLabel(const QString &name)
 {
     return name;
+}
+
+bool reportsArgument(const QString &infoName, const QString &argName)
+{
+    return shortName(infoName).replace(QLatin1Char(' '), QLatin1Char('_')) == argName;
 }
 
 QString argToolTip(const QString &selector, const QString &name)
@@ -79,6 +85,23 @@ void PathGroupModel::setGroup(const QString &map, int group, const PathGroupSpec
     while (argNames.size() < spec.perPathArgCount)
         argNames << QStringLiteral("argument %1").arg(argNames.size() + 1);
     argNames = argNames.mid(0, spec.perPathArgCount);
+    QList<int> argLiveIndexes(argNames.size(), -1);
+    QStringList shownInfo;
+    QList<int> infoIndexes;
+    for (int i = 0; i < infoNames.size(); ++i) {
+        bool reported = false;
+        for (int a = 0; a < argNames.size(); ++a) {
+            if (reportsArgument(infoNames.at(i), argNames.at(a))) {
+                argLiveIndexes[a] = i;
+                reported = true;
+            }
+        }
+        if (!reported) {
+            shownInfo << infoNames.at(i);
+            infoIndexes << i;
+        }
+    }
+    infoNames = shownInfo;
 
     const bool sameShape = map == m_map && group == m_group && infoNames == m_infoNames && argNames == m_argNames
         && devicesOf(spec) == devicesOf(m_spec);
@@ -90,7 +113,9 @@ void PathGroupModel::setGroup(const QString &map, int group, const PathGroupSpec
     m_live = live;
     m_names = deviceNames;
     m_infoNames = infoNames;
+    m_infoIndexes = infoIndexes;
     m_argNames = argNames;
+    m_argLiveIndexes = argLiveIndexes;
     if (!sameShape) {
         endResetModel();
     } else if (rowCount() > 0) {
@@ -146,8 +171,9 @@ int PathGroupModel::columnCount(const QModelIndex &parent) const
 QStringList PathGroupModel::columnHeaders() const
 {
     QStringList headers { QStringLiteral("Path"), QStringLiteral("State"), QStringLiteral("Fails") };
+    // Two lines ("in-flight" over "bytes"): a group's card has the width of half the tab.
     for (const QString &name : m_infoNames)
-        headers << shortName(name);
+        headers << shortName(name).replace(QLatin1Char(' '), QLatin1Char('\n'));
     for (const QString &name : m_argNames)
         headers << argLabel(name);
     return headers;
@@ -221,7 +247,7 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
                 .arg(live->priority)
                 .arg(live->checkerState, live->deviceState);
         if (role == Qt::ForegroundRole && live && !live->status.active)
-            return QBrush(QColor(0xb0, 0x1c, 0x1c));
+            return QBrush(messagestyle::viewText(MessageTone::Error));
         if (role == Qt::FontRole && live && !live->status.active) {
             QFont font;
             font.setBold(true);
@@ -237,7 +263,8 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case ColumnKind::SelectorInfo: {
-        const int i = index.column() - 3;
+        const int column = index.column() - 3;
+        const int i = m_infoIndexes.value(column, column);
         const bool fromThisSelector = live && live->selector == m_spec.selector && i < live->status.selectorInfo.size();
         if (role == Qt::DisplayRole)
             return fromThisSelector ? live->status.selectorInfo.at(i) : QStringLiteral("–");
@@ -245,7 +272,7 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::ToolTipRole) {
             if (fromThisSelector)
-                return QStringLiteral("%1: %2").arg(m_infoNames.value(i), live->status.selectorInfo.at(i));
+                return QStringLiteral("%1: %2").arg(m_infoNames.value(column), live->status.selectorInfo.at(i));
             if (live)
                 return QStringLiteral("The path runs under %1 now; %2 reports this after Apply.")
                     .arg(live->selector, m_spec.selector);
@@ -255,14 +282,28 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
     }
     case ColumnKind::PathArg: {
         const int i = index.column() - firstArgColumn();
-        if (role == Qt::DisplayRole || role == Qt::EditRole)
-            return path.args.value(i);
+        // What the selector reports back for this argument, when the path runs under it now.
+        const int liveIndex = m_argLiveIndexes.value(i, -1);
+        const QString liveValue = liveIndex >= 0 && live && live->selector == m_spec.selector
+                && liveIndex < live->status.selectorInfo.size()
+            ? live->status.selectorInfo.at(liveIndex)
+            : QString();
+        const QString value = path.args.value(i);
+        if (role == Qt::EditRole)
+            return value;
+        if (role == Qt::DisplayRole)
+            return liveValue.isEmpty() || liveValue == value ? value
+                                                             : QStringLiteral("%1 (live %2)").arg(value, liveValue);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::BackgroundRole && m_editable)
-            return QBrush(QColor(0xff, 0xfb, 0xe6)); // reads as an input: double-click to edit
-        if (role == Qt::ToolTipRole)
-            return argToolTip(m_spec.selector, m_argNames.value(i)) + QStringLiteral(" Double-click to edit.");
+            return QBrush(messagestyle::viewTint(MessageTone::Warning)); // reads as an input: double-click to edit
+        if (role == Qt::ToolTipRole) {
+            QString tip = argToolTip(m_spec.selector, m_argNames.value(i));
+            if (!liveValue.isEmpty())
+                tip += QStringLiteral(" The selector reports %1 now.").arg(liveValue);
+            return tip + QStringLiteral(" Double-click to edit.");
+        }
         break;
     }
     }

@@ -1,10 +1,11 @@
 #pragma once
 // The paths of one priority group of a PathGroupDraft, as a table: the path, its live state and fail
 // count, its selector's live info (names from pathselectors.h) and its per-path table arguments
-// (editable). Paths are dragged out as "application/x-dmtune-multipath-path" and dropped into another
-// group's model; the model only reports the drop (pathDropped): the editor moves the path in the draft
-// and gives every model its group again. A disk dragged in from the device tree is reported as
-// diskDropped.
+// (editable). A live info word that reports a table argument back (service-time's relative throughput) is
+// not a column of its own: the argument's column shows it beside the draft's value when they differ. Paths are dragged
+// out as "application/x-dmtune-multipath-path" and dropped into another group's model; the model only reports the drop
+// (pathDropped): the editor moves the path in the draft and gives every model its group again. A disk dragged in from
+// the device tree is reported as diskDropped.
 #include "dm/multipathstatus.h"
 #include "dm/multipathtable.h"
 
@@ -88,8 +89,10 @@ private:
     PathGroupSpec m_spec;
     QHash<QString, LivePath> m_live;
     QHash<QString, QString> m_names;
-    QStringList m_infoNames; // the selector's status info names
+    QStringList m_infoNames; // the selector's status info names shown as columns
+    QList<int> m_infoIndexes; // parallel: each one's index in the status's selector info
     QStringList m_argNames;
+    QList<int> m_argLiveIndexes; // parallel to m_argNames: the selector info word reporting it back, or -1
     bool m_editable = true;
 };
 

@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSet>
 #include <QSignalSpy>
@@ -43,6 +44,40 @@ void feed(
         store.append(b);
         view.onBatch(b);
     }
+}
+
+// A batch with every device idle: the charts' value axes stay at their idle scale.
+SampleBatch idleBatch(BatchMaker &maker, const QStringList &devices)
+{
+    SampleBatch b = maker.next(devices);
+    for (DeviceSample &d : b.devices) {
+        d.deltas = CounterDeltas {};
+        d.inflight = { 0, 0 };
+    }
+    return b;
+}
+
+// Every drawn part of a chart whole: inside what it is clipped to and inside the chart (title, legend entries,
+// tick labels, axis titles, marker labels, the readout).
+QString cutParts(const ChartPanel *panel)
+{
+    QStringList cut;
+    const QRectF viewport(panel->viewportRect());
+    for (const ChartPanel::Part &p : panel->drawnParts()) {
+        const QRectF slack = p.content.adjusted(0.01, 0.01, -0.01, -0.01);
+        if (!p.clip.contains(slack) || !viewport.contains(slack))
+            cut.append(QStringLiteral("%1: (%2,%3 %4x%5) in (%6,%7 %8x%9)")
+                           .arg(p.name)
+                           .arg(p.content.x())
+                           .arg(p.content.y())
+                           .arg(p.content.width())
+                           .arg(p.content.height())
+                           .arg(p.clip.x())
+                           .arg(p.clip.y())
+                           .arg(p.clip.width())
+                           .arg(p.clip.height()));
+    }
+    return cut.isEmpty() ? QString() : panel->spec().title + QStringLiteral(": ") + cut.join(QStringLiteral("; "));
 }
 
 qint64 countPixelsNear(const QImage &image, QColor color, int tolerance = 40)
@@ -345,10 +380,17 @@ private Q_SLOTS:
             QVERIFY2(countPixelsNear(shown, view.deviceColor(device)) > 200, qPrintable(device));
 
         const QString text = iops->showReadoutAt(view.now() - 10.2); // snaps to the sample 10 s ago
-        QVERIFY2(text.contains(QStringLiteral("mpatha (dm-0) r/s")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("150.00 1/s")), qPrintable(text)); // 100 + 50 (sequence 50)
-        QVERIFY2(text.contains(QStringLiteral("sdc w/s")), qPrintable(text));
-        QCOMPARE(text.count(u'\n'), 6); // the time, then 3 devices x 2 series
+        // A table: the time and a column per series, then a row per device.
+        const QStringList lines = text.split(u'\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +r/s +w/s$")).match(lines[0]).hasMatch(),
+            qPrintable(text));
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("^mpatha \\(dm-0\\) +150\\.00 +50\\.00$")).match(lines[1]).hasMatch(),
+            qPrintable(text)); // r/s 100 + 50 (sequence 50)
+        QVERIFY2(lines[3].startsWith(QStringLiteral("sdc ")), qPrintable(text));
+        QVERIFY(iops->plotWidget()->rect().contains(iops->readoutRect()));
         iops->hideReadout();
         QVERIFY(iops->showReadoutAt(view.now() + 600).isEmpty()); // no data there
 
@@ -369,6 +411,146 @@ private Q_SLOTS:
                   ->headerData(IostatTableModel::columnOf(Metric::Utilization), Qt::Horizontal, Qt::ToolTipRole)
                   .toString();
         QVERIFY2(header.contains(QStringLiteral("f10")), qPrintable(header));
+    }
+
+    // Nothing is cut at the window sizes people use: marker labels inside the plot (one scrolled out to the left,
+    // one at the right edge, a note that is a whole fio command line), axis titles on idle scales, the legend of
+    // a map and four paths, the readout, with the view as wide as the window and as wide as beside the tree.
+    void labelsStayWhole_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::addColumn<double>("share"); // of the window's width the view gets
+        for (const QSize size : { QSize(1280, 720), QSize(1400, 900), QSize(1920, 1080) }) {
+            for (const double share : { 1.0, 0.5 }) {
+                const QByteArray tag = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height())
+                    + (share < 1 ? " beside the tree" : " whole width");
+                QTest::newRow(tag.constData()) << size << share;
+            }
+        }
+    }
+
+    void labelsStayWhole()
+    {
+        QFETCH(QSize, window);
+        QFETCH(double, share);
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.resize(int(window.width() * share), window.height() - 60); // less the menu and status bars
+        const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sdb"), QStringLiteral("sdc"),
+            QStringLiteral("sdd"), QStringLiteral("sde") };
+        view.setDeviceLabels({ { QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)") } });
+        view.setWindowSeconds(60);
+        view.setDevices(devices);
+        BatchMaker maker;
+        // Idle at first (0..1 scales), busy later only on some charts' series.
+        for (int i = 0; i < 40; ++i) {
+            const SampleBatch b = idleBatch(maker, devices);
+            store.append(b);
+            view.onBatch(b);
+        }
+        feed(store, view, maker, 20, devices);
+        view.addMarker(
+            view.now() - 75, QStringLiteral("sdb queue/scheduler none -> mq-deadline"), MarkerKind::ParameterChange);
+        view.addMarker(
+            view.now() - 58, QStringLiteral("sdc queue/scheduler none -> mq-deadline"), MarkerKind::ParameterChange);
+        view.addMarker(view.now() - 30, QStringLiteral("fio start"), MarkerKind::WorkloadStart);
+        view.addMarker(view.now() - 30,
+            QStringLiteral("fio command: /usr/bin/fio --name=batched-write-4k --filename=/dev/dm-0 --rw=write --bs=4k "
+                           "--ioengine=libaio --iodepth=32 --numjobs=1 --direct=1 --time_based --runtime=30"),
+            MarkerKind::Note);
+        view.addMarker(view.now() - 0.5, QStringLiteral("fio end"), MarkerKind::WorkloadStop);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        for (ChartPanel *panel : view.panels())
+            panel->replotQueued();
+        QCoreApplication::processEvents();
+
+        const QString dir = qEnvironmentVariable("DMTUNE_SCREENSHOT_DIR");
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+        for (ChartPanel *panel : view.panels()) {
+            // Laid out at the size it has on screen, as the replot drew it.
+            panel->plotWidget()->repaint();
+            QCOMPARE(panel->viewportRect(), panel->plotWidget()->rect());
+            const QString cut = cutParts(panel);
+            if (!dir.isEmpty() && !cut.isEmpty())
+                panel->plotWidget()->grab().save(QStringLiteral("%1/cut-%2-%3.png").arg(dir, tag, panel->spec().id));
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+            QStringList names;
+            for (const ChartPanel::Part &p : panel->drawnParts())
+                names.append(p.name);
+            for (const QString &device : { QStringLiteral("mpatha (dm-0)"), QStringLiteral("sde") })
+                QVERIFY2(names.contains(QStringLiteral("legend: ") + device), qPrintable(names.join(u'|')));
+            QVERIFY2(names.contains(QStringLiteral("left axis title")), qPrintable(names.join(u'|')));
+            // The scrolled-out marker has no label; the long note is named by its first words.
+            QVERIFY(!names.contains(QStringLiteral("marker: sdb queue/scheduler none -> mq-deadline")));
+            for (const QString &name : names)
+                QVERIFY2(!name.contains(QStringLiteral("--name=")), qPrintable(name));
+        }
+        // The readout at the right edge, over five devices and four series, stays whole too.
+        ChartPanel *merges = view.panel(ChartPanelKind::Merges);
+        const QString text = merges->showReadoutAt(view.now() - 1);
+        QVERIFY(!text.isEmpty());
+        QVERIFY2(cutParts(merges).isEmpty(), qPrintable(cutParts(merges)));
+        if (!dir.isEmpty())
+            view.grab().save(QStringLiteral("%1/stats-%2.png").arg(dir, tag));
+    }
+
+    // Four paths of a map under round-robin carry the same load: their lines are drawn apart, each visible,
+    // and the readout lists every device and every series at that time.
+    void equalLinesStayApart()
+    {
+        SeriesStore store;
+        LiveStatsView view(nullptr, &store);
+        view.resize(1400, 1000);
+        const QStringList paths { QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("sdd"),
+            QStringLiteral("sde") };
+        view.setDeviceLabels({ { QStringLiteral("dm-0"), QStringLiteral("mpatha (dm-0)") } });
+        view.setDevices(QStringList { QStringLiteral("dm-0") } + paths);
+        BatchMaker maker;
+        for (int i = 0; i < 60; ++i) {
+            SampleBatch b = maker.next(QStringList { QStringLiteral("dm-0") } + paths);
+            for (qsizetype d = 2; d < b.devices.size(); ++d) { // every path as the first one
+                b.devices[d].deltas = b.devices[1].deltas;
+                b.devices[d].inflight = b.devices[1].inflight;
+            }
+            store.append(b);
+            view.onBatch(b);
+        }
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+
+        ChartPanel *iops = view.panel(ChartPanelKind::Iops);
+        QSet<double> offsets;
+        for (int d = 0; d < 5; ++d)
+            offsets.insert(iops->lineOffset(d));
+        QCOMPARE(offsets.size(), 5);
+        QVERIFY(std::abs(iops->lineOffset(0) - iops->lineOffset(4)) <= ChartPanel::MaxLineSpread);
+        for (const QString &path : paths)
+            QCOMPARE(iops->lastValue(path, 0), iops->lastValue(QStringLiteral("sdb"), 0)); // the same values
+        iops->replotQueued();
+        QCoreApplication::processEvents();
+        // Each path's colour shows along the lines, not only in its legend swatch (22 x 2.5 pixels).
+        const QImage shown = iops->plotWidget()->grab().toImage();
+        for (const QString &path : paths) {
+            const qint64 pixels = countPixelsNear(shown, view.deviceColor(path), 30);
+            QVERIFY2(pixels > 150, qPrintable(QStringLiteral("%1: %2 px").arg(path).arg(pixels)));
+        }
+        // The readout: every device, every series, at that time.
+        ChartPanel *merges = view.panel(ChartPanelKind::Merges);
+        const QString text = merges->showReadoutAt(view.now() - 5);
+        const QStringList lines = text.split(u'\n');
+        QCOMPARE(lines.size(), 6); // the header, five devices
+        for (const QString &series :
+            { QStringLiteral("rrqm/s"), QStringLiteral("wrqm/s"), QStringLiteral("%rrqm"), QStringLiteral("%wrqm") })
+            QVERIFY2(lines[0].contains(series), qPrintable(text));
+        QVERIFY(lines[1].startsWith(QStringLiteral("mpatha (dm-0) ")));
+        for (int i = 0; i < paths.size(); ++i) {
+            QVERIFY2(lines[i + 2].startsWith(paths[i] + u' '), qPrintable(text));
+            QCOMPARE(lines[i + 2].mid(paths[i].size()), lines[2].mid(3)); // equal values, all listed
+        }
+        QVERIFY(merges->plotWidget()->rect().contains(merges->readoutRect()));
     }
 
     void exportsChartsAndSamples()

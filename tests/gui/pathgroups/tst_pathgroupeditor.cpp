@@ -312,15 +312,18 @@ private Q_SLOTS:
         QVERIFY(editor->setSelector(2, QStringLiteral("service-time")));
         PathGroupModel *third = editor->groupModel(2);
         QAbstractItemModelTester tester(third, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        // Path, state, fails, two live info columns, two table arguments.
-        QCOMPARE(third->columnCount(), 7);
-        QCOMPARE(third->headerData(3, Qt::Horizontal).toString(), QStringLiteral("in-flight bytes"));
-        QCOMPARE(third->headerData(6, Qt::Horizontal).toString(), QStringLiteral("relative_throughput"));
+        // Path, state, fails, one live info column (in-flight bytes), two table arguments: the relative throughput the
+        // selector reports back is the argument's column, not a second one of its own (issue 16, item 7).
+        QCOMPARE(third->columnCount(), 6);
+        QCOMPARE(third->headerData(3, Qt::Horizontal).toString(), QStringLiteral("in-flight\nbytes"));
+        QCOMPARE(third->headerData(5, Qt::Horizontal).toString(), QStringLiteral("relative_throughput"));
+        for (int c = 0; c < third->columnCount(); ++c)
+            QVERIFY(third->headerData(c, Qt::Horizontal).toString() != QStringLiteral("relative throughput"));
         // The path ran under round-robin: no service-time info yet.
         QCOMPARE(third->index(0, 3).data().toString(), QStringLiteral("–"));
         // Edit the relative throughput in the cell: through the draft (queued).
-        QVERIFY(third->setData(third->index(0, 6), QStringLiteral("60")));
-        QTRY_COMPARE(third->index(0, 6).data().toString(), QStringLiteral("60"));
+        QVERIFY(third->setData(third->index(0, 5), QStringLiteral("60")));
+        QTRY_COMPARE(third->index(0, 5).data().toString(), QStringLiteral("60"));
         MultipathFeatures f = editor->draft().features();
         f.queueIfNoPath = true;
         editor->setFeatures(f);
@@ -335,6 +338,35 @@ private Q_SLOTS:
         editor->resetDraft();
         QCOMPARE(editor->groupColumnCount(), 2);
         QVERIFY(!editor->draft().isModified());
+    }
+
+    // service-time reports each path's relative throughput back in its status: one column, the table argument's,
+    // which shows the live value beside the draft's only when they differ.
+    void relativeThroughputIsOneColumn()
+    {
+        const MultipathTable table
+            = parseMultipathTable(QStringLiteral("0 0 1 1 service-time 0 2 2 8:0 1 100 8:16 1 40")).value();
+        const MultipathStatus status
+            = parseMultipathStatus(QStringLiteral("2 0 0 0 1 1 A 0 2 2 8:0 A 0 4096 100 8:16 A 0 0 50")).value();
+        QHash<QString, LivePath> live;
+        for (const PathStatus &path : status.groups.first().paths)
+            live.insert(path.device, LivePath { path, QStringLiteral("service-time"), 1 });
+        PathGroupModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setGroup(mapName, 0, table.groups.first(), live, {});
+        QStringList headers;
+        for (int c = 0; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers,
+            (QStringList { QStringLiteral("Path"), QStringLiteral("State"), QStringLiteral("Fails"),
+                QStringLiteral("in-flight\nbytes"), QStringLiteral("repeat_count"),
+                QStringLiteral("relative_throughput") }));
+        QCOMPARE(model.columnKind(3), PathGroupModel::ColumnKind::SelectorInfo);
+        QCOMPARE(model.index(0, 3).data().toString(), QStringLiteral("4096"));
+        QCOMPARE(model.index(0, 5).data().toString(), QStringLiteral("100")); // the kernel runs what the table says
+        QCOMPARE(model.index(1, 5).data().toString(), QStringLiteral("40 (live 50)"));
+        QCOMPARE(model.index(1, 5).data(Qt::EditRole).toString(), QStringLiteral("40")); // what is edited
+        QVERIFY(model.index(1, 5).data(Qt::ToolTipRole).toString().contains(QLatin1String("reports 50 now")));
     }
 
     void failedReloadKeepsTheTable()
