@@ -32,6 +32,8 @@
 #include <QTest>
 #include <QVBoxLayout>
 
+#include <memory>
+
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
 
@@ -39,7 +41,8 @@ namespace {
 
 QPalette lightPalette()
 {
-    return QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    const std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    return fusion->standardPalette();
 }
 
 // The usual dark Fusion palette (as KDE's Breeze Dark and most "dark Fusion" recipes have it).

@@ -312,7 +312,13 @@ private Q_SLOTS:
         vm::Run cli = ctl({ u"map"_s, u"queueing"_s, m_map, u"on"_s });
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         cli = ctl({ u"path"_s, u"reinstate"_s, m_map, env(u"P3"_s) });
-        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        // multipathd's checker may reinstate the path itself between dmtunectl's plan and its run: then the
+        // run refuses the stale plan, and the path is what the reinstate wanted.
+        const bool checkerWasFirst = cli.exitCode != 0 && cli.err.contains(u"changed since the plan was made"_s)
+            && vm::pathState(m_map, env(u"G3"_s)) == u"A"_s;
+        if (checkerWasFirst)
+            qInfo().noquote() << "multipathd's checker reinstated the path first:" << cli.err.trimmed();
+        QVERIFY2(cli.exitCode == 0 || checkerWasFirst, qPrintable(cli.err));
         QVERIFY(vm::kernelTable(m_map).queueIfNoPath());
         QCOMPARE(vm::pathState(m_map, env(u"G3"_s)), u"A"_s);
         QVERIFY2(waitUntilAgreed(20000), qPrintable(differences().join(u'\n')));
