@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMetaEnum>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -100,26 +101,26 @@ void LiveStatsView::buildUi()
 
     auto *controls = new QHBoxLayout;
     controls->setSpacing(6);
-    auto *windowLabel = new QLabel(QStringLiteral("&Window:"), this);
+    auto *windowLabel = new QLabel(tr("&Window:"), this);
     m_windowCombo = new QComboBox(this);
     m_windowCombo->setObjectName(QStringLiteral("windowCombo"));
     windowLabel->setBuddy(m_windowCombo);
     for (int seconds : windowChoices())
         m_windowCombo->addItem(windowText(seconds), seconds);
     m_windowCombo->setCurrentIndex(int(windowChoices().indexOf(m_windowSeconds)));
-    m_windowCombo->setToolTip(QStringLiteral("Time shown by the charts (the history kept is set by Keep)"));
+    m_windowCombo->setToolTip(tr("Time shown by the charts (the history kept is set by Keep)"));
     connect(m_windowCombo, &QComboBox::activated, this,
         [this](int index) { setWindowSeconds(m_windowCombo->itemData(index).toInt()); });
 
-    auto *intervalLabel = new QLabel(QStringLiteral("E&very:"), this);
+    auto *intervalLabel = new QLabel(tr("E&very:"), this);
     m_intervalCombo = new QComboBox(this);
     m_intervalCombo->setObjectName(QStringLiteral("intervalCombo"));
     intervalLabel->setBuddy(m_intervalCombo);
     for (int ms : intervalChoicesMs())
         m_intervalCombo->addItem(
             ms < 1000 ? QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'g', 2) : QStringLiteral("%1 s").arg(ms / 1000), ms);
-    m_intervalCombo->setToolTip(QStringLiteral("Sampling interval: one read of every watched device per tick; rates "
-                                               "divide by the real time between two reads"));
+    m_intervalCombo->setToolTip(tr("Sampling interval: one read of every watched device per tick; rates "
+                                   "divide by the real time between two reads"));
     if (m_sampler)
         m_intervalCombo->setCurrentIndex(std::max(0, m_intervalCombo->findData(m_sampler->interval())));
     m_intervalCombo->setEnabled(m_sampler != nullptr);
@@ -131,30 +132,30 @@ void LiveStatsView::buildUi()
         }
     });
 
-    auto *retentionLabel = new QLabel(QStringLiteral("&Keep:"), this);
+    auto *retentionLabel = new QLabel(tr("&Keep:"), this);
     m_retentionCombo = new QComboBox(this);
     m_retentionCombo->setObjectName(QStringLiteral("retentionCombo"));
     retentionLabel->setBuddy(m_retentionCombo);
     for (int seconds : retentionChoicesSeconds())
         m_retentionCombo->addItem(windowText(seconds), seconds);
     m_retentionCombo->setCurrentIndex(1);
-    m_retentionCombo->setToolTip(QStringLiteral("History kept at full resolution for every sampled device (older "
-                                                "samples are dropped); about 3 to 46 bytes per device and interval"));
+    m_retentionCombo->setToolTip(tr("History kept at full resolution for every sampled device (older "
+                                    "samples are dropped); about 3 to 46 bytes per device and interval"));
     connect(m_retentionCombo, &QComboBox::activated, this,
         [this](int index) { Q_EMIT retentionChosen(m_retentionCombo->itemData(index).toInt()); });
 
     m_pauseButton = new QToolButton(this);
     m_pauseButton->setObjectName(QStringLiteral("pauseButton"));
     m_pauseButton->setCheckable(true);
-    m_pauseButton->setText(QStringLiteral("Pause"));
+    m_pauseButton->setText(tr("Pause"));
     m_pauseButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_pauseButton->setToolTip(QStringLiteral("Freeze the charts and the table; sampling goes on"));
+    m_pauseButton->setToolTip(tr("Freeze the charts and the table; sampling goes on"));
     connect(m_pauseButton, &QToolButton::toggled, this, &LiveStatsView::setPaused);
 
     m_exportButton = new QToolButton(this);
-    m_exportButton->setText(QStringLiteral("Export…"));
-    m_exportButton->setToolTip(QStringLiteral(
-        "Choose the formats (each chart as PNG, PDF or SVG; the samples as CSV) and a folder; says what it wrote"));
+    m_exportButton->setText(tr("Export…"));
+    m_exportButton->setToolTip(
+        tr("Choose the formats (each chart as PNG, PDF or SVG; the samples as CSV) and a folder; says what it wrote"));
     connect(m_exportButton, &QToolButton::clicked, this, &LiveStatsView::openExportDialog);
 
     m_status = new QLabel(this);
@@ -232,13 +233,23 @@ void LiveStatsView::buildUi()
         m_columnCombo->setItemData(
             m_columnCombo->count() - 1, IostatTableModel::columnSetToolTip(set), Qt::ToolTipRole);
     }
-    m_columnCombo->setToolTip(QStringLiteral("The iostat -x columns the table shows"));
+    m_columnCombo->setToolTip(tr("The iostat -x columns the table shows"));
     m_columnCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_columnCombo, &QComboBox::activated, this, [this](int index) {
-        m_tableModel->setColumnSet(IostatTableModel::ColumnSet(m_columnCombo->itemData(index).toInt()));
+    // The chosen set is the user's habit: kept across starts (by its enum key, so a reordered enum keeps it).
+    const QMetaEnum columnSetKeys = QMetaEnum::fromType<IostatTableModel::ColumnSet>();
+    bool knownSet = false;
+    const int savedSet = columnSetKeys.keyToValue(
+        QSettings().value(QStringLiteral("statistics/iostatColumns")).toString().toLatin1().constData(), &knownSet);
+    if (knownSet)
+        m_tableModel->setColumnSet(IostatTableModel::ColumnSet(savedSet));
+    connect(m_columnCombo, &QComboBox::activated, this, [this, columnSetKeys](int index) {
+        const auto set = IostatTableModel::ColumnSet(m_columnCombo->itemData(index).toInt());
+        m_tableModel->setColumnSet(set);
+        QSettings().setValue(
+            QStringLiteral("statistics/iostatColumns"), QString::fromLatin1(columnSetKeys.valueToKey(int(set))));
     });
-    auto *tableTitle = new QLabel(QStringLiteral("iostat -x, newest interval"), this);
-    auto *columnsLabel = new QLabel(QStringLiteral("&Columns:"), this);
+    auto *tableTitle = new QLabel(tr("iostat -x, newest interval"), this);
+    auto *columnsLabel = new QLabel(tr("&Columns:"), this);
     columnsLabel->setBuddy(m_columnCombo);
     auto *tableRow = new QHBoxLayout;
     tableRow->setContentsMargins(0, 0, 0, 0);
@@ -259,12 +270,13 @@ void LiveStatsView::buildUi()
     m_events = new QTreeWidget(this);
     m_events->setObjectName(QStringLiteral("eventList"));
     m_events->setColumnCount(3);
-    m_events->setHeaderLabels({ QStringLiteral("Time"), QStringLiteral("Kind"), QStringLiteral("Event") });
+    m_events->setHeaderLabels({ tr("Time"), tr("Kind"), tr("Event") });
     m_events->setRootIsDecorated(false);
     m_events->setUniformRowHeights(true);
-    m_events->setToolTip(QStringLiteral("Markers on the charts. Double-click one to show its moment (pauses)."));
+    m_events->setToolTip(tr("Markers on the charts. Double-click one to show its moment (pauses)."));
     m_events->header()->resizeSection(EventTime, fontMetrics().horizontalAdvance(QStringLiteral("00:00:00.000")) + 16);
-    m_events->header()->resizeSection(EventKind, fontMetrics().horizontalAdvance(QStringLiteral("parameter")) + 16);
+    m_events->header()->resizeSection(
+        EventKind, fontMetrics().horizontalAdvance(ChartMarker::kindName(MarkerKind::ParameterChange)) + 16);
     connect(m_events, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { onEventActivated(item); });
 
     auto *bottom = new QSplitter(Qt::Horizontal, this);
@@ -552,7 +564,7 @@ void LiveStatsView::setPaused(bool paused)
         const QSignalBlocker blocker(m_pauseButton);
         m_pauseButton->setChecked(paused);
     }
-    m_pauseButton->setText(paused ? QStringLiteral("Resume") : QStringLiteral("Pause"));
+    m_pauseButton->setText(paused ? tr("Resume") : tr("Pause"));
     if (paused) {
         rebuild(); // the retained hour, to pan over
     } else {
@@ -663,7 +675,7 @@ Status LiveStatsView::exportChart(ChartPanelKind kind, const QString &path, int 
 {
     ChartPanel *p = panel(kind);
     if (!p)
-        return Status::failure(QStringLiteral("no such chart"));
+        return Status::failure(tr("no such chart"));
     return p->exportTo(path, width, height);
 }
 
@@ -695,8 +707,7 @@ statsexport::Outcome LiveStatsView::exportFiles(
             if (name == statsexport::csvFileName())
                 return exportCsv(path);
             ChartPanel *p = byId.value(QFileInfo(name).completeBaseName());
-            return p ? p->exportTo(path, width, height)
-                     : Status::failure(QStringLiteral("%1: no such chart").arg(name));
+            return p ? p->exportTo(path, width, height) : Status::failure(tr("%1: no such chart").arg(name));
         });
     replotAll(); // the exports drew the charts at another size
     return outcome;
@@ -705,7 +716,7 @@ statsexport::Outcome LiveStatsView::exportFiles(
 Status LiveStatsView::exportCsv(const QString &path) const
 {
     if (!m_store)
-        return Status::failure(QStringLiteral("%1: no sample history to export").arg(path));
+        return Status::failure(tr("%1: no sample history to export").arg(path));
     return samplecsv::write(path, *m_store, m_devices);
 }
 
@@ -774,17 +785,17 @@ void LiveStatsView::updateStatus()
 {
     QString text;
     if (m_devices.isEmpty())
-        text = QStringLiteral("No device selected");
+        text = tr("No device selected");
     else
-        text = m_devices.size() == 1 ? QStringLiteral("1 device") : QStringLiteral("%1 devices").arg(m_devices.size());
+        text = m_devices.size() == 1 ? tr("1 device") : tr("%1 devices").arg(m_devices.size());
     if (m_sampler)
-        text += QStringLiteral(" · every %1 s").arg(m_sampler->interval() / 1000.0, 0, 'g', 3);
+        text += QStringLiteral(" · ") + tr("every %1 s").arg(m_sampler->interval() / 1000.0, 0, 'g', 3);
     if (m_replay) {
-        text += QStringLiteral(" · Recorded: drag to pan, Ctrl+wheel to zoom");
+        text += QStringLiteral(" · ") + tr("Recorded: drag to pan, Ctrl+wheel to zoom");
     } else if (m_paused) {
-        text += QStringLiteral(" · Paused, still sampling: drag to pan, Ctrl+wheel to zoom");
+        text += QStringLiteral(" · ") + tr("Paused, still sampling: drag to pan, Ctrl+wheel to zoom");
     } else {
-        text += QStringLiteral(" · Live, last ") + windowText(m_windowSeconds);
+        text += QStringLiteral(" · ") + tr("Live, last %1").arg(windowText(m_windowSeconds));
         if (m_haveBatch)
             text += QStringLiteral(" · ")
                 + QDateTime::fromMSecsSinceEpoch(qint64(m_now * 1000)).toString(QStringLiteral("hh:mm:ss"));

@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -144,6 +145,32 @@ private Q_SLOTS:
                                 view.deviceColor(mapAndPaths[2]).rgb() })
                      .size(),
             3);
+    }
+
+    void columnChoiceIsKept()
+    {
+        // The user's column set (the Columns combo) is there again in the next view, as in the next start.
+        SeriesStore store;
+        {
+            LiveStatsView view(nullptr, &store);
+            QCOMPARE(view.tableModel()->columnSet(), IostatTableModel::ColumnSet::FollowLoad);
+            auto *combo = view.findChild<QComboBox *>(QStringLiteral("iostatColumns"));
+            QVERIFY(combo);
+            const int merges = combo->findData(int(IostatTableModel::ColumnSet::Merges));
+            QVERIFY(merges >= 0);
+            combo->setCurrentIndex(merges);
+            Q_EMIT combo->activated(merges);
+            QCOMPARE(view.tableModel()->columnSet(), IostatTableModel::ColumnSet::Merges);
+        }
+        {
+            LiveStatsView view(nullptr, &store);
+            QCOMPARE(view.tableModel()->columnSet(), IostatTableModel::ColumnSet::Merges);
+            auto *combo = view.findChild<QComboBox *>(QStringLiteral("iostatColumns"));
+            QCOMPARE(combo->currentData().toInt(), int(IostatTableModel::ColumnSet::Merges));
+        }
+        QSettings().remove(QStringLiteral("statistics/iostatColumns")); // the other cases start from the default
+        LiveStatsView fresh(nullptr, &store);
+        QCOMPARE(fresh.tableModel()->columnSet(), IostatTableModel::ColumnSet::FollowLoad);
     }
 
     void windowTrimsAndRebuildsFromTheStore()
