@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS=(
     build-essential cmake pkg-config git
-    qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
+    qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev qt6-l10n-tools qt6-tools-dev
     libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
     fio sysstat util-linux fdisk udev dmsetup
     clang-tidy clang-format

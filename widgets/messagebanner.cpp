@@ -29,7 +29,7 @@ MessageBanner::MessageBanner(QWidget *parent)
     m_close->setObjectName(QStringLiteral("messageBannerClose"));
     m_close->setAutoRaise(true);
     m_close->setText(QStringLiteral("×"));
-    m_close->setToolTip(QStringLiteral("Close this message"));
+    m_close->setToolTip(tr("Close this message"));
     m_close->hide();
     layout->addWidget(m_close, 0, Qt::AlignTop);
     connect(m_close, &QToolButton::clicked, this, [this] {

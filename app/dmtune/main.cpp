@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -104,41 +105,50 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("dmtune"));
     QCoreApplication::setApplicationVersion(QStringLiteral(DMTUNE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dmtune.svg")));
+    // Before the options: their descriptions in --help are translated where they are made.
+    installTranslations(QLocale());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Block-layer and dm-multipath tuning workbench."));
+    parser.setApplicationDescription(
+        QCoreApplication::translate("CommandLine", "Block-layer and dm-multipath tuning workbench."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption sysfsRoot(QStringLiteral("sysfs-root"),
-        QStringLiteral("Inspect a captured sysfs tree instead of /sys (read-only)."), QStringLiteral("DIR"));
+        QCoreApplication::translate("CommandLine", "Inspect a captured sysfs tree instead of /sys (read-only)."),
+        QStringLiteral("DIR"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-        QStringLiteral("Save a picture of the window after the first scan and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption select(
-        QStringLiteral("select"), QStringLiteral("Select a device at start."), QStringLiteral("NAME"));
+        QCoreApplication::translate("CommandLine", "Save a picture of the window after the first scan and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption select(QStringLiteral("select"),
+        QCoreApplication::translate("CommandLine", "Select a device at start."), QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"),
-        QStringLiteral("Window size for --screenshot (default 1400x900)."), QStringLiteral("WxH"),
-        QStringLiteral("1400x900"));
+        QCoreApplication::translate("CommandLine", "Window size for --screenshot (default 1400x900)."),
+        QStringLiteral("WxH"), QStringLiteral("1400x900"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-        QStringLiteral("Tab shown at start: details, tune, paths or statistics."), QStringLiteral("NAME"));
+        QCoreApplication::translate("CommandLine", "Tab shown at start: details, tune, paths or statistics."),
+        QStringLiteral("NAME"));
     const QCommandLineOption edit(QStringLiteral("edit"),
-        QStringLiteral("A pending edit in the Tune tab of the selected device (repeatable; "
-                       "previewed, never applied)."),
+        QCoreApplication::translate("CommandLine",
+            "A pending edit in the Tune tab of the selected device (repeatable; previewed, never applied)."),
         QStringLiteral("ATTR=VALUE"));
-    const QCommandLineOption scope(
-        QStringLiteral("scope"), QStringLiteral("Scope of the edits: device, map or paths."), QStringLiteral("SCOPE"));
+    const QCommandLineOption scope(QStringLiteral("scope"),
+        QCoreApplication::translate("CommandLine", "Scope of the edits: device, map or paths."),
+        QStringLiteral("SCOPE"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
-        QStringLiteral("Seconds to wait before --screenshot grabs (default 0.4; the "
-                       "Statistics tab needs a few samples)."),
+        QCoreApplication::translate("CommandLine",
+            "Seconds to wait before --screenshot grabs (default 0.4; the Statistics tab needs a few samples)."),
         QStringLiteral("SECONDS"), QStringLiteral("0.4"));
     const QCommandLineOption connectTo(QStringLiteral("connect"),
-        QStringLiteral("Open a remote host's window too (over ssh, read-only; repeatable), as File > Connect to host "
-                       "does."),
+        QCoreApplication::translate("CommandLine",
+            "Open a remote host's window too (over ssh, read-only; repeatable), as File > Connect to host does."),
         QStringLiteral("[USER@]HOST[:PORT]"));
     const QCommandLineOption sshConfig(QStringLiteral("ssh-config"),
-        QStringLiteral("ssh's config file for --connect and File > Connect (ssh -F; default $DMTUNE_SSH_CONFIG)."),
+        QCoreApplication::translate(
+            "CommandLine", "ssh's config file for --connect and File > Connect (ssh -F; default $DMTUNE_SSH_CONFIG)."),
         QStringLiteral("FILE"));
     const QCommandLineOption remoteProgram(QStringLiteral("remote-dmtunectl"),
-        QStringLiteral("The agent's program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL)."),
+        QCoreApplication::translate(
+            "CommandLine", "The agent's program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL)."),
         QStringLiteral("PATH"));
     parser.addOptions(
         { sysfsRoot, screenshot, select, size, tab, edit, scope, delay, connectTo, sshConfig, remoteProgram });

@@ -98,9 +98,9 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
         m_remote->setParent(this);
         makeRemoteOperations();
     }
-    setWindowTitle(m_remote    ? QStringLiteral("dmtune — %1 (remote)").arg(m_remote->displayName())
+    setWindowTitle(m_remote    ? tr("dmtune — %1 (remote)").arg(m_remote->displayName())
             : m_sysfs.isLive() ? QStringLiteral("dmtune")
-                               : QStringLiteral("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
+                               : tr("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
     m_discovery = new Discovery(m_sysfs, this);
     m_model = new DeviceTreeModel(this);
 
@@ -125,10 +125,10 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("deviceTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_detail, QStringLiteral("&Details"));
+    m_tabs->addTab(m_detail, tr("&Details"));
     m_tuneTab = m_remote ? remoteTuneTab(m_editor) : m_editor;
-    m_tabs->addTab(m_tuneTab, QStringLiteral("&Tune"));
-    m_tabs->setTabToolTip(1, QStringLiteral("Edit the selected device's queue parameters, preview and apply them"));
+    m_tabs->addTab(m_tuneTab, tr("&Tune"));
+    m_tabs->setTabToolTip(1, tr("Edit the selected device's queue parameters, preview and apply them"));
     setupPathGroups();
     setupStatistics();
 
@@ -160,7 +160,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     updateTuningLabel();
 
     m_historyPanel = new ChangeHistoryPanel(m_session);
-    m_historyDock = new QDockWidget(QStringLiteral("History"), this);
+    m_historyDock = new QDockWidget(tr("History"), this);
     m_historyDock->setObjectName(QStringLiteral("historyDock"));
     m_historyDock->setWidget(m_historyPanel);
     m_historyDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
@@ -168,8 +168,8 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     resizeDocks({ m_historyDock }, { 150 }, Qt::Vertical);
     connect(m_session, &TuningSession::parameterChanged, this, &MainWindow::parameterChanged);
     connect(m_session, &TuningSession::finished, this, &MainWindow::onTransactionFinished);
-    m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
-    statusBar()->showMessage(QStringLiteral("Scanning block devices…"));
+    m_kernelLabel->setText(tr("kernel %1").arg(kernelRelease()));
+    statusBar()->showMessage(tr("Scanning block devices…"));
 
     createMenus();
     connect(m_discovery, &Discovery::snapshotChanged, this, &MainWindow::onSnapshot);
@@ -225,14 +225,14 @@ QMenu *MainWindow::menuNamed(const QString &text) const
 
 void MainWindow::createMenus()
 {
-    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
-    QAction *quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
     // Edit > Undo last change: the History dock's action (planned, asked and run as Apply is; disabled with the reason
     // in its tips when there is nothing to undo, read-only or remote). Ctrl+Alt+Z, not Ctrl+Z: Ctrl+Z stays the undo
     // of the text field being typed in, and this one writes to devices.
-    QMenu *edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_historyPanel->undoAction();
     undo->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z));
     undo->setShortcutContext(Qt::WindowShortcut);
@@ -241,9 +241,9 @@ void MainWindow::createMenus()
     connect(m_historyPanel, &ChangeHistoryPanel::undoReported, this,
         [this](const QString &text) { statusBar()->showMessage(text, 15000); });
 
-    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
-    QAction *refresh = view->addAction(QStringLiteral("&Refresh"), this, [this] {
-        statusBar()->showMessage(QStringLiteral("Rescanning block devices…"));
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *refresh = view->addAction(tr("&Refresh"), this, [this] {
+        statusBar()->showMessage(tr("Rescanning block devices…"));
         if (m_remote)
             m_remote->refetch(); // its capture again; the rescan follows when it is in
         else
@@ -251,22 +251,21 @@ void MainWindow::createMenus()
     });
     refresh->setShortcut(QKeySequence::Refresh);
     view->addSeparator();
-    QAction *find = view->addAction(QStringLiteral("&Find device"), this, [this] {
+    QAction *find = view->addAction(tr("&Find device"), this, [this] {
         m_tree->filterEdit()->setFocus(Qt::ShortcutFocusReason);
         m_tree->filterEdit()->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
-    view->addAction(QStringLiteral("&Expand all"), m_tree, &QTreeView::expandAll);
-    view->addAction(QStringLiteral("&Collapse all"), m_tree, &QTreeView::collapseAll);
+    view->addAction(tr("&Expand all"), m_tree, &QTreeView::expandAll);
+    view->addAction(tr("&Collapse all"), m_tree, &QTreeView::collapseAll);
     view->addSeparator();
-    QAction *tune
-        = view->addAction(QStringLiteral("&Tune selected device"), this, [this] { showTab(QStringLiteral("tune")); });
+    QAction *tune = view->addAction(tr("&Tune selected device"), this, [this] { showTab(QStringLiteral("tune")); });
     tune->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     view->addAction(m_historyDock->toggleViewAction());
 
-    QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
-    help->addAction(QStringLiteral("&About dmtune"), this, &MainWindow::showAbout);
-    help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About dmtune"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 QString MainWindow::kernelRelease() const
@@ -274,7 +273,7 @@ QString MainWindow::kernelRelease() const
     const auto release = m_sysfs.readProc(QStringLiteral("sys/kernel/osrelease"));
     if (release && !release.value().trimmed().isEmpty())
         return release.value().trimmed();
-    return m_sysfs.isLive() ? QStringLiteral("unknown") : QStringLiteral("unknown (captured tree)");
+    return m_sysfs.isLive() ? tr("unknown") : tr("unknown (captured tree)");
 }
 
 void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
@@ -292,8 +291,9 @@ void MainWindow::onSnapshot(const DeviceSnapshot &snapshot)
     updateFirstRunHint(snapshot);
     updateStatusBar(snapshot);
     // Only the scan's own message goes: a result shown meanwhile (the lab device made, a preset applied) stays.
-    if (const QString shown = statusBar()->currentMessage(); shown.startsWith(QLatin1String("Scanning block devices"))
-        || shown.startsWith(QLatin1String("Rescanning block devices")))
+    // (Compared with the same tr() texts showMessage() was given: the window's language either way.)
+    if (const QString shown = statusBar()->currentMessage();
+        shown == tr("Scanning block devices…") || shown == tr("Rescanning block devices…"))
         statusBar()->clearMessage();
     if (m_autoFitTree)
         m_fitTreeTimer->start(0);
@@ -371,11 +371,10 @@ void MainWindow::onTransactionFinished(const ApplyResult &result, bool wasUndo)
     m_detail->setSnapshot(m_discovery->snapshot());
     if (!m_remote) // a remote host's capture is fetched again after its operation (makeRemoteOperations)
         m_discovery->refresh();
-    const QString summary = result.ok()
-        ? QStringLiteral("%1 %2 (%3)")
-              .arg(wasUndo ? QStringLiteral("Undone:") : QStringLiteral("Applied"), applySummary(result),
-                  result.executor)
-        : QStringLiteral("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0));
+    const QString summary = !result.ok()
+        ? tr("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0))
+        : wasUndo ? tr("Undone: %1 (%2)").arg(applySummary(result), result.executor)
+                  : tr("Applied %1 (%2)").arg(applySummary(result), result.executor);
     statusBar()->showMessage(summary, 10000);
 }
 
@@ -383,10 +382,10 @@ void MainWindow::setupPathGroups()
 {
     // A remote host's panel reads the maps of the host's capture and has its agent plan and run the operations.
     m_pathGroups = m_remote ? new PathGroupsPanel(m_sysfs, m_remoteOps) : new PathGroupsPanel(m_sysfs);
-    m_tabs->addTab(m_pathGroups, QStringLiteral("&Path groups"));
+    m_tabs->addTab(m_pathGroups, tr("&Path groups"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
-        QStringLiteral("The selected map's path groups: move paths, pick selectors and features, "
-                       "reload; its path selectors over time"));
+        tr("The selected map's path groups: move paths, pick selectors and features, "
+           "reload; its path selectors over time"));
     m_tree->addContextMenuProvider(
         [this](QMenu *menu, const QModelIndex &index) { m_pathGroups->actions()->fillMenu(menu, index); });
     connect(m_pathGroups->actions(), &MultipathActions::editPathGroupsRequested, this, [this](const QString &map) {
@@ -489,38 +488,34 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
     const auto &dm = snapshot.deviceMapper;
     if (dm.available) {
         m_deviceMapperLabel->setText(dm.driverVersion.isEmpty()
-                ? QStringLiteral("device-mapper: available")
-                : QStringLiteral("device-mapper: available (driver %1)").arg(dm.driverVersion));
+                ? tr("device-mapper: available")
+                : tr("device-mapper: available (driver %1)").arg(dm.driverVersion));
     } else {
-        m_deviceMapperLabel->setText(
-            QStringLiteral("device-mapper: not available (%1)")
-                .arg(dm.reason.isEmpty() ? QStringLiteral("unknown reason") : gistOf(dm.reason)));
+        m_deviceMapperLabel->setText(tr("device-mapper: not available (%1)")
+                                         .arg(dm.reason.isEmpty() ? tr("unknown reason") : gistOf(dm.reason)));
     }
     m_deviceMapperLabel->setToolTip(dm.available ? m_deviceMapperLabel->text() : dm.reason);
     const auto devices = snapshot.devices.size();
     const auto maps = snapshot.maps.size();
-    m_countLabel->setText(QStringLiteral("%1 %2 · %3 %4")
-                              .arg(devices)
-                              .arg(devices == 1 ? QStringLiteral("device") : QStringLiteral("devices"))
-                              .arg(maps)
-                              .arg(maps == 1 ? QStringLiteral("multipath map") : QStringLiteral("multipath maps")));
+    m_countLabel->setText(
+        QStringLiteral("%1 · %2").arg(devices == 1 ? tr("%1 device").arg(devices) : tr("%1 devices").arg(devices),
+            maps == 1 ? tr("%1 multipath map").arg(maps) : tr("%1 multipath maps").arg(maps)));
 
     const QString source = m_discovery->monitorSource();
     if (m_remote) {
         // The host's own kernel, from its capture; its udev events come through the agent's watch.
-        m_kernelLabel->setText(QStringLiteral("kernel ") + kernelRelease());
-        m_hotplugLabel->setText(m_remote->state() != RemoteHost::State::Connected
-                ? QStringLiteral("hotplug: not connected")
-                : m_remote->isWatching() ? QStringLiteral("hotplug: the agent's udev events")
-                                         : QStringLiteral("hotplug: off (F5 fetches the host again)"));
+        m_kernelLabel->setText(tr("kernel %1").arg(kernelRelease()));
+        m_hotplugLabel->setText(m_remote->state() != RemoteHost::State::Connected ? tr("hotplug: not connected")
+                : m_remote->isWatching() ? tr("hotplug: the agent's udev events")
+                                         : tr("hotplug: off (F5 fetches the host again)"));
     } else if (source == QLatin1String("udev"))
-        m_hotplugLabel->setText(QStringLiteral("hotplug: udev"));
+        m_hotplugLabel->setText(tr("hotplug: udev"));
     else if (source == QLatin1String("kernel"))
-        m_hotplugLabel->setText(QStringLiteral("hotplug: kernel uevents"));
+        m_hotplugLabel->setText(tr("hotplug: kernel uevents"));
     else if (!m_sysfs.isLive())
-        m_hotplugLabel->setText(QStringLiteral("hotplug: off (captured tree)"));
+        m_hotplugLabel->setText(tr("hotplug: off (captured tree)"));
     else
-        m_hotplugLabel->setText(QStringLiteral("hotplug: off (press F5 to rescan)"));
+        m_hotplugLabel->setText(tr("hotplug: off (press F5 to rescan)"));
     m_hotplugLabel->setToolTip(m_discovery->monitorError());
 }
 
@@ -534,14 +529,14 @@ QString MainWindow::statusText() const
 void MainWindow::showAbout()
 {
     // The versions are this machine's (a captured tree describes another one); fio's arrive later.
-    const QString note = m_remote ? QStringLiteral("Showing the remote host %1; the versions are this "
-                                                   "machine's (dmtunectl --host %1 version: the host's).")
+    const QString note = m_remote ? tr("Showing the remote host %1; the versions are this "
+                                       "machine's (dmtunectl --host %1 version: the host's).")
                                         .arg(m_remote->displayName())
         : m_sysfs.isLive() ? QString()
-                           : QStringLiteral("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
+                           : tr("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
     // The device-mapper driver's version is an ioctl that waits while a reload holds libdevmapper's lock, and the
     // kernel's is a /proc read: a job; the dialog opens with them.
-    statusBar()->showMessage(QStringLiteral("Reading the versions…"), 5000);
+    statusBar()->showMessage(tr("Reading the versions…"), 5000);
     m_jobs->startLatest(
         QStringLiteral("about"), QStringLiteral("component versions"),
         [](JobContext &) { return localComponentVersions(SysfsRoot()); },

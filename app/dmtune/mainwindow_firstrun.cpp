@@ -54,7 +54,7 @@ void MainWindow::setupFirstRun()
     // A captured tree is another machine's: nothing to create there. (canCreate: the euid and whether
     // /dev/loop-control exists; no device is opened.)
     if (!m_sysfs.isLive())
-        m_labWhyNot = QStringLiteral("a captured system is read-only");
+        m_labWhyNot = tr("a captured system is read-only");
     else
         LabDevices::canCreate(&m_labWhyNot);
     m_labs = new LabDevices; // no device until asked; teardownLabDevices() removes the ones it made
@@ -67,8 +67,8 @@ void MainWindow::setupFirstRun()
     connect(m_labRunner, &OperationRunner::finished, this, &MainWindow::onLabFinished);
     connect(m_labRunner, &OperationRunner::planFailed, this,
         [this](const QString &, const QString &error, const QString &tag) {
-            labSettled(QStringLiteral("Lab device not %1: %2")
-                           .arg(tag == createTag ? QStringLiteral("created") : QStringLiteral("removed"), error));
+            labSettled(tag == createTag ? tr("Lab device not created: %1").arg(error)
+                                        : tr("Lab device not removed: %1").arg(error));
         });
     if (m_labWhyNot.isEmpty()) {
         // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
@@ -79,8 +79,7 @@ void MainWindow::setupFirstRun()
             [base = m_labBaseDir](JobContext &) { return LabLoop::removeStale(base); },
             [this](const QStringList &removed) {
                 if (!removed.isEmpty())
-                    statusBar()->showMessage(
-                        QStringLiteral("Stale lab devices: ") + removed.join(QLatin1String("; ")), 15000);
+                    statusBar()->showMessage(tr("Stale lab devices: %1").arg(removed.join(QLatin1String("; "))), 15000);
             });
     }
 }
@@ -100,7 +99,7 @@ void MainWindow::createLabDevice()
     m_labBusy = true;
     if (m_workloadPanel)
         m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
-    statusBar()->showMessage(QStringLiteral("Creating a lab device…"));
+    statusBar()->showMessage(tr("Creating a lab device…"));
     m_labRunner->runUnlessAsked(
         QString::fromLatin1(LabCreateKind), labCreateRequest(LabLoop::DefaultBytes, m_labBaseDir), createTag);
 }
@@ -112,29 +111,31 @@ void MainWindow::removeLabDevice()
     m_labBusy = true;
     if (m_workloadPanel)
         m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
-    statusBar()->showMessage(QStringLiteral("Removing lab device %1…").arg(m_labName));
+    statusBar()->showMessage(tr("Removing lab device %1…").arg(m_labName));
     m_labRunner->runUnlessAsked(QString::fromLatin1(LabRemoveKind), labRemoveRequest(m_labName), removeTag);
 }
 
 void MainWindow::onLabPlanned(const OperationPlan &plan, const QString &tag)
 {
     // runUnlessAsked() hands a plan back only when it cannot run as it is: refused, or a risk to answer.
-    const QString verb = tag == createTag ? QStringLiteral("created") : QStringLiteral("removed");
+    const bool creating = tag == createTag;
     if (!plan.runnable()) {
         QString why = plan.refusals.value(0);
         for (const OperationRisk &risk : plan.risks) {
             if (why.isEmpty() && !risk.confirmable)
                 why = risk.text;
         }
-        labSettled(QStringLiteral("Lab device not %1: %2").arg(verb, why));
+        labSettled(creating ? tr("Lab device not created: %1").arg(why) : tr("Lab device not removed: %1").arg(why));
         return;
     }
     auto *dialog = new PlanDialog(plan, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &PlanDialog::answered, this,
         [this, plan, tag](const OperationAnswers &answers) { m_labRunner->run(plan, answers, tag); });
-    connect(dialog, &QDialog::rejected, this,
-        [this, verb] { labSettled(QStringLiteral("Lab device not %1 (not confirmed)").arg(verb)); });
+    connect(dialog, &QDialog::rejected, this, [this, creating] {
+        labSettled(
+            creating ? tr("Lab device not created (not confirmed)") : tr("Lab device not removed (not confirmed)"));
+    });
     dialog->open();
 }
 
@@ -143,21 +144,21 @@ void MainWindow::onLabFinished(const OperationResult &result, const QString &tag
     const QJsonObject details = result.details;
     if (tag == createTag) {
         if (!result.ok) {
-            labSettled(QStringLiteral("Lab device not created: %1").arg(result.error));
+            labSettled(tr("Lab device not created: %1").arg(result.error));
             return;
         }
         m_labName = details.value(QLatin1String("device")).toString();
         m_labBackingFile = details.value(QLatin1String("backing_file")).toString();
         m_selectWhenShown = m_labName;
-        labSettled(withWarnings(QStringLiteral("Lab device %1 created").arg(m_labName), result.warnings));
+        labSettled(withWarnings(tr("Lab device %1 created").arg(m_labName), result.warnings));
     } else {
         if (!result.ok) {
-            labSettled(QStringLiteral("Lab device %1 not removed: %2").arg(result.target, result.error));
+            labSettled(tr("Lab device %1 not removed: %2").arg(result.target, result.error));
             return;
         }
         m_labName.clear();
         m_labBackingFile.clear();
-        labSettled(withWarnings(QStringLiteral("Lab device %1 removed").arg(result.target), result.warnings));
+        labSettled(withWarnings(tr("Lab device %1 removed").arg(result.target), result.warnings));
     }
     m_discovery->refresh();
 }
@@ -179,13 +180,12 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_selectWhenShown.clear();
 
     if (!m_labName.isEmpty()) {
-        m_firstRunHint->setText(
-            QStringLiteral("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
-                           "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
-                           "it freely. <a href=\"%4\">Remove it</a>")
-                .arg(m_labName)
-                .arg(LabLoop::DefaultBytes >> 30)
-                .arg(m_labBaseDir.toHtmlEscaped(), removeLink));
+        m_firstRunHint->setText(tr("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
+                                   "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
+                                   "it freely. <a href=\"%4\">Remove it</a>")
+                                    .arg(m_labName)
+                                    .arg(LabLoop::DefaultBytes >> 30)
+                                    .arg(m_labBaseDir.toHtmlEscaped(), removeLink));
         m_firstRunHint->show();
         return;
     }
@@ -193,16 +193,16 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_firstRunHint->hide();
         return;
     }
-    QString text
-        = QStringLiteral("No multipath maps here. On a dm-multipath host dmtune shows and edits each map's path "
-                         "groups and paths; as root it tunes queue parameters and runs fio workloads.");
+    QString text = tr("No multipath maps here. On a dm-multipath host dmtune shows and edits each map's path "
+                      "groups and paths; as root it tunes queue parameters and runs fio workloads.");
     if (m_labWhyNot.isEmpty())
-        text += QStringLiteral(" <a href=\"%1\">Create a lab device</a> (a loop device over a sparse file) to try both "
-                               "safely.")
-                    .arg(createLink);
+        text += QLatin1Char(' ')
+            + tr("<a href=\"%1\">Create a lab device</a> (a loop device over a sparse file) to try both safely.")
+                  .arg(createLink);
     else if (m_sysfs.isLive())
-        text += QStringLiteral(" A lab device (a loop device over a sparse file) lets you try both safely; %1.")
-                    .arg(m_labWhyNot.toHtmlEscaped());
+        text += QLatin1Char(' ')
+            + tr("A lab device (a loop device over a sparse file) lets you try both safely; %1.")
+                  .arg(m_labWhyNot.toHtmlEscaped());
     m_firstRunHint->setText(text);
     m_firstRunHint->show();
 }

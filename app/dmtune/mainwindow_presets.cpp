@@ -24,8 +24,8 @@ namespace dmtune {
 void MainWindow::setupPresets()
 {
     auto *dialog = new QDialog(this);
-    dialog->setWindowTitle(m_remote ? QStringLiteral("Presets — %1 — dmtune").arg(m_remote->displayName())
-                                    : QStringLiteral("Presets — dmtune"));
+    dialog->setWindowTitle(
+        m_remote ? tr("Presets — %1 — dmtune").arg(m_remote->displayName()) : tr("Presets — dmtune"));
     dialog->resize(1100, 700);
     m_presets = new PresetManager(m_session, dialog);
     if (m_remote) // preset.apply planned and run on the host; the preview reads its capture
@@ -47,20 +47,20 @@ void MainWindow::setupPresets()
     connect(m_presets, &PresetManager::message, this,
         [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_presets, &PresetManager::newPresetSaved, this, [this](bool ok, const QString &pathOrError) {
-        statusBar()->showMessage(ok ? QStringLiteral("Saved %1").arg(pathOrError) : pathOrError, 10000);
+        statusBar()->showMessage(ok ? tr("Saved %1").arg(pathOrError) : pathOrError, 10000);
     });
 
-    QMenu *menu = new QMenu(QStringLiteral("&Presets"), this);
-    menu->addAction(QStringLiteral("&Preset manager…"), this, [this, dialog] {
+    QMenu *menu = new QMenu(tr("&Presets"), this);
+    menu->addAction(tr("&Preset manager…"), this, [this, dialog] {
         m_presets->setSnapshot(m_discovery->snapshot());
         dialog->show();
         dialog->raise();
     });
-    menu->addAction(QStringLiteral("&New from selection…"), this, [this, dialog] {
+    menu->addAction(tr("&New from selection…"), this, [this, dialog] {
         m_presets->setSnapshot(m_discovery->snapshot());
         dialog->show();
         // A name and the attributes to keep are asked (the changed ones checked), then the preset is saved.
-        m_presets->promptNewFromSelection(QStringLiteral("From %1").arg(m_selectedDevice));
+        m_presets->promptNewFromSelection(tr("From %1").arg(m_selectedDevice));
     });
     // Before Help, as the last menu of the tools.
     QAction *before = menuBar()->actions().isEmpty() ? nullptr : menuBar()->actions().constLast();

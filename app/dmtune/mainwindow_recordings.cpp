@@ -9,6 +9,7 @@
 #include "reports/recordingview.h"
 #include "reports/reportdialog.h"
 
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
@@ -18,14 +19,13 @@ namespace dmtune {
 
 namespace {
 
-const QString recordingFilter = QStringLiteral("dmtune recordings (*.dmrec);;All files (*)");
-
 // A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`. It starts in the
 // recordings folder (where the Workload dock records), not in the process's current directory.
 void chooseRecordings(
     QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
 {
-    auto *dialog = new QFileDialog(parent, title, recordingsBrowseDirectory(), recordingFilter);
+    auto *dialog = new QFileDialog(parent, title, recordingsBrowseDirectory(),
+        QCoreApplication::translate("MainWindow", "dmtune recordings (*.dmrec);;All files (*)"));
     dialog->setObjectName(QStringLiteral("chooseRecordings"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(several ? QFileDialog::ExistingFiles : QFileDialog::ExistingFile);
@@ -37,24 +37,24 @@ void chooseRecordings(
 
 void MainWindow::setupRecordings()
 {
-    QMenu *file = menuNamed(QStringLiteral("&File"));
+    QMenu *file = menuNamed(tr("&File"));
     if (!file)
         return;
     QAction *first = file->actions().value(0);
-    auto *open = new QAction(QStringLiteral("&Open recording…"), file);
+    auto *open = new QAction(tr("&Open recording…"), file);
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
         chooseRecordings(
-            this, QStringLiteral("Open recording"), false, [this](const QStringList &files) { openRecordings(files); });
+            this, tr("Open recording"), false, [this](const QStringList &files) { openRecordings(files); });
     });
-    auto *compare = new QAction(QStringLiteral("&Compare recordings…"), file);
+    auto *compare = new QAction(tr("&Compare recordings…"), file);
     connect(compare, &QAction::triggered, this, [this] {
-        chooseRecordings(this, QStringLiteral("Compare recordings (choose two or more)"), true,
+        chooseRecordings(this, tr("Compare recordings (choose two or more)"), true,
             [this](const QStringList &files) { openRecordings(files); });
     });
-    auto *report = new QAction(QStringLiteral("&Export report…"), file);
+    auto *report = new QAction(tr("&Export report…"), file);
     connect(report, &QAction::triggered, this, [this] {
-        chooseRecordings(this, QStringLiteral("Recordings to report on"), true, [this](const QStringList &files) {
+        chooseRecordings(this, tr("Recordings to report on"), true, [this](const QStringList &files) {
             QList<Recording> recordings;
             for (const QString &f : files) {
                 const Result<Recording> rec = readRecording(f);
@@ -65,7 +65,7 @@ void MainWindow::setupRecordings()
                 recordings.append(rec.value());
             }
             exportReportWithDialog(this, recordings, [this](const QString &path, const QString &error) {
-                statusBar()->showMessage(error.isEmpty() ? QStringLiteral("Report written to %1").arg(path) : error);
+                statusBar()->showMessage(error.isEmpty() ? tr("Report written to %1").arg(path) : error);
             });
         });
     });
@@ -92,7 +92,7 @@ QWidget *MainWindow::openRecordings(const QStringList &files, QString *error)
         return nullptr;
     QWidget *view = nullptr;
     const auto reported = [this](const QString &path, const QString &problem) {
-        statusBar()->showMessage(problem.isEmpty() ? QStringLiteral("Report written to %1").arg(path) : problem);
+        statusBar()->showMessage(problem.isEmpty() ? tr("Report written to %1").arg(path) : problem);
     };
     if (recordings.size() == 1) {
         auto *single = new RecordingView(recordings.first(), this);

@@ -43,12 +43,12 @@ void MainWindow::makeRemoteOperations()
 
 QWidget *MainWindow::remoteTuneTab(QWidget *editor)
 {
-    auto *note = new QLabel(
-        QStringLiteral("Tuning %1: the values are %1's, the preview is planned on its capture, and Apply has its "
-                       "agent plan again, check and write there (a value that changed there since is refused as "
-                       "stale). Undo is off for these changes: apply the old value. The same from a shell: "
-                       "<tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>.")
-            .arg(m_remote->displayName().toHtmlEscaped()));
+    auto *note
+        = new QLabel(tr("Tuning %1: the values are %1's, the preview is planned on its capture, and Apply has its "
+                        "agent plan again, check and write there (a value that changed there since is refused as "
+                        "stale). Undo is off for these changes: apply the old value. The same from a shell: "
+                        "<tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>.")
+                         .arg(m_remote->displayName().toHtmlEscaped()));
     note->setObjectName(QStringLiteral("remoteTuneNote"));
     note->setTextFormat(Qt::RichText);
     note->setWordWrap(true);
@@ -67,7 +67,7 @@ void MainWindow::updateRemoteActions()
 {
     m_pathGroups->setConnectionProblem(m_remote->state() == RemoteHost::State::Connected
             ? QString()
-            : QStringLiteral("not connected to %1").arg(m_remote->displayName()));
+            : tr("not connected to %1").arg(m_remote->displayName()));
 }
 
 QWidget *MainWindow::setupRemote(QWidget *central)
@@ -121,27 +121,28 @@ void MainWindow::updateRemoteHeader()
     QString state;
     switch (m_remote->state()) {
     case RemoteHost::State::Connected:
-        state = QStringLiteral("connected");
+        state = tr("connected");
         break;
     case RemoteHost::State::Connecting:
-        state = QStringLiteral("connecting…");
+        state = tr("connecting…");
         break;
     case RemoteHost::State::Disconnected:
-        state = QStringLiteral("not connected");
+        state = tr("not connected");
         break;
     }
     const QString far = m_remote->agentHostName();
     QString text = QStringLiteral("<b>%1</b>").arg(m_remote->displayName().toHtmlEscaped());
     if (!far.isEmpty() && far != m_remote->address().host)
         text += QStringLiteral(" (%1)").arg(far.toHtmlEscaped());
-    text += QStringLiteral(" — remote host · %1").arg(state);
+    text += QStringLiteral(" — ") + tr("remote host · %1").arg(state);
     if (m_remote->hasCapture())
-        text += QStringLiteral(" · devices as of %1").arg(m_remote->captureTime().toString(QStringLiteral("HH:mm:ss")));
+        text += QStringLiteral(" · ")
+            + tr("devices as of %1").arg(m_remote->captureTime().toString(QStringLiteral("HH:mm:ss")));
     m_remoteHeader->setText(text);
     m_remoteHeader->setToolTip(
-        QStringLiteral("The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper "
-                       "event and after every operation; its statistics stream live. Path group operations, reloads "
-                       "and presets are planned and run there by its agent; tune it with dmtunectl --host %1.")
+        tr("The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper "
+           "event and after every operation; its statistics stream live. Path group operations, reloads "
+           "and presets are planned and run there by its agent; tune it with dmtunectl --host %1.")
             .arg(m_remote->displayName()));
 }
 
@@ -156,10 +157,13 @@ void MainWindow::askSudoPassword()
     auto *dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->askPassword(m_remote->address(),
-        QStringLiteral("%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or "
-                       "logged.")
-            .arg(m_remote->displayName(),
-                m_remote->address().user.isEmpty() ? QStringLiteral("the user") : m_remote->address().user));
+        m_remote->address().user.isEmpty()
+            ? tr("%1: sudo there asks for the password of the user. It is given once to sudo -S, never stored or "
+                 "logged.")
+                  .arg(m_remote->displayName())
+            : tr("%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or "
+                 "logged.")
+                  .arg(m_remote->displayName(), m_remote->address().user));
     connect(dialog, &ConnectDialog::connectRequested, this,
         [this](const HostAddress &, const QByteArray &password) { m_remote->connectToHost(password); });
     m_passwordDialog = dialog;
@@ -169,12 +173,12 @@ void MainWindow::askSudoPassword()
 
 void MainWindow::setupConnectMenu()
 {
-    QMenu *file = menuNamed(QStringLiteral("&File"));
+    QMenu *file = menuNamed(tr("&File"));
     if (!file)
         return;
-    auto *connectAction = new QAction(QStringLiteral("Connect to &host…"), file);
+    auto *connectAction = new QAction(tr("Connect to &host…"), file);
     connectAction->setObjectName(QStringLiteral("connectToHostAction"));
-    connectAction->setToolTip(QStringLiteral("Open another host's devices and statistics over ssh"));
+    connectAction->setToolTip(tr("Open another host's devices and statistics over ssh"));
     connect(connectAction, &QAction::triggered, this, &MainWindow::showConnectDialog);
     QAction *first = file->actions().value(0);
     file->insertAction(first, connectAction);

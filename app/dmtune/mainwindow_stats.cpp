@@ -65,9 +65,9 @@ void MainWindow::setupStatistics()
         [this](const QString &, const QStringList &, const QString &text) { statusBar()->showMessage(text); });
     connect(
         m_stats, &LiveStatsView::exportFailed, this, [this](const QString &text) { statusBar()->showMessage(text); });
-    m_tabs->addTab(m_stats, QStringLiteral("&Statistics"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_stats),
-        QStringLiteral("iostat -x metrics of the selected device (a map with each of its paths), live"));
+    m_tabs->addTab(m_stats, tr("&Statistics"));
+    m_tabs->setTabToolTip(
+        m_tabs->indexOf(m_stats), tr("iostat -x metrics of the selected device (a map with each of its paths), live"));
     connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
         m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
     });
@@ -80,7 +80,7 @@ void MainWindow::chartSelectedDevice()
     // While fio runs, the sampler records its target: the charts stay on it until the run ends.
     if (m_workloadPanel && m_workloadPanel->isRunning() && !m_stats->devices().isEmpty()
         && !m_stats->devices().contains(m_selectedDevice)) {
-        statusBar()->showMessage(QStringLiteral("Statistics stay on the workload's devices until it ends"), 5000);
+        statusBar()->showMessage(tr("Statistics stay on the workload's devices until it ends"), 5000);
         return;
     }
     const DeviceSnapshot &snapshot = m_discovery->snapshot();

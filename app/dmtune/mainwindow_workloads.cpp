@@ -24,7 +24,7 @@ void MainWindow::setupWorkloads()
     m_workloadPanel = new WorkloadPanel(m_sysfs, m_sampler);
     m_workloadPanel->setLabState({ m_labName, m_labWhyNot, m_labBusy });
     m_workloadPanel->setStatsView(m_stats);
-    m_workloadDock = new QDockWidget(QStringLiteral("Workload"), this);
+    m_workloadDock = new QDockWidget(tr("Workload"), this);
     m_workloadDock->setObjectName(QStringLiteral("workloadDock"));
     // In a scroll area: the panel's own minimum size would otherwise set the window's (too wide for 1366 x 768).
     auto *scroll = new QScrollArea;
@@ -38,7 +38,7 @@ void MainWindow::setupWorkloads()
     // Tall enough for every row down to Start and the fio readout, so fio's charts beside them get that height too
     // (the History dock's 150 px hid Device, Command, Record and Start at 1280x720 and up: issue 16, item 6).
     resizeDocks({ m_workloadDock }, { m_workloadPanel->minimumSizeHint().height() + 40 }, Qt::Vertical);
-    if (QMenu *view = menuNamed(QStringLiteral("&View")))
+    if (QMenu *view = menuNamed(tr("&View")))
         view->addAction(m_workloadDock->toggleViewAction());
 
     connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, &WorkloadPanel::setSnapshot);

@@ -74,7 +74,7 @@ for f in /usr/bin/dmtune /usr/bin/dmtunectl /usr/libexec/dmtune/dmtune-helper /u
     /usr/share/metainfo/org.dmtune.dmtune.metainfo.xml /usr/share/icons/hicolor/scalable/apps/dmtune.svg \
     /usr/share/icons/hicolor/16x16/apps/dmtune.png /usr/share/icons/hicolor/256x256/apps/dmtune.png \
     /usr/share/man/man1/dmtune.1.gz /usr/share/man/man1/dmtunectl.1.gz \
-    /usr/share/doc/dmtune/copyright /usr/share/doc/dmtune/changelog.gz; do
+    /usr/share/doc/dmtune/copyright /usr/share/doc/dmtune/changelog.gz /usr/share/dmtune/translations/dmtune_de.qm; do
     grep -qx "$f" <<<"$contents" || die "the package lacks $f"
 done
 # Every /…/libexec/dmtune/… path the programs have built in is a file of the package (the helper
@@ -197,6 +197,11 @@ in_root dmtunectl report --help >"$work/report-help.log" 2>&1 && grep -q -- '--o
 # No display in the root: --version still answers, a start says why it cannot.
 gui_version=$(in_root dmtune --version 2>&1) || die "dmtune --version without a display failed: $gui_version"
 grep -q "^dmtune $expected_version" <<<"$gui_version" || die "dmtune --version printed: $gui_version"
+# The installed translation is found from /usr/bin (../share/dmtune/translations) and used for the locale.
+in_root env LANG=de_DE.UTF-8 dmtune --help >"$work/help-de.log" 2>&1 || { cat "$work/help-de.log"; die "dmtune --help under LANG=de_DE.UTF-8 failed"; }
+grep -q -- '--screenshot' "$work/help-de.log" && ! grep -q 'Save a picture of the window' "$work/help-de.log" ||
+    { cat "$work/help-de.log"; die "dmtune --help under LANG=de_DE.UTF-8 is not German: the installed dmtune_de.qm was not loaded"; }
+say "dmtune --help under LANG=de_DE.UTF-8: $(grep -- '--screenshot' "$work/help-de.log" | sed 's/  */ /g')"
 in_root dmtune >"$work/nodisplay.log" 2>&1 && die "dmtune started without a display"
 grep -q 'no display' "$work/nodisplay.log" || { cat "$work/nodisplay.log"; die "dmtune without a display does not say why"; }
 

@@ -19,13 +19,12 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
     : QDialog(parent)
 {
     setObjectName(QStringLiteral("aboutDialog"));
-    setWindowTitle(QStringLiteral("About dmtune"));
+    setWindowTitle(tr("About dmtune"));
     auto *layout = new QVBoxLayout(this);
 
     auto *header
-        = new QLabel(QStringLiteral(
-            "<h3>dmtune %1</h3><p>See dm-multipath maps, path groups, paths and every block queue parameter, live; "
-            "tune them as transactions and measure the effect with fio.</p>%2")
+        = new QLabel(tr("<h3>dmtune %1</h3><p>See dm-multipath maps, path groups, paths and every block queue "
+                        "parameter, live; tune them as transactions and measure the effect with fio.</p>%2")
                          .arg(QStringLiteral(DMTUNE_VERSION),
                              note.isEmpty() ? QString() : QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped())));
     header->setWordWrap(true);
@@ -34,8 +33,7 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
 
     m_table = new QTableWidget(0, 3);
     m_table->setObjectName(QStringLiteral("versionsTable"));
-    m_table->setHorizontalHeaderLabels(
-        { QStringLiteral("Component"), QStringLiteral("Version"), QStringLiteral("Notes") });
+    m_table->setHorizontalHeaderLabels({ tr("Component"), tr("Version"), tr("Notes") });
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
@@ -50,13 +48,13 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
         addRow(v);
         if (v.key == QLatin1String("qt"))
             addRow({ QStringLiteral("qcustomplot"), QStringLiteral("QCustomPlot"), ChartPanel::qcustomplotVersion(),
-                QStringLiteral("the charts") });
+                tr("the charts") });
     }
-    addRow({ QStringLiteral("fio"), QStringLiteral("fio"), QString(), QStringLiteral("checking…") });
+    addRow({ QStringLiteral("fio"), QStringLiteral("fio"), QString(), tr("checking…") });
     const int fioRow = m_table->rowCount() - 1;
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    QPushButton *copy = buttons->addButton(QStringLiteral("&Copy versions"), QDialogButtonBox::ActionRole);
+    QPushButton *copy = buttons->addButton(tr("&Copy versions"), QDialogButtonBox::ActionRole);
     connect(copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(versionsText()); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);

@@ -1,5 +1,7 @@
 #include "charts/chartmarker.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace dmtune {
@@ -14,15 +16,15 @@ QString ChartMarker::kindName(MarkerKind kind)
 {
     switch (kind) {
     case MarkerKind::ParameterChange:
-        return QStringLiteral("parameter");
+        return QCoreApplication::translate("ChartMarker", "parameter");
     case MarkerKind::WorkloadStart:
-        return QStringLiteral("start");
+        return QCoreApplication::translate("ChartMarker", "start");
     case MarkerKind::WorkloadStop:
-        return QStringLiteral("stop");
+        return QCoreApplication::translate("ChartMarker", "stop");
     case MarkerKind::Note:
         break;
     }
-    return QStringLiteral("note");
+    return QCoreApplication::translate("ChartMarker", "note");
 }
 
 QString ChartMarker::shortLabel() const

@@ -261,7 +261,7 @@ void ChartPanel::setupAxes()
     timeTicker->setTickCount(6);
     QCPAxis *x = m_plot->xAxis;
     x->setTicker(timeTicker);
-    m_xLabel = QStringLiteral("time (local)");
+    m_xLabel = tr("time (local)");
     x->setLabel(m_xLabel);
 
     const QSharedPointer<QCPAxisTicker> siTicker(new SiTicker);
@@ -321,10 +321,12 @@ void ChartPanel::setDevices(const QList<ChartDevice> &devices)
     for (int d = 0; d < devices.size(); ++d) {
         QString tip = devices[d].name;
         if (const double offset = lineOffset(d); offset != 0)
-            tip += QStringLiteral("\nIts lines are drawn %1 px %2 its values, so that equal lines of several devices "
-                                  "stay side by side; the readout gives the exact values.")
-                       .arg(std::abs(offset), 0, 'g', 2)
-                       .arg(offset > 0 ? QStringLiteral("above") : QStringLiteral("below"));
+            tip += u'\n'
+                + (offset > 0 ? tr("Its lines are drawn %1 px above its values, so that equal lines of several "
+                                   "devices stay side by side; the readout gives the exact values.")
+                              : tr("Its lines are drawn %1 px below its values, so that equal lines of several "
+                                   "devices stay side by side; the readout gives the exact values."))
+                      .arg(std::abs(offset), 0, 'g', 2);
         addLegendEntry(devices[d].displayName(), QPen(devices[d].color, 2.5), tip);
     }
     if (s.series.size() > 1) {
@@ -1050,8 +1052,8 @@ QString ChartPanel::toolTipAt(const QPoint &pos) const
         return {}; // the readout speaks there
     }
     if (pos.y() > rect.bottom())
-        return QStringLiteral("Time at the end of each sampling interval.\nDrag to pan, Ctrl+wheel to zoom: "
-                              "either pauses the live view (the samples keep coming).");
+        return tr("Time at the end of each sampling interval.\nDrag to pan, Ctrl+wheel to zoom: "
+                  "either pauses the live view (the samples keep coming).");
     return s.tooltip();
 }
 
@@ -1090,18 +1092,18 @@ void ChartPanel::showContextMenu(const QPoint &pos)
 {
     auto *menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->addAction(QStringLiteral("Resume live view"), this, &ChartPanel::resumeRequested);
+    menu->addAction(tr("Resume live view"), this, &ChartPanel::resumeRequested);
     menu->addSeparator();
     for (const QString &suffix : { QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg") }) {
-        menu->addAction(QStringLiteral("Export chart as %1…").arg(suffix.toUpper()), this,
-            [this, suffix] { exportWithDialog(suffix); });
+        menu->addAction(
+            tr("Export chart as %1…").arg(suffix.toUpper()), this, [this, suffix] { exportWithDialog(suffix); });
     }
     menu->popup(m_plot->mapToGlobal(pos));
 }
 
 void ChartPanel::exportWithDialog(const QString &suffix)
 {
-    auto *dialog = new QFileDialog(this, QStringLiteral("Export %1 chart").arg(spec().title));
+    auto *dialog = new QFileDialog(this, tr("Export %1 chart").arg(spec().title));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(suffix);
@@ -1313,7 +1315,7 @@ Status ChartPanel::exportTo(const QString &path, int width, int height)
         return savePdf(path, width, height);
     if (suffix == u"svg")
         return saveSvg(path, width, height);
-    return Status::failure(QStringLiteral("%1: unknown image format (use .png, .pdf or .svg)").arg(path));
+    return Status::failure(tr("%1: unknown image format (use .png, .pdf or .svg)").arg(path));
 }
 
 Status ChartPanel::savePng(const QString &path, int width, int height)
@@ -1321,7 +1323,7 @@ Status ChartPanel::savePng(const QString &path, int width, int height)
     hideReadout();
     const QSize size = exportSize(width, height);
     if (!m_plot->savePng(path, size.width(), size.height()))
-        return Status::failure(QStringLiteral("%1: could not write the PNG").arg(path));
+        return Status::failure(tr("%1: could not write the PNG").arg(path));
     return Status::success();
 }
 
@@ -1331,7 +1333,7 @@ Status ChartPanel::savePdf(const QString &path, int width, int height)
     const QSize size = exportSize(width, height);
     // Cosmetic 1-px pens would print as hairlines: give them a real width on paper.
     if (!m_plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("dmtune"), spec().title))
-        return Status::failure(QStringLiteral("%1: could not write the PDF").arg(path));
+        return Status::failure(tr("%1: could not write the PDF").arg(path));
     return Status::success();
 }
 
@@ -1347,13 +1349,13 @@ Status ChartPanel::saveSvg(const QString &path, int width, int height)
     generator.setDescription(QStringLiteral("dmtune live statistics: ") + spec().title);
     QCPPainter painter;
     if (!painter.begin(&generator))
-        return Status::failure(QStringLiteral("%1: could not write the SVG").arg(path));
+        return Status::failure(tr("%1: could not write the SVG").arg(path));
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     m_plot->toPainter(&painter, size.width(), size.height());
     painter.end();
     if (QFileInfo(path).size() <= 0)
-        return Status::failure(QStringLiteral("%1: could not write the SVG").arg(path));
+        return Status::failure(tr("%1: could not write the SVG").arg(path));
     return Status::success();
 }
 

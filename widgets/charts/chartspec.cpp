@@ -1,5 +1,7 @@
 #include "charts/chartspec.h"
 
+#include <QCoreApplication>
+
 #include <array>
 
 namespace dmtune {
@@ -23,7 +25,7 @@ QString ChartSeriesSpec::tooltip() const
     for (Metric m : sum)
         parts.append(MetricCatalog::tooltip(m));
     if (sum.size() > 1)
-        parts.prepend(QStringLiteral("%1: the sum of").arg(name));
+        parts.prepend(QCoreApplication::translate("ChartSpec", "%1: the sum of").arg(name));
     return parts.join(QStringLiteral("\n\n"));
 }
 
@@ -42,28 +44,38 @@ ChartSeriesSpec one(Metric m, bool right = false)
     return { MetricCatalog::column(m), { m }, right };
 }
 
+// Titles, axis titles and legend words are translated here: the table is built on first use, once the
+// application has installed its translators. Ids and iostat column names stay as they are.
 std::array<ChartPanelSpec, ChartPanelCount> buildSpecs()
 {
     return { {
-        { ChartPanelKind::Iops, QStringLiteral("iops"), QStringLiteral("IOPS"), QStringLiteral("requests/s (1/s)"), {},
-            false, false, { one(Metric::ReadsPerSec), one(Metric::WritesPerSec) } },
-        { ChartPanelKind::Throughput, QStringLiteral("throughput"), QStringLiteral("Throughput"),
-            QStringLiteral("kB/s"), {}, false, false, { one(Metric::ReadKBPerSec), one(Metric::WriteKBPerSec) } },
-        { ChartPanelKind::Merges, QStringLiteral("merges"), QStringLiteral("Merges"), QStringLiteral("merged/s (1/s)"),
-            QStringLiteral("merged (%)"), false, true,
+        { ChartPanelKind::Iops, QStringLiteral("iops"), QCoreApplication::translate("ChartSpec", "IOPS"),
+            QCoreApplication::translate("ChartSpec", "requests/s (1/s)"), {}, false, false,
+            { one(Metric::ReadsPerSec), one(Metric::WritesPerSec) } },
+        { ChartPanelKind::Throughput, QStringLiteral("throughput"),
+            QCoreApplication::translate("ChartSpec", "Throughput"), QStringLiteral("kB/s"), {}, false, false,
+            { one(Metric::ReadKBPerSec), one(Metric::WriteKBPerSec) } },
+        { ChartPanelKind::Merges, QStringLiteral("merges"), QCoreApplication::translate("ChartSpec", "Merges"),
+            QCoreApplication::translate("ChartSpec", "merged/s (1/s)"),
+            QCoreApplication::translate("ChartSpec", "merged (%)"), false, true,
             { one(Metric::ReadMergesPerSec), one(Metric::WriteMergesPerSec), one(Metric::ReadMergedPercent, true),
                 one(Metric::WriteMergedPercent, true) } },
-        { ChartPanelKind::RequestSize, QStringLiteral("request-size"), QStringLiteral("Request size"),
-            QStringLiteral("average size (kB)"), {}, false, false,
+        { ChartPanelKind::RequestSize, QStringLiteral("request-size"),
+            QCoreApplication::translate("ChartSpec", "Request size"),
+            QCoreApplication::translate("ChartSpec", "average size (kB)"), {}, false, false,
             { one(Metric::ReadRequestSize), one(Metric::WriteRequestSize) } },
-        { ChartPanelKind::QueueDepth, QStringLiteral("queue-depth"), QStringLiteral("Queue depth"),
-            QStringLiteral("requests"), {}, false, false,
-            { { QStringLiteral("in-flight r+w"), { Metric::InflightReads, Metric::InflightWrites }, false },
+        { ChartPanelKind::QueueDepth, QStringLiteral("queue-depth"),
+            QCoreApplication::translate("ChartSpec", "Queue depth"),
+            QCoreApplication::translate("ChartSpec", "requests"), {}, false, false,
+            { { QCoreApplication::translate("ChartSpec", "in-flight r+w"),
+                  { Metric::InflightReads, Metric::InflightWrites }, false },
                 one(Metric::AverageQueueSize) } },
-        { ChartPanelKind::Latency, QStringLiteral("latency"), QStringLiteral("Latency"), QStringLiteral("await (ms)"),
-            {}, false, false, { one(Metric::ReadAwait), one(Metric::WriteAwait) } },
-        { ChartPanelKind::Utilization, QStringLiteral("utilization"), QStringLiteral("Utilization"),
-            QStringLiteral("busy (%)"), {}, true, false, { one(Metric::Utilization) } },
+        { ChartPanelKind::Latency, QStringLiteral("latency"), QCoreApplication::translate("ChartSpec", "Latency"),
+            QCoreApplication::translate("ChartSpec", "await (ms)"), {}, false, false,
+            { one(Metric::ReadAwait), one(Metric::WriteAwait) } },
+        { ChartPanelKind::Utilization, QStringLiteral("utilization"),
+            QCoreApplication::translate("ChartSpec", "Utilization"),
+            QCoreApplication::translate("ChartSpec", "busy (%)"), {}, true, false, { one(Metric::Utilization) } },
     } };
 }
 

@@ -75,17 +75,17 @@ QString IostatTableModel::columnSetName(ColumnSet set)
 {
     switch (set) {
     case ColumnSet::FollowLoad:
-        return QStringLiteral("Follow the load");
+        return tr("Follow the load");
     case ColumnSet::Reads:
-        return QStringLiteral("Reads");
+        return tr("Reads");
     case ColumnSet::Writes:
-        return QStringLiteral("Writes");
+        return tr("Writes");
     case ColumnSet::Merges:
-        return QStringLiteral("Merges");
+        return tr("Merges");
     case ColumnSet::Latency:
-        return QStringLiteral("Latency and queue");
+        return tr("Latency and queue");
     case ColumnSet::All:
-        return QStringLiteral("All (iostat -x order)");
+        return tr("All (iostat -x order)");
     }
     return {};
 }
@@ -94,18 +94,18 @@ QString IostatTableModel::columnSetToolTip(ColumnSet set)
 {
     switch (set) {
     case ColumnSet::FollowLoad:
-        return QStringLiteral("Every column; those of what the devices mostly do (writes and their merges on a write "
-                              "load, reads on a read load) first, then aqu-sz and %util");
+        return tr("Every column; those of what the devices mostly do (writes and their merges on a write "
+                  "load, reads on a read load) first, then aqu-sz and %util");
     case ColumnSet::Reads:
         return QStringLiteral("r/s, rkB/s, rrqm/s, %rrqm, r_await, rareq-sz, aqu-sz, %util, inflight_r");
     case ColumnSet::Writes:
         return QStringLiteral("w/s, wkB/s, wrqm/s, %wrqm, w_await, wareq-sz, aqu-sz, %util, inflight_w");
     case ColumnSet::Merges:
-        return QStringLiteral("Requests, merges, share merged and request size, writes then reads");
+        return tr("Requests, merges, share merged and request size, writes then reads");
     case ColumnSet::Latency:
-        return QStringLiteral("r_await, w_await, d_await, f_await, aqu-sz, %util and the requests in flight");
+        return tr("r_await, w_await, d_await, f_await, aqu-sz, %util and the requests in flight");
     case ColumnSet::All:
-        return QStringLiteral("Every column in iostat -x's order, then dmtune's in-flight pair");
+        return tr("Every column in iostat -x's order, then dmtune's in-flight pair");
     }
     return {};
 }
@@ -262,7 +262,7 @@ QVariant IostatTableModel::data(const QModelIndex &index, int role) const
             return it == m_colors.constEnd() ? QVariant() : QVariant(*it);
         }
         case Qt::ToolTipRole:
-            return row.present ? row.device : row.device + QStringLiteral(": no sample in the newest interval");
+            return row.present ? row.device : tr("%1: no sample in the newest interval").arg(row.device);
         default:
             return {};
         }
@@ -296,8 +296,7 @@ QVariant IostatTableModel::headerData(int section, Qt::Orientation orientation, 
     case Qt::DisplayRole:
         return section == 0 ? QStringLiteral("Device") : MetricCatalog::column(metricAt(section));
     case Qt::ToolTipRole:
-        return section == 0 ? QStringLiteral("Kernel name (and label) of the device")
-                            : MetricCatalog::tooltip(metricAt(section));
+        return section == 0 ? tr("Kernel name (and label) of the device") : MetricCatalog::tooltip(metricAt(section));
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(section == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
     default:

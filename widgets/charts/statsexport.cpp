@@ -1,5 +1,6 @@
 #include "charts/statsexport.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -13,7 +14,8 @@ QString joinedWithAnd(const QStringList &items)
 {
     if (items.size() <= 1)
         return items.value(0);
-    return items.mid(0, items.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") + items.last();
+    return QCoreApplication::translate("StatsExport", "%1 and %2")
+        .arg(items.mid(0, items.size() - 1).join(QStringLiteral(", ")), items.last());
 }
 
 } // namespace
@@ -83,19 +85,20 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     Outcome out;
     out.directory = QDir(directory).absolutePath();
     if (names.isEmpty()) {
-        out.error = QStringLiteral("no format chosen: nothing to write");
+        out.error = QCoreApplication::translate("StatsExport", "no format chosen: nothing to write");
         return out;
     }
     if (!QDir().mkpath(out.directory)) {
-        out.error = QStringLiteral("%1: cannot create the folder").arg(out.directory);
+        out.error = QCoreApplication::translate("StatsExport", "%1: cannot create the folder").arg(out.directory);
         return out;
     }
     if (existing == ExistingFile::Refuse) {
         const QStringList taken = existingNames(out.directory, names);
         if (!taken.isEmpty()) {
-            out.error = QStringLiteral("%1 already %2 there (nothing was replaced)")
-                            .arg(joinedWithAnd(taken),
-                                taken.size() == 1 ? QStringLiteral("exists") : QStringLiteral("exist"));
+            out.error = (taken.size() == 1
+                    ? QCoreApplication::translate("StatsExport", "%1 already exists there (nothing was replaced)")
+                    : QCoreApplication::translate("StatsExport", "%1 already exist there (nothing was replaced)"))
+                            .arg(joinedWithAnd(taken));
             return out;
         }
     }
@@ -103,7 +106,8 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     // names), so that a chart that cannot be drawn leaves the folder as it was.
     QTemporaryDir staging(QDir(out.directory).filePath(QStringLiteral(".dmtune-export-XXXXXX")));
     if (!staging.isValid()) {
-        out.error = QStringLiteral("%1: cannot write there (%2)").arg(out.directory, staging.errorString());
+        out.error = QCoreApplication::translate("StatsExport", "%1: cannot write there (%2)")
+                        .arg(out.directory, staging.errorString());
         return out;
     }
     for (const QString &name : names) {
@@ -138,28 +142,36 @@ QString describeNames(const QStringList &chartIds, Formats formats)
         if (formats.testFlag(f))
             images << u'.' + suffix(f);
     }
-    QStringList parts;
+    QString charts;
     if (!images.isEmpty() && !chartIds.isEmpty())
-        parts << QStringLiteral("%1 as %2").arg(chartIds.join(QStringLiteral(", ")), joinedWithAnd(images));
-    if (formats.testFlag(Format::Csv))
-        parts << csvFileName();
-    return parts.join(QStringLiteral(", and "));
+        charts = QCoreApplication::translate("StatsExport", "%1 as %2")
+                     .arg(chartIds.join(QStringLiteral(", ")), joinedWithAnd(images));
+    if (!formats.testFlag(Format::Csv))
+        return charts;
+    if (charts.isEmpty())
+        return csvFileName();
+    return QCoreApplication::translate("StatsExport", "%1, and %2").arg(charts, csvFileName());
 }
 
 QString describe(const Outcome &outcome, const QStringList &chartIds, Formats formats)
 {
     const qsizetype n = outcome.written.size();
-    const QString files = n == 1 ? QStringLiteral("1 file") : QStringLiteral("%1 files").arg(n);
+    const QString files = n == 1 ? QCoreApplication::translate("StatsExport", "1 file")
+                                 : QCoreApplication::translate("StatsExport", "%1 files").arg(n);
     if (outcome.ok())
-        return QStringLiteral("Wrote %1 into %2: %3.").arg(files, outcome.directory, describeNames(chartIds, formats));
-    QString text = QStringLiteral("Export into %1 failed: %2.").arg(outcome.directory, outcome.error);
+        return QCoreApplication::translate("StatsExport", "Wrote %1 into %2: %3.")
+            .arg(files, outcome.directory, describeNames(chartIds, formats));
+    QString text = QCoreApplication::translate("StatsExport", "Export into %1 failed: %2.")
+                       .arg(outcome.directory, outcome.error);
     if (n == 0) {
-        text += QStringLiteral(" Nothing was written.");
+        text += u' ' + QCoreApplication::translate("StatsExport", "Nothing was written.");
     } else {
         QStringList names;
         for (const QString &path : outcome.written)
             names << QFileInfo(path).fileName();
-        text += QStringLiteral(" Written before that (%1): %2.").arg(files, names.join(QStringLiteral(", ")));
+        text += u' '
+            + QCoreApplication::translate("StatsExport", "Written before that (%1): %2.")
+                  .arg(files, names.join(QStringLiteral(", ")));
     }
     return text;
 }

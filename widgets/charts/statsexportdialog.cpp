@@ -3,6 +3,7 @@
 #include "messagebanner.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -26,31 +27,38 @@ QString formatText(Format format, qsizetype charts)
 {
     switch (format) {
     case Format::Png:
-        return QStringLiteral("&PNG pictures, one per chart (%1 files)").arg(charts);
+        return QCoreApplication::translate("StatsExportDialog", "&PNG pictures, one per chart (%1 files)").arg(charts);
     case Format::Pdf:
-        return QStringLiteral("P&DF vector graphics, one per chart (%1 files)").arg(charts);
+        return QCoreApplication::translate("StatsExportDialog", "P&DF vector graphics, one per chart (%1 files)")
+            .arg(charts);
     case Format::Svg:
-        return QStringLiteral("&SVG vector graphics, one per chart (%1 files)").arg(charts);
+        return QCoreApplication::translate("StatsExportDialog", "&SVG vector graphics, one per chart (%1 files)")
+            .arg(charts);
     case Format::Csv:
         break;
     }
-    return QStringLiteral("&CSV samples (1 file, %1)").arg(statsexport::csvFileName());
+    return QCoreApplication::translate("StatsExportDialog", "&CSV samples (1 file, %1)")
+        .arg(statsexport::csvFileName());
 }
 
 QString formatToolTip(Format format)
 {
     switch (format) {
     case Format::Png:
-        return QStringLiteral("Each chart as drawn on screen, for slides and tickets");
+        return QCoreApplication::translate(
+            "StatsExportDialog", "Each chart as drawn on screen, for slides and tickets");
     case Format::Pdf:
-        return QStringLiteral("Each chart as vector graphics, for documents and printing");
+        return QCoreApplication::translate(
+            "StatsExportDialog", "Each chart as vector graphics, for documents and printing");
     case Format::Svg:
-        return QStringLiteral("Each chart as vector graphics, for editing and web pages");
+        return QCoreApplication::translate(
+            "StatsExportDialog", "Each chart as vector graphics, for editing and web pages");
     case Format::Csv:
         break;
     }
-    return QStringLiteral("Every interval kept of the charted devices, one row per device and interval, with "
-                          "iostat -x's column names (the format of dmtunectl stat --csv)");
+    return QCoreApplication::translate("StatsExportDialog",
+        "Every interval kept of the charted devices, one row per device and interval, with "
+        "iostat -x's column names (the format of dmtunectl stat --csv)");
 }
 
 } // namespace
@@ -61,32 +69,36 @@ StatsExportDialog::StatsExportDialog(const QStringList &chartIds, const QStringL
     , m_chartIds(chartIds)
 {
     setObjectName(QStringLiteral("statsExportDialog"));
-    setWindowTitle(QStringLiteral("Export statistics"));
+    setWindowTitle(tr("Export statistics"));
     auto *layout = new QVBoxLayout(this);
 
-    auto *intro = new QLabel(QStringLiteral("The %1 charts (%2)%3 and the samples behind them, as files in a folder.")
-                                 .arg(chartIds.size())
-                                 .arg(chartTitles.join(QStringLiteral(", ")),
-                                     devices.isEmpty() ? QString() : QStringLiteral(" of %1").arg(devices)),
+    const QString titles = chartTitles.join(QStringLiteral(", "));
+    auto *intro = new QLabel(devices.isEmpty()
+            ? tr("The %1 charts (%2) and the samples behind them, as files in a folder.")
+                  .arg(chartIds.size())
+                  .arg(titles)
+            : tr("The %1 charts (%2) of %3 and the samples behind them, as files in a folder.")
+                  .arg(chartIds.size())
+                  .arg(titles, devices),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
     auto *folderRow = new QHBoxLayout;
-    auto *folderLabel = new QLabel(QStringLiteral("&Folder:"), this);
+    auto *folderLabel = new QLabel(tr("&Folder:"), this);
     m_directory = new QLineEdit(directory, this);
     m_directory->setObjectName(QStringLiteral("exportDirectory"));
     m_directory->setMinimumWidth(420);
-    m_directory->setToolTip(QStringLiteral("Created if it does not exist"));
+    m_directory->setToolTip(tr("Created if it does not exist"));
     folderLabel->setBuddy(m_directory);
-    auto *browse = new QPushButton(QStringLiteral("&Browse…"), this);
+    auto *browse = new QPushButton(tr("&Browse…"), this);
     connect(browse, &QPushButton::clicked, this, &StatsExportDialog::browse);
     folderRow->addWidget(folderLabel);
     folderRow->addWidget(m_directory, 1);
     folderRow->addWidget(browse);
     layout->addLayout(folderRow);
 
-    auto *box = new QGroupBox(QStringLiteral("Formats"), this);
+    auto *box = new QGroupBox(tr("Formats"), this);
     auto *boxLayout = new QVBoxLayout(box);
     for (Format f : statsexport::allFormats) {
         auto *check = new QCheckBox(formatText(f, chartIds.size()), box);
@@ -108,15 +120,15 @@ StatsExportDialog::StatsExportDialog(const QStringList &chartIds, const QStringL
     m_conflict = new MessageBanner(this);
     m_conflict->setObjectName(QStringLiteral("exportConflict"));
     m_conflict->label()->setTextFormat(Qt::PlainText);
-    m_replace = new QCheckBox(QStringLiteral("&Replace them"), m_conflict);
+    m_replace = new QCheckBox(tr("&Replace them"), m_conflict);
     m_replace->setObjectName(QStringLiteral("replaceExisting"));
-    m_replace->setToolTip(QStringLiteral("Write over the files listed (each is replaced whole, never through a link)"));
+    m_replace->setToolTip(tr("Write over the files listed (each is replaced whole, never through a link)"));
     m_conflict->addButton(m_replace);
     connect(m_replace, &QCheckBox::toggled, this, &StatsExportDialog::refresh);
     layout->addWidget(m_conflict);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_export = buttons->addButton(QStringLiteral("&Export"), QDialogButtonBox::AcceptRole);
+    m_export = buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole);
     m_export->setObjectName(QStringLiteral("exportButton"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -193,16 +205,19 @@ void StatsExportDialog::refresh()
     const QStringList taken = existingNames();
     QString summary;
     if (names.isEmpty()) {
-        summary = QStringLiteral("Choose at least one format.");
+        summary = tr("Choose at least one format.");
     } else if (dir.isEmpty()) {
-        summary = QStringLiteral("Choose a folder.");
+        summary = tr("Choose a folder.");
     } else {
-        const QFileInfo info(dir);
-        summary = QStringLiteral("Writes %1 %2 into %3%4: %5.")
-                      .arg(names.size())
-                      .arg(names.size() == 1 ? QStringLiteral("file") : QStringLiteral("files"), dir,
-                          info.exists() ? QString() : QStringLiteral(" (a new folder)"),
-                          statsexport::describeNames(m_chartIds, formats()));
+        const bool exists = QFileInfo(dir).exists();
+        const QString described = statsexport::describeNames(m_chartIds, formats());
+        if (names.size() == 1)
+            summary = (exists ? tr("Writes 1 file into %1: %2.") : tr("Writes 1 file into %1 (a new folder): %2."))
+                          .arg(dir, described);
+        else
+            summary = (exists ? tr("Writes %1 files into %2: %3.") : tr("Writes %1 files into %2 (a new folder): %3."))
+                          .arg(names.size())
+                          .arg(dir, described);
     }
     m_summary->setText(summary);
     if (taken != m_taken) {
@@ -215,25 +230,28 @@ void StatsExportDialog::refresh()
         m_conflict->hide();
     } else {
         m_conflict->showMessage(MessageTone::Warning,
-            QStringLiteral("%1 of these %2 already in this folder: %3. They are left as they are unless you "
-                           "replace them (or choose another folder).")
-                .arg(taken.size())
-                .arg(taken.size() == 1 ? QStringLiteral("file is") : QStringLiteral("files are"),
-                    taken.join(QStringLiteral(", "))));
+            taken.size() == 1
+                ? tr("1 of these file is already in this folder: %1. They are left as they are unless you "
+                     "replace them (or choose another folder).")
+                      .arg(taken.constFirst())
+                : tr("%1 of these files are already in this folder: %2. They are left as they are unless you "
+                     "replace them (or choose another folder).")
+                      .arg(taken.size())
+                      .arg(taken.join(QStringLiteral(", "))));
     }
     const bool blocked = !taken.isEmpty() && !m_replace->isChecked();
     m_export->setEnabled(!names.isEmpty() && !dir.isEmpty() && !blocked);
-    m_export->setText(names.isEmpty() ? QStringLiteral("&Export")
-                                      : QStringLiteral("&Export %1 %2")
-                                            .arg(names.size())
-                                            .arg(names.size() == 1 ? QStringLiteral("file") : QStringLiteral("files")));
+    if (names.isEmpty())
+        m_export->setText(tr("&Export"));
+    else
+        m_export->setText(names.size() == 1 ? tr("&Export 1 file") : tr("&Export %1 files").arg(names.size()));
     m_export->setToolTip(
-        blocked ? QStringLiteral("Some files exist there: tick Replace them, or choose another folder") : QString());
+        blocked ? tr("Some files exist there: tick Replace them, or choose another folder") : QString());
 }
 
 void StatsExportDialog::browse()
 {
-    auto *dialog = new QFileDialog(this, QStringLiteral("Folder for the statistics"));
+    auto *dialog = new QFileDialog(this, tr("Folder for the statistics"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::Directory);
     dialog->setOption(QFileDialog::ShowDirsOnly);

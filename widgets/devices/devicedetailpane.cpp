@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,7 +30,7 @@ namespace {
 // Admins paste WWIDs and values into commands: Ctrl+C copies the selected cells, tab-separated.
 void addCopyAction(QTableView *view)
 {
-    auto *copy = new QAction(QStringLiteral("Copy"), view);
+    auto *copy = new QAction(QCoreApplication::translate("DeviceDetailPane", "Copy"), view);
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
     view->addAction(copy);
@@ -93,7 +94,7 @@ DeviceDetailPane::DeviceDetailPane(SysfsRoot sysfs, QWidget *parent)
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_properties = new QTableWidget(0, 2, this);
-    m_properties->setHorizontalHeaderLabels({ QStringLiteral("Property"), QStringLiteral("Value") });
+    m_properties->setHorizontalHeaderLabels({ tr("Property"), tr("Value") });
     setUpWrappingTable(m_properties, 1);
 
     m_queuePanel = new QWidget(this);
@@ -102,7 +103,7 @@ DeviceDetailPane::DeviceDetailPane(SysfsRoot sysfs, QWidget *parent)
     m_queueSummary->setTextFormat(Qt::RichText);
     m_queueSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_queueFilter = new QLineEdit(m_queuePanel);
-    m_queueFilter->setPlaceholderText(QStringLiteral("Filter attributes"));
+    m_queueFilter->setPlaceholderText(tr("Filter attributes"));
     m_queueFilter->setClearButtonEnabled(true);
     m_queueModel = new QueueAttributeModel(this);
     m_queueProxy = new QSortFilterProxyModel(this);
@@ -199,8 +200,7 @@ void DeviceDetailPane::rebuild()
 {
     if (m_device.isEmpty()) {
         m_title->setText(titleHtml(m_machineName,
-            { QStringLiteral("kernel ")
-                + (m_snapshot.kernelRelease.isEmpty() ? QStringLiteral("unknown") : m_snapshot.kernelRelease) }));
+            { tr("kernel %1").arg(m_snapshot.kernelRelease.isEmpty() ? tr("unknown") : m_snapshot.kernelRelease) }));
         showProperties(describeSnapshot(m_snapshot, m_machineName));
         m_queuePanel->hide();
         return;
@@ -217,14 +217,13 @@ void DeviceDetailPane::rebuild()
         return;
     }
     if (const BlockDevice *disk = diskOfPartition(m_snapshot, m_device)) {
-        m_title->setText(titleHtml(m_device, { QStringLiteral("partition of ") + disk->name }));
+        m_title->setText(titleHtml(m_device, { tr("partition of %1").arg(disk->name) }));
         showProperties(describeDevice(m_snapshot, m_device));
         showQueue(disk->name, m_device);
         return;
     }
-    m_title->setText(titleHtml(m_device, { QStringLiteral("no longer present") }));
-    showProperties({ { QStringLiteral("Device"),
-        QStringLiteral("%1 is not in the latest scan (removed?)").arg(m_device), false } });
+    m_title->setText(titleHtml(m_device, { tr("no longer present") }));
+    showProperties({ { tr("Device"), tr("%1 is not in the latest scan (removed?)").arg(m_device), false } });
     m_queuePanel->hide();
 }
 
@@ -265,7 +264,7 @@ void DeviceDetailPane::showQueue(const QString &device, const QString &partition
     if (another) {
         // Not the last device's values under this one's name while its queue is read.
         m_queueModel->setAttributes({});
-        m_queueSummary->setText(QStringLiteral("<b>Queue</b> of %1: <i>reading…</i>").arg(device.toHtmlEscaped()));
+        m_queueSummary->setText(tr("<b>Queue</b> of %1: <i>reading…</i>").arg(device.toHtmlEscaped()));
     }
     m_readingQueue = true;
     // Dozens of files, some computed by the driver on each read: off the UI thread.
@@ -288,22 +287,21 @@ void DeviceDetailPane::showQueueAttributes(const QueueAttributes &queue)
     m_queueModel->setAttributes(queue.attributes);
     QString summary;
     if (!partition.isEmpty())
-        summary = QStringLiteral("%1 is a partition and shares the queue of %2. ").arg(partition, device);
+        summary = tr("%1 is a partition and shares the queue of %2.").arg(partition, device) + QLatin1Char(' ');
     if (!queue.present) {
-        summary += QStringLiteral("<b>Queue attributes:</b> %1 has no queue directory (%2 not found).")
+        summary += tr("<b>Queue attributes:</b> %1 has no queue directory (%2 not found).")
                        .arg(device, m_sysfs.path(queue.directory).toHtmlEscaped());
     } else {
-        summary += QStringLiteral("<b>Queue</b> %1: %2 attributes, <b>%3 writable</b>")
+        summary += tr("<b>Queue</b> %1: %2 attributes, <b>%3 writable</b>")
                        .arg(queue.directory.toHtmlEscaped())
                        .arg(queue.attributes.size())
                        .arg(queue.writableCount());
         if (!m_sysfs.isLive())
-            summary += QStringLiteral(" · captured tree, read-only");
+            summary += QStringLiteral(" · ") + tr("captured tree, read-only");
     }
     m_queueSummary->setText(summary);
-    m_queueSummary->setToolTip(
-        QStringLiteral("Writable (bold) comes from each file's mode bits; the kernel still checks "
-                       "every value written, and writing needs root."));
+    m_queueSummary->setToolTip(tr("Writable (bold) comes from each file's mode bits; the kernel still checks "
+                                  "every value written, and writing needs root."));
     m_queueView->setVisible(!queue.attributes.isEmpty());
     m_queueFilter->setVisible(!queue.attributes.isEmpty());
 }

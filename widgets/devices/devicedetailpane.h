@@ -57,7 +57,7 @@ private:
     SysfsRoot m_sysfs;
     DeviceSnapshot m_snapshot;
     QString m_device;
-    QString m_machineName = QStringLiteral("This machine");
+    QString m_machineName = tr("This machine");
 
     QLabel *m_title = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -1,5 +1,7 @@
 #include "devices/devicelabels.h"
 
+#include <QCoreApplication>
+
 #include <array>
 
 namespace dmtune {
@@ -7,7 +9,7 @@ namespace dmtune {
 QString formatSize(qint64 bytes)
 {
     if (bytes < 0)
-        return QStringLiteral("unknown");
+        return QCoreApplication::translate("DeviceLabels", "unknown");
     if (bytes < 1024)
         return QStringLiteral("%1 B").arg(bytes);
     static const std::array<const char *, 6> units = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
@@ -32,12 +34,12 @@ QString groupStateLabel(const QString &state)
         return QStringLiteral("enabled");
     if (state == QLatin1String("D"))
         return QStringLiteral("disabled");
-    return state.isEmpty() ? QStringLiteral("unknown") : state;
+    return state.isEmpty() ? QCoreApplication::translate("DeviceLabels", "unknown") : state;
 }
 
 QString pathGroupLabel(const PathGroupInfo &group)
 {
-    QStringList parts { QStringLiteral("Group %1").arg(group.index) };
+    QStringList parts { QCoreApplication::translate("DeviceLabels", "Group %1").arg(group.index) };
     if (!group.selector.isEmpty())
         parts.append(group.selector);
     parts.append(groupStateLabel(group.state));
@@ -50,15 +52,16 @@ QString pathStateLabel(const QString &state)
         return QStringLiteral("active");
     if (state == QLatin1String("F"))
         return QStringLiteral("failed");
-    return state.isEmpty() ? QStringLiteral("unknown") : state;
+    return state.isEmpty() ? QCoreApplication::translate("DeviceLabels", "unknown") : state;
 }
 
 QString pathStatusText(const PathInfo &path)
 {
     QString text = pathStateLabel(path.state);
     if (path.failCount >= 0)
-        text += path.failCount == 1 ? QStringLiteral(" · 1 failure")
-                                    : QStringLiteral(" · %1 failures").arg(path.failCount);
+        text += QStringLiteral(" · ")
+            + (path.failCount == 1 ? QCoreApplication::translate("DeviceLabels", "1 failure")
+                                   : QCoreApplication::translate("DeviceLabels", "%1 failures").arg(path.failCount));
     return text;
 }
 
@@ -66,7 +69,8 @@ QString identityText(const BlockDevice &device)
 {
     switch (device.kind) {
     case DeviceKind::Loop:
-        return device.loopBackingFile.isEmpty() ? QStringLiteral("no backing file") : device.loopBackingFile;
+        return device.loopBackingFile.isEmpty() ? QCoreApplication::translate("DeviceLabels", "no backing file")
+                                                : device.loopBackingFile;
     case DeviceKind::Md:
         return device.mdLevel;
     case DeviceKind::Multipath:
@@ -95,9 +99,9 @@ QString stateText(const BlockDevice &device)
     if (!device.scsi.state.isEmpty())
         parts.append(device.scsi.state);
     if (device.readOnly)
-        parts.append(QStringLiteral("read-only"));
+        parts.append(QCoreApplication::translate("DeviceLabels", "read-only"));
     if (device.removable)
-        parts.append(QStringLiteral("removable"));
+        parts.append(QCoreApplication::translate("DeviceLabels", "removable"));
     return parts.join(QStringLiteral(" · "));
 }
 

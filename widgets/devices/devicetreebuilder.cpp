@@ -2,6 +2,8 @@
 
 #include "devices/devicelabels.h"
 
+#include <QCoreApplication>
+
 namespace dmtune {
 
 namespace {
@@ -43,29 +45,33 @@ public:
     {
         auto root = makeNode(DeviceRowType::Section, QString(), QString());
         auto maps = makeNode(DeviceRowType::Section, mapsSectionKey(), QString());
-        maps->text[NameColumn] = QStringLiteral("Multipath maps");
-        maps->text[IdentityColumn] = countText(m_snapshot.maps.size(), QStringLiteral("map"), QStringLiteral("maps"));
+        maps->text[NameColumn] = QCoreApplication::translate("DeviceTreeBuilder", "Multipath maps");
+        maps->text[IdentityColumn]
+            = countText(m_snapshot.maps.size(), QCoreApplication::translate("DeviceTreeBuilder", "1 map"),
+                QCoreApplication::translate("DeviceTreeBuilder", "%1 maps"));
         for (const auto &map : m_snapshot.maps)
             maps->addChild(mapNode(map));
         root->addChild(std::move(maps));
 
         auto other = makeNode(DeviceRowType::Section, otherDevicesSectionKey(), QString());
-        other->text[NameColumn] = QStringLiteral("Other devices");
+        other->text[NameColumn] = QCoreApplication::translate("DeviceTreeBuilder", "Other devices");
         for (const auto &device : m_snapshot.devices) {
             if (device.kind == DeviceKind::Multipath || m_snapshot.mapOfPath(device.name))
                 continue;
             other->addChild(deviceNode(device));
         }
         other->text[IdentityColumn]
-            = countText(int(other->children.size()), QStringLiteral("device"), QStringLiteral("devices"));
+            = countText(int(other->children.size()), QCoreApplication::translate("DeviceTreeBuilder", "1 device"),
+                QCoreApplication::translate("DeviceTreeBuilder", "%1 devices"));
         root->addChild(std::move(other));
         return root;
     }
 
 private:
+    // `one` is the text for 1 ("1 map"), `many` has %1 for the number ("%1 maps").
     static QString countText(qsizetype n, const QString &one, const QString &many)
     {
-        return n == 0 ? QStringLiteral("none") : QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+        return n == 0 ? QCoreApplication::translate("DeviceTreeBuilder", "none") : n == 1 ? one : many.arg(n);
     }
 
     std::unique_ptr<DeviceTreeNode> mapNode(const MultipathMap &map)
@@ -90,8 +96,9 @@ private:
         }
         if (const auto *device = m_snapshot.device(map.device))
             node->text[SchedulerColumn] = device->scheduler;
-        node->toolTip = storage.isEmpty() ? QStringLiteral("uuid %1").arg(map.uuid)
-                                          : QStringLiteral("%1, uuid %2").arg(storage, map.uuid);
+        node->toolTip = storage.isEmpty()
+            ? QCoreApplication::translate("DeviceTreeBuilder", "uuid %1").arg(map.uuid)
+            : QCoreApplication::translate("DeviceTreeBuilder", "%1, uuid %2").arg(storage, map.uuid);
 
         if (map.groupsKnown) {
             int paths = 0;
@@ -103,12 +110,15 @@ private:
                     active += path.state == QLatin1String("A") ? 1 : 0;
                 }
             }
-            node->text[StateColumn] = QStringLiteral("%1 of %2 paths active").arg(active).arg(paths);
+            node->text[StateColumn]
+                = QCoreApplication::translate("DeviceTreeBuilder", "%1 of %2 paths active").arg(active).arg(paths);
             node->attention = active < paths;
         } else {
             node->addChild(unknownGroupsNode(map, key));
-            node->text[StateColumn] = countText(map.slaves.size(), QStringLiteral("path"), QStringLiteral("paths"))
-                + QStringLiteral(" · groups unknown");
+            node->text[StateColumn]
+                = countText(map.slaves.size(), QCoreApplication::translate("DeviceTreeBuilder", "1 path"),
+                      QCoreApplication::translate("DeviceTreeBuilder", "%1 paths"))
+                + QStringLiteral(" · ") + QCoreApplication::translate("DeviceTreeBuilder", "groups unknown");
         }
         // A map is often stacked on (kpartx partitions, LVM): show that too.
         if (const auto *device = m_snapshot.device(map.device)) {
@@ -124,21 +134,25 @@ private:
         const QString key = QStringLiteral("%1/group/%2").arg(mapKey).arg(group.index);
         auto node = makeNode(DeviceRowType::PathGroup, key, map.device);
         node->text[NameColumn] = pathGroupLabel(group);
-        node->text[KindColumn] = QStringLiteral("path group");
+        node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "path group");
         int active = 0;
         for (const auto &path : group.paths)
             active += path.state == QLatin1String("A") ? 1 : 0;
-        QString state = QStringLiteral("%1 of %2 paths active").arg(active).arg(group.paths.size());
+        QString state = QCoreApplication::translate("DeviceTreeBuilder", "%1 of %2 paths active")
+                            .arg(active)
+                            .arg(group.paths.size());
         if (group.index == map.nextGroup)
-            state += QStringLiteral(" · next");
+            state += QStringLiteral(" · ")
+                + QCoreApplication::translate("DeviceTreeBuilder", "next", "the path group dm switches to next");
         node->text[StateColumn] = state;
         // Selector arguments are nearly always the default "0": the tooltip has them, the column stays narrow.
-        node->toolTip = QStringLiteral("Path group %1 of %2, path selector %3 %4")
-                            .arg(group.index)
-                            .arg(map.name, group.selector,
-                                group.selectorArgs.isEmpty()
-                                    ? QStringLiteral("(no arguments)")
-                                    : QStringLiteral("(arguments: %1)").arg(group.selectorArgs.join(QLatin1Char(' '))));
+        node->toolTip
+            = QCoreApplication::translate("DeviceTreeBuilder", "Path group %1 of %2, path selector %3 %4")
+                  .arg(group.index)
+                  .arg(map.name, group.selector,
+                      group.selectorArgs.isEmpty() ? QCoreApplication::translate("DeviceTreeBuilder", "(no arguments)")
+                                                   : QCoreApplication::translate("DeviceTreeBuilder", "(arguments: %1)")
+                                                         .arg(group.selectorArgs.join(QLatin1Char(' '))));
         for (const auto &path : group.paths)
             node->addChild(pathNode(key, path.name.isEmpty() ? path.devnum : path.name, &path));
         return node;
@@ -150,11 +164,14 @@ private:
     std::unique_ptr<DeviceTreeNode> unknownGroupsNode(const MultipathMap &map, const QString &mapKey)
     {
         auto node = makeNode(DeviceRowType::PathGroup, mapKey + QStringLiteral("/group/unknown"), map.device);
-        const QString reason
-            = map.groupsUnknownReason.isEmpty() ? QStringLiteral("device-mapper did not say") : map.groupsUnknownReason;
-        node->text[NameColumn] = QStringLiteral("Path groups unknown: %1; paths from sysfs").arg(reason);
+        const QString reason = map.groupsUnknownReason.isEmpty()
+            ? QCoreApplication::translate("DeviceTreeBuilder", "device-mapper did not say")
+            : map.groupsUnknownReason;
+        node->text[NameColumn]
+            = QCoreApplication::translate("DeviceTreeBuilder", "Path groups unknown: %1; paths from sysfs").arg(reason);
         node->spansRow = true;
-        node->toolTip = QStringLiteral("Path groups unknown: %1. The paths below come from %2's slaves in sysfs.")
+        node->toolTip = QCoreApplication::translate(
+            "DeviceTreeBuilder", "Path groups unknown: %1. The paths below come from %2's slaves in sysfs.")
                             .arg(reason, map.device);
         for (const auto &slave : map.slaves)
             node->addChild(pathNode(node->key, slave, nullptr));
@@ -185,9 +202,9 @@ private:
             if (auto hardware = hardwareNode(key, *device))
                 node->addChild(std::move(hardware));
         } else {
-            node->text[KindColumn] = QStringLiteral("path");
+            node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "path");
             if (node->text[StateColumn].isEmpty())
-                node->text[StateColumn] = QStringLiteral("not in sysfs");
+                node->text[StateColumn] = QCoreApplication::translate("DeviceTreeBuilder", "not in sysfs");
         }
         return node;
     }
@@ -198,8 +215,8 @@ private:
         if (device.kind == DeviceKind::Scsi && !device.scsi.hctl.isEmpty()) {
             node->text[NameColumn] = device.scsi.hctl;
             node->text[KindColumn] = device.scsi.transport.isEmpty()
-                ? QStringLiteral("SCSI device")
-                : QStringLiteral("SCSI device (%1)").arg(device.scsi.transport);
+                ? QCoreApplication::translate("DeviceTreeBuilder", "SCSI device")
+                : QCoreApplication::translate("DeviceTreeBuilder", "SCSI device (%1)").arg(device.scsi.transport);
             node->text[IdentityColumn] = QStringList { device.scsi.vendor, device.scsi.model, device.scsi.rev }
                                              .join(QLatin1Char(' '))
                                              .simplified();
@@ -207,20 +224,22 @@ private:
             if (!device.scsi.state.isEmpty())
                 state.append(device.scsi.state);
             if (!device.scsi.queueDepth.isEmpty())
-                state.append(QStringLiteral("queue depth ") + device.scsi.queueDepth);
+                state.append(
+                    QCoreApplication::translate("DeviceTreeBuilder", "queue depth %1").arg(device.scsi.queueDepth));
             node->text[StateColumn] = state.join(QStringLiteral(" · "));
-            node->toolTip = QStringLiteral("H:C:T:L %1, sysfs %2").arg(device.scsi.hctl, device.parentDevicePath);
+            node->toolTip = QCoreApplication::translate("DeviceTreeBuilder", "H:C:T:L %1, sysfs %2")
+                                .arg(device.scsi.hctl, device.parentDevicePath);
         } else if (device.kind == DeviceKind::NvmeNamespace && !device.nvme.controller.isEmpty()) {
             node->text[NameColumn] = device.nvme.controller;
             node->text[KindColumn] = device.nvme.transport.isEmpty()
-                ? QStringLiteral("NVMe controller")
-                : QStringLiteral("NVMe controller (%1)").arg(device.nvme.transport);
+                ? QCoreApplication::translate("DeviceTreeBuilder", "NVMe controller")
+                : QCoreApplication::translate("DeviceTreeBuilder", "NVMe controller (%1)").arg(device.nvme.transport);
             node->text[IdentityColumn] = QStringList { device.model, device.nvme.address }.join(QStringLiteral(" · "));
             node->text[StateColumn] = device.nvme.subsystem;
             node->toolTip = device.parentDevicePath;
         } else if (!device.parentDevicePath.isEmpty()) {
             node->text[NameColumn] = device.parentDevicePath.section(QLatin1Char('/'), -1);
-            node->text[KindColumn] = QStringLiteral("parent device");
+            node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "parent device");
             node->text[IdentityColumn] = device.parentDevicePath;
         } else {
             return nullptr;
@@ -239,9 +258,11 @@ private:
             const QString partKey = key + QStringLiteral("/part/") + partition.name;
             auto part = makeNode(DeviceRowType::Partition, partKey, partition.name);
             part->text[NameColumn] = partition.name;
-            part->text[KindColumn] = QStringLiteral("partition");
+            part->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "partition");
             part->text[SizeColumn] = formatSize(partition.sizeBytes);
-            part->text[IdentityColumn] = QStringLiteral("partition %1 of %2").arg(partition.number).arg(device.name);
+            part->text[IdentityColumn] = QCoreApplication::translate("DeviceTreeBuilder", "partition %1 of %2")
+                                             .arg(partition.number)
+                                             .arg(device.name);
             part->toolTip = QStringLiteral("%1 (%2)").arg(partition.name, partition.devnum);
             for (const auto &holder : partition.holders)
                 part->addChild(holderNode(holder, partKey, 1));
@@ -259,13 +280,13 @@ private:
         const BlockDevice *device = m_snapshot.device(name);
         if (!device) {
             node->text[NameColumn] = name;
-            node->text[KindColumn] = QStringLiteral("holder");
-            node->text[StateColumn] = QStringLiteral("not in sysfs");
+            node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "holder");
+            node->text[StateColumn] = QCoreApplication::translate("DeviceTreeBuilder", "not in sysfs");
             return node;
         }
         fillDeviceColumns(*node, *device);
         node->text[NameColumn] = name;
-        node->toolTip = QStringLiteral("%1 (%2), stacked on %3")
+        node->toolTip = QCoreApplication::translate("DeviceTreeBuilder", "%1 (%2), stacked on %3")
                             .arg(name, device->devnum, parentKey.section(QLatin1Char('/'), -1));
         if (depth < maxStackDepth) {
             for (const auto &holder : device->holders)

@@ -206,17 +206,17 @@ QVariant DeviceTreeModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     switch (section) {
     case NameColumn:
-        return QStringLiteral("Name");
+        return tr("Name");
     case KindColumn:
-        return QStringLiteral("Kind");
+        return tr("Kind");
     case SizeColumn:
-        return QStringLiteral("Size");
+        return tr("Size");
     case IdentityColumn:
-        return QStringLiteral("Model/Identity");
+        return tr("Model/Identity");
     case StateColumn:
-        return QStringLiteral("State");
+        return tr("State");
     case SchedulerColumn:
-        return QStringLiteral("Scheduler");
+        return tr("Scheduler");
     default:
         return {};
     }

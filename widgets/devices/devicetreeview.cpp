@@ -176,10 +176,10 @@ QLineEdit *DeviceTreeView::filterEdit(QWidget *parent)
         return m_filterEdit;
     m_filterEdit = new QLineEdit(parent);
     m_filterEdit->setObjectName(QStringLiteral("deviceFilter"));
-    m_filterEdit->setPlaceholderText(QStringLiteral("Filter devices: name, WWID, model, size…"));
+    m_filterEdit->setPlaceholderText(tr("Filter devices: name, WWID, model, size…"));
     m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setToolTip(QStringLiteral("Shows the devices whose name or any column contains the text, with their "
-                                            "map and paths. Return selects the first; Escape clears."));
+    m_filterEdit->setToolTip(tr("Shows the devices whose name or any column contains the text, with their "
+                                "map and paths. Return selects the first; Escape clears."));
     connect(m_filterEdit, &QLineEdit::textChanged, this, &DeviceTreeView::setFilterText);
     connect(m_filterEdit, &QLineEdit::returnPressed, this, [this] {
         const QModelIndex match = firstMatch();

@@ -65,15 +65,15 @@ QVariant QueueAttributeModel::data(const QModelIndex &index, int role) const
         case ValueColumn:
             return attribute.value;
         case WritableColumn:
-            return attribute.writable ? QStringLiteral("yes") : QStringLiteral("no");
+            return attribute.writable ? tr("yes") : tr("no");
         default:
             return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == WritableColumn)
             return attribute.writable
-                ? QStringLiteral("The file's mode lets its owner write it (the kernel still checks the value).")
-                : QStringLiteral("Read-only: the kernel reports this value.");
+                ? tr("The file's mode lets its owner write it (the kernel still checks the value).")
+                : tr("Read-only: the kernel reports this value.");
         if (index.column() == ValueColumn)
             return attribute.value;
         return QStringLiteral("queue/") + attribute.name;
@@ -102,11 +102,11 @@ QVariant QueueAttributeModel::headerData(int section, Qt::Orientation orientatio
         return {};
     switch (section) {
     case AttributeColumn:
-        return QStringLiteral("Attribute");
+        return tr("Attribute");
     case ValueColumn:
-        return QStringLiteral("Value");
+        return tr("Value");
     case WritableColumn:
-        return QStringLiteral("Writable");
+        return tr("Writable");
     default:
         return {};
     }

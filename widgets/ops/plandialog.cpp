@@ -25,7 +25,7 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     , m_plan(plan)
 {
     setObjectName(QStringLiteral("planDialog"));
-    setWindowTitle(plan.risks.isEmpty() ? QStringLiteral("Confirm") : QStringLiteral("Confirm a risky operation"));
+    setWindowTitle(plan.risks.isEmpty() ? tr("Confirm") : tr("Confirm a risky operation"));
     QStringList words;
     for (const OperationRisk &risk : plan.risks) {
         if (!risk.confirmDevice.isEmpty() && !words.contains(risk.confirmDevice))
@@ -36,18 +36,18 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     QString text = QStringLiteral("<p><b>%1</b></p>").arg(plan.summary.toHtmlEscaped());
     if (!plan.steps.isEmpty())
-        text += QStringLiteral("<p>What happens:</p>") + listHtml(plan.steps);
+        text += tr("<p>What happens:</p>") + listHtml(plan.steps);
     if (!plan.refusals.isEmpty())
-        text += QStringLiteral("<p><b>It cannot run:</b></p>") + listHtml(plan.refusals);
+        text += tr("<p><b>It cannot run:</b></p>") + listHtml(plan.refusals);
     QStringList risks;
     for (const OperationRisk &risk : plan.risks)
-        risks.append(risk.confirmable ? risk.text : QStringLiteral("refused: ") + risk.text);
+        risks.append(risk.confirmable ? risk.text : tr("refused: %1").arg(risk.text));
     if (!risks.isEmpty())
-        text += QStringLiteral("<p><b>Risks:</b></p>") + listHtml(risks);
+        text += tr("<p><b>Risks:</b></p>") + listHtml(risks);
     if (!plan.notes.isEmpty())
         text += listHtml(plan.notes);
     if (!m_word.isEmpty())
-        text += QStringLiteral("<p>Type <b>%1</b> to confirm.</p>").arg(m_word.toHtmlEscaped());
+        text += tr("<p>Type <b>%1</b> to confirm.</p>").arg(m_word.toHtmlEscaped());
     auto *label = new QLabel(text, this);
     label->setObjectName(QStringLiteral("planText"));
     label->setWordWrap(true);
@@ -67,7 +67,7 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     m_edit->setVisible(!m_word.isEmpty());
     layout->addWidget(m_edit);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_run = buttons->addButton(plan.risks.isEmpty() ? QStringLiteral("Run") : QStringLiteral("Run anyway"),
+    m_run = buttons->addButton(plan.risks.isEmpty() ? tr("Run") : tr("Run anyway"),
         plan.risks.isEmpty() ? QDialogButtonBox::AcceptRole : QDialogButtonBox::DestructiveRole);
     m_run->setObjectName(QStringLiteral("planRun"));
     m_run->setEnabled(confirmed());

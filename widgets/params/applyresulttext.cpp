@@ -2,6 +2,7 @@
 
 #include "messagestyle.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 namespace dmtune {
@@ -19,15 +20,15 @@ QString stageText(ApplyError::Stage stage)
 {
     switch (stage) {
     case ApplyError::Stage::Validate:
-        return QStringLiteral("check");
+        return QCoreApplication::translate("ApplyResultText", "check", "step of a transaction");
     case ApplyError::Stage::Write:
-        return QStringLiteral("write");
+        return QCoreApplication::translate("ApplyResultText", "write", "step of a transaction");
     case ApplyError::Stage::ReadBack:
-        return QStringLiteral("read back");
+        return QCoreApplication::translate("ApplyResultText", "read back", "step of a transaction");
     case ApplyError::Stage::Rollback:
-        return QStringLiteral("restore");
+        return QCoreApplication::translate("ApplyResultText", "restore", "step of a transaction");
     case ApplyError::Stage::Helper:
-        return QStringLiteral("helper");
+        return QCoreApplication::translate("ApplyResultText", "helper", "step of a transaction");
     }
     return {};
 }
@@ -39,7 +40,8 @@ QString applySummary(const ApplyResult &result)
         if ((c.written || c.sideEffect) && c.oldValue != c.newValue)
             parts << c.summary();
     }
-    return parts.isEmpty() ? QStringLiteral("nothing changed") : parts.join(QStringLiteral(", "));
+    return parts.isEmpty() ? QCoreApplication::translate("ApplyResultText", "nothing changed")
+                           : parts.join(QStringLiteral(", "));
 }
 
 QString applySuccessHtml(const ApplyResult &result)
@@ -48,7 +50,8 @@ QString applySuccessHtml(const ApplyResult &result)
     for (const auto &c : result.changes) {
         if (c.sideEffect) {
             if (c.oldValue != c.newValue)
-                notes << QStringLiteral("%1 (reset by the scheduler change)").arg(esc(c.summary()));
+                notes << QCoreApplication::translate("ApplyResultText", "%1 (reset by the scheduler change)")
+                             .arg(esc(c.summary()));
             continue;
         }
         if (!c.written) {
@@ -57,15 +60,17 @@ QString applySuccessHtml(const ApplyResult &result)
         }
         changed << esc(c.summary());
         if (c.clamped)
-            notes << QStringLiteral("%1 %2: asked %3, the kernel kept %4")
+            notes << QCoreApplication::translate("ApplyResultText", "%1 %2: asked %3, the kernel kept %4")
                          .arg(esc(c.device), esc(c.attribute), esc(c.requested), esc(c.newValue));
     }
-    QString html
-        = QStringLiteral("<b>Applied</b> (%1): %2")
-              .arg(esc(result.executor),
-                  changed.isEmpty() ? QStringLiteral("nothing to change") : changed.join(QStringLiteral(", ")));
+    QString html = QCoreApplication::translate("ApplyResultText", "<b>Applied</b> (%1): %2")
+                       .arg(esc(result.executor),
+                           changed.isEmpty() ? QCoreApplication::translate("ApplyResultText", "nothing to change")
+                                             : changed.join(QStringLiteral(", ")));
     if (!skipped.isEmpty())
-        html += QStringLiteral("<br>Already in place: %1").arg(skipped.join(QStringLiteral(", ")));
+        html += QStringLiteral("<br>")
+            + QCoreApplication::translate("ApplyResultText", "Already in place: %1")
+                  .arg(skipped.join(QStringLiteral(", ")));
     for (const auto &n : std::as_const(notes))
         html += QStringLiteral("<br>%1").arg(n);
     return html;
@@ -75,18 +80,22 @@ QString applyErrorHtml(const ApplyResult &result, const QString &heading)
 {
     QString what;
     if (result.rejected())
-        what = QStringLiteral("rejected before anything was written");
+        what = QCoreApplication::translate("ApplyResultText", "rejected before anything was written");
     else if (result.rolledBack)
-        what = QStringLiteral("rolled back: every value written was restored");
+        what = QCoreApplication::translate("ApplyResultText", "rolled back: every value written was restored");
     else if (!result.anyWritten())
-        what = QStringLiteral("nothing was written");
+        what = QCoreApplication::translate("ApplyResultText", "nothing was written");
     QString html = messagestyle::htmlSpan(MessageTone::Error, esc(heading), true);
     if (!what.isEmpty())
         html += QStringLiteral(" — ") + what;
-    html += QStringLiteral(
-        "<table cellspacing=\"0\" cellpadding=\"2\">"
-        "<tr><th align=\"left\">Step</th><th align=\"left\">Device</th><th align=\"left\">Attribute</th>"
-        "<th align=\"left\">Value</th><th align=\"left\">Error</th></tr>");
+    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">"
+                           "<tr><th align=\"left\">%1</th><th align=\"left\">%2</th><th align=\"left\">%3</th>"
+                           "<th align=\"left\">%4</th><th align=\"left\">%5</th></tr>")
+                .arg(QCoreApplication::translate("ApplyResultText", "Step"),
+                    QCoreApplication::translate("ApplyResultText", "Device"),
+                    QCoreApplication::translate("ApplyResultText", "Attribute"),
+                    QCoreApplication::translate("ApplyResultText", "Value"),
+                    QCoreApplication::translate("ApplyResultText", "Error"));
     for (const auto &e : result.errors) {
         html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td style=\"color:%6\">%5</td></tr>")
                     .arg(esc(stageText(e.stage)), esc(e.device.isEmpty() ? QStringLiteral("—") : e.device),
@@ -102,7 +111,8 @@ QString applyErrorHtml(const ApplyResult &result, const QString &heading)
                 restored << esc(QStringLiteral("%1 %2 = %3").arg(c.device, c.attribute, c.newValue));
         }
         if (!restored.isEmpty())
-            html += QStringLiteral("Restored: %1").arg(restored.join(QStringLiteral(", ")));
+            html += QCoreApplication::translate("ApplyResultText", "Restored: %1")
+                        .arg(restored.join(QStringLiteral(", ")));
     }
     return html;
 }
@@ -111,7 +121,9 @@ QString warningsHtml(const QList<StackingWarning> &warnings)
 {
     if (warnings.isEmpty())
         return {};
-    QString html = QStringLiteral("<b>Stacking warnings</b> (applying is still possible):<ul style=\"margin:0\">");
+    QString html
+        = QCoreApplication::translate("ApplyResultText", "<b>Stacking warnings</b> (applying is still possible):")
+        + QStringLiteral("<ul style=\"margin:0\">");
     for (const auto &w : warnings)
         html += QStringLiteral("<li>%1</li>").arg(esc(w.message));
     return html + QStringLiteral("</ul>");

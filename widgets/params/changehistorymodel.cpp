@@ -2,6 +2,7 @@
 
 #include "params/changehistory.h"
 
+#include <QCoreApplication>
 #include <QFont>
 
 namespace dmtune {
@@ -16,9 +17,9 @@ QStringList linesOf(const ApplyResult &result)
             continue;
         QString line = c.summary();
         if (c.clamped)
-            line += QStringLiteral(" (asked %1)").arg(c.requested);
+            line += QLatin1Char(' ') + QCoreApplication::translate("ChangeHistoryModel", "(asked %1)").arg(c.requested);
         if (c.sideEffect)
-            line += QStringLiteral(" (side effect)");
+            line += QLatin1Char(' ') + QCoreApplication::translate("ChangeHistoryModel", "(side effect)");
         out << line;
     }
     return out;
@@ -81,9 +82,9 @@ QVariant ChangeHistoryModel::data(const QModelIndex &index, int role) const
         QString tip = QStringLiteral("%1, %2\n%3")
                           .arg(e.at.toString(Qt::ISODate), e.result.executor, lines.join(QLatin1Char('\n')));
         for (const auto &w : e.result.warnings)
-            tip += QStringLiteral("\nwarning: ") + w.message;
+            tip += QLatin1Char('\n') + tr("warning: %1").arg(w.message);
         if (index.row() == 0)
-            tip += QStringLiteral("\n\nUndo puts these values back.");
+            tip += QStringLiteral("\n\n") + tr("Undo puts these values back.");
         return tip;
     }
     case Qt::FontRole:
@@ -106,11 +107,11 @@ QVariant ChangeHistoryModel::headerData(int section, Qt::Orientation orientation
         return {};
     switch (section) {
     case TimeColumn:
-        return QStringLiteral("Time");
+        return tr("Time");
     case ChangesColumn:
-        return QStringLiteral("Changes");
+        return tr("Changes");
     case ExecutorColumn:
-        return QStringLiteral("Applied");
+        return tr("Applied");
     }
     return {};
 }

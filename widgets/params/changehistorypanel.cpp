@@ -43,10 +43,10 @@ ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
 
-    m_undoAction = new QAction(QStringLiteral("&Undo last change"), this);
+    m_undoAction = new QAction(tr("&Undo last change"), this);
     m_undoAction->setObjectName(QStringLiteral("undoLastChange"));
     connect(m_undoAction, &QAction::triggered, this, [this] { requestUndo(); });
-    m_undo = new QPushButton(QStringLiteral("&Undo last"), this);
+    m_undo = new QPushButton(tr("&Undo last"), this);
     m_undo->setObjectName(QStringLiteral("undoButton"));
     connect(m_undo, &QPushButton::clicked, m_undoAction, &QAction::trigger);
     m_message = new QLabel(this);
@@ -101,12 +101,12 @@ bool ChangeHistoryPanel::requestUndo()
     if (changes.isEmpty()) {
         // Every value of the newest entry is as it was before it: the entry goes, nothing is written.
         m_session->undo();
-        say(QStringLiteral("The newest entry had nothing to put back: removed from the history."));
+        say(tr("The newest entry had nothing to put back: removed from the history."));
         return true;
     }
     // As Apply: the plan reads sysfs (a job), its risks are asked, the run plans again and refuses a stale plan.
     m_planning = true;
-    say(QStringLiteral("Planning the undo…"));
+    say(tr("Planning the undo…"));
     updateActions();
     m_jobs->startLatest(
         QStringLiteral("undo"), QStringLiteral("plan the undo"),
@@ -119,32 +119,31 @@ void ChangeHistoryPanel::onPlanned(const Result<OperationPlan> &plan)
 {
     m_planning = false;
     if (!plan) {
-        say(QStringLiteral("Undo cannot be planned: %1").arg(plan.errorMessage().toHtmlEscaped()));
+        say(tr("Undo cannot be planned: %1").arg(plan.errorMessage().toHtmlEscaped()));
     } else if (!plan->runnable()) {
         QStringList why = plan->refusals;
         for (const OperationRisk &risk : plan->risks) {
             if (!risk.confirmable)
                 why << risk.text;
         }
-        say(QStringLiteral("Undo cannot run (nothing was written): %1")
-                .arg(why.join(QStringLiteral("; ")).toHtmlEscaped()));
+        say(tr("Undo cannot run (nothing was written): %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped()));
     } else if (!plan->needsAnswers()) {
         startUndo(plan.value(), acceptAll(plan.value()));
     } else {
         // The operation found the risk; this only asks (no nested event loop), and the run checks the answers.
         m_confirm = new PlanDialog(plan.value(), window());
         m_confirm->setAttribute(Qt::WA_DeleteOnClose);
-        m_confirm->setWindowTitle(QStringLiteral("Undo last change"));
+        m_confirm->setWindowTitle(tr("Undo last change"));
         connect(m_confirm, &PlanDialog::answered, this, [this, asked = plan.value()](const OperationAnswers &answers) {
             m_confirm.clear(); // answered: no longer waiting for the user
             startUndo(asked, answers);
         });
         connect(m_confirm, &QDialog::finished, this, &ChangeHistoryPanel::updateActions);
         connect(m_confirm, &QDialog::rejected, this, [this] {
-            say(QStringLiteral("Undo cancelled: nothing was written."));
+            say(tr("Undo cancelled: nothing was written."));
             updateActions();
         });
-        say(QStringLiteral("Undo puts data at risk: the dialog asks first."));
+        say(tr("Undo puts data at risk: the dialog asks first."));
         m_confirm->open();
     }
     updateActions();
@@ -153,10 +152,10 @@ void ChangeHistoryPanel::onPlanned(const Result<OperationPlan> &plan)
 void ChangeHistoryPanel::startUndo(const OperationPlan &plan, const OperationAnswers &answers)
 {
     if (m_session->runUndo(plan, answers))
-        say(QStringLiteral("Undoing…"));
+        say(tr("Undoing…"));
     else
-        say(QStringLiteral("Not undone (nothing was written): the history or the session changed since the undo "
-                           "was planned. Undo again to plan the newest entry."));
+        say(tr("Not undone (nothing was written): the history or the session changed since the undo "
+               "was planned. Undo again to plan the newest entry."));
     updateActions();
 }
 
@@ -164,18 +163,18 @@ void ChangeHistoryPanel::updateActions()
 {
     QString why = m_session->undoUnavailableReason();
     if (why.isEmpty() && m_planning)
-        why = QStringLiteral("Planning the undo…");
+        why = tr("Planning the undo…");
     else if (why.isEmpty() && pendingUndoConfirmation())
-        why = QStringLiteral("The undo's plan waits for your answer.");
+        why = tr("The undo's plan waits for your answer.");
     QString tip = why;
     if (why.isEmpty()) {
         QStringList back;
         for (const Change &c : m_session->undoChanges())
             back << QStringLiteral("%1 %2 = %3").arg(c.device, c.attribute, c.value);
         tip = back.isEmpty()
-            ? QStringLiteral("Remove the newest entry: it changed nothing.")
-            : QStringLiteral("Put back %1, as a new transaction: planned and checked as Apply is (a data risk asks "
-                             "first), rolled back on any error.")
+            ? tr("Remove the newest entry: it changed nothing.")
+            : tr("Put back %1, as a new transaction: planned and checked as Apply is (a data risk asks "
+                 "first), rolled back on any error.")
                   .arg(back.join(QStringLiteral(", ")));
     }
     m_undoAction->setEnabled(why.isEmpty());
@@ -189,8 +188,8 @@ void ChangeHistoryPanel::onFinished(const ApplyResult &result, bool wasUndo)
 {
     if (!wasUndo)
         return;
-    say(result.ok() ? QStringLiteral("Undone: %1").arg(applySummary(result).toHtmlEscaped())
-                    : applyErrorHtml(result, QStringLiteral("Undo failed")));
+    say(result.ok() ? tr("Undone: %1").arg(applySummary(result).toHtmlEscaped())
+                    : applyErrorHtml(result, tr("Undo failed")));
     updateActions();
 }
 

@@ -5,6 +5,7 @@
 #include "params/catalog.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QPalette>
 
 #include <algorithm>
@@ -22,13 +23,13 @@ bool unchanged(const PlannedWrite &w)
 QString noteOf(const PlannedWrite &w)
 {
     if (unchanged(w))
-        return QStringLiteral("already in place (skipped)");
+        return QCoreApplication::translate("ChangePreviewModel", "already in place (skipped)");
     if (w.oldValue.isEmpty())
-        return QStringLiteral("created by the scheduler change");
+        return QCoreApplication::translate("ChangePreviewModel", "created by the scheduler change");
     if (w.attribute == QLatin1String("queue/scheduler"))
-        return QStringLiteral("resets nr_requests and the iosched tunables");
+        return QCoreApplication::translate("ChangePreviewModel", "resets nr_requests and the iosched tunables");
     if (w.attribute == QLatin1String("queue/max_sectors_kb") && w.level > 0)
-        return QStringLiteral("map (stack level %1)").arg(w.level);
+        return QCoreApplication::translate("ChangePreviewModel", "map (stack level %1)").arg(w.level);
     return {};
 }
 
@@ -85,7 +86,7 @@ QVariant ChangePreviewModel::data(const QModelIndex &index, int role) const
         case AttributeColumn:
             return TunableTableModel::displayName(w.attribute);
         case OldColumn:
-            return w.oldValue.isEmpty() ? QStringLiteral("(default)") : w.oldValue;
+            return w.oldValue.isEmpty() ? tr("(default)") : w.oldValue;
         case NewColumn:
             return w.value;
         case NoteColumn:
@@ -110,15 +111,15 @@ QVariant ChangePreviewModel::headerData(int section, Qt::Orientation orientation
     case OrderColumn:
         return QStringLiteral("#");
     case DeviceColumn:
-        return QStringLiteral("Device");
+        return tr("Device");
     case AttributeColumn:
-        return QStringLiteral("Attribute");
+        return tr("Attribute");
     case OldColumn:
-        return QStringLiteral("Old");
+        return tr("Old");
     case NewColumn:
-        return QStringLiteral("New");
+        return tr("New");
     case NoteColumn:
-        return QStringLiteral("Note");
+        return tr("Note");
     }
     return {};
 }

@@ -1,12 +1,14 @@
 #include "params/confirmriskdialog.h"
 
+#include <QCoreApplication>
+
 namespace dmtune {
 
 namespace {
 OperationPlan riskPlan(const QList<DataRisk> &risks)
 {
     OperationPlan plan;
-    plan.summary = QStringLiteral("These writes put data at risk");
+    plan.summary = QCoreApplication::translate("ConfirmRiskDialog", "These writes put data at risk");
     for (const DataRisk &r : risks) {
         plan.steps.append(QStringLiteral("%1 %2 -> %3").arg(r.device, r.attribute, r.value));
         plan.risks.append(
@@ -20,7 +22,7 @@ ConfirmRiskDialog::ConfirmRiskDialog(const QList<DataRisk> &risks, QWidget *pare
     : PlanDialog(riskPlan(risks), parent)
 {
     setObjectName(QStringLiteral("confirmRiskDialog"));
-    setWindowTitle(QStringLiteral("Put data at risk?"));
+    setWindowTitle(tr("Put data at risk?"));
 }
 
 } // namespace dmtune

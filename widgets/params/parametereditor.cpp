@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -58,7 +59,9 @@ QString shortList(const QStringList &names, int keep = 6)
 {
     if (names.size() <= keep)
         return names.join(QStringLiteral(", "));
-    return QStringLiteral("%1, … (%2 in all)").arg(names.mid(0, keep).join(QStringLiteral(", "))).arg(names.size());
+    return QCoreApplication::translate("ParameterEditor", "%1, … (%2 in all)")
+        .arg(names.mid(0, keep).join(QStringLiteral(", ")))
+        .arg(names.size());
 }
 
 } // namespace
@@ -75,16 +78,15 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::RichText);
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(QStringLiteral("Filter attributes"));
+    m_filter->setPlaceholderText(tr("Filter attributes"));
     m_filter->setClearButtonEnabled(true);
 
     m_model = new TunableTableModel(this);
     m_proxy = new TunableFilterProxy(this);
     m_proxy->setSourceModel(m_model);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &TunableFilterProxy::setText);
-    m_showRaw = new QCheckBox(QStringLiteral("Show read-only attributes"), this);
-    m_showRaw->setToolTip(
-        QStringLiteral("Also list the queue attributes that are not in dmtune's catalog (never written)."));
+    m_showRaw = new QCheckBox(tr("Show read-only attributes"), this);
+    m_showRaw->setToolTip(tr("Also list the queue attributes that are not in dmtune's catalog (never written)."));
     connect(m_showRaw, &QCheckBox::toggled, this, [this](bool on) {
         m_proxy->setShowRaw(on);
         updateSummary();
@@ -136,13 +138,13 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_table->setSortingEnabled(false);
 
     // Preview: the writes in execution order, warnings, what stands in the way.
-    auto *previewBox = new QGroupBox(QStringLiteral("Preview"), this);
+    auto *previewBox = new QGroupBox(tr("Preview"), this);
     m_scope = new QComboBox(previewBox);
     m_scope->setObjectName(QStringLiteral("scopeCombo"));
-    m_scope->addItem(QStringLiteral("This device"), int(ChangeScope::Device));
-    m_scope->addItem(QStringLiteral("This map and all its paths"), int(ChangeScope::MapAndPaths));
-    m_scope->addItem(QStringLiteral("All paths of the map"), int(ChangeScope::PathsOfMap));
-    m_scope->addItem(QStringLiteral("Selection (from the tree)"), int(ChangeScope::Selection));
+    m_scope->addItem(tr("This device"), int(ChangeScope::Device));
+    m_scope->addItem(tr("This map and all its paths"), int(ChangeScope::MapAndPaths));
+    m_scope->addItem(tr("All paths of the map"), int(ChangeScope::PathsOfMap));
+    m_scope->addItem(tr("Selection (from the tree)"), int(ChangeScope::Selection));
     m_scope->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_scopeDevices = new QLabel(previewBox);
     m_scopeDevices->setWordWrap(true);
@@ -178,18 +180,17 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_result->setMargin(4);
     m_result->hide();
 
-    m_previewButton = new QPushButton(QStringLiteral("Pre&view"), previewBox);
-    m_previewButton->setToolTip(
-        QStringLiteral("Plan the edits again against the values in place now (nothing is written)."));
-    m_revert = new QPushButton(QStringLiteral("&Revert"), previewBox);
+    m_previewButton = new QPushButton(tr("Pre&view"), previewBox);
+    m_previewButton->setToolTip(tr("Plan the edits again against the values in place now (nothing is written)."));
+    m_revert = new QPushButton(tr("&Revert"), previewBox);
     m_revert->setObjectName(QStringLiteral("revertButton"));
-    m_revert->setToolTip(QStringLiteral("Drop every pending edit."));
-    m_apply = new QPushButton(QStringLiteral("&Apply"), previewBox);
+    m_revert->setToolTip(tr("Drop every pending edit."));
+    m_apply = new QPushButton(tr("&Apply"), previewBox);
     m_apply->setObjectName(QStringLiteral("applyButton"));
     m_apply->setDefault(true);
 
     auto *scopeRow = new QHBoxLayout;
-    scopeRow->addWidget(new QLabel(QStringLiteral("Apply to:"), previewBox));
+    scopeRow->addWidget(new QLabel(tr("Apply to:"), previewBox));
     scopeRow->addWidget(m_scope);
     scopeRow->addWidget(m_scopeDevices, 1);
     auto *buttons = new QHBoxLayout;
@@ -290,7 +291,7 @@ void ParameterEditor::showDevice(const QString &name)
     QString partitionNote;
     if (const BlockDevice *disk = diskOfPartition(m_snapshot, name)) {
         device = disk->name;
-        partitionNote = QStringLiteral("%1 is a partition: it shares the queue of %2.").arg(name, disk->name);
+        partitionNote = tr("%1 is a partition: it shares the queue of %2.").arg(name, disk->name);
     }
     if (device != m_device) {
         m_result->hide();
@@ -299,8 +300,8 @@ void ParameterEditor::showDevice(const QString &name)
     m_device = device;
 
     if (m_device.isEmpty()) {
-        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">Tune</span>&nbsp;&nbsp;"
-                                        "select a block device or a multipath map in the tree"));
+        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">%1</span>&nbsp;&nbsp;%2")
+                             .arg(tr("Tune"), tr("select a block device or a multipath map in the tree")));
     } else {
         QString label = m_device;
         QString kind;
@@ -312,8 +313,8 @@ void ParameterEditor::showDevice(const QString &name)
         QString facts = kind;
         if (!partitionNote.isEmpty())
             facts += (facts.isEmpty() ? QString() : QStringLiteral(" · ")) + partitionNote;
-        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">Tune %1</span>&nbsp;&nbsp;%2")
-                             .arg(label.toHtmlEscaped(), facts.toHtmlEscaped()));
+        m_title->setText(QStringLiteral("<span style=\"font-size:large; font-weight:600\">%1</span>&nbsp;&nbsp;%2")
+                             .arg(tr("Tune %1").arg(label.toHtmlEscaped()), facts.toHtmlEscaped()));
     }
     reloadTunables();
     updateScopeChoices();
@@ -405,22 +406,17 @@ void ParameterEditor::updateScopeChoices()
     const bool mapOk = !map.isEmpty() && paths > 0;
     const bool selectionOk = !m_selection.isEmpty() && m_selection != QStringList { m_device };
 
+    m_scope->setItemText(0, m_device.isEmpty() ? tr("This device") : tr("This device (%1)").arg(m_device));
     m_scope->setItemText(
-        0, m_device.isEmpty() ? QStringLiteral("This device") : QStringLiteral("This device (%1)").arg(m_device));
-    m_scope->setItemText(1,
-        mapOk ? QStringLiteral("Map %1 and its %2 paths").arg(mapName).arg(paths)
-              : QStringLiteral("This map and all its paths"));
-    m_scope->setItemText(2,
-        mapOk ? QStringLiteral("The %1 paths of %2").arg(paths).arg(mapName) : QStringLiteral("All paths of the map"));
-    m_scope->setItemText(3,
-        selectionOk ? QStringLiteral("Selection: %1 devices").arg(m_selection.size())
-                    : QStringLiteral("Selection (from the tree)"));
-    const QString noMap = QStringLiteral("%1 is neither a multipath map nor one of its paths").arg(m_device);
+        1, mapOk ? tr("Map %1 and its %2 paths").arg(mapName).arg(paths) : tr("This map and all its paths"));
+    m_scope->setItemText(2, mapOk ? tr("The %1 paths of %2").arg(paths).arg(mapName) : tr("All paths of the map"));
+    m_scope->setItemText(
+        3, selectionOk ? tr("Selection: %1 devices").arg(m_selection.size()) : tr("Selection (from the tree)"));
+    const QString noMap = tr("%1 is neither a multipath map nor one of its paths").arg(m_device);
     setComboItemEnabled(m_scope, 1, mapOk, mapOk ? QString() : noMap);
     setComboItemEnabled(m_scope, 2, mapOk, mapOk ? QString() : noMap);
     setComboItemEnabled(m_scope, 3, selectionOk,
-        selectionOk ? shortList(m_selection)
-                    : QStringLiteral("Select several devices in the tree (Ctrl+click) to use this scope"));
+        selectionOk ? shortList(m_selection) : tr("Select several devices in the tree (Ctrl+click) to use this scope"));
     if (!isScopeAvailable(scope()))
         m_scope->setCurrentIndex(0);
 }
@@ -447,7 +443,7 @@ ChangeScope ParameterEditor::scope() const
 Result<QStringList> ParameterEditor::scopeDevices() const
 {
     if (m_device.isEmpty())
-        return Result<QStringList>::failure(QStringLiteral("no device selected"));
+        return Result<QStringList>::failure(tr("no device selected"));
     switch (scope()) {
     case ChangeScope::Device:
         return dmtune::scopeDevices(m_snapshot, ChangeScope::Device, { m_device });
@@ -455,13 +451,13 @@ Result<QStringList> ParameterEditor::scopeDevices() const
     case ChangeScope::PathsOfMap: {
         const QString map = mapDevice();
         if (map.isEmpty())
-            return Result<QStringList>::failure(QStringLiteral("%1 is not a map with paths").arg(m_device));
+            return Result<QStringList>::failure(tr("%1 is not a map with paths").arg(m_device));
         return dmtune::scopeDevices(m_snapshot, scope(), { map });
     }
     case ChangeScope::Selection:
         return dmtune::scopeDevices(m_snapshot, ChangeScope::Selection, m_selection);
     }
-    return Result<QStringList>::failure(QStringLiteral("unknown scope"));
+    return Result<QStringList>::failure(tr("unknown scope"));
 }
 
 Result<ChangeSet> ParameterEditor::changeSet() const
@@ -499,7 +495,7 @@ void ParameterEditor::updatePreview()
     // The plan reads the current value of every attribute it writes: a job. The run re-reads them and refuses the
     // plan if they changed.
     m_planning = true;
-    m_problems->setText(QStringLiteral("<i>Reading the current values…</i>"));
+    m_problems->setText(tr("<i>Reading the current values…</i>"));
     m_problems->setVisible(true);
     updateActions();
     m_jobs->startLatest(
@@ -541,8 +537,8 @@ void ParameterEditor::showPlan(const Result<ChangeSet> &changes, const Result<Op
             QStringList lines;
             for (const auto &e : m_plan.errors)
                 lines << QStringLiteral("<li>%1</li>").arg(e.text().toHtmlEscaped());
-            problems = QStringLiteral("<span style=\"color:%2; font-weight:600\">Cannot apply</span> "
-                                      "(nothing would be written):<ul style=\"margin:0\">%1</ul>")
+            problems = tr("<span style=\"color:%2; font-weight:600\">Cannot apply</span> "
+                          "(nothing would be written):<ul style=\"margin:0\">%1</ul>")
                            .arg(lines.join(QString()), messagestyle::htmlColor(MessageTone::Error));
         }
     }
@@ -550,8 +546,8 @@ void ParameterEditor::showPlan(const Result<ChangeSet> &changes, const Result<Op
     m_preview->resizeColumnsToContents();
     QString warnings = warningsHtml(m_plan.warnings);
     for (const DataRisk &r : std::as_const(m_plan.risks))
-        warnings += QStringLiteral("<p><span style=\"color:%2; font-weight:600\">Puts data at risk:</span> %1 "
-                                   "(Apply asks you to confirm)</p>")
+        warnings += tr("<p><span style=\"color:%2; font-weight:600\">Puts data at risk:</span> %1 "
+                       "(Apply asks you to confirm)</p>")
                         .arg(r.text().toHtmlEscaped(), messagestyle::htmlColor(MessageTone::Error));
     m_warnings->setText(warnings);
     m_warnings->setVisible(!warnings.isEmpty());
@@ -604,8 +600,8 @@ bool ParameterEditor::startRun(const OperationPlan &plan, const OperationAnswers
         return false;
     m_waiting = true;
     m_result->setText(m_session->applier()->usesHelper()
-            ? QStringLiteral("Applying through pkexec dmtune-helper… (authorization may be asked)")
-            : QStringLiteral("Applying…"));
+            ? tr("Applying through pkexec dmtune-helper… (authorization may be asked)")
+            : tr("Applying…"));
     m_result->show();
     updateActions();
     return true;
@@ -651,8 +647,7 @@ void ParameterEditor::onFinished(const ApplyResult &result, bool wasUndo)
         m_waiting = false;
         m_result->setText(result.ok()
                 ? applySuccessHtml(result)
-                : applyErrorHtml(
-                    result, result.rejected() ? QStringLiteral("Not applied") : QStringLiteral("Apply failed")));
+                : applyErrorHtml(result, result.rejected() ? tr("Not applied") : tr("Apply failed")));
         m_result->show();
         updateActions();
         Q_EMIT applyFinished(result);
@@ -667,9 +662,8 @@ void ParameterEditor::updateSummary()
     }
     const auto &rows = m_model->tunables();
     if (rows.isEmpty()) {
-        m_summary->setText(m_readingTunables
-                ? QStringLiteral("<i>Reading the queue attributes of %1…</i>").arg(m_device)
-                : QStringLiteral("%1 has no queue attributes to tune.").arg(m_device));
+        m_summary->setText(m_readingTunables ? tr("<i>Reading the queue attributes of %1…</i>").arg(m_device)
+                                             : tr("%1 has no queue attributes to tune.").arg(m_device));
         return;
     }
     int writable = 0, ignored = 0, pending = 0, raw = 0, readOnly = 0;
@@ -680,24 +674,21 @@ void ParameterEditor::updateSummary()
         readOnly += t.known && !t.ignored && !TunableTableModel::isEditable(t) ? 1 : 0;
         pending += t.hasPending() && t.pending != t.value ? 1 : 0;
     }
-    QStringList parts { QStringLiteral("%1 tunable").arg(writable) };
+    QStringList parts { tr("%1 tunable").arg(writable) };
     if (ignored)
-        parts << QStringLiteral("%1 ignored by current kernels (grey)").arg(ignored);
+        parts << tr("%1 ignored by current kernels (grey)").arg(ignored);
     if (readOnly)
-        parts << QStringLiteral("%1 read-only").arg(readOnly);
+        parts << tr("%1 read-only").arg(readOnly);
     if (raw)
-        parts << QStringLiteral("%1 other attributes%2")
-                     .arg(raw)
-                     .arg(m_proxy->showRaw() ? QString() : QStringLiteral(" (hidden)"));
+        parts << (m_proxy->showRaw() ? tr("%1 other attributes") : tr("%1 other attributes (hidden)")).arg(raw);
     QString text = parts.join(QStringLiteral(", "));
     if (pending)
-        text += QStringLiteral(" · <b>%1 pending %2</b>")
-                    .arg(pending)
-                    .arg(pending == 1 ? QStringLiteral("edit") : QStringLiteral("edits"));
+        text += QStringLiteral(" · ")
+            + (pending == 1 ? tr("<b>%1 pending edit</b>") : tr("<b>%1 pending edits</b>")).arg(pending);
     else if (m_session->isReadOnly())
-        text += QStringLiteral(" · read-only here (a captured system): Writable says what that system allows");
+        text += QStringLiteral(" · ") + tr("read-only here (a captured system): Writable says what that system allows");
     else
-        text += QStringLiteral(" · double-click a New value to edit");
+        text += QStringLiteral(" · ") + tr("double-click a New value to edit");
     if (const BlockDevice *d = m_snapshot.device(m_device); d && d->kind == DeviceKind::Multipath) {
         QStringList knobs;
         for (const auto &k : catalog::ignoredTableKnobs()) {
@@ -705,7 +696,8 @@ void ParameterEditor::updateSummary()
                 knobs << QStringLiteral("%1 (%2)").arg(k.name, k.note);
         }
         if (!knobs.isEmpty())
-            text += QStringLiteral("<br>Not offered: ") + knobs.join(QStringLiteral("; ")).toHtmlEscaped();
+            text
+                += QStringLiteral("<br>") + tr("Not offered: %1").arg(knobs.join(QStringLiteral("; ")).toHtmlEscaped());
     }
     m_summary->setText(text);
 }
@@ -716,10 +708,10 @@ void ParameterEditor::updateActions()
     const bool pending = m_model->hasPending();
     m_revert->setEnabled(pending && !m_waiting);
     // Revert drops pending edits; applied values are not edits any more: Edit > Undo last change puts them back.
-    m_revert->setToolTip(m_waiting ? QStringLiteral("Applying: the edits are being written")
-            : pending              ? QStringLiteral("Drop every pending edit (nothing is written)")
-                                   : QStringLiteral("Nothing to revert: no pending edits (applied values stay; "
-                                                                 "Edit > Undo last change puts the last applied change back)"));
+    m_revert->setToolTip(m_waiting ? tr("Applying: the edits are being written")
+            : pending              ? tr("Drop every pending edit (nothing is written)")
+                                   : tr("Nothing to revert: no pending edits (applied values stay; "
+                                                     "Edit > Undo last change puts the last applied change back)"));
     m_previewButton->setEnabled(!m_device.isEmpty());
     bool anyChange = false;
     for (const auto &w : m_plan.writes) {
@@ -728,12 +720,11 @@ void ParameterEditor::updateActions()
     }
     m_apply->setEnabled(!busy && !m_planning && !m_session->isReadOnly() && m_plan.ok() && anyChange);
     if (m_session->isReadOnly())
-        m_apply->setToolTip(QStringLiteral("Read-only: a captured tree is inspected, never written."));
+        m_apply->setToolTip(tr("Read-only: a captured tree is inspected, never written."));
     else if (m_session->applier()->usesHelper())
-        m_apply->setToolTip(
-            QStringLiteral("Write the previewed values through pkexec dmtune-helper, as one transaction."));
+        m_apply->setToolTip(tr("Write the previewed values through pkexec dmtune-helper, as one transaction."));
     else
-        m_apply->setToolTip(QStringLiteral("Write the previewed values in this process, as one transaction."));
+        m_apply->setToolTip(tr("Write the previewed values in this process, as one transaction."));
 }
 
 QString ParameterEditor::warningText() const

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QHash>
 #include <QPalette>
@@ -25,12 +26,13 @@ QColor pendingBackground()
 QString writableText(const Tunable &t)
 {
     if (!t.known)
-        return QStringLiteral("no (raw)");
+        return QCoreApplication::translate("TunableTableModel", "no (raw)");
     if (t.ignored)
-        return QStringLiteral("ignored");
+        return QCoreApplication::translate("TunableTableModel", "ignored");
     if (!t.readable)
-        return QStringLiteral("unreadable");
-    return t.writable ? QStringLiteral("yes") : QStringLiteral("no");
+        return QCoreApplication::translate("TunableTableModel", "unreadable");
+    return t.writable ? QCoreApplication::translate("TunableTableModel", "yes")
+                      : QCoreApplication::translate("TunableTableModel", "no");
 }
 
 } // namespace
@@ -47,22 +49,24 @@ QString TunableTableModel::displayName(const QString &attribute)
 
 QString TunableTableModel::toolTipFor(const Tunable &t)
 {
-    QString html = QStringLiteral("<b>%1</b> of %2").arg(t.attribute.toHtmlEscaped(), t.device.toHtmlEscaped());
+    QString html = tr("<b>%1</b> of %2").arg(t.attribute.toHtmlEscaped(), t.device.toHtmlEscaped());
     if (t.ignored)
-        html += QStringLiteral(
-            "<p><b>Ignored by current kernels:</b> %1. Shown for reference; dmtune never writes it.</p>")
-                    .arg(t.note.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("<b>Ignored by current kernels:</b> %1. Shown for reference; dmtune never writes it.")
+                             .arg(t.note.toHtmlEscaped()));
     if (!t.description.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(t.description.toHtmlEscaped());
     if (!t.known)
-        html += QStringLiteral("<p>Not in dmtune's catalog: shown as the kernel reports it, never written.</p>");
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("Not in dmtune's catalog: shown as the kernel reports it, never written."));
     const QString range = t.limitsText();
     if (!range.isEmpty() && !t.ignored)
-        html += QStringLiteral("<p>Accepted: %1%2</p>")
-                    .arg(range.toHtmlEscaped(),
-                        t.unit.isEmpty() ? QString() : QLatin1Char(' ') + t.unit.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("Accepted: %1%2")
+                             .arg(range.toHtmlEscaped(),
+                                 t.unit.isEmpty() ? QString() : QLatin1Char(' ') + t.unit.toHtmlEscaped()));
     if (!t.ignored && !t.note.isEmpty())
-        html += QStringLiteral("<p>Note: %1</p>").arg(t.note.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>").arg(tr("Note: %1").arg(t.note.toHtmlEscaped()));
     if (t.type == TunableType::Enum && !t.choiceNotes.isEmpty()) {
         const TunableDef *def = catalog::find(t.attribute);
         QStringList items;
@@ -73,7 +77,7 @@ QString TunableTableModel::toolTipFor(const Tunable &t)
             html += QStringLiteral("<ul>%1</ul>").arg(items.join(QString()));
     }
     if (!t.readable)
-        html += QStringLiteral("<p>Cannot be read: %1</p>").arg(t.rawValue.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>").arg(tr("Cannot be read: %1").arg(t.rawValue.toHtmlEscaped()));
     html += QStringLiteral("<p><small>%1</small></p>").arg(t.path.toHtmlEscaped());
     return html;
 }
@@ -134,7 +138,7 @@ bool TunableTableModel::setPending(const QString &attribute, const QString &valu
 {
     const int row = rowOf(attribute);
     if (row < 0) {
-        Q_EMIT editRejected(attribute, QStringLiteral("%1 has no attribute %2").arg(m_device, attribute));
+        Q_EMIT editRejected(attribute, tr("%1 has no attribute %2").arg(m_device, attribute));
         return false;
     }
     return setPendingAt(row, value);
@@ -214,7 +218,7 @@ QVariant TunableTableModel::data(const QModelIndex &index, int role) const
         case AttributeColumn:
             return displayName(t.attribute);
         case ValueColumn:
-            return t.readable ? t.value : QStringLiteral("(unreadable)");
+            return t.readable ? t.value : tr("(unreadable)");
         case NewValueColumn:
             if (role == Qt::EditRole)
                 return pending ? t.pending : t.value;
@@ -292,23 +296,23 @@ QVariant TunableTableModel::headerData(int section, Qt::Orientation orientation,
     if (role == Qt::DisplayRole) {
         switch (section) {
         case AttributeColumn:
-            return QStringLiteral("Attribute");
+            return tr("Attribute");
         case ValueColumn:
-            return QStringLiteral("Value");
+            return tr("Value");
         case NewValueColumn:
-            return QStringLiteral("New value");
+            return tr("New value");
         case UnitColumn:
-            return QStringLiteral("Unit");
+            return tr("Unit");
         case RangeColumn:
-            return QStringLiteral("Range / choices");
+            return tr("Range / choices");
         case WritableColumn:
-            return QStringLiteral("Writable");
+            return tr("Writable");
         case NoteColumn:
-            return QStringLiteral("Note");
+            return tr("Note");
         }
     }
     if (role == Qt::ToolTipRole && section == NewValueColumn)
-        return QStringLiteral("Double-click to edit; empty to drop the edit. Nothing is written before Apply.");
+        return tr("Double-click to edit; empty to drop the edit. Nothing is written before Apply.");
     return {};
 }
 

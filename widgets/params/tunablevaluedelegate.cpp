@@ -36,8 +36,8 @@ QList<std::pair<QString, QString>> TunableValueDelegate::choices(const Tunable &
     const TunableDef *def = catalog::find(t.attribute);
     if (t.type == TunableType::Bool) {
         const bool yesNo = def && def->boolStyle == BoolStyle::YesNo;
-        out.append({ yesNo ? QStringLiteral("N") : QStringLiteral("0"), QStringLiteral("off") });
-        out.append({ yesNo ? QStringLiteral("Y") : QStringLiteral("1"), QStringLiteral("on") });
+        out.append({ yesNo ? QStringLiteral("N") : QStringLiteral("0"), tr("off") });
+        out.append({ yesNo ? QStringLiteral("Y") : QStringLiteral("1"), tr("on") });
     } else {
         for (const auto &choice : t.limits.choices) {
             const qsizetype at = def ? def->choices.indexOf(choice) : -1;

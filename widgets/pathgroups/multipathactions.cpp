@@ -124,16 +124,15 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
     menu->setToolTipsVisible(true);
     QString reason = m_unavailable;
     if (reason.isEmpty() && !m_runner)
-        reason = QStringLiteral("no device-mapper access");
+        reason = tr("no device-mapper access");
     const MultipathMap *map = m_snapshot.map(target.map);
     if (reason.isEmpty() && target.kind != MultipathRowTarget::Map && map && !map->groupsKnown)
-        reason = map->groupsUnknownReason.isEmpty() ? QStringLiteral("the path groups are unknown")
-                                                    : map->groupsUnknownReason;
+        reason = map->groupsUnknownReason.isEmpty() ? tr("the path groups are unknown") : map->groupsUnknownReason;
     const auto add = [&](const QString &text, bool applicable, const QString &notApplicable, auto slot) {
         QAction *action = menu->addAction(text, this, slot);
         action->setEnabled(reason.isEmpty() && applicable);
         if (!reason.isEmpty())
-            action->setToolTip(QStringLiteral("Not possible: %1").arg(reason));
+            action->setToolTip(tr("Not possible: %1").arg(reason));
         else if (!applicable)
             action->setToolTip(notApplicable);
         return action;
@@ -143,14 +142,14 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
 
     switch (target.kind) {
     case MultipathRowTarget::Map: {
-        QAction *edit = menu->addAction(QStringLiteral("Edit path groups of %1…").arg(target.map), this,
+        QAction *edit = menu->addAction(tr("Edit path groups of %1…").arg(target.map), this,
             [this, map = target.map] { Q_EMIT editPathGroupsRequested(map); });
         edit->setObjectName(QStringLiteral("editPathGroups"));
         // The table's features follow the queue_if_no_path / fail_if_no_path messages.
         const bool queueing = map && map->features.contains(QLatin1String("queue_if_no_path"));
-        add(queueing ? QStringLiteral("Fail I/O when no path is left (fail_if_no_path)")
-                     : QStringLiteral("Queue I/O when no path is left (queue_if_no_path)"),
-            map != nullptr, QStringLiteral("The map's table is unknown"),
+        add(queueing ? tr("Fail I/O when no path is left (fail_if_no_path)")
+                     : tr("Queue I/O when no path is left (queue_if_no_path)"),
+            map != nullptr, tr("The map's table is unknown"),
             [this, name = target.map, queueing] { setQueueing(name, !queueing); })
             ->setObjectName(QStringLiteral("setQueueing"));
         break;
@@ -158,14 +157,14 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
     case MultipathRowTarget::Group: {
         const QString map = target.map;
         const int group = target.group;
-        add(QStringLiteral("Switch %1 to group %2").arg(map).arg(group), target.groupState != QLatin1String("A"),
-            QStringLiteral("Group %1 is the active group").arg(group), [this, map, group] { switchGroup(map, group); })
+        add(tr("Switch %1 to group %2").arg(map).arg(group), target.groupState != QLatin1String("A"),
+            tr("Group %1 is the active group").arg(group), [this, map, group] { switchGroup(map, group); })
             ->setObjectName(QStringLiteral("switchGroup"));
-        add(QStringLiteral("Enable group %1").arg(group), target.groupState == QLatin1String("D"),
-            QStringLiteral("Group %1 is not disabled").arg(group), [this, map, group] { enableGroup(map, group); })
+        add(tr("Enable group %1").arg(group), target.groupState == QLatin1String("D"),
+            tr("Group %1 is not disabled").arg(group), [this, map, group] { enableGroup(map, group); })
             ->setObjectName(QStringLiteral("enableGroup"));
-        add(QStringLiteral("Disable group %1").arg(group), target.groupState != QLatin1String("D"),
-            QStringLiteral("Group %1 is disabled already").arg(group), [this, map, group] { disableGroup(map, group); })
+        add(tr("Disable group %1").arg(group), target.groupState != QLatin1String("D"),
+            tr("Group %1 is disabled already").arg(group), [this, map, group] { disableGroup(map, group); })
             ->setObjectName(QStringLiteral("disableGroup"));
         break;
     }
@@ -174,12 +173,12 @@ void MultipathActions::fillMenu(QMenu *menu, const QModelIndex &treeIndex)
         const QString device = target.device;
         const QString label = target.pathName.isEmpty() ? device : target.pathName;
         const bool known = !device.isEmpty();
-        add(QStringLiteral("Fail path %1").arg(label), known && target.pathState != QLatin1String("F"),
-            known ? QStringLiteral("%1 is failed already").arg(label) : QStringLiteral("Its device number is unknown"),
+        add(tr("Fail path %1").arg(label), known && target.pathState != QLatin1String("F"),
+            known ? tr("%1 is failed already").arg(label) : tr("Its device number is unknown"),
             [this, map, device] { failPath(map, device); })
             ->setObjectName(QStringLiteral("failPath"));
-        add(QStringLiteral("Reinstate path %1").arg(label), known && target.pathState != QLatin1String("A"),
-            known ? QStringLiteral("%1 is active").arg(label) : QStringLiteral("Its device number is unknown"),
+        add(tr("Reinstate path %1").arg(label), known && target.pathState != QLatin1String("A"),
+            known ? tr("%1 is active").arg(label) : tr("Its device number is unknown"),
             [this, map, device] { reinstatePath(map, device); })
             ->setObjectName(QStringLiteral("reinstatePath"));
         break;
@@ -209,7 +208,7 @@ bool MultipathActions::run(
 {
     if (!m_runner) {
         Q_EMIT operationRefused(QStringLiteral("%1: %2").arg(
-            mapName, m_unavailable.isEmpty() ? QStringLiteral("no device-mapper access") : m_unavailable));
+            mapName, m_unavailable.isEmpty() ? tr("no device-mapper access") : m_unavailable));
         return false;
     }
     // alwaysAsk: the operation changes where I/O goes even without a risk (fail a path, switch or disable a
@@ -232,7 +231,7 @@ void MultipathActions::onPlanned(const OperationPlan &plan, const QString &tag)
     const QString startText = m_startTexts.take(tag);
     if (!plan.runnable()) {
         Q_EMIT operationRefused(plan.refusals.isEmpty()
-                ? QStringLiteral("%1: refused: %2").arg(plan.target, plan.risks.first().text)
+                ? tr("%1: refused: %2").arg(plan.target, plan.risks.first().text)
                 : plan.refusals.first());
         return;
     }
@@ -263,43 +262,43 @@ bool MultipathActions::failPath(const QString &map, const QString &device)
 {
     return run(map, QStringLiteral("multipath.fail-path"),
         { { QLatin1String("map"), map }, { QLatin1String("path"), device } },
-        QStringLiteral("Failing path %1 of %2…").arg(pathLabel(map, device), map), true);
+        tr("Failing path %1 of %2…").arg(pathLabel(map, device), map), true);
 }
 
 bool MultipathActions::reinstatePath(const QString &map, const QString &device)
 {
     return run(map, QStringLiteral("multipath.reinstate-path"),
         { { QLatin1String("map"), map }, { QLatin1String("path"), device } },
-        QStringLiteral("Reinstating path %1 of %2…").arg(pathLabel(map, device), map), false);
+        tr("Reinstating path %1 of %2…").arg(pathLabel(map, device), map), false);
 }
 
 bool MultipathActions::switchGroup(const QString &map, int group)
 {
     return run(map, QStringLiteral("multipath.switch-group"),
         { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
-        QStringLiteral("Switching %1 to group %2…").arg(map).arg(group), true);
+        tr("Switching %1 to group %2…").arg(map).arg(group), true);
 }
 
 bool MultipathActions::enableGroup(const QString &map, int group)
 {
     return run(map, QStringLiteral("multipath.enable-group"),
         { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
-        QStringLiteral("Enabling group %2 of %1…").arg(map).arg(group), false);
+        tr("Enabling group %2 of %1…").arg(map).arg(group), false);
 }
 
 bool MultipathActions::disableGroup(const QString &map, int group)
 {
     return run(map, QStringLiteral("multipath.disable-group"),
         { { QLatin1String("map"), map }, { QLatin1String("group"), group } },
-        QStringLiteral("Disabling group %2 of %1…").arg(map).arg(group), true);
+        tr("Disabling group %2 of %1…").arg(map).arg(group), true);
 }
 
 bool MultipathActions::setQueueing(const QString &map, bool queueIfNoPath)
 {
     return run(map, QStringLiteral("multipath.queueing"),
         { { QLatin1String("map"), map }, { QLatin1String("queue_if_no_path"), queueIfNoPath } },
-        QStringLiteral("Turning queue_if_no_path %1 for %2…")
-            .arg(queueIfNoPath ? QStringLiteral("on") : QStringLiteral("off"), map),
+        queueIfNoPath ? tr("Turning queue_if_no_path on for %1…").arg(map)
+                      : tr("Turning queue_if_no_path off for %1…").arg(map),
         !queueIfNoPath);
 }
 

@@ -3,6 +3,7 @@
 #include "dm/mapsafety.h"
 #include "dm/tablediff.h"
 
+#include <QCoreApplication>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -31,7 +32,7 @@ QString Confirmation::text() const
 {
     QStringList lines { question };
     if (!risks.isEmpty()) {
-        lines << QStringLiteral("This can cause I/O errors or hangs on %1:").arg(map);
+        lines << QCoreApplication::translate("MultipathConfirm", "This can cause I/O errors or hangs on %1:").arg(map);
         for (const QString &risk : risks)
             lines << QStringLiteral("- ") + capitalised(risk);
     }
@@ -50,14 +51,17 @@ static QPushButton *fillBox(QMessageBox &box, const Confirmation &c)
     box.setText(QStringLiteral("<b>%1</b>").arg(c.question.toHtmlEscaped()));
     QString info;
     if (c.risky())
-        info += QStringLiteral("<p>This can cause I/O errors or hangs on <b>%1</b>:</p>").arg(c.map.toHtmlEscaped())
+        info += QCoreApplication::translate(
+                    "MultipathConfirm", "<p>This can cause I/O errors or hangs on <b>%1</b>:</p>")
+                    .arg(c.map.toHtmlEscaped())
             + htmlList(c.risks);
     for (const QString &warning : c.warnings)
         info += QStringLiteral("<p>%1</p>").arg(warning.toHtmlEscaped());
     box.setInformativeText(info);
     if (!c.details.isEmpty())
         box.setDetailedText(c.details);
-    QPushButton *accept = box.addButton(c.acceptText.isEmpty() ? QStringLiteral("Continue") : c.acceptText,
+    QPushButton *accept = box.addButton(
+        c.acceptText.isEmpty() ? QCoreApplication::translate("MultipathConfirm", "Continue") : c.acceptText,
         c.risky() ? QMessageBox::DestructiveRole : QMessageBox::AcceptRole);
     QPushButton *cancel = box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(c.risky() ? cancel : accept);
@@ -79,13 +83,16 @@ Confirmation addPathConfirmation(const QString &map, const QString &pathLabel, i
 {
     Confirmation c;
     c.map = map;
-    c.title = QStringLiteral("Add %1 to %2").arg(pathLabel, map);
-    c.question = QStringLiteral("Add %1 to group %2 of %3? It may be another disk.").arg(pathLabel).arg(group).arg(map);
+    c.title = QCoreApplication::translate("MultipathConfirm", "Add %1 to %2").arg(pathLabel, map);
+    c.question = QCoreApplication::translate("MultipathConfirm", "Add %1 to group %2 of %3? It may be another disk.")
+                     .arg(pathLabel)
+                     .arg(group)
+                     .arg(map);
     c.risks = risks;
-    c.warnings << QStringLiteral("A multipath map is one LUN seen through several paths: a path of another LUN "
-                                 "gets part of the map's writes, corrupting the data on both disks. Nothing "
-                                 "changes until you apply the draft.");
-    c.acceptText = QStringLiteral("Add %1 anyway").arg(pathLabel);
+    c.warnings << QCoreApplication::translate("MultipathConfirm",
+        "A multipath map is one LUN seen through several paths: a path of another LUN gets part of the map's writes, "
+        "corrupting the data on both disks. Nothing changes until you apply the draft.");
+    c.acceptText = QCoreApplication::translate("MultipathConfirm", "Add %1 anyway").arg(pathLabel);
     return c;
 }
 

@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFontDatabase>
@@ -105,12 +106,14 @@ public:
             m_selector->addItem(info.name);
             m_selector->setItemData(m_selector->count() - 1, info.description, Qt::ToolTipRole);
         }
-        form->addRow(QStringLiteral("Selector"), m_selector);
+        form->addRow(QCoreApplication::translate("PathGroupEditor", "Selector"), m_selector);
         m_selectorArgs = new QLineEdit;
-        m_selectorArgs->setPlaceholderText(QStringLiteral("base weight, threshold (optional)"));
-        m_selectorArgs->setToolTip(QStringLiteral("Selector arguments: historical-service-time reads a base weight "
-                                                  "(0-1023) and a threshold; the other selectors take none."));
-        m_argsLabel = new QLabel(QStringLiteral("Arguments"));
+        m_selectorArgs->setPlaceholderText(
+            QCoreApplication::translate("PathGroupEditor", "base weight, threshold (optional)"));
+        m_selectorArgs->setToolTip(QCoreApplication::translate("PathGroupEditor",
+            "Selector arguments: historical-service-time reads a base weight "
+            "(0-1023) and a threshold; the other selectors take none."));
+        m_argsLabel = new QLabel(QCoreApplication::translate("PathGroupEditor", "Arguments"));
         form->addRow(m_argsLabel, m_selectorArgs);
         layout->addLayout(form);
         m_description = new QLabel;
@@ -186,8 +189,10 @@ public:
             m_selector->addItem(spec.selector);
         m_selector->setCurrentText(spec.selector);
         const PathSelectorInfo *info = findPathSelector(spec.selector);
-        m_selector->setToolTip(info ? info->description : QStringLiteral("Not an in-tree selector"));
-        m_description->setText(info ? info->description : QStringLiteral("Not an in-tree path selector."));
+        m_selector->setToolTip(
+            info ? info->description : QCoreApplication::translate("PathGroupEditor", "Not an in-tree selector"));
+        m_description->setText(
+            info ? info->description : QCoreApplication::translate("PathGroupEditor", "Not an in-tree path selector."));
         const bool showArgs = spec.selector == QLatin1String("historical-service-time") || !spec.selectorArgs.isEmpty();
         m_argsLabel->setVisible(showArgs);
         m_selectorArgs->setVisible(showArgs);
@@ -195,8 +200,12 @@ public:
             m_selectorArgs->setText(spec.selectorArgs.join(QLatin1Char(' ')));
         m_left->setEnabled(editable && group > 0);
         m_right->setEnabled(editable && group + 1 < groupCount);
-        m_left->setToolTip(QStringLiteral("Give group %1 a higher priority (move it left)").arg(group + 1));
-        m_right->setToolTip(QStringLiteral("Give group %1 a lower priority (move it right)").arg(group + 1));
+        m_left->setToolTip(
+            QCoreApplication::translate("PathGroupEditor", "Give group %1 a higher priority (move it left)")
+                .arg(group + 1));
+        m_right->setToolTip(
+            QCoreApplication::translate("PathGroupEditor", "Give group %1 a lower priority (move it right)")
+                .arg(group + 1));
         m_selector->setEnabled(editable);
         m_selectorArgs->setEnabled(editable);
         m_model->setEditable(editable);
@@ -253,10 +262,11 @@ private:
         for (int g = 0; g < m_groupCount; ++g) {
             if (g == m_group)
                 continue;
-            menu->addAction(QStringLiteral("Move %1 to group %2").arg(device).arg(g + 1), this,
+            menu->addAction(
+                QCoreApplication::translate("PathGroupEditor", "Move %1 to group %2").arg(device).arg(g + 1), this,
                 [this, device, g] { m_editor->movePath(device, g); });
         }
-        menu->addAction(QStringLiteral("Move %1 to a new group").arg(device), this,
+        menu->addAction(QCoreApplication::translate("PathGroupEditor", "Move %1 to a new group").arg(device), this,
             [this, device] { m_editor->movePathToNewGroup(device); });
         menu->popup(m_view->viewport()->mapToGlobal(pos));
     }
@@ -291,11 +301,13 @@ public:
         layout->setContentsMargins(6, 2, 6, 2);
         // A strip under the cards, not a column beside them: the width is the groups' (two cards beside the device
         // tree at 1400 px).
-        auto *label = new QLabel(QStringLiteral("New group: drop a path here to give it a group of its own"));
+        auto *label = new QLabel(QCoreApplication::translate(
+            "PathGroupEditor", "New group: drop a path here to give it a group of its own"));
         label->setAlignment(Qt::AlignCenter);
         label->setForegroundRole(QPalette::PlaceholderText);
         layout->addWidget(label);
-        setToolTip(QStringLiteral("A new group, last in priority, with the selector of the path's group"));
+        setToolTip(QCoreApplication::translate(
+            "PathGroupEditor", "A new group, last in priority, with the selector of the path's group"));
     }
 
 protected:
@@ -348,7 +360,7 @@ PathGroupEditor::PathGroupEditor(QWidget *parent)
     columnAt(1);
     for (PathGroupColumn *column : std::as_const(m_columns))
         column->hide();
-    setUnavailable(QString(), QStringLiteral("Select a multipath map in the tree to see and edit its path groups."));
+    setUnavailable(QString(), tr("Select a multipath map in the tree to see and edit its path groups."));
 }
 
 PathGroupEditor::~PathGroupEditor() = default;
@@ -378,37 +390,37 @@ void PathGroupEditor::buildUi()
     auto *features = new QGridLayout(m_featureRow);
     features->setContentsMargins(0, 0, 0, 0);
     m_queueIfNoPath = new QCheckBox(QStringLiteral("queue_if_no_path"));
-    m_queueIfNoPath->setToolTip(QStringLiteral("Queue I/O while no path is left instead of failing it. multipathd's "
-                                               "no_path_retry turns it off after that many checks."));
+    m_queueIfNoPath->setToolTip(tr("Queue I/O while no path is left instead of failing it. multipathd's "
+                                   "no_path_retry turns it off after that many checks."));
     m_pgInitRetriesOn = new QCheckBox(QStringLiteral("pg_init_retries"));
     m_pgInitRetries = new QSpinBox;
     m_pgInitRetries->setRange(1, 50);
     for (QWidget *w : std::initializer_list<QWidget *> { m_pgInitRetriesOn, m_pgInitRetries })
-        w->setToolTip(QStringLiteral("How often the hardware handler retries initialising a group (1-50). "
-                                     "Off: the kernel's default (no retries)."));
+        w->setToolTip(tr("How often the hardware handler retries initialising a group (1-50). "
+                         "Off: the kernel's default (no retries)."));
     m_pgInitDelayOn = new QCheckBox(QStringLiteral("pg_init_delay_msecs"));
     m_pgInitDelay = new QSpinBox;
     m_pgInitDelay->setRange(0, 60000);
     m_pgInitDelay->setSingleStep(100);
     for (QWidget *w : std::initializer_list<QWidget *> { m_pgInitDelayOn, m_pgInitDelay })
-        w->setToolTip(QStringLiteral("Milliseconds between those retries (0-60000). Off: the kernel's default, "
-                                     "2000 ms."));
+        w->setToolTip(tr("Milliseconds between those retries (0-60000). Off: the kernel's default, "
+                         "2000 ms."));
     m_retainHwHandler = new QCheckBox(QStringLiteral("retain_attached_hw_handler"));
-    m_retainHwHandler->setToolTip(QStringLiteral("Keep a SCSI device handler already attached to the paths (e.g. "
-                                                 "alua by scsi_dh) instead of the one the table names."));
+    m_retainHwHandler->setToolTip(tr("Keep a SCSI device handler already attached to the paths (e.g. "
+                                     "alua by scsi_dh) instead of the one the table names."));
     m_hwHandler = new QComboBox;
     m_hwHandler->setEditable(true);
     m_hwHandler->addItems({ QStringLiteral("none"), QStringLiteral("alua"), QStringLiteral("emc"),
         QStringLiteral("rdac"), QStringLiteral("hp_sw") });
-    m_hwHandler->setToolTip(QStringLiteral("Hardware handler (scsi_dh module) that initialises a group before use"));
+    m_hwHandler->setToolTip(tr("Hardware handler (scsi_dh module) that initialises a group before use"));
     m_hwHandlerArgs = new QLineEdit;
-    m_hwHandlerArgs->setPlaceholderText(QStringLiteral("handler args"));
+    m_hwHandlerArgs->setPlaceholderText(tr("handler args"));
     m_hwHandlerArgs->setMinimumWidth(90);
     m_hwHandlerArgs->setMaximumWidth(110);
-    m_hwHandlerArgs->setToolTip(QStringLiteral("Arguments for the handler (e.g. emc: \"1\" for short trespass); the "
-                                               "kernel does not print them back"));
+    m_hwHandlerArgs->setToolTip(tr("Arguments for the handler (e.g. emc: \"1\" for short trespass); the "
+                                   "kernel does not print them back"));
     m_initialGroup = new QSpinBox;
-    m_initialGroup->setToolTip(QStringLiteral("The group the first I/O uses after a reload"));
+    m_initialGroup->setToolTip(tr("The group the first I/O uses after a reload"));
     // Three short rows, so that the tab stays narrow enough next to the device tree.
     features->setHorizontalSpacing(6);
     features->setVerticalSpacing(2);
@@ -418,12 +430,12 @@ void PathGroupEditor::buildUi()
     features->addWidget(m_pgInitRetries, 1, 1, Qt::AlignLeft);
     features->addWidget(m_pgInitDelayOn, 1, 2);
     features->addWidget(m_pgInitDelay, 1, 3, Qt::AlignLeft);
-    features->addWidget(new QLabel(QStringLiteral("hw handler")), 2, 0);
+    features->addWidget(new QLabel(tr("hw handler")), 2, 0);
     auto *handler = new QHBoxLayout;
     handler->addWidget(m_hwHandler);
     handler->addWidget(m_hwHandlerArgs);
     features->addLayout(handler, 2, 1);
-    features->addWidget(new QLabel(QStringLiteral("initial group")), 2, 2);
+    features->addWidget(new QLabel(tr("initial group")), 2, 2);
     features->addWidget(m_initialGroup, 2, 3, Qt::AlignLeft);
     features->setColumnStretch(4, 1);
     layout->addWidget(m_featureRow);
@@ -478,9 +490,9 @@ void PathGroupEditor::buildUi()
         edit->setMaximumHeight(QFontMetrics(fixed).lineSpacing() * 4 + 12);
         edit->setMinimumHeight(QFontMetrics(fixed).lineSpacing() * 2 + 12);
     }
-    m_diff->setPlaceholderText(QStringLiteral("No changes: drag paths, pick selectors or features above."));
-    result->addWidget(new QLabel(QStringLiteral("New table (multipath params)")), 0, 0);
-    result->addWidget(new QLabel(QStringLiteral("Changes from the live table")), 0, 1);
+    m_diff->setPlaceholderText(tr("No changes: drag paths, pick selectors or features above."));
+    result->addWidget(new QLabel(tr("New table (multipath params)")), 0, 0);
+    result->addWidget(new QLabel(tr("Changes from the live table")), 0, 1);
     result->addWidget(m_preview, 1, 0);
     result->addWidget(m_diff, 1, 1);
     result->setColumnStretch(0, 1);
@@ -502,11 +514,11 @@ void PathGroupEditor::buildUi()
     messages->addWidget(m_problem);
     messages->addWidget(m_notes);
     buttons->addLayout(messages, 1);
-    m_reset = new QPushButton(QStringLiteral("&Reset"));
-    m_reset->setToolTip(QStringLiteral("Drop the edits: back to the live table"));
-    m_apply = new QPushButton(QStringLiteral("&Apply…"));
+    m_reset = new QPushButton(tr("&Reset"));
+    m_reset->setToolTip(tr("Drop the edits: back to the live table"));
+    m_apply = new QPushButton(tr("&Apply…"));
     m_apply->setObjectName(QStringLiteral("applyPathGroups"));
-    m_apply->setToolTip(QStringLiteral("Reload the map with the new table (asks first)"));
+    m_apply->setToolTip(tr("Reload the map with the new table (asks first)"));
     buttons->addWidget(m_reset, 0, Qt::AlignBottom);
     buttons->addWidget(m_apply, 0, Qt::AlignBottom);
     layout->addLayout(buttons);
@@ -526,7 +538,7 @@ void PathGroupEditor::setRunner(OperationService *runner)
                 if (tag != applyTag())
                     return;
                 m_planning = false;
-                setBanner(QStringLiteral("Cannot reload %1: %2").arg(m_map, error), true);
+                setBanner(tr("Cannot reload %1: %2").arg(m_map, error), true);
                 refresh();
             });
         connect(runner, &OperationService::finished, this, &PathGroupEditor::onRunFinished);
@@ -562,8 +574,8 @@ void PathGroupEditor::setMap(const QString &map, const MultipathTable &table, co
     } else {
         m_draft.rebase(table);
         m_rebased = true;
-        setBanner(QStringLiteral("The live table of %1 changed while you edited (multipathd or someone else reloaded "
-                                 "it). Your edits stay; the changes below are against the new live table.")
+        setBanner(tr("The live table of %1 changed while you edited (multipathd or someone else reloaded "
+                     "it). Your edits stay; the changes below are against the new live table.")
                       .arg(map),
             false);
     }
@@ -579,11 +591,10 @@ void PathGroupEditor::setUnavailable(const QString &map, const QString &reason, 
     m_draft.reset(MultipathTable());
     m_status = MultipathStatus();
     m_names.clear();
-    m_unknownPaths->setText(paths.isEmpty() ? QString()
-                                            : QStringLiteral("Paths of %1 (from sysfs; their groups are unknown): %2")
-                                                  .arg(map, paths.join(QStringLiteral(", "))));
-    setBanner(map.isEmpty() ? reason
-                            : QStringLiteral("The path groups of %1 are unknown: %2. Editing is off.").arg(map, reason),
+    m_unknownPaths->setText(paths.isEmpty()
+            ? QString()
+            : tr("Paths of %1 (from sysfs; their groups are unknown): %2").arg(map, paths.join(QStringLiteral(", "))));
+    setBanner(map.isEmpty() ? reason : tr("The path groups of %1 are unknown: %2. Editing is off.").arg(map, reason),
         !map.isEmpty());
     refresh();
 }
@@ -665,12 +676,12 @@ bool PathGroupEditor::addPath(const QString &device, int group, int row)
     if (!m_editable || m_applying)
         return false;
     if (m_pendingBox) {
-        setBanner(QStringLiteral("Answer the question about %1 first.").arg(m_pendingAdd.devnum), true);
+        setBanner(tr("Answer the question about %1 first.").arg(m_pendingAdd.devnum), true);
         return false;
     }
     const QString devnum = devnumOf(device);
     if (devnum.isEmpty()) {
-        setBanner(QStringLiteral("%1 is not a block device of this machine (as last discovered).").arg(device), true);
+        setBanner(tr("%1 is not a block device of this machine (as last discovered).").arg(device), true);
         return false;
     }
     PathGroupDraft trial = m_draft;
@@ -696,7 +707,7 @@ bool PathGroupEditor::addPath(const QString &device, int group, int row)
         if (button == accept) {
             addAccepted();
         } else {
-            setBanner(QStringLiteral("%1 was not added to %2.").arg(m_pendingAdd.devnum, m_pendingAdd.map), false);
+            setBanner(tr("%1 was not added to %2.").arg(m_pendingAdd.devnum, m_pendingAdd.map), false);
             refresh();
         }
     });
@@ -709,7 +720,7 @@ void PathGroupEditor::addAccepted()
     const PendingAdd plan = m_pendingAdd;
     // Asked about one draft of one map: anything else is not what the user said yes to.
     if (!m_editable || m_applying || m_map != plan.map || !(m_draft.table() == plan.draft)) {
-        setBanner(QStringLiteral("%1 was not added: %2 or its draft changed while you were asked. Drag it in again.")
+        setBanner(tr("%1 was not added: %2 or its draft changed while you were asked. Drag it in again.")
                       .arg(plan.devnum, plan.map),
             true);
         refresh();
@@ -718,15 +729,15 @@ void PathGroupEditor::addAccepted()
     PathGroupDraft trial = m_draft;
     const Status added = trial.addPath(plan.devnum, plan.group, plan.row);
     if (!added || addRisks(plan.devnum, plan.group, plan.row) != plan.risks) {
-        setBanner(QStringLiteral("%1 was not added: what the disks report changed while you were asked. Drag it in "
-                                 "again.")
+        setBanner(tr("%1 was not added: what the disks report changed while you were asked. Drag it in "
+                     "again.")
                       .arg(plan.devnum),
             true);
         refresh();
         return;
     }
     m_draft = trial;
-    setBanner(QStringLiteral("%1 is in the draft although it may be another disk than %2: %3 Apply asks again.")
+    setBanner(tr("%1 is in the draft although it may be another disk than %2: %3 Apply asks again.")
                   .arg(plan.devnum, plan.map, plan.risks.join(QStringLiteral("; "))),
         true);
     refresh();
@@ -901,9 +912,9 @@ void PathGroupEditor::refresh()
     m_updatingWidgets = true;
     const MultipathTable &table = m_draft.table();
     if (m_map.isEmpty()) {
-        m_title->setText(QStringLiteral("Path groups"));
+        m_title->setText(tr("Path groups"));
     } else if (!m_editable) {
-        m_title->setText(QStringLiteral("Path groups of %1").arg(m_map));
+        m_title->setText(tr("Path groups of %1").arg(m_map));
     } else {
         int active = 0;
         int paths = 0;
@@ -911,11 +922,12 @@ void PathGroupEditor::refresh()
             active += group.activePathCount();
             paths += int(group.paths.size());
         }
-        QString title = QStringLiteral("Path groups of %1 · %2 of %3 paths active").arg(m_map).arg(active).arg(paths);
-        title += m_status.activeGroup() ? QStringLiteral(" · group %1 in use").arg(m_status.activeGroup())
-                                        : QStringLiteral(" · no group in use yet (next: %1)").arg(m_status.nextGroup);
+        QString title = tr("Path groups of %1 · %2 of %3 paths active").arg(m_map).arg(active).arg(paths);
+        title += QStringLiteral(" · ")
+            + (m_status.activeGroup() ? tr("group %1 in use").arg(m_status.activeGroup())
+                                      : tr("no group in use yet (next: %1)").arg(m_status.nextGroup));
         if (m_draft.isModified())
-            title += QStringLiteral(" · edited");
+            title += QStringLiteral(" · ") + tr("edited");
         m_title->setText(title);
     }
     m_featureRow->setEnabled(m_editable && !m_applying);
@@ -956,19 +968,19 @@ void PathGroupEditor::refreshGroups()
         const int origin = m_draft.originOf(g);
         const GroupStatus *status
             = origin >= 0 && origin < m_status.groups.size() ? &m_status.groups.at(origin) : nullptr;
-        QString title = origin < 0 ? QStringLiteral("New group %1").arg(g + 1)
-            : origin == g          ? QStringLiteral("Group %1").arg(g + 1)
-                                   : QStringLiteral("Group %1 (was %2)").arg(g + 1).arg(origin + 1);
+        QString title = origin < 0 ? tr("New group %1").arg(g + 1)
+            : origin == g          ? tr("Group %1").arg(g + 1)
+                                   : tr("Group %1 (was %2)").arg(g + 1).arg(origin + 1);
         if (status)
             title += QStringLiteral(" · ") + groupStateWord(status->state);
         int active = 0;
         for (const PathSpec &path : spec.paths)
             active += live.value(path.device).status.active && live.contains(path.device) ? 1 : 0;
-        QString subtitle = QStringLiteral("%1 of %2 paths active").arg(active).arg(spec.paths.size());
+        QString subtitle = tr("%1 of %2 paths active").arg(active).arg(spec.paths.size());
         if (table.initialGroup == g + 1)
-            subtitle += QStringLiteral(" · initial group");
+            subtitle += QStringLiteral(" · ") + tr("initial group");
         if (m_status.activeGroup() == 0 && origin >= 0 && m_status.nextGroup == origin + 1)
-            subtitle += QStringLiteral(" · next");
+            subtitle += QStringLiteral(" · ") + tr("next");
         if (const MultipathdGroupView *mpd = origin >= 0 ? multipathdGroup(m_multipathd, origin + 1) : nullptr)
             subtitle += QStringLiteral(" · prio %1").arg(mpd->priority); // multipathd's, as multipath -ll
         const bool isActive = status && status->state == QLatin1Char('A');
@@ -1017,7 +1029,7 @@ void PathGroupEditor::refreshResult()
     m_preview->setPlainText(previewText());
     m_diff->setPlainText(diffText());
     const QString problem = problemText();
-    m_problem->setText(problem.isEmpty() ? QString() : QStringLiteral("Cannot apply: ") + problem);
+    m_problem->setText(problem.isEmpty() ? QString() : tr("Cannot apply: %1").arg(problem));
     m_problem->setVisible(!problem.isEmpty());
     const QStringList advice = notes();
     m_notes->setText(advice.join(QLatin1Char('\n')));
@@ -1025,11 +1037,11 @@ void PathGroupEditor::refreshResult()
     m_reset->setEnabled(m_editable && !m_applying && m_draft.isModified());
     m_apply->setEnabled(canApply());
     if (m_editable && !m_runner)
-        m_apply->setToolTip(QStringLiteral("No device-mapper access: the editor only shows"));
+        m_apply->setToolTip(tr("No device-mapper access: the editor only shows"));
     else if (m_applying)
-        m_apply->setToolTip(QStringLiteral("Reloading %1…").arg(m_map));
+        m_apply->setToolTip(tr("Reloading %1…").arg(m_map));
     else
-        m_apply->setToolTip(QStringLiteral("Reload the map with the new table (asks first)"));
+        m_apply->setToolTip(tr("Reload the map with the new table (asks first)"));
 }
 
 int PathGroupEditor::groupColumnCount() const
@@ -1072,7 +1084,7 @@ void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
         return;
     m_planning = false;
     if (!plan.runnable()) {
-        setBanner(QStringLiteral("Cannot reload %1: %2")
+        setBanner(tr("Cannot reload %1: %2")
                       .arg(plan.target, plan.refusals.isEmpty() ? plan.risks.first().text : plan.refusals.first()),
             true);
         refresh();
@@ -1081,14 +1093,14 @@ void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
     // A reload changes where I/O goes: always asked, risks or not.
     auto *dialog = new PlanDialog(plan, this);
     dialog->setObjectName(QStringLiteral("reloadPlanDialog"));
-    dialog->setWindowTitle(QStringLiteral("Reload %1").arg(plan.target));
+    dialog->setWindowTitle(tr("Reload %1").arg(plan.target));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_planDialog = dialog;
     connect(dialog, &PlanDialog::answered, this, [this, plan](const OperationAnswers &answers) {
         if (!m_runner)
             return;
         m_applying = true;
-        setBanner(QStringLiteral("Reloading %1…").arg(plan.target), false);
+        setBanner(tr("Reloading %1…").arg(plan.target), false);
         m_runner->run(plan, answers, applyTag());
         Q_EMIT applyStarted(plan.target);
         refresh();
@@ -1108,14 +1120,12 @@ void PathGroupEditor::onRunFinished(const OperationResult &result, const QString
     const QString via = result.details.value(QLatin1String("via")).toString();
     QString text;
     if (result.ok)
-        text = QStringLiteral("Reloaded %1 (via %2).")
-                   .arg(result.target, via.isEmpty() ? QStringLiteral("device-mapper") : via);
+        text = tr("Reloaded %1 (via %2).").arg(result.target, via.isEmpty() ? QStringLiteral("device-mapper") : via);
     else if (result.stale)
-        text
-            = QStringLiteral("Not reloaded: %1 Your edits are kept; check them against the live table and apply again.")
-                  .arg(result.error);
+        text = tr("Not reloaded: %1 Your edits are kept; check them against the live table and apply again.")
+                   .arg(result.error);
     else
-        text = QStringLiteral("Reload of %1 failed: %2").arg(result.target, result.error);
+        text = tr("Reload of %1 failed: %2").arg(result.target, result.error);
     for (const QString &warning : result.warnings)
         text += QLatin1Char(' ') + warning;
     setBanner(text, !result.ok);

@@ -9,6 +9,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QMimeData>
 
@@ -46,16 +47,19 @@ bool reportsArgument(const QString &infoName, const QString &argName)
 QString argToolTip(const QString &selector, const QString &name)
 {
     if (name == QLatin1String("repeat_count"))
-        return QStringLiteral("%1 repeat_count (table argument): I/Os sent down a path before the selector picks "
-                              "again. Current kernels use 1 whatever is set.")
+        return QCoreApplication::translate("PathGroupModel",
+            "%1 repeat_count (table argument): I/Os sent down a path before the selector "
+            "picks again. Current kernels use 1 whatever is set.")
             .arg(selector);
     if (name == QLatin1String("relative_throughput"))
-        return QStringLiteral("service-time relative throughput (table argument), 0-100: the path's share of the "
-                              "load against the other paths; 0 uses it only when no other path is usable.");
+        return QCoreApplication::translate("PathGroupModel",
+            "service-time relative throughput (table argument), 0-100: the path's share of "
+            "the load against the other paths; 0 uses it only when no other path is usable.");
     if (name == QLatin1String("cpu_mask"))
-        return QStringLiteral("io-affinity CPU mask (table argument), hex: I/O submitted on these CPUs goes down "
-                              "this path.");
-    return QStringLiteral("%1 per-path table argument").arg(selector);
+        return QCoreApplication::translate("PathGroupModel",
+            "io-affinity CPU mask (table argument), hex: I/O submitted on these CPUs goes "
+            "down this path.");
+    return QCoreApplication::translate("PathGroupModel", "%1 per-path table argument").arg(selector);
 }
 
 } // namespace
@@ -83,7 +87,7 @@ void PathGroupModel::setGroup(const QString &map, int group, const PathGroupSpec
     QStringList argNames = PathGroupDraft::pathArgNames(spec.selector);
     // The table says how many words a path has; name the ones this program does not know by number.
     while (argNames.size() < spec.perPathArgCount)
-        argNames << QStringLiteral("argument %1").arg(argNames.size() + 1);
+        argNames << tr("argument %1").arg(argNames.size() + 1);
     argNames = argNames.mid(0, spec.perPathArgCount);
     QList<int> argLiveIndexes(argNames.size(), -1);
     QStringList shownInfo;
@@ -170,7 +174,7 @@ int PathGroupModel::columnCount(const QModelIndex &parent) const
 
 QStringList PathGroupModel::columnHeaders() const
 {
-    QStringList headers { QStringLiteral("Path"), QStringLiteral("State"), QStringLiteral("Fails") };
+    QStringList headers { tr("Path"), tr("State"), tr("Fails") };
     // Two lines ("in-flight" over "bytes"): a group's card has the width of half the tab.
     for (const QString &name : m_infoNames)
         headers << shortName(name).replace(QLatin1Char(' '), QLatin1Char('\n'));
@@ -188,15 +192,14 @@ QVariant PathGroupModel::headerData(int section, Qt::Orientation orientation, in
     if (role == Qt::ToolTipRole) {
         switch (columnKind(section)) {
         case ColumnKind::Path:
-            return QStringLiteral("The path device; drag it to another group or to \"New group\".");
+            return tr("The path device; drag it to another group or to \"New group\".");
         case ColumnKind::State:
-            return QStringLiteral("Live path state: active, or failed (by the kernel on an I/O error, by multipathd's "
-                                  "checker, or by a fail_path message).");
+            return tr("Live path state: active, or failed (by the kernel on an I/O error, by multipathd's "
+                      "checker, or by a fail_path message).");
         case ColumnKind::FailCount:
-            return QStringLiteral("How often the path failed since the table was loaded.");
+            return tr("How often the path failed since the table was loaded.");
         case ColumnKind::SelectorInfo:
-            return QStringLiteral("%1: %2 (live, from the selector's status)")
-                .arg(m_spec.selector, m_infoNames.value(section - 3));
+            return tr("%1: %2 (live, from the selector's status)").arg(m_spec.selector, m_infoNames.value(section - 3));
         case ColumnKind::PathArg:
             return argToolTip(m_spec.selector, m_argNames.value(section - firstArgColumn()));
         }
@@ -223,10 +226,10 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
         if (role == Qt::DisplayRole)
             return name.isEmpty() ? path.device : QStringLiteral("%1 (%2)").arg(name, path.device);
         if (role == Qt::ToolTipRole) {
-            QString tip = name.isEmpty() ? QStringLiteral("Path %1").arg(path.device)
-                                         : QStringLiteral("Path %1, device %2").arg(name, path.device);
+            QString tip
+                = name.isEmpty() ? tr("Path %1").arg(path.device) : tr("Path %1, device %2").arg(name, path.device);
             if (live && live->group != m_group + 1)
-                tip += QStringLiteral("; live in group %1").arg(live->group);
+                tip += tr("; live in group %1").arg(live->group);
             return tip;
         }
         break;
@@ -242,7 +245,7 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             return QStringLiteral("%1 · prio %2 · %3").arg(state).arg(live->priority).arg(live->checkerState);
         }
         if (role == Qt::ToolTipRole && live && live->priority >= 0)
-            return QStringLiteral("Kernel: %1. multipathd: priority %2, checker %3, device %4.")
+            return tr("Kernel: %1. multipathd: priority %2, checker %3, device %4.")
                 .arg(live->status.active ? QStringLiteral("active") : QStringLiteral("failed"))
                 .arg(live->priority)
                 .arg(live->checkerState, live->deviceState);
@@ -254,7 +257,7 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             return font;
         }
         if (role == Qt::ToolTipRole && !live)
-            return QStringLiteral("No live status for this path");
+            return tr("No live status for this path");
         break;
     case ColumnKind::FailCount:
         if (role == Qt::DisplayRole)
@@ -274,9 +277,9 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
             if (fromThisSelector)
                 return QStringLiteral("%1: %2").arg(m_infoNames.value(column), live->status.selectorInfo.at(i));
             if (live)
-                return QStringLiteral("The path runs under %1 now; %2 reports this after Apply.")
+                return tr("The path runs under %1 now; %2 reports this after Apply.")
                     .arg(live->selector, m_spec.selector);
-            return QStringLiteral("No live status for this path");
+            return tr("No live status for this path");
         }
         break;
     }
@@ -292,8 +295,7 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
         if (role == Qt::EditRole)
             return value;
         if (role == Qt::DisplayRole)
-            return liveValue.isEmpty() || liveValue == value ? value
-                                                             : QStringLiteral("%1 (live %2)").arg(value, liveValue);
+            return liveValue.isEmpty() || liveValue == value ? value : tr("%1 (live %2)").arg(value, liveValue);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::BackgroundRole && m_editable)
@@ -301,8 +303,8 @@ QVariant PathGroupModel::data(const QModelIndex &index, int role) const
         if (role == Qt::ToolTipRole) {
             QString tip = argToolTip(m_spec.selector, m_argNames.value(i));
             if (!liveValue.isEmpty())
-                tip += QStringLiteral(" The selector reports %1 now.").arg(liveValue);
-            return tip + QStringLiteral(" Double-click to edit.");
+                tip += QLatin1Char(' ') + tr("The selector reports %1 now.").arg(liveValue);
+            return tip + QLatin1Char(' ') + tr("Double-click to edit.");
         }
         break;
     }

@@ -27,12 +27,11 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
     : QWidget(parent)
 {
     if (!sysfs.isLive()) {
-        m_unavailable = QStringLiteral("captured sysfs tree: device-mapper is not queried");
+        m_unavailable = tr("captured sysfs tree: device-mapper is not queried");
     } else {
         const DmAvailability availability = checkDeviceMapper(sysfs);
         if (!availability.available) {
-            m_unavailable = availability.reason.isEmpty() ? QStringLiteral("device-mapper is not available")
-                                                          : availability.reason;
+            m_unavailable = availability.reason.isEmpty() ? tr("device-mapper is not available") : availability.reason;
         } else {
             // Reads here, operations on the control's worker thread: one backend each.
             m_ownedReadDm = std::make_unique<LibDevmapperBackend>(sysfs);
@@ -59,7 +58,7 @@ PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
         // Tests and demos never talk to a multipathd that may run on the machine.
         makeRunner(dm, SysfsRoot(), false);
     } else {
-        m_unavailable = QStringLiteral("no device-mapper");
+        m_unavailable = tr("no device-mapper");
         m_actions->setUnavailableReason(m_unavailable);
     }
 }
@@ -75,7 +74,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
         [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
-    m_unavailable = QStringLiteral("the host's devices are not fetched yet");
+    m_unavailable = tr("the host's devices are not fetched yet");
     m_actions->setUnavailableReason(m_unavailable);
     m_multipathdQuery = [capture] { return capturedMultipathdMaps(capture); };
 }
@@ -119,10 +118,9 @@ void PathGroupsPanel::makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool 
 QString PathGroupsPanel::resultText(const OperationResult &result)
 {
     if (result.ok)
-        return result.changes.value(0, QStringLiteral("%1: done").arg(result.target));
+        return result.changes.value(0, tr("%1: done").arg(result.target));
     const QString operation = result.details.value(QLatin1String("operation")).toString();
-    return QStringLiteral("%1: %2 failed: %3")
-        .arg(result.target, operation.isEmpty() ? result.kind : operation, result.error);
+    return tr("%1: %2 failed: %3").arg(result.target, operation.isEmpty() ? result.kind : operation, result.error);
 }
 
 void PathGroupsPanel::init()
@@ -136,7 +134,7 @@ void PathGroupsPanel::init()
     splitter->setChildrenCollapsible(false);
     m_editor = new PathGroupEditor;
     m_chart = new SelectorChart;
-    auto *chartBox = new QGroupBox(QStringLiteral("Path selectors over time (one status read a second)"));
+    auto *chartBox = new QGroupBox(tr("Path selectors over time (one status read a second)"));
     m_chartBox = chartBox;
     auto *chartLayout = new QVBoxLayout(chartBox);
     chartLayout->setContentsMargins(4, 4, 4, 4);
@@ -159,7 +157,7 @@ void PathGroupsPanel::init()
         [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
     connect(m_actions, &MultipathActions::editPathGroupsRequested, this, &PathGroupsPanel::showMap);
     connect(m_editor, &PathGroupEditor::applyStarted, this,
-        [this](const QString &map) { Q_EMIT statusMessage(QStringLiteral("Reloading %1…").arg(map), 0); });
+        [this](const QString &map) { Q_EMIT statusMessage(tr("Reloading %1…").arg(map), 0); });
 
     m_readTimer = new QTimer(this);
     m_readTimer->setInterval(1000);
@@ -232,11 +230,11 @@ void PathGroupsPanel::showMap(const QString &map)
     if (m_map.isEmpty()) {
         m_editor->setUnavailable(QString(),
             m_haveSnapshot && m_snapshot.maps.isEmpty()
-                ? QStringLiteral("No multipath maps on this machine%1.")
-                      .arg(m_unavailable.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_unavailable))
-                : QStringLiteral("Select a multipath map (or one of its groups or paths) in the tree "
-                                 "to see and edit its path groups."));
-        m_chart->setUnavailable(QStringLiteral("No map selected."));
+                ? (m_unavailable.isEmpty() ? tr("No multipath maps on this machine.")
+                                           : tr("No multipath maps on this machine (%1).").arg(m_unavailable))
+                : tr("Select a multipath map (or one of its groups or paths) in the tree "
+                     "to see and edit its path groups."));
+        m_chart->setUnavailable(tr("No map selected."));
         return;
     }
     if (!m_readDm) {
@@ -270,9 +268,9 @@ void PathGroupsPanel::showUnavailable()
     const MultipathMap *map = m_snapshot.map(m_map);
     QString reason = map && !map->groupsUnknownReason.isEmpty() ? map->groupsUnknownReason : m_unavailable;
     if (reason.isEmpty())
-        reason = QStringLiteral("device-mapper is not available");
+        reason = tr("device-mapper is not available");
     m_editor->setUnavailable(m_map, reason, map ? map->slaves : QStringList());
-    m_chart->setUnavailable(QStringLiteral("No selector state for %1: %2.").arg(m_map, reason));
+    m_chart->setUnavailable(tr("No selector state for %1: %2.").arg(m_map, reason));
 }
 
 QHash<QString, QString> PathGroupsPanel::deviceNames() const
@@ -329,7 +327,7 @@ void PathGroupsPanel::onStateRead(const QString &map, const Result<MultipathMapS
         return;
     if (!state) {
         m_editor->setUnavailable(m_map, state.errorMessage());
-        m_chart->setUnavailable(QStringLiteral("No selector state for %1: %2.").arg(m_map, state.errorMessage()));
+        m_chart->setUnavailable(tr("No selector state for %1: %2.").arg(m_map, state.errorMessage()));
         Q_EMIT stateRead(map, false);
         return;
     }
@@ -379,8 +377,8 @@ void PathGroupsPanel::onOperationFinished(const OperationResult &result)
     // A failure also gets a message the user cannot miss; non-modal, and only in a window on screen. The
     // editor's own reload shows its failure (a stale plan included) in its banner.
     if (!result.ok && window()->isVisible() && result.kind != QLatin1String("multipath.reload")) {
-        auto *box = new QMessageBox(QMessageBox::Warning,
-            QStringLiteral("%1: %2 failed").arg(result.target, result.kind), result.error, QMessageBox::Ok, this);
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("%1: %2 failed").arg(result.target, result.kind),
+            result.error, QMessageBox::Ok, this);
         if (!result.warnings.isEmpty())
             box->setInformativeText(result.warnings.join(QLatin1Char('\n')));
         box->setAttribute(Qt::WA_DeleteOnClose);

@@ -108,7 +108,7 @@ SelectorChart::SelectorChart(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_stack = new QStackedWidget;
     layout->addWidget(m_stack);
-    m_message = new QLabel(QStringLiteral("No status read yet."));
+    m_message = new QLabel(tr("No status read yet."));
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_message->setObjectName(QStringLiteral("selectorChartMessage"));
@@ -160,12 +160,12 @@ SelectorChart::SelectorChart(QWidget *parent)
     }
     m_loadRect->setMargins(QMargins(0, 0, 0, 0));
     m_loadRect->axis(QCPAxis::atBottom)->setTickLabels(false);
-    m_loadRect->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("in-flight I/Os"));
+    m_loadRect->axis(QCPAxis::atLeft)->setLabel(tr("in-flight I/Os"));
     QCPAxis *bytes = m_loadRect->axis(QCPAxis::atRight);
     bytes->setVisible(true);
     bytes->setTickLabels(true);
-    bytes->setLabel(QStringLiteral("in-flight bytes (dashed)"));
-    m_failRect->axis(QCPAxis::atLeft)->setLabel(QStringLiteral("fail count"));
+    bytes->setLabel(tr("in-flight bytes (dashed)"));
+    m_failRect->axis(QCPAxis::atLeft)->setLabel(tr("fail count"));
     // Counts: whole-number ticks (1, 2, 5, 10, ... apart), never "0.25 failures".
     for (QCPAxis *counts : { m_loadRect->axis(QCPAxis::atLeft), m_failRect->axis(QCPAxis::atLeft) }) {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
@@ -210,7 +210,7 @@ void SelectorChart::clear()
     m_devices.clear();
     m_havePrevious = false;
     m_statusCount = 0;
-    m_message->setText(QStringLiteral("No status read yet."));
+    m_message->setText(tr("No status read yet."));
     m_stack->setCurrentWidget(m_message);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -334,13 +334,12 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
     const double t = epochSeconds;
     if (m_havePrevious) {
         if (!(table == m_previousTable))
-            addMarker(t, SelectorChartMarker::TableReloaded, QStringLiteral("table reloaded"));
+            addMarker(t, SelectorChartMarker::TableReloaded, tr("table reloaded"));
         const int before = m_previousStatus.activeGroup();
         const int now = status.activeGroup();
         if (now != 0 && now != before) {
             addMarker(t, SelectorChartMarker::GroupSwitch,
-                before == 0 ? QStringLiteral("group %1 in use").arg(now)
-                            : QStringLiteral("group %1 → %2").arg(before).arg(now));
+                before == 0 ? tr("group %1 in use").arg(now) : tr("group %1 → %2").arg(before).arg(now));
         }
         const bool sameTable = table == m_previousTable;
         for (const GroupStatus &group : status.groups) {
@@ -350,10 +349,9 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
                     continue;
                 if ((previous->active && !path.active)
                     || (sameTable && path.failCount > previous->failCount && !path.active))
-                    addMarker(t, SelectorChartMarker::PathFailed, QStringLiteral("%1 failed").arg(label(path.device)));
+                    addMarker(t, SelectorChartMarker::PathFailed, tr("%1 failed").arg(label(path.device)));
                 else if (!previous->active && path.active)
-                    addMarker(
-                        t, SelectorChartMarker::PathReinstated, QStringLiteral("%1 back").arg(label(path.device)));
+                    addMarker(t, SelectorChartMarker::PathReinstated, tr("%1 back").arg(label(path.device)));
             }
         }
     }
@@ -397,8 +395,7 @@ void SelectorChart::addStatus(double epochSeconds, const MultipathTable &table, 
     fitValueAxis(m_loadRect->axis(QCPAxis::atRight), bytes);
     fitValueAxis(m_failRect->axis(QCPAxis::atLeft), fails);
     m_loadRect->axis(QCPAxis::atRight)->setVisible(!bytes.isEmpty());
-    m_loadRect->axis(QCPAxis::atLeft)
-        ->setLabel(ios.isEmpty() && !bytes.isEmpty() ? QString() : QStringLiteral("in-flight I/Os"));
+    m_loadRect->axis(QCPAxis::atLeft)->setLabel(ios.isEmpty() && !bytes.isEmpty() ? QString() : tr("in-flight I/Os"));
     // The whole window once it is full; until then what there is, at least a minute, so that the first
     // reads do not fill the width.
     if (m_statusCount == 1)

@@ -26,30 +26,29 @@ constexpr int MaxNameLength = 120;
 NewPresetDialog::NewPresetDialog(QWidget *parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("New preset from selection"));
+    setWindowTitle(tr("New preset from selection"));
     m_name = new QLineEdit;
-    m_name->setPlaceholderText(QStringLiteral("e.g. NetApp paths, merge-friendly"));
+    m_name->setPlaceholderText(tr("e.g. NetApp paths, merge-friendly"));
     auto *form = new QFormLayout;
-    form->addRow(QStringLiteral("&Name:"), m_name);
+    form->addRow(tr("&Name:"), m_name);
 
-    auto *about = new QLabel(QStringLiteral(
-        "The checked attributes are saved (and pinned by an export). Checked by default: those changed through "
-        "dmtune in this session and those whose value differs from the one dmtune first saw on the device."));
+    auto *about = new QLabel(
+        tr("The checked attributes are saved (and pinned by an export). Checked by default: those changed through "
+           "dmtune in this session and those whose value differs from the one dmtune first saw on the device."));
     about->setWordWrap(true);
 
     m_list = new QTreeWidget;
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
-    m_list->setHeaderLabels({ QStringLiteral("Attribute"), QStringLiteral("Device"), QStringLiteral("Value"),
-        QStringLiteral("Why checked") });
+    m_list->setHeaderLabels({ tr("Attribute"), tr("Device"), tr("Value"), tr("Why checked") });
     m_list->header()->setSectionResizeMode(AttributeColumn, QHeaderView::ResizeToContents);
     m_list->header()->setSectionResizeMode(DeviceColumn, QHeaderView::ResizeToContents);
     m_list->header()->setSectionResizeMode(ValueColumn, QHeaderView::Interactive);
     m_list->header()->setStretchLastSection(true);
 
-    auto *all = new QPushButton(QStringLiteral("&All"));
-    auto *none = new QPushButton(QStringLiteral("N&one"));
+    auto *all = new QPushButton(tr("&All"));
+    auto *none = new QPushButton(tr("N&one"));
     m_summary = new QLabel;
     auto *row = new QHBoxLayout;
     row->addWidget(all);
@@ -62,7 +61,7 @@ NewPresetDialog::NewPresetDialog(QWidget *parent)
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_ok = buttons->button(QDialogButtonBox::Ok);
-    m_ok->setText(QStringLiteral("&Save"));
+    m_ok->setText(tr("&Save"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -142,12 +141,12 @@ QString NewPresetDialog::nameProblem(const QString &typed)
 {
     const QString name = typed.trimmed();
     if (name.isEmpty())
-        return QStringLiteral("Name the preset");
+        return tr("Name the preset");
     if (name.size() > MaxNameLength)
-        return QStringLiteral("The name is longer than %1 characters").arg(MaxNameLength);
+        return tr("The name is longer than %1 characters").arg(MaxNameLength);
     for (const QChar ch : name) {
         if (ch.category() == QChar::Other_Control)
-            return QStringLiteral("The name has a control character");
+            return tr("The name has a control character");
     }
     Preset probe;
     probe.name = name;
@@ -155,14 +154,15 @@ QString NewPresetDialog::nameProblem(const QString &typed)
     for (const PresetEntry &entry : listPresets()) {
         const bool sameName = entry.preset && entry.preset->name.compare(name, Qt::CaseInsensitive) == 0;
         if (sameName || (!entry.builtIn && QFileInfo(entry.path) == QFileInfo(file))) {
-            return entry.builtIn
-                ? QStringLiteral("\"%1\" is a built-in preset's name: choose another").arg(name)
-                : QStringLiteral("A preset%1 is already stored as %2: choose another name")
-                      .arg(entry.preset ? QStringLiteral(" \"%1\"").arg(entry.preset->name) : QString(), entry.path);
+            if (entry.builtIn)
+                return tr("\"%1\" is a built-in preset's name: choose another").arg(name);
+            return entry.preset
+                ? tr("A preset \"%1\" is already stored as %2: choose another name").arg(entry.preset->name, entry.path)
+                : tr("A preset is already stored as %1: choose another name").arg(entry.path);
         }
     }
     if (QFileInfo::exists(file))
-        return QStringLiteral("%1 exists: choose another name").arg(file);
+        return tr("%1 exists: choose another name").arg(file);
     return {};
 }
 
@@ -171,9 +171,9 @@ QString NewPresetDialog::problem() const
     if (const QString p = nameProblem(m_name->text()); !p.isEmpty())
         return p;
     if (m_list->topLevelItemCount() == 0)
-        return QStringLiteral("The selected devices have no writable attributes");
+        return tr("The selected devices have no writable attributes");
     if (checkedSelection().isEmpty())
-        return QStringLiteral("Check at least one attribute to save");
+        return tr("Check at least one attribute to save");
     return {};
 }
 
@@ -182,7 +182,7 @@ void NewPresetDialog::updateState()
     int checked = 0;
     for (int i = 0; i < m_list->topLevelItemCount(); ++i)
         checked += m_list->topLevelItem(i)->checkState(AttributeColumn) == Qt::Checked ? 1 : 0;
-    m_summary->setText(QStringLiteral("%1 of %2 attributes checked").arg(checked).arg(m_list->topLevelItemCount()));
+    m_summary->setText(tr("%1 of %2 attributes checked").arg(checked).arg(m_list->topLevelItemCount()));
     const QString why = problem();
     m_problem->setText(why);
     m_ok->setEnabled(why.isEmpty());

@@ -167,8 +167,8 @@ void PresetManager::buildUi()
     m_list->setWordWrap(true); // long names wrap instead of being cut
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setSpacing(2);
-    auto *newButton = new QPushButton(QStringLiteral("&New from selection…"));
-    auto *importButton = new QPushButton(QStringLiteral("&Import…"));
+    auto *newButton = new QPushButton(tr("&New from selection…"));
+    auto *importButton = new QPushButton(tr("&Import…"));
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -197,17 +197,17 @@ void PresetManager::buildUi()
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
-    m_apply = new QPushButton(QStringLiteral("&Apply"));
-    m_apply->setToolTip(QStringLiteral("Write the rows that differ as one transaction (rollback on any failure)"));
-    auto *dryRun = new QPushButton(QStringLiteral("&Dry run"));
-    dryRun->setToolTip(QStringLiteral("Plan the writes (order, stacking warnings); write nothing"));
-    auto *verify = new QPushButton(QStringLiteral("&Verify"));
-    verify->setToolTip(QStringLiteral("Show only the drift between the preset and the live system"));
-    m_driftOnly = new QCheckBox(QStringLiteral("Only drift"));
-    m_keep = new QCheckBox(QStringLiteral("&Keep applied"));
+    m_apply = new QPushButton(tr("&Apply"));
+    m_apply->setToolTip(tr("Write the rows that differ as one transaction (rollback on any failure)"));
+    auto *dryRun = new QPushButton(tr("&Dry run"));
+    dryRun->setToolTip(tr("Plan the writes (order, stacking warnings); write nothing"));
+    auto *verify = new QPushButton(tr("&Verify"));
+    verify->setToolTip(tr("Show only the drift between the preset and the live system"));
+    m_driftOnly = new QCheckBox(tr("Only drift"));
+    m_keep = new QCheckBox(tr("&Keep applied"));
     m_keep->setObjectName(QStringLiteral("keepApplied"));
-    m_keep->setToolTip(QStringLiteral("When a matching device appears or a path is reinstated, apply the preset to it "
-                                      "(each time a transaction in the history)"));
+    m_keep->setToolTip(tr("When a matching device appears or a path is reinstated, apply the preset to it "
+                          "(each time a transaction in the history)"));
     auto *previewButtons = new QHBoxLayout;
     previewButtons->addWidget(m_apply);
     previewButtons->addWidget(dryRun);
@@ -220,17 +220,17 @@ void PresetManager::buildUi()
     m_editor = codeView(false);
     m_validation = new QLabel;
     m_validation->setWordWrap(true);
-    auto *save = new QPushButton(QStringLiteral("&Save as user preset"));
+    auto *save = new QPushButton(tr("&Save as user preset"));
     auto *editButtons = new QHBoxLayout;
     editButtons->addWidget(m_validation, 1);
     editButtons->addWidget(save);
 
     // Export
     m_format = new QComboBox;
-    m_format->addItem(QStringLiteral("udev rules"), QStringLiteral("udev"));
-    m_format->addItem(QStringLiteral("tuned profile"), QStringLiteral("tuned"));
+    m_format->addItem(tr("udev rules"), QStringLiteral("udev"));
+    m_format->addItem(tr("tuned profile"), QStringLiteral("tuned"));
     m_format->addItem(QStringLiteral("multipath.conf"), QStringLiteral("multipath"));
-    auto *exportSave = new QPushButton(QStringLiteral("Save &to file…"));
+    auto *exportSave = new QPushButton(tr("Save &to file…"));
     m_exportView = codeView(true);
     auto *exportButtons = new QHBoxLayout;
     exportButtons->addWidget(m_format);
@@ -238,9 +238,9 @@ void PresetManager::buildUi()
     exportButtons->addWidget(exportSave);
 
     m_tabs = new QTabWidget;
-    m_tabs->addTab(page(m_table, previewButtons, false), QStringLiteral("&Preview"));
-    m_tabs->addTab(page(m_editor, editButtons, false), QStringLiteral("&Edit"));
-    m_tabs->addTab(page(m_exportView, exportButtons, true), QStringLiteral("E&xport"));
+    m_tabs->addTab(page(m_table, previewButtons, false), tr("&Preview"));
+    m_tabs->addTab(page(m_editor, editButtons, false), tr("&Edit"));
+    m_tabs->addTab(page(m_exportView, exportButtons, true), tr("E&xport"));
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
@@ -274,8 +274,7 @@ void PresetManager::buildUi()
     connect(m_keep, &QCheckBox::toggled, this, [this](bool on) {
         if (on && m_current) {
             m_keeper->keep(*m_current, m_snapshot);
-            setStatus(QStringLiteral("Keeping \"%1\" applied to devices that appear or paths that come back")
-                          .arg(m_current->name));
+            setStatus(tr("Keeping \"%1\" applied to devices that appear or paths that come back").arg(m_current->name));
         } else {
             m_keeper->stop();
         }
@@ -283,7 +282,7 @@ void PresetManager::buildUi()
     connect(m_editor, &QPlainTextEdit::textChanged, this, &PresetManager::onEditorChanged);
     connect(save, &QPushButton::clicked, this, [this] {
         const auto path = saveEdited();
-        setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
+        setStatus(path ? tr("Saved %1").arg(*path) : path.errorMessage());
     });
     connect(m_format, &QComboBox::currentIndexChanged, this, &PresetManager::refreshExport);
     connect(exportSave, &QPushButton::clicked, this, &PresetManager::exportToFile);
@@ -323,10 +322,10 @@ void PresetManager::reload()
         item->setData(PathRole, e.path);
         item->setData(Qt::UserRole, QFileInfo(e.path).completeBaseName());
         item->setToolTip(e.preset
-                ? QStringLiteral("%1\n%2").arg(e.builtIn ? QStringLiteral("built-in") : e.path, e.preset->description)
+                ? QStringLiteral("%1\n%2").arg(e.builtIn ? tr("built-in") : e.path, e.preset->description)
                 : e.preset.errorMessage());
         if (e.builtIn)
-            item->setText(item->text() + QStringLiteral("  (built-in)"));
+            item->setText(item->text() + QStringLiteral("  (%1)").arg(tr("built-in")));
         if (!e.preset)
             item->setForeground(messagestyle::viewText(MessageTone::Error));
         if (e.path == current)
@@ -368,19 +367,21 @@ void PresetManager::showPreset(const Preset &preset)
     QString about
         = QStringLiteral("<b>%1</b><br>%2").arg(preset.name.toHtmlEscaped(), preset.description.toHtmlEscaped());
     if (!preset.reasoning.isEmpty())
-        about += QStringLiteral("<br><i>Why:</i> %1").arg(preset.reasoning.toHtmlEscaped());
-    if (!preset.host.isEmpty())
-        about += QStringLiteral("<br><small>made on %1%2%3</small>")
-                     .arg(preset.host.toHtmlEscaped(),
-                         preset.kernel.isEmpty() ? QString() : QStringLiteral(", kernel ") + preset.kernel,
-                         preset.created.isValid() ? QStringLiteral(", ") + preset.created.toString(Qt::ISODate)
-                                                  : QString());
+        about += tr("<br><i>Why:</i> %1").arg(preset.reasoning.toHtmlEscaped());
+    if (!preset.host.isEmpty()) {
+        QString made = tr("made on %1").arg(preset.host.toHtmlEscaped());
+        if (!preset.kernel.isEmpty())
+            made += QStringLiteral(", ") + tr("kernel %1").arg(preset.kernel);
+        if (preset.created.isValid())
+            made += QStringLiteral(", ") + preset.created.toString(Qt::ISODate);
+        about += QStringLiteral("<br><small>%1</small>").arg(made);
+    }
     m_about->setText(about);
     {
         const QSignalBlocker block(m_editor);
         m_editor->setPlainText(QString::fromUtf8(presetToJson(preset)));
     }
-    m_validation->setText(QStringLiteral("valid"));
+    m_validation->setText(tr("valid"));
     if (m_keep->isChecked())
         m_keeper->keep(preset, m_snapshot);
     refreshPreview();
@@ -395,7 +396,7 @@ void PresetManager::onEditorChanged()
         m_apply->setEnabled(false);
         return;
     }
-    m_validation->setText(QStringLiteral("valid"));
+    m_validation->setText(tr("valid"));
     m_current = *preset;
     refreshPreview();
     refreshExport();
@@ -448,25 +449,23 @@ void PresetManager::showResolution(const Preset &preset, const PresetResolution 
     m_apply->setEnabled(canApply() && !isApplying() && (!res.changes().isEmpty() || !differingMaps.isEmpty()));
     QStringList notes = res.unmatched;
     for (const PresetItem &i : res.risky())
-        notes << QStringLiteral("Puts data at risk: %1 %2 → %3: %4 (Apply asks you to confirm)")
+        notes << tr("Puts data at risk: %1 %2 → %3: %4 (Apply asks you to confirm)")
                      .arg(i.device, i.attribute, i.wanted, i.risk);
     const QString maps = differingMaps.join(QStringLiteral(", "));
     if (!differingMaps.isEmpty() && !m_remoteHost.isEmpty())
-        notes << QStringLiteral("Multipath tables differ (%1): Apply reloads them on %2 first, then writes the "
-                                "attributes there; all or nothing")
+        notes << tr("Multipath tables differ (%1): Apply reloads them on %2 first, then writes the "
+                    "attributes there; all or nothing")
                      .arg(maps, m_remoteHost);
     else if (!differingMaps.isEmpty())
-        notes << (m_dm ? QStringLiteral("Multipath tables differ (%1): Apply reloads them first, then writes the "
-                                        "attributes; all or nothing")
-                       : QStringLiteral("Multipath tables differ (%1): reloading them needs root on this machine "
-                                        "(or: sudo dmtunectl preset apply)"))
+        notes << (m_dm ? tr("Multipath tables differ (%1): Apply reloads them first, then writes the "
+                            "attributes; all or nothing")
+                       : tr("Multipath tables differ (%1): reloading them needs root on this machine "
+                            "(or: sudo dmtunectl preset apply)"))
                      .arg(maps);
     if (std::exchange(m_verifyWhenResolved, false)) {
         setStatus(res.hasDrift()
-                ? QStringLiteral("Verify \"%1\": %2 settings drifted").arg(preset.name).arg(m_model->rowCount())
-                : QStringLiteral("Verify \"%1\": no drift (%2 settings checked)")
-                      .arg(preset.name)
-                      .arg(res.items.size()));
+                ? tr("Verify \"%1\": %2 settings drifted").arg(preset.name).arg(m_model->rowCount())
+                : tr("Verify \"%1\": no drift (%2 settings checked)").arg(preset.name).arg(res.items.size()));
     } else if (!notes.isEmpty() && notesInStatus) {
         // A line set since the preview was asked for (an apply's outcome) stays.
         m_status->setText(notes.join(QLatin1Char('\n')));
@@ -494,9 +493,8 @@ bool PresetManager::applyCurrent(const QStringList &devices)
     // Every rule is the core's (ops/presetoperations.h): this asks for the plan, shows it, asks, and runs.
     ++m_operations;
     m_apply->setEnabled(false);
-    setStatus(m_remoteHost.isEmpty()
-            ? QStringLiteral("Applying \"%1\": planning…").arg(m_current->name)
-            : QStringLiteral("Applying \"%1\" on %2: planning there…").arg(m_current->name, m_remoteHost));
+    setStatus(m_remoteHost.isEmpty() ? tr("Applying \"%1\": planning…").arg(m_current->name)
+                                     : tr("Applying \"%1\" on %2: planning there…").arg(m_current->name, m_remoteHost));
     m_service->runUnlessAsked(
         QStringLiteral("preset.apply"), presetRequest(*m_current, devices), QStringLiteral("apply"));
     return true;
@@ -510,27 +508,26 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
     if (tag == QLatin1String("dry-run")) {
         QStringList lines = plan.steps;
         for (const QString &r : plan.refusals)
-            lines << QStringLiteral("error: %1").arg(r);
+            lines << tr("error: %1").arg(r);
         for (const OperationRisk &r : plan.risks)
-            lines << QStringLiteral("needs confirmation (Apply asks): %1").arg(r.text);
+            lines << tr("needs confirmation (Apply asks): %1").arg(r.text);
         for (const QString &n : plan.notes)
-            lines << QStringLiteral("note: %1").arg(n);
+            lines << tr("note: %1").arg(n);
         setStatus(plan.steps.isEmpty() && plan.refusals.isEmpty() && plan.risks.isEmpty()
-                ? QStringLiteral("Dry run: nothing to write")
-                : QStringLiteral("Dry run, in this order: %1").arg(lines.join(QStringLiteral("; "))));
+                ? tr("Dry run: nothing to write")
+                : tr("Dry run, in this order: %1").arg(lines.join(QStringLiteral("; "))));
         return;
     }
     if (tag.startsWith(QLatin1String("keep:"))) {
         // Nobody is asked for a device that just appeared: a plan that needs answers is not run.
         const QString why
-            = plan.refusals.isEmpty() ? QStringLiteral("needs confirmation") : plan.refusals.join(QStringLiteral("; "));
-        setStatus(QStringLiteral("Keep applied: %1 (%2; not applied)").arg(tag.mid(5), why));
+            = plan.refusals.isEmpty() ? tr("needs confirmation") : plan.refusals.join(QStringLiteral("; "));
+        setStatus(tr("Keep applied: %1 (%2; not applied)").arg(tag.mid(5), why));
         refreshPreview();
         return;
     }
     if (!plan.refusals.isEmpty()) {
-        const QString text
-            = QStringLiteral("\"%1\": not applied: %2").arg(plan.target, plan.refusals.join(QStringLiteral("; ")));
+        const QString text = tr("\"%1\": not applied: %2").arg(plan.target, plan.refusals.join(QStringLiteral("; ")));
         refreshPreview();
         setStatus(text);
         Q_EMIT message(text);
@@ -543,14 +540,14 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
         if (!m_planDialog)
             return;
         ++m_operations;
-        setStatus(QStringLiteral("Applying \"%1\"…").arg(m_planDialog->plan().target));
+        setStatus(tr("Applying \"%1\"…").arg(m_planDialog->plan().target));
         m_service->run(m_planDialog->plan(), answers, QStringLiteral("apply"));
     });
     connect(dialog, &QDialog::rejected, this, [this, name = plan.target] {
         refreshPreview();
-        setStatus(QStringLiteral("\"%1\": not applied (not confirmed)").arg(name));
+        setStatus(tr("\"%1\": not applied (not confirmed)").arg(name));
     });
-    setStatus(QStringLiteral("\"%1\" needs confirmation: %2 risks").arg(plan.target).arg(plan.risks.size()));
+    setStatus(tr("\"%1\" needs confirmation: %2 risks").arg(plan.target).arg(plan.risks.size()));
     dialog->open();
 }
 
@@ -568,22 +565,27 @@ void PresetManager::onOperationFinished(const OperationResult &result, const QSt
                                   [](const ChangeOutcome &c) { return c.written && !c.sideEffect; })
                                     : 0;
     const int reloaded = int(result.details.value(QLatin1String("reloaded")).toArray().size());
-    const QString what = keep ? QStringLiteral("Kept applied (%1):").arg(tag.mid(5)) : QStringLiteral("Applied");
+    const QString reason = tag.mid(5); // keep: why it was applied again
+    const QString writes = QString::number(written);
+    const QString tables = QString::number(reloaded);
     QString text;
     if (result.ok && written == 0 && reloaded == 0)
-        text = keep ? QStringLiteral("Keep applied: %1 (already at the preset's values)").arg(tag.mid(5))
-                    : QStringLiteral("\"%1\": nothing to write, the live values are the preset's").arg(result.target);
+        text = keep ? tr("Keep applied: %1 (already at the preset's values)").arg(reason)
+                    : tr("\"%1\": nothing to write, the live values are the preset's").arg(result.target);
+    else if (result.ok && keep)
+        text = reloaded ? tr("Kept applied (%1): %2 writes, %3 map tables reloaded").arg(reason, writes, tables)
+                        : tr("Kept applied (%1): %2 writes").arg(reason, writes);
     else if (result.ok)
-        text = reloaded ? QStringLiteral("%1 %2 writes, %3 map tables reloaded").arg(what).arg(written).arg(reloaded)
-                        : QStringLiteral("%1 %2 writes").arg(what).arg(written);
-    else if (apply && result.details.contains(QLatin1String("changes")))
-        text = QStringLiteral("%1 failed and rolled back: %2")
-                   .arg(keep ? what : QStringLiteral("Apply"),
-                       QString(result.error).replace(QLatin1Char('\n'), QStringLiteral("; ")));
-    else if (!result.error.isEmpty())
+        text = reloaded ? tr("Applied %1 writes, %2 map tables reloaded").arg(writes, tables)
+                        : tr("Applied %1 writes").arg(writes);
+    else if (apply && result.details.contains(QLatin1String("changes"))) {
+        const QString error = QString(result.error).replace(QLatin1Char('\n'), QStringLiteral("; "));
+        text = keep ? tr("Kept applied (%1): failed and rolled back: %2").arg(reason, error)
+                    : tr("Apply failed and rolled back: %1").arg(error);
+    } else if (!result.error.isEmpty())
         text = result.error.left(1).toUpper() + result.error.mid(1);
     for (const QString &w : result.warnings)
-        text += QStringLiteral("\nwarning: ") + w;
+        text += QLatin1Char('\n') + tr("warning: %1").arg(w);
     refreshPreview();
     setStatus(text);
     Q_EMIT message(text);
@@ -637,10 +639,10 @@ bool PresetManager::promptNewFromSelection(const QString &suggestedName)
         return true;
     }
     if (m_selection.isEmpty()) {
-        setStatus(QStringLiteral("Select devices in the tree first"));
+        setStatus(tr("Select devices in the tree first"));
         return false;
     }
-    setStatus(QStringLiteral("Reading the attributes of %1…").arg(m_selection.join(QStringLiteral(", "))));
+    setStatus(tr("Reading the attributes of %1…").arg(m_selection.join(QStringLiteral(", "))));
     QList<BlockDevice> devices;
     for (const QString &name : std::as_const(m_selection)) {
         if (const BlockDevice *device = m_snapshot.device(name))
@@ -690,7 +692,7 @@ void PresetManager::verifyCurrent()
         return;
     // The drift is read afresh (a job); the status line follows it.
     m_verifyWhenResolved = true;
-    setStatus(QStringLiteral("Verify \"%1\": reading…").arg(m_current->name));
+    setStatus(tr("Verify \"%1\": reading…").arg(m_current->name));
     refreshPreview();
 }
 
@@ -702,14 +704,14 @@ bool PresetManager::newFromSelection(const QString &name, const QList<DeviceAttr
             selection << DeviceAttributes { device, {} };
     }
     if (selection.isEmpty()) {
-        setStatus(QStringLiteral("Select devices in the tree first"));
-        Q_EMIT newPresetSaved(false, QStringLiteral("Select devices in the tree first"));
+        setStatus(tr("Select devices in the tree first"));
+        Q_EMIT newPresetSaved(false, tr("Select devices in the tree first"));
         return false;
     }
     QStringList devices;
     for (const DeviceAttributes &d : std::as_const(selection))
         devices << d.device;
-    setStatus(QStringLiteral("Reading the settings of %1…").arg(devices.join(QStringLiteral(", "))));
+    setStatus(tr("Reading the settings of %1…").arg(devices.join(QStringLiteral(", "))));
     m_jobs->startLatest(
         QStringLiteral("new from selection"), QStringLiteral("preset from %1").arg(devices.join(QLatin1Char(' '))),
         [sysfs = m_session->sysfs(), snapshot = m_snapshot, selection, name](
@@ -717,7 +719,7 @@ bool PresetManager::newFromSelection(const QString &name, const QList<DeviceAttr
         [this](const Result<Preset> &preset) {
             const Result<QString> path
                 = preset ? storeAndSelect(*preset) : Result<QString>::failure(preset.errorMessage());
-            setStatus(path ? QStringLiteral("Saved %1").arg(*path) : path.errorMessage());
+            setStatus(path ? tr("Saved %1").arg(*path) : path.errorMessage());
             Q_EMIT newPresetSaved(path.ok(), path ? *path : path.errorMessage());
         });
     return true;
@@ -728,26 +730,27 @@ Result<QString> PresetManager::storeAndSelect(const Preset &preset, ExistingFile
     const QString target = userPresetPath(preset);
     if (existing == ExistingFile::Refuse && QFileInfo::exists(target)) {
         if (pendingReplaceConfirmation())
-            return Result<QString>::failure(QStringLiteral("Waiting for the answer about %1").arg(target));
+            return Result<QString>::failure(tr("Waiting for the answer about %1").arg(target));
         const auto there = loadPresetFile(target);
-        auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Replace preset?"),
-            QStringLiteral("A stored preset%1 is already saved as %2. Replace it with \"%3\"?")
-                .arg(there ? QStringLiteral(" (\"%1\")").arg(there->name) : QString(), target, preset.name),
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Replace preset?"),
+            there ? tr("A stored preset (\"%1\") is already saved as %2. Replace it with \"%3\"?")
+                        .arg(there->name, target, preset.name)
+                  : tr("A stored preset is already saved as %1. Replace it with \"%2\"?").arg(target, preset.name),
             QMessageBox::Cancel, this);
-        QPushButton *replace = box->addButton(QStringLiteral("Replace"), QMessageBox::DestructiveRole);
+        QPushButton *replace = box->addButton(tr("Replace"), QMessageBox::DestructiveRole);
         box->setDefaultButton(QMessageBox::Cancel);
         box->setAttribute(Qt::WA_DeleteOnClose);
         m_confirmReplace = box;
         connect(box, &QMessageBox::buttonClicked, this, [this, replace, preset](QAbstractButton *clicked) {
             if (clicked != replace) {
-                setStatus(QStringLiteral("Not saved: \"%1\" kept").arg(userPresetPath(preset)));
+                setStatus(tr("Not saved: \"%1\" kept").arg(userPresetPath(preset)));
                 return;
             }
             const auto path = storeAndSelect(preset, ExistingFile::Replace);
-            setStatus(path ? QStringLiteral("Saved %1 (replaced)").arg(*path) : path.errorMessage());
+            setStatus(path ? tr("Saved %1 (replaced)").arg(*path) : path.errorMessage());
         });
         box->open();
-        return Result<QString>::failure(QStringLiteral("%1 exists: confirm to replace it").arg(target));
+        return Result<QString>::failure(tr("%1 exists: confirm to replace it").arg(target));
     }
     const auto path = storeUserPreset(preset, existing);
     if (path) {
@@ -770,7 +773,7 @@ void PresetManager::onReapply(const QStringList &devices, const QString &reason)
     if (!m_current)
         return;
     if (!canApply() || m_operations > 0) {
-        setStatus(QStringLiteral("Keep applied: %1 (busy; not applied)").arg(reason));
+        setStatus(tr("Keep applied: %1 (busy; not applied)").arg(reason));
         return;
     }
     ++m_operations;
@@ -780,8 +783,7 @@ void PresetManager::onReapply(const QStringList &devices, const QString &reason)
 
 void PresetManager::importFile()
 {
-    const QString file = QFileDialog::getOpenFileName(
-        this, QStringLiteral("Import preset"), QString(), QStringLiteral("Presets (*.json)"));
+    const QString file = QFileDialog::getOpenFileName(this, tr("Import preset"), QString(), tr("Presets (*.json)"));
     if (file.isEmpty())
         return;
     const auto preset = loadPresetFile(file);
@@ -790,7 +792,7 @@ void PresetManager::importFile()
         return;
     }
     const auto path = storeAndSelect(*preset);
-    setStatus(path ? QStringLiteral("Imported into %1").arg(*path) : path.errorMessage());
+    setStatus(path ? tr("Imported into %1").arg(*path) : path.errorMessage());
 }
 
 void PresetManager::exportToFile()
@@ -798,8 +800,8 @@ void PresetManager::exportToFile()
     if (!m_current)
         return;
     const auto format = parsePresetExportFormat(m_format->currentData().toString());
-    const QString file = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export preset"), presetExportFileName(*m_current, *format));
+    const QString file
+        = QFileDialog::getSaveFileName(this, tr("Export preset"), presetExportFileName(*m_current, *format));
     if (file.isEmpty())
         return;
     // The dialog asked before replacing a file; a symbolic link at the name is still refused.
@@ -807,7 +809,7 @@ void PresetManager::exportToFile()
         setStatus(s.errorMessage);
         return;
     }
-    setStatus(QStringLiteral("Exported to %1").arg(file));
+    setStatus(tr("Exported to %1").arg(file));
 }
 
 void PresetManager::setStatus(const QString &text)

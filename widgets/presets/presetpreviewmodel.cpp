@@ -37,8 +37,8 @@ void PresetPreviewModel::rebuild()
             continue;
         const QString state = presetItemStateName(i.state);
         m_rows << Row { i.device, i.attribute, i.current, i.wanted,
-            i.risk.isEmpty() ? state : state + QStringLiteral(", puts data at risk"), presetRuleLabel(m_preset, i.rule),
-            i.risk.isEmpty() ? i.note : QStringLiteral("Puts data at risk: ") + i.risk, drift, i.risk };
+            i.risk.isEmpty() ? state : tr("%1, puts data at risk").arg(state), presetRuleLabel(m_preset, i.rule),
+            i.risk.isEmpty() ? i.note : tr("Puts data at risk: %1").arg(i.risk), drift, i.risk };
     }
     for (const auto &m : m_resolution.maps) {
         if (m_driftOnly && !m.differs)
@@ -56,7 +56,7 @@ void PresetPreviewModel::rebuild()
             wanted << m.wanted.features.join(QLatin1Char(' '));
             current << m.currentFeatures.join(QLatin1Char(' '));
         }
-        m_rows << Row { QStringLiteral("%1 (%2)").arg(m.map, m.device), QStringLiteral("multipath table"),
+        m_rows << Row { QStringLiteral("%1 (%2)").arg(m.map, m.device), tr("multipath table"),
             current.join(QStringLiteral(", ")), wanted.join(QStringLiteral(", ")),
             m.differs ? QStringLiteral("differs") : QStringLiteral("same"), presetRuleLabel(m_preset, m.rule), m.note,
             m.differs };
@@ -121,17 +121,17 @@ QVariant PresetPreviewModel::headerData(int section, Qt::Orientation orientation
         return {};
     switch (section) {
     case DeviceColumn:
-        return QStringLiteral("Device");
+        return tr("Device");
     case AttributeColumn:
-        return QStringLiteral("Attribute");
+        return tr("Attribute");
     case CurrentColumn:
-        return QStringLiteral("Current");
+        return tr("Current");
     case PresetColumn:
-        return QStringLiteral("Preset");
+        return tr("Preset");
     case StateColumn:
-        return QStringLiteral("State");
+        return tr("State");
     case RuleColumn:
-        return QStringLiteral("Rule");
+        return tr("Rule");
     default:
         return {};
     }

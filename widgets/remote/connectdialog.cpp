@@ -3,6 +3,7 @@
 #include "messagestyle.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -43,7 +44,8 @@ Result<HostAddress> composeHostAddress(const QString &hostText, const QString &u
 {
     const QString host = hostText.trimmed();
     if (host.isEmpty())
-        return Result<HostAddress>::failure(QStringLiteral("give a host: a name or address, or user@host:port"));
+        return Result<HostAddress>::failure(
+            QCoreApplication::translate("ConnectDialog", "give a host: a name or address, or user@host:port"));
     Result<HostAddress> parsed = parseHostAddress(host);
     if (!parsed)
         return parsed;
@@ -52,13 +54,16 @@ Result<HostAddress> composeHostAddress(const QString &hostText, const QString &u
     if (!u.isEmpty()) {
         if (!address.user.isEmpty() && address.user != u)
             return Result<HostAddress>::failure(
-                QStringLiteral("two users: '%1' in the host and '%2' in User (give one)").arg(address.user, u));
+                QCoreApplication::translate("ConnectDialog", "two users: '%1' in the host and '%2' in User (give one)")
+                    .arg(address.user, u));
         address.user = u;
     }
     if (port > 0) {
         if (address.port > 0 && address.port != port)
             return Result<HostAddress>::failure(
-                QStringLiteral("two ports: %1 in the host and %2 in Port (give one)").arg(address.port).arg(port));
+                QCoreApplication::translate("ConnectDialog", "two ports: %1 in the host and %2 in Port (give one)")
+                    .arg(address.port)
+                    .arg(port));
         address.port = port;
     }
     // The whole address once more through the parser: the user name's rules are its.
@@ -69,12 +74,12 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     : QDialog(parent)
 {
     setObjectName(QStringLiteral("connectDialog"));
-    setWindowTitle(QStringLiteral("Connect to host"));
+    setWindowTitle(tr("Connect to host"));
     setMinimumWidth(520); // the one line of a refused address fits, as a rule
     auto *layout = new QVBoxLayout(this);
-    m_intro = new QLabel(QStringLiteral("dmtune runs <tt>dmtunectl agent</tt> there over your ssh (its config, keys, "
-                                        "agent and known_hosts). The host needs the dmtune package; the user root "
-                                        "or sudo."),
+    m_intro = new QLabel(tr("dmtune runs <tt>dmtunectl agent</tt> there over your ssh (its config, keys, "
+                            "agent and known_hosts). The host needs the dmtune package; the user root "
+                            "or sudo."),
         this);
     m_intro->setWordWrap(true);
     layout->addWidget(m_intro);
@@ -86,26 +91,25 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     m_host->setInsertPolicy(QComboBox::NoInsert);
     m_host->addItems(RecentHosts::list());
     m_host->setCurrentIndex(-1);
-    m_host->lineEdit()->setPlaceholderText(
-        QStringLiteral("db1, root@db1, admin@db1:2222 or an alias of ~/.ssh/config"));
+    m_host->lineEdit()->setPlaceholderText(tr("db1, root@db1, admin@db1:2222 or an alias of ~/.ssh/config"));
     m_host->setMinimumContentsLength(28);
-    m_host->setToolTip(QStringLiteral("The recent hosts are in the list"));
-    form->addRow(QStringLiteral("&Host:"), m_host);
+    m_host->setToolTip(tr("The recent hosts are in the list"));
+    form->addRow(tr("&Host:"), m_host);
     m_user = new QLineEdit(this);
     m_user->setObjectName(QStringLiteral("userEdit"));
-    m_user->setPlaceholderText(QStringLiteral("ssh's default"));
-    form->addRow(QStringLiteral("&User:"), m_user);
+    m_user->setPlaceholderText(tr("ssh's default"));
+    form->addRow(tr("&User:"), m_user);
     m_port = new QSpinBox(this);
     m_port->setObjectName(QStringLiteral("portSpin"));
     m_port->setRange(0, 65535);
-    m_port->setSpecialValueText(QStringLiteral("ssh's default"));
-    form->addRow(QStringLiteral("&Port:"), m_port);
+    m_port->setSpecialValueText(tr("ssh's default"));
+    form->addRow(tr("&Port:"), m_port);
     m_password = new QLineEdit(this);
     m_password->setObjectName(QStringLiteral("passwordEdit"));
     m_password->setEchoMode(QLineEdit::Password);
-    m_password->setPlaceholderText(QStringLiteral("only if sudo there asks for one"));
-    m_password->setToolTip(QStringLiteral("Given once to sudo -S on the host; never stored or logged"));
-    form->addRow(QStringLiteral("&Sudo password:"), m_password);
+    m_password->setPlaceholderText(tr("only if sudo there asks for one"));
+    m_password->setToolTip(tr("Given once to sudo -S on the host; never stored or logged"));
+    form->addRow(tr("&Sudo password:"), m_password);
     layout->addLayout(form);
 
     m_problem = new QLabel(this);
@@ -117,7 +121,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     layout->addWidget(m_problem);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_connect = buttons->addButton(QStringLiteral("&Connect"), QDialogButtonBox::AcceptRole);
+    m_connect = buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole);
     m_connect->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectDialog::reject);
@@ -143,9 +147,9 @@ void ConnectDialog::setAddress(const HostAddress &address)
 
 void ConnectDialog::askPassword(const HostAddress &address, const QString &why)
 {
-    setWindowTitle(QStringLiteral("Sudo password for %1").arg(address.display()));
+    setWindowTitle(tr("Sudo password for %1").arg(address.display()));
     setAddress(address);
-    m_intro->setText(why.isEmpty() ? QStringLiteral("sudo on %1 asks for a password.").arg(address.display()) : why);
+    m_intro->setText(why.isEmpty() ? tr("sudo on %1 asks for a password.").arg(address.display()) : why);
     m_host->setEnabled(false);
     m_user->setEnabled(false);
     m_port->setEnabled(false);

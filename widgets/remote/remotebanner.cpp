@@ -44,9 +44,8 @@ void RemoteBanner::refresh()
     case RemoteHost::State::Connecting:
         m_tick->stop();
         setTone(m_host->attempts() > 0 ? MessageTone::Error : MessageTone::Information);
-        label()->setText(m_host->attempts() == 0
-                ? QStringLiteral("Connecting to %1…").arg(name)
-                : QStringLiteral("Reconnecting to %1… (%2)").arg(name, m_host->problem()));
+        label()->setText(m_host->attempts() == 0 ? tr("Connecting to %1…").arg(name)
+                                                 : tr("Reconnecting to %1… (%2)").arg(name, m_host->problem()));
         m_button->hide();
         show();
         return;
@@ -59,20 +58,19 @@ void RemoteBanner::refresh()
     if (m_host->need() == RemoteHost::Need::Password) {
         m_tick->stop();
         label()->setText(
-            QStringLiteral("Not connected to %1: sudo there asks for a password (it is given once, never stored).")
-                .arg(name));
-        m_button->setText(QStringLiteral("Give the sudo &password…"));
+            tr("Not connected to %1: sudo there asks for a password (it is given once, never stored).").arg(name));
+        m_button->setText(tr("Give the sudo &password…"));
     } else if (ms >= 0) {
         if (!m_tick->isActive())
             m_tick->start();
-        label()->setText(QStringLiteral("Disconnected from %1: %2 — reconnecting in %3 s")
+        label()->setText(tr("Disconnected from %1: %2 — reconnecting in %3 s")
                              .arg(name, m_host->problem())
                              .arg(std::max<qint64>(1, (ms + 999) / 1000)));
-        m_button->setText(QStringLiteral("&Reconnect now"));
+        m_button->setText(tr("&Reconnect now"));
     } else {
         m_tick->stop();
-        label()->setText(QStringLiteral("Not connected to %1: %2").arg(name, m_host->problem()));
-        m_button->setText(QStringLiteral("&Reconnect"));
+        label()->setText(tr("Not connected to %1: %2").arg(name, m_host->problem()));
+        m_button->setText(tr("&Reconnect"));
     }
     show();
 }

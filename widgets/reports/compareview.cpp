@@ -34,11 +34,11 @@ QTableWidgetItem *cell(const QString &text, bool number = false)
 CompareView::CompareView(QWidget *parent)
     : QWidget(parent)
 {
-    setWindowTitle(QStringLiteral("Compare recordings"));
+    setWindowTitle(tr("Compare recordings"));
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *exportButton = new QPushButton(QStringLiteral("Export report…"), this);
+    auto *exportButton = new QPushButton(tr("Export report…"), this);
     connect(exportButton, &QPushButton::clicked, this, [this] {
         exportReportWithDialog(this, m_recordings,
             [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
@@ -59,16 +59,16 @@ CompareView::CompareView(QWidget *parent)
     auto *scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(chartsPage);
-    m_tabs->addTab(scroll, QStringLiteral("Charts"));
+    m_tabs->addTab(scroll, tr("Charts"));
 
     m_stats = new QTableWidget(this);
     m_stats->verticalHeader()->hide();
     m_stats->setAlternatingRowColors(true);
-    m_tabs->addTab(m_stats, QStringLiteral("Statistics"));
+    m_tabs->addTab(m_stats, tr("Statistics"));
     m_diff = new QTableWidget(this);
     m_diff->verticalHeader()->hide();
     m_diff->setWordWrap(true);
-    m_tabs->addTab(m_diff, QStringLiteral("Configuration diff"));
+    m_tabs->addTab(m_diff, tr("Configuration diff"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -91,7 +91,7 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
     for (qsizetype i = 0; i < recordings.size(); ++i) {
         const Recording &r = recordings[i];
         lines.append(
-            QStringLiteral("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
+            tr("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
                 .arg(i + 1)
                 .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
                     QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
@@ -106,14 +106,14 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
 void CompareView::fillStats()
 {
     const Comparison &c = m_comparison;
-    static const QStringList statNames { QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p95"),
-        QStringLiteral("max") };
-    QStringList headers { QStringLiteral("device"), QStringLiteral("metric") };
+    // p50 and p95 are the notation of percentiles, as the report writes them: only the words are translated.
+    const QStringList statNames { tr("mean"), QStringLiteral("p50"), QStringLiteral("p95"), tr("max") };
+    QStringList headers { tr("device"), tr("metric") };
     for (qsizetype r = 0; r < c.recordings.size(); ++r) {
         for (const QString &s : statNames)
             headers.append(QStringLiteral("#%1 %2").arg(r + 1).arg(s));
         if (r > 0) {
-            headers.append(QStringLiteral("Δ mean"));
+            headers.append(tr("Δ mean"));
             headers.append(QStringLiteral("Δ p95"));
         }
     }
@@ -146,7 +146,7 @@ void CompareView::fillStats()
 
 void CompareView::fillDiff(const ConfigDiff &diff)
 {
-    QStringList headers { QStringLiteral("setting") };
+    QStringList headers { tr("setting") };
     for (qsizetype i = 0; i < diff.recordings.size(); ++i)
         headers.append(QStringLiteral("#%1 %2").arg(i + 1).arg(diff.recordings[i]));
     m_diff->clear();
@@ -161,7 +161,7 @@ void CompareView::fillDiff(const ConfigDiff &diff)
         }
     }
     m_diff->resizeColumnsToContents();
-    m_diff->setToolTip(QStringLiteral("%1 of %2 settings differ").arg(diff.rows.size()).arg(diff.comparedKeys));
+    m_diff->setToolTip(tr("%1 of %2 settings differ").arg(diff.rows.size()).arg(diff.comparedKeys));
 }
 
 } // namespace dmtune

@@ -3,6 +3,7 @@
 #include "charts/chartstyle.h"
 #include "recordings/recordingreplay.h"
 
+#include <QCoreApplication>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -74,7 +75,7 @@ AlignedCharts alignRecordings(const QList<Recording> &recordings, QList<QHash<QS
 void showAligned(ChartPanel &panel, const AlignedCharts &charts)
 {
     panel.setDevices(charts.devices);
-    panel.setElapsedTimeAxis(QStringLiteral("time since workload start (mm:ss)"));
+    panel.setElapsedTimeAxis(QCoreApplication::translate("RecordingCharts", "time since workload start (mm:ss)"));
     panel.rebuild(charts.histories, 0, 0);
     panel.clearMarkers();
     for (const ChartMarker &m : charts.markers)
@@ -95,7 +96,8 @@ Result<QImage> renderAlignedChart(ChartPanelKind kind, const AlignedCharts &char
         return Result<QImage>::failure(s.errorMessage);
     QImage image(path);
     if (image.isNull())
-        return Result<QImage>::failure(QStringLiteral("%1: the chart image could not be read back").arg(path));
+        return Result<QImage>::failure(
+            QCoreApplication::translate("RecordingCharts", "%1: the chart image could not be read back").arg(path));
     return image;
 }
 

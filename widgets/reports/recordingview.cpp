@@ -17,7 +17,7 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     , m_recording(std::move(recording))
     , m_store(std::make_unique<SeriesStore>())
 {
-    setWindowTitle(QStringLiteral("Recording: %1").arg(m_recording.displayName()));
+    setWindowTitle(tr("Recording: %1").arg(m_recording.displayName()));
     const QList<SampleBatch> batches = replayBatches(m_recording);
     const double span = m_recording.endSeconds() - m_recording.startSeconds();
     m_store->setRetention(qint64((span + 3600) * 1000));
@@ -27,7 +27,7 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     m_summary = new QLabel(summaryText(), this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *exportButton = new QPushButton(QStringLiteral("Export report…"), this);
+    auto *exportButton = new QPushButton(tr("Export report…"), this);
     connect(exportButton, &QPushButton::clicked, this, [this] {
         exportReportWithDialog(this, { m_recording },
             [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
@@ -71,7 +71,7 @@ RecordingView::~RecordingView()
 QString RecordingView::summaryText() const
 {
     const Recording &r = m_recording;
-    QString text = QStringLiteral("<b>%1</b> — %2, kernel %3, %4 UTC, %5 s at %6 s; %7 device-samples")
+    QString text = tr("<b>%1</b> — %2, kernel %3, %4 UTC, %5 s at %6 s; %7 device-samples")
                        .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
                            QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
                                .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")))
@@ -79,7 +79,7 @@ QString RecordingView::summaryText() const
                        .arg(r.meta.intervalSeconds)
                        .arg(r.deviceSamples);
     if (r.truncated)
-        text += QStringLiteral("<br><b>Truncated:</b> ") + r.truncation.toHtmlEscaped();
+        text += tr("<br><b>Truncated:</b> %1").arg(r.truncation.toHtmlEscaped());
     return text;
 }
 

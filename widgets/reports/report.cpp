@@ -7,6 +7,7 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
@@ -370,7 +371,7 @@ QPageLayout reportPageLayout(ReportPaper paper)
 Result<Report> buildReport(const QList<Recording> &recordings, QSize chartSize)
 {
     if (recordings.isEmpty())
-        return Result<Report>::failure(QStringLiteral("no recording to report on"));
+        return Result<Report>::failure(QCoreApplication::translate("Report", "no recording to report on"));
     Report report;
     report.recordings = recordings;
     report.generated = QDateTime::currentDateTimeUtc();
@@ -423,7 +424,7 @@ Status writePdfReport(const Report &report, const QString &path, ReportPaper pap
     } // the writer finishes the PDF when it goes
     buffer.close();
     if (bytes.isEmpty())
-        return Status::failure(QStringLiteral("cannot write %1: no PDF was produced").arg(path));
+        return Status::failure(QCoreApplication::translate("Report", "cannot write %1: no PDF was produced").arg(path));
     if (printed)
         *printed = doc.printed();
     return writeFileAtomically(path, bytes);
@@ -463,7 +464,8 @@ Status writeReport(const Report &report, const QString &path, ReportPaper paper)
         return writePdfReport(report, path, paper);
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
         return writeHtmlReport(report, path);
-    return Status::failure(QStringLiteral("%1: the report is written as .html or .pdf").arg(path));
+    return Status::failure(
+        QCoreApplication::translate("Report", "%1: the report is written as .html or .pdf").arg(path));
 }
 
 } // namespace dmtune

@@ -4,6 +4,7 @@
 #include "reports/report.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -12,12 +13,18 @@ namespace dmtune {
 
 namespace {
 
-const QString htmlFilter = QStringLiteral("HTML report (*.html)");
+// The filters' words are translated, their patterns are not (the dialog reads the suffixes from them). Built
+// when the dialog opens, after the translators are installed; each is compared only with itself.
+QString htmlFilter()
+{
+    return QCoreApplication::translate("ReportDialog", "HTML report") + QStringLiteral(" (*.html)");
+}
 
 QString pdfFilter(ReportPaper paper)
 {
-    return paper == ReportPaper::Letter ? QStringLiteral("PDF report, US Letter (*.pdf)")
-                                        : QStringLiteral("PDF report, A4 (*.pdf)");
+    return (paper == ReportPaper::Letter ? QCoreApplication::translate("ReportDialog", "PDF report, US Letter")
+                                         : QCoreApplication::translate("ReportDialog", "PDF report, A4"))
+        + QStringLiteral(" (*.pdf)");
 }
 
 } // namespace
@@ -33,20 +40,22 @@ QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &rec
     const QString base
         = first.isEmpty() ? QStringLiteral("report") : QFileInfo(first).completeBaseName() + QStringLiteral("-report");
 
-    auto *dialog = new QFileDialog(parent, QStringLiteral("Export report"), directory);
+    auto *dialog = new QFileDialog(parent, QCoreApplication::translate("ReportDialog", "Export report"), directory);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     const ReportPaper local = defaultReportPaper();
     const ReportPaper other = local == ReportPaper::A4 ? ReportPaper::Letter : ReportPaper::A4;
-    dialog->setNameFilters({ htmlFilter, pdfFilter(local), pdfFilter(other) });
-    dialog->selectNameFilter(htmlFilter);
+    const QString html = htmlFilter();
+    dialog->setNameFilters({ html, pdfFilter(local), pdfFilter(other) });
+    dialog->selectNameFilter(html);
     dialog->setDefaultSuffix(QStringLiteral("html"));
     dialog->selectFile(QDir(directory).filePath(base + QStringLiteral(".html")));
-    QObject::connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, directory, base](const QString &filter) {
-        const QString suffix = filter == htmlFilter ? QStringLiteral("html") : QStringLiteral("pdf");
-        dialog->setDefaultSuffix(suffix);
-        dialog->selectFile(QDir(dialog->directory().absolutePath()).filePath(base + u'.' + suffix));
-    });
+    QObject::connect(
+        dialog, &QFileDialog::filterSelected, dialog, [dialog, directory, base, html](const QString &filter) {
+            const QString suffix = filter == html ? QStringLiteral("html") : QStringLiteral("pdf");
+            dialog->setDefaultSuffix(suffix);
+            dialog->selectFile(QDir(dialog->directory().absolutePath()).filePath(base + u'.' + suffix));
+        });
     QObject::connect(dialog, &QFileDialog::fileSelected, dialog, [dialog, recordings, done](const QString &path) {
         const ReportPaper paper
             = dialog->selectedNameFilter() == pdfFilter(ReportPaper::Letter) ? ReportPaper::Letter : ReportPaper::A4;

@@ -6,6 +6,7 @@
 #include "charts/chartmarker.h"
 #include "recordings/fiosummary.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -43,21 +44,26 @@ QString table(bool forPrint)
 
 void recordingsSection(QString &h, const Report &r, bool forPrint)
 {
-    h += QStringLiteral("<h2>Recordings</h2>") + table(forPrint);
-    h += QStringLiteral("<tr><th>#</th><th>recording</th><th>host</th><th>kernel</th><th>started</th><th>length</th>"
-                        "<th style=\"white-space:nowrap\">interval</th><th>devices</th><th>file</th></tr>");
+    h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Recordings")) + table(forPrint);
+    h += QStringLiteral("<tr><th>#</th><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th>"
+                        "<th style=\"white-space:nowrap\">%6</th><th>%7</th><th>%8</th></tr>")
+             .arg(QCoreApplication::translate("Report", "recording"), QCoreApplication::translate("Report", "host"),
+                 QCoreApplication::translate("Report", "kernel"), QCoreApplication::translate("Report", "started"),
+                 QCoreApplication::translate("Report", "length"), QCoreApplication::translate("Report", "interval"),
+                 QCoreApplication::translate("Report", "devices"), QCoreApplication::translate("Report", "file"));
     for (qsizetype i = 0; i < r.recordings.size(); ++i) {
         const Recording &rec = r.recordings[i];
         // One multi-arg call: a file name holding "%2" must not pick up the next value.
         QString file
-            = QStringLiteral("%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
+            = QCoreApplication::translate(
+                "Report", "%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
                   .arg(esc(QFileInfo(rec.path).fileName()), QString::number(rec.fileBytes),
                       QString::number(rec.deviceSamples), QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1),
                       QString::number(rec.formatVersion));
         if (rec.truncated)
-            file += QStringLiteral("; <b>truncated</b>: ") + esc(rec.truncation);
+            file += QCoreApplication::translate("Report", "; <b>truncated</b>: %1").arg(esc(rec.truncation));
         else if (!rec.complete)
-            file += QStringLiteral("; no end frame (the recorder stopped early)");
+            file += QCoreApplication::translate("Report", "; no end frame (the recorder stopped early)");
         h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 "
                             "s</td><td>%8</td><td>%9</td></tr>")
                  .arg(i + 1)
@@ -75,7 +81,7 @@ void fioSection(QString &h, const Report &r, bool forPrint)
         any = any || !rec.fioResults.isEmpty();
     if (!any)
         return;
-    h += QStringLiteral("<h2>Workloads (fio)</h2>");
+    h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Workloads (fio)"));
     for (const Recording &rec : r.recordings) {
         for (const RecordedFioResult &fio : rec.fioResults) {
             // QTextDocument never wraps <pre>: the PDF gets a wrapping monospace paragraph instead.
@@ -84,8 +90,14 @@ void fioSection(QString &h, const Report &r, bool forPrint)
                      .arg(esc(rec.displayName()), esc(shellCommandLine(fio.argv)));
             h += table(forPrint)
                 + QStringLiteral(
-                    "<tr><th>job</th><th>direction</th><th>IOPS</th><th>bandwidth (KiB/s)</th><th>I/Os</th>"
-                    "<th>clat mean (µs)</th><th>clat p99 (µs)</th></tr>");
+                    "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
+                      .arg(QCoreApplication::translate("Report", "job"),
+                          QCoreApplication::translate("Report", "direction"),
+                          QCoreApplication::translate("Report", "IOPS"),
+                          QCoreApplication::translate("Report", "bandwidth (KiB/s)"),
+                          QCoreApplication::translate("Report", "I/Os"),
+                          QCoreApplication::translate("Report", "clat mean (µs)"),
+                          QCoreApplication::translate("Report", "clat p99 (µs)"));
             for (const FioDirectionSummary &s : summarizeFioResult(fio.result)) {
                 h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td "
                                     "align=\"right\">%4</td><td align=\"right\">%5</td>"
@@ -106,7 +118,9 @@ QString markerKeyHtml(const AlignedCharts &charts)
     for (qsizetype i = 0; i < ordered.size(); ++i) {
         const ChartMarker &m = ordered[i];
         // A note is named by its first words here; its whole text is under "Markers and notes".
-        const QString text = m.kind == MarkerKind::Note ? m.shortLabel() + QStringLiteral(" (note)") : m.label;
+        const QString text = m.kind == MarkerKind::Note
+            ? QCoreApplication::translate("Report", "%1 (note)").arg(m.shortLabel())
+            : m.label;
         entries.append(QStringLiteral("<b>%1</b>&nbsp;%2").arg(i + 1).arg(esc(text)));
     }
     return entries.join(QStringLiteral(" &middot; "));
@@ -114,11 +128,14 @@ QString markerKeyHtml(const AlignedCharts &charts)
 
 void chartsSection(QString &h, const Report &r, const std::function<QString(const ReportChart &)> &src, bool forPrint)
 {
-    h += QStringLiteral("<h2>Charts</h2><p>Every recording's devices, aligned at its workload start (its first "
-                        "\"fio start\" marker, else its first sample): x is the time since then. The numbers above "
-                        "each chart mark the markers and notes named under it. With several devices, each one's "
-                        "lines are drawn up to %1 px apart so that equal lines stay visible.</p>")
-             .arg(ChartPanel::MaxLineSpread);
+    h += QStringLiteral("<h2>%1</h2><p>%2</p>")
+             .arg(QCoreApplication::translate("Report", "Charts"),
+                 QCoreApplication::translate("Report",
+                     "Every recording's devices, aligned at its workload start (its first \"fio start\" marker, else "
+                     "its first sample): x is the time since then. The numbers above each chart mark the markers and "
+                     "notes named under it. With several devices, each one's lines are drawn up to %1 px apart so "
+                     "that equal lines stay visible.")
+                     .arg(ChartPanel::MaxLineSpread));
     const QString key = markerKeyHtml(r.aligned);
     for (const ReportChart &c : r.charts) {
         if (forPrint) {
@@ -137,20 +154,30 @@ void statsSection(QString &h, const Report &r, bool forPrint)
 {
     const Comparison &c = r.comparison;
     const bool several = c.recordings.size() > 1;
-    h += QStringLiteral(
-        "<h2>Summary statistics</h2><p>Over each recording's workload (from \"fio start\" to \"fio end\", "
-        "else the whole recording): mean, median, 95th percentile (nearest rank) and maximum per interval%1.</p>")
-             .arg(several ? QStringLiteral("; in brackets the change against recording 1") : QString());
+    const QString intro = several
+        ? QCoreApplication::translate("Report",
+            "Over each recording's workload (from \"fio start\" to \"fio end\", else the whole recording): mean, "
+            "median, 95th percentile (nearest rank) and maximum per interval; in brackets the change against "
+            "recording 1.")
+        : QCoreApplication::translate("Report",
+            "Over each recording's workload (from \"fio start\" to \"fio end\", else the whole recording): mean, "
+            "median, 95th percentile (nearest rank) and maximum per interval.");
+    h += QStringLiteral("<h2>%1</h2><p>%2</p>").arg(QCoreApplication::translate("Report", "Summary statistics"), intro);
+    // p50 and p95 are the notation of percentiles: only the words are translated.
+    const QString meanText = QCoreApplication::translate("Report", "mean");
+    const QString maxText = QCoreApplication::translate("Report", "max");
     QString slot;
     for (const ComparisonRow &row : c.rows) {
         if (row.slot != slot) {
             if (!slot.isEmpty())
                 h += QStringLiteral("</table>");
             slot = row.slot;
-            h += QStringLiteral("<h3>%1</h3>").arg(esc(slot)) + table(forPrint) + QStringLiteral("<tr><th>metric</th>");
+            h += QStringLiteral("<h3>%1</h3>").arg(esc(slot)) + table(forPrint)
+                + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "metric"));
             for (qsizetype i = 0; i < c.recordings.size(); ++i) {
                 const QString who = several ? QStringLiteral("#%1 ").arg(i + 1) : QString();
-                h += QStringLiteral("<th>%1mean</th><th>%1p50</th><th>%1p95</th><th>%1max</th>").arg(who);
+                h += QStringLiteral("<th>%1</th><th>%2</th><th>%3</th><th>%4</th>")
+                         .arg(who + meanText, who + QStringLiteral("p50"), who + QStringLiteral("p95"), who + maxText);
             }
             h += QStringLiteral("</tr>");
         }
@@ -193,7 +220,7 @@ void configRows(QString &h, const QList<ConfigDiffRow> &rows, const QStringList 
 void configSection(QString &h, const Report &r, bool forPrint)
 {
     const ConfigDiff &d = r.configuration;
-    QString header = QStringLiteral("<tr><th>setting</th>");
+    QString header = QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "setting"));
     for (qsizetype i = 0; i < d.recordings.size(); ++i)
         header += QStringLiteral("<th>#%1 %2</th>").arg(i + 1).arg(esc(d.recordings[i]));
     header += QStringLiteral("</tr>");
@@ -201,18 +228,26 @@ void configSection(QString &h, const Report &r, bool forPrint)
     for (const ConfigDiffRow &row : d.rows)
         differing.append(row.key);
     if (d.recordings.size() > 1) {
-        h += QStringLiteral("<h2>Configuration differences</h2><p>%1 of %2 settings differ.</p>")
-                 .arg(d.rows.size())
-                 .arg(d.comparedKeys);
+        h += QStringLiteral("<h2>%1</h2><p>%2</p>")
+                 .arg(QCoreApplication::translate("Report", "Configuration differences"),
+                     QCoreApplication::translate("Report", "%1 of %2 settings differ.")
+                         .arg(d.rows.size())
+                         .arg(d.comparedKeys));
         if (!d.rows.isEmpty()) {
             h += table(forPrint) + header;
             configRows(h, d.rows, {});
             h += QStringLiteral("</table>");
         }
     }
-    h += QStringLiteral("<h2>Configuration</h2><p>Captured when each recording started: the devices, every tunable "
-                        "of dmtune's catalog and the device-mapper tables%1.</p>")
-             .arg(d.recordings.size() > 1 ? QStringLiteral("; differing settings highlighted") : QString());
+    h += QStringLiteral("<h2>%1</h2><p>%2</p>")
+             .arg(QCoreApplication::translate("Report", "Configuration"),
+                 d.recordings.size() > 1
+                     ? QCoreApplication::translate("Report",
+                         "Captured when each recording started: the devices, every tunable of dmtune's catalog and "
+                         "the device-mapper tables; differing settings highlighted.")
+                     : QCoreApplication::translate("Report",
+                         "Captured when each recording started: the devices, every tunable of dmtune's catalog and "
+                         "the device-mapper tables."));
     h += table(forPrint) + header;
     configRows(h, d.allRows, differing);
     h += QStringLiteral("</table>");
@@ -249,7 +284,9 @@ void eventsSection(QString &h, const Report &r, bool forPrint)
             rows.append({ n, e.time - align,
                 QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                     .arg(n > 0 ? QString::number(n) : QString(), esc(rec.displayName()), clock(e.time - align),
-                        note ? QStringLiteral("note") : QStringLiteral("marker"), esc(e.text)) });
+                        note ? QCoreApplication::translate("Report", "note")
+                             : QCoreApplication::translate("Report", "marker"),
+                        esc(e.text)) });
         };
         for (const RecordedEvent &m : rec.markers)
             add(m, false);
@@ -266,9 +303,14 @@ void eventsSection(QString &h, const Report &r, bool forPrint)
     QString body;
     for (const Row &row : std::as_const(rows))
         body += row.html;
-    h += QStringLiteral("<h2>Markers and notes</h2><p>The numbers are those above the charts.</p>") + table(forPrint)
-        + QStringLiteral("<tr><th>#</th><th>recording</th><th>time</th><th>kind</th><th>text</th></tr>") + body
-        + QStringLiteral("</table>");
+    h += QStringLiteral("<h2>%1</h2><p>%2</p>")
+             .arg(QCoreApplication::translate("Report", "Markers and notes"),
+                 QCoreApplication::translate("Report", "The numbers are those above the charts."))
+        + table(forPrint)
+        + QStringLiteral("<tr><th>#</th><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+              .arg(QCoreApplication::translate("Report", "recording"), QCoreApplication::translate("Report", "time"),
+                  QCoreApplication::translate("Report", "kind"), QCoreApplication::translate("Report", "text"))
+        + body + QStringLiteral("</table>");
 }
 
 void formulaSection(QString &h, const Report &r, bool forPrint)
@@ -279,10 +321,15 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
             shown.append(row.metric);
     }
     std::sort(shown.begin(), shown.end());
-    h += QStringLiteral("<h2>Metric formulas</h2><p>As sysstat's iostat -x computes them, from the differences of "
-                        "/proc/diskstats fields (numbered as in the kernel's Documentation/admin-guide/iostats.rst) "
-                        "over the interval Δt in seconds.</p>")
-        + table(forPrint) + QStringLiteral("<tr><th>metric</th><th>unit</th><th>meaning</th><th>formula</th></tr>");
+    h += QStringLiteral("<h2>%1</h2><p>%2</p>")
+             .arg(QCoreApplication::translate("Report", "Metric formulas"),
+                 QCoreApplication::translate("Report",
+                     "As sysstat's iostat -x computes them, from the differences of /proc/diskstats fields (numbered "
+                     "as in the kernel's Documentation/admin-guide/iostats.rst) over the interval Δt in seconds."))
+        + table(forPrint)
+        + QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+              .arg(QCoreApplication::translate("Report", "metric"), QCoreApplication::translate("Report", "unit"),
+                  QCoreApplication::translate("Report", "meaning"), QCoreApplication::translate("Report", "formula"));
     for (Metric m : shown) {
         const MetricInfo &i = MetricCatalog::info(m);
         h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
@@ -308,7 +355,9 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
     QStringList names;
     for (const Recording &rec : r.recordings)
         names.append(rec.displayName());
-    const QString title = QStringLiteral("dmtune report: ") + names.join(QStringLiteral(" vs "));
+    //: between the names of the recordings compared, spaces included
+    const QString vs = QCoreApplication::translate("Report", " vs ");
+    const QString title = QCoreApplication::translate("Report", "dmtune report: %1").arg(names.join(vs));
     QString h = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title>").arg(esc(title));
     if (!forPrint) {
         h += QStringLiteral("<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -317,9 +366,11 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
                             "pre{background:#f6f6f6;padding:0.5em;white-space:pre-wrap}"
                             "img{max-width:100%;border:1px solid #ddd}figure{margin:0.5em 0}</style>");
     }
-    h += QStringLiteral("</head><body><h1>%1</h1><p>Generated %2 by dmtune %3.</p>")
-             .arg(esc(title), r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")),
-                 QStringLiteral(DMTUNE_VERSION));
+    h += QStringLiteral("</head><body><h1>%1</h1><p>%2</p>")
+             .arg(esc(title),
+                 QCoreApplication::translate("Report", "Generated %1 by dmtune %2.")
+                     .arg(r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")),
+                         QStringLiteral(DMTUNE_VERSION)));
     recordingsSection(h, r, forPrint);
     fioSection(h, r, forPrint);
     chartsSection(h, r, imageSource, forPrint);

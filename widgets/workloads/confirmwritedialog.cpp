@@ -21,7 +21,7 @@ ConfirmWriteDialog::ConfirmWriteDialog(const OperationPlan &plan, QWidget *paren
     : PlanDialog(plan, parent)
 {
     setObjectName(QStringLiteral("confirmWriteDialog"));
-    setWindowTitle(QStringLiteral("Destroy the data on /dev/%1?").arg(plan.target));
+    setWindowTitle(tr("Destroy the data on /dev/%1?").arg(plan.target));
 }
 
 ConfirmWriteDialog::ConfirmWriteDialog(const QString &device, const QStringList &reasons, QWidget *parent)

@@ -3,6 +3,7 @@
 #include "charts/chartstyle.h"
 #include "charts/qcp_p.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 
 namespace dmtune {
@@ -18,7 +19,7 @@ QCustomPlot *makePlot(QWidget *parent, const QString &title, const QString &left
     plot->setMinimumSize(220, 160);
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold)));
-    plot->xAxis->setLabel(QStringLiteral("seconds since fio started"));
+    plot->xAxis->setLabel(QCoreApplication::translate("FioChart", "seconds since fio started"));
     plot->yAxis->setLabel(left);
     if (!right.isEmpty()) {
         plot->yAxis2->setVisible(true);
@@ -51,11 +52,10 @@ FioChart::FioChart(QWidget *parent)
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_throughput = makePlot(
-        this, QStringLiteral("fio: IOPS and bandwidth"), QStringLiteral("IOPS (1/s)"), QStringLiteral("MiB/s"));
-    addGraph(m_throughput, m_throughput->yAxis, QStringLiteral("IOPS"), deviceColor(0), Qt::SolidLine);
+    m_throughput = makePlot(this, tr("fio: IOPS and bandwidth"), tr("IOPS (1/s)"), QStringLiteral("MiB/s"));
+    addGraph(m_throughput, m_throughput->yAxis, tr("IOPS"), deviceColor(0), Qt::SolidLine);
     addGraph(m_throughput, m_throughput->yAxis2, QStringLiteral("MiB/s"), deviceColor(1), Qt::DashLine);
-    m_latency = makePlot(this, QStringLiteral("fio: completion latency"), QStringLiteral("clat (us)"), QString());
+    m_latency = makePlot(this, tr("fio: completion latency"), QStringLiteral("clat (us)"), QString());
     addGraph(m_latency, m_latency->yAxis, QStringLiteral("p50"), deviceColor(0), Qt::SolidLine);
     addGraph(m_latency, m_latency->yAxis, QStringLiteral("p99"), deviceColor(2), Qt::DashLine);
     layout->addWidget(m_throughput);

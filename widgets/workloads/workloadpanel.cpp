@@ -86,18 +86,18 @@ WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
         m_chart->addMarker(t, label);
         if (m_statsView)
             m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
-        setStatus(QStringLiteral("fio running on %1").arg(m_session->devicePath()));
+        setStatus(tr("fio running on %1").arg(m_session->devicePath()));
         updateButtons();
     });
     connect(m_session, &WorkloadSession::progress, this, &WorkloadPanel::onProgress);
     connect(m_session, &WorkloadSession::finished, this, &WorkloadPanel::onFinished);
     connect(m_session, &WorkloadSession::failed, this, [this](const QString &message) {
-        setStatus(QStringLiteral("fio failed: ") + message);
-        log(QStringLiteral("failed: ") + message);
+        setStatus(tr("fio failed: %1").arg(message));
+        log(tr("failed: %1").arg(message));
         updateButtons();
     });
     connect(m_session, &WorkloadSession::recordingFailed, this,
-        [this](const QString &message) { log(QStringLiteral("recording stopped: ") + message); });
+        [this](const QString &message) { log(tr("recording stopped: %1").arg(message)); });
     connect(m_session->fio(), &FioRun::outputLine, this, [this](const QString &line) { log(line); });
     loadTemplate(0);
     updateLabButtons();
@@ -119,19 +119,19 @@ void WorkloadPanel::buildUi()
         m_template->addItem(job.title, job.id);
         m_template->setItemData(m_template->count() - 1, job.why, Qt::ToolTipRole);
     }
-    m_template->addItem(QStringLiteral("Custom job file..."), customId);
+    m_template->addItem(tr("Custom job file..."), customId);
     // The longest title must not set the window's minimum width (the window has to fit 1366 px).
     m_template->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_template->setMinimumContentsLength(24);
-    form->addRow(QStringLiteral("&Template:"), m_template);
+    form->addRow(tr("&Template:"), m_template);
 
     auto *fileRow = new QHBoxLayout;
     m_jobFile = new QLineEdit(this);
-    m_jobFile->setPlaceholderText(QStringLiteral("a .fio job file with filename=${DMTUNE_DEVICE}"));
-    m_browse = new QPushButton(QStringLiteral("Browse..."), this);
+    m_jobFile->setPlaceholderText(tr("a .fio job file with filename=${DMTUNE_DEVICE}"));
+    m_browse = new QPushButton(tr("Browse..."), this);
     fileRow->addWidget(m_jobFile);
     fileRow->addWidget(m_browse);
-    form->addRow(QStringLiteral("Job file:"), fileRow);
+    form->addRow(tr("Job file:"), fileRow);
 
     auto *params = new QHBoxLayout;
     m_rw = new QComboBox(this);
@@ -148,9 +148,9 @@ void WorkloadPanel::buildUi()
     m_engine = new QComboBox(this);
     m_engine->setEditable(true);
     m_engine->addItems(fioEngines());
-    m_batching = new QCheckBox(QStringLiteral("&batched"), this); // short: this row sets the dock's minimum width
-    m_batching->setToolTip(QStringLiteral("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
-                                          "several requests at once and can merge them"));
+    m_batching = new QCheckBox(tr("&batched"), this); // short: this row sets the dock's minimum width
+    m_batching->setToolTip(tr("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
+                              "several requests at once and can merge them"));
     const auto labelled = [&](const QString &text, QWidget *w) {
         params->addWidget(new QLabel(text, this));
         params->addWidget(w);
@@ -163,7 +163,7 @@ void WorkloadPanel::buildUi()
     labelled(QStringLiteral("ioengine"), m_engine);
     params->addWidget(m_batching);
     params->addStretch();
-    form->addRow(QStringLiteral("Parameters:"), params);
+    form->addRow(tr("Parameters:"), params);
 
     auto *deviceRow = new QHBoxLayout;
     m_device = new QComboBox(this);
@@ -175,34 +175,34 @@ void WorkloadPanel::buildUi()
     m_device->completer()->setCompletionMode(QCompleter::PopupCompletion);
     m_device->completer()->setFilterMode(Qt::MatchContains);
     m_device->completer()->setCaseSensitivity(Qt::CaseInsensitive);
-    m_device->lineEdit()->setPlaceholderText(QStringLiteral("type to filter the devices"));
+    m_device->lineEdit()->setPlaceholderText(tr("type to filter the devices"));
     connect(m_device->lineEdit(), &QLineEdit::editingFinished, this, [this] {
         if (m_device->lineEdit()->text() != m_device->itemText(m_device->currentIndex()))
             m_device->setEditText(m_device->itemText(m_device->currentIndex()));
     });
-    m_createLab = new QPushButton(QStringLiteral("Create lab device"), this); // its tooltip: updateLabButtons()
-    m_removeLab = new QPushButton(QStringLiteral("Remove lab device"), this);
+    m_createLab = new QPushButton(tr("Create lab device"), this); // its tooltip: updateLabButtons()
+    m_removeLab = new QPushButton(tr("Remove lab device"), this);
     deviceRow->addWidget(m_device, 1);
     deviceRow->addWidget(m_createLab);
     deviceRow->addWidget(m_removeLab);
-    form->addRow(QStringLiteral("Device:"), deviceRow);
+    form->addRow(tr("Device:"), deviceRow);
 
     auto *commandRow = new QHBoxLayout;
     m_command = new QLineEdit(this);
     m_command->setReadOnly(true);
     m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_copy = new QPushButton(QStringLiteral("&Copy"), this);
-    m_copy->setToolTip(QStringLiteral("Copy the exact fio command line"));
+    m_copy = new QPushButton(tr("&Copy"), this);
+    m_copy->setToolTip(tr("Copy the exact fio command line"));
     commandRow->addWidget(m_command, 1);
     commandRow->addWidget(m_copy);
-    form->addRow(QStringLiteral("Command:"), commandRow);
+    form->addRow(tr("Command:"), commandRow);
 
     auto *runRow = new QHBoxLayout;
-    m_record = new QCheckBox(QStringLiteral("&Record to"), this);
+    m_record = new QCheckBox(tr("&Record to"), this);
     m_recordPath = new QLineEdit(this);
-    m_recordPath->setPlaceholderText(QStringLiteral("(a new file under %1)").arg(recordingsDirectory()));
-    m_start = new QPushButton(QStringLiteral("&Start"), this);
-    m_stop = new QPushButton(QStringLiteral("St&op"), this);
+    m_recordPath->setPlaceholderText(tr("(a new file under %1)").arg(recordingsDirectory()));
+    m_start = new QPushButton(tr("&Start"), this);
+    m_stop = new QPushButton(tr("St&op"), this);
     runRow->addWidget(m_record);
     runRow->addWidget(m_recordPath, 1);
     runRow->addWidget(m_start);
@@ -211,16 +211,16 @@ void WorkloadPanel::buildUi()
 
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
-    m_readout = new QLabel(QStringLiteral("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
+    m_readout = new QLabel(tr("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
     m_readout->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    form->addRow(QStringLiteral("Status:"), m_status);
+    form->addRow(tr("Status:"), m_status);
     form->addRow(QStringLiteral("fio:"), m_readout);
     // A remote host's jobs that an earlier window started (closed, or the app quit): attach or fetch (showOffers).
     m_offersBox = new QWidget(this);
     m_offersBox->setObjectName(QStringLiteral("jobOffers"));
     auto *offers = new QVBoxLayout(m_offersBox);
     offers->setContentsMargins(0, 0, 0, 0);
-    form->addRow(QStringLiteral("On the host:"), m_offersBox);
+    form->addRow(tr("On the host:"), m_offersBox);
     form->setRowVisible(m_offersBox, false);
 
     auto *left = new QWidget(this);
@@ -229,7 +229,7 @@ void WorkloadPanel::buildUi()
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(500);
-    m_log->setPlaceholderText(QStringLiteral("fio's messages and the run summaries"));
+    m_log->setPlaceholderText(tr("fio's messages and the run summaries"));
     auto *right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_chart);
     right->addWidget(m_log);
@@ -255,8 +255,8 @@ void WorkloadPanel::buildUi()
     connect(m_device, &QComboBox::currentIndexChanged, this, &WorkloadPanel::updateCommandLine);
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_command->text()); });
     connect(m_browse, &QPushButton::clicked, this, [this] {
-        auto *dialog = new QFileDialog(this, QStringLiteral("fio job file"), QString(),
-            QStringLiteral("fio job files (*.fio *.ini);;All files (*)"));
+        auto *dialog
+            = new QFileDialog(this, tr("fio job file"), QString(), tr("fio job files (*.fio *.ini);;All files (*)"));
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) { m_jobFile->setText(file); });
         dialog->open();
@@ -369,11 +369,11 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
     const QSignalBlocker block(m_device);
     m_device->clear();
     // No device is chosen for the user unless it is the lab device: a workload goes where they decide.
-    m_device->addItem(QStringLiteral("(choose a device, or create the lab device)"), QString());
+    m_device->addItem(tr("(choose a device, or create the lab device)"), QString());
     for (const BlockDevice &d : snapshot.devices) {
         QString text = d.name;
         if (d.name == lab)
-            text += QStringLiteral("  (lab device)");
+            text += QStringLiteral("  ") + tr("(lab device)");
         else if (const MultipathMap *map = snapshot.map(d.name))
             text += QStringLiteral("  (%1)").arg(map->name);
         if (d.sizeBytes > 0)
@@ -403,11 +403,11 @@ void WorkloadPanel::setStatsView(LiveStatsView *view)
 void WorkloadPanel::updateLabButtons()
 {
     // A captured system's devices are another machine's: nothing here may create or run against them.
-    const QString why = m_root.isLive() ? m_lab.whyNot : QStringLiteral("a captured system is read-only");
+    const QString why = m_root.isLive() ? m_lab.whyNot : tr("a captured system is read-only");
     const bool exists = !m_lab.device.isEmpty();
     m_createLab->setEnabled(why.isEmpty() && !exists && !m_lab.busy);
-    m_createLab->setToolTip(why.isEmpty() ? QStringLiteral("A loop device with direct I/O over a 1 GiB sparse file, "
-                                                           "removed when dmtune quits: the safe target")
+    m_createLab->setToolTip(why.isEmpty() ? tr("A loop device with direct I/O over a 1 GiB sparse file, "
+                                               "removed when dmtune quits: the safe target")
                                           : why);
     m_removeLab->setEnabled(exists && !m_lab.busy && !isRunning());
 }
@@ -419,8 +419,7 @@ void WorkloadPanel::updateButtons()
     const bool here = m_root.isLive() || m_remoteRun; // a live system: this machine's, or the remote host's
     m_start->setEnabled(here && !running && !m_checking && valid);
     if (!here)
-        m_start->setToolTip(
-            QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
+        m_start->setToolTip(tr("A captured system is read-only: workloads run on this machine's own devices"));
     m_stop->setEnabled(running);
     if (m_offersBox)
         m_offersBox->setEnabled(!running && !m_checking);
@@ -460,8 +459,8 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
             // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
             if (m_remoteJobContent
                 && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
-                return setStatus(QStringLiteral("The agent on %1 does not take job files (an older dmtune there): "
-                                                "update it there")
+                return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
+                                    "update it there")
                                      .arg(m_hostName));
             onPlanned(plan, tag.mid(9));
         });
@@ -482,8 +481,8 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
         m_chart->addMarker(t, label);
         if (m_statsView)
             m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
-        log(QStringLiteral("job %1 on %2 (it goes on if the connection is lost)").arg(job, m_hostName));
-        setStatus(QStringLiteral("fio running on %1 of %2").arg(m_remoteDevice, m_hostName));
+        log(tr("job %1 on %2 (it goes on if the connection is lost)").arg(job, m_hostName));
+        setStatus(tr("fio running on %1 of %2").arg(m_remoteDevice, m_hostName));
         updateButtons();
     });
     connect(m_remoteRun, &RemoteWorkload::progress, this, [this](double t, const FioRates &rates) {
@@ -498,18 +497,19 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
         log(message);
     });
     connect(m_remoteRun, &RemoteWorkload::failed, this, [this](const QString &message) {
-        setStatus(QStringLiteral("fio on %1: %2").arg(m_hostName, message));
-        log(QStringLiteral("failed: ") + message);
+        setStatus(tr("fio on %1: %2").arg(m_hostName, message));
+        log(tr("failed: %1").arg(message));
         updateButtons();
         if (!isRunning())
             m_remoteRun->listJobs();
     });
     connect(m_remoteRun, &RemoteWorkload::attached, this, [this](const QString &job) {
-        const QString what = m_adopting ? QStringLiteral("attached") : QStringLiteral("attached again");
+        const bool first = m_adopting;
         m_adopting = false;
-        log(QStringLiteral("job %1 on %2: %3").arg(job, m_hostName, what));
-        setStatus(QStringLiteral("fio job %1 on %2 (%3 on %4): %5, its output and then its result come here")
-                      .arg(job, m_hostName, m_remoteJob.title, m_remoteDevice, what));
+        log((first ? tr("job %1 on %2: attached") : tr("job %1 on %2: attached again")).arg(job, m_hostName));
+        setStatus((first ? tr("fio job %1 on %2 (%3 on %4): attached, its output and then its result come here")
+                         : tr("fio job %1 on %2 (%3 on %4): attached again, its output and then its result come here"))
+                      .arg(job, m_hostName, m_remoteJob.title, m_remoteDevice));
         updateButtons();
     });
     // Listed when the connection is ready and nothing runs: this GUI's jobs of closed windows are offered.
@@ -518,7 +518,7 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
         showOffers(isRunning() ? QList<JobOffer>() : jobOffers(jobs, rememberedJobs(m_hostName)));
     });
     connect(m_remoteRun, &RemoteWorkload::jobsListFailed, this,
-        [this](const QString &message) { log(QStringLiteral("the jobs on %1: %2").arg(m_hostName, message)); });
+        [this](const QString &message) { log(tr("the jobs on %1: %2").arg(m_hostName, message)); });
     connect(client, &AgentClient::disconnected, this, [this] { showOffers({}); });
     connect(m_remoteRun, &RemoteWorkload::finished, this,
         [this](int status, const QJsonObject &summary, const QString &recordedTo) {
@@ -528,27 +528,25 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
             m_chart->addMarker(t, label);
             if (m_statsView)
                 m_statsView->addMarker(t, label, MarkerKind::WorkloadStop);
-            setStatus(status == 0
-                    ? QStringLiteral("%1 after %2 s on %3")
-                          .arg(stopped ? QStringLiteral("Stopped") : QStringLiteral("Done"))
-                          .arg(summary.value(QLatin1String("seconds")).toDouble(), 0, 'f', 1)
-                          .arg(m_hostName)
-                    : QStringLiteral("fio on %1 ended with status %2 (see the log)").arg(m_hostName).arg(status));
+            setStatus(status == 0 ? (stopped ? tr("Stopped after %1 s on %2") : tr("Done after %1 s on %2"))
+                                        .arg(summary.value(QLatin1String("seconds")).toDouble(), 0, 'f', 1)
+                                        .arg(m_hostName)
+                                  : tr("fio on %1 ended with status %2 (see the log)").arg(m_hostName).arg(status));
             for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray()) {
                 const FioRates r = fioRatesFromJson(v.toObject());
-                log(QStringLiteral("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
+                log(tr("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
                         .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
                             QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
                             latencyText(r.clat.p99Ns)));
             }
             if (!recordedTo.isEmpty())
-                log(QStringLiteral("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
+                log(tr("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
             updateButtons();
             m_remoteRun->listJobs(); // the next of an earlier window's jobs, if any
             Q_EMIT runFinished(summary);
         });
     // The lab device is this machine's: not offered for a remote host.
-    setLabState({ {}, QStringLiteral("the lab device is made on this machine, not on %1").arg(hostName), false });
+    setLabState({ {}, tr("the lab device is made on this machine, not on %1").arg(hostName), false });
     updateButtons();
 }
 
@@ -559,7 +557,7 @@ void WorkloadPanel::start()
     if (isRunning() || m_checking || device.isEmpty())
         return;
     if (!m_root.isLive() && !m_remoteRun)
-        return setStatus(QStringLiteral("A captured system is read-only: workloads run on this machine's own devices"));
+        return setStatus(tr("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
     // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
@@ -583,7 +581,7 @@ void WorkloadPanel::start()
         }
         m_checking = true;
         updateButtons();
-        setStatus(QStringLiteral("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
+        setStatus(tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
         m_remoteJob = job;
         m_remoteDevice = device;
         m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind),
@@ -596,7 +594,7 @@ void WorkloadPanel::start()
     // guard, which holds the device O_EXCL from its look on), as a job: a slow disk never freezes the window.
     m_checking = true;
     updateButtons();
-    setStatus(QStringLiteral("Checking the job and /dev/%1...").arg(device));
+    setStatus(tr("Checking the job and /dev/%1...").arg(device));
     OperationEnvironment env;
     env.sysfs = m_root;
     const QJsonObject asked = workloadRequest(job, device);
@@ -618,15 +616,15 @@ void WorkloadPanel::onPlanned(const OperationPlan &plan, const QString &recordPa
         return setStatus(plan.refusals.join(QLatin1String("; ")));
     if (!plan.needsAnswers())
         return startChecked(plan, acceptAll(plan), recordPath);
-    setStatus(QStringLiteral("Waiting for confirmation: /dev/%1 is not empty").arg(plan.target));
+    setStatus(tr("Waiting for confirmation: /dev/%1 is not empty").arg(plan.target));
     // The dialog keeps the plan, and so its hold, while it is open; closing it lets go.
     m_confirm = new ConfirmWriteDialog(plan, this);
     m_confirm->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_confirm, &PlanDialog::answered, this, [this, plan, recordPath](const OperationAnswers &answers) {
-        log(QStringLiteral("confirmed: the data on /dev/%1 will be destroyed").arg(plan.target));
+        log(tr("confirmed: the data on /dev/%1 will be destroyed").arg(plan.target));
         startChecked(plan, answers, recordPath);
     });
-    connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(QStringLiteral("Not started: not confirmed")); });
+    connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(tr("Not started: not confirmed")); });
     m_confirm->open();
 }
 
@@ -641,7 +639,7 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
         if (!m_remoteRun->start(args, recordPath, &error, m_remoteJobContent))
             return setStatus(error);
         log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
-        setStatus(QStringLiteral("Starting fio on %1...").arg(m_hostName));
+        setStatus(tr("Starting fio on %1...").arg(m_hostName));
         updateButtons();
         return;
     }
@@ -690,8 +688,8 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     const QString program = m_session->fio()->argv().value(0, QStringLiteral("fio"));
     log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));
     if (!recordPath.isEmpty())
-        log(QStringLiteral("recording to ") + recordPath);
-    setStatus(QStringLiteral("Starting fio..."));
+        log(tr("recording to %1").arg(recordPath));
+    setStatus(tr("Starting fio..."));
     updateButtons();
 }
 
@@ -710,12 +708,11 @@ void WorkloadPanel::showOffers(const QList<JobOffer> &offers)
         text->setWordWrap(true);
         text->setToolTip(offer.remembered.recordPath.isEmpty()
                 ? offer.job.command
-                : QStringLiteral("%1\nrecording to %2 here").arg(offer.job.command, offer.remembered.recordPath));
+                : tr("%1\nrecording to %2 here").arg(offer.job.command, offer.remembered.recordPath));
         layout->addWidget(text, 1);
         if (offer.action != JobOffer::Action::None) {
-            auto *button = new QPushButton(
-                offer.action == JobOffer::Action::Attach ? QStringLiteral("Attach") : QStringLiteral("Fetch result"),
-                row);
+            auto *button
+                = new QPushButton(offer.action == JobOffer::Action::Attach ? tr("Attach") : tr("Fetch result"), row);
             button->setObjectName(QStringLiteral("adopt-") + offer.job.id);
             connect(button, &QPushButton::clicked, this, [this, id = offer.job.id] { adoptJob(id); });
             layout->addWidget(button);
@@ -739,10 +736,10 @@ void WorkloadPanel::adoptJob(const QString &jobId)
     if (!recordPath.isEmpty()) {
         const QString fresh = unusedFilePath(recordPath);
         if (fresh.isEmpty())
-            return setStatus(QStringLiteral("%1 and its numbered neighbours exist: move them to fetch job %2")
-                                 .arg(recordPath, jobId));
+            return setStatus(
+                tr("%1 and its numbered neighbours exist: move them to fetch job %2").arg(recordPath, jobId));
         if (fresh != recordPath)
-            log(QStringLiteral("%1 exists here now (not written over): job %2's recording goes to %3")
+            log(tr("%1 exists here now (not written over): job %2's recording goes to %3")
                     .arg(recordPath, jobId, fresh));
         recordPath = fresh;
     }
@@ -763,12 +760,12 @@ void WorkloadPanel::adoptJob(const QString &jobId)
             QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName));
     log(QStringLiteral("$ dmtunectl --host %1 job attach %2   (%3)").arg(m_hostName, jobId, offer.job.command));
     if (!recordPath.isEmpty())
-        log(QStringLiteral("its recording comes to ") + recordPath);
+        log(tr("its recording comes to %1").arg(recordPath));
     if (offer.action == JobOffer::Action::Attach) {
         Q_EMIT targetChosen(m_remoteDevice);
-        setStatus(QStringLiteral("Attaching to fio job %1 on %2...").arg(jobId, m_hostName));
+        setStatus(tr("Attaching to fio job %1 on %2...").arg(jobId, m_hostName));
     } else {
-        setStatus(QStringLiteral("Fetching the result of fio job %1 from %2...").arg(jobId, m_hostName));
+        setStatus(tr("Fetching the result of fio job %1 from %2...").arg(jobId, m_hostName));
     }
     updateButtons();
 }
@@ -777,11 +774,11 @@ void WorkloadPanel::stop()
 {
     if (m_remoteRun && m_remoteRun->isRunning()) {
         m_remoteRun->stop();
-        setStatus(QStringLiteral("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
+        setStatus(tr("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
         return;
     }
     m_session->stop();
-    setStatus(QStringLiteral("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
+    setStatus(tr("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
 }
 
 void WorkloadPanel::onProgress(const FioProgress &progress)
@@ -796,7 +793,7 @@ void WorkloadPanel::onProgress(const FioProgress &progress)
         bytes += r.bytesPerSecond();
     }
     const FioLatency &clat = progress.rates.first().clat;
-    m_readout->setText(QStringLiteral("IOPS %1   %2 MiB/s   clat p50 %3   p99 %4")
+    m_readout->setText(tr("IOPS %1   %2 MiB/s   clat p50 %3   p99 %4")
                            .arg(rateText(iops), QString::number(bytes / (1024.0 * 1024.0), 'f', 1),
                                latencyText(clat.p50Ns), latencyText(clat.p99Ns)));
 }
@@ -807,16 +804,15 @@ void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &sum
     m_chart->addMarker(outcome.endedAt, label);
     if (m_statsView)
         m_statsView->addMarker(outcome.endedAt, label, MarkerKind::WorkloadStop);
-    setStatus(QStringLiteral("%1 after %2 s")
-                  .arg(outcome.stopped ? QStringLiteral("Stopped") : QStringLiteral("Done"))
+    setStatus((outcome.stopped ? tr("Stopped after %1 s") : tr("Done after %1 s"))
                   .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1));
     for (const FioRates &r : outcome.overall)
-        log(QStringLiteral("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
+        log(tr("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
                 .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
                     QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
                     latencyText(r.clat.p99Ns)));
     if (!m_session->recordPath().isEmpty())
-        log(QStringLiteral("recorded to ") + m_session->recordPath());
+        log(tr("recorded to %1").arg(m_session->recordPath()));
     updateButtons();
     Q_EMIT runFinished(summary);
 }

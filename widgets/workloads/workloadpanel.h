@@ -135,7 +135,7 @@ private:
     bool m_adopting = false; // adoptJob() asked the agent to attach; its answer is not a re-attach
     std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
     WorkloadSession *m_session = nullptr;
-    LabDeviceState m_lab { {}, QStringLiteral("no lab device offered here"), false };
+    LabDeviceState m_lab { {}, tr("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;
     QPointer<ConfirmWriteDialog> m_confirm;
     DeviceSnapshot m_snapshot;
