@@ -157,6 +157,12 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     m_tuningLabel = new QLabel;
     for (auto *label : { m_kernelLabel, m_deviceMapperLabel, m_countLabel, m_hotplugLabel, m_tuningLabel })
         statusBar()->addPermanentWidget(label);
+    // A message ("Undone: ...", "Report written to ...") needs the room the permanent labels take; the kernel,
+    // device-mapper and hotplug labels step aside while it is shown (their text stays in statusText()).
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        for (auto *label : { m_kernelLabel, m_deviceMapperLabel, m_hotplugLabel })
+            label->setVisible(message.isEmpty());
+    });
     updateTuningLabel();
 
     m_historyPanel = new ChangeHistoryPanel(m_session);

@@ -26,12 +26,14 @@
 #include <QCompleter>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 
@@ -411,6 +413,40 @@ private Q_SLOTS:
                                .arg(metrics.lineSpacing())));
             QVERIFY2(table->rowHeight(row) <= (ignored ? 3 : 2) * metrics.lineSpacing() + 10, qPrintable(name));
         }
+    }
+
+    // A status message (an undo's summary, a report's path) is not cut off by the permanent labels at 1280 px: the
+    // kernel, device-mapper and hotplug labels step aside while it shows and come back after it.
+    void statusMessageHasRoom()
+    {
+        FakeSysfs fake;
+        QVERIFY(fake.isValid());
+        buildStandardMachine(fake);
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QVERIFY(showWindow(window, QSize(1280, 720)));
+        QStatusBar *bar = window.statusBar();
+        const auto permanentWidth = [bar] {
+            int width = 0;
+            for (const QLabel *label : bar->findChildren<QLabel *>(Qt::FindDirectChildrenOnly)) {
+                if (label->isVisible() && label->objectName() != QLatin1String("multipathResultLabel"))
+                    width += label->width();
+            }
+            return width;
+        };
+        const QString before = window.statusText();
+        const QString message = QStringLiteral("Undone: sdak nomerges 2 -> 0, read_ahead_kb 4096 -> 128 (2 changes)");
+        bar->showMessage(message);
+        QApplication::processEvents();
+        const int room = bar->width() - permanentWidth();
+        QVERIFY2(room > bar->fontMetrics().horizontalAdvance(message) + 20,
+            qPrintable(QStringLiteral("%1 px for a %2 px message")
+                           .arg(room)
+                           .arg(bar->fontMetrics().horizontalAdvance(message))));
+        QCOMPARE(window.statusText(), before);
+        saveScreenshot(&window, QStringLiteral("statusbar-message"));
+        bar->clearMessage();
+        QApplication::processEvents();
+        QTRY_VERIFY(permanentWidth() > bar->width() / 3); // the labels are back
     }
 
     // Typing into the filter over the tree narrows it to the matching devices with their map and paths; Return
