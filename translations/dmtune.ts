@@ -802,7 +802,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>1 map</source>
         <translation type="unfinished"></translation>
     </message>
@@ -812,12 +812,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Other devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>1 device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -843,27 +843,68 @@
     </message>
     <message>
         <location line="+13"/>
-        <location line="+27"/>
+        <location line="+97"/>
         <source>%1 of %2 paths active</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-92"/>
         <source>1 path</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+41"/>
         <source>%1 paths</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-40"/>
         <source>groups unknown</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>NVMe native multipath</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 paths usable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1, subsystem %2 (%3), nsid %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>NVMe subsystem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>one path only: no failover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Subsystem %1: %2, controllers %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>NVMe path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 through controller %2 (%3 %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>path group</source>
         <translation type="unfinished"></translation>
     </message>
@@ -925,7 +966,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-100"/>
+        <location line="+109"/>
         <source>queue depth %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2193,7 +2235,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LiveStatsView</name>
     <message>
-        <location filename="../widgets/charts/livestatsview.cpp" line="+103"/>
+        <location filename="../widgets/charts/livestatsview.cpp" line="+104"/>
         <source>&amp;Window:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2224,12 +2266,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+407"/>
+        <location line="+417"/>
         <source>Pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-405"/>
+        <location line="-415"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2249,7 +2291,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+15"/>
         <source>iostat -x, newest interval</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2362,7 +2404,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+38"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>

@@ -802,7 +802,7 @@
         <translation>Multipath-Maps</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>1 map</source>
         <translation>1 Map</translation>
     </message>
@@ -812,12 +812,12 @@
         <translation>%1 Maps</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Other devices</source>
         <translation>Andere Geräte</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>1 device</source>
         <translation>1 Gerät</translation>
     </message>
@@ -843,27 +843,68 @@
     </message>
     <message>
         <location line="+13"/>
-        <location line="+27"/>
+        <location line="+97"/>
         <source>%1 of %2 paths active</source>
         <translation>%1 von %2 Pfaden aktiv</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-92"/>
         <source>1 path</source>
         <translation>1 Pfad</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+41"/>
         <source>%1 paths</source>
         <translation>%1 Pfade</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-40"/>
         <source>groups unknown</source>
         <translation>Gruppen unbekannt</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>NVMe native multipath</source>
+        <translation>NVMe-natives Multipath</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 of %2 paths usable</source>
+        <translation>%1 von %2 Pfaden nutzbar</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1, subsystem %2 (%3), nsid %4</source>
+        <translation>%1, Subsystem %2 (%3), NSID %4</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>NVMe subsystem</source>
+        <translation>NVMe-Subsystem</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>one path only: no failover</source>
+        <translation>nur ein Pfad: kein Failover</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Subsystem %1: %2, controllers %3</source>
+        <translation>Subsystem %1: %2, Controller %3</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>NVMe path</source>
+        <translation>NVMe-Pfad</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 through controller %2 (%3 %4)</source>
+        <translation>%1 über Controller %2 (%3 %4)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>path group</source>
         <translation>Pfadgruppe</translation>
     </message>
@@ -925,7 +966,8 @@
         <translation>SCSI-Gerät (%1)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-100"/>
+        <location line="+109"/>
         <source>queue depth %1</source>
         <translation>Warteschlangentiefe %1</translation>
     </message>
@@ -2194,7 +2236,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LiveStatsView</name>
     <message>
-        <location filename="../widgets/charts/livestatsview.cpp" line="+103"/>
+        <location filename="../widgets/charts/livestatsview.cpp" line="+104"/>
         <source>&amp;Window:</source>
         <translation>&amp;Zeitfenster:</translation>
     </message>
@@ -2225,12 +2267,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+407"/>
+        <location line="+417"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
     <message>
-        <location line="-405"/>
+        <location line="-415"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation>Diagramme und Tabelle einfrieren; die Messung läuft weiter</translation>
     </message>
@@ -2250,7 +2292,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Spalten von iostat -x, die die Tabelle zeigt</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+15"/>
         <source>iostat -x, newest interval</source>
         <translation>iostat -x, neuestes Intervall</translation>
     </message>
@@ -2363,7 +2405,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Warteschlangenparameter des ausgewählten Geräts bearbeiten, in der Vorschau ansehen und übernehmen</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+38"/>
         <source>History</source>
         <translation>Verlauf</translation>
     </message>

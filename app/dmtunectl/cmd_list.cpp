@@ -105,7 +105,9 @@ void printText(const DeviceSnapshot &s, const MultipathdViews &views, QTextStrea
 {
     for (const auto &m : s.maps)
         out << mapToText(m, s, views.find(m.name));
-    if (!s.maps.isEmpty())
+    for (const auto &head : s.nvmeMultipath)
+        out << nvmeHeadToText(head);
+    if (!s.maps.isEmpty() || !s.nvmeMultipath.isEmpty())
         out << '\n';
     out << QStringLiteral("%1 %2 %3 %4 IDENTITY\n")
                .arg(QStringLiteral("NAME").leftJustified(10), QStringLiteral("MAJ:MIN").leftJustified(8),

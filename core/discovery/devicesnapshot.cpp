@@ -47,4 +47,22 @@ QStringList DeviceSnapshot::deviceNames() const
     return names;
 }
 
+const NvmeMultipathHead *DeviceSnapshot::nvmeHead(const QString &name) const
+{
+    for (const NvmeMultipathHead &head : nvmeMultipath) {
+        if (head.name == name)
+            return &head;
+    }
+    return nullptr;
+}
+
+const NvmeMultipathHead *DeviceSnapshot::nvmeHeadOfPath(const QString &pathName) const
+{
+    for (const NvmeMultipathHead &head : nvmeMultipath) {
+        if (head.path(pathName))
+            return &head;
+    }
+    return nullptr;
+}
+
 } // namespace dmtune

@@ -1,6 +1,7 @@
 #pragma once
 // An immutable picture of the machine's block devices and multipath maps at one moment.
 #include "discovery/blockdevice.h"
+#include "discovery/nvmemultipath.h"
 
 #include <QDateTime>
 #include <QList>
@@ -18,6 +19,7 @@ class DeviceSnapshot {
 public:
     QList<BlockDevice> devices; // sorted by name (natural order: sda, sdb, ..., sdaa)
     QList<MultipathMap> maps; // sorted by dm name
+    QList<NvmeMultipathHead> nvmeMultipath; // native NVMe multipath heads, sorted by name
     DeviceMapperState deviceMapper;
     QString sysfsRoot;
     bool live = true;
@@ -29,6 +31,9 @@ public:
     const MultipathMap *map(const QString &nameOrDevice) const;
     // The map a path device belongs to (through its holders), or null.
     const MultipathMap *mapOfPath(const QString &pathName) const;
+    const NvmeMultipathHead *nvmeHead(const QString &name) const;
+    // The native multipath head a hidden path device (nvmeXcZnY) belongs to, or null.
+    const NvmeMultipathHead *nvmeHeadOfPath(const QString &pathName) const;
     QStringList deviceNames() const;
 };
 

@@ -1,6 +1,7 @@
 #include "discovery/snapshotbuilder.h"
 
 #include "discovery/multipathreader.h"
+#include "discovery/nvmemultipath.h"
 
 #include <QRegularExpression>
 
@@ -363,6 +364,25 @@ DeviceSnapshot buildSnapshot(
     }
     std::sort(snapshot.devices.begin(), snapshot.devices.end(),
         [](const BlockDevice &a, const BlockDevice &b) { return kernelNameLess(a.name, b.name); });
+    snapshot.nvmeMultipath = readNvmeMultipath(sysfs, snapshot.devices);
+    for (const NvmeMultipathHead &head : std::as_const(snapshot.nvmeMultipath)) {
+        // The head's own record names its paths also where the kernel has no multipath/ links (before 6.14).
+        for (BlockDevice &d : snapshot.devices) {
+            if (d.name != head.name)
+                continue;
+            d.nvme.pathDevices.clear();
+            d.nvme.pathControllers.clear();
+            for (const NvmePath &p : head.paths) {
+                d.nvme.pathDevices << p.name;
+                d.nvme.pathControllers << p.controller;
+            }
+            if (!d.nvme.pathControllers.isEmpty()) {
+                d.nvme.controller = d.nvme.pathControllers.first();
+                d.nvme.transport = head.paths.first().transport;
+                d.nvme.address = head.paths.first().address;
+            }
+        }
+    }
 
     for (const auto &d : std::as_const(snapshot.devices)) {
         if (d.kind != DeviceKind::Multipath)

@@ -158,6 +158,36 @@ void addMultipathdView(QJsonObject *map, const MultipathdMapView &view)
     map->insert(QStringLiteral("groups"), groups);
 }
 
+QJsonObject nvmeHeadToJson(const NvmeMultipathHead &head)
+{
+    const NvmeSubsystemInfo &sub = head.subsystem;
+    QJsonArray paths;
+    for (const NvmePath &p : head.paths) {
+        QJsonObject path { { QStringLiteral("name"), p.name }, { QStringLiteral("controller"), p.controller },
+            { QStringLiteral("transport"), orNull(p.transport) }, { QStringLiteral("address"), orNull(p.address) },
+            { QStringLiteral("state"), orNull(p.state) }, { QStringLiteral("ana_state"), orNull(p.anaState) },
+            { QStringLiteral("ana_group"), numberOrNull(p.anaGroup) }, { QStringLiteral("usable"), p.usable() } };
+        // Only where the kernel has them (6.14 and later).
+        if (!p.queueDepth.isEmpty())
+            path.insert(QStringLiteral("queue_depth"), numberOrNull(p.queueDepth));
+        if (!p.numaNodes.isEmpty())
+            path.insert(QStringLiteral("numa_nodes"), p.numaNodes);
+        paths.append(path);
+    }
+    return QJsonObject { { QStringLiteral("name"), head.name }, { QStringLiteral("devnum"), orNull(head.devnum) },
+        { QStringLiteral("wwid"), orNull(head.wwid) }, { QStringLiteral("nsid"), numberOrNull(head.nsid) },
+        { QStringLiteral("size_bytes"), orNull(head.sizeBytes) },
+        { QStringLiteral("iostats"),
+            head.iostats.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(head.iostats == QLatin1String("1")) },
+        { QStringLiteral("subsystem"),
+            QJsonObject { { QStringLiteral("name"), sub.name }, { QStringLiteral("nqn"), orNull(sub.nqn) },
+                { QStringLiteral("model"), orNull(sub.model) }, { QStringLiteral("serial"), orNull(sub.serial) },
+                { QStringLiteral("firmware"), orNull(sub.firmware) },
+                { QStringLiteral("iopolicy"), orNull(sub.iopolicy) },
+                { QStringLiteral("controllers"), QJsonArray::fromStringList(sub.controllers) } } },
+        { QStringLiteral("paths"), paths } };
+}
+
 QJsonObject snapshotToJson(const DeviceSnapshot &s)
 {
     QJsonArray devices;
@@ -166,6 +196,9 @@ QJsonObject snapshotToJson(const DeviceSnapshot &s)
     QJsonArray maps;
     for (const auto &m : s.maps)
         maps.append(mapToJson(m));
+    QJsonArray nvme;
+    for (const auto &head : s.nvmeMultipath)
+        nvme.append(nvmeHeadToJson(head));
     QJsonObject dm { { QStringLiteral("available"), s.deviceMapper.available } };
     if (!s.deviceMapper.available)
         dm[QStringLiteral("reason")] = s.deviceMapper.reason;
@@ -175,7 +208,8 @@ QJsonObject snapshotToJson(const DeviceSnapshot &s)
         dm[QStringLiteral("library_version")] = s.deviceMapper.libraryVersion;
     return QJsonObject { { QStringLiteral("sysfs_root"), s.sysfsRoot },
         { QStringLiteral("kernel"), orNull(s.kernelRelease) }, { QStringLiteral("device_mapper"), dm },
-        { QStringLiteral("devices"), devices }, { QStringLiteral("maps"), maps } };
+        { QStringLiteral("devices"), devices }, { QStringLiteral("maps"), maps },
+        { QStringLiteral("nvme_multipath"), nvme } };
 }
 
 namespace {
@@ -253,6 +287,42 @@ QString mapToText(const MultipathMap &m, const DeviceSnapshot &snapshot, const M
                        .arg(QStringLiteral("fail_count=%1").arg(p.failCount));
         }
     }
+    return out;
+}
+
+QString nvmeHeadToText(const NvmeMultipathHead &head)
+{
+    QString out = QStringLiteral("%1 (%2) nsid %3, %4, wwid %5: native NVMe multipath, %6 of %7 paths usable\n")
+                      .arg(head.name, head.devnum.isEmpty() ? QStringLiteral("?") : head.devnum,
+                          head.nsid.isEmpty() ? QStringLiteral("?") : head.nsid, humanSize(head.sizeBytes),
+                          head.wwid.isEmpty() ? QStringLiteral("?") : head.wwid)
+                      .arg(head.usablePaths())
+                      .arg(head.paths.size());
+    // The block nvme list-subsys prints for the namespace.
+    const NvmeSubsystemInfo &sub = head.subsystem;
+    const QString indent(sub.name.size() + 3, QLatin1Char(' '));
+    out += QStringLiteral("%1 - NQN=%2\n").arg(sub.name, sub.nqn);
+    if (!sub.iopolicy.isEmpty())
+        out += indent + QStringLiteral("iopolicy=") + sub.iopolicy + QLatin1Char('\n');
+    out += QStringLiteral("\\\n");
+    for (const NvmePath &p : head.paths) {
+        QStringList fields { p.controller, p.transport, p.address, p.state.isEmpty() ? QStringLiteral("?") : p.state };
+        if (!p.anaState.isEmpty())
+            fields << p.anaState;
+        fields.removeAll(QString());
+        out += QStringLiteral(" +- ") + fields.join(QLatin1Char(' '));
+        QStringList extra { p.name };
+        if (!p.queueDepth.isEmpty())
+            extra << QStringLiteral("queue_depth=") + p.queueDepth;
+        if (!p.numaNodes.isEmpty())
+            extra << QStringLiteral("numa_nodes=") + p.numaNodes;
+        out += QStringLiteral(" (") + extra.join(QLatin1Char(' ')) + QStringLiteral(")\n");
+    }
+    if (head.paths.size() == 1)
+        out += QStringLiteral("  one path only: no failover for %1\n").arg(head.name);
+    if (head.iostats == QLatin1String("0"))
+        out += QStringLiteral("  statistics: the kernel counts no I/O on %1 (queue/iostats 0); its paths count it\n")
+                   .arg(head.name);
     return out;
 }
 

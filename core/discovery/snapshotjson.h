@@ -9,6 +9,7 @@ namespace dmtune {
 
 QJsonObject deviceToJson(const BlockDevice &device);
 QJsonObject mapToJson(const MultipathMap &map);
+QJsonObject nvmeHeadToJson(const NvmeMultipathHead &head);
 QJsonObject snapshotToJson(const DeviceSnapshot &snapshot);
 
 // What multipath -ll shows beside the kernel's states and the kernel does not know: multipathd's priority on
@@ -19,5 +20,9 @@ void addMultipathdView(QJsonObject *map, const MultipathdMapView &view);
 // multipath -ll style text of one map; with multipathd's view of it, also what only multipathd knows, where
 // multipath -ll prints it: prio=N on each group line, the checker and device states on each path line.
 QString mapToText(const MultipathMap &map, const DeviceSnapshot &snapshot, const MultipathdMapView *view = nullptr);
+
+// One native NVMe multipath head: a line of its own, then the block nvme list-subsys prints for it (subsystem,
+// NQN, iopolicy, a " +- " line per path: controller, transport, address, controller state, ANA state).
+QString nvmeHeadToText(const NvmeMultipathHead &head);
 
 } // namespace dmtune

@@ -46,17 +46,21 @@ public:
         auto root = makeNode(DeviceRowType::Section, QString(), QString());
         auto maps = makeNode(DeviceRowType::Section, mapsSectionKey(), QString());
         maps->text[NameColumn] = QCoreApplication::translate("DeviceTreeBuilder", "Multipath maps");
-        maps->text[IdentityColumn]
-            = countText(m_snapshot.maps.size(), QCoreApplication::translate("DeviceTreeBuilder", "1 map"),
-                QCoreApplication::translate("DeviceTreeBuilder", "%1 maps"));
+        // dm-multipath maps and native NVMe multipath heads side by side: both are one device over several paths.
+        maps->text[IdentityColumn] = countText(m_snapshot.maps.size() + m_snapshot.nvmeMultipath.size(),
+            QCoreApplication::translate("DeviceTreeBuilder", "1 map"),
+            QCoreApplication::translate("DeviceTreeBuilder", "%1 maps"));
         for (const auto &map : m_snapshot.maps)
             maps->addChild(mapNode(map));
+        for (const auto &head : m_snapshot.nvmeMultipath)
+            maps->addChild(nvmeHeadNode(head));
         root->addChild(std::move(maps));
 
         auto other = makeNode(DeviceRowType::Section, otherDevicesSectionKey(), QString());
         other->text[NameColumn] = QCoreApplication::translate("DeviceTreeBuilder", "Other devices");
         for (const auto &device : m_snapshot.devices) {
-            if (device.kind == DeviceKind::Multipath || m_snapshot.mapOfPath(device.name))
+            if (device.kind == DeviceKind::Multipath || m_snapshot.mapOfPath(device.name)
+                || m_snapshot.nvmeHead(device.name) || m_snapshot.nvmeHeadOfPath(device.name))
                 continue;
             other->addChild(deviceNode(device));
         }
@@ -124,6 +128,76 @@ private:
         if (const auto *device = m_snapshot.device(map.device)) {
             for (const auto &holder : device->holders)
                 node->addChild(holderNode(holder, key, 1));
+        }
+        return node;
+    }
+
+    // A native NVMe multipath head: its subsystem (NQN, iopolicy) as the one group, each controller's hidden path
+    // device under it with the controller's state and the path's ANA state, and the controller under each path.
+    std::unique_ptr<DeviceTreeNode> nvmeHeadNode(const NvmeMultipathHead &head)
+    {
+        const QString key = QStringLiteral("nvme/") + head.name;
+        auto node = makeNode(DeviceRowType::Map, key, head.name);
+        node->text[NameColumn] = head.name;
+        node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "NVMe native multipath");
+        node->text[SizeColumn] = formatSize(head.sizeBytes);
+        node->text[IdentityColumn] = head.wwid;
+        const int usable = head.usablePaths();
+        node->text[StateColumn] = QCoreApplication::translate("DeviceTreeBuilder", "%1 of %2 paths usable")
+                                      .arg(usable)
+                                      .arg(head.paths.size());
+        node->attention = usable < head.paths.size() || head.paths.size() < 2;
+        const BlockDevice *device = m_snapshot.device(head.name);
+        if (device)
+            node->text[SchedulerColumn] = device->scheduler;
+        node->toolTip = QCoreApplication::translate("DeviceTreeBuilder", "%1, subsystem %2 (%3), nsid %4")
+                            .arg(head.subsystem.model, head.subsystem.name, head.subsystem.nqn, head.nsid);
+
+        auto subsystem = makeNode(DeviceRowType::PathGroup, key + QStringLiteral("/subsystem"), head.name);
+        subsystem->text[NameColumn]
+            = QStringLiteral("%1 · iopolicy %2")
+                  .arg(head.subsystem.name,
+                      head.subsystem.iopolicy.isEmpty() ? QStringLiteral("?") : head.subsystem.iopolicy);
+        subsystem->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "NVMe subsystem");
+        subsystem->text[IdentityColumn] = head.subsystem.nqn;
+        subsystem->text[StateColumn] = head.paths.size() == 1
+            ? QCoreApplication::translate("DeviceTreeBuilder", "one path only: no failover")
+            : QCoreApplication::translate("DeviceTreeBuilder", "%1 paths").arg(head.paths.size());
+        subsystem->toolTip
+            = QCoreApplication::translate("DeviceTreeBuilder", "Subsystem %1: %2, controllers %3")
+                  .arg(head.subsystem.name, head.subsystem.nqn, head.subsystem.controllers.join(QStringLiteral(", ")));
+        for (const NvmePath &path : head.paths)
+            subsystem->addChild(nvmePathNode(subsystem->key, path));
+        node->addChild(std::move(subsystem));
+        if (device) {
+            for (const auto &holder : device->holders)
+                node->addChild(holderNode(holder, key, 1));
+        }
+        return node;
+    }
+
+    std::unique_ptr<DeviceTreeNode> nvmePathNode(const QString &subsystemKey, const NvmePath &path)
+    {
+        const QString key = subsystemKey + QStringLiteral("/path/") + path.name;
+        auto node = makeNode(DeviceRowType::Path, key, path.name);
+        const BlockDevice *device = m_snapshot.device(path.name);
+        if (device)
+            fillDeviceColumns(*node, *device);
+        node->text[NameColumn] = path.name;
+        node->text[KindColumn] = QCoreApplication::translate("DeviceTreeBuilder", "NVMe path");
+        // The controller's state and the path's ANA state, as nvme list-subsys prints them.
+        QStringList state { path.state.isEmpty() ? QStringLiteral("?") : path.state };
+        if (!path.anaState.isEmpty())
+            state << path.anaState;
+        if (!path.queueDepth.isEmpty())
+            state << QCoreApplication::translate("DeviceTreeBuilder", "queue depth %1").arg(path.queueDepth);
+        node->text[StateColumn] = state.join(QStringLiteral(" · "));
+        node->attention = !path.usable();
+        node->toolTip = QCoreApplication::translate("DeviceTreeBuilder", "%1 through controller %2 (%3 %4)")
+                            .arg(path.name, path.controller, path.transport, path.address);
+        if (device) {
+            if (auto hardware = hardwareNode(key, *device))
+                node->addChild(std::move(hardware));
         }
         return node;
     }
