@@ -2,6 +2,8 @@
 // a safe table reload, queue_if_no_path on or off.
 #include "cli.h"
 
+#include "discovery/nvmemultipath.h"
+#include "discovery/snapshotbuilder.h"
 #include "discovery/snapshotjson.h"
 #include "discovery/sysfscapture.h"
 #include "dm/multipathdclient.h"
@@ -188,6 +190,19 @@ void showText(
 int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
 {
     const SysfsRoot sysfs = sysfsRootFrom(parser);
+    // A native NVMe multipath head is shown as nvme list-subsys would; its hidden paths are not maps.
+    if (const QString nvme = nativeNvmeInsteadOfDm(sysfs, map); !nvme.isEmpty()) {
+        const DeviceSnapshot snapshot = buildSnapshot(sysfs, enumerateBlockDirectory(sysfs), nullptr, {});
+        const NvmeMultipathHead *head = snapshot.nvmeHead(map);
+        if (!head)
+            return fail(io, nvme);
+        if (parser.isSet(QStringLiteral("json")))
+            io.out << QJsonDocument(nvmeHeadToJson(*head)).toJson(QJsonDocument::Indented);
+        else
+            io.out << nvmeHeadToText(*head);
+        io.out.flush();
+        return ExitOk;
+    }
     const auto dm = deviceMapperFor(sysfs); // a capture's own maps, never this host's of the same name
     if (!dm)
         return fail(io, dm.errorMessage());
@@ -250,6 +265,8 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
             parser, QStringLiteral("map reload"), parser.isSet(QStringLiteral("dry-run")), true, io, &code))
         return code;
     const SysfsRoot sysfs = sysfsRootFrom(parser);
+    if (const QString nvme = nativeNvmeInsteadOfDm(sysfs, map); !nvme.isEmpty())
+        return fail(io, nvme);
     const auto dm = deviceMapperFor(sysfs); // --dry-run on a capture previews against its recorded table
     if (!dm)
         return fail(io, dm.errorMessage());

@@ -2,6 +2,8 @@
 // operation (ops/multipathoperations.h), refuse a risky plan without --force, run it (re-validated), print.
 #include "cli.h"
 
+#include "discovery/nvmemultipath.h"
+
 #include "discovery/sysfscapture.h"
 #include "dm/devicemapper.h"
 #include "dm/multipathoperation.h"
@@ -25,6 +27,10 @@ Result<MultipathCliOperation> planMultipathCli(
     using R = Result<MultipathCliOperation>;
     MultipathCliOperation op;
     const SysfsRoot sysfs = sysfsRootFrom(parser);
+    // Said before device-mapper's absence: a native NVMe head needs no dm_mod, and dm would not help it.
+    if (const QString nvme = nativeNvmeInsteadOfDm(sysfs, request.value(QLatin1String("map")).toString());
+        !nvme.isEmpty())
+        return R::failure(nvme);
     const auto dm = deviceMapperFor(sysfs);
     if (!dm)
         return R::failure(dm.errorMessage());

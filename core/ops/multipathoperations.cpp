@@ -1,5 +1,6 @@
 #include "ops/multipathoperations.h"
 
+#include "discovery/nvmemultipath.h"
 #include "dm/devicemapper.h"
 #include "dm/dmtargetline.h"
 #include "dm/multipathoperation.h"
@@ -89,6 +90,8 @@ OperationKind messageKind(const QString &kind, const QString &description)
         const auto message = messageOf(kind, request);
         if (!message)
             return Result<OperationPlan>::failure(message.errorMessage());
+        if (const QString nvme = nativeNvmeInsteadOfDm(env.sysfs, map); !nvme.isEmpty())
+            return Result<OperationPlan>::failure(nvme);
         if (!env.dm)
             return Result<OperationPlan>::failure(QStringLiteral("%1: no device-mapper here").arg(map));
         const auto prepared = prepareMultipathOperation(*env.dm, env.sysfs, map, message.value());
@@ -156,6 +159,8 @@ OperationKind reloadKind()
         if (map.isEmpty() || byText == request.contains(QLatin1String("groups")))
             return R::failure(
                 QStringLiteral("multipath.reload needs \"map\" and either \"table\" or \"selector\" with \"groups\""));
+        if (const QString nvme = nativeNvmeInsteadOfDm(env.sysfs, map); !nvme.isEmpty())
+            return R::failure(nvme);
         if (!env.dm)
             return R::failure(QStringLiteral("%1: no device-mapper here").arg(map));
         const auto current = readMultipathMapState(*env.dm, map);

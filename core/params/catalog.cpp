@@ -240,10 +240,11 @@ QList<TunableDef> build()
         "dm_multipath");
 
     // NVMe native multipath
-    c << enumDef(L::NvmeSubsystem, "nvme/iopolicy", { s("numa"), s("round-robin"), s("queue-depth") },
-        { s("nearest path"), s("rotate over optimized paths"), s("path with fewest outstanding I/Os") },
-        "Path selection of native NVMe multipath for every namespace of the subsystem "
-        "(queue-depth needs Linux 6.11+).");
+    c << withLimit(enumDef(L::NvmeSubsystem, "nvme/iopolicy", { s("numa"), s("round-robin"), s("queue-depth") },
+                       { s("nearest path"), s("rotate over optimized paths"), s("path with fewest outstanding I/Os") },
+                       "Path selection of native NVMe multipath for every namespace of the subsystem "
+                       "(queue-depth needs Linux 6.11+)."),
+        DynamicLimit::NvmeIopolicies, "queue-depth from Linux 6.11");
     return c;
 }
 

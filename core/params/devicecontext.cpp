@@ -61,6 +61,7 @@ DeviceContext readDeviceContext(const SysfsRoot &sysfs, const QString &name)
             c.schedulers = *parsed;
         }
     }
+    c.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
     c.maxHwSectorsKb = readInt(sysfs, base + QStringLiteral("/queue/max_hw_sectors_kb"));
     c.nrTags = readInt(sysfs, base + QStringLiteral("/mq/0/nr_tags"));
     c.discardMaxHwBytes = readInt(sysfs, base + QStringLiteral("/queue/discard_max_hw_bytes"));
@@ -198,8 +199,23 @@ ValueLimits deviceLimits(const TunableDef &def, const DeviceContext &device, con
     case DynamicLimit::SchedulerList:
         l.choices = device.schedulers.available;
         break;
+    case DynamicLimit::NvmeIopolicies:
+        // The kernel's nvme_iopolicy_names: queue-depth came with 6.11. An unknown release offers the old two.
+        if (!kernelAtLeast(device.kernelRelease, 6, 11))
+            l.choices.removeAll(QStringLiteral("queue-depth"));
+        break;
     }
     return l;
+}
+
+bool kernelAtLeast(const QString &release, int major, int minor)
+{
+    static const QRegularExpression version(QStringLiteral("^(\\d+)\\.(\\d+)"));
+    const QRegularExpressionMatch m = version.match(release);
+    if (!m.hasMatch())
+        return false;
+    const int a = m.captured(1).toInt(), b = m.captured(2).toInt();
+    return a > major || (a == major && b >= minor);
 }
 
 } // namespace dmtune

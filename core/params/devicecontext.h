@@ -26,7 +26,11 @@ struct DeviceContext {
     bool isScsi = false;
     QString scsiHost; // "host3"
     QString nvmeSubsystem; // "nvme-subsys0"
+    QString kernelRelease; // the root's (a capture's own): values some kernels lack are not offered
 };
+
+// Whether a kernel release ("6.1.0-57-amd64") is at least major.minor; false when it cannot be read.
+bool kernelAtLeast(const QString &release, int major, int minor);
 
 // A kernel device name: no '/', no "..", sane characters, present under block/ as a link into devices/.
 Status checkDeviceName(const SysfsRoot &sysfs, const QString &name);

@@ -31,6 +31,7 @@ enum class DynamicLimit {
     CanQueue, // SCSI queue_depth <= the host's can_queue
     DiscardMax, // discard_max_bytes <= discard_max_hw_bytes, a multiple of discard_granularity
     SchedulerList, // choices from the bracketed queue/scheduler list
+    NvmeIopolicies, // numa and round-robin; queue-depth from Linux 6.11
 };
 
 struct TunableDef {

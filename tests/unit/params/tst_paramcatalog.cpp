@@ -19,6 +19,8 @@ private Q_SLOTS:
     void schedulerList();
     void checkValues_data();
     void checkValues();
+    void iopolicyChoicesFollowTheKernel_data();
+    void iopolicyChoicesFollowTheKernel();
     void catalogIsComplete();
     void ignoredKnobsAreFlagged();
     void everyUniqueLastPartResolves();
@@ -114,6 +116,45 @@ void TestParamCatalog::checkValues_data()
     row("dm_mq_queue_depth over BLK_MQ_MAX_DEPTH", "module/dm_mod/dm_mq_queue_depth", 1280, dl, "10241", false, "");
 }
 
+void TestParamCatalog::iopolicyChoicesFollowTheKernel_data()
+{
+    // queue-depth is in the kernel's nvme_iopolicy_names from 6.11: not offered before (the lab VM runs 6.1), nor
+    // when the release cannot be read.
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QStringList>("choices");
+    const QStringList old { QStringLiteral("numa"), QStringLiteral("round-robin") };
+    const QStringList current = old + QStringList { QStringLiteral("queue-depth") };
+    for (const char *attribute : { "nvme/iopolicy" }) {
+        const QString a = QString::fromLatin1(attribute);
+        QTest::addRow("%s on Debian 12's 6.1", attribute) << a << QStringLiteral("6.1.0-57-amd64") << old;
+        QTest::addRow("%s on 6.10", attribute) << a << QStringLiteral("6.10.14") << old;
+        QTest::addRow("%s on 6.11", attribute) << a << QStringLiteral("6.11.0") << current;
+        QTest::addRow("%s on 6.12", attribute) << a << QStringLiteral("6.12.48+deb13-amd64") << current;
+        QTest::addRow("%s on 7.0", attribute) << a << QStringLiteral("7.0.0-rc1") << current;
+        QTest::addRow("%s unknown kernel", attribute) << a << QString() << old;
+    }
+}
+
+void TestParamCatalog::iopolicyChoicesFollowTheKernel()
+{
+    QFETCH(QString, attribute);
+    QFETCH(QString, kernel);
+    QFETCH(QStringList, choices);
+    const TunableDef *def = catalog::find(attribute);
+    QVERIFY2(def, qPrintable(attribute));
+    DeviceContext ctx;
+    ctx.name = QStringLiteral("nvme0n1");
+    ctx.kernelRelease = kernel;
+    const ValueLimits limits = deviceLimits(*def, ctx, QString());
+    QCOMPARE(limits.choices, choices);
+    const auto r = checkValue(*def, limits, QStringLiteral("queue-depth"));
+    QCOMPARE(r.ok(), choices.contains(QStringLiteral("queue-depth")));
+    if (!r.ok())
+        QVERIFY2(
+            r.errorMessage().contains(QStringLiteral("not one of: numa, round-robin")), qPrintable(r.errorMessage()));
+}
+
 void TestParamCatalog::checkValues()
 {
     QFETCH(QString, attribute);
@@ -129,6 +170,7 @@ void TestParamCatalog::checkValues()
     ctx.nrTags = 128;
     ctx.canQueue = 64;
     ctx.schedulers = *parseSchedulerList(QStringLiteral("[mq-deadline] kyber bfq none"));
+    ctx.kernelRelease = QStringLiteral("6.11.0-1-amd64"); // every value a current kernel takes (older ones below)
     const auto r = checkValue(*def, deviceLimits(*def, ctx, scheduler), input);
     QVERIFY2(r.ok() == ok, qPrintable(r.ok() ? r.value() : r.errorMessage()));
     if (ok)
