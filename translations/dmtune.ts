@@ -2379,7 +2379,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+103"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2678,7 +2678,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>No multipath maps here. On a dm-multipath host dmtune shows and edits each map&apos;s path groups and paths; as root it tunes queue parameters and runs fio workloads.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3697,12 +3697,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+4"/>
-        <location line="+237"/>
+        <location line="+255"/>
         <source>device-mapper is not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-210"/>
+        <location line="-228"/>
         <source>no device-mapper</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3732,7 +3732,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+81"/>
+        <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No dm-multipath map selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No multipath maps on this machine.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2380,7 +2380,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+103"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -2679,7 +2679,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät &lt;b&gt;%1&lt;/b&gt;: eine %2 GiB große Sparse-Datei in %3 hinter einem Loop-Gerät mit Direct I/O, wird beim Beenden von dmtune entfernt. Optimieren Sie es und lassen Sie Arbeitslasten darauf nach Belieben laufen. &lt;a href=&quot;%4&quot;&gt;Entfernen&lt;/a&gt;</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>No multipath maps here. On a dm-multipath host dmtune shows and edits each map&apos;s path groups and paths; as root it tunes queue parameters and runs fio workloads.</source>
         <translation>Hier gibt es keine Multipath-Maps. Auf einem dm-multipath-Host zeigt und bearbeitet dmtune die Pfadgruppen und Pfade jeder Map; als root optimiert es Warteschlangenparameter und führt fio-Arbeitslasten aus.</translation>
     </message>
@@ -3698,12 +3698,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+4"/>
-        <location line="+237"/>
+        <location line="+255"/>
         <source>device-mapper is not available</source>
         <translation>Device-Mapper ist nicht verfügbar</translation>
     </message>
     <message>
-        <location line="-210"/>
+        <location line="-228"/>
         <source>no device-mapper</source>
         <translation>kein Device-Mapper</translation>
     </message>
@@ -3733,7 +3733,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 wird neu geladen…</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+81"/>
+        <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
+        <translation>%1 ist ein nativer NVMe-Multipath-Kopf: Der Kernel hat dafür keine Pfadgruppen. Seine Pfade, die Zustände ihrer Controller und die ANA-Zustände stehen im Baum; die iopolicy des Subsystems, die den Pfad wählt, steht im Reiter „Optimieren“.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No dm-multipath map selected.</source>
+        <translation>Keine dm-multipath-Map ausgewählt.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>No multipath maps on this machine.</source>
         <translation>Keine Multipath-Maps auf diesem Rechner.</translation>
     </message>

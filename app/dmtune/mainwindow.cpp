@@ -48,6 +48,8 @@ QString defaultDevice(const DeviceSnapshot &snapshot)
 {
     if (!snapshot.maps.isEmpty())
         return snapshot.maps.first().device;
+    if (!snapshot.nvmeMultipath.isEmpty())
+        return snapshot.nvmeMultipath.first().name;
     for (const auto &device : snapshot.devices) {
         switch (device.kind) {
         case DeviceKind::Scsi:
@@ -502,7 +504,7 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
     }
     m_deviceMapperLabel->setToolTip(dm.available ? m_deviceMapperLabel->text() : dm.reason);
     const auto devices = snapshot.devices.size();
-    const auto maps = snapshot.maps.size();
+    const auto maps = snapshot.maps.size() + snapshot.nvmeMultipath.size(); // dm maps and native NVMe heads
     m_countLabel->setText(
         QStringLiteral("%1 · %2").arg(devices == 1 ? tr("%1 device").arg(devices) : tr("%1 devices").arg(devices),
             maps == 1 ? tr("%1 multipath map").arg(maps) : tr("%1 multipath maps").arg(maps)));

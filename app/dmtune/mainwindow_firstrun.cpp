@@ -189,7 +189,8 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_firstRunHint->show();
         return;
     }
-    if (!snapshot.maps.isEmpty() || m_remote) { // a remote host's window says what it is in its header
+    if (!snapshot.maps.isEmpty() || !snapshot.nvmeMultipath.isEmpty()
+        || m_remote) { // a remote host's window says what it is in its header
         m_firstRunHint->hide();
         return;
     }

@@ -216,6 +216,15 @@ bool PathGroupsPanel::showDevice(const QString &nameOrDevice)
     const MultipathMap *map = m_snapshot.map(nameOrDevice);
     if (!map)
         map = m_snapshot.mapOfPath(nameOrDevice);
+    m_nvmeHead.clear();
+    if (!map) {
+        // A native NVMe head has no dm path groups: the tab says where its paths and policy are instead.
+        const NvmeMultipathHead *head = m_snapshot.nvmeHead(nameOrDevice);
+        if (!head)
+            head = m_snapshot.nvmeHeadOfPath(nameOrDevice);
+        if (head)
+            m_nvmeHead = head->name;
+    }
     showMap(map ? map->name : QString());
     return map != nullptr;
 }
@@ -226,6 +235,15 @@ void PathGroupsPanel::showMap(const QString &map)
         m_map = map;
         m_chart->clear();
         m_chart->setDeviceNames(deviceNames());
+    }
+    if (m_map.isEmpty() && !m_nvmeHead.isEmpty()) {
+        m_editor->setUnavailable(QString(),
+            tr("%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their "
+               "controllers' states and ANA states are in the tree; the subsystem's iopolicy, which picks the "
+               "path, is in the Tune tab.")
+                .arg(m_nvmeHead));
+        m_chart->setUnavailable(tr("No dm-multipath map selected."));
+        return;
     }
     if (m_map.isEmpty()) {
         m_editor->setUnavailable(QString(),

@@ -113,6 +113,7 @@ private:
     DeviceSnapshot m_snapshot;
     bool m_haveSnapshot = false;
     QString m_map;
+    QString m_nvmeHead; // the native NVMe head selected, when no dm map is
     QSplitter *m_splitter = nullptr;
     QWidget *m_chartBox = nullptr;
     bool m_splitterMoved = false;
