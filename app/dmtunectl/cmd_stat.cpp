@@ -1,5 +1,8 @@
 // dmtunectl stat: iostat -x, from dmtune's Sampler, as text, sysstat-compatible JSON or CSV.
 #include "cli.h"
+
+#include "discovery/nvmemultipath.h"
+#include "discovery/snapshotbuilder.h"
 #include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
@@ -160,6 +163,16 @@ int runStat(const QStringList &args, Streams io)
     if (const int code = parseStatOptions(parser, args, io, &options, &root); code >= 0)
         return code;
 
+    // A native NVMe head that counts nothing reads 0.00 under load: say why once, before the reports.
+    if (!options.devices.isEmpty()) {
+        const DeviceSnapshot snapshot = buildSnapshot(root, enumerateBlockDirectory(root), nullptr, {});
+        for (const NvmeMultipathHead &head : snapshot.nvmeMultipath) {
+            if (const QString note = nvmeHeadStatisticsNote(head);
+                !note.isEmpty() && options.devices.contains(head.name))
+                io.err << "dmtunectl: stat: note: " << note << '\n';
+        }
+        io.err.flush();
+    }
     const bool iso = qEnvironmentVariable("S_TIME_FORMAT") == QLatin1String("ISO");
     Sampler sampler(root);
     if (options.devices.isEmpty())

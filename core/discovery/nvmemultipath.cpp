@@ -145,6 +145,18 @@ QString nativeNvmeInsteadOfDm(const SysfsRoot &sysfs, const QString &name)
               .arg(head);
 }
 
+QString nvmeHeadStatisticsNote(const NvmeMultipathHead &head)
+{
+    if (head.iostats != QLatin1String("0"))
+        return {};
+    QStringList paths;
+    for (const NvmePath &p : head.paths)
+        paths << p.name;
+    return QStringLiteral("%1 counts no I/O (its queue/iostats is 0: this kernel counts native multipath I/O on the "
+                          "paths only); its paths %2 do, and are never to be added to the head's numbers")
+        .arg(head.name, paths.join(QLatin1Char(' ')));
+}
+
 QString nvmeCoreMultipath(const SysfsRoot &sysfs)
 {
     return sysfs.readOr(QStringLiteral("module/nvme_core/parameters/multipath"));

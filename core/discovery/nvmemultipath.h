@@ -65,6 +65,10 @@ QList<NvmeMultipathHead> readNvmeMultipath(const SysfsRoot &sysfs, const QList<B
 // head or one of its hidden paths, with what native multipath offers instead; empty for anything else.
 QString nativeNvmeInsteadOfDm(const SysfsRoot &sysfs, const QString &name);
 
+// Why a native NVMe head reads zero under load, for a statistics view of it: its queue/iostats is 0 (the kernel
+// counts the I/O on the paths only) and where the numbers are; empty when the head counts its I/O.
+QString nvmeHeadStatisticsNote(const NvmeMultipathHead &head);
+
 // nvme_core's module parameters: "Y"/"N" and the default iopolicy of new subsystems; empty when not loaded.
 QString nvmeCoreMultipath(const SysfsRoot &sysfs);
 QString nvmeCoreIopolicy(const SysfsRoot &sysfs);

@@ -212,6 +212,13 @@ private Q_SLOTS:
         QVERIFY2(lines.at(4).endsWith(u" live optimized (nvme0c0n1)"_s), qPrintable(lines.at(4)));
         QVERIFY2(lines.at(5).startsWith(u" +- nvme1 tcp traddr=127.0.0.2,trsvcid=4422"_s), qPrintable(lines.at(5)));
         QVERIFY2(text.contains(u"the kernel counts no I/O on nvme0n1 (queue/iostats 0)"_s), qPrintable(text));
+        // What a statistics view says of the head: why it reads zero, and which devices count instead.
+        NvmeMultipathHead head = snapshotOf(capture).nvmeMultipath.first();
+        const QString note = nvmeHeadStatisticsNote(head);
+        QVERIFY2(note.startsWith(u"nvme0n1 counts no I/O (its queue/iostats is 0"_s), qPrintable(note));
+        QVERIFY2(note.contains(u"its paths nvme0c0n1 nvme0c1n1 do"_s), qPrintable(note));
+        head.iostats = u"1"_s; // a kernel that counts the head
+        QVERIFY(nvmeHeadStatisticsNote(head).isEmpty());
     }
 
     void controllerAndAnaEdges_data()
