@@ -121,18 +121,9 @@ void readNvme(const SysfsRoot &sysfs, BlockDevice &d, const QString &parentSubsy
 {
     const QString parent = d.parentDevicePath.section(QLatin1Char('/'), -1);
     if (parentSubsystem == QLatin1String("nvme-subsystem")) {
-        // Native multipath head: the parent is the subsystem, the paths are hidden nvmeXcYnZ devices.
+        // Native multipath head: the parent is the subsystem. Its paths, their controllers and the first one's
+        // transport come from readNvmeMultipath() once every device is read (buildSnapshot).
         d.nvme.subsystem = parent;
-        d.nvme.pathDevices = sysfs.list(blockPath(d.name, QStringLiteral("multipath")));
-        for (const auto &path : std::as_const(d.nvme.pathDevices)) {
-            // nvme0c1n1 -> controller nvme1 (the number after 'c')
-            static const QRegularExpression re(QStringLiteral("^nvme\\d+c(\\d+)n\\d+$"));
-            const auto m = re.match(path);
-            if (m.hasMatch())
-                d.nvme.pathControllers.append(QStringLiteral("nvme") + m.captured(1));
-        }
-        if (!d.nvme.pathControllers.isEmpty())
-            d.nvme.controller = d.nvme.pathControllers.first();
     } else {
         d.nvme.controller = parent;
         d.nvme.pathControllers = { parent };
