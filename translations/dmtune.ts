@@ -2235,7 +2235,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LiveStatsView</name>
     <message>
-        <location filename="../widgets/charts/livestatsview.cpp" line="+104"/>
+        <location filename="../widgets/charts/livestatsview.cpp" line="+105"/>
         <source>&amp;Window:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2266,12 +2266,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+417"/>
+        <location line="+435"/>
         <source>Pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-415"/>
+        <location line="-433"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2286,7 +2286,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+89"/>
         <source>The iostat -x columns the table shows</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2321,7 +2321,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+298"/>
         <source>Resume</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2410,12 +2410,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+336"/>
+        <location line="+337"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-335"/>
+        <location line="-336"/>
         <location line="+124"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
@@ -2525,7 +2525,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>device-mapper: available</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2824,7 +2824,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+68"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+71"/>
         <source>&amp;Statistics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2834,8 +2834,33 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Statistics stay on the workload&apos;s devices until it ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 (head)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (head: counts nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Turn on the head&apos;s statistics…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: iostats 0 -&gt; 1 is pending: Apply makes the kernel count the head&apos;s I/O</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3691,23 +3716,23 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+30"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+32"/>
         <source>captured sysfs tree: device-mapper is not queried</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+255"/>
+        <location line="+270"/>
         <source>device-mapper is not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-228"/>
+        <location line="-243"/>
         <source>no device-mapper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>the host&apos;s devices are not fetched yet</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3732,12 +3757,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+87"/>
         <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>Warning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>No dm-multipath map selected.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2236,7 +2236,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LiveStatsView</name>
     <message>
-        <location filename="../widgets/charts/livestatsview.cpp" line="+104"/>
+        <location filename="../widgets/charts/livestatsview.cpp" line="+105"/>
         <source>&amp;Window:</source>
         <translation>&amp;Zeitfenster:</translation>
     </message>
@@ -2267,12 +2267,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+417"/>
+        <location line="+435"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
     <message>
-        <location line="-415"/>
+        <location line="-433"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation>Diagramme und Tabelle einfrieren; die Messung läuft weiter</translation>
     </message>
@@ -2287,7 +2287,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Wählen Sie die Formate (jedes Diagramm als PNG, PDF oder SVG; die Messwerte als CSV) und einen Ordner; meldet, was geschrieben wurde</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+89"/>
         <source>The iostat -x columns the table shows</source>
         <translation>Die Spalten von iostat -x, die die Tabelle zeigt</translation>
     </message>
@@ -2322,7 +2322,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Markierungen in den Diagrammen. Doppelklicken Sie auf eine, um ihren Zeitpunkt zu zeigen (pausiert).</translation>
     </message>
     <message>
-        <location line="+291"/>
+        <location line="+298"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
@@ -2411,12 +2411,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+336"/>
+        <location line="+337"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-335"/>
+        <location line="-336"/>
         <location line="+124"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
@@ -2526,7 +2526,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Pfadgruppen der ausgewählten Map: Pfade verschieben, Selektoren und Features wählen, neu laden; ihre Pfadselektoren im Zeitverlauf</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+105"/>
         <source>device-mapper: available</source>
         <translation>Device-Mapper: verfügbar</translation>
     </message>
@@ -2825,7 +2825,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Geräte und Statistik eines anderen Hosts über ssh öffnen</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+68"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+71"/>
         <source>&amp;Statistics</source>
         <translation>&amp;Statistik</translation>
     </message>
@@ -2835,9 +2835,34 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>iostat -x-Metriken des ausgewählten Geräts (eine Map mit jedem ihrer Pfade), live</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Statistics stay on the workload&apos;s devices until it ends</source>
         <translation>Die Statistik bleibt bei den Geräten der Arbeitslast, bis diese endet</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 (head: counts nothing)</source>
+        <translation>%1 (Kopf: zählt nichts)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (head)</source>
+        <translation>%1 (Kopf)</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
+        <translation>iopolicy queue-depth: jede I/O geht über den Pfad mit den wenigsten laufenden I/Os; das Diagramm Warteschlangentiefe zeigt für jeden Pfad die laufenden I/Os und aqu-sz.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Turn on the head&apos;s statistics…</source>
+        <translation>Statistik des Kopfs einschalten…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: iostats 0 -&gt; 1 is pending: Apply makes the kernel count the head&apos;s I/O</source>
+        <translation>%1: iostats 0 -&gt; 1 steht aus: Übernehmen lässt den Kernel die I/O des Kopfs zählen</translation>
     </message>
     <message>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-14"/>
@@ -3692,23 +3717,23 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+30"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+32"/>
         <source>captured sysfs tree: device-mapper is not queried</source>
         <translation>erfasster sysfs-Baum: Device-Mapper wird nicht abgefragt</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+255"/>
+        <location line="+270"/>
         <source>device-mapper is not available</source>
         <translation>Device-Mapper ist nicht verfügbar</translation>
     </message>
     <message>
-        <location line="-228"/>
+        <location line="-243"/>
         <source>no device-mapper</source>
         <translation>kein Device-Mapper</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>the host&apos;s devices are not fetched yet</source>
         <translation>die Geräte des Hosts sind noch nicht abgeholt</translation>
     </message>
@@ -3733,12 +3758,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 wird neu geladen…</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+87"/>
         <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
         <translation>%1 ist ein nativer NVMe-Multipath-Kopf: Der Kernel hat dafür keine Pfadgruppen. Seine Pfade, die Zustände ihrer Controller und die ANA-Zustände stehen im Baum; die iopolicy des Subsystems, die den Pfad wählt, steht im Reiter „Optimieren“.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>No dm-multipath map selected.</source>
         <translation>Keine dm-multipath-Map ausgewählt.</translation>
     </message>

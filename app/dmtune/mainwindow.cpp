@@ -429,6 +429,7 @@ void MainWindow::setTreeWritable(bool writable)
     m_session->setReadOnly(!writable);
     updateTuningLabel();
     m_editor->refresh();
+    chartSelectedDevice(); // the offers of the statistics note follow
 }
 
 namespace {

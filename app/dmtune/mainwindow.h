@@ -31,6 +31,7 @@ class OperationRunner;
 struct OperationPlan;
 struct OperationResult;
 class Discovery;
+struct NvmeMultipathHead;
 class ParameterEditor;
 class LiveStatsView;
 class RemoteBanner;
@@ -183,7 +184,11 @@ private:
     void onLabFinished(const OperationResult &result, const QString &tag);
     void labSettled(const QString &message); // not busy any more: panel, hint, status bar
     void teardownLabDevices(); // ~MainWindow: the runner joins, then the lab devices go
-    void chartSelectedDevice(); // the selected device, or a map and its paths
+    void chartSelectedDevice(); // the selected device, or a map and its paths, or an NVMe head and its paths
+    // Above the charts of a native NVMe head that counts nothing: why, and (where the kernel can) the offer to
+    // turn its queue/iostats on, which offerHeadStatistics() makes a pending edit in the Tune tab.
+    void showHeadStatisticsNote(const NvmeMultipathHead *head);
+    void offerHeadStatistics();
 
     SysfsRoot m_sysfs;
     Discovery *m_discovery = nullptr;
@@ -221,6 +226,7 @@ private:
     // moved group) while the device is still shown elsewhere.
     QString m_selectedKey;
     QString m_selectedDevice;
+    QString m_noteHead; // the head the statistics note is about
     bool m_applyingSnapshot = false;
     bool m_autoFitTree = true;
     QTimer *m_fitTreeTimer = nullptr;

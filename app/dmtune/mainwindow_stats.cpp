@@ -3,6 +3,9 @@
 
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
+#include "params/parametereditor.h"
+#include "params/tunabletablemodel.h"
+#include "params/tuningsession.h"
 #include "remote/remotehost.h"
 #include "remote/remotesampler.h"
 #include "stats/sampler.h"
@@ -68,6 +71,7 @@ void MainWindow::setupStatistics()
     m_tabs->addTab(m_stats, tr("&Statistics"));
     m_tabs->setTabToolTip(
         m_tabs->indexOf(m_stats), tr("iostat -x metrics of the selected device (a map with each of its paths), live"));
+    connect(m_stats, &LiveStatsView::noteActionTriggered, this, &MainWindow::offerHeadStatistics);
     connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
         m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
     });
@@ -95,8 +99,29 @@ void MainWindow::chartSelectedDevice()
         devices = QStringList { map->device } + map->slaves;
         labels.insert(map->device, QStringLiteral("%1 (%2)").arg(map->name, map->device));
     }
-    if (devices == m_stats->devices())
+    // A native NVMe head the same way, beside its hidden paths; never one total of both (they count the same I/O
+    // where the head counts at all).
+    const NvmeMultipathHead *head = snapshot.nvmeHead(m_selectedDevice);
+    if (!head)
+        head = snapshot.nvmeHeadOfPath(m_selectedDevice);
+    showHeadStatisticsNote(head);
+    if (head) {
+        devices = { head->name };
+        const bool counts = nvmeHeadStatisticsNote(*head, snapshot.kernelRelease).isEmpty();
+        labels.insert(
+            head->name, counts ? tr("%1 (head)").arg(head->name) : tr("%1 (head: counts nothing)").arg(head->name));
+        for (const NvmePath &p : head->paths) {
+            devices << p.name;
+            const QString state = p.state == QLatin1String("live") ? p.anaState : p.state;
+            labels.insert(p.name,
+                state.isEmpty() ? QStringLiteral("%1 (%2)").arg(p.name, p.controller)
+                                : QStringLiteral("%1 (%2, %3)").arg(p.name, p.controller, state));
+        }
+    }
+    if (devices == m_stats->devices()) {
+        m_stats->setDeviceLabels(labels); // an ANA state or iostats changed
         return;
+    }
     if (m_remoteSampler) {
         m_remoteSampler->setWatched(devices);
     } else {
@@ -110,6 +135,45 @@ void MainWindow::chartSelectedDevice()
     } else if (!m_sampler->isRunning()) {
         m_sampler->start();
     }
+}
+
+void MainWindow::showHeadStatisticsNote(const NvmeMultipathHead *head)
+{
+    const QString kernel = m_discovery->snapshot().kernelRelease;
+    const QString note = head ? nvmeHeadStatisticsNote(*head, kernel) : QString();
+    QStringList lines;
+    if (!note.isEmpty())
+        lines << note;
+    // The depth queue-depth compares is each path's I/Os in flight: the Queue depth chart has it per path.
+    if (head && head->subsystem.iopolicy == QLatin1String("queue-depth"))
+        lines << tr("iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth "
+                    "chart shows each path's in-flight count and aqu-sz.");
+    // The offer leads to the Tune tab with the edit pending: planned, previewed and applied there like any change.
+    const bool canTurnOn = !note.isEmpty() && nvmeHeadStatisticsCanBeTurnedOn(kernel) && !m_session->isReadOnly();
+    m_stats->setNote(lines.join(QLatin1Char('\n')), canTurnOn ? tr("Turn on the head's statistics…") : QString());
+    m_noteHead = canTurnOn ? head->name : QString();
+}
+
+void MainWindow::offerHeadStatistics()
+{
+    if (m_noteHead.isEmpty() || !selectDevice(m_noteHead))
+        return;
+    showTab(QStringLiteral("tune"));
+    const QString head = m_noteHead;
+    auto edit = [this, head] {
+        if (m_editor->shownDevice() != head
+            || !m_editor->model()->setPending(QStringLiteral("queue/iostats"), QStringLiteral("1")))
+            return;
+        m_editor->setScope(ChangeScope::Device);
+        m_editor->updatePreview();
+        statusBar()->showMessage(
+            tr("%1: iostats 0 -> 1 is pending: Apply makes the kernel count the head's I/O").arg(head), 10000);
+    };
+    // The editor reads the head's tunables on a job: the edit waits for them.
+    if (m_editor->isReading() || m_editor->shownDevice() != head)
+        connect(m_editor, &ParameterEditor::tunablesRead, this, edit, Qt::SingleShotConnection);
+    else
+        edit();
 }
 
 } // namespace dmtune

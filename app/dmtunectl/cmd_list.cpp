@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "discovery/discovery.h"
+#include "discovery/nvmewarnings.h"
 #include "discovery/snapshotjson.h"
 #include "discovery/sysfscapture.h"
 
@@ -101,13 +102,16 @@ QString deviceLine(const BlockDevice &d)
     return line;
 }
 
-void printText(const DeviceSnapshot &s, const MultipathdViews &views, QTextStream &out)
+void printText(
+    const DeviceSnapshot &s, const MultipathdViews &views, const QList<NvmeWarning> &warnings, QTextStream &out)
 {
     for (const auto &m : s.maps)
         out << mapToText(m, s, views.find(m.name));
     for (const auto &head : s.nvmeMultipath)
         out << nvmeHeadToText(head);
-    if (!s.maps.isEmpty() || !s.nvmeMultipath.isEmpty())
+    for (const NvmeWarning &w : warnings)
+        out << "warning: " << w.message << '\n';
+    if (!s.maps.isEmpty() || !s.nvmeMultipath.isEmpty() || !warnings.isEmpty())
         out << '\n';
     out << QStringLiteral("%1 %2 %3 %4 IDENTITY\n")
                .arg(QStringLiteral("NAME").leftJustified(10), QStringLiteral("MAJ:MIN").leftJustified(8),
@@ -149,13 +153,16 @@ int runList(const QStringList &args, Streams io)
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
     const bool askIt = !snapshot.maps.isEmpty() && !parser.isSet(QStringLiteral("no-multipathd"));
     const MultipathdViews views = askIt ? multipathdViewsOf(sysfs) : MultipathdViews {};
+    // From the same root as the snapshot: a capture (also a remote host's) has nvme_core's parameters.
+    const QList<NvmeWarning> warnings = nvmeWarnings(sysfs, snapshot);
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonObject doc = snapshotToJson(snapshot);
         if (askIt)
             addMultipathdViews(&doc, views);
+        doc.insert(QStringLiteral("nvme_warnings"), nvmeWarningsToJson(warnings));
         io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     } else {
-        printText(snapshot, views, io.out);
+        printText(snapshot, views, warnings, io.out);
     }
     io.out.flush();
     return ExitOk;

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "discovery/nvmemultipath.h"
+#include "discovery/nvmewarnings.h"
 #include "discovery/snapshotbuilder.h"
 #include "discovery/snapshotjson.h"
 #include "discovery/sysfscapture.h"
@@ -196,10 +197,16 @@ int runShow(const QCommandLineParser &parser, const QString &map, Streams io)
         const NvmeMultipathHead *head = snapshot.nvmeHead(map);
         if (!head)
             return fail(io, nvme);
-        if (parser.isSet(QStringLiteral("json")))
-            io.out << QJsonDocument(nvmeHeadToJson(*head)).toJson(QJsonDocument::Indented);
-        else
+        const QList<NvmeWarning> warnings = nvmeWarningsOfHead(nvmeWarnings(sysfs, snapshot), *head);
+        if (parser.isSet(QStringLiteral("json"))) {
+            QJsonObject doc = nvmeHeadToJson(*head);
+            doc.insert(QStringLiteral("nvme_warnings"), nvmeWarningsToJson(warnings));
+            io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+        } else {
             io.out << nvmeHeadToText(*head);
+            for (const NvmeWarning &w : warnings)
+                io.out << "warning: " << w.message << '\n';
+        }
         io.out.flush();
         return ExitOk;
     }

@@ -167,9 +167,13 @@ int runStat(const QStringList &args, Streams io)
     if (!options.devices.isEmpty()) {
         const DeviceSnapshot snapshot = buildSnapshot(root, enumerateBlockDirectory(root), nullptr, {});
         for (const NvmeMultipathHead &head : snapshot.nvmeMultipath) {
-            if (const QString note = nvmeHeadStatisticsNote(head);
-                !note.isEmpty() && options.devices.contains(head.name))
-                io.err << "dmtunectl: stat: note: " << note << '\n';
+            const QString note = nvmeHeadStatisticsNote(head, snapshot.kernelRelease);
+            if (note.isEmpty() || !options.devices.contains(head.name))
+                continue;
+            io.err << "dmtunectl: stat: note: " << note;
+            if (nvmeHeadStatisticsCanBeTurnedOn(snapshot.kernelRelease))
+                io.err << " (dmtunectl set " << head.name << " iostats=1)";
+            io.err << '\n';
         }
         io.err.flush();
     }

@@ -65,9 +65,13 @@ QList<NvmeMultipathHead> readNvmeMultipath(const SysfsRoot &sysfs, const QList<B
 // head or one of its hidden paths, with what native multipath offers instead; empty for anything else.
 QString nativeNvmeInsteadOfDm(const SysfsRoot &sysfs, const QString &name);
 
+// Whether writing 1 to a native head's queue/iostats makes the kernel count the head's I/O: from Linux 6.2
+// (nvme_mpath_start_request); before, the head accepts the write and still counts nothing (measured on 6.1).
+bool nvmeHeadStatisticsCanBeTurnedOn(const QString &kernelRelease);
 // Why a native NVMe head reads zero under load, for a statistics view of it: its queue/iostats is 0 (the kernel
-// counts the I/O on the paths only) and where the numbers are; empty when the head counts its I/O.
-QString nvmeHeadStatisticsNote(const NvmeMultipathHead &head);
+// counts the I/O on the paths only), where the numbers are, and whether turning iostats on would help on this
+// kernel; empty when the head counts its I/O.
+QString nvmeHeadStatisticsNote(const NvmeMultipathHead &head, const QString &kernelRelease);
 
 // nvme_core's module parameters: "Y"/"N" and the default iopolicy of new subsystems; empty when not loaded.
 QString nvmeCoreMultipath(const SysfsRoot &sysfs);

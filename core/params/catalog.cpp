@@ -245,6 +245,14 @@ QList<TunableDef> build()
                        "Path selection of native NVMe multipath for every namespace of the subsystem "
                        "(queue-depth needs Linux 6.11+)."),
         DynamicLimit::NvmeIopolicies, "queue-depth from Linux 6.11");
+    // Its short name "iopolicy" names the subsystem's attribute above (resolve() prefers a device's attribute).
+    c << moduleParam(
+        withLimit(enumDef(M, "module/nvme_core/iopolicy", { s("numa"), s("round-robin"), s("queue-depth") },
+                      { s("nearest path"), s("rotate over optimized paths"), s("path with fewest outstanding I/Os") },
+                      "Default iopolicy of NVMe subsystems the kernel finds from now on; subsystems "
+                      "already there keep their own (nvme/iopolicy)."),
+            DynamicLimit::NvmeIopolicies, "queue-depth from Linux 6.11"),
+        "nvme_core");
     return c;
 }
 
@@ -277,7 +285,14 @@ QStringList matching(const QStringList &keys, const QString &name)
         if (key.endsWith(tail))
             out.append(key);
     }
-    return out;
+    // A module's default shares its short name with the device attribute it seeds (nvme_core's iopolicy and a
+    // subsystem's): the short name means the device's, the module's takes more of its key.
+    QStringList onDevices;
+    for (const QString &key : std::as_const(out)) {
+        if (!key.startsWith(QLatin1String("module/")))
+            onDevices << key;
+    }
+    return onDevices.size() == 1 ? onDevices : out;
 }
 
 const QStringList &readOnlyAttributes()

@@ -25,7 +25,8 @@ const TunableDef *find(const QString &attribute);
 // device/queue_depth). Fails with why: a read-only attribute the kernel only reports ("queue/logical_block_size
 // is read-only ..."), a part several keys share (naming them), or an unknown name.
 Result<QString> resolve(const QString &name);
-// The keys among `keys` that `name` names: the one equal to it, else those it is the last part of (after a '/').
+// The keys among `keys` that `name` names: the one equal to it, else those it is the last part of (after a '/'),
+// where one device attribute among module parameters wins ("iopolicy": nvme/iopolicy, not module/nvme_core/...).
 QStringList matching(const QStringList &keys, const QString &name);
 // Attributes of a device directory that the kernel reports and never lets anyone write (queue/logical_block_size,
 // queue/max_hw_sectors_kb, ...): never in the catalog, known so that a write to one is called read-only.

@@ -123,6 +123,8 @@ bool appliesTo(const TunableDef &def, const DeviceContext &device, const QString
     case TunableLocation::DeviceMapper:
         return device.isDm;
     case TunableLocation::Module:
+        if (def.module == QLatin1String("nvme_core"))
+            return !device.nvmeSubsystem.isEmpty();
         return device.isDm && (def.module == QLatin1String("dm_mod") || device.isMultipath);
     case TunableLocation::NvmeSubsystem:
         return !device.nvmeSubsystem.isEmpty();

@@ -5,7 +5,7 @@ namespace dmtune {
 bool PresetMatch::isEmpty() const
 {
     return wwid.isEmpty() && dmUuid.isEmpty() && vendor.isEmpty() && model.isEmpty() && kinds.isEmpty()
-        && name.isEmpty() && !pathsOf;
+        && name.isEmpty() && nqn.isEmpty() && !pathsOf;
 }
 
 QString PresetMatch::describe() const
@@ -21,6 +21,7 @@ QString PresetMatch::describe() const
     add("model", model);
     add("kind", kinds.join(QLatin1Char('|')));
     add("name", name);
+    add("nqn", nqn);
     if (pathsOf)
         parts << QStringLiteral("paths of (%1)").arg(pathsOf->describe());
     return parts.join(QLatin1Char(' '));
@@ -30,7 +31,7 @@ bool PresetMatch::operator==(const PresetMatch &o) const
 {
     const bool samePaths = (!pathsOf && !o.pathsOf) || (pathsOf && o.pathsOf && *pathsOf == *o.pathsOf);
     return wwid == o.wwid && dmUuid == o.dmUuid && vendor == o.vendor && model == o.model && kinds == o.kinds
-        && name == o.name && samePaths;
+        && name == o.name && nqn == o.nqn && samePaths;
 }
 
 bool PresetRule::operator==(const PresetRule &o) const

@@ -22,6 +22,9 @@ struct PresetMatch {
     QString model; // glob on the model (trimmed)
     QStringList kinds; // deviceKindName() values: "scsi", "multipath", "loop", ...
     QString name; // glob on the kernel name or the dm map name
+    // Glob on an NVMe namespace's subsystem NQN: every namespace of the subsystems it names (never their hidden
+    // per-controller paths). Subsystem attributes (nvme/iopolicy) are carried this way.
+    QString nqn;
     // "The paths of the maps matching X": the rule applies to the slaves of the maps this matches.
     std::shared_ptr<PresetMatch> pathsOf;
 

@@ -7,6 +7,7 @@
 #include <QSysInfo>
 
 #include <algorithm>
+#include <optional>
 
 namespace dmtune {
 
@@ -29,6 +30,33 @@ PresetMatch identityMatch(const BlockDevice &device, QString *comment)
         *comment = why;
     return m;
 }
+
+namespace {
+
+// An NVMe namespace's subsystem attributes (nvme/iopolicy) belong to every namespace of its subsystem and follow
+// it by NQN, not by the namespace's WWID: moved out of `rule` into a rule of their own.
+std::optional<PresetRule> takeSubsystemSettings(const BlockDevice &device, PresetRule &rule)
+{
+    if (device.nvme.subsysNqn.isEmpty())
+        return std::nullopt;
+    PresetRule subsystem;
+    subsystem.match.nqn = device.nvme.subsysNqn;
+    subsystem.comment = QStringLiteral("the NVMe subsystem of %1 by its NQN").arg(device.name);
+    for (auto it = rule.settings.begin(); it != rule.settings.end();) {
+        const TunableDef *def = catalog::find(it->attribute);
+        if (def && def->location == TunableLocation::NvmeSubsystem) {
+            subsystem.settings << *it;
+            it = rule.settings.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (subsystem.settings.isEmpty())
+        return std::nullopt;
+    return subsystem;
+}
+
+} // namespace
 
 Result<Preset> presetFromDevices(const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QStringList &devices,
     const QStringList &attributeNames, const QString &name)
@@ -92,9 +120,17 @@ Result<Preset> presetFromSelection(const SysfsRoot &sysfs, const DeviceSnapshot 
         }
         std::sort(rule.settings.begin(), rule.settings.end(),
             [](const Assignment &x, const Assignment &y) { return x.attribute < y.attribute; });
-        if (rule.settings.isEmpty())
+        const bool hadSettings = !rule.settings.isEmpty();
+        if (auto subsystemRule = takeSubsystemSettings(*device, rule)) {
+            const bool known = std::any_of(p.rules.cbegin(), p.rules.cend(),
+                [&subsystemRule](const PresetRule &r) { return r.match == subsystemRule->match; });
+            if (!known)
+                p.rules << *subsystemRule;
+        }
+        if (!hadSettings)
             return R::failure(QStringLiteral("%1 has no writable tunables").arg(devName));
-        p.rules << rule;
+        if (!rule.settings.isEmpty())
+            p.rules << rule;
     }
     if (p.rules.isEmpty())
         return R::failure(QStringLiteral("no devices given"));

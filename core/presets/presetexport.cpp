@@ -125,6 +125,9 @@ QList<QStringList> udevMatches(const PresetMatch &m, QString *why)
     }
     if (!m.dmUuid.isEmpty())
         common << QStringLiteral("ENV{DM_UUID}==%1").arg(quoted(m.dmUuid));
+    // A namespace's parent (its nvme-subsystem, or its controller without native multipath) has the NQN.
+    if (!m.nqn.isEmpty())
+        common << QStringLiteral("ATTRS{subsysnqn}==%1").arg(quoted(m.nqn));
     // SCSI pads vendor and model with blanks: allow them after the pattern.
     if (!m.vendor.isEmpty())
         common << QStringLiteral("ATTRS{vendor}==%1")
@@ -212,8 +215,20 @@ PresetExport exportUdevRules(const Preset &p)
         if (!rule.multipath.isEmpty())
             e.unexpressed << QStringLiteral("%1: multipath settings (use the multipath.conf export)").arg(label);
         QStringList assigns;
+        QStringList subsystemAssigns; // on the nvme-subsystem device itself, the way NVMe vendors' rules set iopolicy
+        const bool bySubsystemOnly = !rule.match.nqn.isEmpty() && rule.match.wwid.isEmpty()
+            && rule.match.dmUuid.isEmpty() && rule.match.vendor.isEmpty() && rule.match.model.isEmpty()
+            && rule.match.name.isEmpty() && !rule.match.pathsOf;
         for (const auto &a : schedulerFirst(rule.settings)) {
             const TunableDef *def = catalog::find(a.attribute);
+            if (def && def->location == TunableLocation::NvmeSubsystem) {
+                if (bySubsystemOnly)
+                    subsystemAssigns << QStringLiteral("ATTR{%1}=%2").arg(def->fileName(), quoted(a.value));
+                else
+                    e.unexpressed << QStringLiteral("%1: %2=%3 (a subsystem attribute: udev sets it by NQN alone)")
+                                         .arg(label, a.attribute, a.value);
+                continue;
+            }
             const bool onDevice = def
                 && (def->location == TunableLocation::Queue || def->location == TunableLocation::IoScheduler
                     || def->location == TunableLocation::ScsiDevice);
@@ -223,6 +238,16 @@ PresetExport exportUdevRules(const Preset &p)
                 continue;
             }
             assigns << QStringLiteral("ATTR{%1}=%2").arg(a.attribute, quoted(a.value));
+        }
+        if (!subsystemAssigns.isEmpty()) {
+            e.text += QStringLiteral("\n# %1: %2\n").arg(label, rule.match.describe());
+            e.expressed += int(subsystemAssigns.size());
+            e.text += (QStringList { QStringLiteral("ACTION==\"add|change\""),
+                           QStringLiteral("SUBSYSTEM==\"nvme-subsystem\""),
+                           QStringLiteral("ATTR{subsysnqn}==%1").arg(quoted(rule.match.nqn)) }
+                          + subsystemAssigns)
+                          .join(QStringLiteral(", "))
+                + QLatin1Char('\n');
         }
         if (assigns.isEmpty())
             continue;
@@ -275,6 +300,8 @@ PresetExport exportTunedProfile(const Preset &p)
             regex << QStringLiteral("DM_UUID=%1$").arg(globRegex(m.dmUuid).mid(1));
         if (!m.vendor.isEmpty() || !m.model.isEmpty())
             why = QStringLiteral("vendor/model globs (udev mangles their blanks)");
+        if (!m.nqn.isEmpty())
+            why = QStringLiteral("NVMe subsystem NQN %1 (no udev property has it: use the udev export)").arg(m.nqn);
         // One section per device kind: a section's devices= and regex must both hold.
         QList<QPair<QStringList, QStringList>> sections; // devices=, extra regex
         for (const auto &k : m.kinds) {
@@ -380,6 +407,8 @@ PresetExport exportMultipathConf(const Preset &p)
             wwid = m.dmUuid.mid(6);
         if (!wwid.isEmpty() && hasGlob(wwid))
             why = QStringLiteral("WWID glob %1 (multipaths sections need one WWID)").arg(wwid);
+        if (!m.nqn.isEmpty())
+            why = QStringLiteral("NVMe subsystem NQN %1 (native NVMe multipath, not dm-multipath)").arg(m.nqn);
         if (!why.isEmpty()) {
             e.unexpressed << QStringLiteral("%1: match %2").arg(label, why);
             continue;

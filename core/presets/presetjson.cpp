@@ -111,13 +111,14 @@ PresetMatch readMatch(const QJsonValue &value, const Where &where, bool allowPat
     if (!value.isObject())
         raise(where, QStringLiteral("expected an object, got %1").arg(jsonTypeName(value)));
     const QJsonObject o = value.toObject();
-    checkKeys(o, where, { "wwid", "dmUuid", "vendor", "model", "kind", "name", "pathsOf" });
+    checkKeys(o, where, { "wwid", "dmUuid", "vendor", "model", "kind", "name", "nqn", "pathsOf" });
     PresetMatch m;
     m.wwid = glob(o, "wwid", where);
     m.dmUuid = glob(o, "dmUuid", where);
     m.vendor = glob(o, "vendor", where);
     m.model = glob(o, "model", where);
     m.name = glob(o, "name", where);
+    m.nqn = glob(o, "nqn", where);
     const QJsonValue kind = o.value(QLatin1String("kind"));
     const Where kindWhere = at(where, QStringLiteral("kind"));
     if (kind.isString()) {
@@ -147,7 +148,8 @@ PresetMatch readMatch(const QJsonValue &value, const Where &where, bool allowPat
     if (m.isEmpty())
         raise(where,
             QStringLiteral(
-                "empty match (it would match every device); give wwid, dmUuid, vendor, model, kind, name or pathsOf"));
+                "empty match (it would match every device); give wwid, dmUuid, vendor, model, kind, name, nqn or "
+                "pathsOf"));
     return m;
 }
 
@@ -354,6 +356,7 @@ QJsonObject matchToJson(const PresetMatch &m)
     else if (!m.kinds.isEmpty())
         o.insert(QLatin1String("kind"), QJsonArray::fromStringList(m.kinds));
     put("name", m.name);
+    put("nqn", m.nqn);
     if (m.pathsOf)
         o.insert(QLatin1String("pathsOf"), matchToJson(*m.pathsOf));
     return o;

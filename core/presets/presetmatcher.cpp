@@ -30,6 +30,10 @@ bool deviceMatches(const BlockDevice &device, const PresetMatch &match)
     if (!field(match.wwid, presetWwid(device)) || !field(match.dmUuid, device.dmUuid)
         || !field(match.vendor, device.vendor.trimmed()) || !field(match.model, device.model.trimmed()))
         return false;
+    // A hidden path (nvmeXcYnZ) shares its head's subsystem but is not a namespace anyone tunes.
+    if (!match.nqn.isEmpty()
+        && (!field(match.nqn, device.nvme.subsysNqn) || parseNvmePathName(device.name).has_value()))
+        return false;
     if (!match.kinds.isEmpty() && !match.kinds.contains(deviceKindName(device.kind)))
         return false;
     if (!match.name.isEmpty() && !globMatches(match.name, device.name)

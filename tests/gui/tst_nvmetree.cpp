@@ -6,9 +6,9 @@
 #include "devices/devicetreenode.h"
 #include "discovery/snapshotbuilder.h"
 #include "discovery/sysfscapture.h"
+#include "nvmecaptures.h"
 #include "sysfs/sysfsroot.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,20 +17,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString unpack(const QTemporaryDir &dir, const QString &name)
-{
-    QProcess tar;
-    tar.start(
-        u"tar"_s, { u"-C"_s, dir.path(), u"-xJf"_s, QStringLiteral(DMTUNE_DISCOVERY_FIXTURES "/%1.tar.xz").arg(name) });
-    if (!tar.waitForFinished(30000) || tar.exitCode() != 0)
-        return {};
-    return dir.filePath(name);
-}
-
 std::unique_ptr<DeviceTreeNode> treeOf(const QString &capture)
 {
-    const SysfsRoot sysfs = sysfsRootForDirectory(capture);
-    return buildDeviceTree(buildSnapshot(sysfs, enumerateBlockDirectory(sysfs), nullptr, DeviceMapperState {}));
+    return buildDeviceTree(test::snapshotOfCapture(capture));
 }
 
 QStringList childNames(const DeviceTreeNode &node)
@@ -50,7 +39,7 @@ private Q_SLOTS:
     void headWithItsPaths()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-ana-changed"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-ana-changed"_s);
         QVERIFY(!capture.isEmpty());
         const auto root = treeOf(capture);
         QCOMPARE(root->children.size(), size_t(2));
@@ -93,7 +82,7 @@ private Q_SLOTS:
     void multipathOffStaysPlain()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-multipath-N"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-multipath-N"_s);
         QVERIFY(!capture.isEmpty());
         const auto root = treeOf(capture);
         QCOMPARE(root->children.at(0)->children.size(), size_t(0));

@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMetaEnum>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -176,6 +177,17 @@ void LiveStatsView::buildUi()
     controls->addWidget(m_status, 1);
     layout->addLayout(controls);
 
+    m_noteBanner = new MessageBanner(this);
+    m_noteBanner->setObjectName(QStringLiteral("noteBanner"));
+    m_noteBanner->setTone(MessageTone::Information);
+    m_noteBanner->label()->setTextFormat(Qt::PlainText);
+    m_noteAction = new QPushButton(m_noteBanner);
+    m_noteAction->setObjectName(QStringLiteral("noteAction"));
+    m_noteBanner->addButton(m_noteAction);
+    connect(m_noteAction, &QPushButton::clicked, this, &LiveStatsView::noteActionTriggered);
+    m_noteBanner->hide();
+    layout->addWidget(m_noteBanner);
+
     // Charts: one or two columns (layOutPanels), each at least ChartPanel::MinimumHeight high, in a scroll area.
     auto *grid = new QWidget;
     m_grid = new QGridLayout(grid);
@@ -296,6 +308,13 @@ void LiveStatsView::buildUi()
 }
 
 // ---- devices and window
+
+void LiveStatsView::setNote(const QString &text, const QString &actionText)
+{
+    m_noteAction->setText(actionText);
+    m_noteAction->setVisible(!actionText.isEmpty());
+    m_noteBanner->setText(text); // empty hides
+}
 
 void LiveStatsView::setDevices(const QStringList &devices)
 {

@@ -23,6 +23,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -61,6 +62,11 @@ public:
     // Legend, readout and table names: "mpatha (dm-0)". Missing devices show their kernel name.
     void setDeviceLabels(const QHash<QString, QString> &labels);
     QColor deviceColor(const QString &device) const;
+    // A note above the charts on what they show (a native NVMe head that counts nothing, and which devices do),
+    // with a button when actionText is given (noteActionTriggered()); an empty text hides it.
+    void setNote(const QString &text, const QString &actionText = {});
+    MessageBanner *noteBanner() const { return m_noteBanner; }
+    QPushButton *noteActionButton() const { return m_noteAction; }
     // Before every chart's title ("root@db1: IOPS"): a remote host's window.
     void setTitlePrefix(const QString &prefix);
 
@@ -140,6 +146,7 @@ Q_SIGNALS:
     void intervalChosen(int milliseconds);
     void retentionChosen(int seconds);
     void markerAdded(const dmtune::ChartMarker &marker);
+    void noteActionTriggered();
     void exportFailed(const QString &message);
     // An export from the dialog wrote every file: the folder, the paths written, and the line that says so.
     void exported(const QString &directory, const QStringList &files, const QString &message);
@@ -190,6 +197,8 @@ private:
     QToolButton *m_exportButton = nullptr;
     QLabel *m_status = nullptr;
     MessageBanner *m_exportBanner = nullptr; // what the last export wrote, under the controls (made on first use)
+    MessageBanner *m_noteBanner = nullptr; // setNote's, under the controls
+    QPushButton *m_noteAction = nullptr;
     QList<QWidget *> m_liveControls; // hidden in a replay
     bool m_replay = false;
     QSplitter *m_splitter = nullptr;

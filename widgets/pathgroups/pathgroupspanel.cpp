@@ -4,6 +4,7 @@
 #include "pathgroups/pathgroupeditor.h"
 #include "pathgroups/selectorchart.h"
 
+#include "discovery/nvmewarnings.h"
 #include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
@@ -25,6 +26,7 @@ namespace dmtune {
 
 PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
     : QWidget(parent)
+    , m_warningsRoot(sysfs)
 {
     if (!sysfs.isLive()) {
         m_unavailable = tr("captured sysfs tree: device-mapper is not queried");
@@ -67,6 +69,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
     : QWidget(parent)
     , m_capture(capture)
     , m_remote(true)
+    , m_warningsRoot(capture)
 {
     init();
     m_runner = remote;
@@ -205,6 +208,13 @@ void PathGroupsPanel::setSnapshot(const DeviceSnapshot &snapshot)
         showMap(QString());
         return;
     }
+    if (m_map.isEmpty() && !m_nvmeHead.isEmpty()) {
+        // The head's warnings follow its paths (an ANA change or a lost controller comes with a rescan).
+        if (!snapshot.nvmeHead(m_nvmeHead))
+            m_nvmeHead.clear();
+        showMap(QString());
+        return;
+    }
     if (m_readDm)
         readNow();
     else if (!m_map.isEmpty())
@@ -237,11 +247,18 @@ void PathGroupsPanel::showMap(const QString &map)
         m_chart->setDeviceNames(deviceNames());
     }
     if (m_map.isEmpty() && !m_nvmeHead.isEmpty()) {
-        m_editor->setUnavailable(QString(),
-            tr("%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their "
-               "controllers' states and ANA states are in the tree; the subsystem's iopolicy, which picks the "
-               "path, is in the Tune tab.")
-                .arg(m_nvmeHead));
+        QString text = tr("%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their "
+                          "controllers' states and ANA states are in the tree; the subsystem's iopolicy, which picks "
+                          "the path, is in the Tune tab.")
+                           .arg(m_nvmeHead);
+        if (const NvmeMultipathHead *head = m_snapshot.nvmeHead(m_nvmeHead)) {
+            const QList<NvmeWarning> all
+                = m_warningsRoot ? nvmeWarnings(*m_warningsRoot, m_snapshot) : nvmeWarnings(m_snapshot, QString());
+            // The warnings stay as core words them (dmtunectl prints the same lines).
+            for (const NvmeWarning &w : nvmeWarningsOfHead(all, *head))
+                text += QLatin1Char('\n') + tr("Warning: %1").arg(w.message);
+        }
+        m_editor->setUnavailable(QString(), text);
         m_chart->setUnavailable(tr("No dm-multipath map selected."));
         return;
     }

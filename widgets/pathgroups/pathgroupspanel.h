@@ -18,6 +18,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QSplitter;
 class QTimer;
@@ -114,6 +115,9 @@ private:
     bool m_haveSnapshot = false;
     QString m_map;
     QString m_nvmeHead; // the native NVMe head selected, when no dm map is
+    // Where the NVMe warnings read nvme_core's multipath and the controllers' ctrl_loss_tmo: the live root or a
+    // remote host's capture; none in tests (the snapshot alone).
+    std::optional<SysfsRoot> m_warningsRoot;
     QSplitter *m_splitter = nullptr;
     QWidget *m_chartBox = nullptr;
     bool m_splitterMoved = false;

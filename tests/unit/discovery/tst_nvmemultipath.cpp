@@ -7,12 +7,12 @@
 #include "discovery/snapshotbuilder.h"
 #include "discovery/snapshotjson.h"
 #include "discovery/sysfscapture.h"
+#include "nvmecaptures.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,22 +20,6 @@ using namespace dmtune;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// A capture unpacked into dir; returns its directory.
-QString unpack(const QTemporaryDir &dir, const QString &name)
-{
-    QProcess tar;
-    tar.start(u"tar"_s, { u"-C"_s, dir.path(), u"-xJf"_s, QStringLiteral(DMTUNE_FIXTURES "/%1.tar.xz").arg(name) });
-    if (!tar.waitForFinished(30000) || tar.exitCode() != 0)
-        return {};
-    return dir.filePath(name);
-}
-
-DeviceSnapshot snapshotOf(const QString &captureDir)
-{
-    const SysfsRoot sysfs = sysfsRootForDirectory(captureDir);
-    return buildSnapshot(sysfs, enumerateBlockDirectory(sysfs), nullptr, DeviceMapperState {});
-}
 
 bool writeFile(const QString &path, const QByteArray &text)
 {
@@ -78,9 +62,9 @@ private Q_SLOTS:
     void headAndPathsOfA61Kernel()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
-        const DeviceSnapshot s = snapshotOf(capture);
+        const DeviceSnapshot s = test::snapshotOfCapture(capture);
         QCOMPARE(s.kernelRelease, u"6.1.0-57-amd64"_s);
         QCOMPARE(s.nvmeMultipath.size(), 1);
         const NvmeMultipathHead &head = s.nvmeMultipath.first();
@@ -124,9 +108,9 @@ private Q_SLOTS:
     void anaStatesAfterAChange()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-ana-changed"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-ana-changed"_s);
         QVERIFY(!capture.isEmpty());
-        const DeviceSnapshot s = snapshotOf(capture);
+        const DeviceSnapshot s = test::snapshotOfCapture(capture);
         QCOMPARE(s.nvmeMultipath.size(), 1);
         const NvmeMultipathHead &head = s.nvmeMultipath.first();
         QCOMPARE(head.paths.at(0).anaState, u"inaccessible"_s);
@@ -146,9 +130,9 @@ private Q_SLOTS:
     {
         // nvme_core multipath=N: one namespace per controller, the same WWID twice, nothing native.
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-multipath-N"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-multipath-N"_s);
         QVERIFY(!capture.isEmpty());
-        const DeviceSnapshot s = snapshotOf(capture);
+        const DeviceSnapshot s = test::snapshotOfCapture(capture);
         QVERIFY(s.nvmeMultipath.isEmpty());
         const BlockDevice *a = s.device(u"nvme0n1"_s);
         const BlockDevice *b = s.device(u"nvme1n1"_s);
@@ -164,9 +148,9 @@ private Q_SLOTS:
     void json()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
-        const QJsonObject doc = snapshotToJson(snapshotOf(capture));
+        const QJsonObject doc = snapshotToJson(test::snapshotOfCapture(capture));
         const QJsonArray heads = doc.value(u"nvme_multipath"_s).toArray();
         QCOMPARE(heads.size(), 1);
         QCOMPARE(doc.value(u"maps"_s).toArray().size(), 0); // maps[] stays dm-multipath only
@@ -197,9 +181,9 @@ private Q_SLOTS:
     void listSubsysText()
     {
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
-        const QString text = nvmeHeadToText(snapshotOf(capture).nvmeMultipath.first());
+        const QString text = nvmeHeadToText(test::snapshotOfCapture(capture).nvmeMultipath.first());
         const QStringList lines = text.split(u'\n', Qt::SkipEmptyParts);
         QVERIFY2(lines.size() >= 6, qPrintable(text));
         QVERIFY2(lines.at(0).startsWith(u"nvme0n1 (259:1) nsid 1, 64M"_s), qPrintable(lines.at(0)));
@@ -213,12 +197,26 @@ private Q_SLOTS:
         QVERIFY2(lines.at(5).startsWith(u" +- nvme1 tcp traddr=127.0.0.2,trsvcid=4422"_s), qPrintable(lines.at(5)));
         QVERIFY2(text.contains(u"the kernel counts no I/O on nvme0n1 (queue/iostats 0)"_s), qPrintable(text));
         // What a statistics view says of the head: why it reads zero, and which devices count instead.
-        NvmeMultipathHead head = snapshotOf(capture).nvmeMultipath.first();
-        const QString note = nvmeHeadStatisticsNote(head);
+        NvmeMultipathHead head = test::snapshotOfCapture(capture).nvmeMultipath.first();
+        const QString note = nvmeHeadStatisticsNote(head, u"6.12.48+deb13-amd64"_s);
         QVERIFY2(note.startsWith(u"nvme0n1 counts no I/O (its queue/iostats is 0"_s), qPrintable(note));
         QVERIFY2(note.contains(u"its paths nvme0c0n1 nvme0c1n1 do"_s), qPrintable(note));
-        head.iostats = u"1"_s; // a kernel that counts the head
-        QVERIFY(nvmeHeadStatisticsNote(head).isEmpty());
+        QVERIFY2(note.endsWith(u"queue/iostats=1 makes the kernel count the head too"_s), qPrintable(note));
+        // Before 6.2 iostats=1 is accepted and counts nothing (tst_vm_nvme measures it on the lab's 6.1).
+        const QString old = nvmeHeadStatisticsNote(head, u"6.1.0-41-amd64"_s);
+        QVERIFY2(
+            old.endsWith(u"this kernel has no statistics for a head (they came with Linux 6.2)"_s), qPrintable(old));
+        QVERIFY(nvmeHeadStatisticsCanBeTurnedOn(u"6.2.0"_s));
+        QVERIFY(!nvmeHeadStatisticsCanBeTurnedOn(u"6.1.158"_s));
+        QVERIFY(!nvmeHeadStatisticsCanBeTurnedOn(QString())); // unknown: not promised
+        head.iostats = u"1"_s; // counted from 6.2: nothing to say
+        QVERIFY(nvmeHeadStatisticsNote(head, u"6.12.48+deb13-amd64"_s).isEmpty());
+        // On 6.1 the head still counts nothing with iostats 1.
+        const QString blind = nvmeHeadStatisticsNote(head, u"6.1.0-41-amd64"_s);
+        QVERIFY2(blind.startsWith(u"nvme0n1 counts no I/O (this kernel has no statistics for a head, whatever its "
+                                  "queue/iostats says; they came with Linux 6.2)"_s),
+            qPrintable(blind));
+        QVERIFY(nvmeHeadStatisticsNote(head, QString()).isEmpty()); // an unknown kernel: iostats is believed
     }
 
     void controllerAndAnaEdges_data()
@@ -239,12 +237,12 @@ private Q_SLOTS:
         QFETCH(QString, anaState);
         QFETCH(bool, usable);
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
         QVERIFY(writeFile(capture + u"/sys/devices/virtual/nvme-fabrics/ctl/nvme1/state"_s, controllerState.toUtf8()));
         QVERIFY(writeFile(
             capture + u"/sys/devices/virtual/nvme-fabrics/ctl/nvme1/nvme0c1n1/ana_state"_s, anaState.toUtf8()));
-        const NvmeMultipathHead head = snapshotOf(capture).nvmeMultipath.value(0);
+        const NvmeMultipathHead head = test::snapshotOfCapture(capture).nvmeMultipath.value(0);
         QCOMPARE(head.paths.size(), 2);
         QCOMPARE(head.paths.at(1).state, controllerState);
         QCOMPARE(head.paths.at(1).anaState, anaState);
@@ -258,14 +256,14 @@ private Q_SLOTS:
     {
         // The namespace reached through one controller: the second path's device and controller are gone.
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
         QVERIFY(QFile::remove(capture + u"/sys/block/nvme0c1n1"_s));
         QVERIFY(QFile::remove(capture + u"/sys/class/block/nvme0c1n1"_s));
         QVERIFY(QDir(capture + u"/sys/devices/virtual/nvme-fabrics/ctl/nvme1"_s).removeRecursively());
         QFile::remove(capture + u"/sys/class/nvme/nvme1"_s);
         QFile::remove(capture + u"/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme1"_s);
-        const DeviceSnapshot s = snapshotOf(capture);
+        const DeviceSnapshot s = test::snapshotOfCapture(capture);
         QCOMPARE(s.nvmeMultipath.size(), 1);
         const NvmeMultipathHead &head = s.nvmeMultipath.first();
         QCOMPARE(head.paths.size(), 1);
@@ -279,7 +277,7 @@ private Q_SLOTS:
         // 6.14 and later: the head links its paths under multipath/, and each path says its queue depth and the
         // NUMA nodes it serves. A path the links name is taken even when its name does not follow the pattern.
         QTemporaryDir dir;
-        const QString capture = unpack(dir, u"nvme-6.1-native-optimized"_s);
+        const QString capture = test::unpackNvmeCapture(dir, u"nvme-6.1-native-optimized"_s);
         QVERIFY(!capture.isEmpty());
         const QString head = capture + u"/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1"_s;
         QVERIFY(QDir().mkpath(head + u"/multipath"_s));
@@ -289,7 +287,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(path1 + u"/queue_depth"_s, "7\n"));
         QVERIFY(writeFile(path1 + u"/numa_nodes"_s, "0-1\n"));
         QVERIFY(writeFile(capture + u"/sys/devices/virtual/nvme-subsystem/nvme-subsys0/iopolicy"_s, "queue-depth\n"));
-        const DeviceSnapshot s = snapshotOf(capture);
+        const DeviceSnapshot s = test::snapshotOfCapture(capture);
         const NvmeMultipathHead &h = s.nvmeMultipath.first();
         QCOMPARE(h.subsystem.iopolicy, u"queue-depth"_s);
         QCOMPARE(h.paths.size(), 2);
