@@ -46,6 +46,7 @@ QString counted(qsizetype n, const QString &singular, const QString &plural = {}
 // Subcommands: args[0] is the subcommand's own name.
 int runList(const QStringList &args, Streams io);
 int runStat(const QStringList &args, Streams io);
+int runDiagnose(const QStringList &args, Streams io); // cmd_diagnose.cpp
 int runGet(const QStringList &args, Streams io);
 int runSet(const QStringList &args, Streams io);
 int runMap(const QStringList &args, Streams io);

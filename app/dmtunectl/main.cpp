@@ -18,6 +18,8 @@ struct Command {
 constexpr Command commands[] = {
     { "list", runList, "list block devices and multipath maps (--json)" },
     { "stat", runStat, "iostat -x style statistics per interval (--json, --csv)" },
+    { "diagnose", runDiagnose,
+        "what the rules find in a map's configuration and numbers, and how to test it (--json)" },
     { "get", runGet, "a device's tunables: value, type, range, writable (--json)" },
     { "set", runSet, "set tunables as one transaction (--with-paths, --dry-run, --json)" },
     { "map", runMap, "a multipath map: show (--json), reload (--dry-run), queueing on|off" },

@@ -29,6 +29,8 @@ CommandFiles filesOf(const QString &command)
     if (command == QLatin1String("stat")) {
         c.valueOptions
             += { QStringLiteral("-i"), QStringLiteral("--interval"), QStringLiteral("-c"), QStringLiteral("--count") };
+    } else if (command == QLatin1String("diagnose")) {
+        c.valueOptions += { QStringLiteral("-i"), QStringLiteral("--interval") };
     } else if (command == QLatin1String("map")) {
         c.valueOptions += { QStringLiteral("--table"), QStringLiteral("--selector"), QStringLiteral("--group"),
             QStringLiteral("--feature") };

@@ -11,6 +11,9 @@
 
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -189,6 +192,17 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("table:  ") + tableText), qPrintable(r.out));
         r = dmtunectl(QStringList { QStringLiteral("get"), QStringLiteral("sda"), QStringLiteral("nomerges") } + root);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // diagnose reads the capture's configuration and samples its (still) counters: the map and its groups.
+        r = dmtunectl(QStringList { QStringLiteral("diagnose"), mapName, QStringLiteral("-i"), QStringLiteral("0.2"),
+                          QStringLiteral("--json") }
+            + root);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject diagnosis = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject diagnosedMap = diagnosis.value(QLatin1String("maps")).toArray().first().toObject();
+        QCOMPARE(diagnosedMap.value(QLatin1String("name")).toString(), mapName);
+        QCOMPARE(diagnosedMap.value(QLatin1String("paths")).toArray().size(), test::fixturePaths().size());
+        QVERIFY(diagnosedMap.value(QLatin1String("group_in_use")).toInt() >= 1);
+        QVERIFY(diagnosis.value(QLatin1String("findings")).isArray());
         QCOMPARE(treeDigest(m_capture), before);
     }
 

@@ -252,8 +252,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("start");
-        for (const char *command :
-            { "list", "stat", "get", "set", "map", "path", "group", "capture", "run", "record", "version" }) {
+        for (const char *command : { "list", "stat", "diagnose", "get", "set", "map", "path", "group", "capture", "run",
+                 "record", "version" }) {
             QTest::addRow("%s", command) << QStringList { QLatin1String(command), QStringLiteral("--help") }
                                          << QStringLiteral("Usage: dmtunectl %1 [options]").arg(QLatin1String(command));
         }
@@ -336,6 +336,13 @@ private Q_SLOTS:
         QTest::newRow("path fail of a device that is not a path") << QStringList { QStringLiteral("path"),
             QStringLiteral("fail"), mapName, QStringLiteral("dm-0"), QStringLiteral("--dry-run") }
                                                                   << 2 << QString();
+        QTest::newRow("diagnose of a path")
+            << QStringList { QStringLiteral("diagnose"), QStringLiteral("sda") } << 2
+            << QStringLiteral("dmtunectl: diagnose: 'sda' is not a multipath map or a native NVMe head (dmtunectl list "
+                              "shows them)\n");
+        QTest::newRow("diagnose -i 99") << QStringList {
+            QStringLiteral("diagnose"), QStringLiteral("-i"), QStringLiteral("99")
+        } << 2 << see(QStringLiteral("diagnose: -i takes 0, or seconds from 0.1 to 60"), QStringLiteral("diagnose"));
         QTest::newRow("map without an action") << QStringList { QStringLiteral("map") } << 2
                                                << see(QStringLiteral("map needs ACTION MAP"), QStringLiteral("map"));
         QTest::newRow("record show without a file")
