@@ -54,6 +54,7 @@ int runPath(const QStringList &args, Streams io);
 int runGroup(const QStringList &args, Streams io);
 int runCapture(const QStringList &args, Streams io); // cmd_capture.cpp
 int runRun(const QStringList &args, Streams io); // cmd_run.cpp
+int runSweep(const QStringList &args, Streams io); // cmd_sweep.cpp
 int runRecord(const QStringList &args, Streams io); // cmd_record.cpp
 int runReport(const QStringList &args, Streams io); // cmd_report.cpp (cmd_report_nogui.cpp without the GUI)
 int runVersion(const QStringList &args, Streams io);

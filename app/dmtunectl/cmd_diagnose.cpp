@@ -103,7 +103,7 @@ void printText(const DiagnosisInput &input, const QList<Finding> &findings, QTex
         }
         out << "  source: " << f.source << '\n';
         if (f.experiment)
-            out << "  experiment: " << describeSweep(*f.experiment) << '\n';
+            out << "  experiment: " << describeSweep(*f.experiment) << "\n    " << sweepCommand(*f.experiment) << '\n';
     }
     if (findings.isEmpty())
         out << "\nno findings\n";

@@ -27,6 +27,8 @@ constexpr Command commands[] = {
     { "group", runGroup, "switch to, enable or disable a path group of a multipath map" },
     { "capture", runCapture, "copy this system's block devices, queues and dm tables for --sysfs-root elsewhere" },
     { "run", runRun, "run a fio workload on a device, guarded, with its statistics (--list, --record, --json)" },
+    { "sweep", runSweep,
+        "fio at every value of one or two tunables, measured, the old values restored (--json, --csv)" },
     { "record", runRecord, "inspect a recording: record show REC (--json)" },
     { "report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf" },
     { "version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)" },

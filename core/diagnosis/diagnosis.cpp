@@ -1,5 +1,7 @@
 #include "diagnosis/diagnosis.h"
 
+#include "workloads/fiojob.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -27,6 +29,22 @@ QString describeSweep(const ProposedSweep &sweep)
         .arg(sweep.attribute, where, sweep.values.join(QStringLiteral(", ")), sweep.workload);
 }
 
+QString sweepCommand(const ProposedSweep &sweep)
+{
+    QStringList values;
+    for (const QString &text : sweep.values) {
+        const QString v = text.section(QLatin1Char(' '), 0, 0); // "192 (now)"
+        if (!values.contains(v))
+            values.append(v);
+    }
+    QStringList words { QStringLiteral("dmtunectl"), QStringLiteral("sweep"), shellQuote(sweep.device),
+        QStringLiteral("--param"), shellQuote(sweep.attribute + QLatin1Char('=') + values.join(QLatin1Char(','))) };
+    if (sweep.withPaths)
+        words << QStringLiteral("--with-paths");
+    words << shellQuote(sweep.workload);
+    return words.join(QLatin1Char(' '));
+}
+
 QJsonObject findingToJson(const Finding &finding)
 {
     QJsonObject numbers;
@@ -44,7 +62,8 @@ QJsonObject findingToJson(const Finding &finding)
             QJsonObject { { QStringLiteral("device"), s.device }, { QStringLiteral("with_paths"), s.withPaths },
                 { QStringLiteral("param"), s.attribute },
                 { QStringLiteral("values"), QJsonArray::fromStringList(s.values) },
-                { QStringLiteral("workload"), s.workload }, { QStringLiteral("text"), describeSweep(s) } });
+                { QStringLiteral("workload"), s.workload }, { QStringLiteral("text"), describeSweep(s) },
+                { QStringLiteral("command"), sweepCommand(s) } });
     }
     return o;
 }

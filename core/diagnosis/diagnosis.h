@@ -115,6 +115,9 @@ inline constexpr double unequalRatio = 3; // busiest / idlest path of the group 
 QString findingSeverityName(FindingSeverity severity); // "info", "warning", "problem"
 // The experiment in words: "device/queue_depth of mpatha's paths at 2, 8, 32, 192 (now) under seq-write-4k-64jobs".
 QString describeSweep(const ProposedSweep &sweep);
+// The dmtunectl sweep command line that runs it ("dmtunectl sweep mpatha --param device/queue_depth=2,8,32,192
+// --with-paths seq-write-4k-64jobs"; a value listed twice once).
+QString sweepCommand(const ProposedSweep &sweep);
 QJsonObject findingToJson(const Finding &finding);
 
 // The metrics' combined numbers the rules use (pure helpers, exposed for the tests and the Explain pane).

@@ -1,5 +1,6 @@
 #include "ops/operationregistry.h"
 
+#include "experiments/sweepoperation.h"
 #include "ops/laboperations.h"
 #include "ops/multipathoperations.h"
 #include "ops/presetoperations.h"
@@ -84,6 +85,7 @@ void registerBuiltinOperations()
         registerWorkloadOperations();
         registerPresetOperations();
         registerLabOperations();
+        registerExperimentOperations();
         return true;
     }();
     Q_UNUSED(done);

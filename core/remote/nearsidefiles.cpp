@@ -48,6 +48,12 @@ CommandFiles filesOf(const QString &command)
                  "--iodepth", "--numjobs", "--ioengine" })
             c.valueOptions.insert(QString::fromLatin1(name));
         c.fileOptions = { { { QStringLiteral("--job") }, false }, { { QStringLiteral("--record") }, true } };
+    } else if (command == QLatin1String("sweep")) {
+        // --record-dir names a directory on the host that runs the sweep (recordings stay there).
+        for (const char *name : { "--param", "--job", "--repeat", "--runtime", "--warmup", "--settle", "--record-dir",
+                 "--destroy-data-on" })
+            c.valueOptions.insert(QString::fromLatin1(name));
+        c.fileOptions = { { { QStringLiteral("--job") }, false } };
     } else if (command == QLatin1String("preset")) {
         c.valueOptions += { QStringLiteral("--attr"), QStringLiteral("--name"), QStringLiteral("--format"),
             QStringLiteral("-o"), QStringLiteral("--output") };

@@ -58,6 +58,21 @@ void DeviceHold::release()
     m_rdev = 0;
 }
 
+Result<DeviceHold> DeviceHold::duplicate() const
+{
+    if (m_fd < 0)
+        return Result<DeviceHold>::failure(QStringLiteral("nothing is held"));
+    const int fd = ::fcntl(m_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return Result<DeviceHold>::failure(QStringLiteral("cannot duplicate the hold of %1: %2")
+                                               .arg(devicePath(), QString::fromLocal8Bit(std::strerror(errno))));
+    DeviceHold copy;
+    copy.m_fd = fd;
+    copy.m_device = m_device;
+    copy.m_rdev = m_rdev;
+    return Result<DeviceHold>(std::move(copy));
+}
+
 Result<DeviceHold> DeviceHold::acquire(const SysfsRoot &root, const QString &device)
 {
     using R = Result<DeviceHold>;

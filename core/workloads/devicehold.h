@@ -34,6 +34,9 @@ public:
     dev_t rdev() const { return m_rdev; }
     // Closes the descriptor: the device can be mounted or claimed again.
     void release();
+    // A second descriptor of the same open file (dup): the kernel's claim lasts until the last one is closed. A
+    // sweep keeps its hold for all its runs and hands each run one of these.
+    Result<DeviceHold> duplicate() const;
 
 private:
     int m_fd = -1;

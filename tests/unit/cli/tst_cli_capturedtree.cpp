@@ -127,6 +127,12 @@ private Q_SLOTS:
             QStringLiteral("--device"), QStringLiteral("sda") };
         QTest::newRow("run --dry-run") << QStringList { QStringLiteral("run"), QStringLiteral("randread"),
             QStringLiteral("--device"), QStringLiteral("sda"), QStringLiteral("--dry-run") };
+        QTest::newRow("sweep") << QStringList { QStringLiteral("sweep"), mapName, QStringLiteral("--param"),
+            QStringLiteral("queue_depth=2,8"), QStringLiteral("--with-paths"), QStringLiteral("batched-write-4k"),
+            QStringLiteral("--force") };
+        QTest::newRow("sweep --dry-run") << QStringList { QStringLiteral("sweep"), QStringLiteral("sda"),
+            QStringLiteral("--param"), QStringLiteral("nomerges=0,2"), QStringLiteral("batched-write-4k"),
+            QStringLiteral("--dry-run") };
     }
 
     void writingCommandsRefuse()

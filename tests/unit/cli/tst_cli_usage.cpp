@@ -253,7 +253,7 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("start");
         for (const char *command : { "list", "stat", "diagnose", "get", "set", "map", "path", "group", "capture", "run",
-                 "record", "version" }) {
+                 "sweep", "record", "version" }) {
             QTest::addRow("%s", command) << QStringList { QLatin1String(command), QStringLiteral("--help") }
                                          << QStringLiteral("Usage: dmtunectl %1 [options]").arg(QLatin1String(command));
         }
@@ -343,6 +343,31 @@ private Q_SLOTS:
         QTest::newRow("diagnose -i 99") << QStringList {
             QStringLiteral("diagnose"), QStringLiteral("-i"), QStringLiteral("99")
         } << 2 << see(QStringLiteral("diagnose: -i takes 0, or seconds from 0.1 to 60"), QStringLiteral("diagnose"));
+        QTest::newRow("sweep without a param")
+            << QStringList { QStringLiteral("sweep"), mapName } << 2
+            << see(QStringLiteral("sweep: give one or two --param ATTR=V1,V2,..."), QStringLiteral("sweep"));
+        QTest::newRow("sweep of an unknown attribute")
+            << QStringList { QStringLiteral("sweep"), mapName, QStringLiteral("--param"), QStringLiteral("bogus=1,2"),
+                   QStringLiteral("batched-write-4k") }
+            << 2 << QStringLiteral("dmtunectl: sweep: unknown attribute 'bogus'\n");
+        QTest::newRow("sweep of a value twice")
+            << QStringList { QStringLiteral("sweep"), mapName, QStringLiteral("--param"),
+                   QStringLiteral("nomerges=0,2,0"), QStringLiteral("batched-write-4k") }
+            << 2 << QStringLiteral("dmtunectl: sweep: queue/nomerges: the value 0 is given twice\n");
+        QTest::newRow("sweep without a workload")
+            << QStringList { QStringLiteral("sweep"), mapName, QStringLiteral("--param"),
+                   QStringLiteral("nomerges=0,2") }
+            << 2
+            << see(QStringLiteral("sweep: give a workload: TEMPLATE (see run --list) or --job FILE"),
+                   QStringLiteral("sweep"));
+        QTest::newRow("sweep of an unknown template")
+            << QStringList { QStringLiteral("sweep"), mapName, QStringLiteral("--param"),
+                   QStringLiteral("nomerges=0,2"), QStringLiteral("nosuch") }
+            << 2 << QStringLiteral("dmtunectl: sweep: no template 'nosuch' (see run --list)\n");
+        QTest::newRow("sweep --repeat 0") << QStringList {
+            QStringLiteral("sweep"), mapName, QStringLiteral("--param"), QStringLiteral("nomerges=0,2"),
+            QStringLiteral("batched-write-4k"), QStringLiteral("--repeat"), QStringLiteral("0")
+        } << 2 << see(QStringLiteral("sweep: --repeat takes a whole number of at least 1"), QStringLiteral("sweep"));
         QTest::newRow("map without an action") << QStringList { QStringLiteral("map") } << 2
                                                << see(QStringLiteral("map needs ACTION MAP"), QStringLiteral("map"));
         QTest::newRow("record show without a file")

@@ -268,6 +268,14 @@ private Q_SLOTS:
         QVERIFY(findings.first().experiment);
         QCOMPARE(findings.first().experiment->device, u"mpatha"_s);
         QCOMPARE(findings.first().experiment->values, (QStringList { u"2"_s, u"8"_s, u"32"_s, u"192 (now)"_s }));
+        // The ready sweep: "(now)" is the text's, not a value; a value listed twice goes once.
+        ProposedSweep sweep = *findings.first().experiment;
+        QCOMPARE(sweepCommand(sweep),
+            u"dmtunectl sweep mpatha --param device/queue_depth=2,8,32,192 --with-paths %1"_s.arg(sweep.workload));
+        sweep.values = { u"2"_s, u"8"_s, u"8 (now)"_s };
+        sweep.device = u"my map"_s;
+        QVERIFY2(sweepCommand(sweep).startsWith(u"dmtunectl sweep 'my map' --param device/queue_depth=2,8 "_s),
+            qPrintable(sweepCommand(sweep)));
     }
 
     // The formula, by hand: 16.17 - (3625.47 x 0.44 + 3625.14 x 0.44) / 7250.61 = 15.73 ms.

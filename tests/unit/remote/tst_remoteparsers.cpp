@@ -152,6 +152,11 @@ private Q_SLOTS:
                                           << S("6:r.rules:out,2:p.json:name");
         QTest::newRow("run job and record")
             << L({ "run", "--job", "j.fio", "--device", "sdb", "--record=r.rec" }) << S("2:j.fio:in,5:r.rec:out");
+        QTest::newRow("sweep job files") << L({ "sweep", "mpatha", "--param", "queue_depth=2,8", "--job", "a.fio",
+            "--job=b.fio", "--record-dir", "recs" })
+                                         << S("5:a.fio:in,6:b.fio:in");
+        QTest::newRow("sweep values not files")
+            << L({ "sweep", "mpatha", "--param", "x.fio", "--settle", "j.fio", "seq-write-4k-64jobs" }) << S("");
         QTest::newRow("run value not a file") << L({ "run", "randread", "--device", "record.rec" }) << S("");
         QTest::newRow("capture") << L({ "capture", "--json", "cap" }) << S("2:cap:dir");
         QTest::newRow("record show") << L({ "record", "show", "a.rec" }) << S("2:a.rec:in");

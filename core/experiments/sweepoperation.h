@@ -1,0 +1,62 @@
+#pragma once
+// experiment.sweep (docs/operations.md, docs/experiments.md): a sweep as one core operation. The plan lists every
+// point; its refusals are every point's tuning refusals (a value the kernel or the catalog refuses, a device
+// that is not there) and every workload's (a job file fio refuses, a device in use); its risks, answered once
+// for the whole sweep, are the workloads' (a write to a device that holds data: its name to type,
+// --destroy-data-on) and the tuning's data risks (write_cache). A sweep that writes holds the device (O_EXCL)
+// from the plan to its last run. The basis: the current value of every attribute swept, on every device, and
+// each workload's own basis. What the sweep restores at the end is that basis.
+//
+// Like workload.start, the run takes minutes and streams: startSweep() makes runOperation()'s checks and hands
+// the fresh plan's prepared sweep to a SweepRunner (sweeprunner.h), which re-validates each point before it
+// runs it and restores the original values however the sweep ends.
+#include "experiments/sweep.h"
+#include "ops/operationregistry.h"
+#include "params/changeset.h"
+#include "workloads/devicehold.h"
+
+#include <memory>
+
+namespace dmtune {
+
+inline constexpr auto ExperimentSweepKind = "experiment.sweep";
+
+struct SweepWorkload {
+    FioJob job; // checked: a job file frozen into its arguments; a template with its warm-up
+    bool writes = false;
+    QString command; // the fio command line
+};
+
+struct PreparedSweep {
+    SweepRequest request; // the device as a kernel name
+    QString devicePath;
+    QList<SweepPoint> points;
+    QList<SweepWorkload> workloads; // as request.workloads
+    // Each point's writes as planned (device and attribute, in write order): a point whose plan on the state
+    // at its turn writes elsewhere (a path came or went) stops the sweep.
+    QHash<int, QStringList> pointTargets;
+    ChangeSet originals; // the value of every attribute swept before the sweep, on every device
+    QStringList watched; // the device and what it is built on (workloadDevices())
+    std::shared_ptr<DeviceHold> hold; // held when a workload writes
+};
+const PreparedSweep *preparedSweepOf(const OperationPlan &plan);
+
+struct SweepStart {
+    OperationResult result; // ok: run `sweep`; else the refusal
+    std::shared_ptr<const PreparedSweep> sweep;
+};
+// runOperation()'s checks for experiment.sweep without running it: the plan's hold let go, the answers
+// checked, the plan made again on the state now (holding the device again) and its basis compared.
+SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
+
+// The tuning plan of one point on the state now, as tuning.apply makes it; an error when it has refusals or
+// writes to other devices or attributes than the sweep's plan said.
+Result<OperationPlan> planSweepPoint(
+    const OperationEnvironment &env, const PreparedSweep &sweep, const SweepPoint &point);
+// The transaction that puts `originals` back (planned on the state now, always consented: these values were
+// there before).
+ApplyResult restoreSweepValues(const OperationEnvironment &env, const ChangeSet &originals);
+
+void registerExperimentOperations();
+
+} // namespace dmtune

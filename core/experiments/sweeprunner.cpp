@@ -1,0 +1,191 @@
+#include "experiments/sweeprunner.h"
+
+#include "discovery/discovery.h"
+#include "ops/tuningoperations.h"
+#include "recordings/recordingwriter.h"
+#include "util/atomicfile.h"
+
+#include <QDir>
+#include <QJsonDocument>
+
+namespace dmtune {
+
+SweepRunner::SweepRunner(OperationEnvironment env, std::shared_ptr<const PreparedSweep> sweep, QObject *parent)
+    : QObject(parent)
+    , m_env(std::move(env))
+    , m_sweep(std::move(sweep))
+    , m_sampler(m_env.sysfs)
+    , m_session(&m_sampler)
+{
+    m_originals = m_sweep->originals;
+    m_settle.setSingleShot(true);
+    connect(&m_settle, &QTimer::timeout, this, &SweepRunner::startFio);
+    connect(&m_session, &WorkloadSession::finished, this,
+        [this](const FioOutcome &outcome, const QJsonObject &) { onFioFinished(outcome); });
+    connect(&m_session, &WorkloadSession::failed, this,
+        // Stopped while fio was starting: a stop, not a failure.
+        [this](const QString &message) { end(m_stopping ? QString() : QStringLiteral("fio: ") + message); });
+}
+
+SweepRunner::~SweepRunner()
+{
+    // An owner that goes away mid-sweep (a window closed) still gets its values back.
+    if (m_running) {
+        m_session.stop();
+        restoreSweepValues(m_env, m_originals);
+    }
+}
+
+void SweepRunner::start()
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_sampler.setWatched(m_sweep->watched);
+    m_sampler.setInterval(1000);
+    m_sampler.start();
+    beginRun();
+}
+
+void SweepRunner::stop()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    m_outcome.stopped = true;
+    if (m_session.isRunning())
+        m_session.stop(); // onFioFinished() ends the sweep
+    else
+        end({});
+}
+
+void SweepRunner::beginRun()
+{
+    if (m_stopping)
+        return end({});
+    const SweepPoint &point = m_sweep->points.at(m_point);
+    if (m_repeat == 1) {
+        // The point's values, planned again on the state now: the same devices, values the kernel takes.
+        const auto plan = planSweepPoint(m_env, *m_sweep, point);
+        if (!plan)
+            return end(plan.errorMessage());
+        const ApplyResult applied = m_env.executeTransaction(*tuningPlanOf(plan.value()), false);
+        QStringList changes;
+        for (const ChangeOutcome &c : applied.changes) {
+            changes.append(c.summary());
+            const bool known = std::any_of(m_originals.cbegin(), m_originals.cend(),
+                [&](const Change &o) { return o.device == c.device && o.attribute == c.attribute; });
+            if (!known && !c.oldValue.isEmpty())
+                m_originals.append({ c.device, c.attribute, c.oldValue });
+        }
+        if (!applied.ok())
+            return end(QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), applied.errorMessage()));
+        Q_EMIT pointApplied(point.index, changes);
+    }
+    m_settle.start(m_sweep->request.settleSeconds * 1000);
+}
+
+void SweepRunner::startFio()
+{
+    if (m_stopping)
+        return end({});
+    const SweepPoint &point = m_sweep->points.at(m_point);
+    const SweepWorkload &workload = m_sweep->workloads.at(point.workload);
+    DeviceHold hold;
+    if (workload.writes) {
+        if (!m_sweep->hold || !m_sweep->hold->isHeld())
+            return end(QStringLiteral("%1 is no longer held").arg(m_sweep->devicePath));
+        auto copy = m_sweep->hold->duplicate();
+        if (!copy)
+            return end(copy.errorMessage());
+        hold = std::move(copy.value());
+    }
+    QString recordPath;
+    RecordingMeta meta;
+    if (!m_sweep->request.recordDir.isEmpty()) {
+        recordPath = QDir(m_sweep->request.recordDir).filePath(sweepRecordingName(point, m_repeat));
+        // The configuration as this point has it, in the recording's header.
+        meta = workloadRecordingMeta(m_env.sysfs, Discovery::scan(m_env.sysfs), m_sweep->watched,
+            QStringLiteral("sweep point %1/%2: %3, repeat %4")
+                .arg(point.index + 1)
+                .arg(m_sweep->points.size())
+                .arg(sweepPointLabel(m_sweep->request, point))
+                .arg(m_repeat));
+    }
+    if (const Status started = m_session.start(
+            workload.job, m_sweep->devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
+        !started)
+        return end(started.errorMessage);
+    Q_EMIT runStarted(point.index, m_repeat);
+}
+
+void SweepRunner::onFioFinished(const FioOutcome &outcome)
+{
+    if (!m_running)
+        return;
+    if (m_stopping)
+        return end({}); // a stopped run's numbers are partial: not a measurement
+    const SweepPoint &point = m_sweep->points.at(m_point);
+    if (outcome.exitCode != 0 || outcome.overall.isEmpty())
+        return end(
+            QStringLiteral("%1: fio exited with %2%3")
+                .arg(sweepPointLabel(m_sweep->request, point))
+                .arg(outcome.exitCode)
+                .arg(outcome.otherLines.isEmpty() ? QString() : QStringLiteral(": ") + outcome.otherLines.last()));
+    SweepMeasurement m;
+    m.point = point.index;
+    m.repeat = m_repeat;
+    m.fio = fioRatesToJson(outcome.overall.first());
+    for (const QString &name : m_session.totals().devices())
+        m.devices.insert(name, metricsToJson(m_session.totals().metrics(name)));
+    m.recording = m_session.recordPath();
+    m_measurements.append(m);
+    writeManifest();
+    Q_EMIT runFinished(m);
+    if (++m_repeat > m_sweep->request.repeats) {
+        m_repeat = 1;
+        if (++m_point >= m_sweep->points.size())
+            return end({});
+    }
+    beginRun();
+}
+
+void SweepRunner::end(const QString &error)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_settle.stop();
+    if (m_session.isRunning())
+        m_session.stop();
+    m_sampler.stop();
+    if (m_sweep->hold)
+        m_sweep->hold->release(); // fio has ended: the device may be claimed again
+    m_outcome.error = error;
+    m_outcome.results = summarizeSweep(m_sweep->points, m_measurements);
+    const ApplyResult restored = restoreSweepValues(m_env, m_originals);
+    for (const ChangeOutcome &c : restored.changes) {
+        if (c.written || c.sideEffect)
+            m_outcome.restored.append(c.summary());
+    }
+    for (const ApplyError &e : restored.errors)
+        m_outcome.restoreErrors.append(e.text());
+    writeManifest();
+    Q_EMIT finished(m_outcome);
+}
+
+void SweepRunner::writeManifest()
+{
+    if (m_sweep->request.recordDir.isEmpty())
+        return;
+    SweepOutcome sofar = m_outcome;
+    sofar.results = summarizeSweep(m_sweep->points, m_measurements);
+    const QString path = QDir(m_sweep->request.recordDir).filePath(QLatin1String(SweepManifestName));
+    // A manifest that cannot be written loses nothing measured: the recordings are there.
+    if (const Status written = writeFileAtomically(path,
+            QJsonDocument(sweepManifest(m_sweep->request, m_measurements, sofar)).toJson(QJsonDocument::Indented));
+        !written)
+        m_outcome.manifestError = written.errorMessage;
+}
+
+} // namespace dmtune

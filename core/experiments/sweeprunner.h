@@ -1,0 +1,61 @@
+#pragma once
+// Runs a checked sweep (startSweep()): for each point, its values written as a transaction (re-planned on the
+// state at its turn), a settle time, then fio `repeats` times through a WorkloadSession, each run measured over
+// fio's own I/O window and, when asked, recorded. The original values are put back whenever it ends: done,
+// failed, or stopped (stop(): fio is stopped, its partial run dropped). Event-driven: no thread, no nested loop;
+// the owner keeps it and the event loop running until finished().
+#include "experiments/sweepoperation.h"
+#include "stats/sampler.h"
+#include "workloads/workloadsession.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace dmtune {
+
+class SweepRunner : public QObject {
+    Q_OBJECT
+public:
+    SweepRunner(OperationEnvironment env, std::shared_ptr<const PreparedSweep> sweep, QObject *parent = nullptr);
+    ~SweepRunner() override;
+
+    void setFioProgram(const QString &path) { m_session.setFioProgram(path); }
+    // Starts the first point (the sampler first: each run's first interval has a baseline).
+    void start();
+    // Stops fio (or the wait before it) and restores; finished() follows.
+    void stop();
+    bool isRunning() const { return m_running; }
+    const PreparedSweep &sweep() const { return *m_sweep; }
+    const SweepOutcome &outcome() const { return m_outcome; }
+    const QList<SweepMeasurement> &measurements() const { return m_measurements; }
+    WorkloadSession *session() { return &m_session; }
+
+Q_SIGNALS:
+    // A point's values are written (the transaction's read-back, one line each).
+    void pointApplied(int point, const QStringList &changes);
+    void runStarted(int point, int repeat);
+    void runFinished(const dmtune::SweepMeasurement &measurement);
+    void finished(const dmtune::SweepOutcome &outcome);
+
+private:
+    void beginRun();
+    void startFio();
+    void onFioFinished(const FioOutcome &outcome);
+    void end(const QString &error);
+    void writeManifest();
+
+    OperationEnvironment m_env;
+    std::shared_ptr<const PreparedSweep> m_sweep;
+    Sampler m_sampler;
+    WorkloadSession m_session;
+    QTimer m_settle;
+    ChangeSet m_originals; // the plan's, and what a write changed on the side (nr_requests after a scheduler)
+    QList<SweepMeasurement> m_measurements;
+    SweepOutcome m_outcome;
+    int m_point = 0;
+    int m_repeat = 1;
+    bool m_running = false;
+    bool m_stopping = false;
+};
+
+} // namespace dmtune
