@@ -5,10 +5,12 @@
 //     scheduler change) back afterwards;
 //   * an ext4 device: without --destroy-data-on, or with it naming another device, nothing is written (not even
 //     the first point's value) and fsck finds the file system intact; a value the catalog refuses, one line.
+//   * a job file with a job aimed at another device: refused even with --force, nothing written.
 #include "../scratchloop.h"
 #include "livesupport.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -129,6 +131,28 @@ private Q_SLOTS:
         QCOMPARE(again.exitCode, 1);
         QVERIFY2(again.err.contains(u"already holds a sweep's recordings"_s), qPrintable(again.err));
         QCOMPARE(queue(loop, u"nomerges"_s), u"1"_s);
+    }
+
+    // A job file aimed at another device is refused even with --force: the check is fio's own reading of it.
+    void refusesJobFileAimedElsewhere()
+    {
+        ScratchLoop target, other;
+        if (!target.create(64LL << 20) || !other.create(64LL << 20))
+            QSKIP(qPrintable(target.error() + other.error()));
+        QTemporaryDir dir;
+        const QString job = dir.filePath(u"elsewhere.fio"_s);
+        QFile file(job);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            u"[x]\nfilename=${DMTUNE_DEVICE}\nrw=read\n[y]\nfilename=%1\nrw=write\nbs=4k\n"_s.arg(other.devicePath())
+                .toUtf8());
+        file.close();
+        QVERIFY(target.setQueue(m_sys, u"nomerges"_s, u"1"_s));
+        const ProgramRun r = runProgram(dmtunectl,
+            { u"sweep"_s, target.name(), u"--param"_s, u"nomerges=0,2"_s, u"--job"_s, job, u"--force"_s }, {}, 120000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.count(u'\n') == 1 && r.err.contains(u"is not the device"_s), qPrintable(r.err));
+        QCOMPARE(queue(target, u"nomerges"_s), u"1"_s);
     }
 
     void refusesWithoutConfirmation_data()
