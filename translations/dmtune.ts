@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+113"/>
+        <location filename="../app/dmtune/main.cpp" line="+119"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -285,11 +285,16 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Tab shown at start: details, tune, paths or statistics.</source>
+        <source>Tab shown at start: details, tune, paths, statistics or experiment.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Show an earlier sweep&apos;s results (its folder of recordings and sweep.json) in the Experiment tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>A pending edit in the Tune tab of the selected device (repeatable; previewed, never applied).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1176,7 +1181,7 @@
 <context>
     <name>Report</name>
     <message>
-        <location filename="../widgets/reports/report.cpp" line="+374"/>
+        <location filename="../widgets/reports/report.cpp" line="+383"/>
         <source>no recording to report on</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1191,7 +1196,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/reports/reporthtml.cpp" line="+47"/>
+        <location filename="../widgets/reports/reporthtml.cpp" line="+48"/>
         <source>Recordings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1428,7 +1433,77 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="+47"/>
+        <source>Sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean over a point&apos;s runs; ± is their spread (sample standard deviation). Results from %8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> and its paths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The sweep was stopped: the points below are those measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sweep failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>fio per point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>iostat -x per point and device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+27"/>
+        <source>Without I/O at some or every point (not listed there): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Restored when the sweep ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not restored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The sections below report on the first recording of each point: its configuration as recorded, how the points differ, and its statistics.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation type="unfinished"></translation>
@@ -1439,8 +1514,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
+        <source>dmtune sweep report: %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Generated %1 by dmtune %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../widgets/reports/sweepreport.cpp" line="+34"/>
+        <source>%1: the sweep measured no point</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2147,6 +2232,336 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::ExperimentPanel</name>
+    <message>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+81"/>
+        <source>Device:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Parameter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>optional, e.g. nr_requests=64,256</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Second parameter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the values on a map&apos;s paths too</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Workloads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fio job files, separated by &apos;;&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fio job files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Job files:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Runs per point: the results give the mean and the spread (sample standard deviation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+2"/>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>template&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seconds of I/O per run, for templates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fio&apos;s ramp_time, for templates: I/O that is not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seconds between writing a point&apos;s values and starting fio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>repeats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>runtime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>settle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each point:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Record to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a new folder under %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recordings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run sweep…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open results…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A sweep&apos;s folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Re&amp;port…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sweep&apos;s report, HTML or PDF: results per point, charts, each point&apos;s configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sweep report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML (*.html);;PDF (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Whose iostat numbers the table and the chart show: the device or one of its paths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Results of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Chart:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>(choose a device)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <source>Choose the device to sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Give a parameter and its values: queue_depth=2,8,32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Check a workload template or give a job file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A captured system is read-only: sweeps run on this machine&apos;s own devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Planning the sweep on /dev/%1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Waiting for confirmation of the plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not started: not confirmed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot create %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>point %1/%2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Point %1 of %2, run %3: fio runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>recording to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sweep started: %1 points x %2 runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  run %1: %2 IOPS, %3 %wrqm %4, wareq-sz %5 kB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>restored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NOT restored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>results not saved next to the recordings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sweep failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped; %1 run(s) measured; the original values are back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Done: %1 points measured; the original values are back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not every value could be put back: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Stopping: fio, then the original values...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: %2 points of a sweep on %3%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (failed: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>A report needs a sweep with a folder: record it, or open one</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::FioChart</name>
     <message>
         <location filename="../widgets/workloads/fiochart.cpp" line="+33"/>
@@ -2379,7 +2794,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+103"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+104"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2410,13 +2825,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+337"/>
+        <location line="+342"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-336"/>
-        <location line="+124"/>
+        <location line="-341"/>
+        <location line="+125"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2525,7 +2940,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+109"/>
         <source>device-mapper: available</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2866,6 +3281,21 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-14"/>
         <source>Workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+20"/>
+        <source>E&amp;xperiment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sweep one or two parameters over lists of values under fio workloads; results per point, charted; the original values restored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>a remote host&apos;s window has no Experiment tab</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4527,6 +4957,24 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+5"/>
         <source>Folder for the statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::SweepResultsModel</name>
+    <message>
+        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+121"/>
+        <source>Point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

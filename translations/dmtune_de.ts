@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+113"/>
+        <location filename="../app/dmtune/main.cpp" line="+119"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation>Werkbank für Block-Layer- und dm-multipath-Optimierung.</translation>
     </message>
@@ -285,11 +285,16 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Tab shown at start: details, tune, paths or statistics.</source>
-        <translation>Beim Start gezeigter Reiter: details, tune, paths oder statistics.</translation>
+        <source>Tab shown at start: details, tune, paths, statistics or experiment.</source>
+        <translation>Beim Start gezeigter Reiter: details, tune, paths, statistics oder experiment.</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Show an earlier sweep&apos;s results (its folder of recordings and sweep.json) in the Experiment tab.</source>
+        <translation>Die Ergebnisse eines früheren Sweeps (seinen Ordner mit Aufzeichnungen und sweep.json) im Reiter „Experiment“ zeigen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>A pending edit in the Tune tab of the selected device (repeatable; previewed, never applied).</source>
         <translation>Eine ausstehende Änderung im Reiter „Optimieren“ des ausgewählten Geräts (wiederholbar; wird in der Vorschau gezeigt, nie übernommen).</translation>
     </message>
@@ -1176,7 +1181,7 @@
 <context>
     <name>Report</name>
     <message>
-        <location filename="../widgets/reports/report.cpp" line="+374"/>
+        <location filename="../widgets/reports/report.cpp" line="+383"/>
         <source>no recording to report on</source>
         <translation>keine Aufzeichnung für einen Bericht</translation>
     </message>
@@ -1191,7 +1196,7 @@
         <translation>%1: Der Bericht wird als .html oder .pdf geschrieben</translation>
     </message>
     <message>
-        <location filename="../widgets/reports/reporthtml.cpp" line="+47"/>
+        <location filename="../widgets/reports/reporthtml.cpp" line="+48"/>
         <source>Recordings</source>
         <translation>Aufzeichnungen</translation>
     </message>
@@ -1428,7 +1433,77 @@
         <translation>Formel</translation>
     </message>
     <message>
+        <location line="+47"/>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean over a point&apos;s runs; ± is their spread (sample standard deviation). Results from %8.</source>
+        <translation>Für %1%2: %3. Arbeitslasten: %4. Läufe pro Punkt: %5, Beruhigung: %6 s, Aufwärmen: %7 s. Jede Zahl ist der Mittelwert über die Läufe eines Punkts; ± ist ihre Streuung (Stichproben-Standardabweichung). Ergebnisse aus %8.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> and its paths</source>
+        <translation> und seine Pfade</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The sweep was stopped: the points below are those measured.</source>
+        <translation>Der Sweep wurde angehalten: Die Punkte unten sind die gemessenen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sweep failed: %1</source>
+        <translation>Der Sweep ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>fio per point</source>
+        <translation>fio pro Punkt</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>iostat -x per point and device</source>
+        <translation>iostat -x pro Punkt und Gerät</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
         <location line="+27"/>
+        <source>Without I/O at some or every point (not listed there): %1.</source>
+        <translation>Ohne I/O an einigen oder allen Punkten (dort nicht aufgeführt): %1.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Restored when the sweep ended</source>
+        <translation>Wiederhergestellt am Ende des Sweeps</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>not restored: %1</source>
+        <translation>nicht wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The sections below report on the first recording of each point: its configuration as recorded, how the points differ, and its statistics.</source>
+        <translation>Die Abschnitte unten berichten über die erste Aufzeichnung jedes Punkts: ihre Konfiguration wie aufgezeichnet, wie sich die Punkte unterscheiden, und ihre Statistik.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation> vs. </translation>
@@ -1439,9 +1514,19 @@
         <translation>dmtune-Bericht: %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
+        <source>dmtune sweep report: %1, %2</source>
+        <translation>dmtune-Sweep-Bericht: %1, %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Generated %1 by dmtune %2.</source>
         <translation>Erstellt %1 von dmtune %2.</translation>
+    </message>
+    <message>
+        <location filename="../widgets/reports/sweepreport.cpp" line="+34"/>
+        <source>%1: the sweep measured no point</source>
+        <translation>%1: Der Sweep hat keinen Punkt gemessen</translation>
     </message>
 </context>
 <context>
@@ -2148,6 +2233,336 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::ExperimentPanel</name>
+    <message>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+81"/>
+        <source>Device:</source>
+        <translation>Gerät:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Parameter:</source>
+        <translation>Parameter:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>optional, e.g. nr_requests=64,256</source>
+        <translation>optional, z. B. nr_requests=64,256</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Second parameter:</source>
+        <translation>Zweiter Parameter:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the values on a map&apos;s paths too</source>
+        <translation>Die Werte auch auf die Pfade einer Map schreiben</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Workloads:</source>
+        <translation>Arbeitslasten:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fio job files, separated by &apos;;&apos;</source>
+        <translation>fio-Job-Dateien, getrennt durch „;“</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fio job files</source>
+        <translation>fio-Job-Dateien</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
+        <translation>fio-Job-Dateien (*.fio *.ini *.job);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Job files:</source>
+        <translation>Job-Dateien:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Runs per point: the results give the mean and the spread (sample standard deviation)</source>
+        <translation>Läufe pro Punkt: Die Ergebnisse geben den Mittelwert und die Streuung (Stichproben-Standardabweichung) an</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <location line="+2"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>template&apos;s</source>
+        <translation>wie Vorlage</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seconds of I/O per run, for templates</source>
+        <translation>Sekunden I/O pro Lauf, für Vorlagen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>fio&apos;s ramp_time, for templates: I/O that is not measured</source>
+        <translation>ramp_time von fio, für Vorlagen: I/O, die nicht gemessen wird</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Seconds between writing a point&apos;s values and starting fio</source>
+        <translation>Sekunden zwischen dem Schreiben der Werte eines Punkts und dem Start von fio</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>repeats</source>
+        <translation>Wiederholungen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>runtime</source>
+        <translation>Laufzeit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up</source>
+        <translation>Aufwärmen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>settle</source>
+        <translation>Beruhigung</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each point:</source>
+        <translation>Jeder Punkt:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Record to</source>
+        <translation>Aufzeichnen nach</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a new folder under %1</source>
+        <translation>ein neuer Ordner unter %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recordings:</source>
+        <translation>Aufzeichnungen:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run sweep…</source>
+        <translation>Sweep &amp;starten…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>S&amp;top</source>
+        <translation>&amp;Anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open results…</source>
+        <translation>Ergebnisse ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A sweep&apos;s folder</source>
+        <translation>Ordner eines Sweeps</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Re&amp;port…</source>
+        <translation>&amp;Bericht…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The sweep&apos;s report, HTML or PDF: results per point, charts, each point&apos;s configuration</source>
+        <translation>Bericht des Sweeps, HTML oder PDF: Ergebnisse pro Punkt, Diagramme, Konfiguration jedes Punkts</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sweep report</source>
+        <translation>Sweep-Bericht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML (*.html);;PDF (*.pdf)</source>
+        <translation>HTML (*.html);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Report written to %1</source>
+        <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
+        <translation>Die Schreibvorgänge jedes Punkts, zurückgelesen, und die Zahlen jedes Laufs erscheinen hier.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Whose iostat numbers the table and the chart show: the device or one of its paths</source>
+        <translation>Wessen iostat-Zahlen Tabelle und Diagramm zeigen: das Gerät oder einer seiner Pfade</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Results of:</source>
+        <translation>Ergebnisse von:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Chart:</source>
+        <translation>Diagramm:</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>(choose a device)</source>
+        <translation>(wählen Sie ein Gerät)</translation>
+    </message>
+    <message>
+        <location line="+99"/>
+        <source>Choose the device to sweep</source>
+        <translation>Wählen Sie das Gerät für den Sweep</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Give a parameter and its values: queue_depth=2,8,32</source>
+        <translation>Geben Sie einen Parameter und seine Werte an: queue_depth=2,8,32</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Check a workload template or give a job file</source>
+        <translation>Haken Sie eine Arbeitslast-Vorlage an oder geben Sie eine Job-Datei an</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>A captured system is read-only: sweeps run on this machine&apos;s own devices</source>
+        <translation>Ein erfasstes System ist schreibgeschützt: Sweeps laufen auf den eigenen Geräten dieses Rechners</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Planning the sweep on /dev/%1...</source>
+        <translation>Der Sweep auf /dev/%1 wird geplant...</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Waiting for confirmation of the plan</source>
+        <translation>Warten auf Bestätigung des Plans</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not started: not confirmed</source>
+        <translation>Nicht gestartet: nicht bestätigt</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>point %1/%2: %3</source>
+        <translation>Punkt %1/%2: %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Point %1 of %2, run %3: fio runs</source>
+        <translation>Punkt %1 von %2, Lauf %3: fio läuft</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>recording to %1</source>
+        <translation>Aufzeichnung nach %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sweep started: %1 points x %2 runs</source>
+        <translation>Sweep gestartet: %1 Punkte x %2 Läufe</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  run %1: %2 IOPS, %3 %wrqm %4, wareq-sz %5 kB</source>
+        <translation>  Lauf %1: %2 IOPS, %3 %wrqm %4, wareq-sz %5 kB</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>restored: %1</source>
+        <translation>wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NOT restored: %1</source>
+        <translation>NICHT wiederhergestellt: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>results not saved next to the recordings: %1</source>
+        <translation>Ergebnisse nicht neben den Aufzeichnungen gespeichert: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The sweep failed: %1</source>
+        <translation>Der Sweep ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped; %1 run(s) measured; the original values are back</source>
+        <translation>Angehalten; gemessene Läufe: %1; die ursprünglichen Werte sind wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Done: %1 points measured; the original values are back</source>
+        <translation>Fertig: %1 Punkte gemessen; die ursprünglichen Werte sind wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not every value could be put back: %1</source>
+        <translation>Nicht jeder Wert konnte zurückgesetzt werden: %1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Stopping: fio, then the original values...</source>
+        <translation>Anhalten: fio, dann die ursprünglichen Werte...</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: %2 points of a sweep on %3%4</source>
+        <translation>%1: %2 Punkte eines Sweeps auf %3%4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (stopped)</source>
+        <translation> (angehalten)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (failed: %1)</source>
+        <translation> (fehlgeschlagen: %1)</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>A report needs a sweep with a folder: record it, or open one</source>
+        <translation>Ein Bericht braucht einen Sweep mit Ordner: Zeichnen Sie ihn auf oder öffnen Sie einen</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::FioChart</name>
     <message>
         <location filename="../widgets/workloads/fiochart.cpp" line="+33"/>
@@ -2380,7 +2795,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+103"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+104"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -2411,13 +2826,13 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+337"/>
+        <location line="+342"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-336"/>
-        <location line="+124"/>
+        <location line="-341"/>
+        <location line="+125"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
@@ -2526,7 +2941,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Pfadgruppen der ausgewählten Map: Pfade verschieben, Selektoren und Features wählen, neu laden; ihre Pfadselektoren im Zeitverlauf</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+109"/>
         <source>device-mapper: available</source>
         <translation>Device-Mapper: verfügbar</translation>
     </message>
@@ -2868,6 +3283,21 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-14"/>
         <source>Workload</source>
         <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+20"/>
+        <source>E&amp;xperiment</source>
+        <translation>E&amp;xperiment</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sweep one or two parameters over lists of values under fio workloads; results per point, charted; the original values restored</source>
+        <translation>Einen oder zwei Parameter unter fio-Arbeitslasten über Wertelisten variieren (Sweep); Ergebnisse pro Punkt, als Diagramm; die ursprünglichen Werte werden wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>a remote host&apos;s window has no Experiment tab</source>
+        <translation>das Fenster eines entfernten Hosts hat keinen Reiter „Experiment“</translation>
     </message>
 </context>
 <context>
@@ -4529,6 +4959,24 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+5"/>
         <source>Folder for the statistics</source>
         <translation>Ordner für die Statistik</translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::SweepResultsModel</name>
+    <message>
+        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+121"/>
+        <source>Point</source>
+        <translation>Punkt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Workload</source>
+        <translation>Arbeitslast</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runs</source>
+        <translation>Läufe</translation>
     </message>
 </context>
 <context>

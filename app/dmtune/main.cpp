@@ -20,7 +20,8 @@ namespace {
 
 struct StartOptions {
     QString select;
-    QString tab; // details, tune, paths, statistics
+    QString tab; // details, tune, paths, statistics, experiment
+    QString sweep; // an earlier sweep's folder, shown in the Experiment tab
     QStringList edits; // ATTR=VALUE pending edits in the Tune tab (nothing is written)
     QString scope; // device, map, paths
 };
@@ -30,8 +31,14 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
 {
     if (!options.select.isEmpty() && !window.selectDevice(options.select))
         std::fprintf(stderr, "dmtune: --select %s: no such device in the tree\n", qPrintable(options.select));
+    if (!options.sweep.isEmpty()) {
+        QString error;
+        if (!window.openSweepResults(options.sweep, &error))
+            std::fprintf(stderr, "dmtune: --sweep %s\n", qPrintable(error));
+    }
     if (!options.tab.isEmpty() && !window.showTab(options.tab))
-        std::fprintf(stderr, "dmtune: --tab %s: use details, tune, paths or statistics\n", qPrintable(options.tab));
+        std::fprintf(
+            stderr, "dmtune: --tab %s: use details, tune, paths, statistics or experiment\n", qPrintable(options.tab));
     ParameterEditor *editor = window.parameterEditor();
     // The edits need the device's tunables, which are read on a job: once they are in the table.
     auto edit = [editor, options] {
@@ -125,8 +132,13 @@ int main(int argc, char **argv)
         QCoreApplication::translate("CommandLine", "Window size for --screenshot (default 1400x900)."),
         QStringLiteral("WxH"), QStringLiteral("1400x900"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-        QCoreApplication::translate("CommandLine", "Tab shown at start: details, tune, paths or statistics."),
+        QCoreApplication::translate(
+            "CommandLine", "Tab shown at start: details, tune, paths, statistics or experiment."),
         QStringLiteral("NAME"));
+    const QCommandLineOption sweep(QStringLiteral("sweep"),
+        QCoreApplication::translate("CommandLine",
+            "Show an earlier sweep's results (its folder of recordings and sweep.json) in the Experiment tab."),
+        QStringLiteral("DIR"));
     const QCommandLineOption edit(QStringLiteral("edit"),
         QCoreApplication::translate("CommandLine",
             "A pending edit in the Tune tab of the selected device (repeatable; previewed, never applied)."),
@@ -151,9 +163,10 @@ int main(int argc, char **argv)
             "CommandLine", "The agent's program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL)."),
         QStringLiteral("PATH"));
     parser.addOptions(
-        { sysfsRoot, screenshot, select, size, tab, edit, scope, delay, connectTo, sshConfig, remoteProgram });
+        { sysfsRoot, screenshot, select, size, tab, sweep, edit, scope, delay, connectTo, sshConfig, remoteProgram });
     parser.process(app);
-    const StartOptions start { parser.value(select), parser.value(tab), parser.values(edit), parser.value(scope) };
+    const StartOptions start { parser.value(select), parser.value(tab), parser.value(sweep), parser.values(edit),
+        parser.value(scope) };
     // The remote hosts' ssh settings go through the environment, where File > Connect reads them too.
     if (parser.isSet(sshConfig))
         qputenv("DMTUNE_SSH_CONFIG", QFile::encodeName(parser.value(sshConfig)));

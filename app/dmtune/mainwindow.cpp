@@ -10,6 +10,7 @@
 #include "devices/devicetreemodel.h"
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
+#include "experiments/experimentpanel.h"
 #include "jobs/jobtracker.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorypanel.h"
@@ -190,6 +191,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     setupPresets(); // mainwindow_presets.cpp: the Presets menu and the preset manager
     setupRecordings(); // mainwindow_recordings.cpp: File menu entries for recordings and reports
     setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
+    setupExperiments(); // mainwindow_experiments.cpp: the Experiment tab
     setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     resize(1280, 800);
 }
@@ -434,8 +436,11 @@ void MainWindow::setTreeWritable(bool writable)
 
 namespace {
 // The tabs by the names --tab and tests use.
-QWidget *tabByName(const QString &name, QWidget *details, QWidget *tune, QWidget *paths, QWidget *stats)
+QWidget *tabByName(
+    const QString &name, QWidget *details, QWidget *tune, QWidget *paths, QWidget *stats, QWidget *experiment)
 {
+    if (name == QLatin1String("experiment"))
+        return experiment;
     if (name == QLatin1String("details"))
         return details;
     if (name == QLatin1String("tune"))
@@ -450,7 +455,7 @@ QWidget *tabByName(const QString &name, QWidget *details, QWidget *tune, QWidget
 
 bool MainWindow::showTab(const QString &name)
 {
-    QWidget *tab = tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats);
+    QWidget *tab = tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats, m_experimentPanel);
     if (!tab)
         return false;
     m_tabs->setCurrentWidget(tab);
@@ -459,8 +464,9 @@ bool MainWindow::showTab(const QString &name)
 
 QString MainWindow::currentTabName() const
 {
-    for (const QString &name : { QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics") }) {
-        if (m_tabs->currentWidget() == tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats))
+    for (const QString &name : { QStringLiteral("tune"), QStringLiteral("paths"), QStringLiteral("statistics"),
+             QStringLiteral("experiment") }) {
+        if (m_tabs->currentWidget() == tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats, m_experimentPanel))
             return name;
     }
     return QStringLiteral("details");

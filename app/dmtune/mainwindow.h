@@ -44,6 +44,7 @@ class PathGroupsPanel;
 class PresetManager;
 class TuningSession;
 class WorkloadPanel;
+class ExperimentPanel;
 struct ApplyResult;
 
 class MainWindow : public QMainWindow {
@@ -114,6 +115,11 @@ public:
     // The Workload dock (mainwindow_workloads.cpp): fio templates, the guard, runs charted in Statistics.
     WorkloadPanel *workloadPanel() const { return m_workloadPanel; }
     QDockWidget *workloadDock() const { return m_workloadDock; }
+    // The Experiment tab (mainwindow_experiments.cpp): sweeps on this machine's devices; null in a remote
+    // host's window (there: dmtunectl --host HOST sweep).
+    ExperimentPanel *experimentPanel() const { return m_experimentPanel; }
+    // Shows an earlier sweep's results (DIR/sweep.json) in the Experiment tab; false with *error when unreadable.
+    bool openSweepResults(const QString &dir, QString *error = nullptr);
 
     // Recordings (mainwindow_recordings.cpp): File > Open recording…, Compare recordings…, Export report….
     // One file opens a RecordingView window, several a CompareView (both deleted on close); null with *error
@@ -172,6 +178,7 @@ private:
     void setupPresets(); // mainwindow_presets.cpp
     void setupRecordings(); // mainwindow_recordings.cpp
     void setupWorkloads(); // mainwindow_workloads.cpp
+    void setupExperiments(); // mainwindow_experiments.cpp
     QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
     void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     void makeRemoteOperations(); // mainwindow_remote.cpp: m_remoteOps, before the panels that use it
@@ -214,6 +221,7 @@ private:
     QString m_labWhyNot; // empty: a lab device can be made here
     bool m_labBusy = false;
     WorkloadPanel *m_workloadPanel = nullptr;
+    ExperimentPanel *m_experimentPanel = nullptr;
     QDockWidget *m_workloadDock = nullptr;
     QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it
     QLabel *m_kernelLabel = nullptr;

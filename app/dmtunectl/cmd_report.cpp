@@ -4,6 +4,7 @@
 
 #include "recordings/recordingreader.h"
 #include "reports/report.h"
+#include "reports/sweepreport.h"
 
 namespace dmtune::cli {
 
@@ -16,6 +17,10 @@ int runReport(const QStringList &args, Streams io)
         "fio command lines and results, metric formulas. .html is self-contained (charts embedded); .pdf is laid "
         "out for A4 or US Letter (--paper), every chart at the printable width."));
     parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("recording files"), QStringLiteral("REC..."));
+    parser.addOption({ QStringLiteral("sweep"),
+        QStringLiteral("Report on a sweep instead (its --record-dir): the results per point with their spread, charts "
+                       "of the main metrics against the swept value, then the recordings of its points."),
+        QStringLiteral("DIR") });
     parser.addOption({ { QStringLiteral("o"), QStringLiteral("out") },
         QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE") });
     parser.addOption({ QStringLiteral("paper"),
@@ -27,8 +32,11 @@ int runReport(const QStringList &args, Streams io)
     if (!parseOrUsage(parser, args, io, &exitCode))
         return exitCode;
     const QStringList files = parser.positionalArguments(); // parse() took args[0], "report", as the program
-    if (files.isEmpty())
-        return usageError(io, QStringLiteral("report: name at least one recording"));
+    const bool sweep = parser.isSet(QStringLiteral("sweep"));
+    if (sweep && !files.isEmpty())
+        return usageError(io, QStringLiteral("report: --sweep DIR or recordings, not both"));
+    if (!sweep && files.isEmpty())
+        return usageError(io, QStringLiteral("report: name at least one recording (or --sweep DIR)"));
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty())
         return usageError(io, QStringLiteral("report: --out FILE.html or FILE.pdf is required"));
@@ -42,6 +50,15 @@ int runReport(const QStringList &args, Streams io)
         if (!chosen)
             return usageError(io, QStringLiteral("report: --paper is a4 or letter"));
         paper = *chosen;
+    }
+    if (sweep) {
+        const Result<Report> report = buildSweepReport(parser.value(QStringLiteral("sweep")));
+        if (!report)
+            return fail(io, QStringLiteral("report: ") + report.errorMessage());
+        if (const Status s = writeReport(report.value(), out, paper); !s)
+            return fail(io, s.errorMessage);
+        io.out << out << '\n';
+        return ExitOk;
     }
     QList<Recording> recordings;
     for (const QString &file : files) {

@@ -191,17 +191,9 @@ int openSweep(const QCommandLineParser &parser, Streams io)
 {
     if (!parser.positionalArguments().isEmpty() || parser.isSet(QStringLiteral("param")))
         return usageError(io, QStringLiteral("sweep: --open DIR takes no device, parameter or workload"));
-    const QString path = QDir(parser.value(QStringLiteral("open"))).filePath(QLatin1String(SweepManifestName));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(io, QStringLiteral("sweep: cannot read %1: %2").arg(path, file.errorString()));
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(64 << 20), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(io, QStringLiteral("sweep: %1 is not JSON: %2").arg(path, error.errorString()));
-    const auto manifest = readSweepManifest(doc.object());
+    const auto manifest = readSweepManifestFile(parser.value(QStringLiteral("open")));
     if (!manifest)
-        return fail(io, QStringLiteral("sweep: %1: %2").arg(path, manifest.errorMessage()));
+        return fail(io, QStringLiteral("sweep: ") + manifest.errorMessage());
     printOutcome(io, parser, manifest->request, manifest->outcome);
     if (!parser.isSet(QStringLiteral("json"))) {
         for (const QString &line : manifest->outcome.restored)

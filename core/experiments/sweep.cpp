@@ -2,7 +2,10 @@
 
 #include "params/changeset.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <cmath>
 
@@ -351,6 +354,22 @@ Result<SweepManifest> readSweepManifest(const QJsonObject &json)
         manifest.outcome.restoreErrors.append(v.toString());
     manifest.outcome.stopped = json.value(QLatin1String("stopped")).toBool();
     manifest.outcome.error = json.value(QLatin1String("error")).toString();
+    return manifest;
+}
+
+Result<SweepManifest> readSweepManifestFile(const QString &dir)
+{
+    const QString path = QDir(dir).filePath(QLatin1String(SweepManifestName));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<SweepManifest>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.read(64 << 20), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return Result<SweepManifest>::failure(QStringLiteral("%1 is not JSON: %2").arg(path, error.errorString()));
+    auto manifest = readSweepManifest(doc.object());
+    if (!manifest)
+        return Result<SweepManifest>::failure(QStringLiteral("%1: %2").arg(path, manifest.errorMessage()));
     return manifest;
 }
 

@@ -109,5 +109,7 @@ struct SweepManifest {
 };
 // The error says what is missing or wrong (a file that is no sweep's, a run of a point the request lacks).
 Result<SweepManifest> readSweepManifest(const QJsonObject &json);
+// DIR/sweep.json read and checked (at most 64 MiB); the error names the file.
+Result<SweepManifest> readSweepManifestFile(const QString &dir);
 
 } // namespace dmtune

@@ -40,7 +40,8 @@ CommandFiles filesOf(const QString &command)
     } else if (command == QLatin1String("record")) {
         c.positional = [](int p, const QStringList &) { return p == 1 ? CommandFiles::Input : CommandFiles::None; };
     } else if (command == QLatin1String("report")) {
-        c.valueOptions += { QStringLiteral("-o"), QStringLiteral("--out") };
+        // --sweep names a sweep's folder on the host that ran it (--record-dir), like sweep --open.
+        c.valueOptions += { QStringLiteral("-o"), QStringLiteral("--out"), QStringLiteral("--sweep") };
         c.fileOptions = { { { QStringLiteral("-o"), QStringLiteral("--out") }, true } };
         c.positional = [](int, const QStringList &) { return CommandFiles::Input; };
     } else if (command == QLatin1String("run")) {

@@ -1,6 +1,7 @@
 #include "reports/report.h"
 
 #include "charts/chartspec.h"
+#include "experiments/sweepchart.h"
 #include "recordings/recordingreplay.h"
 #include "reports/recordingcharts.h"
 #include "util/atomicfile.h"
@@ -117,6 +118,14 @@ public:
             ReportChartObject::Chart chart { c.kind, c.id, QPicture(), {}, {} };
             chart.picture = renderAlignedPicture(c.kind, report.aligned, chartSize, &chart.parts, &chart.ranges);
             m_charts.charts.append(chart);
+        }
+        // A sweep's charts: images drawn again at this width (at twice the pixels, sharp in print and on zoom).
+        if (report.sweep) {
+            for (qsizetype i = 0; i < report.sweep->charts.size(); ++i) {
+                m_doc.addResource(QTextDocument::ImageResource, QUrl(resourceName(report.sweep->charts.at(i))),
+                    renderSweepChart(
+                        report.sweep->chartData.value(i), chartSize, 2.0, report.sweep->charts.at(i).title));
+            }
         }
         m_doc.documentLayout()->registerHandler(chartObjectType, &m_charts);
         m_doc.setHtml(reportHtml(report, resourceName, true));

@@ -8,6 +8,7 @@
 // Markers on the report's charts are numbered tags above the plot; the key under each chart names them, so
 // that no label (a note can be a whole fio command line) is drawn over the data.
 #include "charts/chartpanel.h"
+#include "experiments/sweepseries.h"
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
 #include "reports/recordingcharts.h"
@@ -28,7 +29,18 @@ struct ReportChart {
     ChartPanelKind kind = ChartPanelKind::Iops;
 };
 
+// A sweep's part of a report (sweepreport.h): its request, results and what was restored; its charts (a metric
+// against the swept value) as images for the HTML and as data the PDF draws again at its page's width.
+struct ReportSweep {
+    QString directory;
+    SweepRequest request;
+    SweepOutcome outcome;
+    QList<SweepChartData> chartData;
+    QList<ReportChart> charts; // id "sweep-N", parallel to chartData
+};
+
 struct Report {
+    std::optional<ReportSweep> sweep; // a sweep's report: its section first, then its points' recordings
     QList<Recording> recordings;
     Comparison comparison;
     ConfigDiff configuration;

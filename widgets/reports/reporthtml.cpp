@@ -7,6 +7,7 @@
 #include "recordings/fiosummary.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -339,6 +340,167 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
     h += QStringLiteral("</table>");
 }
 
+// "72.8 ±1.1": the mean over a point's repeats and their spread (sample standard deviation).
+QString meanSpread(const SweepPointResult &r, const SweepMetric &m, const QString &device)
+{
+    const SweepValue v = sweepValue(r, m, device);
+    if (!v.present)
+        return QStringLiteral("-");
+    const int decimals = m.unit == QLatin1String("ms")                      ? 2
+        : (m.unit == QLatin1String("1/s") || m.unit == QLatin1String("us")) ? 0
+                                                                            : 1;
+    QString text = QString::number(v.mean, 'f', decimals);
+    if (v.spread > 0)
+        text += QStringLiteral(" ±") + QString::number(v.spread, 'f', decimals);
+    return text;
+}
+
+// The metrics of `keys` with a non-zero mean somewhere (a write sweep's read columns go).
+QList<const SweepMetric *> shownMetrics(
+    const QList<SweepPointResult> &results, const QStringList &devices, std::initializer_list<const char *> keys)
+{
+    QList<const SweepMetric *> shown;
+    for (const char *key : keys) {
+        const SweepMetric *m = sweepMetric(QString::fromLatin1(key));
+        const bool any = std::any_of(devices.begin(), devices.end(),
+            [&](const QString &device) { return !sweepMetricIsZero(results, *m, device); });
+        if (any)
+            shown << m;
+    }
+    return shown;
+}
+
+QString metricHeader(const SweepMetric &m)
+{
+    return esc(m.unit.isEmpty() ? m.label : QStringLiteral("%1 (%2)").arg(m.label, m.unit));
+}
+
+void sweepSection(
+    QString &h, const ReportSweep &s, const std::function<QString(const ReportChart &)> &src, bool forPrint)
+{
+    const SweepRequest &q = s.request;
+    const QList<SweepPointResult> &results = s.outcome.results;
+    h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Sweep"));
+    QStringList swept;
+    for (const SweepParameter &p : q.parameters)
+        swept << QStringLiteral("<b>%1</b> over %2").arg(esc(p.attribute), esc(p.values.join(QStringLiteral(", "))));
+    QStringList workloads;
+    for (const FioJob &job : q.workloads)
+        workloads << esc(sweepWorkloadName(job));
+    h += QStringLiteral("<p>%1</p>")
+             .arg(QCoreApplication::translate("Report",
+                 "On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean "
+                 "over a point's runs; ± is their spread (sample standard deviation). Results from %8.")
+                      .arg(esc(q.device),
+                          q.withPaths ? QCoreApplication::translate("Report", " and its paths") : QString(),
+                          swept.join(QStringLiteral("; ")), workloads.join(QStringLiteral(", ")))
+                      .arg(q.repeats)
+                      .arg(q.settleSeconds)
+                      .arg(q.warmupSeconds)
+                      .arg(esc(QDir(s.directory).filePath(QLatin1String(SweepManifestName)))));
+    if (s.outcome.stopped)
+        h += QStringLiteral("<p><b>%1</b></p>")
+                 .arg(QCoreApplication::translate(
+                     "Report", "The sweep was stopped: the points below are those measured."));
+    if (!s.outcome.error.isEmpty())
+        h += QStringLiteral("<p><b>%1</b></p>")
+                 .arg(QCoreApplication::translate("Report", "The sweep failed: %1").arg(esc(s.outcome.error)));
+
+    const auto pointCells = [&](const SweepPointResult &r) {
+        QString cells = QStringLiteral("<td>%1</td>").arg(r.point.index + 1);
+        for (const SweepSetting &setting : r.point.settings)
+            cells += QStringLiteral("<td>%1</td>").arg(esc(setting.value));
+        cells += QStringLiteral("<td>%1</td><td>%2</td>")
+                     .arg(esc(sweepWorkloadName(q.workloads.value(r.point.workload))))
+                     .arg(r.repeats);
+        return cells;
+    };
+    QString pointHeader = QStringLiteral("<th>#</th>");
+    for (const SweepParameter &p : q.parameters)
+        pointHeader += QStringLiteral("<th>%1</th>").arg(esc(sweepParameterName(p.attribute)));
+    pointHeader
+        += QStringLiteral("<th>%1</th><th>%2</th>")
+               .arg(QCoreApplication::translate("Report", "workload"), QCoreApplication::translate("Report", "runs"));
+
+    // fio, per point.
+    const QList<const SweepMetric *> fio = shownMetrics(results, { QString() },
+        { "read_iops", "write_iops", "read_bytes_per_second", "write_bytes_per_second", "clat_p50_us", "clat_p99_us",
+            "clat_p99_9_us" });
+    h += QStringLiteral("<h3>%1</h3>").arg(QCoreApplication::translate("Report", "fio per point")) + table(forPrint);
+    h += QStringLiteral("<tr>") + pointHeader;
+    for (const SweepMetric *m : fio)
+        h += QStringLiteral("<th>%1</th>").arg(metricHeader(*m));
+    h += QStringLiteral("</tr>");
+    for (const SweepPointResult &r : results) {
+        h += QStringLiteral("<tr>") + pointCells(r);
+        for (const SweepMetric *m : fio)
+            h += QStringLiteral("<td align=\"right\">%1</td>").arg(meanSpread(r, *m, QString()));
+        h += QStringLiteral("</tr>");
+    }
+    h += QStringLiteral("</table>");
+
+    // iostat -x of the device and each path, per point.
+    const QStringList devices = sweepDevices(q.device, results);
+    const QList<const SweepMetric *> iostat = shownMetrics(results, devices,
+        { "r/s", "w/s", "rrqm", "wrqm", "rareq-sz", "wareq-sz", "r_await", "w_await", "aqu-sz", "util" });
+    h += QStringLiteral("<h3>%1</h3>").arg(QCoreApplication::translate("Report", "iostat -x per point and device"))
+        + table(forPrint);
+    h += QStringLiteral("<tr>") + pointHeader
+        + QStringLiteral("<th>%1</th>").arg(QCoreApplication::translate("Report", "device"));
+    for (const SweepMetric *m : iostat)
+        h += QStringLiteral("<th>%1</th>").arg(metricHeader(*m));
+    h += QStringLiteral("</tr>");
+    // A device without I/O at a point (a path of a standby group) is named under the table, not a row of zeros.
+    QStringList idle;
+    const auto moved = [](const QJsonObject &m) {
+        return m.value(QLatin1String("r/s")).toDouble() > 0 || m.value(QLatin1String("w/s")).toDouble() > 0;
+    };
+    for (const SweepPointResult &r : results) {
+        for (const QString &device : devices) {
+            if (!r.devices.contains(device))
+                continue;
+            if (!moved(r.devices.value(device).toObject())) {
+                if (!idle.contains(device))
+                    idle << device;
+                continue;
+            }
+            h += QStringLiteral("<tr>") + pointCells(r) + QStringLiteral("<td>%1</td>").arg(esc(device));
+            for (const SweepMetric *m : iostat)
+                h += QStringLiteral("<td align=\"right\">%1</td>").arg(meanSpread(r, *m, device));
+            h += QStringLiteral("</tr>");
+        }
+    }
+    h += QStringLiteral("</table>");
+    if (!idle.isEmpty())
+        h += QStringLiteral("<p>%1</p>")
+                 .arg(
+                     QCoreApplication::translate("Report", "Without I/O at some or every point (not listed there): %1.")
+                         .arg(esc(idle.join(QStringLiteral(", ")))));
+
+    // In print the title is drawn in the chart (sweepreport.cpp): a page break never parts them.
+    for (const ReportChart &c : s.charts) {
+        h += forPrint
+            ? QStringLiteral("<p><img src=\"%1\"></p>").arg(src(c))
+            : QStringLiteral("<h3>%1</h3><figure><img src=\"%2\" alt=\"%1\"></figure>").arg(esc(c.title), src(c));
+    }
+    if (!s.outcome.restored.isEmpty() || !s.outcome.restoreErrors.isEmpty()) {
+        h += QStringLiteral("<h3>%1</h3><p>")
+                 .arg(QCoreApplication::translate("Report", "Restored when the sweep ended"));
+        for (const QString &line : s.outcome.restored)
+            h += esc(line) + QStringLiteral("<br>");
+        for (const QString &line : s.outcome.restoreErrors)
+            h += QStringLiteral("<b>%1</b><br>")
+                     .arg(QCoreApplication::translate("Report", "not restored: %1").arg(esc(line)));
+        h += QStringLiteral("</p>");
+    }
+    if (!s.charts.isEmpty() && s.outcome.results.size() > 0)
+        h += QStringLiteral("<p>%1</p>")
+                 .arg(QCoreApplication::translate("Report",
+                     "The sections below report on the first recording of each point: its configuration as recorded, "
+                     "how the "
+                     "points differ, and its statistics."));
+}
+
 } // namespace
 
 QStringList reportMarkerKey(const AlignedCharts &charts)
@@ -357,7 +519,14 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
         names.append(rec.displayName());
     //: between the names of the recordings compared, spaces included
     const QString vs = QCoreApplication::translate("Report", " vs ");
-    const QString title = QCoreApplication::translate("Report", "dmtune report: %1").arg(names.join(vs));
+    QString title = QCoreApplication::translate("Report", "dmtune report: %1").arg(names.join(vs));
+    if (r.sweep) {
+        QStringList swept;
+        for (const SweepParameter &p : r.sweep->request.parameters)
+            swept << sweepParameterName(p.attribute) + QLatin1Char(' ') + p.values.join(QStringLiteral(", "));
+        title = QCoreApplication::translate("Report", "dmtune sweep report: %1, %2")
+                    .arg(r.sweep->request.device, swept.join(QStringLiteral("; ")));
+    }
     QString h = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title>").arg(esc(title));
     if (!forPrint) {
         h += QStringLiteral("<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
@@ -371,13 +540,17 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
                  QCoreApplication::translate("Report", "Generated %1 by dmtune %2.")
                      .arg(r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")),
                          QStringLiteral(DMTUNE_VERSION)));
-    recordingsSection(h, r, forPrint);
-    fioSection(h, r, forPrint);
-    chartsSection(h, r, imageSource, forPrint);
-    statsSection(h, r, forPrint);
-    eventsSection(h, r, forPrint);
-    configSection(h, r, forPrint);
-    formulaSection(h, r, forPrint);
+    if (r.sweep)
+        sweepSection(h, *r.sweep, imageSource, forPrint);
+    if (!r.recordings.isEmpty()) {
+        recordingsSection(h, r, forPrint);
+        fioSection(h, r, forPrint);
+        chartsSection(h, r, imageSource, forPrint);
+        statsSection(h, r, forPrint);
+        eventsSection(h, r, forPrint);
+        configSection(h, r, forPrint);
+        formulaSection(h, r, forPrint);
+    }
     h += QStringLiteral("</body></html>\n");
     return h;
 }

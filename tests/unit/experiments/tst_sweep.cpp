@@ -2,6 +2,7 @@
 // checks and JSON form, and the mean and spread over repeats, on numbers measured with dmtunectl sweep (a direct-I/O
 // loop device, batched-write-4k for 3 s, nomerges 0 and 2, 2 repeats) and in the lab VM.
 #include "experiments/sweep.h"
+#include "experiments/sweepseries.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -277,6 +278,51 @@ private Q_SLOTS:
             = summarizeSweep(sweepPoints(r), { measured(0, 1, 10, { { u"w/s"_s, 10.0 } }) });
         const QString csv = sweepResultsCsv(r, results);
         QVERIFY2(csv.contains(u"1,0,\"/tmp/a,\"\"b\"\".fio\",fio,write_iops,10,0,1"_s), qPrintable(csv));
+    }
+
+    // The chart's series: one per workload and value of the second parameter, x the index of the first
+    // parameter's value, the mean and spread scaled to the metric's unit; the devices the sweep's own first.
+    void chartSeries()
+    {
+        SweepRequest r = twoByTwo(); // queue_depth 2,32 x nr_requests 64,256 x 2 workloads = 8 points
+        r.device = u"loop0"_s; // as measured() names it
+        const QList<SweepPoint> points = sweepPoints(r);
+        QList<SweepMeasurement> runs;
+        for (const SweepPoint &p : points) {
+            for (int repeat = 1; repeat <= 2; ++repeat) {
+                SweepMeasurement m = measured(p.index, repeat, 1000.0 * (p.index + 1) + repeat,
+                    { { u"w/s"_s, 100.0 }, { u"wrqm"_s, 10.0 * p.index + repeat } });
+                m.fio.insert(u"write_bytes_per_second"_s, 1048576.0 * (p.index + 1));
+                m.devices.insert(u"sdb"_s, QJsonObject { { u"w/s"_s, 50.0 }, { u"wrqm"_s, 0.0 } });
+                runs << m;
+            }
+        }
+        const QList<SweepPointResult> results = summarizeSweep(points, runs);
+        QCOMPARE(sweepDevices(u"loop0"_s, results), QStringList({ u"loop0"_s, u"sdb"_s }));
+
+        const SweepChartData wrqm = sweepChartData(r, results, *sweepMetric(u"wrqm"_s), u"loop0"_s);
+        QCOMPARE(wrqm.xTitle, u"queue_depth"_s);
+        QCOMPARE(wrqm.xLabels, QStringList({ u"2"_s, u"32"_s }));
+        QCOMPARE(wrqm.yTitle, u"%wrqm (%) of loop0"_s);
+        QCOMPARE(wrqm.series.size(), 4);
+        QCOMPARE(wrqm.series.at(0).name, u"batched-write-4k nr_requests=64"_s);
+        QCOMPARE(wrqm.series.at(1).name, u"seq-write-4k-64jobs nr_requests=64"_s);
+        QCOMPARE(wrqm.series.at(2).name, u"batched-write-4k nr_requests=256"_s);
+        // batched-write-4k at nr_requests=64: points 0 (queue_depth 2) and 4 (queue_depth 32).
+        QCOMPARE(wrqm.series.at(0).x, QList<int>({ 0, 1 }));
+        QCOMPARE(wrqm.series.at(0).mean, QList<double>({ 1.5, 41.5 }));
+        QVERIFY(qAbs(wrqm.series.at(0).spread.at(0) - 0.71) < 0.01);
+
+        const SweepChartData bandwidth
+            = sweepChartData(r, results, *sweepMetric(u"write_bytes_per_second"_s), u"loop0"_s);
+        QCOMPARE(bandwidth.yTitle, u"fio write bandwidth (MiB/s)"_s);
+        QCOMPARE(bandwidth.series.at(1).mean, QList<double>({ 2.0, 6.0 })); // points 1 and 5, in MiB/s
+
+        QVERIFY(sweepMetricIsZero(results, *sweepMetric(u"wrqm"_s), u"sdb"_s));
+        QVERIFY(sweepMetricIsZero(results, *sweepMetric(u"rrqm"_s), u"loop0"_s));
+        QVERIFY(!sweepMetricIsZero(results, *sweepMetric(u"wrqm"_s), u"loop0"_s));
+        QVERIFY(!sweepValue(results.first(), *sweepMetric(u"wrqm"_s), u"sdz"_s).present);
+        QVERIFY(sweepChartData(r, results, *sweepMetric(u"wrqm"_s), u"sdz"_s).series.isEmpty());
     }
 };
 

@@ -162,6 +162,7 @@ private Q_SLOTS:
         QTest::newRow("record show") << L({ "record", "show", "a.rec" }) << S("2:a.rec:in");
         QTest::newRow("report") << L({ "report", "a.rec", "b.rec", "--out", "r.pdf" })
                                 << S("4:r.pdf:out,1:a.rec:in,2:b.rec:in");
+        QTest::newRow("report of a sweep") << L({ "report", "--sweep", "recs", "-o", "r.html" }) << S("4:r.html:out");
         QTest::newRow("stdout is no file") << L({ "preset", "export", "p.json", "-o", "-" }) << S("2:p.json:name");
     }
     void nearSideFiles()

@@ -91,17 +91,21 @@ private Q_SLOTS:
 
     void sweepsQueueDepth()
     {
-        const vm::Run r = vm::run(m_ctl, sweepArgs(u"2,8,32"_s), 300000);
+        // Recorded into the output folder: the results reopen from there (below, and `dmtune --sweep DIR`).
+        const QString recordDir = m_out + u"/sweep-recordings"_s;
+        QDir(recordDir).removeRecursively();
+        const QStringList args = sweepArgs(u"2,8,32"_s) + QStringList { u"--record-dir"_s, recordDir };
+        const vm::Run r = vm::run(m_ctl, args, 300000);
         vm::saveFile(m_out + u"/sweep.json"_s, r.out);
         vm::saveFile(m_out + u"/sweep.err"_s, r.err);
-        QVERIFY2(r.exitCode == 0, qPrintable(vm::describe(m_ctl, sweepArgs(u"2,8,32"_s), r)));
+        QVERIFY2(r.exitCode == 0, qPrintable(vm::describe(m_ctl, args, r)));
         m_sweep = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonArray points = m_sweep.value("points"_L1).toArray();
         QCOMPARE(points.size(), 3);
         for (const QJsonValue &v : points) {
             const QJsonObject p = v.toObject();
             QCOMPARE(p.value("repeats"_L1).toInt(), 2);
-            QCOMPARE(p.value("recordings"_L1).toArray().size(), 0);
+            QCOMPARE(p.value("recordings"_L1).toArray().size(), 2);
             const QJsonObject map = p.value("devices"_L1).toObject().value(m_lab.dm).toObject();
             QVERIFY2(map.value("w/s"_L1).toDouble() > 100, QJsonDocument(p).toJson().constData());
             QVERIFY(p.value("fio"_L1).toObject().value("write_iops"_L1).toDouble() > 100);
@@ -126,6 +130,15 @@ private Q_SLOTS:
         QVERIFY(m_sweep.value("restored"_L1).toArray().size() >= m_lab.paths.size());
         QCOMPARE(m_sweep.value("stopped"_L1).toBool(), false);
         verifyDepthsRestored();
+        // Reopened from its recordings' folder: the same points, the same means.
+        const vm::Run reopened = vm::run(m_ctl, { u"sweep"_s, u"--open"_s, recordDir, u"--json"_s }, 30000);
+        QVERIFY2(reopened.exitCode == 0, qPrintable(reopened.err));
+        const QJsonArray again = QJsonDocument::fromJson(reopened.out.toUtf8()).object().value("points"_L1).toArray();
+        QCOMPARE(again.size(), points.size());
+        for (int i = 0; i < points.size(); ++i) {
+            QCOMPARE(again.at(i).toObject().value("params"_L1), points.at(i).toObject().value("params"_L1));
+            QCOMPARE(again.at(i).toObject().value("devices"_L1), points.at(i).toObject().value("devices"_L1));
+        }
     }
 
     // The same points made one by one, as a user does by hand: set, then run, twice each (recorded). %wrqm, what

@@ -1,0 +1,164 @@
+// The Experiment panel on a loop device made here (root, offscreen):
+//   * nomerges over 0 and 2 under batched-write-4k, run from the panel: the plan dialog, the run on the panel's
+//     thread, the table filled point by point (merges at 0, none at 2), the old nomerges back, the recordings'
+//     folder reopening into the same table;
+//   * the panel destroyed during the second point (the window closed): fio stopped and nomerges back before the
+//     destructor returns.
+#include "../../live/scratchloop.h"
+#include "experiments/experimentpanel.h"
+#include "experiments/sweepresultsmodel.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace dmtune;
+using dmtune::live::ScratchLoop;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+DeviceSnapshot snapshotWith(const QString &name)
+{
+    DeviceSnapshot s;
+    BlockDevice d;
+    d.name = name;
+    d.sizeBytes = 256LL << 20;
+    s.devices << d;
+    return s;
+}
+
+int column(const QAbstractItemModel *model, const QString &header)
+{
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (model->headerData(c, Qt::Horizontal).toString() == header)
+            return c;
+    }
+    return -1;
+}
+
+void fill(ExperimentPanel &panel, const ScratchLoop &loop, const QString &recordDir)
+{
+    panel.setSnapshot(snapshotWith(loop.name()));
+    QVERIFY(panel.selectDevice(loop.name()));
+    panel.setParameters(u"nomerges=0,2"_s);
+    panel.setWorkloads({ u"batched-write-4k"_s });
+    panel.setRepeats(1);
+    panel.setRuntimeSeconds(2);
+    panel.setSettleSeconds(0);
+    panel.setRecordDirectory(recordDir);
+}
+
+// Run pressed, then the plan dialog's button once it is open.
+bool confirmPlan(ExperimentPanel &panel)
+{
+    panel.run();
+    if (!QTest::qWaitFor([&] { return panel.pendingConfirmation() != nullptr || !panel.isBusy(); }, 20000))
+        return false;
+    PlanDialog *dialog = panel.pendingConfirmation();
+    if (!dialog || !dialog->runButton()->isEnabled())
+        return false;
+    dialog->runButton()->click();
+    return QTest::qWaitFor([&] { return panel.isRunning(); }, 20000);
+}
+
+} // namespace
+
+class TestLiveExperimentPanel : public QObject {
+    Q_OBJECT
+    SysfsRoot m_sys;
+
+    QString nomerges(const ScratchLoop &loop) const
+    {
+        return m_sys.readOr(u"block/%1/queue/nomerges"_s.arg(loop.name())).trimmed();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString reason = ScratchLoop::unavailableReason({ u"losetup"_s, u"fio"_s });
+        if (!reason.isEmpty())
+            QSKIP(qPrintable(reason));
+    }
+
+    void sweepsNomergesFromThePanel()
+    {
+        ScratchLoop loop;
+        const QString problem = loop.createWithMqDeadline(m_sys, 256LL << 20);
+        if (!problem.isEmpty())
+            QSKIP(qPrintable(problem));
+        QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s)); // restored as found, not to the default
+        QTemporaryDir dir;
+        const QString recordDir = dir.filePath(u"sweep"_s);
+        ExperimentPanel panel(m_sys);
+        panel.resize(1400, 800);
+        panel.show();
+        fill(panel, loop, recordDir);
+        QSignalSpy finished(&panel, &ExperimentPanel::sweepFinished);
+        QVERIFY2(confirmPlan(panel), qPrintable(panel.statusText()));
+        QVERIFY2(finished.wait(90000), qPrintable(panel.logText()));
+        const SweepOutcome outcome = panel.lastOutcome();
+        QVERIFY2(outcome.error.isEmpty() && !outcome.stopped, qPrintable(outcome.error));
+        QVERIFY2(panel.statusText().startsWith(u"Done: 2 points"_s), qPrintable(panel.statusText()));
+        QCOMPARE(nomerges(loop), u"1"_s);
+        QVERIFY2(
+            panel.logText().contains(u"restored: %1 nomerges 2 -> 1"_s.arg(loop.name())), qPrintable(panel.logText()));
+
+        const QAbstractItemModel *model = panel.resultsView()->model();
+        QCOMPARE(model->rowCount(), 2);
+        const int wrqm = column(model, u"%wrqm (%)"_s);
+        const int size = column(model, u"wareq-sz (kB)"_s);
+        QVERIFY(wrqm > 0 && size > 0);
+        const double merged = model->index(0, wrqm).data(Qt::UserRole).toDouble();
+        qInfo() << "nomerges=0: %wrqm" << merged << "wareq-sz" << model->index(0, size).data(Qt::UserRole).toDouble()
+                << "| nomerges=2: %wrqm" << model->index(1, wrqm).data(Qt::UserRole).toDouble();
+        QVERIFY(merged > 50);
+        QCOMPARE(model->index(1, wrqm).data(Qt::UserRole).toDouble(), 0.0);
+        QCOMPARE(model->index(1, size).data(Qt::UserRole).toDouble(), 4.0);
+        QVERIFY(QFileInfo::exists(recordDir + u"/point-01-repeat-1.dmrec"_s));
+
+        // Reopened from the folder: the same numbers.
+        ExperimentPanel again(m_sys);
+        QVERIFY2(again.openResults(recordDir), qPrintable(again.statusText()));
+        QCOMPARE(again.resultsModel()->rowCount(), 2);
+        QCOMPARE(again.resultsModel()->index(0, wrqm).data(Qt::UserRole).toDouble(), merged);
+    }
+
+    void closingThePanelRestores()
+    {
+        ScratchLoop loop;
+        const QString problem = loop.createWithMqDeadline(m_sys, 256LL << 20);
+        if (!problem.isEmpty())
+            QSKIP(qPrintable(problem));
+        QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s));
+        auto panel = std::make_unique<ExperimentPanel>(m_sys);
+        fill(*panel, loop, QString());
+        panel->setRuntimeSeconds(20);
+        QVERIFY2(confirmPlan(*panel), qPrintable(panel->statusText()));
+        QVERIFY(QTest::qWaitFor([&] { return nomerges(loop) == u"0"_s; }, 20000));
+        QTest::qWait(1500); // fio is running on the first point
+        panel.reset(); // the window closes
+        QCOMPARE(nomerges(loop), u"1"_s);
+        // No fio left with the device on its command line, and the sweep's O_EXCL hold let go.
+        const QDir proc(u"/proc"_s);
+        for (const QString &pid : proc.entryList(QDir::Dirs)) {
+            QFile cmdline(proc.filePath(pid + u"/cmdline"_s));
+            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly)) {
+                const QByteArray argv = cmdline.readAll();
+                QVERIFY2(!(argv.startsWith("fio") && argv.contains(loop.devicePath().toUtf8())), argv.constData());
+            }
+        }
+        const int fd = ::open(loop.devicePath().toLocal8Bit().constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
+        QVERIFY2(fd >= 0, "the device is still held");
+        ::close(fd);
+    }
+};
+
+QTEST_MAIN(TestLiveExperimentPanel)
+#include "tst_live_experimentpanel.moc"

@@ -1,0 +1,658 @@
+#include "experiments/experimentpanel.h"
+
+#include "devices/devicelabels.h"
+#include "experiments/sweepchart.h"
+#include "experiments/sweepresultsmodel.h"
+#include "experiments/sweeprunner.h"
+#include "jobs/jobtracker.h"
+#include "ops/plandialog.h"
+#include "recordings/recordingsfolder.h"
+#include "reports/sweepreport.h"
+#include "workloads/fiorun.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+
+QSpinBox *spin(int minimum, int maximum, int value, const QString &suffix)
+{
+    auto *s = new QSpinBox;
+    s->setRange(minimum, maximum);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    return s;
+}
+
+} // namespace
+
+ExperimentPanel::ExperimentPanel(SysfsRoot root, QWidget *parent)
+    : QWidget(parent)
+    , m_root(std::move(root))
+    , m_model(new SweepResultsModel(this))
+    , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
+{
+    qRegisterMetaType<dmtune::SweepMeasurement>();
+    qRegisterMetaType<dmtune::SweepOutcome>();
+    buildUi();
+    updateButtons();
+}
+
+ExperimentPanel::~ExperimentPanel()
+{
+    // A running sweep stops here and its values go back before the window is gone (the runner's destructor
+    // stops fio and restores, on its own thread; this one waits for it).
+    destroyRunner();
+    if (m_thread) {
+        m_thread->quit();
+        m_thread->wait();
+    }
+    delete m_jobs;
+    m_jobs = nullptr;
+}
+
+void ExperimentPanel::buildUi()
+{
+    auto *form = new QFormLayout;
+    m_device = new QComboBox;
+    m_device->setObjectName(QStringLiteral("sweepDevice"));
+    form->addRow(tr("Device:"), m_device);
+    m_param1 = new QLineEdit;
+    m_param1->setObjectName(QStringLiteral("sweepParam1"));
+    m_param1->setPlaceholderText(QStringLiteral("queue_depth=2,8,32"));
+    form->addRow(tr("Parameter:"), m_param1);
+    m_param2 = new QLineEdit;
+    m_param2->setObjectName(QStringLiteral("sweepParam2"));
+    m_param2->setPlaceholderText(tr("optional, e.g. nr_requests=64,256"));
+    form->addRow(tr("Second parameter:"), m_param2);
+    m_withPaths = new QCheckBox(tr("Write the values on a map's paths too"));
+    form->addRow(QString(), m_withPaths);
+    m_templates = new QListWidget;
+    m_templates->setObjectName(QStringLiteral("sweepTemplates"));
+    for (const FioJob &job : fioTemplates()) {
+        auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(job.id, job.title), m_templates);
+        item->setData(Qt::UserRole, job.id);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    m_templates->setMaximumHeight(110);
+    form->addRow(tr("Workloads:"), m_templates);
+    auto *jobRow = new QHBoxLayout;
+    m_jobFiles = new QLineEdit;
+    m_jobFiles->setPlaceholderText(tr("fio job files, separated by ';'"));
+    auto *browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("fio job files"), QString(), tr("fio job files (*.fio *.ini *.job);;All files (*)"));
+        if (!files.isEmpty())
+            m_jobFiles->setText(files.join(QLatin1Char(';')));
+    });
+    jobRow->addWidget(m_jobFiles, 1);
+    jobRow->addWidget(browse);
+    form->addRow(tr("Job files:"), jobRow);
+    auto *numbers = new QHBoxLayout;
+    m_repeats = spin(1, MaxSweepRepeats, 2, QString());
+    m_repeats->setToolTip(tr("Runs per point: the results give the mean and the spread (sample standard deviation)"));
+    m_runtime = spin(0, 3600, 5, tr(" s"));
+    m_runtime->setSpecialValueText(tr("template's"));
+    m_runtime->setToolTip(tr("Seconds of I/O per run, for templates"));
+    m_warmup = spin(0, 600, 0, tr(" s"));
+    m_warmup->setToolTip(tr("fio's ramp_time, for templates: I/O that is not measured"));
+    m_settle = spin(0, 600, 1, tr(" s"));
+    m_settle->setToolTip(tr("Seconds between writing a point's values and starting fio"));
+    for (const auto &[label, box] : { std::pair { tr("repeats"), m_repeats }, std::pair { tr("runtime"), m_runtime },
+             std::pair { tr("warm-up"), m_warmup }, std::pair { tr("settle"), m_settle } }) {
+        numbers->addWidget(new QLabel(label));
+        numbers->addWidget(box);
+    }
+    numbers->addStretch(1);
+    form->addRow(tr("Each point:"), numbers);
+    auto *recordRow = new QHBoxLayout;
+    m_record = new QCheckBox(tr("Record to"));
+    m_record->setChecked(true);
+    m_recordDir = new QLineEdit;
+    m_recordDir->setPlaceholderText(tr("a new folder under %1").arg(recordingsDirectory()));
+    recordRow->addWidget(m_record);
+    recordRow->addWidget(m_recordDir, 1);
+    form->addRow(tr("Recordings:"), recordRow);
+
+    auto *buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("&Run sweep…"));
+    m_run->setObjectName(QStringLiteral("sweepRun"));
+    m_stop = new QPushButton(tr("S&top"));
+    m_open = new QPushButton(tr("&Open results…"));
+    connect(m_run, &QPushButton::clicked, this, &ExperimentPanel::run);
+    connect(m_stop, &QPushButton::clicked, this, &ExperimentPanel::stop);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("A sweep's folder"), recordingsDirectory());
+        if (!dir.isEmpty())
+            openResults(dir);
+    });
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    buttons->addWidget(m_open);
+    m_report = new QPushButton(tr("Re&port…"));
+    m_report->setToolTip(tr("The sweep's report, HTML or PDF: results per point, charts, each point's configuration"));
+    connect(m_report, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep report"),
+            QDir(m_shownDir).filePath(QStringLiteral("report.html")), tr("HTML (*.html);;PDF (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        const Status written = writeReport(path);
+        setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
+    });
+    buttons->addWidget(m_report);
+    buttons->addStretch(1);
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_log = new QPlainTextEdit;
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000);
+    m_log->setMinimumHeight(2 * m_log->fontMetrics().height());
+    m_log->setPlaceholderText(tr("Each point's writes, read back, and each run's numbers appear here."));
+
+    // The form scrolls (on a small screen the results keep their rows, and the Workload dock its own); the
+    // buttons, the status and the log stay in view under it.
+    auto *formBox = new QWidget;
+    formBox->setLayout(form);
+    auto *formScroll = new QScrollArea;
+    formScroll->setWidget(formBox);
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(formScroll, 3);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_status);
+    leftLayout->addWidget(m_log, 1);
+
+    auto *pick = new QHBoxLayout;
+    m_resultDevice = new QComboBox;
+    m_resultDevice->setObjectName(QStringLiteral("sweepResultDevice"));
+    m_resultDevice->setToolTip(tr("Whose iostat numbers the table and the chart show: the device or one of its paths"));
+    m_metric = new QComboBox;
+    m_metric->setObjectName(QStringLiteral("sweepMetric"));
+    for (const SweepMetric &m : sweepMetrics())
+        m_metric->addItem(m.label, m.key);
+    m_metric->setCurrentIndex(m_metric->findData(QStringLiteral("wrqm")));
+    pick->addWidget(new QLabel(tr("Results of:")));
+    pick->addWidget(m_resultDevice);
+    pick->addSpacing(12);
+    pick->addWidget(new QLabel(tr("Chart:")));
+    pick->addWidget(m_metric);
+    pick->addStretch(1);
+    connect(m_resultDevice, &QComboBox::currentIndexChanged, this, [this] {
+        m_model->setDevice(m_resultDevice->currentText());
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_table->setColumnHidden(c, m_model->isZeroColumn(c));
+        updateChart();
+    });
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &ExperimentPanel::updateChart);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("sweepResults"));
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Rows one line high, and the header and three points at least, however small the window: a clipped table
+    // hides the results.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    // (The header has no sections yet, so no height of its own: a line and its margins.)
+    m_table->setMinimumHeight(m_table->fontMetrics().height() + 12 + 3 * m_table->verticalHeader()->defaultSectionSize()
+        + 2 * m_table->frameWidth() + m_table->horizontalScrollBar()->sizeHint().height() + 4);
+    m_chart = new SweepChart;
+
+    // The form and the chart side by side; the table, wide (fio's and iostat's columns), under both.
+    auto *chartBox = new QWidget;
+    auto *chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addLayout(pick);
+    chartLayout->addWidget(m_chart, 1);
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->addWidget(left);
+    top->addWidget(chartBox);
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
+    // A layout, not a splitter: it gives the table at least its minimum (three points) at any window size.
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(top, 3);
+    layout->addWidget(m_table, 1);
+}
+
+void ExperimentPanel::setSnapshot(const DeviceSnapshot &snapshot)
+{
+    m_snapshot = snapshot;
+    const QString keep = m_device->currentData().toString();
+    const QSignalBlocker block(m_device);
+    m_device->clear();
+    m_device->addItem(tr("(choose a device)"), QString());
+    for (const BlockDevice &d : snapshot.devices) {
+        QString text = d.name;
+        if (const MultipathMap *map = snapshot.map(d.name))
+            text += QStringLiteral("  (%1)").arg(map->name);
+        if (d.sizeBytes > 0)
+            text += QStringLiteral("  ") + formatSize(d.sizeBytes);
+        m_device->addItem(text, d.name);
+    }
+    selectDevice(keep);
+}
+
+bool ExperimentPanel::selectDevice(const QString &name)
+{
+    const int i = m_device->findData(name);
+    if (i < 0)
+        return false;
+    m_device->setCurrentIndex(i);
+    return true;
+}
+
+QString ExperimentPanel::currentDevice() const
+{
+    return m_device->currentData().toString();
+}
+
+void ExperimentPanel::setParameters(const QString &first, const QString &second)
+{
+    m_param1->setText(first);
+    m_param2->setText(second);
+}
+
+void ExperimentPanel::setWithPaths(bool on)
+{
+    m_withPaths->setChecked(on);
+}
+
+void ExperimentPanel::setWorkloads(const QStringList &templateIds, const QStringList &jobFiles)
+{
+    for (int i = 0; i < m_templates->count(); ++i) {
+        QListWidgetItem *item = m_templates->item(i);
+        item->setCheckState(templateIds.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_jobFiles->setText(jobFiles.join(QLatin1Char(';')));
+}
+
+void ExperimentPanel::setRepeats(int repeats)
+{
+    m_repeats->setValue(repeats);
+}
+
+void ExperimentPanel::setRuntimeSeconds(int seconds)
+{
+    m_runtime->setValue(seconds);
+}
+
+void ExperimentPanel::setSettleSeconds(int seconds)
+{
+    m_settle->setValue(seconds);
+}
+
+void ExperimentPanel::setRecordDirectory(const QString &dir)
+{
+    m_record->setChecked(!dir.isEmpty());
+    m_recordDir->setText(dir);
+}
+
+void ExperimentPanel::setRequest(const SweepRequest &request)
+{
+    selectDevice(request.device);
+    const auto text = [](const SweepParameter &p) {
+        return sweepParameterName(p.attribute) + QLatin1Char('=') + p.values.join(QLatin1Char(','));
+    };
+    setParameters(request.parameters.isEmpty() ? QString() : text(request.parameters.first()),
+        request.parameters.size() > 1 ? text(request.parameters.at(1)) : QString());
+    setWithPaths(request.withPaths);
+    QStringList templates, jobFiles;
+    int runtime = 0;
+    for (const FioJob &job : request.workloads) {
+        if (job.isCustom()) {
+            jobFiles << job.jobFile;
+        } else {
+            templates << job.id;
+            runtime = job.runtimeSeconds;
+        }
+    }
+    setWorkloads(templates, jobFiles);
+    setRepeats(request.repeats);
+    setRuntimeSeconds(runtime);
+    m_warmup->setValue(request.warmupSeconds);
+    setSettleSeconds(request.settleSeconds);
+    m_recordDir->clear(); // a new folder: the opened one already holds a sweep
+}
+
+Result<SweepRequest> ExperimentPanel::currentRequest() const
+{
+    SweepRequest request;
+    request.device = currentDevice();
+    if (request.device.isEmpty())
+        return Result<SweepRequest>::failure(tr("Choose the device to sweep"));
+    request.withPaths = m_withPaths->isChecked();
+    for (const QLineEdit *edit : { m_param1, m_param2 }) {
+        const QString text = edit->text().trimmed();
+        if (text.isEmpty())
+            continue;
+        const auto parameter = parseSweepParameter(text);
+        if (!parameter)
+            return Result<SweepRequest>::failure(parameter.errorMessage());
+        request.parameters.append(parameter.value());
+    }
+    if (request.parameters.isEmpty())
+        return Result<SweepRequest>::failure(tr("Give a parameter and its values: queue_depth=2,8,32"));
+    for (int i = 0; i < m_templates->count(); ++i) {
+        const QListWidgetItem *item = m_templates->item(i);
+        if (item->checkState() != Qt::Checked)
+            continue;
+        FioJob job = *fioTemplate(item->data(Qt::UserRole).toString());
+        if (m_runtime->value() > 0)
+            job.runtimeSeconds = m_runtime->value();
+        request.workloads.append(job);
+    }
+    for (const QString &file : m_jobFiles->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        FioJob job;
+        job.id = QStringLiteral("custom");
+        job.jobFile = QFileInfo(file.trimmed()).absoluteFilePath();
+        job.title = file.trimmed();
+        request.workloads.append(job);
+    }
+    if (request.workloads.isEmpty())
+        return Result<SweepRequest>::failure(tr("Check a workload template or give a job file"));
+    request.repeats = m_repeats->value();
+    request.warmupSeconds = m_warmup->value();
+    request.settleSeconds = m_settle->value();
+    if (m_record->isChecked()) {
+        QString dir = m_recordDir->text().trimmed();
+        if (dir.isEmpty())
+            dir = QDir(recordingsDirectory())
+                      .filePath(QStringLiteral("sweep-")
+                          + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        request.recordDir = QFileInfo(dir).absoluteFilePath();
+    }
+    if (const Status valid = validateSweepRequest(request); !valid)
+        return Result<SweepRequest>::failure(valid.errorMessage);
+    return request;
+}
+
+void ExperimentPanel::run()
+{
+    if (isBusy())
+        return;
+    if (!m_root.isLive())
+        return setStatus(tr("A captured system is read-only: sweeps run on this machine's own devices"));
+    const auto request = currentRequest();
+    if (!request)
+        return setStatus(request.errorMessage());
+    m_checking = true;
+    updateButtons();
+    setStatus(tr("Planning the sweep on /dev/%1...").arg(request->device));
+    OperationEnvironment env;
+    env.sysfs = m_root;
+    const QJsonObject asked = sweepRequestToJson(request.value());
+    m_jobs->start(
+        QStringLiteral("plan experiment.sweep"),
+        [env, asked](JobContext &) { return planOperation(env, QString::fromLatin1(ExperimentSweepKind), asked); },
+        [this](const Result<OperationPlan> &plan) {
+            m_checking = false;
+            updateButtons();
+            if (!plan)
+                return setStatus(plan.errorMessage());
+            onPlanned(plan.value());
+        });
+}
+
+void ExperimentPanel::onPlanned(const OperationPlan &plan)
+{
+    if (!plan.refusals.isEmpty())
+        return setStatus(tr("Refused: %1").arg(plan.refusals.join(QLatin1String("; "))));
+    // Every sweep shows its plan (the points, what is written, what is restored): it changes a live system for
+    // minutes. A write to a device that holds data asks for its name.
+    setStatus(tr("Waiting for confirmation of the plan"));
+    m_confirm = new PlanDialog(plan, this);
+    m_confirm->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_confirm, &PlanDialog::answered, this,
+        [this, plan](const OperationAnswers &answers) { startChecked(plan, answers); });
+    connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(tr("Not started: not confirmed")); });
+    m_confirm->open();
+}
+
+void ExperimentPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers)
+{
+    const auto fio = FioRun::findFio();
+    if (!fio)
+        return setStatus(fio.errorMessage());
+    const SweepRequest request = preparedSweepOf(plan)->request;
+    if (!request.recordDir.isEmpty() && !QDir().mkpath(request.recordDir))
+        return setStatus(tr("Cannot create %1").arg(request.recordDir));
+    m_checking = true;
+    updateButtons();
+    OperationEnvironment env;
+    env.sysfs = m_root;
+    m_jobs->start(
+        QStringLiteral("check experiment.sweep"),
+        [env, plan, answers](JobContext &) { return startSweep(env, plan, answers); },
+        [this, program = fio.value()](const SweepStart &start) {
+            m_checking = false;
+            updateButtons();
+            if (!start.result.ok)
+                return setStatus(start.result.error);
+            launch(start.sweep, program);
+        });
+}
+
+void ExperimentPanel::launch(std::shared_ptr<const PreparedSweep> sweep, const QString &fio)
+{
+    if (!m_thread) {
+        m_thread = new QThread(this);
+        m_thread->setObjectName(QStringLiteral("sweep"));
+        m_threadContext = new QObject;
+        m_threadContext->moveToThread(m_thread);
+        connect(m_thread, &QThread::finished, m_threadContext, &QObject::deleteLater);
+        m_thread->start();
+    }
+    OperationEnvironment env;
+    env.sysfs = m_root;
+    // Made on its thread, so its timers, sampler and fio process live there.
+    SweepRunner *runner = nullptr;
+    QMetaObject::invokeMethod(
+        m_threadContext,
+        [&runner, env, sweep, fio] {
+            runner = new SweepRunner(env, sweep);
+            runner->setFioProgram(fio);
+        },
+        Qt::BlockingQueuedConnection);
+    m_runner = runner;
+    m_measurements.clear();
+    m_points = sweep->points;
+    m_outcome = {};
+    const SweepRequest request = sweep->request;
+    m_shownDir = request.recordDir;
+    showResults(request, {});
+    const int points = int(sweep->points.size());
+    connect(runner, &SweepRunner::pointApplied, this, [this, request, points](int point, const QStringList &changes) {
+        log(tr("point %1/%2: %3").arg(point + 1).arg(points).arg(sweepPointLabel(request, m_points.value(point))));
+        for (const QString &c : changes)
+            log(QStringLiteral("  ") + c);
+    });
+    connect(runner, &SweepRunner::runStarted, this, [this, points](int point, int repeat) {
+        setStatus(tr("Point %1 of %2, run %3: fio runs").arg(point + 1).arg(points).arg(repeat));
+    });
+    connect(runner, &SweepRunner::runFinished, this, &ExperimentPanel::onRunFinished);
+    connect(runner, &SweepRunner::finished, this, &ExperimentPanel::onFinished);
+    log(QStringLiteral("$ dmtunectl sweep %1 …").arg(request.device));
+    if (!request.recordDir.isEmpty())
+        log(tr("recording to %1").arg(request.recordDir));
+    Q_EMIT targetChosen(request.device);
+    QMetaObject::invokeMethod(runner, &SweepRunner::start, Qt::QueuedConnection);
+    setStatus(tr("Sweep started: %1 points x %2 runs").arg(points).arg(request.repeats));
+    updateButtons();
+}
+
+void ExperimentPanel::onRunFinished(const SweepMeasurement &measurement)
+{
+    m_measurements.append(measurement);
+    const QJsonObject device = measurement.devices.value(m_shown.device).toObject();
+    log(tr("  run %1: %2 IOPS, %3 %wrqm %4, wareq-sz %5 kB")
+            .arg(measurement.repeat)
+            .arg(measurement.fio.value(QLatin1String("read_iops")).toDouble()
+                    + measurement.fio.value(QLatin1String("write_iops")).toDouble(),
+                0, 'f', 0)
+            .arg(m_shown.device)
+            .arg(device.value(QLatin1String("wrqm")).toDouble(), 0, 'f', 1)
+            .arg(device.value(QLatin1String("wareq-sz")).toDouble(), 0, 'f', 1));
+    showResults(m_shown, summarizeSweep(m_points, m_measurements));
+}
+
+void ExperimentPanel::onFinished(const SweepOutcome &outcome)
+{
+    m_outcome = outcome;
+    showResults(m_shown, outcome.results);
+    for (const QString &line : outcome.restored)
+        log(tr("restored: %1").arg(line));
+    for (const QString &e : outcome.restoreErrors)
+        log(tr("NOT restored: %1").arg(e));
+    if (!outcome.manifestError.isEmpty())
+        log(tr("results not saved next to the recordings: %1").arg(outcome.manifestError));
+    if (!outcome.error.isEmpty())
+        setStatus(tr("The sweep failed: %1").arg(outcome.error));
+    else if (outcome.stopped)
+        setStatus(tr("Stopped; %1 run(s) measured; the original values are back").arg(m_measurements.size()));
+    else
+        setStatus(tr("Done: %1 points measured; the original values are back").arg(outcome.results.size()));
+    if (!outcome.restoreErrors.isEmpty())
+        setStatus(tr("Not every value could be put back: %1").arg(outcome.restoreErrors.join(QLatin1String("; "))));
+    destroyRunner();
+    updateButtons();
+    Q_EMIT sweepFinished(outcome);
+}
+
+void ExperimentPanel::destroyRunner()
+{
+    SweepRunner *runner = std::exchange(m_runner, nullptr);
+    if (!runner)
+        return;
+    disconnect(runner, nullptr, this, nullptr);
+    // On its thread, where its objects live; the destructor of a running one stops fio and restores.
+    QMetaObject::invokeMethod(
+        runner, [runner] { delete runner; }, Qt::BlockingQueuedConnection);
+}
+
+void ExperimentPanel::stop()
+{
+    if (!m_runner)
+        return;
+    setStatus(tr("Stopping: fio, then the original values..."));
+    QMetaObject::invokeMethod(m_runner, &SweepRunner::stop, Qt::QueuedConnection);
+}
+
+bool ExperimentPanel::openResults(const QString &dir)
+{
+    if (isRunning())
+        return false;
+    const auto manifest = readSweepManifestFile(dir);
+    if (!manifest) {
+        setStatus(manifest.errorMessage());
+        return false;
+    }
+    m_outcome = manifest->outcome;
+    m_shownDir = dir;
+    setRequest(manifest->request);
+    showResults(manifest->request, manifest->outcome.results);
+    setStatus(tr("%1: %2 points of a sweep on %3%4")
+                  .arg(QDir::toNativeSeparators(dir))
+                  .arg(manifest->outcome.results.size())
+                  .arg(manifest->request.device,
+                      manifest->outcome.stopped               ? tr(" (stopped)")
+                          : manifest->outcome.error.isEmpty() ? QString()
+                                                              : tr(" (failed: %1)").arg(manifest->outcome.error)));
+    return true;
+}
+
+void ExperimentPanel::showResults(const SweepRequest &request, const QList<SweepPointResult> &results)
+{
+    m_shown = request;
+    m_model->setResults(request, results);
+    const QString keep = m_resultDevice->currentText();
+    {
+        const QSignalBlocker block(m_resultDevice);
+        m_resultDevice->clear();
+        m_resultDevice->addItems(sweepDevices(request.device, results));
+        const int i = m_resultDevice->findText(keep);
+        m_resultDevice->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    m_model->setDevice(m_resultDevice->currentText());
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        m_table->setColumnHidden(c, m_model->isZeroColumn(c));
+    updateChart();
+    updateButtons();
+}
+
+void ExperimentPanel::updateChart()
+{
+    const SweepMetric *metric = sweepMetric(m_metric->currentData().toString());
+    if (!metric)
+        return;
+    m_chart->setData(sweepChartData(m_shown, m_model->results(), *metric, m_resultDevice->currentText()));
+}
+
+void ExperimentPanel::updateButtons()
+{
+    m_run->setEnabled(!isBusy());
+    m_stop->setEnabled(isRunning());
+    m_open->setEnabled(!isBusy());
+    m_report->setEnabled(!isBusy() && !m_shownDir.isEmpty() && m_model->rowCount() > 0);
+}
+
+Status ExperimentPanel::writeReport(const QString &path)
+{
+    if (m_shownDir.isEmpty())
+        return Status::failure(tr("A report needs a sweep with a folder: record it, or open one"));
+    const Result<Report> report = buildSweepReport(m_shownDir);
+    if (!report)
+        return Status::failure(report.errorMessage());
+    return dmtune::writeReport(report.value(), path);
+}
+
+void ExperimentPanel::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+QString ExperimentPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString ExperimentPanel::logText() const
+{
+    return m_log->toPlainText();
+}
+
+void ExperimentPanel::log(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+
+} // namespace dmtune

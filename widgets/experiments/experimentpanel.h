@@ -1,0 +1,138 @@
+#pragma once
+// The Experiment tab (docs/experiments.md): the GUI's `dmtunectl sweep`. The form makes a SweepRequest; Run
+// plans experiment.sweep as a job, shows the plan (PlanDialog: the device's name to type when a workload
+// would destroy data) and checks it again (startSweep(), a job); the SweepRunner then runs on the panel's own
+// thread, so no sysfs write or fio start happens on the UI thread. Results fill the table and the chart after
+// every run; Open reads an earlier sweep's sweep.json. Closing the panel stops a running sweep and waits for
+// its values to be put back.
+#include "discovery/devicesnapshot.h"
+#include "experiments/sweepoperation.h"
+#include "ops/plandialog.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QThread;
+
+namespace dmtune {
+
+class JobTracker;
+class SweepChart;
+class SweepResultsModel;
+class SweepRunner;
+
+class ExperimentPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExperimentPanel(SysfsRoot root, QWidget *parent = nullptr);
+    ~ExperimentPanel() override;
+
+    void setSnapshot(const DeviceSnapshot &snapshot);
+    bool selectDevice(const QString &name);
+    QString currentDevice() const; // empty: none chosen
+    // The form, as a script or a test fills it: "queue_depth=2,8,32" and an optional second one.
+    void setParameters(const QString &first, const QString &second = {});
+    void setWithPaths(bool on);
+    // Templates to run (every other one unchecked) and job files.
+    void setWorkloads(const QStringList &templateIds, const QStringList &jobFiles = {});
+    void setRepeats(int repeats);
+    void setRuntimeSeconds(int seconds); // 0: each template's own
+    void setSettleSeconds(int seconds);
+    void setRecordDirectory(const QString &dir); // empty: no recordings
+
+    // The form from a request (an opened sweep's, to run it again); the device chosen when it is in the snapshot.
+    void setRequest(const SweepRequest &request);
+    // The request as the form says it; an error names the field.
+    Result<SweepRequest> currentRequest() const;
+    // Run as the button does: plan (a job), the dialog when the plan asks, the check again (a job), the run.
+    void run();
+    void stop();
+    bool isRunning() const { return m_runner != nullptr; }
+    bool isBusy() const { return m_checking || m_runner; }
+    // An earlier sweep's results from DIR/sweep.json; false (and the reason in the status) when unreadable.
+    bool openResults(const QString &dir);
+    // The report (HTML or PDF, by the suffix) of the sweep shown, when it has a folder (recorded or opened).
+    Status writeReport(const QString &path);
+    QString shownDirectory() const { return m_shownDir; }
+
+    PlanDialog *pendingConfirmation() const { return m_confirm; }
+    SweepResultsModel *resultsModel() const { return m_model; }
+    QTableView *resultsView() const { return m_table; }
+    SweepChart *chart() const { return m_chart; }
+    QComboBox *metricCombo() const { return m_metric; }
+    QComboBox *deviceCombo() const { return m_resultDevice; }
+    QString statusText() const;
+    QString logText() const;
+    SweepOutcome lastOutcome() const { return m_outcome; }
+
+Q_SIGNALS:
+    // The sweep's device, so the window charts it while the sweep runs.
+    void targetChosen(const QString &device);
+    void sweepFinished(const dmtune::SweepOutcome &outcome);
+
+private:
+    void buildUi();
+    void onPlanned(const OperationPlan &plan);
+    void startChecked(const OperationPlan &plan, const OperationAnswers &answers);
+    void launch(std::shared_ptr<const PreparedSweep> sweep, const QString &fio);
+    void onRunFinished(const SweepMeasurement &measurement);
+    void onFinished(const SweepOutcome &outcome);
+    void showResults(const SweepRequest &request, const QList<SweepPointResult> &results);
+    void updateChart();
+    void updateButtons();
+    void setStatus(const QString &text);
+    void log(const QString &line);
+    void destroyRunner();
+
+    SysfsRoot m_root;
+    DeviceSnapshot m_snapshot;
+    SweepRequest m_shown; // the request of the results shown
+    QString m_shownDir; // their folder (sweep.json), or empty
+    QList<SweepMeasurement> m_measurements; // of the running sweep
+    QList<SweepPoint> m_points;
+    SweepOutcome m_outcome;
+    bool m_checking = false;
+    QPointer<PlanDialog> m_confirm;
+
+    QComboBox *m_device = nullptr;
+    QLineEdit *m_param1 = nullptr;
+    QLineEdit *m_param2 = nullptr;
+    QCheckBox *m_withPaths = nullptr;
+    QListWidget *m_templates = nullptr;
+    QLineEdit *m_jobFiles = nullptr;
+    QSpinBox *m_repeats = nullptr;
+    QSpinBox *m_runtime = nullptr;
+    QSpinBox *m_warmup = nullptr;
+    QSpinBox *m_settle = nullptr;
+    QCheckBox *m_record = nullptr;
+    QLineEdit *m_recordDir = nullptr;
+    QPushButton *m_run = nullptr;
+    QPushButton *m_stop = nullptr;
+    QPushButton *m_open = nullptr;
+    QPushButton *m_report = nullptr;
+    QLabel *m_status = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QComboBox *m_resultDevice = nullptr;
+    QComboBox *m_metric = nullptr;
+    QTableView *m_table = nullptr;
+    SweepResultsModel *m_model = nullptr;
+    SweepChart *m_chart = nullptr;
+
+    // The runner lives on m_thread (created there, deleted there); the panel owns both.
+    QThread *m_thread = nullptr;
+    QObject *m_threadContext = nullptr;
+    SweepRunner *m_runner = nullptr;
+    JobTracker *m_jobs = nullptr; // last: joined first
+};
+
+} // namespace dmtune
