@@ -71,6 +71,17 @@ SweepValue sweepValue(const SweepPointResult &result, const SweepMetric &metric,
         true };
 }
 
+QString sweepValueText(const SweepValue &value, const SweepMetric &metric)
+{
+    const int decimals = metric.unit == QLatin1String("ms")                         ? 2
+        : metric.unit == QLatin1String("1/s") || metric.unit == QLatin1String("us") ? 0
+                                                                                    : 1;
+    QString text = QString::number(value.mean, 'f', decimals);
+    if (value.spread > 0)
+        text += QStringLiteral(" ±") + QString::number(value.spread, 'f', decimals);
+    return text;
+}
+
 bool sweepMetricIsZero(const QList<SweepPointResult> &results, const SweepMetric &metric, const QString &device)
 {
     for (const SweepPointResult &r : results) {

@@ -34,6 +34,8 @@ struct SweepValue {
     bool present = false; // the point measured this device (and fio) at all
 };
 SweepValue sweepValue(const SweepPointResult &result, const SweepMetric &metric, const QString &device);
+// "72.8 ±1.1" (no "±" for a spread of 0), to the metric's precision: ms 2 decimals, rates and us none, the rest 1.
+QString sweepValueText(const SweepValue &value, const SweepMetric &metric);
 
 struct SweepSeries {
     QString name; // "seq-write-4k nr_requests=64"; the workload alone when there is nothing to tell apart

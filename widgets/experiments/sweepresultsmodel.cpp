@@ -15,16 +15,6 @@ QList<const SweepMetric *> tableMetrics()
     return metrics;
 }
 
-int decimalsFor(const SweepMetric &m)
-{
-    if (m.unit == QLatin1String("ms"))
-        return 2;
-    if (m.unit == QLatin1String("%") || m.unit == QLatin1String("kB") || m.unit == QLatin1String("MiB/s")
-        || m.unit.isEmpty())
-        return 1;
-    return 0;
-}
-
 } // namespace
 
 void SweepResultsModel::setResults(const SweepRequest &request, const QList<SweepPointResult> &results)
@@ -91,11 +81,7 @@ QVariant SweepResultsModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         if (role != Qt::DisplayRole || !v.present)
             return {};
-        const int decimals = decimalsFor(*m);
-        QString text = QString::number(v.mean, 'f', decimals);
-        if (v.spread > 0)
-            text += QStringLiteral(" ±") + QString::number(v.spread, 'f', decimals);
-        return text;
+        return sweepValueText(v, *m);
     }
     if (role != Qt::DisplayRole && role != Qt::UserRole)
         return {};

@@ -340,19 +340,11 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
     h += QStringLiteral("</table>");
 }
 
-// "72.8 ±1.1": the mean over a point's repeats and their spread (sample standard deviation).
+// "72.8 ±1.1": the mean over a point's repeats and their spread (sample standard deviation); "-" unmeasured.
 QString meanSpread(const SweepPointResult &r, const SweepMetric &m, const QString &device)
 {
     const SweepValue v = sweepValue(r, m, device);
-    if (!v.present)
-        return QStringLiteral("-");
-    const int decimals = m.unit == QLatin1String("ms")                      ? 2
-        : (m.unit == QLatin1String("1/s") || m.unit == QLatin1String("us")) ? 0
-                                                                            : 1;
-    QString text = QString::number(v.mean, 'f', decimals);
-    if (v.spread > 0)
-        text += QStringLiteral(" ±") + QString::number(v.spread, 'f', decimals);
-    return text;
+    return v.present ? sweepValueText(v, m) : QStringLiteral("-");
 }
 
 // The metrics of `keys` with a non-zero mean somewhere (a write sweep's read columns go).
