@@ -4,6 +4,8 @@
 #include "recordings/recordingreader.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 namespace dmtune {
 
@@ -37,7 +39,9 @@ Result<Report> buildSweepReport(const QString &dir, QSize chartSize)
     for (const SweepPointResult &r : sweep.outcome.results) {
         if (r.recordings.isEmpty())
             continue;
-        Result<Recording> rec = readRecording(r.recordings.first());
+        // By its name in DIR, never the path sweep.json names: a folder copied or sent keeps working, and a
+        // crafted sweep.json cannot make the report read files outside it.
+        Result<Recording> rec = readRecording(QDir(dir).filePath(QFileInfo(r.recordings.first()).fileName()));
         if (!rec)
             return Result<Report>::failure(rec.errorMessage());
         recordings.append(rec.value());

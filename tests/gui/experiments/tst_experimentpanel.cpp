@@ -35,7 +35,7 @@ DeviceSnapshot snapshotWith(const QStringList &names)
 }
 
 // Two repeats of queue_depth 2, 8, 32 on dm-0 and its path sdb (numbers of the lab VM's seed-002 sweep).
-QJsonObject labManifest()
+QJsonObject labManifest(const QString &recording = {})
 {
     SweepRequest request;
     request.device = u"dm-0"_s;
@@ -55,6 +55,7 @@ QJsonObject labManifest()
             SweepMeasurement m;
             m.point = p;
             m.repeat = r + 1;
+            m.recording = recording;
             m.fio = { { u"write_iops"_s, 3000.0 + 3000 * p + 100 * r }, { u"read_iops"_s, 0.0 },
                 { u"clat_p50_us"_s, 900.0 - 200 * p } };
             m.devices = {
@@ -98,6 +99,7 @@ private Q_SLOTS:
     void formRefusesInOneLine();
     void reopensResultsIntoTableAndChart();
     void refusesAFolderThatIsNoSweeps();
+    void reportReadsRecordingsInTheFolderOnly();
     void capturedSystemRunsNothing();
 };
 
@@ -227,6 +229,19 @@ void TestExperimentPanel::refusesAFolderThatIsNoSweeps()
     QVERIFY(!panel.openResults(empty.path()));
     QVERIFY2(panel.statusText().startsWith(u"cannot read "_s), qPrintable(panel.statusText()));
     QCOMPARE(panel.resultsModel()->rowCount(), 3); // what was shown stays
+}
+
+// A sweep.json naming recordings elsewhere (sent, or crafted): the report looks for them by name in its folder.
+void TestExperimentPanel::reportReadsRecordingsInTheFolderOnly()
+{
+    QTemporaryDir dir;
+    QVERIFY(writeFile(dir.filePath(u"sweep.json"_s), QJsonDocument(labManifest(u"/etc/passwd"_s)).toJson()));
+    ExperimentPanel panel { SysfsRoot() };
+    QVERIFY(panel.openResults(dir.path()));
+    const Status written = panel.writeReport(dir.filePath(u"report.html"_s));
+    QVERIFY(!written);
+    QVERIFY2(written.errorMessage.contains(dir.filePath(u"passwd"_s)), qPrintable(written.errorMessage));
+    QVERIFY(!QFileInfo::exists(dir.filePath(u"report.html"_s)));
 }
 
 void TestExperimentPanel::capturedSystemRunsNothing()
