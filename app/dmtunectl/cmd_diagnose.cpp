@@ -2,11 +2,14 @@
 #include "cli.h"
 
 #include "diagnosis/diagnosisreader.h"
+#include "diagnosis/recordeddiagnosis.h"
 #include "diagnosis/softirqstats.h"
 #include "discovery/discovery.h"
+#include "recordings/recordingreader.h"
 #include "signalguard.h"
 #include "stats/sampler.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -81,14 +84,16 @@ QString numberText(const FindingNumber &n)
 
 void printText(const DiagnosisInput &input, const QList<Finding> &findings, QTextStream &out)
 {
+    const QString over
+        = input.seconds > 0 ? QStringLiteral(", over %1 s: ").arg(QString::number(input.seconds, 'f', 1)) : QString();
     for (const DiagnosedMap &map : input.maps) {
         out << map.name << " (" << map.device << "): " << (map.requestBased ? "request-based" : "bio-based");
         if (map.metrics) {
             const IostatMetrics &m = *map.metrics;
-            out << QStringLiteral(", over %1 s: %2 requests/s, %3 % merged, areq-sz %4 kB, await %5 ms")
-                       .arg(QString::number(input.seconds, 'f', 1), QString::number(iopsOf(m), 'f', 1),
-                           QString::number(mergePercentOf(m), 'f', 1), QString::number(requestSizeKbOf(m), 'f', 1),
-                           QString::number(awaitOf(m), 'f', 2));
+            out << over
+                << QStringLiteral("%1 requests/s, %2 % merged, areq-sz %3 kB, await %4 ms")
+                       .arg(QString::number(iopsOf(m), 'f', 1), QString::number(mergePercentOf(m), 'f', 1),
+                           QString::number(requestSizeKbOf(m), 'f', 1), QString::number(awaitOf(m), 'f', 2));
         }
         out << '\n';
     }
@@ -109,6 +114,48 @@ void printText(const DiagnosisInput &input, const QList<Finding> &findings, QTex
         out << "\nno findings\n";
 }
 
+QJsonObject diagnosisJson(const DiagnosisInput &input, const QList<Finding> &findings, const QString &kernel)
+{
+    QJsonArray maps, list;
+    for (const DiagnosedMap &map : input.maps)
+        maps.append(mapJson(map));
+    for (const Finding &f : findings)
+        list.append(findingToJson(f));
+    return { { QStringLiteral("interval_s"), input.seconds }, { QStringLiteral("kernel"), kernel },
+        { QStringLiteral("maps"), maps }, { QStringLiteral("findings"), list } };
+}
+
+// The rules over what a recording remembers: no /sys, no sampler, nothing of this machine.
+int diagnoseRecording(const QString &file, const QStringList &maps, bool json, Streams io)
+{
+    const Result<Recording> recording = readRecording(file);
+    if (!recording)
+        return fail(io, QStringLiteral("diagnose: %1").arg(recording.errorMessage()));
+    const Result<RecordedDiagnosisInput> recorded = recordedDiagnosisInput(*recording, maps);
+    if (!recorded)
+        return fail(io, QStringLiteral("diagnose: %1").arg(recorded.errorMessage()));
+    const DiagnosisInput &input = recorded->input;
+    const QList<Finding> findings = diagnose(input);
+    const auto time = [](double epoch) {
+        return QDateTime::fromMSecsSinceEpoch(qint64(epoch * 1000), Qt::UTC).toString(Qt::ISODate);
+    };
+    if (json) {
+        QJsonObject doc = diagnosisJson(input, findings, recording->meta.kernel);
+        doc.insert(QStringLiteral("recording"),
+            QJsonObject { { QStringLiteral("file"), file }, { QStringLiteral("title"), recording->displayName() },
+                { QStringLiteral("host"), recording->meta.host }, { QStringLiteral("window"), recorded->window },
+                { QStringLiteral("from"), time(recorded->from) }, { QStringLiteral("to"), time(recorded->to) } });
+        io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    } else {
+        io.out << "recording " << recording->displayName() << " (host " << recording->meta.host << ", kernel "
+               << recording->meta.kernel << "): " << recorded->window << ", " << time(recorded->from) << " to "
+               << time(recorded->to) << '\n';
+        printText(input, findings, io.out);
+    }
+    io.out.flush();
+    return ExitOk;
+}
+
 } // namespace
 
 int runDiagnose(const QStringList &args, Streams io)
@@ -123,11 +170,21 @@ int runDiagnose(const QStringList &args, Streams io)
     parser.addOption({ { QStringLiteral("i"), QStringLiteral("interval") },
         QStringLiteral("Seconds to measure, 0.1 to 60 (default 5); 0: configuration only."),
         QStringLiteral("SECONDS") });
+    parser.addOption({ QStringLiteral("recording"),
+        QStringLiteral("Diagnose a recording instead (dmtunectl run --record, sweep --record-dir): the configuration "
+                       "it remembers and its numbers over fio's I/O window."),
+        QStringLiteral("FILE") });
     parser.addOption({ QStringLiteral("json"), QStringLiteral("One JSON object: maps[], findings[].") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
         return exitCode;
+    if (parser.isSet(QStringLiteral("recording"))) {
+        if (parser.isSet(QStringLiteral("interval")) || parser.isSet(QStringLiteral("sysfs-root")))
+            return usageError(io, QStringLiteral("diagnose: --recording takes neither -i nor --sysfs-root"));
+        return diagnoseRecording(parser.value(QStringLiteral("recording")), parser.positionalArguments(),
+            parser.isSet(QStringLiteral("json")), io);
+    }
 
     int intervalMs = 5000;
     if (parser.isSet(QStringLiteral("interval"))) {
@@ -160,15 +217,8 @@ int runDiagnose(const QStringList &args, Streams io)
     const auto report = [&] {
         const QList<Finding> findings = diagnose(input);
         if (parser.isSet(QStringLiteral("json"))) {
-            QJsonArray maps, list;
-            for (const DiagnosedMap &map : input.maps)
-                maps.append(mapJson(map));
-            for (const Finding &f : findings)
-                list.append(findingToJson(f));
-            const QJsonObject doc { { QStringLiteral("interval_s"), input.seconds },
-                { QStringLiteral("kernel"), snapshot.kernelRelease }, { QStringLiteral("maps"), maps },
-                { QStringLiteral("findings"), list } };
-            io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
+            io.out << QJsonDocument(diagnosisJson(input, findings, snapshot.kernelRelease))
+                          .toJson(QJsonDocument::Indented);
         } else {
             printText(input, findings, io.out);
         }

@@ -55,6 +55,8 @@ DiagnosedMap readDiagnosedMap(const SysfsRoot &sysfs, const MultipathMap &map)
             if (g.state == QLatin1String("A")) {
                 d.groupInUse = g.index;
                 d.selector = g.selector.section(u' ', 0, 0);
+            } else if (d.groupInUse == 0 && g.index == (map.nextGroup > 0 ? map.nextGroup : 1)) {
+                d.selector = g.selector.section(u' ', 0, 0); // no I/O yet, no active group: the one dm uses first
             }
             for (const PathInfo &p : g.paths) {
                 if (!p.name.isEmpty())

@@ -1,6 +1,8 @@
 // The diagnosis rules (docs/diagnosis.md): each a pure function of one map (or the whole input) and its numbers.
 #include "diagnosis/diagnosis.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <cmath>
 
@@ -25,12 +27,32 @@ QString num(double v, int decimals = 1)
     return QString::number(v, 'f', decimals);
 }
 
+// The group dm sends I/O to. A map that had done no I/O when its status was read has no active group yet (every
+// group "E"; a recording reads it before fio starts): then the group whose paths completed the most I/O.
+int groupInUse(const DiagnosedMap &map)
+{
+    if (map.groupInUse > 0)
+        return map.groupInUse;
+    QHash<int, double> iops;
+    for (const DiagnosedPath &p : map.paths) {
+        if (p.group > 0 && p.metrics)
+            iops[p.group] += iopsOf(*p.metrics);
+    }
+    int best = 0;
+    for (auto it = iops.cbegin(); it != iops.cend(); ++it) {
+        if (it.value() > 0 && (best == 0 || it.value() > iops.value(best)))
+            best = it.key();
+    }
+    return best;
+}
+
 // The paths dm sends I/O to: the group in use (all groups when unknown), without failed paths.
 QList<const DiagnosedPath *> pathsInUse(const DiagnosedMap &map)
 {
     QList<const DiagnosedPath *> out;
+    const int group = groupInUse(map);
     for (const DiagnosedPath &p : map.paths) {
-        if (map.groupInUse > 0 && p.group > 0 && p.group != map.groupInUse)
+        if (group > 0 && p.group > 0 && p.group != group)
             continue;
         if (p.dmState == QLatin1String("F"))
             continue;

@@ -30,7 +30,8 @@ CommandFiles filesOf(const QString &command)
         c.valueOptions
             += { QStringLiteral("-i"), QStringLiteral("--interval"), QStringLiteral("-c"), QStringLiteral("--count") };
     } else if (command == QLatin1String("diagnose")) {
-        c.valueOptions += { QStringLiteral("-i"), QStringLiteral("--interval") };
+        c.valueOptions += { QStringLiteral("-i"), QStringLiteral("--interval"), QStringLiteral("--recording") };
+        c.fileOptions = { { { QStringLiteral("--recording") }, false } };
     } else if (command == QLatin1String("map")) {
         c.valueOptions += { QStringLiteral("--table"), QStringLiteral("--selector"), QStringLiteral("--group"),
             QStringLiteral("--feature") };

@@ -343,6 +343,12 @@ private Q_SLOTS:
         QTest::newRow("diagnose -i 99") << QStringList {
             QStringLiteral("diagnose"), QStringLiteral("-i"), QStringLiteral("99")
         } << 2 << see(QStringLiteral("diagnose: -i takes 0, or seconds from 0.1 to 60"), QStringLiteral("diagnose"));
+        QTest::newRow("diagnose --recording with -i") << QStringList { QStringLiteral("diagnose"),
+            QStringLiteral("--recording"), QStringLiteral("r.dmrec"), QStringLiteral("-i"), QStringLiteral("1") }
+                                                      << 2
+                                                      << see(QStringLiteral("diagnose: --recording takes neither -i "
+                                                                            "nor --sysfs-root"),
+                                                             QStringLiteral("diagnose"));
         QTest::newRow("sweep without a param")
             << QStringList { QStringLiteral("sweep"), mapName } << 2
             << see(QStringLiteral("sweep: give one or two --param ATTR=V1,V2,..."), QStringLiteral("sweep"));

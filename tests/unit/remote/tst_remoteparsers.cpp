@@ -163,6 +163,9 @@ private Q_SLOTS:
         QTest::newRow("report") << L({ "report", "a.rec", "b.rec", "--out", "r.pdf" })
                                 << S("4:r.pdf:out,1:a.rec:in,2:b.rec:in");
         QTest::newRow("report of a sweep") << L({ "report", "--sweep", "recs", "-o", "r.html" }) << S("4:r.html:out");
+        QTest::newRow("diagnose a recording")
+            << L({ "diagnose", "mpatha", "--recording", "r.dmrec", "-i", "x.dmrec" }) << S("3:r.dmrec:in");
+        QTest::newRow("diagnose a recording, =") << L({ "diagnose", "--recording=r.dmrec" }) << S("1:r.dmrec:in");
         QTest::newRow("stdout is no file") << L({ "preset", "export", "p.json", "-o", "-" }) << S("2:p.json:name");
     }
     void nearSideFiles()
