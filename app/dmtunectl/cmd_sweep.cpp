@@ -38,7 +38,10 @@ void addSweepOptions(QCommandLineParser &parser)
     const auto value = [&](const char *name, const char *help, const char *valueName) {
         parser.addOption({ QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(valueName) });
     };
-    value("param", "A tunable and its values: queue_depth=2,8,32 (at most twice).", "ATTR=V1,V2");
+    value("param",
+        "A tunable and its values: queue_depth=2,8,32, or a map's path selector (table reload): "
+        "selector=round-robin,service-time (at most twice).",
+        "ATTR=V1,V2");
     parser.addOption({ QStringLiteral("with-paths"), QStringLiteral("Write the values on a map's paths too.") });
     value("job", "A fio job file (its filename= should be ${DMTUNE_DEVICE}); may repeat.", "FILE");
     value("repeat", "Runs per point (default 1); the results give the mean and the spread.", "N");

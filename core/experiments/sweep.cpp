@@ -1,5 +1,6 @@
 #include "experiments/sweep.h"
 
+#include "dm/pathselectors.h"
 #include "params/changeset.h"
 
 #include <QDir>
@@ -74,17 +75,31 @@ Result<SweepParameter> parseSweepParameter(const QString &text)
     if (eq <= 0)
         return R::failure(QStringLiteral("'%1' is not ATTRIBUTE=V1,V2,...").arg(text));
     const QStringList values = text.mid(eq + 1).split(QLatin1Char(','));
-    // The attribute as `set` takes it (unknown, ambiguous and read-only names refused there).
-    const auto assignment = parseAssignment(text.left(eq) + QLatin1Char('=') + values.first());
-    if (!assignment)
-        return R::failure(assignment.errorMessage());
-    SweepParameter parameter { assignment->attribute, {} };
+    const QString name = text.left(eq).trimmed();
+    SweepParameter parameter;
+    if (name == QLatin1String(SweepSelectorAttribute) || name == QLatin1String("path_selector")) {
+        // Not a sysfs attribute: a map's path selector, set by reloading its table (every group's).
+        parameter.attribute = QString::fromLatin1(SweepSelectorAttribute);
+    } else {
+        // The attribute as `set` takes it (unknown, ambiguous and read-only names refused there).
+        const auto assignment = parseAssignment(name + QLatin1Char('=') + values.first());
+        if (!assignment)
+            return R::failure(assignment.errorMessage());
+        parameter.attribute = assignment->attribute;
+    }
     for (const QString &raw : values) {
         const QString value = raw.trimmed();
         if (value.isEmpty())
             return R::failure(QStringLiteral("%1: an empty value in '%2'").arg(parameter.attribute, text));
         if (parameter.values.contains(value))
             return R::failure(QStringLiteral("%1: the value %2 is given twice").arg(parameter.attribute, value));
+        if (parameter.attribute == QLatin1String(SweepSelectorAttribute) && !findPathSelector(value)) {
+            QStringList known;
+            for (const PathSelectorInfo &info : knownPathSelectors())
+                known << info.name;
+            return R::failure(QStringLiteral("selector: unknown path selector '%1' (%2)")
+                                  .arg(value, known.join(QLatin1String(", "))));
+        }
         parameter.values.append(value);
     }
     return parameter;

@@ -11,11 +11,16 @@
 
 namespace dmtune {
 
+// The parameter that is no sysfs attribute: a multipath map's path selector (round-robin, queue-length,
+// service-time, ...), set on every path group by reloading the map's table (multipath.reload).
+inline constexpr auto SweepSelectorAttribute = "selector";
+
 struct SweepParameter {
-    QString attribute; // catalog key (device/queue_depth)
+    QString attribute; // catalog key (device/queue_depth), or SweepSelectorAttribute
     QStringList values; // as typed, in order
 };
-// "queue_depth=2,8,32" (any name parseAssignment() knows) -> the catalog key and its values. The error says
+// "queue_depth=2,8,32" (any name parseAssignment() knows; "selector=round-robin,service-time") -> the catalog key
+// and its values. The error says
 // what is wrong: no '=', an unknown or read-only attribute, an empty value, a value given twice.
 Result<SweepParameter> parseSweepParameter(const QString &text);
 

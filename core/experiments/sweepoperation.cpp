@@ -1,6 +1,10 @@
 #include "experiments/sweepoperation.h"
 
 #include "discovery/discovery.h"
+#include "discovery/sysfscapture.h"
+#include "dm/devicemapper.h"
+#include "dm/multipathoperation.h"
+#include "dm/pathgroupdraft.h"
 #include "ops/tuningoperations.h"
 #include "ops/workloadoperations.h"
 #include "params/deviceresolver.h"
@@ -14,12 +18,57 @@ namespace {
 
 using PlanResult = Result<OperationPlan>;
 
+inline constexpr auto ReloadKind = "multipath.reload";
+
+bool isSelector(const QString &attribute)
+{
+    return attribute == QLatin1String(SweepSelectorAttribute);
+}
+
 ChangeSet pointChanges(const PreparedSweep &sweep, const SweepPoint &point)
 {
     ChangeSet changes;
-    for (const SweepSetting &s : point.settings)
-        changes.append({ sweep.request.device, s.attribute, s.value });
+    for (const SweepSetting &s : point.settings) {
+        if (!isSelector(s.attribute))
+            changes.append({ sweep.request.device, s.attribute, s.value });
+    }
     return changes;
+}
+
+QString selectorOf(const SweepPoint &point)
+{
+    for (const SweepSetting &s : point.settings) {
+        if (isSelector(s.attribute))
+            return s.value;
+    }
+    return {};
+}
+
+// multipath.reload of the map's table as it is now, with every group's path selector set to `selector` (each
+// path's arguments converted: repeat_count kept, the rest the selector's defaults).
+Result<OperationPlan> planSelectorReload(const OperationEnvironment &env, const QString &map, const QString &selector)
+{
+    using R = Result<OperationPlan>;
+    if (!env.dm)
+        return R::failure(QStringLiteral("%1: no device-mapper here").arg(map));
+    const auto state = readMultipathMapState(*env.dm, map);
+    if (!state)
+        return R::failure(state.errorMessage());
+    PathGroupDraft draft(state->table);
+    for (int g = 0; g < draft.groupCount(); ++g) {
+        if (const Status set = draft.setSelector(g, selector); !set)
+            return R::failure(QStringLiteral("%1: group %2: %3").arg(map).arg(g + 1).arg(set.errorMessage));
+    }
+    return planOperation(env, QString::fromLatin1(ReloadKind),
+        QJsonObject { { QStringLiteral("map"), map }, { QStringLiteral("table"), draft.tableText() } });
+}
+
+QStringList riskIds(const OperationPlan &plan)
+{
+    QStringList ids;
+    for (const OperationRisk &r : plan.risks)
+        ids << r.id;
+    return ids;
 }
 
 QStringList targetsOf(const Plan &plan)
@@ -79,38 +128,80 @@ PlanResult planSweep(const OperationEnvironment &env, const QJsonObject &json)
     plan.request = json;
     plan.target = device.value();
 
-    // The tuning of each combination of values, planned as tuning.apply plans it (the paths expanded).
+    // A path selector belongs to a map's table: the sweep reloads it, and the end reloads the table it found.
+    const bool sweepsSelector = std::any_of(sweep->request.parameters.cbegin(), sweep->request.parameters.cend(),
+        [](const SweepParameter &p) { return isSelector(p.attribute); });
+    if (sweepsSelector) {
+        const auto map = std::find_if(snapshot.maps.cbegin(), snapshot.maps.cend(),
+            [&](const MultipathMap &m) { return m.device == device.value(); });
+        if (map == snapshot.maps.cend()) {
+            plan.refusals.append(
+                QStringLiteral("selector: %1 is not a multipath map (a path selector is part of a map's table)")
+                    .arg(device.value()));
+        } else if (!env.dm) {
+            if (auto dm = deviceMapperFor(env.sysfs))
+                sweep->dm = dm.value();
+            else
+                plan.refusals.append(QStringLiteral("selector: %1: %2").arg(map->name, dm.errorMessage()));
+        }
+        if (map != snapshot.maps.cend() && (env.dm || sweep->dm)) {
+            if (const auto state = readMultipathMapState(*sweepEnvironment(env, *sweep).dm, map->name); !state) {
+                plan.refusals.append(QStringLiteral("selector: %1").arg(state.errorMessage()));
+            } else {
+                sweep->map = map->name;
+                sweep->originalTable = formatMultipathTable(state->table);
+            }
+        }
+    }
+    const OperationEnvironment reloadEnv = sweepEnvironment(env, *sweep);
+
+    // The tuning of each combination of values, planned as tuning.apply plans it (the paths expanded), and the
+    // table reload of its selector as multipath.reload plans it.
     QStringList pointSteps;
     for (const SweepPoint &point : std::as_const(sweep->points)) {
         if (point.workload != 0) {
             sweep->pointTargets.insert(point.index, sweep->pointTargets.value(point.index - point.workload));
             continue;
         }
-        const auto tuning = planOperation(env, QString::fromLatin1(TuningApplyKind),
-            tuningRequest(pointChanges(*sweep, point), sweep->request.withPaths));
-        if (!tuning) {
-            plan.refusals.append(
-                QStringLiteral("%1: %2").arg(sweepPointLabel(sweep->request, point), tuning.errorMessage()));
-            continue;
-        }
-        mergeChecks(&plan, tuning.value());
-        for (auto it = tuning->basis.begin(); it != tuning->basis.end(); ++it)
-            plan.basis.insert(it.key(), it.value());
-        if (const Plan *planned = tuningPlanOf(tuning.value())) {
-            sweep->pointTargets.insert(point.index, targetsOf(*planned));
-            for (const PlannedWrite &w : planned->writes) {
-                const Change original { w.device, w.attribute, w.oldValue };
-                if (!w.oldValue.isEmpty()
-                    && std::none_of(sweep->originals.cbegin(), sweep->originals.cend(),
-                        [&](const Change &c) { return c.device == w.device && c.attribute == w.attribute; }))
-                    sweep->originals.append(original);
+        const QString label = sweepPointLabel(sweep->request, point);
+        QStringList targets, devices;
+        if (const ChangeSet changes = pointChanges(*sweep, point); !changes.isEmpty()) {
+            const auto tuning = planOperation(
+                env, QString::fromLatin1(TuningApplyKind), tuningRequest(changes, sweep->request.withPaths));
+            if (!tuning) {
+                plan.refusals.append(QStringLiteral("%1: %2").arg(label, tuning.errorMessage()));
+                continue;
             }
-            QStringList devices;
-            for (const PlannedWrite &w : planned->writes)
-                addUnique(&devices, w.device);
-            pointSteps.append(
-                QStringLiteral("%1 (%2)").arg(sweepPointLabel(sweep->request, point), devices.join(u' ')));
+            mergeChecks(&plan, tuning.value());
+            for (auto it = tuning->basis.begin(); it != tuning->basis.end(); ++it)
+                plan.basis.insert(it.key(), it.value());
+            if (const Plan *planned = tuningPlanOf(tuning.value())) {
+                targets = targetsOf(*planned);
+                for (const PlannedWrite &w : planned->writes) {
+                    const Change original { w.device, w.attribute, w.oldValue };
+                    if (!w.oldValue.isEmpty()
+                        && std::none_of(sweep->originals.cbegin(), sweep->originals.cend(),
+                            [&](const Change &c) { return c.device == w.device && c.attribute == w.attribute; }))
+                        sweep->originals.append(original);
+                    addUnique(&devices, w.device);
+                }
+            }
         }
+        if (const QString selector = selectorOf(point); !selector.isEmpty() && !sweep->map.isEmpty()) {
+            const auto reload = planSelectorReload(reloadEnv, sweep->map, selector);
+            if (!reload) {
+                plan.refusals.append(QStringLiteral("%1: %2").arg(label, reload.errorMessage()));
+                continue;
+            }
+            mergeChecks(&plan, reload.value());
+            plan.basis.insert(QStringLiteral("table of ") + sweep->map, reload->basis);
+            for (const QString &id : riskIds(reload.value()))
+                addUnique(&sweep->reloadRiskIds, id);
+            targets.append(sweep->map + QStringLiteral(" table"));
+            addUnique(&devices, sweep->map + QStringLiteral(" (table reload)"));
+        }
+        sweep->pointTargets.insert(point.index, targets);
+        pointSteps.append(QStringLiteral("%1 (%2)").arg(label, devices.join(u' ')));
     }
 
     // Each workload as workload.start checks it; its hold is let go at once (the next one, and the sweep's own
@@ -177,6 +268,8 @@ PlanResult planSweep(const OperationEnvironment &env, const QJsonObject &json)
     QStringList restore;
     for (const Change &c : std::as_const(sweep->originals))
         restore.append(QStringLiteral("%1 %2=%3").arg(c.device, c.attribute, c.value));
+    if (!sweep->originalTable.isEmpty())
+        restore.append(QStringLiteral("%1's table as it is now (%2)").arg(sweep->map, sweep->originalTable));
     plan.steps.append(QStringLiteral("restore, when the sweep ends, fails or is stopped: %1").arg(restore.join(u' ')));
     plan.preview
         = (QStringList { QStringLiteral("points:") } + pointSteps + QStringList { QStringLiteral("fio:") } + commands)
@@ -227,24 +320,69 @@ SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan
     return start;
 }
 
-Result<OperationPlan> planSweepPoint(
+Result<SweepPointPlans> planSweepPoint(
     const OperationEnvironment &env, const PreparedSweep &sweep, const SweepPoint &point)
 {
-    using R = Result<OperationPlan>;
+    using R = Result<SweepPointPlans>;
     const QString label = sweepPointLabel(sweep.request, point);
-    auto tuning = planOperation(
-        env, QString::fromLatin1(TuningApplyKind), tuningRequest(pointChanges(sweep, point), sweep.request.withPaths));
-    if (!tuning)
-        return R::failure(QStringLiteral("%1: %2").arg(label, tuning.errorMessage()));
-    if (!tuning->refusals.isEmpty())
-        return R::failure(QStringLiteral("%1: %2").arg(label, tuning->refusals.join(QLatin1String("; "))));
-    const Plan *planned = tuningPlanOf(tuning.value());
-    const QStringList now = planned ? targetsOf(*planned) : QStringList();
+    SweepPointPlans plans;
+    QStringList now;
+    if (const ChangeSet changes = pointChanges(sweep, point); !changes.isEmpty()) {
+        auto tuning
+            = planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(changes, sweep.request.withPaths));
+        if (!tuning)
+            return R::failure(QStringLiteral("%1: %2").arg(label, tuning.errorMessage()));
+        if (!tuning->refusals.isEmpty())
+            return R::failure(QStringLiteral("%1: %2").arg(label, tuning->refusals.join(QLatin1String("; "))));
+        if (const Plan *planned = tuningPlanOf(tuning.value()))
+            now = targetsOf(*planned);
+        plans.tuning = tuning.value();
+    }
+    if (const QString selector = selectorOf(point); !selector.isEmpty()) {
+        auto reload = planSelectorReload(sweepEnvironment(env, sweep), sweep.map, selector);
+        if (!reload)
+            return R::failure(QStringLiteral("%1: %2").arg(label, reload.errorMessage()));
+        if (!reload->refusals.isEmpty())
+            return R::failure(QStringLiteral("%1: %2").arg(label, reload->refusals.join(QLatin1String("; "))));
+        // The sweep's answers covered the risks its plan listed; a new one (a path of another LUN) was never asked.
+        for (const OperationRisk &risk : std::as_const(reload->risks)) {
+            if (!sweep.reloadRiskIds.contains(risk.id))
+                return R::failure(
+                    QStringLiteral("%1: the reload now carries a risk the plan did not: %2").arg(label, risk.text));
+        }
+        now.append(sweep.map + QStringLiteral(" table"));
+        plans.reload = reload.value();
+    }
     if (now != sweep.pointTargets.value(point.index))
         return R::failure(QStringLiteral("%1: the devices changed since the plan (it wrote %2, now it would write %3)")
                               .arg(label, sweep.pointTargets.value(point.index).join(QLatin1String(", ")),
                                   now.join(QLatin1String(", "))));
-    return tuning;
+    return plans;
+}
+
+OperationEnvironment sweepEnvironment(const OperationEnvironment &env, const PreparedSweep &sweep)
+{
+    OperationEnvironment out = env;
+    if (!out.dm)
+        out.dm = sweep.dm.get();
+    if (!out.multipathd && out.sysfs.isLive())
+        out.multipathd = [] { return liveMultipathd(); };
+    return out;
+}
+
+OperationResult runSweepReload(const OperationEnvironment &env, const OperationPlan &reload)
+{
+    const QString table = reload.request.value(QLatin1String("table")).toString();
+    if (reload.preview.isEmpty()) { // the table is that one already
+        OperationResult same;
+        same.ok = true;
+        same.changes = { QStringLiteral("%1: table %2 (already)").arg(reload.target, table) };
+        return same;
+    }
+    OperationResult result = findOperation(QString::fromLatin1(ReloadKind))->run(env, reload, false);
+    if (result.ok)
+        result.changes = { QStringLiteral("%1: table %2").arg(reload.target, table) };
+    return result;
 }
 
 ApplyResult restoreSweepValues(const OperationEnvironment &env, const ChangeSet &originals)
@@ -256,6 +394,36 @@ ApplyResult restoreSweepValues(const OperationEnvironment &env, const ChangeSet 
         return refused;
     }
     return env.executeTransaction(plan, false);
+}
+
+OperationResult restoreSweepTable(const OperationEnvironment &shellEnv, const PreparedSweep &sweep)
+{
+    const OperationEnvironment env = sweepEnvironment(shellEnv, sweep);
+    OperationResult result;
+    result.ok = true;
+    if (sweep.originalTable.isEmpty() || !env.dm)
+        return result;
+    const auto state = readMultipathMapState(*env.dm, sweep.map);
+    if (!state) {
+        result.ok = false;
+        result.error = state.errorMessage();
+        return result;
+    }
+    if (formatMultipathTable(state->table) == sweep.originalTable)
+        return result;
+    // Planned on the state now and always run: this table was there before the sweep.
+    const auto plan = planOperation(env, QString::fromLatin1(ReloadKind),
+        QJsonObject { { QStringLiteral("map"), sweep.map }, { QStringLiteral("table"), sweep.originalTable } });
+    if (!plan || !plan->refusals.isEmpty()) {
+        result.ok = false;
+        result.error = QStringLiteral("%1: its table was not put back: %2")
+                           .arg(sweep.map, plan ? plan->refusals.join(QLatin1String("; ")) : plan.errorMessage());
+        return result;
+    }
+    result = findOperation(QString::fromLatin1(ReloadKind))->run(env, plan.value(), false);
+    if (result.ok)
+        result.changes = { QStringLiteral("%1: table %2").arg(sweep.map, sweep.originalTable) };
+    return result;
 }
 
 void registerExperimentOperations()

@@ -16,8 +16,11 @@
 #include "workloads/devicehold.h"
 
 #include <memory>
+#include <optional>
 
 namespace dmtune {
+
+class DeviceMapper;
 
 inline constexpr auto ExperimentSweepKind = "experiment.sweep";
 
@@ -36,6 +39,13 @@ struct PreparedSweep {
     // at its turn writes elsewhere (a path came or went) stops the sweep.
     QHash<int, QStringList> pointTargets;
     ChangeSet originals; // the value of every attribute swept before the sweep, on every device
+    // A sweep of the path selector (SweepSelectorAttribute): the map's name, its table before the sweep (what the
+    // end reloads) and the ids of the reload's risks the plan's answers covered.
+    QString map;
+    QString originalTable;
+    QStringList reloadRiskIds;
+    // The device-mapper the reloads go through when the shell gave none (a shell that only tunes attributes).
+    std::shared_ptr<DeviceMapper> dm;
     QStringList watched; // the device and what it is built on (workloadDevices())
     std::shared_ptr<DeviceHold> hold; // held when a workload writes
 };
@@ -49,13 +59,24 @@ struct SweepStart {
 // checked, the plan made again on the state now (holding the device again) and its basis compared.
 SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
 
-// The tuning plan of one point on the state now, as tuning.apply makes it; an error when it has refusals or
-// writes to other devices or attributes than the sweep's plan said.
-Result<OperationPlan> planSweepPoint(
+// One point's plans on the state now: the tuning as tuning.apply makes it (none when only the selector is
+// swept), and the table reload as multipath.reload makes it (none without a selector). An error when either has
+// refusals, writes to other devices or attributes than the sweep's plan said, or a risk its answers did not cover.
+struct SweepPointPlans {
+    std::optional<OperationPlan> tuning;
+    std::optional<OperationPlan> reload;
+};
+Result<SweepPointPlans> planSweepPoint(
     const OperationEnvironment &env, const PreparedSweep &sweep, const SweepPoint &point);
+// `env` with the sweep's device-mapper (when it has none) and, on the live /sys, multipathd's caveats.
+OperationEnvironment sweepEnvironment(const OperationEnvironment &env, const PreparedSweep &sweep);
+// Runs a point's reload plan (made just now by planSweepPoint); nothing when the table is already that one.
+OperationResult runSweepReload(const OperationEnvironment &env, const OperationPlan &reload);
 // The transaction that puts `originals` back (planned on the state now, always consented: these values were
 // there before).
 ApplyResult restoreSweepValues(const OperationEnvironment &env, const ChangeSet &originals);
+// Reloads the map's table from before the sweep when it differs now. changes: what was put back; error: why not.
+OperationResult restoreSweepTable(const OperationEnvironment &env, const PreparedSweep &sweep);
 
 void registerExperimentOperations();
 

@@ -33,6 +33,7 @@ SweepRunner::~SweepRunner()
     if (m_running) {
         m_session.stop();
         restoreSweepValues(m_env, m_originals);
+        restoreSweepTable(m_env, *m_sweep);
     }
 }
 
@@ -66,20 +67,29 @@ void SweepRunner::beginRun()
     const SweepPoint &point = m_sweep->points.at(m_point);
     if (m_repeat == 1) {
         // The point's values, planned again on the state now: the same devices, values the kernel takes.
-        const auto plan = planSweepPoint(m_env, *m_sweep, point);
-        if (!plan)
-            return end(plan.errorMessage());
-        const ApplyResult applied = m_env.executeTransaction(*tuningPlanOf(plan.value()), false);
+        const auto plans = planSweepPoint(m_env, *m_sweep, point);
+        if (!plans)
+            return end(plans.errorMessage());
         QStringList changes;
-        for (const ChangeOutcome &c : applied.changes) {
-            changes.append(c.summary());
-            const bool known = std::any_of(m_originals.cbegin(), m_originals.cend(),
-                [&](const Change &o) { return o.device == c.device && o.attribute == c.attribute; });
-            if (!known && !c.oldValue.isEmpty())
-                m_originals.append({ c.device, c.attribute, c.oldValue });
+        if (plans->tuning) {
+            const ApplyResult applied = m_env.executeTransaction(*tuningPlanOf(*plans->tuning), false);
+            for (const ChangeOutcome &c : applied.changes) {
+                changes.append(c.summary());
+                const bool known = std::any_of(m_originals.cbegin(), m_originals.cend(),
+                    [&](const Change &o) { return o.device == c.device && o.attribute == c.attribute; });
+                if (!known && !c.oldValue.isEmpty())
+                    m_originals.append({ c.device, c.attribute, c.oldValue });
+            }
+            if (!applied.ok())
+                return end(
+                    QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), applied.errorMessage()));
         }
-        if (!applied.ok())
-            return end(QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), applied.errorMessage()));
+        if (plans->reload) {
+            const OperationResult reloaded = runSweepReload(sweepEnvironment(m_env, *m_sweep), *plans->reload);
+            changes.append(reloaded.changes);
+            if (!reloaded.ok)
+                return end(QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), reloaded.error));
+        }
         Q_EMIT pointApplied(point.index, changes);
     }
     m_settle.start(m_sweep->request.settleSeconds * 1000);
@@ -170,6 +180,10 @@ void SweepRunner::end(const QString &error)
     }
     for (const ApplyError &e : restored.errors)
         m_outcome.restoreErrors.append(e.text());
+    const OperationResult table = restoreSweepTable(m_env, *m_sweep);
+    m_outcome.restored.append(table.changes);
+    if (!table.ok)
+        m_outcome.restoreErrors.append(table.error);
     writeManifest();
     Q_EMIT finished(m_outcome);
 }

@@ -164,6 +164,8 @@ private Q_SLOTS:
         QTest::newRow("another device") << QStringList { u"--destroy-data-on"_s, u"loop999"_s } << 2
                                         << u"does not name the device"_s;
         QTest::newRow("value out of range") << QStringList { u"--param"_s, u"nomerges=0,7"_s } << 1 << u"nomerges"_s;
+        QTest::newRow("selector of a device that is no map")
+            << QStringList { u"--param"_s, u"selector=round-robin,queue-length"_s } << 1 << u"is not a multipath map"_s;
     }
     void refusesWithoutConfirmation()
     {

@@ -40,9 +40,12 @@ private Q_SLOTS:
         QTest::addColumn<double>("mergedPercent"); // the map's, over fio's I/O window
         QTest::addColumn<double>("requestKb");
         QTest::addColumn<QStringList>("expected");
-        // A sweep's point (tests/vm/experiments): seed 002's writes at queue_depth 2, the map merges.
+        // tests/vm/experiments: seed 002's writes (8 jobs of 4K sequential writes) at three queue_depths.
         QTest::newRow("queue_depth 2, merging")
             << u"lab-qd2-seq-write.dmrec"_s << 2LL << 1 << 78.0 << 18.2 << QStringList { u"merges-on-map-only"_s };
+        // tst_vm_sweep's recording at the paths' original queue_depth: seed 002's situation, read back from a file.
+        QTest::newRow("queue_depth 192, not merging")
+            << u"lab-qd192-seq-write.dmrec"_s << 192LL << 1 << 0.0 << 4.0 << QStringList { u"map-not-merging"_s };
         QTest::newRow("queue_depth 32, merging less")
             << u"lab-qd32-seq-write.dmrec"_s << 32LL << 1 << 22.6 << 5.2 << QStringList { u"merges-on-map-only"_s };
         // tests/vm/recordings: the header was read before any I/O, so no group was active yet; the group that

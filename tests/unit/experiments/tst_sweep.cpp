@@ -55,6 +55,15 @@ private Q_SLOTS:
         QTest::newRow("read-only") << u"hw_sector_size=512,4096"_s << QString() << QStringList() << u"read-only"_s;
         QTest::newRow("empty value") << u"nomerges=0,,2"_s << QString() << QStringList() << u"an empty value"_s;
         QTest::newRow("twice") << u"nomerges=0,2,0"_s << QString() << QStringList() << u"the value 0 is given twice"_s;
+        // A map's path selector: not a sysfs attribute, swept by reloading the map's table.
+        QTest::newRow("selector") << u"selector=round-robin,service-time"_s << u"selector"_s
+                                  << QStringList { u"round-robin"_s, u"service-time"_s } << QString();
+        QTest::newRow("path_selector, as multipath.conf says it")
+            << u"path_selector=queue-length"_s << u"selector"_s << QStringList { u"queue-length"_s } << QString();
+        QTest::newRow("selector unknown") << u"selector=round-robin,fastest"_s << QString() << QStringList()
+                                          << u"selector: unknown path selector 'fastest' (round-robin"_s;
+        QTest::newRow("selector twice") << u"selector=queue-length,queue-length"_s << QString() << QStringList()
+                                        << u"the value queue-length is given twice"_s;
     }
     void parsesParameters()
     {

@@ -6,6 +6,10 @@
 //   * the same points run one by one (dmtunectl set, then dmtunectl run): the sweep's means agree with them within
 //     the spread of its repeats or 10 %, whichever is larger;
 //   * SIGINT during the second point: exit 1, the first point's results printed, "stopped", queue_depth restored;
+//   * the map's path selector over queue-length and service-time (a table reload per point): each point's recording
+//     remembers its selector, and the table is the one before the sweep afterwards;
+//   * diagnose --recording on the one-by-one recordings: at the original queue_depth (192) the map does not merge
+//     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
 #include "../multipath/vmsupport.h"
 #include "sysfs/sysfsroot.h"
@@ -204,6 +208,107 @@ private Q_SLOTS:
                            .arg(singleSizes.at(2))));
     }
 
+    // The recordings of oneByOneAgrees, and one more at the paths' original queue_depth, diagnosed afterwards.
+    void diagnosesRecordings()
+    {
+        const QString at192 = m_out + u"/qd-original.dmrec"_s;
+        QFile::remove(at192);
+        QTest::qWait(1000);
+        const QStringList args { u"run"_s, u"--job"_s, m_job, u"--device"_s, m_lab.map, u"--record"_s, at192 };
+        const vm::Run run = vm::run(m_ctl, args, 120000);
+        QVERIFY2(run.exitCode == 0, qPrintable(vm::describe(m_ctl, args, run)));
+        const auto diagnose = [this](const QString &recording) {
+            const QStringList args { u"diagnose"_s, u"--recording"_s, recording, u"--json"_s };
+            const vm::Run r = vm::run(m_ctl, args, 30000);
+            if (r.exitCode != 0)
+                qWarning().noquote() << vm::describe(m_ctl, args, r);
+            return QJsonDocument::fromJson(r.out.toUtf8()).object();
+        };
+        const auto codes = [](const QJsonObject &diagnosis) {
+            QStringList out;
+            for (const QJsonValue &f : diagnosis.value("findings"_L1).toArray())
+                out << f.toObject().value("code"_L1).toString();
+            return out;
+        };
+        const QJsonObject original = diagnose(at192);
+        vm::saveFile(m_out + u"/diagnose-qd-original.json"_s, QString::fromUtf8(QJsonDocument(original).toJson()));
+        const QJsonObject map = original.value("maps"_L1).toArray().first().toObject();
+        qInfo().noquote() << "recorded at queue_depth" << m_oldDepth.value(m_lab.paths.first()) << ": map %wrqm"
+                          << map.value("metrics"_L1).toObject().value("wrqm"_L1).toDouble() << "findings"
+                          << codes(original).join(u' ');
+        QCOMPARE(original.value("recording"_L1).toObject().value("window"_L1).toString(), u"fio's I/O window"_s);
+        QVERIFY2(codes(original).contains(u"map-not-merging"_s), qPrintable(codes(original).join(u' ')));
+        const QJsonObject merging = diagnose(m_dir.filePath(u"qd2-1.dmrec"_s));
+        QVERIFY2(codes(merging).contains(u"merges-on-map-only"_s), qPrintable(codes(merging).join(u' ')));
+        QVERIFY(!codes(merging).contains(u"map-not-merging"_s));
+        // Both recordings remember the paths' queue_depth they ran at.
+        QCOMPARE(map.value("paths"_L1).toArray().first().toObject().value("queue_depth"_L1).toInteger(),
+            m_oldDepth.value(m_lab.paths.first()).toLongLong());
+        QCOMPARE(merging.value("maps"_L1)
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value("paths"_L1)
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value("queue_depth"_L1)
+                     .toInteger(),
+            2);
+    }
+
+    // The path selector is no sysfs attribute: each point reloads the map's table, and the end reloads the old one.
+    void sweepsSelector()
+    {
+        const QString before = vm::dmsetupParams(u"table"_s, m_lab.map);
+        QVERIFY(before.contains(u"round-robin"_s));
+        const QString recordDir = m_out + u"/selector-recordings"_s;
+        QDir(recordDir).removeRecursively();
+        const QStringList args { u"sweep"_s, m_lab.map, u"--param"_s, u"selector=queue-length,service-time"_s,
+            u"--job"_s, m_job, u"--settle"_s, u"1"_s, u"--record-dir"_s, recordDir, u"--json"_s };
+        const vm::Run r = vm::run(m_ctl, args, 300000);
+        vm::saveFile(m_out + u"/selector-sweep.json"_s, r.out);
+        vm::saveFile(m_out + u"/selector-sweep.err"_s, r.err);
+        QVERIFY2(r.exitCode == 0, qPrintable(vm::describe(m_ctl, args, r)));
+        QCOMPARE(vm::dmsetupParams(u"table"_s, m_lab.map), before);
+        QVERIFY(vm::notSuspended(m_lab.map));
+        const QJsonObject result = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray points = result.value("points"_L1).toArray();
+        QCOMPARE(points.size(), 2);
+        const QStringList restored = [&] {
+            QStringList out;
+            for (const QJsonValue &v : result.value("restored"_L1).toArray())
+                out << v.toString();
+            return out;
+        }();
+        QVERIFY2(restored.join(u'\n').contains(m_lab.map + u": table"_s), qPrintable(restored.join(u'\n')));
+        for (const QJsonValue &v : points) {
+            const QJsonObject p = v.toObject();
+            const QString selector = p.value("params"_L1).toObject().value("selector"_L1).toString();
+            const QJsonObject mapNumbers = p.value("devices"_L1).toObject().value(m_lab.dm).toObject();
+            qInfo().noquote() << "selector" << selector << ": map w/s" << mapNumbers.value("w/s"_L1).toDouble()
+                              << "%wrqm" << mapNumbers.value("wrqm"_L1).toDouble();
+            QVERIFY(mapNumbers.value("w/s"_L1).toDouble() > 100);
+            // The recording's header read the table as the point had it.
+            const QString recording = p.value("recordings"_L1).toArray().first().toString();
+            const vm::Run shown = vm::run(m_ctl, { u"record"_s, u"show"_s, recording, u"--json"_s }, 30000);
+            QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+            const QJsonArray groups = QJsonDocument::fromJson(shown.out.toUtf8())
+                                          .object()
+                                          .value("configuration"_L1)
+                                          .toObject()
+                                          .value("maps"_L1)
+                                          .toArray()
+                                          .first()
+                                          .toObject()
+                                          .value("groups"_L1)
+                                          .toArray();
+            QVERIFY(!groups.isEmpty());
+            for (const QJsonValue &g : groups)
+                QCOMPARE(g.toObject().value("selector"_L1).toString(), selector);
+        }
+    }
+
     void stopHalfWayRestores()
     {
         QProcess sweep;
@@ -241,6 +346,7 @@ private Q_SLOTS:
         QTest::newRow("unknown attribute") << u"queue_dept=2,8"_s << u"queue_dept"_s;
         QTest::newRow("value the catalog refuses") << u"queue_depth=2,abc"_s << u"abc"_s;
         QTest::newRow("value twice") << u"queue_depth=2,2"_s << u"twice"_s;
+        QTest::newRow("unknown selector") << u"selector=round-robin,fastest"_s << u"fastest"_s;
     }
 
     void badInputChangesNothing()
