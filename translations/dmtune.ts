@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+119"/>
+        <location filename="../app/dmtune/main.cpp" line="+123"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -289,7 +289,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Show an earlier sweep&apos;s results (its folder of recordings and sweep.json) in the Experiment tab.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -321,6 +321,11 @@
     <message>
         <location line="+4"/>
         <source>The agent&apos;s program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Show the Explain pane at start: what the diagnosis rules say about the selected map.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1433,7 +1438,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+42"/>
         <source>Sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1448,17 +1453,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The sweep was stopped: the points below are those measured.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>The sweep failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>workload</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1478,32 +1483,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Without I/O at some or every point (not listed there): %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Restored when the sweep ended</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>not restored: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>The sections below report on the first recording of each point: its configuration as recorded, how the points differ, and its statistics.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation type="unfinished"></translation>
@@ -1524,7 +1529,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/reports/sweepreport.cpp" line="+34"/>
+        <location filename="../widgets/reports/sweepreport.cpp" line="+36"/>
         <source>%1: the sweep measured no point</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2274,12 +2279,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>fio job files</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2426,7 +2431,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+48"/>
         <source>(choose a device)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2536,7 +2541,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Stopping: fio, then the original values...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2558,6 +2563,100 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+42"/>
         <source>A report needs a sweep with a folder: record it, or open one</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::ExplainPane</name>
+    <message>
+        <location filename="../widgets/diagnosis/explainpane.cpp" line="+42"/>
+        <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Explain the selected map again, over the numbers sampled now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+81"/>
+        <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>over the last %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>configuration only: no numbers sampled yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>recorded in %1 (host %2, kernel %3), %4, %5 to %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>&lt;b&gt;Explain %1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>request-based</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>bio-based</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 requests/s, %2 % merged, areq-sz %3 kB, await %4 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No findings: the rules see nothing to explain here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Source:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Experiment:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set up this sweep in the Experiment tab</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2825,18 +2924,19 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+342"/>
+        <location line="+343"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-341"/>
-        <location line="+125"/>
+        <location line="-342"/>
+        <location line="+126"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="-68"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+47"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
@@ -2854,6 +2954,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+9"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+41"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
@@ -3294,8 +3395,43 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>a remote host&apos;s window has no Experiment tab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-16"/>
+        <source>Explain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>E&amp;xplain selected map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Explain &amp;recording…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Explain recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>dmtune recordings (*.dmrec);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4963,7 +5099,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::SweepResultsModel</name>
     <message>
-        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+121"/>
+        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+107"/>
         <source>Point</source>
         <translation type="unfinished"></translation>
     </message>

@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+119"/>
+        <location filename="../app/dmtune/main.cpp" line="+123"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation>Werkbank für Block-Layer- und dm-multipath-Optimierung.</translation>
     </message>
@@ -289,7 +289,7 @@
         <translation>Beim Start gezeigter Reiter: details, tune, paths, statistics oder experiment.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Show an earlier sweep&apos;s results (its folder of recordings and sweep.json) in the Experiment tab.</source>
         <translation>Die Ergebnisse eines früheren Sweeps (seinen Ordner mit Aufzeichnungen und sweep.json) im Reiter „Experiment“ zeigen.</translation>
     </message>
@@ -322,6 +322,11 @@
         <location line="+4"/>
         <source>The agent&apos;s program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL).</source>
         <translation>Das Programm des Agenten auf entfernten Hosts (Standard dmtunectl; $DMTUNE_REMOTE_DMTUNECTL).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Show the Explain pane at start: what the diagnosis rules say about the selected map.</source>
+        <translation>Beim Start den Bereich „Erklären“ zeigen: was die Diagnoseregeln über die ausgewählte Map sagen.</translation>
     </message>
 </context>
 <context>
@@ -1433,7 +1438,7 @@
         <translation>Formel</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+42"/>
         <source>Sweep</source>
         <translation>Sweep</translation>
     </message>
@@ -1448,17 +1453,17 @@
         <translation> und seine Pfade</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The sweep was stopped: the points below are those measured.</source>
         <translation>Der Sweep wurde angehalten: Die Punkte unten sind die gemessenen.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>The sweep failed: %1</source>
         <translation>Der Sweep ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>workload</source>
         <translation>Arbeitslast</translation>
     </message>
@@ -1478,32 +1483,32 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Without I/O at some or every point (not listed there): %1.</source>
         <translation>Ohne I/O an einigen oder allen Punkten (dort nicht aufgeführt): %1.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Restored when the sweep ended</source>
         <translation>Wiederhergestellt am Ende des Sweeps</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>not restored: %1</source>
         <translation>nicht wiederhergestellt: %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>The sections below report on the first recording of each point: its configuration as recorded, how the points differ, and its statistics.</source>
         <translation>Die Abschnitte unten berichten über die erste Aufzeichnung jedes Punkts: ihre Konfiguration wie aufgezeichnet, wie sich die Punkte unterscheiden, und ihre Statistik.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation> vs. </translation>
@@ -1524,7 +1529,7 @@
         <translation>Erstellt %1 von dmtune %2.</translation>
     </message>
     <message>
-        <location filename="../widgets/reports/sweepreport.cpp" line="+34"/>
+        <location filename="../widgets/reports/sweepreport.cpp" line="+36"/>
         <source>%1: the sweep measured no point</source>
         <translation>%1: Der Sweep hat keinen Punkt gemessen</translation>
     </message>
@@ -2275,12 +2280,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>fio job files</source>
         <translation>fio-Job-Dateien</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
         <translation>fio-Job-Dateien (*.fio *.ini *.job);;Alle Dateien (*)</translation>
     </message>
@@ -2427,7 +2432,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Diagramm:</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+48"/>
         <source>(choose a device)</source>
         <translation>(wählen Sie ein Gerät)</translation>
     </message>
@@ -2537,7 +2542,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht jeder Wert konnte zurückgesetzt werden: %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Stopping: fio, then the original values...</source>
         <translation>Anhalten: fio, dann die ursprünglichen Werte...</translation>
     </message>
@@ -2560,6 +2565,100 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+42"/>
         <source>A report needs a sweep with a folder: record it, or open one</source>
         <translation>Ein Bericht braucht einen Sweep mit Ordner: Zeichnen Sie ihn auf oder öffnen Sie einen</translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::ExplainPane</name>
+    <message>
+        <location filename="../widgets/diagnosis/explainpane.cpp" line="+42"/>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Info</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Live</source>
+        <translation>&amp;Live</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Explain the selected map again, over the numbers sampled now</source>
+        <translation>Die ausgewählte Map erneut erklären, mit den jetzt gemessenen Zahlen</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+81"/>
+        <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
+        <translation>Wählen Sie eine Multipath-Map, einen ihrer Pfade oder einen NVMe-Kopf, um ihn zu erklären.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>over the last %1 s</source>
+        <translation>über die letzten %1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>configuration only: no numbers sampled yet</source>
+        <translation>nur Konfiguration: noch keine Messwerte</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>recorded in %1 (host %2, kernel %3), %4, %5 to %6</source>
+        <translation>aufgezeichnet in %1 (Host %2, Kernel %3), %4, %5 bis %6</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>&lt;b&gt;Explain %1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1 erklären&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>request-based</source>
+        <translation>request-basiert</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>bio-based</source>
+        <translation>bio-basiert</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 requests/s, %2 % merged, areq-sz %3 kB, await %4 ms</source>
+        <translation>%1 Anfragen/s, %2 % zusammengeführt, areq-sz %3 kB, await %4 ms</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No findings: the rules see nothing to explain here.</source>
+        <translation>Keine Befunde: Die Regeln sehen hier nichts zu erklären.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Source:</source>
+        <translation>Quelle:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Experiment:</source>
+        <translation>Experiment:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set up this sweep in the Experiment tab</source>
+        <translation>Diesen Sweep im Reiter „Experiment“ einrichten</translation>
     </message>
 </context>
 <context>
@@ -2826,18 +2925,19 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+342"/>
+        <location line="+343"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-341"/>
-        <location line="+125"/>
+        <location line="-342"/>
+        <location line="+126"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
         <location line="-68"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+47"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
@@ -2855,6 +2955,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+9"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+41"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
@@ -3295,9 +3396,44 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Einen oder zwei Parameter unter fio-Arbeitslasten über Wertelisten variieren (Sweep); Ergebnisse pro Punkt, als Diagramm; die ursprünglichen Werte werden wiederhergestellt</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>a remote host&apos;s window has no Experiment tab</source>
         <translation>das Fenster eines entfernten Hosts hat keinen Reiter „Experiment“</translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-16"/>
+        <source>Explain</source>
+        <translation>Erklären</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>E&amp;xplain selected map</source>
+        <translation>Ausgewählte Map &amp;erklären</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Explain &amp;recording…</source>
+        <translation>Aufzeichnung e&amp;rklären…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Explain recording</source>
+        <translation>Aufzeichnung erklären</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>dmtune recordings (*.dmrec);;All files (*)</source>
+        <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
+        <translation>Sweeps eines entfernten Hosts laufen mit dmtunectl --host HOST %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
+        <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
 </context>
 <context>
@@ -4964,7 +5100,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::SweepResultsModel</name>
     <message>
-        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+121"/>
+        <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+107"/>
         <source>Point</source>
         <translation>Punkt</translation>
     </message>

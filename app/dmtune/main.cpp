@@ -24,6 +24,7 @@ struct StartOptions {
     QString sweep; // an earlier sweep's folder, shown in the Experiment tab
     QStringList edits; // ATTR=VALUE pending edits in the Tune tab (nothing is written)
     QString scope; // device, map, paths
+    bool explain = false; // the Explain pane shown
 };
 
 // --select, --tab, --edit, --scope once the first snapshot is shown.
@@ -36,6 +37,8 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
         if (!window.openSweepResults(options.sweep, &error))
             std::fprintf(stderr, "dmtune: --sweep %s\n", qPrintable(error));
     }
+    if (options.explain)
+        window.showExplain();
     if (!options.tab.isEmpty() && !window.showTab(options.tab))
         std::fprintf(
             stderr, "dmtune: --tab %s: use details, tune, paths, statistics or experiment\n", qPrintable(options.tab));
@@ -162,11 +165,15 @@ int main(int argc, char **argv)
         QCoreApplication::translate(
             "CommandLine", "The agent's program on remote hosts (default dmtunectl; $DMTUNE_REMOTE_DMTUNECTL)."),
         QStringLiteral("PATH"));
-    parser.addOptions(
-        { sysfsRoot, screenshot, select, size, tab, sweep, edit, scope, delay, connectTo, sshConfig, remoteProgram });
+    const QCommandLineOption explain(QStringLiteral("explain"),
+        QCoreApplication::translate(
+            "CommandLine", "Show the Explain pane at start: what the diagnosis rules say about the selected map."));
+    parser.addOptions({ sysfsRoot, screenshot, select, size, tab, sweep, edit, scope, delay, connectTo, sshConfig,
+        remoteProgram, explain });
     parser.process(app);
-    const StartOptions start { parser.value(select), parser.value(tab), parser.value(sweep), parser.values(edit),
+    StartOptions start { parser.value(select), parser.value(tab), parser.value(sweep), parser.values(edit),
         parser.value(scope) };
+    start.explain = parser.isSet(explain);
     // The remote hosts' ssh settings go through the environment, where File > Connect reads them too.
     if (parser.isSet(sshConfig))
         qputenv("DMTUNE_SSH_CONFIG", QFile::encodeName(parser.value(sshConfig)));
@@ -204,7 +211,7 @@ int main(int argc, char **argv)
         saveScreenshotWhenShown(window, parser.value(screenshot), start, delayMs);
     } else {
         window.restoreSettings();
-        if (!start.select.isEmpty() || !start.tab.isEmpty() || !start.edits.isEmpty()) {
+        if (!start.select.isEmpty() || !start.tab.isEmpty() || !start.edits.isEmpty() || start.explain) {
             QObject::connect(
                 &window, &MainWindow::snapshotShown, &window, [&window, start] { applyStartOptions(window, start); },
                 Qt::SingleShotConnection);

@@ -192,6 +192,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     setupRecordings(); // mainwindow_recordings.cpp: File menu entries for recordings and reports
     setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
     setupExperiments(); // mainwindow_experiments.cpp: the Experiment tab
+    setupExplain(); // mainwindow_explain.cpp: the Explain dock
     setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     resize(1280, 800);
 }

@@ -21,6 +21,8 @@ class QTreeView;
 namespace dmtune {
 
 class ChangeHistoryPanel;
+class ExplainPane;
+struct ProposedSweep;
 class JobTracker;
 class DeviceDetailPane;
 class DeviceSnapshot;
@@ -121,6 +123,14 @@ public:
     // Shows an earlier sweep's results (DIR/sweep.json) in the Experiment tab; false with *error when unreadable.
     bool openSweepResults(const QString &dir, QString *error = nullptr);
 
+    // The Explain dock (mainwindow_explain.cpp): the diagnosis of the selected map beside the tabs, each finding's
+    // experiment set up in the Experiment tab on request. Hidden until View > Explain (or --explain).
+    ExplainPane *explainPane() const { return m_explain; }
+    QDockWidget *explainDock() const { return m_explainDock; }
+    void showExplain();
+    // A finding's experiment into the Experiment tab's form (shown, not run); in a remote window, the command.
+    void setUpProposedSweep(const ProposedSweep &sweep);
+
     // Recordings (mainwindow_recordings.cpp): File > Open recording…, Compare recordings…, Export report….
     // One file opens a RecordingView window, several a CompareView (both deleted on close); null with *error
     // when a file cannot be read.
@@ -179,6 +189,7 @@ private:
     void setupRecordings(); // mainwindow_recordings.cpp
     void setupWorkloads(); // mainwindow_workloads.cpp
     void setupExperiments(); // mainwindow_experiments.cpp
+    void setupExplain(); // mainwindow_explain.cpp
     QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
     void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     void makeRemoteOperations(); // mainwindow_remote.cpp: m_remoteOps, before the panels that use it
@@ -222,6 +233,8 @@ private:
     bool m_labBusy = false;
     WorkloadPanel *m_workloadPanel = nullptr;
     ExperimentPanel *m_experimentPanel = nullptr;
+    ExplainPane *m_explain = nullptr;
+    QDockWidget *m_explainDock = nullptr;
     QDockWidget *m_workloadDock = nullptr;
     QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it
     QLabel *m_kernelLabel = nullptr;

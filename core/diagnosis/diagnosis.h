@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -130,3 +131,5 @@ double awaitOf(const IostatMetrics &m); // (r_await x r/s + w_await x w/s) / (r/
 double timeAbovePathsMs(const DiagnosedMap &map);
 
 } // namespace dmtune
+
+Q_DECLARE_METATYPE(dmtune::ProposedSweep)

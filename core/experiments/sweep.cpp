@@ -1,5 +1,6 @@
 #include "experiments/sweep.h"
 
+#include "diagnosis/diagnosis.h"
 #include "dm/pathselectors.h"
 #include "params/changeset.h"
 
@@ -103,6 +104,23 @@ Result<SweepParameter> parseSweepParameter(const QString &text)
         parameter.values.append(value);
     }
     return parameter;
+}
+
+SweepRequest sweepRequestFor(const ProposedSweep &proposed)
+{
+    SweepRequest request;
+    request.device = proposed.device;
+    request.withPaths = proposed.withPaths;
+    QStringList values;
+    for (const QString &text : proposed.values) {
+        const QString v = text.section(QLatin1Char(' '), 0, 0); // "192 (now)", as sweepCommand() reads it
+        if (!values.contains(v))
+            values << v;
+    }
+    request.parameters = { SweepParameter { proposed.attribute, values } };
+    if (const FioJob *job = fioTemplate(proposed.workload))
+        request.workloads = { *job };
+    return request;
 }
 
 Status validateSweepRequest(const SweepRequest &request)

@@ -41,6 +41,11 @@ struct SweepRequest {
     QString recordDir; // one recording per run of a point; empty: none
 };
 
+struct ProposedSweep;
+// The sweep a diagnosis finding proposes, as a request (the Explain pane hands it to the Experiment tab): the same
+// device, parameter, values and template `dmtunectl sweep` gets from sweepCommand(), repeats 1.
+SweepRequest sweepRequestFor(const ProposedSweep &proposed);
+
 // Counts (1-2 parameters, 1+ workloads, repeats 1-100, points x repeats <= 1000), no attribute twice,
 // settle and warm-up 0-600 s. The error names the field.
 Status validateSweepRequest(const SweepRequest &request);

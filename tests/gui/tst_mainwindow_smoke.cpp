@@ -6,10 +6,13 @@
 #include "devices/devicedetailpane.h"
 #include "devices/devicetreemodel.h"
 #include "devices/queueattributemodel.h"
+#include "diagnosis/explainpane.h"
 #include "discovery/discovery.h"
+#include "experiments/experimentpanel.h"
 #include "mainwindow.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -189,6 +192,44 @@ private Q_SLOTS:
             QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
         QTest::qWait(100);
         QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_known_groups.png")));
+    }
+
+    // The Explain dock: hidden until asked, explains the selected map (here: mpatha through its path), and a
+    // finding's sweep lands in the Experiment tab's form, not run.
+    void explainDockHandsSweepToExperimentTab()
+    {
+        FakeSysfs fake;
+        buildStandardMachine(fake);
+        MainWindow window(SysfsRoot(fake.root(), QString()));
+        QSignalSpy shown(&window, &MainWindow::snapshotShown);
+        window.resize(1400, 900);
+        window.show();
+        window.start();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
+        QVERIFY(window.explainDock());
+        QVERIFY(!window.explainDock()->isVisible());
+        window.showExplain();
+        QVERIFY(window.explainDock()->isVisible());
+        QSignalSpy explained(window.explainPane(), &ExplainPane::explained);
+        QVERIFY(window.selectDevice(QStringLiteral("sdu")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.explainPane()->map(), QStringLiteral("mpatha"), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.explainPane()->plainText().startsWith(QStringLiteral("mpatha (dm-0)")), 10000);
+
+        window.setUpProposedSweep(ProposedSweep { QStringLiteral("mpatha"), true, QStringLiteral("device/queue_depth"),
+            { QStringLiteral("2"), QStringLiteral("8"), QStringLiteral("64 (now)") },
+            QStringLiteral("seq-write-4k-64jobs") });
+        QCOMPARE(window.currentTabName(), QStringLiteral("experiment"));
+        const auto request = window.experimentPanel()->currentRequest();
+        QVERIFY2(request, qPrintable(request.errorMessage()));
+        QCOMPARE(request->device, QStringLiteral("dm-0"));
+        QVERIFY(request->withPaths);
+        QCOMPARE(request->parameters.size(), 1);
+        QCOMPARE(request->parameters.first().attribute, QStringLiteral("device/queue_depth"));
+        QCOMPARE(request->parameters.first().values,
+            (QStringList { QStringLiteral("2"), QStringLiteral("8"), QStringLiteral("64") }));
+        QCOMPARE(request->workloads.size(), 1);
+        QCOMPARE(request->workloads.first().id, QStringLiteral("seq-write-4k-64jobs"));
+        QVERIFY(!window.experimentPanel()->isBusy()); // set up, not started
     }
 
     void fitsA1366PixelScreen()

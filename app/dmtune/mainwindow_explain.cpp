@@ -1,0 +1,80 @@
+// The Explain dock: the diagnosis rules over the selected map (widgets/diagnosis/explainpane.h), beside the tabs,
+// fed by the Statistics tab's sampler; a finding's experiment goes to the Experiment tab's form, never runs by
+// itself.
+#include "mainwindow.h"
+
+#include "devices/devicetreemodel.h"
+#include "devices/devicetreeview.h"
+#include "diagnosis/explainpane.h"
+#include "discovery/discovery.h"
+#include "experiments/experimentpanel.h"
+#include "remote/remotesampler.h"
+#include "stats/sampler.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTabWidget>
+
+namespace dmtune {
+
+void MainWindow::setupExplain()
+{
+    m_explain = new ExplainPane(m_sysfs);
+    m_explainDock = new QDockWidget(tr("Explain"), this);
+    m_explainDock->setObjectName(QStringLiteral("explainDock"));
+    m_explainDock->setWidget(m_explain);
+    m_explainDock->setAllowedAreas(Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea | Qt::BottomDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+    m_explainDock->hide(); // the tabs keep their room until asked
+    // The numbers the charts show are the numbers it explains (a remote window: its agent's stream).
+    if (m_remoteSampler)
+        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_explain, &ExplainPane::addBatch);
+    else
+        connect(m_sampler, &Sampler::samplesAvailable, m_explain, &ExplainPane::addBatch);
+    connect(m_discovery, &Discovery::snapshotChanged, m_explain, &ExplainPane::setSnapshot);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, m_explain,
+        [this] { m_explain->setDevice(m_tree->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString()); });
+    connect(m_explain, &ExplainPane::experimentProposed, this, &MainWindow::setUpProposedSweep);
+
+    if (QMenu *view = menuNamed(tr("&View"))) {
+        QAction *toggle = m_explainDock->toggleViewAction();
+        toggle->setText(tr("E&xplain selected map"));
+        toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+        view->addAction(toggle);
+    }
+    if (QMenu *file = menuNamed(tr("&File"))) {
+        file->addAction(tr("Explain &recording…"), this, [this] {
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Explain recording"), QString(), tr("dmtune recordings (*.dmrec);;All files (*)"));
+            if (path.isEmpty())
+                return;
+            showExplain();
+            m_explain->explainRecording(path);
+        });
+    }
+}
+
+void MainWindow::showExplain()
+{
+    m_explainDock->show();
+    m_explainDock->raise();
+}
+
+void MainWindow::setUpProposedSweep(const ProposedSweep &proposed)
+{
+    if (!m_experimentPanel) {
+        statusBar()->showMessage(
+            tr("A remote host's sweeps run with dmtunectl --host HOST %1").arg(sweepCommand(proposed).mid(10)), 15000);
+        return;
+    }
+    SweepRequest request = sweepRequestFor(proposed);
+    if (const MultipathMap *map = m_discovery->snapshot().map(request.device))
+        request.device = map->device; // the tree's and the form's name for it
+    m_experimentPanel->setRequest(request);
+    m_tabs->setCurrentWidget(m_experimentPanel);
+    statusBar()->showMessage(tr("The finding's sweep is in the Experiment tab: check it, then Run sweep…"), 15000);
+}
+
+} // namespace dmtune
