@@ -94,12 +94,25 @@ Result<SweepParameter> parseSweepParameter(const QString &text)
             return R::failure(QStringLiteral("%1: an empty value in '%2'").arg(parameter.attribute, text));
         if (parameter.values.contains(value))
             return R::failure(QStringLiteral("%1: the value %2 is given twice").arg(parameter.attribute, value));
-        if (parameter.attribute == QLatin1String(SweepSelectorAttribute) && !findPathSelector(value)) {
-            QStringList known;
-            for (const PathSelectorInfo &info : knownPathSelectors())
-                known << info.name;
-            return R::failure(QStringLiteral("selector: unknown path selector '%1' (%2)")
-                                  .arg(value, known.join(QLatin1String(", "))));
+        if (parameter.attribute == QLatin1String(SweepSelectorAttribute)) {
+            const QStringList words = value.split(QLatin1Char(':'));
+            const PathSelectorInfo *info = findPathSelector(words.first());
+            if (!info) {
+                QStringList known;
+                for (const PathSelectorInfo &k : knownPathSelectors())
+                    known << k.name;
+                return R::failure(QStringLiteral("selector: unknown path selector '%1' (%2)")
+                                      .arg(words.first(), known.join(QLatin1String(", "))));
+            }
+            // NAME:ARG[:ARG]: each path's arguments, in the selector's order (service-time:1:4 is repeat_count 1,
+            // relative throughput 4).
+            const qsizetype args = words.size() - 1;
+            if (args > info->tableArgsPerPath || (args > 0 && words.contains(QString())) || value.contains(u' '))
+                return R::failure(
+                    QStringLiteral("selector: '%1': %2 takes at most %3 per-path argument(s) as %2:%4, no spaces")
+                        .arg(value, info->name)
+                        .arg(info->tableArgsPerPath)
+                        .arg(info->tableArgsPerPath > 1 ? QStringLiteral("REPEAT:THROUGHPUT") : QStringLiteral("ARG")));
         }
         parameter.values.append(value);
     }

@@ -54,11 +54,27 @@ Result<OperationPlan> planSelectorReload(const OperationEnvironment &env, const 
     const auto state = readMultipathMapState(*env.dm, map);
     if (!state)
         return R::failure(state.errorMessage());
+    // "service-time:1:4": the selector, then each path's first arguments (the rest converted from the old ones).
+    const QStringList words = selector.split(QLatin1Char(':'));
     PathGroupDraft draft(state->table);
     for (int g = 0; g < draft.groupCount(); ++g) {
-        if (const Status set = draft.setSelector(g, selector); !set)
+        if (const Status set = draft.setSelector(g, words.first()); !set)
             return R::failure(QStringLiteral("%1: group %2: %3").arg(map).arg(g + 1).arg(set.errorMessage));
+        if (words.size() < 2)
+            continue;
+        const QList<PathSpec> paths = draft.table().groups.at(g).paths; // a copy: the edits change the table
+        for (const PathSpec &path : paths) {
+            QStringList args = path.args;
+            for (qsizetype i = 1; i < words.size(); ++i) {
+                if (i - 1 < args.size())
+                    args[i - 1] = words.at(i);
+            }
+            if (const Status set = draft.setPathArgs(path.device, args); !set)
+                return R::failure(QStringLiteral("%1: %2: %3").arg(map, path.device, set.errorMessage));
+        }
     }
+    if (const Status valid = draft.validate(); !valid)
+        return R::failure(QStringLiteral("%1: %2").arg(map, valid.errorMessage));
     return planOperation(env, QString::fromLatin1(ReloadKind),
         QJsonObject { { QStringLiteral("map"), map }, { QStringLiteral("table"), draft.tableText() } });
 }

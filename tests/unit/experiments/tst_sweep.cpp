@@ -62,6 +62,14 @@ private Q_SLOTS:
             << u"path_selector=queue-length"_s << u"selector"_s << QStringList { u"queue-length"_s } << QString();
         QTest::newRow("selector unknown") << u"selector=round-robin,fastest"_s << QString() << QStringList()
                                           << u"selector: unknown path selector 'fastest' (round-robin"_s;
+        QTest::newRow("selector with its per-path arguments")
+            << u"selector=service-time:1:4,queue-length:1,round-robin"_s << u"selector"_s
+            << QStringList { u"service-time:1:4"_s, u"queue-length:1"_s, u"round-robin"_s } << QString();
+        QTest::newRow("selector with too many arguments")
+            << u"selector=round-robin:1:2"_s << QString() << QStringList()
+            << u"selector: 'round-robin:1:2': round-robin takes at most 1 per-path argument(s) as round-robin:ARG"_s;
+        QTest::newRow("selector with an empty argument") << u"selector=service-time::4"_s << QString() << QStringList()
+                                                         << u"service-time takes at most 2 per-path argument(s)"_s;
         QTest::newRow("selector twice") << u"selector=queue-length,queue-length"_s << QString() << QStringList()
                                         << u"the value queue-length is given twice"_s;
     }

@@ -6,8 +6,8 @@
 //   * the same points run one by one (dmtunectl set, then dmtunectl run): the sweep's means agree with them within
 //     the spread of its repeats or 10 %, whichever is larger;
 //   * SIGINT during the second point: exit 1, the first point's results printed, "stopped", queue_depth restored;
-//   * the map's path selector over queue-length and service-time (a table reload per point): each point's recording
-//     remembers its selector, and the table is the one before the sweep afterwards;
+//   * the map's path selector over queue-length and service-time:1:4 (a table reload per point): each point's
+//     recording remembers its selector and the paths' arguments, and the table is the one before the sweep afterwards;
 //   * diagnose --recording on the one-by-one recordings: at the original queue_depth (192) the map does not merge
 //     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
@@ -264,7 +264,7 @@ private Q_SLOTS:
         QVERIFY(before.contains(u"round-robin"_s));
         const QString recordDir = m_out + u"/selector-recordings"_s;
         QDir(recordDir).removeRecursively();
-        const QStringList args { u"sweep"_s, m_lab.map, u"--param"_s, u"selector=queue-length,service-time"_s,
+        const QStringList args { u"sweep"_s, m_lab.map, u"--param"_s, u"selector=queue-length,service-time:1:4"_s,
             u"--job"_s, m_job, u"--settle"_s, u"1"_s, u"--record-dir"_s, recordDir, u"--json"_s };
         const vm::Run r = vm::run(m_ctl, args, 300000);
         vm::saveFile(m_out + u"/selector-sweep.json"_s, r.out);
@@ -304,8 +304,16 @@ private Q_SLOTS:
                                           .value("groups"_L1)
                                           .toArray();
             QVERIFY(!groups.isEmpty());
-            for (const QJsonValue &g : groups)
-                QCOMPARE(g.toObject().value("selector"_L1).toString(), selector);
+            // service-time:1:4: repeat_count 1 and relative throughput 4 on every path.
+            const QStringList words = selector.split(u':');
+            for (const QJsonValue &g : groups) {
+                QCOMPARE(g.toObject().value("selector"_L1).toString(), words.first());
+                for (const QJsonValue &path : g.toObject().value("paths"_L1).toArray()) {
+                    const QJsonArray args = path.toObject().value("selector_args"_L1).toArray();
+                    for (qsizetype i = 1; i < words.size(); ++i)
+                        QCOMPARE(args.at(i - 1).toString(), words.at(i));
+                }
+            }
         }
     }
 
