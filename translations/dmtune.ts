@@ -2594,13 +2594,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <location line="+81"/>
         <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+22"/>
         <source>over the last %1 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2620,7 +2620,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>&lt;b&gt;Explain %1&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>

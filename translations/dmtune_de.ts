@@ -2595,13 +2595,13 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die ausgewählte Map erneut erklären, mit den jetzt gemessenen Zahlen</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <location line="+81"/>
         <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
         <translation>Wählen Sie eine Multipath-Map, einen ihrer Pfade oder einen NVMe-Kopf, um ihn zu erklären.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+22"/>
         <source>over the last %1 s</source>
         <translation>über die letzten %1 s</translation>
     </message>
@@ -2621,7 +2621,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>aufgezeichnet in %1 (Host %2, Kernel %3), %4, %5 bis %6</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>&lt;b&gt;Explain %1&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1 erklären&lt;/b&gt;</translation>
     </message>

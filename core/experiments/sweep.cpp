@@ -8,7 +8,9 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dmtune {
@@ -107,9 +109,13 @@ Result<SweepParameter> parseSweepParameter(const QString &text)
             // NAME:ARG[:ARG]: each path's arguments, in the selector's order (service-time:1:4 is repeat_count 1,
             // relative throughput 4).
             const qsizetype args = words.size() - 1;
-            if (args > info->tableArgsPerPath || (args > 0 && words.contains(QString())) || value.contains(u' '))
+            // Numbers (io-affinity: a hex CPU mask) only: the words go into a table line.
+            static const QRegularExpression word(QStringLiteral("^[0-9A-Fa-fx]+$"));
+            const bool wordsOk = std::all_of(
+                words.cbegin() + 1, words.cend(), [](const QString &w) { return word.match(w).hasMatch(); });
+            if (args > info->tableArgsPerPath || !wordsOk)
                 return R::failure(
-                    QStringLiteral("selector: '%1': %2 takes at most %3 per-path argument(s) as %2:%4, no spaces")
+                    QStringLiteral("selector: '%1': %2 takes at most %3 per-path number(s) as %2:%4")
                         .arg(value, info->name)
                         .arg(info->tableArgsPerPath)
                         .arg(info->tableArgsPerPath > 1 ? QStringLiteral("REPEAT:THROUGHPUT") : QStringLiteral("ARG")));

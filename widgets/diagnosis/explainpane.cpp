@@ -67,6 +67,7 @@ ExplainPane::ExplainPane(const SysfsRoot &root, QWidget *parent)
     });
     m_status = new QLabel;
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // a recording's host, kernel and file name are untrusted text
     m_text = new QTextBrowser;
     m_text->setOpenLinks(false);
     connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
@@ -175,6 +176,12 @@ void ExplainPane::explainNow()
         m_status->setText(tr("Select a multipath map, one of its paths or an NVMe head to explain it."));
         return;
     }
+    // Hidden, nothing is read: the next showEvent explains what is selected then.
+    if (!isVisible()) {
+        m_stale = true;
+        return;
+    }
+    m_stale = false;
     double seconds = 0;
     const QHash<QString, IostatMetrics> metrics = windowMetrics(&seconds);
     const SysfsRoot root = m_root;
@@ -244,14 +251,15 @@ void ExplainPane::present(const Shown &shown)
         names << map.name;
     for (const HeadWithoutStatistics &head : shown.input.nvmeHeads)
         names << head.head;
-    m_title->setText(tr("<b>Explain %1</b>").arg(names.isEmpty() ? m_map : names.join(QLatin1String(", "))));
+    m_title->setText(
+        tr("<b>Explain %1</b>").arg((names.isEmpty() ? m_map : names.join(QLatin1String(", "))).toHtmlEscaped()));
     m_status->setText(shown.source);
 
     QString html;
     for (const DiagnosedMap &map : shown.input.maps) {
-        html
-            += QStringLiteral("<p><b>%1</b> (%2), %3")
-                   .arg(map.name.toHtmlEscaped(), map.device, map.requestBased ? tr("request-based") : tr("bio-based"));
+        html += QStringLiteral("<p><b>%1</b> (%2), %3")
+                    .arg(map.name.toHtmlEscaped(), map.device.toHtmlEscaped(),
+                        map.requestBased ? tr("request-based") : tr("bio-based"));
         if (map.metrics) {
             const IostatMetrics &m = *map.metrics;
             html += QStringLiteral(": ")
@@ -269,7 +277,7 @@ void ExplainPane::present(const Shown &shown)
         for (const FindingNumber &n : f.numbers)
             numbers << numberText(n).toHtmlEscaped();
         html += QStringLiteral("<hr><p><b>%1</b>: <tt>%2</tt></p><p>%3</p>")
-                    .arg(severityText(f.severity), f.code, f.message.toHtmlEscaped());
+                    .arg(severityText(f.severity), f.code.toHtmlEscaped(), f.message.toHtmlEscaped());
         if (!numbers.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>").arg(numbers.join(QLatin1String("<br>")));
         html += QStringLiteral("<p><small>%1 %2</small></p>").arg(tr("Source:"), f.source.toHtmlEscaped());
@@ -301,6 +309,8 @@ void ExplainPane::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     m_refresh->start();
+    if (m_stale && !m_showingRecording)
+        explainNow();
 }
 
 void ExplainPane::hideEvent(QHideEvent *event)

@@ -34,7 +34,7 @@ public:
     void setDevice(const QString &name);
     // A sampler batch of the main window (the selected map and its paths while the Statistics tab charts them).
     void addBatch(const SampleBatch &batch);
-    // The live diagnosis again now (also every WindowSeconds while the pane is visible).
+    // The live diagnosis again now (also every WindowSeconds while the pane is visible); while hidden, when shown.
     void explainNow();
     // The rules over a recording instead; false (and statusText() says why) when it cannot be read.
     void explainRecording(const QString &file);
@@ -74,6 +74,7 @@ private:
     bool m_busy = false;
     bool m_showingRecording = false;
     bool m_shownWithoutNumbers = false; // the live diagnosis shown had no sampled numbers yet
+    bool m_stale = false; // asked while hidden: explained when shown
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_live = nullptr;

@@ -7,8 +7,13 @@
 #include "diagnosis/explainpane.h"
 #include "discovery/discovery.h"
 #include "experiments/sweep.h"
+#include "recordings/recordingwriter.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -91,6 +96,39 @@ private Q_SLOTS:
         QCOMPARE(codes(pane.findings()), QStringList { u"merges-on-map-only"_s });
     }
 
+    // A recording is someone else's file: its host and map names are shown as text, never as markup.
+    void showsRecordedNamesAsText()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"crafted.dmrec"_s);
+        RecordingMeta meta;
+        meta.host = u"<a href=\"file:///etc/shadow\">host</a>"_s;
+        meta.kernel = u"6.1"_s;
+        meta.devices = { u"dm-0"_s, u"sda"_s };
+        meta.configuration = QJsonObject { { u"maps"_s,
+            QJsonArray { QJsonObject { { u"name"_s, u"<img src=\"/etc/passwd\">"_s }, { u"device"_s, u"dm-0"_s },
+                { u"slaves"_s, QJsonArray { u"sda"_s } } } } } };
+        {
+            auto writer = RecordingWriter::create(path, meta);
+            QVERIFY2(writer, qPrintable(writer.errorMessage()));
+            test::SyntheticBatches batches;
+            const auto step
+                = [](const QString &, DiskCounters &c) { c.fields[std::size_t(DiskField::WriteIos)] += 100; };
+            for (int i = 0; i < 3; ++i)
+                QVERIFY(writer.value()->addBatch(batches.next({ u"dm-0"_s, u"sda"_s }, step)));
+            QVERIFY(writer.value()->finish());
+        }
+        ExplainPane pane(SysfsRoot(QStringLiteral("/nonexistent")));
+        pane.explainRecording(path);
+        QVERIFY(waitExplained(pane));
+        QVERIFY2(pane.plainText().startsWith(u"<img src=\"/etc/passwd\"> (dm-0)"_s), qPrintable(pane.plainText()));
+        QVERIFY2(pane.statusText().contains(u"host <a href="_s), qPrintable(pane.statusText()));
+        for (QLabel *label : pane.findChildren<QLabel *>()) {
+            QVERIFY(!label->text().contains(u"<img"_s) || label->text().contains(u"&lt;img"_s));
+            QVERIFY(!label->text().contains(u"<a href"_s) || label->textFormat() == Qt::PlainText);
+        }
+    }
+
     // The standard machine's mpatha chosen through one of its paths: its configuration at once, then the numbers
     // of the batches the pane was fed, over the seconds they cover.
     void explainsSelectedMapLive()
@@ -105,6 +143,11 @@ private Q_SLOTS:
         pane.setSnapshot(Discovery::scan(root));
         pane.setDevice(u"sdu"_s);
         QCOMPARE(pane.map(), u"mpatha"_s);
+        // Hidden (the dock closed), it reads nothing; shown, it explains what is selected then.
+        QSignalSpy early(&pane, &ExplainPane::explained);
+        QVERIFY(!early.wait(300));
+        QVERIFY(pane.isHidden() && !pane.isBusy());
+        pane.show();
         QVERIFY(waitExplained(pane));
         QCOMPARE(pane.statusText(), u"configuration only: no numbers sampled yet"_s);
         QVERIFY(pane.plainText().startsWith(u"mpatha (dm-0)"_s));

@@ -67,9 +67,15 @@ private Q_SLOTS:
             << QStringList { u"service-time:1:4"_s, u"queue-length:1"_s, u"round-robin"_s } << QString();
         QTest::newRow("selector with too many arguments")
             << u"selector=round-robin:1:2"_s << QString() << QStringList()
-            << u"selector: 'round-robin:1:2': round-robin takes at most 1 per-path argument(s) as round-robin:ARG"_s;
+            << u"selector: 'round-robin:1:2': round-robin takes at most 1 per-path number(s) as round-robin:ARG"_s;
         QTest::newRow("selector with an empty argument") << u"selector=service-time::4"_s << QString() << QStringList()
-                                                         << u"service-time takes at most 2 per-path argument(s)"_s;
+                                                         << u"service-time takes at most 2 per-path number(s)"_s;
+        // The words go into a table line: nothing but numbers, whatever the kernel would make of the rest.
+        QTest::newRow("selector argument that is no number")
+            << u"selector=service-time:1:4 0 1 8:16"_s << QString() << QStringList()
+            << u"service-time takes at most 2 per-path number(s)"_s;
+        QTest::newRow("selector argument with a newline")
+            << u"selector=queue-length:1\n2"_s << QString() << QStringList() << u"per-path number(s)"_s;
         QTest::newRow("selector twice") << u"selector=queue-length,queue-length"_s << QString() << QStringList()
                                         << u"the value queue-length is given twice"_s;
     }
