@@ -10,6 +10,7 @@ PKGS=(
     libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
     fio sysstat util-linux fdisk udev dmsetup
     clang-tidy clang-format
+    clang libbpf-dev bpftool
     xvfb xauth imagemagick poppler-utils
     file librsvg2-bin appstream desktop-file-utils
     openssh-client openssh-server

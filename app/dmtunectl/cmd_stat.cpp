@@ -3,6 +3,8 @@
 
 #include "discovery/nvmemultipath.h"
 #include "discovery/snapshotbuilder.h"
+#include "latency/blocklatencyprobe.h"
+#include "latency/latencyformat.h"
 #include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
@@ -17,6 +19,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -98,6 +101,7 @@ struct StatOptions {
     int intervalMs = Sampler::DefaultIntervalMs;
     qint64 count = -1; // -1: until interrupted
     Format format = Format::Text;
+    bool histogram = false; // --histogram: the block-layer latency probe beside the counters
 };
 
 // Returns an exit code, or -1 when the options are good.
@@ -116,6 +120,10 @@ int parseStatOptions(
         QStringLiteral("Number of reports (default: until interrupted)."), QStringLiteral("COUNT") });
     parser.addOption({ QStringLiteral("json"), QStringLiteral("sysstat 12.6 iostat -x -o JSON document.") });
     parser.addOption({ QStringLiteral("csv"), QStringLiteral("CSV with iostat's column names, one row per device.") });
+    parser.addOption({ QStringLiteral("histogram"),
+        QStringLiteral("Also each device's latency distribution over the interval (device time issue->complete, "
+                       "queue time insert->issue): percentiles and buckets; with --json, histogram, p50_us, p90_us, "
+                       "p99_us, p99_9_us per disk. Needs root (a BPF probe on the block layer).") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -123,6 +131,9 @@ int parseStatOptions(
 
     if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
         return usageError(io, QStringLiteral("stat: --json and --csv exclude each other"));
+    options->histogram = parser.isSet(QStringLiteral("histogram"));
+    if (options->histogram && parser.isSet(QStringLiteral("csv")))
+        return usageError(io, QStringLiteral("stat: --histogram and --csv exclude each other"));
     options->format = parser.isSet(QStringLiteral("json")) ? Format::Json
         : parser.isSet(QStringLiteral("csv"))              ? Format::Csv
                                                            : Format::Text;
@@ -143,6 +154,8 @@ int parseStatOptions(
     *root = sysfsRootFrom(parser);
     if (!root->isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("stat: %1: no block directory").arg(root->path(QStringLiteral("block"))));
+    if (options->histogram && !root->isLive())
+        return fail(io, QStringLiteral("stat: --histogram probes the running kernel, not a tree under --sysfs-root"));
     for (const QString &arg : parser.positionalArguments()) {
         const auto name = resolveDevice(*root, arg);
         if (!name)
@@ -151,6 +164,38 @@ int parseStatOptions(
             options->devices.append(name.value());
     }
     return -1;
+}
+
+// The probe, watching the named devices (every disk of /sys/block when none is named).
+Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbe(const SysfsRoot &root, const QStringList &devices)
+{
+    using R = Result<std::unique_ptr<BlockLatencyProbe>>;
+    const QStringList names = devices.isEmpty() ? root.list(QStringLiteral("block")) : devices;
+    if (names.size() > BlockLatencyProbe::MaxDevices)
+        return R::failure(QStringLiteral("--histogram watches at most %1 devices; name the ones to watch (%2 here)")
+                              .arg(BlockLatencyProbe::MaxDevices)
+                              .arg(names.size()));
+    QList<BlockDeviceNumber> numbers;
+    for (const QString &name : names) {
+        const QStringList dev = root.readOr(QStringLiteral("class/block/%1/dev").arg(name)).split(u':');
+        bool majorOk = false;
+        bool minorOk = false;
+        const BlockDeviceNumber number { dev.value(0).toUInt(&majorOk), dev.value(1).toUInt(&minorOk) };
+        if (dev.size() != 2 || !majorOk || !minorOk)
+            return R::failure(QStringLiteral("%1: no device number in sysfs").arg(name));
+        numbers.append(number);
+    }
+    auto probe = BlockLatencyProbe::open();
+    if (!probe)
+        return probe;
+    if (const Status watched = probe.value()->setWatched(numbers); !watched)
+        return R::failure(watched.errorMessage);
+    return probe;
+}
+
+BlockDeviceNumber deviceNumber(const DiskCounters &counters)
+{
+    return { counters.majorNumber(), counters.minorNumber() };
 }
 
 } // namespace
@@ -177,6 +222,23 @@ int runStat(const QStringList &args, Streams io)
         }
         io.err.flush();
     }
+    std::unique_ptr<BlockLatencyProbe> probe;
+    if (options.histogram) {
+        auto opened = openLatencyProbe(root, options.devices);
+        if (!opened)
+            return fail(io, QStringLiteral("stat: ") + opened.errorMessage());
+        probe = std::move(opened.value());
+    }
+    QHash<QString, DeviceLatency> latencyBefore; // the probe's reading at the previous report, per device
+    const auto latencyOver = [&](const DeviceSample &d) -> std::optional<DeviceLatency> {
+        if (!probe || !probe->isWatched(deviceNumber(d.counters)))
+            return std::nullopt;
+        const DeviceLatency now = probe->read(deviceNumber(d.counters));
+        const DeviceLatency interval = now.since(latencyBefore.value(d.name()));
+        latencyBefore.insert(d.name(), now);
+        return interval;
+    };
+
     const bool iso = qEnvironmentVariable("S_TIME_FORMAT") == QLatin1String("ISO");
     Sampler sampler(root);
     if (options.devices.isEmpty())
@@ -210,6 +272,10 @@ int runStat(const QStringList &args, Streams io)
         exitCode = code;
         QObject::disconnect(&sampler, nullptr, nullptr, nullptr);
         sampler.stop();
+        if (const quint64 missed = probe ? probe->missedEvents() : 0; missed > 0)
+            io.err << "dmtunectl: stat: note: the latency probe missed " << missed
+                   << " block events (a completion interrupted another on the same CPU): the histograms may count "
+                      "that many I/Os fewer than the counters\n";
         if (options.format == Format::Json)
             io.out << iostatformat::jsonEnd();
         io.out.flush();
@@ -217,15 +283,57 @@ int runStat(const QStringList &args, Streams io)
     };
 
     QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &batch) {
+        QList<std::pair<QString, DeviceLatency>> latencies;
+        QHash<QString, DeviceLatency> latencyOf;
+        for (const DeviceSample &d : batch.devices) {
+            if (const auto latency = latencyOver(d)) {
+                latencies.append({ d.name(), *latency });
+                latencyOf.insert(d.name(), *latency);
+            }
+        }
+        // A request-based map beside its paths: the time spent above them.
+        QList<std::pair<QString, TimeAbovePaths>> above;
+        for (const auto &[name, latency] : std::as_const(latencies)) {
+            if (!name.startsWith(QLatin1String("dm-")))
+                continue;
+            QList<LatencyHistogram> paths;
+            for (const QString &slave : root.list(QStringLiteral("block/%1/slaves").arg(name))) {
+                if (latencyOf.contains(slave))
+                    paths.append(latencyOf.value(slave).device);
+            }
+            if (const auto t = paths.isEmpty() ? std::nullopt : timeAbovePaths(latency.device, paths))
+                above.append({ name, *t });
+        }
         QList<iostatformat::DeviceRow> rows;
         rows.reserve(batch.devices.size());
-        for (const DeviceSample &d : batch.devices)
-            rows.append({ d.name(), d.metrics(batch.elapsedSeconds) });
+        for (const DeviceSample &d : batch.devices) {
+            iostatformat::DeviceRow row { d.name(), d.metrics(batch.elapsedSeconds) };
+            if (latencyOf.contains(d.name()))
+                row.extraJson = latencyformat::jsonFields(latencyOf.value(d.name()));
+            for (const auto &[map, t] : std::as_const(above)) {
+                if (map == d.name())
+                    row.extraJson += latencyformat::aboveJson(t);
+            }
+            rows.append(row);
+        }
         switch (options.format) {
         case Format::Text:
             io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();
             for (const auto &row : std::as_const(rows))
                 io.out << iostatformat::textRow(row);
+            if (probe) {
+                io.out << '\n' << latencyformat::summaryHeader();
+                for (const auto &[name, latency] : std::as_const(latencies))
+                    io.out << latencyformat::summaryRows(name, latency);
+                if (!above.isEmpty()) {
+                    io.out << '\n' << latencyformat::aboveHeader();
+                    for (const auto &[map, t] : std::as_const(above))
+                        io.out << latencyformat::aboveRow(map, t);
+                }
+                io.out << '\n' << latencyformat::bucketHeader();
+                for (const auto &[name, latency] : std::as_const(latencies))
+                    io.out << latencyformat::bucketRows(name, latency);
+            }
             io.out << "\n\n"; // iostat ends each report with two empty lines
             break;
         case Format::Json:

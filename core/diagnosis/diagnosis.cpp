@@ -1,5 +1,6 @@
 #include "diagnosis/diagnosis.h"
 
+#include "latency/timeabovepaths.h"
 #include "workloads/fiojob.h"
 
 #include <QJsonArray>
@@ -98,18 +99,13 @@ double timeAbovePathsMs(const DiagnosedMap &map)
 {
     if (!map.metrics || iopsOf(*map.metrics) <= 0)
         return std::nan("");
-    double pathIos = 0;
-    double weighted = 0;
+    QList<PathShare> shares;
     for (const DiagnosedPath &p : map.paths) {
         if (!p.metrics)
             return std::nan(""); // one path unmeasured: the shares would be wrong
-        const double ios = iopsOf(*p.metrics);
-        pathIos += ios;
-        weighted += ios * awaitOf(*p.metrics);
+        shares.append({ iopsOf(*p.metrics), awaitOf(*p.metrics) });
     }
-    if (pathIos <= 0)
-        return std::nan("");
-    return awaitOf(*map.metrics) - weighted / pathIos;
+    return timeAbove(awaitOf(*map.metrics), shares);
 }
 
 } // namespace dmtune

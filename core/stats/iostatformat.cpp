@@ -152,6 +152,7 @@ QString jsonDisk(const DeviceRow &row)
         s += QStringLiteral(", \"") + MetricCatalog::jsonKey(m) + QStringLiteral("\": ");
         s += isInflight(m) ? inflightText(row.metrics[m], QStringLiteral("null")) : fixed2(row.metrics[m]);
     }
+    s += row.extraJson;
     s += u'}';
     return s;
 }

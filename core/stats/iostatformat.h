@@ -29,6 +29,7 @@ QString timestamp(qint64 wallMs, bool iso);
 struct DeviceRow {
     QString device;
     IostatMetrics metrics;
+    QString extraJson = {}; // appended inside the JSON disk object (", \"histogram\": ..."); empty for iostat's own
 };
 
 // Text: "Linux 6.1.0 (host) \t11/30/26 \t_x86_64_\t(2 CPU)\n"

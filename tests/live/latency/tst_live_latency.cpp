@@ -1,0 +1,247 @@
+// live (root, a scratch loop device): the block-layer latency probe on this machine's kernel. Its histograms
+// count the I/Os /proc/diskstats counts, its device times lie inside fio's completion latencies, and
+// dmtunectl stat --histogram prints them (text and JSON) or refuses in one line.
+#include "../scratchloop.h"
+#include "latency/blocklatencyprobe.h"
+#include "latencychecks.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+using namespace dmtune;
+using namespace dmtune::latencytest;
+
+namespace {
+
+const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+
+struct Ran {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Ran run(const QString &program, const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(program, args);
+    Ran r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QStringList fioArgs(const QString &device, const QString &rw, int seconds, int iodepth)
+{
+    return { QStringLiteral("--name=latency"), QStringLiteral("--filename=") + device, QStringLiteral("--rw=") + rw,
+        QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
+        QStringLiteral("--iodepth=%1").arg(iodepth), QStringLiteral("--runtime=%1").arg(seconds),
+        QStringLiteral("--time_based"), QStringLiteral("--output-format=json") };
+}
+
+BlockDeviceNumber numberOf(const QString &devicePath)
+{
+    struct stat st { };
+    if (::stat(QFile::encodeName(devicePath).constData(), &st) != 0)
+        return {};
+    return { major(st.st_rdev), minor(st.st_rdev) };
+}
+
+} // namespace
+
+class TestLiveLatency : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void histogramsCountWhatDiskstatsCounts();
+    void statHistogramJsonBesideFio();
+    void statHistogramText();
+    void refusedInOneLine_data();
+    void refusedInOneLine();
+    void refusedWithoutRoot();
+
+private:
+    SysfsRoot m_sys;
+    live::ScratchLoop m_loop;
+};
+
+void TestLiveLatency::initTestCase()
+{
+    if (const QString why = live::ScratchLoop::unavailableReason({ QStringLiteral("fio"), QStringLiteral("losetup") });
+        !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QVERIFY2(m_loop.create(64 << 20), qPrintable(m_loop.error()));
+    // The probe must load here (root, BTF): a machine that cannot run it fails this test rather than skip.
+    QVERIFY2(BlockLatencyProbe::unavailableReason().isEmpty(), qPrintable(BlockLatencyProbe::unavailableReason()));
+}
+
+void TestLiveLatency::histogramsCountWhatDiskstatsCounts()
+{
+    auto probe = BlockLatencyProbe::open();
+    QVERIFY2(probe, qPrintable(probe.errorMessage()));
+    const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
+    QVERIFY(probe.value()->setWatched({ loop }));
+    const qint64 before = diskstatsIos(m_loop.name());
+    const Ran fio = run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randrw"), 2, 8));
+    QCOMPARE(fio.exitCode, 0);
+    const qint64 counted = diskstatsIos(m_loop.name()) - before;
+    const DeviceLatency latency = probe.value()->read(loop);
+    const quint64 unfinished = probe.value()->unfinishedRequests(loop);
+    const quint64 missed = probe.value()->missedEvents();
+    qInfo("diskstats %lld I/Os; probe %llu (queue %llu), lost %llu, unfinished %llu, missed events %llu", counted,
+        latency.device.total(), latency.queue.total(), latency.lost, unfinished, missed);
+    QVERIFY(counted > 1000);
+    // Every I/O diskstats counted is in the histogram, or known to the probe as one whose completion it did not
+    // see (lost, or still pending in its table): nothing counted twice, nothing unaccounted.
+    const quint64 accounted = latency.device.total() + latency.lost + unfinished;
+    QVERIFY(accounted <= quint64(counted) && accounted + missed >= quint64(counted));
+    // On a kernel that runs the probe for every event that is all of them; where it is not, few are lost.
+    QVERIFY2(
+        latency.device.total() * 100 >= quint64(counted) * 99, "more than 1 % of the I/Os are not in the histogram");
+    // The exact sum of the times agrees with the histogram: the mean lies inside the populated buckets.
+    QVERIFY(latency.device.meanUs() >= latency.device.percentileUs(0)
+        && latency.device.meanUs() <= latency.device.percentileUs(1));
+
+    // Unwatched, it counts nothing more.
+    QVERIFY(probe.value()->setWatched({}));
+    QCOMPARE(probe.value()->read(loop).device.total(), quint64(0));
+}
+
+void TestLiveLatency::statHistogramJsonBesideFio()
+{
+    QProcess stat;
+    stat.start(Dmtunectl,
+        { QStringLiteral("stat"), m_loop.name(), QStringLiteral("--histogram"), QStringLiteral("--json"),
+            QStringLiteral("-i"), QStringLiteral("8"), QStringLiteral("-c"), QStringLiteral("1") });
+    // The document's head is written once the probe is attached; the one report covers fio's 2 s whole.
+    QVERIFY(stat.waitForReadyRead(20000));
+    const Ran fio = run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 1));
+    QCOMPARE(fio.exitCode, 0);
+    QVERIFY(stat.waitForFinished(20000));
+    QCOMPARE(stat.exitCode(), 0);
+    const QByteArray err = stat.readAllStandardError();
+    const QJsonDocument doc = QJsonDocument::fromJson(stat.readAllStandardOutput());
+    const QJsonObject disk = doc[QStringLiteral("sysstat")][QStringLiteral("hosts")][0][QStringLiteral("statistics")][0]
+                                [QStringLiteral("disk")][0]
+                                    .toObject();
+    QCOMPARE(disk[QStringLiteral("disk_device")].toString(), m_loop.name());
+    const QJsonArray bounds = disk[QStringLiteral("histogram")][QStringLiteral("bounds_us")].toArray();
+    const QJsonArray counts = disk[QStringLiteral("histogram")][QStringLiteral("counts")].toArray();
+    QCOMPARE(bounds.size(), latencybuckets::Count);
+    QCOMPARE(counts.size(), latencybuckets::Count);
+    qint64 sum = 0;
+    for (const QJsonValue &c : counts)
+        sum += c.toInteger();
+    QCOMPARE(sum, disk[QStringLiteral("ios")].toInteger());
+    // fio was the only I/O on the scratch device. Those the probe did not see complete (lost, or unfinished
+    // in its table when the report was made) are not in the histogram.
+    const qint64 fioCount = fioIos(fio.out, QStringLiteral("read"));
+    const qint64 lost = disk[QStringLiteral("lost")].toInteger();
+    QVERIFY2(sum + lost <= fioCount && sum * 100 >= fioCount * 99,
+        qPrintable(QStringLiteral("probe %1 (+%2 lost), fio %3, %4")
+                       .arg(sum)
+                       .arg(lost)
+                       .arg(fioCount)
+                       .arg(QString::fromLocal8Bit(err))));
+    // Device time (issue -> complete) is part of fio's completion latency: never above it by more than a bucket.
+    const QMap<double, double> fioUs = fioClatPercentilesUs(fio.out, QStringLiteral("read"));
+    QCOMPARE(fioUs.size(), 4);
+    double previous = 0;
+    for (const auto &[fraction, key] : { std::pair { 0.5, "p50_us" }, std::pair { 0.9, "p90_us" },
+             std::pair { 0.99, "p99_us" }, std::pair { 0.999, "p99_9_us" } }) {
+        const double probeUs = disk[QString::fromLatin1(key)].toDouble();
+        qInfo("%s: probe %.1f us, fio %.1f us", key, probeUs, fioUs.value(fraction));
+        QVERIFY(probeUs > 0 && probeUs >= previous);
+        QVERIFY(latencybuckets::bucketOf(quint64(probeUs * 1000))
+            <= latencybuckets::bucketOf(quint64(fioUs.value(fraction) * 1000)) + 1);
+        previous = probeUs;
+    }
+    // iostat's own fields are still there, unchanged in name.
+    QVERIFY(disk.contains(QStringLiteral("r/s")) && disk.contains(QStringLiteral("r_await")));
+}
+
+void TestLiveLatency::statHistogramText()
+{
+    QProcess stat;
+    stat.start(Dmtunectl,
+        { QStringLiteral("stat"), m_loop.devicePath(), QStringLiteral("--histogram"), QStringLiteral("-i"),
+            QStringLiteral("3"), QStringLiteral("-c"), QStringLiteral("1") });
+    QVERIFY(stat.waitForReadyRead(20000));
+    QCOMPARE(run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randwrite"), 1, 4)).exitCode, 0);
+    QVERIFY(stat.waitForFinished(20000));
+    QCOMPARE(stat.exitCode(), 0);
+    const QString text = QString::fromLocal8Bit(stat.readAllStandardOutput());
+    QVERIFY2(text.contains(QStringLiteral("p99.9_us")), qPrintable(text));
+    // The device line: a count and five numbers, no "-" (fio wrote through it).
+    bool found = false;
+    for (const QString &line : text.split(u'\n')) {
+        const QStringList words = line.split(u' ', Qt::SkipEmptyParts);
+        if (words.size() == 9 && words[0] == m_loop.name() && words[1] == QLatin1String("device")) {
+            found = true;
+            QVERIFY2(words[2].toLongLong() > 100 && !words.contains(QStringLiteral("-")), qPrintable(line));
+        }
+    }
+    QVERIFY2(found, qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("from_us")));
+}
+
+void TestLiveLatency::refusedInOneLine_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("with --csv") << QStringList { QStringLiteral("--csv") } << 2
+                                << QStringLiteral("--histogram and --csv exclude each other");
+    QTest::newRow("a captured tree") << QStringList { QStringLiteral("--sysfs-root"), QStringLiteral("@TREE@") } << 1
+                                     << QStringLiteral("not a tree under --sysfs-root");
+}
+
+void TestLiveLatency::refusedInOneLine()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    QTemporaryDir tree; // a captured tree's shape: a block directory
+    QVERIFY(tree.isValid() && QDir(tree.path()).mkpath(QStringLiteral("block/sda")));
+    args.replaceInStrings(QStringLiteral("@TREE@"), tree.path());
+    const Ran r = run(Dmtunectl, QStringList { QStringLiteral("stat"), QStringLiteral("--histogram") } + args);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(QString::fromLocal8Bit(r.err).contains(message), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestLiveLatency::refusedWithoutRoot()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+        QSKIP("setpriv not installed");
+    // A copy anyone may run: the build tree may sit in a directory only root can enter.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QFile::setPermissions(dir.path(),
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup
+            | QFile::ExeGroup));
+    const QString copy = dir.filePath(QStringLiteral("dmtunectl"));
+    QVERIFY(QFile::copy(Dmtunectl, copy));
+    const Ran r = run(QStringLiteral("setpriv"),
+        { QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"), copy,
+            QStringLiteral("stat"), m_loop.name(), QStringLiteral("--histogram"), QStringLiteral("-c"),
+            QStringLiteral("1") });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.count('\n') == 1 && r.err.contains("need root"), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestLiveLatency)
+#include "tst_live_latency.moc"

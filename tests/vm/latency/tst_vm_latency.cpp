@@ -1,0 +1,182 @@
+// vm (Debian's kernel): the latency probe on the lab's mpatha (4 scsi_debug paths, request-based multipath).
+// With scsi_debug answering after 2 ms, dmtunectl stat --histogram puts the map's percentiles within one bucket
+// of fio's own completion latencies; under mixed load the map's and each path's histograms account for every
+// I/O /proc/diskstats counts, the paths' add up to the map's, and the map's scheduler shows queue time.
+// Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
+#include "../../live/latency/latencychecks.h"
+#include "../multipath/vmsupport.h"
+#include "latency/blocklatencyprobe.h"
+#include "sysfs/sysfsroot.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace dmtune;
+using namespace dmtune::latencytest;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString NdelayFile = QStringLiteral("/sys/bus/pseudo/drivers/scsi_debug/ndelay");
+
+QStringList fioArgs(const QString &device, const QString &rw, int seconds, int iodepth)
+{
+    return { u"--name=latency"_s, u"--filename="_s + device, u"--rw="_s + rw, u"--bs=4k"_s, u"--direct=1"_s,
+        u"--ioengine=libaio"_s, u"--iodepth=%1"_s.arg(iodepth), u"--runtime=%1"_s.arg(seconds), u"--time_based"_s,
+        u"--output-format=json"_s };
+}
+
+bool writeFile(const QString &path, const QString &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toLatin1()) == text.size();
+}
+
+BlockDeviceNumber numberOf(const SysfsRoot &sys, const QString &name)
+{
+    const QStringList dev = sys.readOr(u"block/%1/dev"_s.arg(name)).split(u':');
+    return { dev.value(0).toUInt(), dev.value(1).toUInt() };
+}
+
+} // namespace
+
+class TestVmLatency : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void mapPercentilesMatchFio();
+    void mapAndPathsAccountForEveryIo();
+    void cleanupTestCase();
+
+private:
+    SysfsRoot m_sys;
+    vm::MergingMap m_lab;
+    QString m_ndelay; // scsi_debug's, restored at the end
+};
+
+void TestVmLatency::initTestCase()
+{
+    if (qEnvironmentVariable("KLAB_OUT").isEmpty())
+        QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R latency' as root");
+    QVERIFY(::geteuid() == 0);
+    const QString problem = m_lab.setUp(m_sys);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QFile ndelay(NdelayFile);
+    QVERIFY(ndelay.open(QIODevice::ReadOnly));
+    m_ndelay = QString::fromLatin1(ndelay.readAll()).trimmed();
+    QVERIFY(!m_ndelay.isEmpty());
+}
+
+void TestVmLatency::mapPercentilesMatchFio()
+{
+    QVERIFY(writeFile(NdelayFile, u"2000000"_s)); // every SCSI command answers after 2 ms
+    QProcess stat;
+    stat.start(Dmtunectl,
+        QStringList { u"stat"_s, m_lab.dm } + m_lab.paths
+            + QStringList { u"--histogram"_s, u"--json"_s, u"-i"_s, u"12"_s, u"-c"_s, u"1"_s });
+    QVERIFY(stat.waitForReadyRead(30000)); // the document's head: the probe is attached
+    const vm::Run fio = vm::run(u"fio"_s, fioArgs(u"/dev/"_s + m_lab.dm, u"randread"_s, 5, 1));
+    QVERIFY2(fio.exitCode == 0, qPrintable(fio.err));
+    QVERIFY(stat.waitForFinished(30000));
+    QVERIFY(writeFile(NdelayFile, m_ndelay));
+    const QByteArray out = stat.readAllStandardOutput();
+    vm::saveFile(qEnvironmentVariable("KLAB_OUT") + u"/stat-histogram.json"_s, QString::fromUtf8(out));
+    QCOMPARE(stat.exitCode(), 0);
+    const QJsonArray disks
+        = QJsonDocument::fromJson(out)[u"sysstat"_s][u"hosts"_s][0][u"statistics"_s][0][u"disk"_s].toArray();
+    QCOMPARE(disks.size(), 1 + m_lab.paths.size());
+    const QJsonObject map = disks[0].toObject();
+    QCOMPARE(map[u"disk_device"_s].toString(), m_lab.dm);
+    const QMap<double, double> fioUs = fioClatPercentilesUs(fio.out.toUtf8(), u"read"_s);
+    const qint64 fioCount = fioIos(fio.out.toUtf8(), u"read"_s);
+    QCOMPARE(map[u"ios"_s].toInteger() + map[u"lost"_s].toInteger(), fioCount);
+    // p99.9 of fewer than 5,000 I/Os rests on a handful of them: compared only when there are enough.
+    for (const auto &[fraction, key] : { std::pair { 0.5, "p50_us" }, std::pair { 0.9, "p90_us" },
+             std::pair { 0.99, "p99_us" }, std::pair { 0.999, "p99_9_us" } }) {
+        const double probeUs = map[QString::fromLatin1(key)].toDouble();
+        qInfo("%s of %s: probe %.1f us, fio %.1f us (%lld I/Os)", key, qPrintable(m_lab.dm), probeUs,
+            fioUs.value(fraction), fioCount);
+        if (fraction > 0.99 && fioCount < 5000)
+            continue;
+        QVERIFY2(bucketsApart(probeUs, fioUs.value(fraction)) <= 1, key);
+    }
+    QVERIFY(map[u"p50_us"_s].toDouble() >= 2000); // the 2 ms are there, not an artefact of the bounds
+    // The paths that carried the I/O took the same 2 ms, less dm's own time above them.
+    qint64 pathIos = 0;
+    for (qsizetype i = 1; i < disks.size(); ++i) {
+        const QJsonObject path = disks[i].toObject();
+        pathIos += path[u"ios"_s].toInteger() + path[u"lost"_s].toInteger();
+        if (path[u"ios"_s].toInteger() > 100)
+            QVERIFY2(bucketsApart(path[u"p50_us"_s].toDouble(), fioUs.value(0.5)) <= 1,
+                qPrintable(path[u"disk_device"_s].toString()));
+    }
+    QCOMPARE(pathIos, fioCount);
+    // Where the time goes: each clone lives inside its map request, so the map's mean is never below the
+    // share-weighted mean of its paths; the difference is dm's own time.
+    const QJsonObject above = map[u"above_paths"_s].toObject();
+    qInfo("above the paths: map %.1f us, paths %.1f us, above %.1f us", above[u"map_mean_us"_s].toDouble(),
+        above[u"paths_mean_us"_s].toDouble(), above[u"above_us"_s].toDouble());
+    QCOMPARE(above[u"map_mean_us"_s].toDouble(), map[u"mean_us"_s].toDouble());
+    QVERIFY(above[u"above_us"_s].toDouble() >= 0);
+    QVERIFY(qAbs(above[u"map_mean_us"_s].toDouble() - above[u"paths_mean_us"_s].toDouble()
+                - above[u"above_us"_s].toDouble())
+        < 0.02);
+    QCOMPARE(
+        above[u"path_ios"_s].toInteger(), pathIos - [&] {
+            qint64 lost = 0;
+            for (qsizetype i = 1; i < disks.size(); ++i)
+                lost += disks[i][u"lost"_s].toInteger();
+            return lost;
+        }());
+}
+
+void TestVmLatency::mapAndPathsAccountForEveryIo()
+{
+    auto probe = BlockLatencyProbe::open();
+    QVERIFY2(probe, qPrintable(probe.errorMessage()));
+    const QStringList devices = QStringList { m_lab.dm } + m_lab.paths;
+    QList<BlockDeviceNumber> numbers;
+    for (const QString &d : devices)
+        numbers.append(numberOf(m_sys, d));
+    QVERIFY(probe.value()->setWatched(numbers));
+    QHash<QString, qint64> before;
+    for (const QString &d : devices)
+        before.insert(d, diskstatsIos(d));
+    const vm::Run fio = vm::run(u"fio"_s, fioArgs(u"/dev/"_s + m_lab.dm, u"randrw"_s, 3, 16));
+    QVERIFY2(fio.exitCode == 0, qPrintable(fio.err));
+    const quint64 missed = probe.value()->missedEvents();
+    quint64 pathsAccounted = 0;
+    quint64 mapAccounted = 0;
+    for (qsizetype i = 0; i < devices.size(); ++i) {
+        const qint64 counted = diskstatsIos(devices[i]) - before.value(devices[i]);
+        const DeviceLatency latency = probe.value()->read(numbers[i]);
+        const quint64 accounted = latency.device.total() + latency.lost + probe.value()->unfinishedRequests(numbers[i]);
+        qInfo("%s: diskstats %lld, histogram %llu (queue %llu), lost %llu, accounted %llu, missed events %llu",
+            qPrintable(devices[i]), counted, latency.device.total(), latency.queue.total(), latency.lost, accounted,
+            missed);
+        QVERIFY2(accounted <= quint64(counted) && accounted + missed >= quint64(counted), qPrintable(devices[i]));
+        if (i == 0) {
+            mapAccounted = accounted;
+            QVERIFY(counted > 1000);
+            // mq-deadline on the map's queue: its requests are inserted, then dispatched.
+            QVERIFY(latency.queue.total() > 0);
+        } else {
+            pathsAccounted += accounted;
+        }
+    }
+    // Request-based multipath clones each of the map's requests onto exactly one path.
+    QCOMPARE(pathsAccounted, mapAccounted);
+}
+
+void TestVmLatency::cleanupTestCase()
+{
+    if (!m_ndelay.isEmpty())
+        writeFile(NdelayFile, m_ndelay);
+    m_lab.restore(m_sys);
+}
+
+QTEST_GUILESS_MAIN(TestVmLatency)
+#include "tst_vm_latency.moc"
