@@ -285,7 +285,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Tab shown at start: details, tune, paths, statistics or experiment.</source>
+        <source>Tab shown at start: details, tune, paths, statistics, experiment or latency.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2747,6 +2747,57 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::LatencyHeatMap</name>
+    <message>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+56"/>
+        <source>seconds before the last interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>device time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>share of the interval&apos;s I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::LatencyView</name>
+    <message>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Loading the block-layer latency probe…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Select a device or a map in the tree.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::LiveStatsView</name>
     <message>
         <location filename="../widgets/charts/livestatsview.cpp" line="+105"/>
@@ -2893,7 +2944,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+104"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+105"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2924,13 +2975,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+343"/>
+        <location line="+348"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-342"/>
-        <location line="+126"/>
+        <location line="-347"/>
+        <location line="+127"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3041,7 +3092,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>device-mapper: available</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3365,7 +3416,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3432,6 +3483,11 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+8"/>
         <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+17"/>
+        <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

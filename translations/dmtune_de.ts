@@ -285,8 +285,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>Tab shown at start: details, tune, paths, statistics or experiment.</source>
-        <translation>Beim Start gezeigter Reiter: details, tune, paths, statistics oder experiment.</translation>
+        <source>Tab shown at start: details, tune, paths, statistics, experiment or latency.</source>
+        <translation>Beim Start gezeigter Reiter: details, tune, paths, statistics, experiment oder latency.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2748,6 +2748,57 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::LatencyHeatMap</name>
+    <message>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+56"/>
+        <source>seconds before the last interval</source>
+        <translation>Sekunden vor dem letzten Intervall</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>device time</source>
+        <translation>Gerätezeit</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>share of the interval&apos;s I/O</source>
+        <translation>Anteil an der I/O des Intervalls</translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::LatencyView</name>
+    <message>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
+        <translation>%1. Anteil(Pfad) = abgeschlossene I/O des Pfads / abgeschlossene I/O aller Pfade. Jeder Klon lebt innerhalb seiner Map-Anfrage: die Differenz ist die Zeit von dm selbst, wie KAVG neben DAVG bei esxtop.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
+        <translation>Latenzverteilungen erscheinen hier, sobald der Reiter gezeigt wird (eine BPF-Sonde an der Block-Schicht; sie braucht root).</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Loading the block-layer latency probe…</source>
+        <translation>Die Latenzsonde der Block-Schicht wird geladen…</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Select a device or a map in the tree.</source>
+        <translation>Wählen Sie ein Gerät oder eine Map im Baum.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, egal wer sie auslöste: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
+        <translation>Über den Pfaden im letzten Intervall: %1 µs (Map %2 µs, nach Anteil gewichtetes Mittel der Pfade %3 µs, %4 I/Os).</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::LiveStatsView</name>
     <message>
         <location filename="../widgets/charts/livestatsview.cpp" line="+105"/>
@@ -2894,7 +2945,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+104"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+105"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -2925,13 +2976,13 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+343"/>
+        <location line="+348"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-342"/>
-        <location line="+126"/>
+        <location line="-347"/>
+        <location line="+127"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
@@ -3042,7 +3093,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Pfadgruppen der ausgewählten Map: Pfade verschieben, Selektoren und Features wählen, neu laden; ihre Pfadselektoren im Zeitverlauf</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+113"/>
         <source>device-mapper: available</source>
         <translation>Device-Mapper: verfügbar</translation>
     </message>
@@ -3366,7 +3417,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 (Kopf)</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation>iopolicy queue-depth: jede I/O geht über den Pfad mit den wenigsten laufenden I/Os; das Diagramm Warteschlangentiefe zeigt für jeden Pfad die laufenden I/Os und aqu-sz.</translation>
     </message>
@@ -3434,6 +3485,11 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+8"/>
         <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
+    </message>
+    <message>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+17"/>
+        <source>&amp;Latency</source>
+        <translation>&amp;Latenz</translation>
     </message>
 </context>
 <context>

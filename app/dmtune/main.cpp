@@ -20,7 +20,7 @@ namespace {
 
 struct StartOptions {
     QString select;
-    QString tab; // details, tune, paths, statistics, experiment
+    QString tab; // details, tune, paths, statistics, experiment, latency
     QString sweep; // an earlier sweep's folder, shown in the Experiment tab
     QStringList edits; // ATTR=VALUE pending edits in the Tune tab (nothing is written)
     QString scope; // device, map, paths
@@ -40,8 +40,8 @@ void applyStartOptions(MainWindow &window, const StartOptions &options)
     if (options.explain)
         window.showExplain();
     if (!options.tab.isEmpty() && !window.showTab(options.tab))
-        std::fprintf(
-            stderr, "dmtune: --tab %s: use details, tune, paths, statistics or experiment\n", qPrintable(options.tab));
+        std::fprintf(stderr, "dmtune: --tab %s: use details, tune, paths, statistics, experiment or latency\n",
+            qPrintable(options.tab));
     ParameterEditor *editor = window.parameterEditor();
     // The edits need the device's tunables, which are read on a job: once they are in the table.
     auto edit = [editor, options] {
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
         QStringLiteral("WxH"), QStringLiteral("1400x900"));
     const QCommandLineOption tab(QStringLiteral("tab"),
         QCoreApplication::translate(
-            "CommandLine", "Tab shown at start: details, tune, paths, statistics or experiment."),
+            "CommandLine", "Tab shown at start: details, tune, paths, statistics, experiment or latency."),
         QStringLiteral("NAME"));
     const QCommandLineOption sweep(QStringLiteral("sweep"),
         QCoreApplication::translate("CommandLine",

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "charts/latencyview.h"
 #include "charts/livestatsview.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
@@ -193,6 +194,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     setupWorkloads(); // mainwindow_workloads.cpp: the Workload dock
     setupExperiments(); // mainwindow_experiments.cpp: the Experiment tab
     setupExplain(); // mainwindow_explain.cpp: the Explain dock
+    setupLatency(); // mainwindow_latency.cpp: the Latency tab
     setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     resize(1280, 800);
 }
@@ -456,6 +458,10 @@ QWidget *tabByName(
 
 bool MainWindow::showTab(const QString &name)
 {
+    if (name == QLatin1String("latency") && m_latency) {
+        m_tabs->setCurrentWidget(m_latency);
+        return true;
+    }
     QWidget *tab = tabByName(name, m_detail, m_tuneTab, m_pathGroups, m_stats, m_experimentPanel);
     if (!tab)
         return false;

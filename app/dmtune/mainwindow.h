@@ -35,6 +35,7 @@ struct OperationResult;
 class Discovery;
 struct NvmeMultipathHead;
 class ParameterEditor;
+class LatencyView;
 class LiveStatsView;
 class RemoteBanner;
 class RemoteHost;
@@ -190,6 +191,8 @@ private:
     void setupWorkloads(); // mainwindow_workloads.cpp
     void setupExperiments(); // mainwindow_experiments.cpp
     void setupExplain(); // mainwindow_explain.cpp
+    void setupLatency(); // mainwindow_latency.cpp: the Latency tab
+    void showLatencyOf(const QStringList &devices, const QHash<QString, QString> &labels);
     QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
     void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     void makeRemoteOperations(); // mainwindow_remote.cpp: m_remoteOps, before the panels that use it
@@ -234,6 +237,7 @@ private:
     WorkloadPanel *m_workloadPanel = nullptr;
     ExperimentPanel *m_experimentPanel = nullptr;
     ExplainPane *m_explain = nullptr;
+    LatencyView *m_latency = nullptr; // local windows only: the probe sees this machine's block layer
     QDockWidget *m_explainDock = nullptr;
     QDockWidget *m_workloadDock = nullptr;
     QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it

@@ -129,6 +129,7 @@ void MainWindow::chartSelectedDevice()
     }
     m_stats->setDeviceLabels(labels);
     m_stats->setDevices(devices);
+    showLatencyOf(devices, labels);
     if (m_remoteSampler) {
         if (!m_remoteSampler->isRunning())
             m_remoteSampler->start(); // it streams whenever the host is connected

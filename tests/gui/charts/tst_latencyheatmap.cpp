@@ -1,0 +1,149 @@
+// The latency heat map over hand-made intervals: each column's cells are the shares of its I/O per bucket, the
+// percentile lines sit where the histogram's percentiles are, the y range follows the populated buckets, and the
+// chart draws whole at the window sizes the app is used at.
+#include "charts/latencyheatmap.h"
+#include "latency/latencyhistogram.h"
+
+#include "charts/qcp_p.h"
+
+#include <QImage>
+#include <QTest>
+
+#include <cmath>
+
+using namespace dmtune;
+
+namespace {
+
+// 2 ms I/O with a tail: `fast` in [2048, 3072) us, `slow` in [6144, 8192) us.
+DeviceLatency interval(quint64 fast, quint64 slow)
+{
+    DeviceLatency d;
+    d.device.counts[23] = fast;
+    d.device.counts[26] = slow;
+    d.device.sumNs = fast * 2500000ULL + slow * 7000000ULL;
+    return d;
+}
+
+} // namespace
+
+class TestLatencyHeatMap : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cellsAreSharesOfEachInterval();
+    void percentileLinesFollowTheHistogram();
+    void rangeFollowsTheData();
+    void keepsTheNewestIntervals();
+    void drawsAtTheAppsSizes_data();
+    void drawsAtTheAppsSizes();
+};
+
+void TestLatencyHeatMap::cellsAreSharesOfEachInterval()
+{
+    LatencyHeatMap map;
+    map.appendInterval(1000, interval(90, 10));
+    map.appendInterval(2000, interval(0, 0)); // an idle interval: no colour at all
+    map.appendInterval(3000, interval(50, 50));
+    QCOMPARE(map.intervalCount(), 3);
+    QCOMPARE(map.cellShare(0, 23), 0.9);
+    QCOMPARE(map.cellShare(0, 26), 0.1);
+    QCOMPARE(map.cellShare(1, 23), 0.0);
+    QCOMPARE(map.cellShare(2, 26), 0.5);
+    for (int column = 0; column < 3; ++column) {
+        double sum = 0;
+        for (int b = 0; b < latencybuckets::Count; ++b)
+            sum += map.cellShare(column, b);
+        QVERIFY(qFuzzyCompare(1 + sum, column == 1 ? 1.0 : 2.0));
+    }
+}
+
+void TestLatencyHeatMap::percentileLinesFollowTheHistogram()
+{
+    LatencyHeatMap map;
+    map.appendInterval(1000, interval(90, 10));
+    map.appendInterval(2000, interval(0, 0));
+    QCOMPARE(map.percentileLineUs(0, 0.5), 2048 + 1024 * 50.0 / 90);
+    QCOMPARE(map.percentileLineUs(0, 0.99), 6144 + 2048 * 0.9);
+    QVERIFY(std::isnan(map.percentileLineUs(1, 0.5)));
+    map.replot();
+    // The lines are drawn in bucket coordinates: p50 inside bucket 23 (22.5 .. 23.5), p99 inside bucket 26.
+    const QCPGraph *p50 = map.plotWidget()->graph(0);
+    const QCPGraph *p99 = map.plotWidget()->graph(2);
+    QCOMPARE(p50->dataCount(), 2);
+    QVERIFY(p50->data()->at(0)->value > 22.5 && p50->data()->at(0)->value < 23.5);
+    QVERIFY(p99->data()->at(0)->value > 25.5 && p99->data()->at(0)->value < 26.5);
+    QVERIFY(std::isnan(p50->data()->at(1)->value)); // a gap, not a zero
+    QCOMPARE(p50->data()->at(1)->key, 0.0); // the newest interval at 0
+    QCOMPARE(p50->data()->at(0)->key, -1.0);
+}
+
+void TestLatencyHeatMap::rangeFollowsTheData()
+{
+    LatencyHeatMap map;
+    QCOMPARE(map.bucketRange(), std::make_pair(1, 21)); // empty: 1 us to 1 ms
+    map.appendInterval(1000, interval(5, 1));
+    QCOMPARE(map.bucketRange(), std::make_pair(22, 27));
+    map.replot();
+    const QCPRange y = map.plotWidget()->yAxis->range();
+    QCOMPARE(y.lower, 21.5);
+    QCOMPARE(y.upper, 27.5);
+    // Its ticks name latencies, not bucket numbers.
+    const auto ticker = map.plotWidget()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QVERIFY(!ticker->ticks().isEmpty());
+    for (const QString &label : ticker->ticks())
+        QVERIFY2(label.endsWith(QLatin1String("ms")) || label.endsWith(QStringLiteral("µs")), qPrintable(label));
+}
+
+void TestLatencyHeatMap::keepsTheNewestIntervals()
+{
+    LatencyHeatMap map;
+    for (int i = 0; i < LatencyHeatMap::MaxIntervals + 5; ++i)
+        map.appendInterval(1000 * i, interval(quint64(i + 1), 0));
+    QCOMPARE(map.intervalCount(), LatencyHeatMap::MaxIntervals);
+    map.clear();
+    QCOMPARE(map.intervalCount(), 0);
+}
+
+void TestLatencyHeatMap::drawsAtTheAppsSizes_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("half of 1280x720") << QSize(820, 300);
+    QTest::newRow("1400x900") << QSize(950, 420);
+    QTest::newRow("1920x1080") << QSize(1400, 520);
+}
+
+void TestLatencyHeatMap::drawsAtTheAppsSizes()
+{
+    QFETCH(QSize, size);
+    LatencyHeatMap map;
+    map.setTitle(QStringLiteral("mpatha (dm-0)"));
+    for (int i = 0; i < 30; ++i)
+        map.appendInterval(1000 * i, interval(90, quint64(i % 7)));
+    map.resize(size);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    map.replot();
+    QCustomPlot *plot = map.plotWidget();
+    plot->replot();
+    // The plot area keeps most of the widget: the legend and the colour scale do not crowd it out.
+    const QRect area = plot->axisRect()->rect();
+    QVERIFY2(area.width() > size.width() / 2 && area.height() > size.height() / 3,
+        qPrintable(QStringLiteral("%1x%2").arg(area.width()).arg(area.height())));
+    // The legend's four entries are inside the widget.
+    QVERIFY(plot->legend->visible());
+    QCOMPARE(plot->legend->itemCount(), 4);
+    QVERIFY(plot->rect().contains(plot->legend->outerRect()));
+    // The cells are drawn: the 90 % bucket is the darkest colour in the plot area.
+    const QImage image = plot->toPixmap(size.width(), size.height()).toImage();
+    const int y = int(plot->yAxis->coordToPixel(23));
+    const int x = int(plot->xAxis->coordToPixel(-5));
+    const QColor cell = image.pixelColor(x, y);
+    QVERIFY2(cell.lightness() < 140, qPrintable(cell.name()));
+    // Bucket 25 had no I/O: the background shows (between grid lines: half a second and a bucket off them).
+    const QColor empty = image.pixelColor(int(plot->xAxis->coordToPixel(-4.4)), int(plot->yAxis->coordToPixel(25.2)));
+    QVERIFY2(empty.lightness() > 200, qPrintable(empty.name())); // no I/O there: background
+}
+
+QTEST_MAIN(TestLatencyHeatMap)
+#include "tst_latencyheatmap.moc"

@@ -1,0 +1,80 @@
+// live (root, a scratch loop device): the Latency tab's view on this machine's kernel. It loads the probe on a
+// job, learns the device's number from the sampler's first batch, and charts every interval's I/O: the heat
+// map's intervals add up to what fio did.
+#include "../scratchloop.h"
+#include "charts/latencyheatmap.h"
+#include "charts/latencyview.h"
+#include "latencychecks.h"
+#include "stats/sampler.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace dmtune;
+using namespace dmtune::latencytest;
+
+class TestLiveLatencyView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void chartsWhatFioDid();
+
+private:
+    SysfsRoot m_sys;
+    live::ScratchLoop m_loop;
+};
+
+void TestLiveLatencyView::initTestCase()
+{
+    if (const QString why = live::ScratchLoop::unavailableReason({ QStringLiteral("fio"), QStringLiteral("losetup") });
+        !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QVERIFY2(m_loop.create(64 << 20), qPrintable(m_loop.error()));
+}
+
+void TestLiveLatencyView::chartsWhatFioDid()
+{
+    Sampler sampler(m_sys);
+    sampler.setWatched({ m_loop.name() });
+    QVERIFY(sampler.setInterval(300));
+    LatencyView view;
+    view.resize(1000, 600);
+    connect(&sampler, &Sampler::samplesAvailable, &view, &LatencyView::onBatch);
+    view.setDevices({ { m_loop.name(), QStringLiteral("scratch") } });
+    QSignalSpy ready(&view, &LatencyView::probeReady);
+    view.show(); // loads the probe, on a job
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(ready.first().first().toBool(), true);
+    sampler.start();
+    LatencyHeatMap *chart = view.heatMap(m_loop.name());
+    QVERIFY(chart);
+    QCOMPARE(chart->title(), QStringLiteral("scratch"));
+    // The first batch names the device's number, the next starts its charted intervals.
+    QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= 1, 10000);
+    QProcess fio;
+    fio.start(QStringLiteral("fio"),
+        { QStringLiteral("--name=view"), QStringLiteral("--filename=") + m_loop.devicePath(),
+            QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+            QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=4"), QStringLiteral("--runtime=2"),
+            QStringLiteral("--time_based"), QStringLiteral("--output-format=json") });
+    QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 30000);
+    QCOMPARE(fio.exitCode(), 0);
+    const int afterFio = chart->intervalCount();
+    QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= afterFio + 2, 5000); // the last I/Os are in an interval
+    sampler.stop();
+    quint64 charted = 0;
+    int busy = 0;
+    for (int i = 0; i < chart->intervalCount(); ++i) {
+        charted += chart->intervalIos(i);
+        busy += chart->intervalIos(i) > 0 ? 1 : 0;
+    }
+    const qint64 fioCount = fioIos(fio.readAllStandardOutput(), QStringLiteral("read"));
+    qInfo(
+        "fio %lld I/Os, charted %llu over %d intervals (%d with I/O)", fioCount, charted, chart->intervalCount(), busy);
+    QVERIFY(charted <= quint64(fioCount) && charted * 100 >= quint64(fioCount) * 99);
+    QVERIFY(busy >= 5); // 2 s of fio at 300 ms intervals
+    QVERIFY2(!view.statusText().contains(QLatin1String("need")), qPrintable(view.statusText()));
+}
+
+QTEST_MAIN(TestLiveLatencyView)
+#include "tst_live_latencyview.moc"

@@ -1,0 +1,198 @@
+#include "charts/latencyheatmap.h"
+
+#include "charts/qcp_p.h"
+
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dmtune {
+
+namespace {
+
+// Where a latency sits on the y axis: bucket b is drawn from b - 0.5 to b + 0.5, a value inside it in proportion.
+double bucketCoordinate(double us)
+{
+    if (!std::isfinite(us))
+        return std::nan("");
+    const int b = latencybuckets::bucketOf(quint64(us * 1000));
+    const double lo = latencybuckets::lowerUs(b);
+    const double hi = latencybuckets::upperUs(b);
+    const double inside = std::isfinite(hi) && hi > lo ? std::clamp((us - lo) / (hi - lo), 0.0, 1.0) : 0.0;
+    return b - 0.5 + inside;
+}
+
+// Two significant digits: the bounds are powers of two in microseconds, 1024 us reads "1 ms", 8192 us "8.2 ms".
+QString boundLabel(double us)
+{
+    if (us >= 1000000)
+        return QStringLiteral("%1 s").arg(us / 1000000, 0, 'g', 2);
+    if (us >= 1000)
+        return QStringLiteral("%1 ms").arg(us / 1000, 0, 'g', 2);
+    return QStringLiteral("%1 µs").arg(us, 0, 'g', 3);
+}
+
+const QList<QColor> &percentileColors()
+{
+    // Apart from the map's yellows and browns: blue, teal, black, purple.
+    static const QList<QColor> colors { QColor(0x1f, 0x77, 0xb4), QColor(0x17, 0xa2, 0x9a), QColor(0x20, 0x20, 0x20),
+        QColor(0x94, 0x67, 0xbd) };
+    return colors;
+}
+
+} // namespace
+
+LatencyHeatMap::LatencyHeatMap(QWidget *parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumHeight(220);
+
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), -1, QFont::Bold)));
+    m_plot->xAxis->setLabel(tr("seconds before the last interval"));
+    m_plot->yAxis->setLabel(tr("device time"));
+
+    m_colorMap = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    // Pale for a few I/Os, dark where most of the interval's I/O is: the eye goes to where the time is.
+    QCPColorGradient gradient;
+    gradient.setColorStops({ { 0.0, QColor(0xff, 0xf7, 0xbc) }, { 0.15, QColor(0xfe, 0xc4, 0x4f) },
+        { 0.5, QColor(0xec, 0x70, 0x14) }, { 1.0, QColor(0x66, 0x25, 0x06) } });
+    gradient.setNanHandling(QCPColorGradient::nhTransparent); // a bucket with no I/O shows the background
+    m_colorMap->setGradient(gradient);
+    m_colorMap->setDataRange(QCPRange(0, 1));
+    m_colorMap->setInterpolate(false);
+    auto *scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, scale);
+    scale->setGradient(gradient);
+    scale->setDataRange(QCPRange(0, 1));
+    scale->axis()->setLabel(tr("share of the interval's I/O"));
+    m_colorMap->setColorScale(scale);
+    auto *group = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    // The legend on a row of its own under the plot, never over the data.
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(2, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    for (qsizetype i = 0; i < qsizetype(ReportedPercentiles.size()); ++i) {
+        QCPGraph *graph = m_plot->addGraph();
+        graph->setPen(QPen(percentileColors().value(i), 1.6, i == 0 ? Qt::SolidLine : Qt::DashLine));
+        graph->setName(QStringLiteral("p%1").arg(ReportedPercentiles[size_t(i)] * 100, 0, 'g', 4));
+        m_percentiles.append(graph);
+    }
+    m_colorMap->removeFromLegend();
+    rebuild();
+}
+
+LatencyHeatMap::~LatencyHeatMap() = default;
+
+void LatencyHeatMap::setTitle(const QString &title)
+{
+    m_title = title;
+    if (auto *text = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+        text->setText(title);
+}
+
+void LatencyHeatMap::appendInterval(qint64 wallMs, const DeviceLatency &interval)
+{
+    m_intervals.append({ wallMs, interval.device });
+    while (m_intervals.size() > MaxIntervals)
+        m_intervals.removeFirst();
+}
+
+void LatencyHeatMap::clear()
+{
+    m_intervals.clear();
+}
+
+void LatencyHeatMap::replot()
+{
+    rebuild();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double LatencyHeatMap::cellShare(int interval, int bucket) const
+{
+    if (interval < 0 || interval >= m_intervals.size() || bucket < 0 || bucket >= latencybuckets::Count)
+        return std::nan("");
+    const LatencyHistogram &h = m_intervals[interval].histogram;
+    const quint64 total = h.total();
+    return total == 0 ? 0.0 : double(h.counts[size_t(bucket)]) / double(total);
+}
+
+quint64 LatencyHeatMap::intervalIos(int interval) const
+{
+    return interval >= 0 && interval < m_intervals.size() ? m_intervals[interval].histogram.total() : 0;
+}
+
+double LatencyHeatMap::percentileLineUs(int interval, double fraction) const
+{
+    if (interval < 0 || interval >= m_intervals.size())
+        return std::nan("");
+    return m_intervals[interval].histogram.percentileUs(fraction);
+}
+
+std::pair<int, int> LatencyHeatMap::bucketRange() const
+{
+    int lo = latencybuckets::Count;
+    int hi = -1;
+    for (const Interval &i : m_intervals) {
+        for (int b = 0; b < latencybuckets::Count; ++b) {
+            if (i.histogram.counts[size_t(b)] > 0) {
+                lo = std::min(lo, b);
+                hi = std::max(hi, b);
+            }
+        }
+    }
+    if (hi < 0)
+        return { 1, 21 }; // nothing yet: 1 us to 1 ms
+    return { std::max(0, lo - 1), std::min(latencybuckets::Count - 1, hi + 1) };
+}
+
+void LatencyHeatMap::rebuild()
+{
+    const auto [lo, hi] = bucketRange();
+    const int columns = std::max(1, int(m_intervals.size()));
+    const double newest = m_intervals.isEmpty() ? 0.0 : double(m_intervals.last().wallMs);
+    const double oldest = m_intervals.isEmpty() ? -1.0 : double(m_intervals.first().wallMs);
+    const double left = (oldest - newest) / 1000;
+    m_colorMap->data()->setSize(columns, latencybuckets::Count);
+    m_colorMap->data()->setRange(QCPRange(left, 0), QCPRange(0, latencybuckets::Count - 1));
+    for (int x = 0; x < columns; ++x) {
+        for (int b = 0; b < latencybuckets::Count; ++b) {
+            const double share = x < m_intervals.size() ? cellShare(x, b) : 0.0;
+            m_colorMap->data()->setCell(x, b, share > 0 ? share : std::nan(""));
+        }
+    }
+    for (qsizetype p = 0; p < m_percentiles.size(); ++p) {
+        QList<double> keys;
+        QList<double> values;
+        for (const Interval &i : m_intervals) {
+            keys.append((double(i.wallMs) - newest) / 1000);
+            values.append(bucketCoordinate(i.histogram.percentileUs(ReportedPercentiles[size_t(p)])));
+        }
+        m_percentiles[p]->setData(keys, values, true);
+    }
+    // The y axis in latency: a tick at each octave's lower bound.
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const int step = hi - lo > 16 ? 4 : 2;
+    for (int b = lo + (lo % 2 == 0 ? 1 : 0); b <= hi; b += step)
+        ticker->addTick(b - 0.5, boundLabel(latencybuckets::lowerUs(b)));
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setRange(lo - 0.5, hi + 0.5);
+    // A column is drawn centred on its key: half an interval of room on each side.
+    const double half = columns > 1 ? -left / (columns - 1) / 2 : 0.5;
+    m_plot->xAxis->setRange(left - half, half);
+}
+
+} // namespace dmtune

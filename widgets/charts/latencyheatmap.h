@@ -1,0 +1,56 @@
+#pragma once
+// One device's latency over time: a heat map (x: the sampler's intervals, y: the probe's latency buckets,
+// colour: the share of the interval's I/O in that bucket) with the p50, p90, p99 and p99.9 lines over it.
+// Fed one interval at a time (LatencyView reads the probe at each sampler tick). QCustomPlot is forward-declared.
+#include "latency/latencyhistogram.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPGraph;
+
+namespace dmtune {
+
+class LatencyHeatMap : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int MaxIntervals = 300; // 5 minutes at the default 1 s
+
+    explicit LatencyHeatMap(QWidget *parent = nullptr);
+    ~LatencyHeatMap() override;
+
+    void setTitle(const QString &title);
+    QString title() const { return m_title; }
+    // Adds the interval that ended at wallMs (device time); the oldest goes beyond MaxIntervals. No replot.
+    void appendInterval(qint64 wallMs, const DeviceLatency &interval);
+    void clear();
+    // Redraws once (the owner calls it once per tick).
+    void replot();
+
+    // What is drawn, for tests: the share (0..1) of column `interval` (0 = oldest kept) in `bucket`; the
+    // percentile line's value in microseconds at that interval (NaN where the interval had no I/O).
+    int intervalCount() const { return int(m_intervals.size()); }
+    double cellShare(int interval, int bucket) const;
+    quint64 intervalIos(int interval) const;
+    double percentileLineUs(int interval, double fraction) const;
+    // The y range drawn, in buckets (the populated ones and one more each side).
+    std::pair<int, int> bucketRange() const;
+    QCustomPlot *plotWidget() const { return m_plot; }
+
+private:
+    struct Interval {
+        qint64 wallMs = 0;
+        LatencyHistogram histogram;
+    };
+    void rebuild();
+
+    QCustomPlot *m_plot = nullptr;
+    QCPColorMap *m_colorMap = nullptr;
+    QList<QCPGraph *> m_percentiles; // one per ReportedPercentiles
+    QList<Interval> m_intervals;
+    QString m_title;
+};
+
+} // namespace dmtune

@@ -1,0 +1,196 @@
+#include "charts/latencyview.h"
+
+#include "charts/latencyheatmap.h"
+#include "jobs/jobtracker.h"
+#include "latency/blocklatencyprobe.h"
+#include "latency/timeabovepaths.h"
+#include "stats/samplebatch.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace dmtune {
+
+namespace {
+struct Opened {
+    std::shared_ptr<BlockLatencyProbe> probe;
+    QString error;
+};
+} // namespace
+
+LatencyView::LatencyView(QWidget *parent)
+    : QWidget(parent)
+    , m_jobs(new JobTracker(this))
+    , m_status(new QLabel(this))
+    , m_above(new QLabel(this))
+    , m_grid(new QGridLayout)
+{
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+    m_above->setTextFormat(Qt::PlainText);
+    m_above->setWordWrap(true);
+    m_above->setToolTip(tr("%1. share(path) = the path's completed I/O / all paths' completed I/O. Each clone "
+                           "lives inside its map request: the difference is dm's own time, like esxtop's KAVG "
+                           "beside DAVG.")
+                            .arg(timeAbovePathsFormula()));
+    auto *charts = new QWidget;
+    charts->setLayout(m_grid);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(charts);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_status);
+    layout->addWidget(m_above);
+    layout->addWidget(scroll, 1);
+    m_status->setText(tr("Latency distributions appear here when the tab is shown (a BPF probe on the block "
+                         "layer; it needs root)."));
+    m_above->hide();
+}
+
+LatencyView::~LatencyView()
+{
+    m_jobs->cancelAll();
+}
+
+void LatencyView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    loadProbe();
+}
+
+void LatencyView::loadProbe()
+{
+    if (m_probe || m_loading || !m_reason.isEmpty())
+        return;
+    m_loading = true;
+    m_status->setText(tr("Loading the block-layer latency probe…"));
+    // Loading verifies and attaches BPF programs: tens of milliseconds of system calls, never on this thread.
+    m_jobs->start(
+        QStringLiteral("latency probe"),
+        [](JobContext &) {
+            Opened opened;
+            auto probe = BlockLatencyProbe::open();
+            if (probe)
+                opened.probe = std::shared_ptr<BlockLatencyProbe>(std::move(probe.value()));
+            else
+                opened.error = probe.errorMessage();
+            return opened;
+        },
+        [this](const Opened &opened) {
+            m_loading = false;
+            m_probe = opened.probe;
+            m_reason = opened.error;
+            watchShown();
+            Q_EMIT probeReady(m_probe != nullptr);
+        });
+}
+
+QString LatencyView::statusText() const
+{
+    return m_status->text();
+}
+
+LatencyHeatMap *LatencyView::heatMap(const QString &name) const
+{
+    return m_charts.value(name);
+}
+
+void LatencyView::setDevices(const QList<Device> &devices)
+{
+    m_devices = devices;
+    m_before.clear();
+    rebuildCharts();
+    watchShown();
+}
+
+void LatencyView::rebuildCharts()
+{
+    for (LatencyHeatMap *chart : std::as_const(m_charts))
+        chart->deleteLater();
+    m_charts.clear();
+    // The map on the first row across, its paths two per row below it.
+    for (qsizetype i = 0; i < m_devices.size(); ++i) {
+        auto *chart = new LatencyHeatMap;
+        chart->setTitle(m_devices[i].label.isEmpty() ? m_devices[i].name : m_devices[i].label);
+        if (i == 0)
+            m_grid->addWidget(chart, 0, 0, 1, 2);
+        else
+            m_grid->addWidget(chart, 1 + int(i - 1) / 2, int(i - 1) % 2);
+        m_charts.insert(m_devices[i].name, chart);
+    }
+    m_above->hide();
+}
+
+void LatencyView::watchShown()
+{
+    if (!m_probe) {
+        if (!m_reason.isEmpty())
+            m_status->setText(m_reason);
+        return;
+    }
+    QList<BlockDeviceNumber> numbers;
+    for (const Device &d : std::as_const(m_devices)) {
+        if (m_numbers.contains(d.name))
+            numbers.append({ m_numbers.value(d.name).first, m_numbers.value(d.name).second });
+    }
+    if (const Status s = m_probe->setWatched(numbers); !s) {
+        m_status->setText(s.errorMessage);
+        return;
+    }
+    m_status->setText(m_devices.isEmpty()
+            ? tr("Select a device or a map in the tree.")
+            : tr("Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each "
+                 "interval's I/O in a latency bucket, the lines its percentiles."));
+}
+
+void LatencyView::onBatch(const SampleBatch &batch)
+{
+    bool learnt = false;
+    for (const Device &d : std::as_const(m_devices)) {
+        if (const DeviceSample *s = batch.find(d.name); s && !m_numbers.contains(d.name)) {
+            m_numbers.insert(d.name, { s->counters.majorNumber(), s->counters.minorNumber() });
+            learnt = true;
+        }
+    }
+    if (!m_probe)
+        return;
+    if (learnt)
+        watchShown(); // the device numbers come with the first batch that has the device
+    QHash<QString, DeviceLatency> interval;
+    for (const Device &d : std::as_const(m_devices)) {
+        const auto number = m_numbers.value(d.name);
+        const BlockDeviceNumber device { number.first, number.second };
+        if (!m_numbers.contains(d.name) || !m_probe->isWatched(device))
+            continue;
+        const DeviceLatency now = m_probe->read(device);
+        if (m_before.contains(d.name)) {
+            interval.insert(d.name, now.since(m_before.value(d.name)));
+            if (LatencyHeatMap *chart = m_charts.value(d.name)) {
+                chart->appendInterval(batch.wallMs, interval.value(d.name));
+                chart->replot();
+            }
+        }
+        m_before.insert(d.name, now);
+    }
+    if (m_devices.size() > 1 && interval.contains(m_devices.first().name)) {
+        QList<LatencyHistogram> paths;
+        for (qsizetype i = 1; i < m_devices.size(); ++i) {
+            if (interval.contains(m_devices[i].name))
+                paths.append(interval.value(m_devices[i].name).device);
+        }
+        if (const auto t = timeAbovePaths(interval.value(m_devices.first().name).device, paths)) {
+            m_above->setText(tr("Above the paths over the last interval: %1 µs (map %2 µs, paths' share-weighted "
+                                "mean %3 µs, %4 I/Os).")
+                                 .arg(t->aboveUs, 0, 'f', 1)
+                                 .arg(t->mapMeanUs, 0, 'f', 1)
+                                 .arg(t->pathsMeanUs, 0, 'f', 1)
+                                 .arg(t->mapIos));
+            m_above->show();
+        }
+    }
+}
+
+} // namespace dmtune

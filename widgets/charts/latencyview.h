@@ -1,0 +1,69 @@
+#pragma once
+// The Latency tab: the block-layer probe's heat maps of the selected device and, for a map, each of its paths
+// side by side, read at every sampler tick, with the time spent above the paths. The probe is loaded on a job
+// the first time the view is shown; where it cannot load (not root, no BTF, lockdown) one line says why and
+// nothing is charted.
+#include "latency/latencyhistogram.h"
+
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+#include <memory>
+
+class QGridLayout;
+class QLabel;
+
+namespace dmtune {
+
+class BlockLatencyProbe;
+class JobTracker;
+class LatencyHeatMap;
+struct SampleBatch;
+
+class LatencyView : public QWidget {
+    Q_OBJECT
+public:
+    struct Device {
+        QString name; // kernel name, as in SampleBatch
+        QString label; // the chart's title
+    };
+
+    explicit LatencyView(QWidget *parent = nullptr);
+    ~LatencyView() override;
+
+    // The device first (a map), then its paths; charts restart.
+    void setDevices(const QList<Device> &devices);
+    // One sampler tick: reads the probe for the shown devices (its shared memory, no system call).
+    void onBatch(const SampleBatch &batch);
+
+    // Loads the probe now rather than when first shown (tests, the screenshot option).
+    void loadProbe();
+    bool probeLoaded() const { return m_probe != nullptr; }
+    QString statusText() const;
+    LatencyHeatMap *heatMap(const QString &name) const;
+
+Q_SIGNALS:
+    void probeReady(bool loaded);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void rebuildCharts();
+    void watchShown();
+
+    JobTracker *m_jobs = nullptr;
+    std::shared_ptr<BlockLatencyProbe> m_probe;
+    bool m_loading = false;
+    QString m_reason;
+    QLabel *m_status = nullptr;
+    QLabel *m_above = nullptr;
+    QGridLayout *m_grid = nullptr;
+    QList<Device> m_devices;
+    QHash<QString, LatencyHeatMap *> m_charts;
+    QHash<QString, DeviceLatency> m_before; // the probe's reading at the previous tick
+    QHash<QString, std::pair<quint32, quint32>> m_numbers; // device numbers, learnt from the batches
+};
+
+} // namespace dmtune
