@@ -56,8 +56,8 @@ LatencyHistogram histogramFrom(const volatile __u64 *counts, __u64 sumNs)
 QString BlockLatencyProbe::unavailableReason()
 {
     if (::geteuid() != 0)
-        return QStringLiteral("latency histograms need root: the BPF probe is loaded by root (run as root, or "
-                              "through dmtune's privileged agent)");
+        return QStringLiteral("latency histograms need root: the BPF probe is loaded by root (sudo dmtunectl stat "
+                              "--histogram, or dmtune started as root)");
     if (!QFile::exists(QStringLiteral("/sys/kernel/btf/vmlinux")))
         return QStringLiteral("latency histograms need a kernel with BTF (/sys/kernel/btf/vmlinux is missing)");
     const QString lockdown = lockdownMode();
