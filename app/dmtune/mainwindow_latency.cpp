@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "charts/latencyview.h"
+#include "charts/livestatsview.h"
 #include "stats/sampler.h"
 
 #include <QTabWidget>
@@ -16,6 +17,10 @@ void MainWindow::setupLatency()
     m_latency = new LatencyView;
     m_tabs->addTab(m_latency, tr("&Latency"));
     connect(m_sampler, &Sampler::samplesAvailable, m_latency, &LatencyView::onBatch);
+    // Parameter changes and workload starts and stops, as the Statistics tab marks them.
+    connect(m_stats, &LiveStatsView::markerAdded, m_latency, &LatencyView::addMarker);
+    connect(m_stats, &LiveStatsView::markerRemoved, m_latency, &LatencyView::removeMarker);
+    connect(m_stats, &LiveStatsView::markersCleared, m_latency, &LatencyView::clearMarkers);
 }
 
 void MainWindow::showLatencyOf(const QStringList &devices, const QHash<QString, QString> &labels)

@@ -1,5 +1,6 @@
 #include "charts/latencyheatmap.h"
 
+#include "charts/chartstyle.h"
 #include "charts/qcp_p.h"
 
 #include <QVBoxLayout>
@@ -115,6 +116,16 @@ void LatencyHeatMap::clear()
     m_intervals.clear();
 }
 
+void LatencyHeatMap::setMarkers(const QList<ChartMarker> &markers)
+{
+    m_markers = markers;
+}
+
+QList<double> LatencyHeatMap::drawnMarkerKeys() const
+{
+    return m_drawnMarkerKeys;
+}
+
 void LatencyHeatMap::replot()
 {
     rebuild();
@@ -193,6 +204,33 @@ void LatencyHeatMap::rebuild()
     // A column is drawn centred on its key: half an interval of room on each side.
     const double half = columns > 1 ? -left / (columns - 1) / 2 : 0.5;
     m_plot->xAxis->setRange(left - half, half);
+
+    // Markers: drawn again at each rebuild, since the axis counts back from the newest interval.
+    for (int i = m_plot->itemCount() - 1; i >= 0; --i)
+        m_plot->removeItem(i);
+    m_drawnMarkerKeys.clear();
+    if (m_intervals.isEmpty())
+        return;
+    for (const ChartMarker &marker : std::as_const(m_markers)) {
+        const double key = (marker.time * 1000 - newest) / 1000;
+        if (key < left - half || key > half)
+            continue;
+        const QColor color = chartstyle::markerColor(marker.kind);
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(key, 0);
+        line->point2->setCoords(key, 1);
+        line->setPen(QPen(color, 1.2, Qt::DashLine));
+        auto *label = new QCPItemText(m_plot);
+        label->setClipToAxisRect(true);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(key, 0.02);
+        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        label->setPadding(QMargins(3, 0, 3, 0));
+        label->setText(marker.shortLabel());
+        label->setColor(color);
+        label->setBrush(QBrush(QColor(255, 255, 255, 200)));
+        m_drawnMarkerKeys.append(key);
+    }
 }
 
 } // namespace dmtune

@@ -2,6 +2,7 @@
 // One device's latency over time: a heat map (x: the sampler's intervals, y: the probe's latency buckets,
 // colour: the share of the interval's I/O in that bucket) with the p50, p90, p99 and p99.9 lines over it.
 // Fed one interval at a time (LatencyView reads the probe at each sampler tick). QCustomPlot is forward-declared.
+#include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
 
 #include <QList>
@@ -26,6 +27,11 @@ public:
     // Adds the interval that ended at wallMs (device time); the oldest goes beyond MaxIntervals. No replot.
     void appendInterval(qint64 wallMs, const DeviceLatency &interval);
     void clear();
+    // The markers of every chart (a parameter change, a workload start or stop): a line at their time while it
+    // is inside the intervals shown, labelled at the top.
+    void setMarkers(const QList<ChartMarker> &markers);
+    // The markers drawn now, as x coordinates (seconds before the last interval), for tests.
+    QList<double> drawnMarkerKeys() const;
     // Redraws once (the owner calls it once per tick).
     void replot();
 
@@ -50,6 +56,8 @@ private:
     QCPColorMap *m_colorMap = nullptr;
     QList<QCPGraph *> m_percentiles; // one per ReportedPercentiles
     QList<Interval> m_intervals;
+    QList<ChartMarker> m_markers;
+    QList<double> m_drawnMarkerKeys;
     QString m_title;
 };
 

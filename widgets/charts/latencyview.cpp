@@ -119,6 +119,7 @@ void LatencyView::rebuildCharts()
             m_grid->addWidget(chart, 0, 0, 1, 2);
         else
             m_grid->addWidget(chart, 1 + int(i - 1) / 2, int(i - 1) % 2);
+        chart->setMarkers(m_markers);
         m_charts.insert(m_devices[i].name, chart);
     }
     m_above->hide();
@@ -144,6 +145,33 @@ void LatencyView::watchShown()
             ? tr("Select a device or a map in the tree.")
             : tr("Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each "
                  "interval's I/O in a latency bucket, the lines its percentiles."));
+}
+
+void LatencyView::addMarker(const ChartMarker &marker)
+{
+    m_markers.append(marker);
+    for (LatencyHeatMap *chart : std::as_const(m_charts)) {
+        chart->setMarkers(m_markers);
+        chart->replot();
+    }
+}
+
+void LatencyView::removeMarker(int id)
+{
+    m_markers.removeIf([id](const ChartMarker &m) { return m.id == id; });
+    for (LatencyHeatMap *chart : std::as_const(m_charts)) {
+        chart->setMarkers(m_markers);
+        chart->replot();
+    }
+}
+
+void LatencyView::clearMarkers()
+{
+    m_markers.clear();
+    for (LatencyHeatMap *chart : std::as_const(m_charts)) {
+        chart->setMarkers({});
+        chart->replot();
+    }
 }
 
 void LatencyView::onBatch(const SampleBatch &batch)

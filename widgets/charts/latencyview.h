@@ -3,6 +3,7 @@
 // side by side, read at every sampler tick, with the time spent above the paths. The probe is loaded on a job
 // the first time the view is shown; where it cannot load (not root, no BTF, lockdown) one line says why and
 // nothing is charted.
+#include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
 
 #include <QHash>
@@ -36,6 +37,10 @@ public:
     void setDevices(const QList<Device> &devices);
     // One sampler tick: reads the probe for the shown devices (its shared memory, no system call).
     void onBatch(const SampleBatch &batch);
+    // The Statistics tab's markers, on every heat map too.
+    void addMarker(const ChartMarker &marker);
+    void removeMarker(int id);
+    void clearMarkers();
 
     // Loads the probe now rather than when first shown (tests, the screenshot option).
     void loadProbe();
@@ -61,6 +66,7 @@ private:
     QLabel *m_above = nullptr;
     QGridLayout *m_grid = nullptr;
     QList<Device> m_devices;
+    QList<ChartMarker> m_markers;
     QHash<QString, LatencyHeatMap *> m_charts;
     QHash<QString, DeviceLatency> m_before; // the probe's reading at the previous tick
     QHash<QString, std::pair<quint32, quint32>> m_numbers; // device numbers, learnt from the batches

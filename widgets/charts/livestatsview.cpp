@@ -670,6 +670,7 @@ void LiveStatsView::removeMarker(int id)
         m_markers.end());
     for (ChartPanel *panel : std::as_const(m_panels))
         panel->removeMarker(id);
+    Q_EMIT markerRemoved(id);
     for (int i = 0; i < m_events->topLevelItemCount(); ++i) {
         if (m_events->topLevelItem(i)->data(EventTime, MarkerIdRole).toInt() == id) {
             delete m_events->takeTopLevelItem(i);
@@ -685,6 +686,7 @@ void LiveStatsView::clearMarkers()
     for (ChartPanel *panel : std::as_const(m_panels))
         panel->clearMarkers();
     m_events->clear();
+    Q_EMIT markersCleared();
     replotAll();
 }
 

@@ -146,6 +146,8 @@ Q_SIGNALS:
     void intervalChosen(int milliseconds);
     void retentionChosen(int seconds);
     void markerAdded(const dmtune::ChartMarker &marker);
+    void markerRemoved(int id);
+    void markersCleared();
     void noteActionTriggered();
     void exportFailed(const QString &message);
     // An export from the dialog wrote every file: the folder, the paths written, and the line that says so.

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void percentileLinesFollowTheHistogram();
     void rangeFollowsTheData();
     void keepsTheNewestIntervals();
+    void marksChangesInsideTheIntervalsShown();
     void drawsAtTheAppsSizes_data();
     void drawsAtTheAppsSizes();
 };
@@ -103,6 +104,30 @@ void TestLatencyHeatMap::keepsTheNewestIntervals()
     QCOMPARE(map.intervalCount(), LatencyHeatMap::MaxIntervals);
     map.clear();
     QCOMPARE(map.intervalCount(), 0);
+}
+
+void TestLatencyHeatMap::marksChangesInsideTheIntervalsShown()
+{
+    LatencyHeatMap map;
+    for (int i = 0; i < 10; ++i)
+        map.appendInterval(100000 + 1000 * i, interval(10, 1)); // 100 s .. 109 s since the epoch
+    ChartMarker change { 1, 105.0, QStringLiteral("sdb queue_depth 192 -> 2"), MarkerKind::ParameterChange };
+    ChartMarker old { 2, 50.0, QStringLiteral("long ago"), MarkerKind::Note };
+    map.setMarkers({ change, old });
+    map.replot();
+    // 105 s is 4 s before the newest interval; 50 s is before the first one shown.
+    QCOMPARE(map.drawnMarkerKeys(), QList<double>({ -4.0 }));
+    QCOMPARE(map.plotWidget()->itemCount(), 2); // its line and its label
+    const auto *label = qobject_cast<QCPItemText *>(map.plotWidget()->item(1));
+    QVERIFY(label);
+    QCOMPARE(label->text(), change.shortLabel());
+    // The axis moves on: the line moves with it.
+    map.appendInterval(110000, interval(10, 1));
+    map.replot();
+    QCOMPARE(map.drawnMarkerKeys(), QList<double>({ -5.0 }));
+    map.setMarkers({});
+    map.replot();
+    QCOMPARE(map.plotWidget()->itemCount(), 0);
 }
 
 void TestLatencyHeatMap::drawsAtTheAppsSizes_data()

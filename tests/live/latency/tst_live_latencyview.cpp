@@ -7,6 +7,7 @@
 #include "latencychecks.h"
 #include "stats/sampler.h"
 
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -51,6 +52,9 @@ void TestLiveLatencyView::chartsWhatFioDid()
     QCOMPARE(chart->title(), QStringLiteral("scratch"));
     // The first batch names the device's number, the next starts its charted intervals.
     QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= 1, 10000);
+    // A marker (as the Statistics tab hands them on) is drawn on the device's heat map at its time.
+    view.addMarker({ 1, double(QDateTime::currentMSecsSinceEpoch()) / 1000, QStringLiteral("fio start"),
+        MarkerKind::WorkloadStart });
     QProcess fio;
     fio.start(QStringLiteral("fio"),
         { QStringLiteral("--name=view"), QStringLiteral("--filename=") + m_loop.devicePath(),
@@ -62,6 +66,8 @@ void TestLiveLatencyView::chartsWhatFioDid()
     const int afterFio = chart->intervalCount();
     QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= afterFio + 2, 5000); // the last I/Os are in an interval
     sampler.stop();
+    QCOMPARE(chart->drawnMarkerKeys().size(), 1);
+    QVERIFY(chart->drawnMarkerKeys().first() < 0);
     quint64 charted = 0;
     int busy = 0;
     for (int i = 0; i < chart->intervalCount(); ++i) {
