@@ -176,6 +176,30 @@ private Q_SLOTS:
         QVERIFY2(qAbs(ra - rb) <= 0.05 * ra, qPrintable(QStringLiteral("here %1 kB/s, there %2 kB/s").arg(ra).arg(rb)));
     }
 
+    // The latency probe runs on the host: its histograms come back in the same JSON.
+    void statHistogramOverHost()
+    {
+        QProcess fio;
+        fio.start(QStringLiteral("fio"),
+            { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
+                QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+                QStringLiteral("--rate_iops=500"), QStringLiteral("--time_based"), QStringLiteral("--runtime=8"),
+                QStringLiteral("--readonly") });
+        QVERIFY(fio.waitForStarted());
+        const ProgramRun there = runCli(
+            remote({ QStringLiteral("stat"), m_loop.name(), QStringLiteral("--histogram"), QStringLiteral("--json"),
+                QStringLiteral("-i"), QStringLiteral("3"), QStringLiteral("-c"), QStringLiteral("1") }));
+        fio.waitForFinished(20000);
+        QVERIFY2(there.exitCode == 0, qPrintable(there.err));
+        const QJsonObject disk = QJsonDocument::fromJson(there.out.toUtf8())[QLatin1String("sysstat")][QLatin1String(
+            "hosts")][0][QLatin1String("statistics")][0][QLatin1String("disk")][0]
+                                     .toObject();
+        QCOMPARE(disk.value(QLatin1String("disk_device")).toString(), m_loop.name());
+        QCOMPARE(disk[QLatin1String("histogram")][QLatin1String("counts")].toArray().size(), 64);
+        QVERIFY2(disk.value(QLatin1String("ios")).toInteger() > 500, qPrintable(there.out)); // 500/s for ~3 s
+        QVERIFY(disk.value(QLatin1String("p50_us")).toDouble() > 0);
+    }
+
     void unknownHostKeyIsRefusedBySsh()
     {
         const ProgramRun r = runCli({ QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
