@@ -230,6 +230,7 @@ int runStat(const QStringList &args, Streams io)
         probe = std::move(opened.value());
     }
     QHash<QString, DeviceLatency> latencyBefore; // the probe's reading at the previous report, per device
+    QHash<QString, QStringList> slavesOf; // a dm device's paths, for the time above them
     const auto latencyOver = [&](const DeviceSample &d) -> std::optional<DeviceLatency> {
         if (!probe || !probe->isWatched(deviceNumber(d.counters)))
             return std::nullopt;
@@ -297,7 +298,10 @@ int runStat(const QStringList &args, Streams io)
             if (!name.startsWith(QLatin1String("dm-")))
                 continue;
             QList<LatencyHistogram> paths;
-            for (const QString &slave : root.list(QStringLiteral("block/%1/slaves").arg(name))) {
+            auto slaves = slavesOf.constFind(name);
+            if (slaves == slavesOf.constEnd()) // read once per map, not on every tick
+                slaves = slavesOf.insert(name, root.list(QStringLiteral("block/%1/slaves").arg(name)));
+            for (const QString &slave : *slaves) {
                 if (latencyOf.contains(slave))
                     paths.append(latencyOf.value(slave).device);
             }

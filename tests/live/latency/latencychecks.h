@@ -8,10 +8,20 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <cstdlib>
 
 namespace dmtune::latencytest {
+
+// fio's arguments for `seconds` of 4 KiB direct I/O on `device` ("randread", "randrw" ...), its JSON on stdout.
+inline QStringList fioRandomArgs(const QString &device, const QString &rw, int seconds, int iodepth)
+{
+    return { QStringLiteral("--name=latency"), QStringLiteral("--filename=") + device, QStringLiteral("--rw=") + rw,
+        QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
+        QStringLiteral("--iodepth=%1").arg(iodepth), QStringLiteral("--runtime=%1").arg(seconds),
+        QStringLiteral("--time_based"), QStringLiteral("--output-format=json") };
+}
 
 // Reads + writes + discards + flushes completed, as /proc/diskstats counts them; -1 when the device is absent.
 inline qint64 diskstatsIos(const QString &name)

@@ -2,6 +2,7 @@
 // count the I/Os /proc/diskstats counts, its device times lie inside fio's completion latencies, and
 // dmtunectl stat --histogram prints them (text and JSON) or refuses in one line.
 #include "../scratchloop.h"
+#include "../workloads/livesupport.h"
 #include "latency/blocklatencyprobe.h"
 #include "latencychecks.h"
 
@@ -15,41 +16,12 @@
 
 using namespace dmtune;
 using namespace dmtune::latencytest;
+using dmtune::live::ProgramRun;
+using dmtune::live::runProgram;
 
 namespace {
 
 const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
-
-struct Ran {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Ran run(const QString &program, const QStringList &args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(program, args);
-    Ran r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QStringList fioArgs(const QString &device, const QString &rw, int seconds, int iodepth)
-{
-    return { QStringLiteral("--name=latency"), QStringLiteral("--filename=") + device, QStringLiteral("--rw=") + rw,
-        QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"), QStringLiteral("--ioengine=libaio"),
-        QStringLiteral("--iodepth=%1").arg(iodepth), QStringLiteral("--runtime=%1").arg(seconds),
-        QStringLiteral("--time_based"), QStringLiteral("--output-format=json") };
-}
 
 BlockDeviceNumber numberOf(const QString &devicePath)
 {
@@ -94,7 +66,8 @@ void TestLiveLatency::histogramsCountWhatDiskstatsCounts()
     const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
     QVERIFY(probe.value()->setWatched({ loop }));
     const qint64 before = diskstatsIos(m_loop.name());
-    const Ran fio = run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randrw"), 2, 8));
+    const ProgramRun fio
+        = runProgram(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randrw"), 2, 8));
     QCOMPARE(fio.exitCode, 0);
     const qint64 counted = diskstatsIos(m_loop.name()) - before;
     const DeviceLatency latency = probe.value()->read(loop);
@@ -127,7 +100,8 @@ void TestLiveLatency::statHistogramJsonBesideFio()
             QStringLiteral("-i"), QStringLiteral("8"), QStringLiteral("-c"), QStringLiteral("1") });
     // The document's head is written once the probe is attached; the one report covers fio's 2 s whole.
     QVERIFY(stat.waitForReadyRead(20000));
-    const Ran fio = run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 1));
+    const ProgramRun fio
+        = runProgram(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 1));
     QCOMPARE(fio.exitCode, 0);
     QVERIFY(stat.waitForFinished(20000));
     QCOMPARE(stat.exitCode(), 0);
@@ -147,7 +121,7 @@ void TestLiveLatency::statHistogramJsonBesideFio()
     QCOMPARE(sum, disk[QStringLiteral("ios")].toInteger());
     // fio was the only I/O on the scratch device. Those the probe did not see complete (lost, or unfinished
     // in its table when the report was made) are not in the histogram.
-    const qint64 fioCount = fioIos(fio.out, QStringLiteral("read"));
+    const qint64 fioCount = fioIos(fio.out.toUtf8(), QStringLiteral("read"));
     const qint64 lost = disk[QStringLiteral("lost")].toInteger();
     QVERIFY2(sum + lost <= fioCount && sum * 100 >= fioCount * 99,
         qPrintable(QStringLiteral("probe %1 (+%2 lost), fio %3, %4")
@@ -156,7 +130,7 @@ void TestLiveLatency::statHistogramJsonBesideFio()
                        .arg(fioCount)
                        .arg(QString::fromLocal8Bit(err))));
     // Device time (issue -> complete) is part of fio's completion latency: never above it by more than a bucket.
-    const QMap<double, double> fioUs = fioClatPercentilesUs(fio.out, QStringLiteral("read"));
+    const QMap<double, double> fioUs = fioClatPercentilesUs(fio.out.toUtf8(), QStringLiteral("read"));
     QCOMPARE(fioUs.size(), 4);
     double previous = 0;
     for (const auto &[fraction, key] : { std::pair { 0.5, "p50_us" }, std::pair { 0.9, "p90_us" },
@@ -179,7 +153,9 @@ void TestLiveLatency::statHistogramText()
         { QStringLiteral("stat"), m_loop.devicePath(), QStringLiteral("--histogram"), QStringLiteral("-i"),
             QStringLiteral("3"), QStringLiteral("-c"), QStringLiteral("1") });
     QVERIFY(stat.waitForReadyRead(20000));
-    QCOMPARE(run(QStringLiteral("fio"), fioArgs(m_loop.devicePath(), QStringLiteral("randwrite"), 1, 4)).exitCode, 0);
+    QCOMPARE(runProgram(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randwrite"), 1, 4))
+                 .exitCode,
+        0);
     QVERIFY(stat.waitForFinished(20000));
     QCOMPARE(stat.exitCode(), 0);
     const QString text = QString::fromLocal8Bit(stat.readAllStandardOutput());
@@ -216,9 +192,10 @@ void TestLiveLatency::refusedInOneLine()
     QTemporaryDir tree; // a captured tree's shape: a block directory
     QVERIFY(tree.isValid() && QDir(tree.path()).mkpath(QStringLiteral("block/sda")));
     args.replaceInStrings(QStringLiteral("@TREE@"), tree.path());
-    const Ran r = run(Dmtunectl, QStringList { QStringLiteral("stat"), QStringLiteral("--histogram") } + args);
+    const ProgramRun r
+        = runProgram(Dmtunectl, QStringList { QStringLiteral("stat"), QStringLiteral("--histogram") } + args);
     QCOMPARE(r.exitCode, exitCode);
-    QVERIFY2(QString::fromLocal8Bit(r.err).contains(message), r.err.constData());
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QVERIFY(r.out.isEmpty());
 }
 
@@ -234,12 +211,12 @@ void TestLiveLatency::refusedWithoutRoot()
             | QFile::ExeGroup));
     const QString copy = dir.filePath(QStringLiteral("dmtunectl"));
     QVERIFY(QFile::copy(Dmtunectl, copy));
-    const Ran r = run(QStringLiteral("setpriv"),
+    const ProgramRun r = runProgram(QStringLiteral("setpriv"),
         { QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"), copy,
             QStringLiteral("stat"), m_loop.name(), QStringLiteral("--histogram"), QStringLiteral("-c"),
             QStringLiteral("1") });
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.count('\n') == 1 && r.err.contains("need root"), r.err.constData());
+    QVERIFY2(r.err.count(u'\n') == 1 && r.err.contains(QLatin1String("need root")), qPrintable(r.err));
     QVERIFY(r.out.isEmpty());
 }
 

@@ -56,11 +56,7 @@ void TestLiveLatencyView::chartsWhatFioDid()
     view.addMarker({ 1, double(QDateTime::currentMSecsSinceEpoch()) / 1000, QStringLiteral("fio start"),
         MarkerKind::WorkloadStart });
     QProcess fio;
-    fio.start(QStringLiteral("fio"),
-        { QStringLiteral("--name=view"), QStringLiteral("--filename=") + m_loop.devicePath(),
-            QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
-            QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=4"), QStringLiteral("--runtime=2"),
-            QStringLiteral("--time_based"), QStringLiteral("--output-format=json") });
+    fio.start(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 4));
     QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 30000);
     QCOMPARE(fio.exitCode(), 0);
     const int afterFio = chart->intervalCount();

@@ -22,13 +22,6 @@ namespace {
 const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
 const QString NdelayFile = QStringLiteral("/sys/bus/pseudo/drivers/scsi_debug/ndelay");
 
-QStringList fioArgs(const QString &device, const QString &rw, int seconds, int iodepth)
-{
-    return { u"--name=latency"_s, u"--filename="_s + device, u"--rw="_s + rw, u"--bs=4k"_s, u"--direct=1"_s,
-        u"--ioengine=libaio"_s, u"--iodepth=%1"_s.arg(iodepth), u"--runtime=%1"_s.arg(seconds), u"--time_based"_s,
-        u"--output-format=json"_s };
-}
-
 bool writeFile(const QString &path, const QString &text)
 {
     QFile f(path);
@@ -78,7 +71,7 @@ void TestVmLatency::mapPercentilesMatchFio()
         QStringList { u"stat"_s, m_lab.dm } + m_lab.paths
             + QStringList { u"--histogram"_s, u"--json"_s, u"-i"_s, u"12"_s, u"-c"_s, u"1"_s });
     QVERIFY(stat.waitForReadyRead(30000)); // the document's head: the probe is attached
-    const vm::Run fio = vm::run(u"fio"_s, fioArgs(u"/dev/"_s + m_lab.dm, u"randread"_s, 5, 1));
+    const vm::Run fio = vm::run(u"fio"_s, fioRandomArgs(u"/dev/"_s + m_lab.dm, u"randread"_s, 5, 1));
     QVERIFY2(fio.exitCode == 0, qPrintable(fio.err));
     QVERIFY(stat.waitForFinished(30000));
     QVERIFY(writeFile(NdelayFile, m_ndelay));
@@ -145,7 +138,7 @@ void TestVmLatency::mapAndPathsAccountForEveryIo()
     QHash<QString, qint64> before;
     for (const QString &d : devices)
         before.insert(d, diskstatsIos(d));
-    const vm::Run fio = vm::run(u"fio"_s, fioArgs(u"/dev/"_s + m_lab.dm, u"randrw"_s, 3, 16));
+    const vm::Run fio = vm::run(u"fio"_s, fioRandomArgs(u"/dev/"_s + m_lab.dm, u"randrw"_s, 3, 16));
     QVERIFY2(fio.exitCode == 0, qPrintable(fio.err));
     const quint64 missed = probe.value()->missedEvents();
     quint64 pathsAccounted = 0;
