@@ -1,8 +1,10 @@
 // dmtunectl record show REC [--json]: what a recording holds, and its per-device statistics over the workload.
 #include "cli.h"
 
+#include "latency/latencyformat.h"
 #include "recordings/comparison.h"
 #include "recordings/fiosummary.h"
+#include "recordings/recordedlatency.h"
 #include "recordings/recordingreader.h"
 
 #include <QJsonArray>
@@ -43,6 +45,12 @@ QJsonObject recordingJson(const Recording &rec, const Comparison &stats)
                 { QStringLiteral("intervals"), s.count } });
         devices.insert(row.slot, d);
     }
+    QJsonObject latency;
+    const QHash<QString, DeviceLatency> latencies = workloadLatency(rec);
+    for (const QString &name : rec.deviceNames()) {
+        if (const auto l = latencies.constFind(name); l != latencies.constEnd())
+            latency.insert(name, latencyformat::summaryJson(*l));
+    }
     return {
         { QStringLiteral("file"), rec.path },
         { QStringLiteral("format_version"), rec.formatVersion },
@@ -66,6 +74,7 @@ QJsonObject recordingJson(const Recording &rec, const Comparison &stats)
         { QStringLiteral("notes"), notes },
         { QStringLiteral("fio"), fio },
         { QStringLiteral("workload_stats"), devices },
+        { QStringLiteral("workload_latency"), latency },
         { QStringLiteral("configuration"), rec.meta.configuration },
     };
 }
@@ -105,6 +114,14 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
                 << QString::number(s->mean, 'f', 2) << " / " << QString::number(s->p50, 'f', 2) << " / "
                 << QString::number(s->p95, 'f', 2) << " / " << QString::number(s->max, 'f', 2) << '\n';
         }
+    }
+    const QHash<QString, DeviceLatency> latencies = workloadLatency(rec);
+    if (latencies.isEmpty())
+        return;
+    out << "  workload latency (block-layer probe, us):\n    " << latencyformat::summaryHeader();
+    for (const QString &name : rec.deviceNames()) {
+        if (const auto l = latencies.constFind(name); l != latencies.constEnd())
+            out << "    " << latencyformat::summaryRows(name, *l).replace(u'\n', QStringLiteral("\n    ")).chopped(4);
     }
 }
 

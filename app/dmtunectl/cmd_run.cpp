@@ -5,6 +5,8 @@
 #include "signalguard.h"
 
 #include "discovery/discovery.h"
+#include "latency/latencyformat.h"
+#include "latency/latencyintervals.h"
 #include "ops/workloadoperations.h"
 #include "params/deviceresolver.h"
 #include "recordings/recordingwriter.h"
@@ -113,6 +115,10 @@ void addRunOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("batching"),
         QStringLiteral("Submit in batches (iodepth_batch_submit=16, iodepth_batch_complete_min=8).") });
     parser.addOption({ QStringLiteral("no-batching"), QStringLiteral("fio's default submission (no batching).") });
+    parser.addOption({ QStringLiteral("histogram"),
+        QStringLiteral(
+            "Also run the block-layer latency probe (root): each watched device's latency histograms go into "
+            "the recording, and their percentiles over fio's run into the summary.") });
     parser.addOption(
         { QStringLiteral("dry-run"), QStringLiteral("Print the command line and the guard's decision, run nothing.") });
     parser.addOption(
@@ -286,6 +292,14 @@ int runRun(const QStringList &args, Streams io)
     sampler.setWatched(watched);
     sampler.setInterval(1000);
     WorkloadSession session(&sampler);
+    std::unique_ptr<BlockLatencyProbe> probe;
+    if (parser.isSet(QStringLiteral("histogram"))) {
+        auto opened = openLatencyProbeFor(sysfs, watched);
+        if (!opened)
+            return fail(io, QStringLiteral("run: ") + opened.errorMessage());
+        probe = std::move(opened.value());
+        session.setLatencyProbe(probe.get());
+    }
     std::optional<SampleBatch> lastBatch;
     QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &b) { lastBatch = b; });
 
@@ -371,6 +385,11 @@ int runRun(const QStringList &args, Streams io)
             }
             for (const QString &name : totals.devices())
                 io.out << "  " << deviceLine(name, totals.metrics(name)) << '\n';
+            if (probe) {
+                io.out << "latency over fio's run (block-layer probe):\n" << latencyformat::summaryHeader();
+                for (const QString &name : totals.devices())
+                    io.out << latencyformat::summaryRows(name, session.latencyTotal(name));
+            }
             if (!session.recordPath().isEmpty())
                 io.out << "recorded to " << session.recordPath() << '\n';
         }

@@ -31,12 +31,6 @@ QString percentileLabel(double fraction)
     return QStringLiteral("p") + QString::number(fraction * 100, 'g', 6);
 }
 
-// 0.999 -> "p99_9_us"
-QString percentileKey(double fraction)
-{
-    return percentileLabel(fraction).replace(u'.', u'_') + QStringLiteral("_us");
-}
-
 QString summaryRow(const QString &device, const QString &kind, const LatencyHistogram &h, const QString &lost)
 {
     QString line = device.leftJustified(DeviceWidth) + u' ' + kind.leftJustified(7);
@@ -64,7 +58,35 @@ QString histogramJson(const LatencyHistogram &h)
     return s;
 }
 
+QJsonValue jsonValue(double v)
+{
+    return std::isfinite(v) ? QJsonValue(std::round(v * 100) / 100) : QJsonValue(QJsonValue::Null);
+}
+
 } // namespace
+
+// 0.999 -> "p99_9_us"
+QString percentileKey(double fraction)
+{
+    return percentileLabel(fraction).replace(u'.', u'_') + QStringLiteral("_us");
+}
+
+QJsonObject percentilesJson(const LatencyHistogram &h)
+{
+    QJsonObject o { { QStringLiteral("ios"), double(h.total()) },
+        { QStringLiteral("mean_us"), jsonValue(h.meanUs()) } };
+    for (double p : ReportedPercentiles)
+        o.insert(percentileKey(p), jsonValue(h.percentileUs(p)));
+    return o;
+}
+
+QJsonObject summaryJson(const DeviceLatency &latency)
+{
+    QJsonObject o = percentilesJson(latency.device);
+    o.insert(QStringLiteral("lost"), double(latency.lost));
+    o.insert(QStringLiteral("queue"), percentilesJson(latency.queue));
+    return o;
+}
 
 QString summaryHeader()
 {

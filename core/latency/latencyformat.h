@@ -4,6 +4,7 @@
 #include "latency/latencyhistogram.h"
 #include "latency/timeabovepaths.h"
 
+#include <QJsonObject>
 #include <QString>
 
 namespace dmtune::latencyformat {
@@ -21,6 +22,14 @@ QString bucketRows(const QString &device, const DeviceLatency &latency);
 // "queue": {same fields}` to append to an iostat JSON disk object. bounds_us are the buckets' lower bounds;
 // null where nothing was counted.
 QString jsonFields(const DeviceLatency &latency);
+
+// {"ios", "lost", "mean_us", "p50_us" ... "p99_9_us", "queue": {"ios", "mean_us", "p50_us" ...}}: a
+// distribution's summary without its buckets (run summaries, recordings); null where nothing was counted.
+QJsonObject summaryJson(const DeviceLatency &latency);
+// The same keys for one histogram.
+QJsonObject percentilesJson(const LatencyHistogram &h);
+// "p50_us" ... for ReportedPercentiles[i].
+QString percentileKey(double fraction);
 
 // "Map  I/Os  map_us  paths_us  above_us  path_ios\n" and one map's line.
 QString aboveHeader();

@@ -50,6 +50,13 @@ struct DeviceLatency {
         return { device.since(earlier.device), queue.since(earlier.queue),
             lost >= earlier.lost ? lost - earlier.lost : lost };
     }
+    DeviceLatency &operator+=(const DeviceLatency &other)
+    {
+        device += other.device;
+        queue += other.queue;
+        lost += other.lost;
+        return *this;
+    }
 };
 
 // The percentiles dmtune reports, as fractions: p50, p90, p99, p99.9.

@@ -2,6 +2,7 @@
 // A recording as read back from its file: the header (host, kernel, configuration), the raw counters of every
 // sampler batch, markers, notes and fio's output. A plain value; replay (recordingreplay.h) turns the counters
 // back into the sampler's batches and metrics.
+#include "latency/latencyhistogram.h"
 #include "recordings/recordingwriter.h"
 
 #include <QJsonObject>
@@ -28,12 +29,19 @@ struct RecordedSample {
     RecordedValues values {};
 };
 
+// The latency probe's histograms of one device over one batch's interval.
+struct RecordedLatency {
+    int device = 0; // index into Recording::devices
+    DeviceLatency latency;
+};
+
 struct RecordedBatch {
     qint64 wallMs = 0;
     qint64 monotonicNs = 0; // µs resolution
     double elapsedSeconds = 0;
     quint64 sequence = 0;
     QList<RecordedSample> samples;
+    QList<RecordedLatency> latency; // empty when the probe did not run
 };
 
 struct RecordedEvent {
@@ -62,12 +70,14 @@ struct Recording {
     QList<RecordedEvent> notes;
     QList<RecordedFioProgress> fioProgress;
     QList<RecordedFioResult> fioResults;
+    bool hasLatency = false; // a latency frame was read
     bool complete = false; // the end frame was read
     bool truncated = false; // the file ends inside a frame (a crash mid-run): read up to the last whole one
     QString truncation; // where and why
     qint64 fileBytes = 0;
     qint64 deviceSamples = 0;
     qint64 sampleFrameBytes = 0; // the bytes of sample and device frames, framing included
+    qint64 latencyFrameBytes = 0; // the bytes of latency frames, framing included
 
     // A short name for tables and legends: the title, else the file's base name.
     QString displayName() const;

@@ -20,6 +20,7 @@ enum FrameType : char {
     NoteFrame = 'N', // JSON {t, text}
     FioProgressFrame = 'P', // JSON {t, status}: one object of fio's --status-interval stream
     FioResultFrame = 'F', // JSON {argv, result}
+    LatencyFrame = 'L', // binary: the latency probe's histograms over the interval of the sample frame before it
     EndFrame = 'E', // JSON {ended, batches, device_samples}
 };
 

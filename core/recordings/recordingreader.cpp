@@ -54,6 +54,7 @@ struct DecodeState {
     qint64 wallMs = 0;
     qint64 monotonicUs = 0;
     quint64 sequence = 0;
+    qsizetype latencyBatch = -1; // the batch the last latency frame belonged to
 };
 
 QString parseDevice(QByteArrayView payload, Recording &rec, DecodeState &state)
@@ -134,6 +135,64 @@ QString parseSamples(QByteArrayView payload, Recording &rec, DecodeState &state)
         return QStringLiteral("%1 bytes after the last sample").arg(payload.size() - r.position());
     rec.deviceSamples += qint64(count);
     rec.batches.append(std::move(batch));
+    return {};
+}
+
+QString parseHistogram(VarintReader &r, LatencyHistogram &h)
+{
+    h.sumNs = r.next();
+    const quint64 used = r.next();
+    if (used > quint64(h.counts.size()))
+        return QStringLiteral("claims %1 histogram buckets of %2").arg(used).arg(h.counts.size());
+    qint64 previous = -1;
+    for (quint64 n = 0; n < used; ++n) {
+        const quint64 bucket = r.next();
+        const quint64 count = r.next();
+        if (!r.ok())
+            return QStringLiteral("histogram cut short");
+        if (bucket >= quint64(h.counts.size()) || qint64(bucket) <= previous)
+            return QStringLiteral("histogram bucket %1 out of order or range").arg(bucket);
+        h.counts[bucket] = count;
+        previous = qint64(bucket);
+    }
+    return {};
+}
+
+// The probe's histograms over the last batch's interval.
+QString parseLatency(QByteArrayView payload, Recording &rec, DecodeState &state)
+{
+    if (rec.batches.isEmpty())
+        return QStringLiteral("latency before the first sample frame");
+    RecordedBatch &batch = rec.batches.last();
+    if (state.latencyBatch == rec.batches.size() - 1)
+        return QStringLiteral("a second latency frame for one batch");
+    state.latencyBatch = rec.batches.size() - 1;
+    VarintReader r(payload);
+    const quint64 count = r.next();
+    // Each entry takes at least 6 bytes (id, lost, two empty histograms): the count must fit the payload.
+    if (!r.ok() || count > quint64(payload.size() - r.position()) / 6)
+        return QStringLiteral("claims %1 latency entries in %2 bytes").arg(count).arg(payload.size());
+    for (quint64 n = 0; n < count; ++n) {
+        const quint64 id = r.next();
+        const auto index = state.deviceIndex.constFind(id);
+        if (!r.ok())
+            return QStringLiteral("latency entry %1 is cut short").arg(n);
+        if (index == state.deviceIndex.constEnd())
+            return QStringLiteral("latency entry %1 names undeclared device id %2").arg(n).arg(id);
+        RecordedLatency entry;
+        entry.device = *index;
+        entry.latency.lost = r.next();
+        if (QString e = parseHistogram(r, entry.latency.device); !e.isEmpty())
+            return QStringLiteral("latency entry %1: %2").arg(n).arg(e);
+        if (QString e = parseHistogram(r, entry.latency.queue); !e.isEmpty())
+            return QStringLiteral("latency entry %1: %2").arg(n).arg(e);
+        if (!r.ok())
+            return QStringLiteral("latency entry %1 is cut short").arg(n);
+        batch.latency.append(entry);
+    }
+    if (!r.atEnd())
+        return QStringLiteral("%1 bytes after the last latency entry").arg(payload.size() - r.position());
+    rec.hasLatency = true;
     return {};
 }
 
@@ -229,6 +288,9 @@ Result<Recording> parseRecording(QByteArrayView bytes)
         } else if (type == SampleFrame) {
             error = parseSamples(payload, rec, state);
             rec.sampleFrameBytes += pos - frameStart;
+        } else if (type == LatencyFrame) {
+            error = parseLatency(payload, rec, state);
+            rec.latencyFrameBytes += pos - frameStart;
         } else {
             error = parseJsonFrame(type, payload, rec);
         }

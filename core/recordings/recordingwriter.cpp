@@ -23,6 +23,22 @@ std::array<quint64, ValueCount> valuesOf(const DeviceSample &sample)
     return v;
 }
 
+// A histogram as its sum and the (bucket, count) pairs of its non-empty buckets: a few bytes per device.
+void appendHistogram(QByteArray &out, const LatencyHistogram &h)
+{
+    putVarint(out, h.sumNs);
+    quint64 used = 0;
+    for (quint64 c : h.counts)
+        used += c != 0 ? 1 : 0;
+    putVarint(out, used);
+    for (std::size_t b = 0; b < h.counts.size(); ++b) {
+        if (h.counts[b] == 0)
+            continue;
+        putVarint(out, b);
+        putVarint(out, h.counts[b]);
+    }
+}
+
 } // namespace
 
 Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(const QString &path, const RecordingMeta &meta)
@@ -185,6 +201,24 @@ Status RecordingWriter::addBatch(const SampleBatch &batch)
     ++m_batches;
     m_deviceSamples += batch.devices.size();
     return Status::success();
+}
+
+Status RecordingWriter::addLatency(const QList<std::pair<QString, DeviceLatency>> &intervals)
+{
+    if (m_batches == 0)
+        return Status::failure(QStringLiteral("latency before the first sample batch"));
+    QByteArray frame;
+    putVarint(frame, quint64(intervals.size()));
+    for (const auto &[name, latency] : intervals) {
+        const auto state = m_devices.constFind(name);
+        if (state == m_devices.constEnd() || state->lastBatch != m_batches - 1)
+            return Status::failure(QStringLiteral("latency of %1, which the last batch did not carry").arg(name));
+        putVarint(frame, state->id);
+        putVarint(frame, latency.lost);
+        appendHistogram(frame, latency.device);
+        appendHistogram(frame, latency.queue);
+    }
+    return writeFrame(LatencyFrame, frame);
 }
 
 Status RecordingWriter::addMarker(double epochSeconds, const QString &label)

@@ -6,6 +6,7 @@
 // written: RecordingReader reads up to the last whole frame. The frames go to a temp file beside the target
 // (AtomicFile: NAME.XXXXXX.part), renamed to NAME when the recording is finished or the writer destroyed; a
 // process killed outright leaves the .part file, readable as it is. Format: docs/recordings.md.
+#include "latency/latencyhistogram.h"
 #include "stats/samplebatch.h"
 #include "util/atomicfile.h"
 #include "util/result.h"
@@ -46,6 +47,8 @@ public:
     // Raw counters (and in-flight reads/writes) of every device in the batch; the first time a device shows
     // up its counters are written whole, then as differences from its previous sample.
     Status addBatch(const SampleBatch &batch);
+    // The latency probe's histograms over the interval of the batch added last, per device of that batch.
+    Status addLatency(const QList<std::pair<QString, DeviceLatency>> &intervals);
     Status addMarker(double epochSeconds, const QString &label);
     // One object of fio's --status-interval JSON stream (cumulative, as fio prints it).
     Status addFioProgress(double epochSeconds, const QJsonObject &fioStatus);

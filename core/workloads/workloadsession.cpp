@@ -1,6 +1,7 @@
 #include "workloads/workloadsession.h"
 
 #include "discovery/devicesnapshot.h"
+#include "latency/latencyformat.h"
 #include "recordings/recordingwriter.h"
 #include "stats/sampler.h"
 
@@ -199,6 +200,7 @@ WorkloadSession::WorkloadSession(Sampler *sampler, QObject *parent)
     connect(&m_fio, &FioRun::started, this, [this](double t, const QStringList &argv) {
         m_fioRunning = true;
         m_totals.clear();
+        m_latencyTotals.clear();
         if (m_writer) {
             record(m_writer->addMarker(t, RecordingWriter::fioStartLabel()));
             if (m_writer)
@@ -268,12 +270,23 @@ Status WorkloadSession::start(
     return Status::success();
 }
 
+void WorkloadSession::setLatencyProbe(const BlockLatencyProbe *probe)
+{
+    m_latency = probe ? std::make_unique<LatencyIntervals>(probe) : nullptr;
+}
+
 void WorkloadSession::onBatch(const SampleBatch &batch)
 {
     if (m_writer)
         record(m_writer->addBatch(batch));
-    if (m_fioRunning)
+    const QList<std::pair<QString, DeviceLatency>> latency = m_latency ? m_latency->next(batch) : decltype(latency) {};
+    if (m_writer && !latency.isEmpty())
+        record(m_writer->addLatency(latency));
+    if (m_fioRunning) {
         m_totals.add(batch);
+        for (const auto &[name, interval] : latency)
+            m_latencyTotals[name] += interval;
+    }
 }
 
 void WorkloadSession::record(const Status &status)
@@ -304,8 +317,12 @@ QJsonObject WorkloadSession::summary(const FioOutcome &outcome) const
     for (const FioRates &r : outcome.overall)
         groups.append(fioRatesToJson(r));
     QJsonObject devices;
-    for (const QString &name : m_totals.devices())
-        devices.insert(name, metricsToJson(m_totals.metrics(name)));
+    for (const QString &name : m_totals.devices()) {
+        QJsonObject device = metricsToJson(m_totals.metrics(name));
+        if (const auto latency = m_latencyTotals.constFind(name); latency != m_latencyTotals.constEnd())
+            device.insert(QStringLiteral("latency"), latencyformat::summaryJson(*latency));
+        devices.insert(name, device);
+    }
     QJsonObject o {
         { QStringLiteral("device"), m_devicePath },
         { QStringLiteral("job"), fioJobToJson(m_job) },

@@ -4,6 +4,7 @@
 // configuration snapshot, the raw counters, fio's progress and result). Also adds up the devices' counters
 // over the run for the summary. Owns neither the sampler nor its timer: the caller starts it (before start(),
 // so that the first interval has a baseline) and stops it.
+#include "latency/latencyintervals.h"
 #include "stats/samplebatch.h"
 #include "workloads/devicehold.h"
 #include "workloads/fiojob.h"
@@ -103,6 +104,12 @@ public:
     QString devicePath() const { return m_devicePath; }
     QString recordPath() const { return m_recordPath; }
 
+    // The block-layer latency probe to read at every batch (not owned; null: none): its histograms go into the
+    // recording beside the counters and, over fio's run, into the summary's devices.
+    void setLatencyProbe(const BlockLatencyProbe *probe);
+    // The probe's histograms of a device over fio's run (empty without a probe).
+    DeviceLatency latencyTotal(const QString &device) const { return m_latencyTotals.value(device); }
+
     // The run's summary: job, command line, fio's overall rates per group, the devices' iostat over the run.
     QJsonObject summary(const FioOutcome &outcome) const;
 
@@ -126,6 +133,8 @@ private:
     std::unique_ptr<RecordingWriter> m_writer;
     DeviceHold m_hold;
     DeviceRunTotals m_totals;
+    std::unique_ptr<LatencyIntervals> m_latency;
+    QHash<QString, DeviceLatency> m_latencyTotals; // over fio's run, per device
     bool m_fioRunning = false;
 };
 

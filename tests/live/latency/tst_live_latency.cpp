@@ -5,6 +5,9 @@
 #include "../workloads/livesupport.h"
 #include "latency/blocklatencyprobe.h"
 #include "latencychecks.h"
+#include "recordings/recordedlatency.h"
+#include "recordings/recordingreader.h"
+#include "recordings/recordingreplay.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -16,6 +19,7 @@
 
 using namespace dmtune;
 using namespace dmtune::latencytest;
+using namespace Qt::StringLiterals;
 using dmtune::live::ProgramRun;
 using dmtune::live::runProgram;
 
@@ -40,6 +44,7 @@ private Q_SLOTS:
     void histogramsCountWhatDiskstatsCounts();
     void statHistogramJsonBesideFio();
     void statHistogramText();
+    void runRecordsLatency();
     void refusedInOneLine_data();
     void refusedInOneLine();
     void refusedWithoutRoot();
@@ -171,6 +176,47 @@ void TestLiveLatency::statHistogramText()
     }
     QVERIFY2(found, qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("from_us")));
+}
+
+// dmtunectl run --record --histogram: the recording's latency frames count every I/O its counters count, and
+// the run's summary, record show and the reader agree on the workload's distribution.
+void TestLiveLatency::runRecordsLatency()
+{
+    const QString path = QDir::temp().filePath(QStringLiteral("dmtune-latency-%1.dmrec").arg(::getpid()));
+    const ProgramRun run = runProgram(Dmtunectl,
+        { QStringLiteral("run"), QStringLiteral("rand-read-4k-24jobs"), QStringLiteral("--numjobs"),
+            QStringLiteral("1"), QStringLiteral("--iodepth"), QStringLiteral("4"), QStringLiteral("--runtime"),
+            QStringLiteral("2"), QStringLiteral("--device"), m_loop.name(), QStringLiteral("--record"), path,
+            QStringLiteral("--histogram"), QStringLiteral("--json") });
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject summary
+        = QJsonDocument::fromJson(run.out.mid(run.out.lastIndexOf(u"\n{"_s) + 1).toUtf8()).object();
+    const QJsonObject summaryLatency
+        = summary.value(u"devices"_s).toObject().value(m_loop.name()).toObject().value(u"latency"_s).toObject();
+    const Result<Recording> rec = readRecording(path);
+    QFile::remove(path);
+    QVERIFY2(rec, qPrintable(rec.errorMessage()));
+    QVERIFY(rec->hasLatency);
+    quint64 counted = 0;
+    quint64 probed = 0;
+    for (const SampleBatch &b : replayBatches(*rec)) {
+        for (const DeviceSample &d : b.devices) {
+            if (d.name() == m_loop.name())
+                counted += d.deltas[DiskField::ReadIos] + d.deltas[DiskField::WriteIos]
+                    + d.deltas[DiskField::DiscardIos] + d.deltas[DiskField::FlushIos];
+        }
+    }
+    for (const RecordedBatch &b : rec->batches) {
+        for (const RecordedLatency &l : b.latency)
+            probed += l.latency.device.total() + l.latency.lost;
+    }
+    qInfo("recording: %llu I/Os in the counters, %llu in the latency frames", counted, probed);
+    QVERIFY(counted > 1000);
+    QCOMPARE(probed, counted);
+    const DeviceLatency window = workloadLatency(*rec).value(m_loop.name());
+    QVERIFY(window.device.total() > 1000);
+    QCOMPARE(summaryLatency.value(u"ios"_s).toDouble(), double(window.device.total()));
+    QVERIFY(std::abs(summaryLatency.value(u"p99_us"_s).toDouble() - window.device.percentileUs(0.99)) < 0.01);
 }
 
 void TestLiveLatency::refusedInOneLine_data()

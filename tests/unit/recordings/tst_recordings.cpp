@@ -2,6 +2,7 @@
 // them), a file cut anywhere is read up to its last whole frame, corruption is reported with its offset, and a
 // realistic recording stays within 64 bytes per device-sample.
 #include "recordings/fiosummary.h"
+#include "recordings/recordedlatency.h"
 #include "recordings/recordingformat.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
@@ -106,6 +107,9 @@ private Q_SLOTS:
     void varints_data();
     void varints();
     void roundTrip();
+    void latencyRoundTrip();
+    void latencyFramesRefused_data();
+    void latencyFramesRefused();
     void devicesComeAndGo();
     void wrapAndReset();
     void truncatedReadsUpToLastWholeFrame();
@@ -257,6 +261,122 @@ void TestRecordings::roundTrip()
     QCOMPARE(rec->fileBytes, QFileInfo(path).size());
     QCOMPARE(rec->fileBytes, w.bytesWritten());
     compareBatches(batches, replayBatches(*rec));
+}
+
+// The probe's histograms beside the counters: read back bucket by bucket, summed over the workload window only,
+// and a latency frame for a device the last batch did not carry is refused by the writer.
+void TestRecordings::latencyRoundTrip()
+{
+    SyntheticBatches gen;
+    QRandomGenerator rng(11);
+    const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sda") };
+    const QString path = m_dir.filePath(QStringLiteral("latency.dmrec"));
+    RecordingMeta meta;
+    meta.devices = devices;
+    auto writer = RecordingWriter::create(path, meta);
+    QVERIFY2(writer, qPrintable(writer.errorMessage()));
+    RecordingWriter &w = *writer.value();
+    QVERIFY(!w.addLatency({})); // before any batch
+    QList<SampleBatch> batches;
+    QList<QList<std::pair<QString, DeviceLatency>>> written;
+    for (int i = 0; i < 6; ++i) {
+        batches.append(gen.next(
+            devices, [&](const QString &, DiskCounters &c) { SyntheticBatches::busyWrites(c, rng, 5000); }, 7));
+        if (i == 1)
+            QVERIFY(w.addMarker(double(batches.last().wallMs) / 1000.0, RecordingWriter::fioStartLabel()));
+        QVERIFY(w.addBatch(batches.last()));
+        QList<std::pair<QString, DeviceLatency>> entries;
+        for (const QString &d : devices) {
+            DeviceLatency l;
+            l.device.counts[size_t(10 + i)] = quint64(100 * (i + 1));
+            l.device.counts[63] = 1; // the open-ended last bucket
+            l.device.sumNs = quint64(5000000000ULL) * quint64(i + 1); // beyond 32 bits
+            l.queue.counts[0] = quint64(i);
+            l.lost = d == QStringLiteral("sda") ? 2 : 0;
+            entries.append({ d, l });
+        }
+        QVERIFY(w.addLatency(entries));
+        written.append(entries);
+    }
+    QVERIFY(!w.addLatency({ { QStringLiteral("sdz"), DeviceLatency {} } }));
+    QVERIFY(w.finish());
+
+    const Result<Recording> rec = readRecording(path);
+    QVERIFY2(rec, qPrintable(rec.errorMessage()));
+    QVERIFY(rec->hasLatency);
+    QVERIFY(rec->latencyFrameBytes > 0);
+    QCOMPARE(rec->batches.size(), 6);
+    for (qsizetype b = 0; b < rec->batches.size(); ++b) {
+        const QList<RecordedLatency> &got = rec->batches[b].latency;
+        QCOMPARE(got.size(), written[b].size());
+        for (qsizetype e = 0; e < got.size(); ++e) {
+            QCOMPARE(rec->devices[got[e].device].name, written[b][e].first);
+            QVERIFY(got[e].latency.device.counts == written[b][e].second.device.counts);
+            QVERIFY(got[e].latency.queue.counts == written[b][e].second.queue.counts);
+            QCOMPARE(got[e].latency.device.sumNs, written[b][e].second.device.sumNs);
+            QCOMPARE(got[e].latency.lost, written[b][e].second.lost);
+        }
+    }
+    // The window starts at the marker (batch 1's end): batches 2..5 count.
+    const QHash<QString, DeviceLatency> window = workloadLatency(*rec);
+    QCOMPARE(window.value(QStringLiteral("sda")).device.total(), quint64(300 + 400 + 500 + 600 + 4));
+    QCOMPARE(window.value(QStringLiteral("sda")).lost, quint64(8));
+    QCOMPARE(window.value(QStringLiteral("dm-0")).queue.total(), quint64(2 + 3 + 4 + 5));
+    const QList<LatencyComparisonRow> rows = compareLatency({ *rec, *rec });
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows[0].latency.size(), 2);
+    QCOMPARE(rows[0].latency[1]->device.total(), rows[0].latency[0]->device.total());
+    // Cut inside the last latency frame: everything before it reads, its batch without latency.
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    const QList<qsizetype> offsets = frameOffsets(bytes);
+    qsizetype lastLatency = -1;
+    for (qsizetype o : offsets)
+        lastLatency = bytes[o] == recordingformat::LatencyFrame ? o : lastLatency;
+    QVERIFY(lastLatency > 0);
+    const Result<Recording> cut = parseRecording(bytes.left(lastLatency + 3));
+    QVERIFY2(cut, qPrintable(cut.errorMessage()));
+    QVERIFY(cut->truncated);
+    QCOMPARE(cut->batches.size(), 6);
+    QVERIFY(cut->batches.last().latency.isEmpty());
+    QCOMPARE(cut->batches[4].latency.size(), 2);
+}
+
+void TestRecordings::latencyFramesRefused_data()
+{
+    QTest::addColumn<QByteArray>("frames");
+    QTest::addColumn<QString>("error");
+    QByteArray device; // id 0, 17 fields, devnum 0x800, "sda"
+    recordingformat::putVarint(device, 0);
+    recordingformat::putVarint(device, 17);
+    recordingformat::putVarint(device, 0x800);
+    device.append("sda");
+    const QByteArray declared = frame(recordingformat::DeviceFrame, device);
+    const QByteArray sample = frame(recordingformat::SampleFrame, QByteArray::fromHex("00000000010000"));
+    const auto latency
+        = [](const QByteArray &hex) { return frame(recordingformat::LatencyFrame, QByteArray::fromHex(hex)); };
+    QTest::newRow("before any batch") << latency("00") << QStringLiteral("latency before the first sample frame");
+    QTest::newRow("undeclared device") << declared + sample + latency("01050000000000")
+                                       << QStringLiteral("undeclared device id 5");
+    QTest::newRow("count beyond payload") << declared + sample + latency("ff01") << QStringLiteral("latency entries");
+    QTest::newRow("too many buckets") << declared + sample + latency("0100000041000000")
+                                      << QStringLiteral("buckets of 64");
+    QTest::newRow("bucket out of range") << declared + sample + latency("010000000140010000")
+                                         << QStringLiteral("out of order or range");
+    QTest::newRow("buckets out of order")
+        << declared + sample + latency("01000000020501040100") << QStringLiteral("out of order or range");
+    QTest::newRow("second frame") << declared + sample + latency("00") + latency("00")
+                                  << QStringLiteral("a second latency frame");
+}
+
+void TestRecordings::latencyFramesRefused()
+{
+    QFETCH(QByteArray, frames);
+    QFETCH(QString, error);
+    const Result<Recording> rec = parseRecording(craftedRecording(frames));
+    QVERIFY(!rec);
+    QVERIFY2(rec.errorMessage().contains(error), qPrintable(rec.errorMessage()));
 }
 
 void TestRecordings::devicesComeAndGo()

@@ -1,0 +1,38 @@
+#pragma once
+// The block-layer probe read beside the sampler: opened for a list of devices, then per batch the histograms of
+// each watched device over that batch's interval (the probe counts cumulatively, like /proc/diskstats).
+#include "latency/blocklatencyprobe.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+namespace dmtune {
+
+class SysfsRoot;
+struct SampleBatch;
+struct DiskCounters;
+
+// The probe, watching the named devices (every disk of /sys/block when none is named); fails with one line
+// (no root, no BTF, too many devices, a name without a device number).
+Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbeFor(const SysfsRoot &root, const QStringList &devices);
+
+BlockDeviceNumber blockDeviceNumber(const DiskCounters &counters);
+
+class LatencyIntervals {
+public:
+    explicit LatencyIntervals(const BlockLatencyProbe *probe)
+        : m_probe(probe)
+    {
+    }
+    // Each watched device of the batch, in the batch's order, with what the probe counted since the previous
+    // call that carried it (since it was watched, the first time).
+    QList<std::pair<QString, DeviceLatency>> next(const SampleBatch &batch);
+
+private:
+    const BlockLatencyProbe *m_probe;
+    QHash<QString, DeviceLatency> m_before;
+};
+
+} // namespace dmtune
