@@ -5,6 +5,7 @@
 #include "discovery/snapshotbuilder.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencyformat.h"
+#include "latency/latencyintervals.h"
 #include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
@@ -166,33 +167,6 @@ int parseStatOptions(
     return -1;
 }
 
-// The probe, watching the named devices (every disk of /sys/block when none is named).
-Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbe(const SysfsRoot &root, const QStringList &devices)
-{
-    using R = Result<std::unique_ptr<BlockLatencyProbe>>;
-    const QStringList names = devices.isEmpty() ? root.list(QStringLiteral("block")) : devices;
-    if (names.size() > BlockLatencyProbe::MaxDevices)
-        return R::failure(QStringLiteral("--histogram watches at most %1 devices; name the ones to watch (%2 here)")
-                              .arg(BlockLatencyProbe::MaxDevices)
-                              .arg(names.size()));
-    QList<BlockDeviceNumber> numbers;
-    for (const QString &name : names) {
-        const QStringList dev = root.readOr(QStringLiteral("class/block/%1/dev").arg(name)).split(u':');
-        bool majorOk = false;
-        bool minorOk = false;
-        const BlockDeviceNumber number { dev.value(0).toUInt(&majorOk), dev.value(1).toUInt(&minorOk) };
-        if (dev.size() != 2 || !majorOk || !minorOk)
-            return R::failure(QStringLiteral("%1: no device number in sysfs").arg(name));
-        numbers.append(number);
-    }
-    auto probe = BlockLatencyProbe::open();
-    if (!probe)
-        return probe;
-    if (const Status watched = probe.value()->setWatched(numbers); !watched)
-        return R::failure(watched.errorMessage);
-    return probe;
-}
-
 BlockDeviceNumber deviceNumber(const DiskCounters &counters)
 {
     return { counters.majorNumber(), counters.minorNumber() };
@@ -224,7 +198,7 @@ int runStat(const QStringList &args, Streams io)
     }
     std::unique_ptr<BlockLatencyProbe> probe;
     if (options.histogram) {
-        auto opened = openLatencyProbe(root, options.devices);
+        auto opened = openLatencyProbeFor(root, options.devices);
         if (!opened)
             return fail(io, QStringLiteral("stat: ") + opened.errorMessage());
         probe = std::move(opened.value());
