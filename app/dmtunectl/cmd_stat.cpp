@@ -4,6 +4,7 @@
 #include "discovery/nvmemultipath.h"
 #include "discovery/snapshotbuilder.h"
 #include "latency/blocklatencyprobe.h"
+#include "latency/dmstatslatency.h"
 #include "latency/latencyformat.h"
 #include "latency/latencyintervals.h"
 #include "signalguard.h"
@@ -103,6 +104,7 @@ struct StatOptions {
     qint64 count = -1; // -1: until interrupted
     Format format = Format::Text;
     bool histogram = false; // --histogram: the block-layer latency probe beside the counters
+    bool dmStats = false; // --dm-stats: every named device through dm-stats (implies histogram)
 };
 
 // Returns an exit code, or -1 when the options are good.
@@ -124,7 +126,13 @@ int parseStatOptions(
     parser.addOption({ QStringLiteral("histogram"),
         QStringLiteral("Also each device's latency distribution over the interval (device time issue->complete, "
                        "queue time insert->issue): percentiles and buckets; with --json, histogram, p50_us, p90_us, "
-                       "p99_us, p99_9_us per disk. Needs root (a BPF probe on the block layer).") });
+                       "p99_us, p99_9_us per disk. Needs root (a BPF probe on the block layer). A bio-based dm "
+                       "map named in DEV (linear, striped) is counted with dm-stats instead, as --dm-stats does.") });
+    parser.addOption({ QStringLiteral("dm-stats"),
+        QStringLiteral("Count the named dm maps' latency with dm-stats (bio-based maps only: a request-based map is "
+                       "refused): one region per map, with program id dmtune, created now and deleted when stat ends; "
+                       "stale regions of a dmtune that is no longer running are deleted, other programs' are left. "
+                       "Implies --histogram. Needs root.") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -132,7 +140,8 @@ int parseStatOptions(
 
     if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
         return usageError(io, QStringLiteral("stat: --json and --csv exclude each other"));
-    options->histogram = parser.isSet(QStringLiteral("histogram"));
+    options->dmStats = parser.isSet(QStringLiteral("dm-stats"));
+    options->histogram = parser.isSet(QStringLiteral("histogram")) || options->dmStats;
     if (options->histogram && parser.isSet(QStringLiteral("csv")))
         return usageError(io, QStringLiteral("stat: --histogram and --csv exclude each other"));
     options->format = parser.isSet(QStringLiteral("json")) ? Format::Json
@@ -164,12 +173,9 @@ int parseStatOptions(
         if (!options->devices.contains(name.value()))
             options->devices.append(name.value());
     }
+    if (options->dmStats && options->devices.isEmpty())
+        return usageError(io, QStringLiteral("stat: --dm-stats counts the maps named in DEV: name them"));
     return -1;
-}
-
-BlockDeviceNumber deviceNumber(const DiskCounters &counters)
-{
-    return { counters.majorNumber(), counters.minorNumber() };
 }
 
 } // namespace
@@ -196,19 +202,61 @@ int runStat(const QStringList &args, Streams io)
         }
         io.err.flush();
     }
-    std::unique_ptr<BlockLatencyProbe> probe;
+    // Named bio-based maps (all named devices with --dm-stats) through dm-stats, the rest through the probe.
+    QStringList dmStatsDevices;
+    QStringList probeDevices = options.devices;
     if (options.histogram) {
-        auto opened = openLatencyProbeFor(root, options.devices);
+        for (const QString &device : options.devices) {
+            if (options.dmStats || isBioBasedDmDevice(root, device))
+                dmStatsDevices.append(device);
+        }
+        for (const QString &device : std::as_const(dmStatsDevices))
+            probeDevices.removeAll(device);
+    }
+    std::unique_ptr<DmStatsLatency> dmStats;
+    if (!dmStatsDevices.isEmpty()) {
+        const OperationPlan plan = planDmStatsLatency(root, dmStatsDevices);
+        if (!plan.runnable())
+            return fail(io, QStringLiteral("stat: ") + plan.refusals.value(0));
+        auto started = DmStatsLatency::start(root, plan);
+        if (!started)
+            return fail(io, QStringLiteral("stat: ") + started.errorMessage());
+        dmStats = std::move(started.value());
+        io.err << "dmtunectl: stat: " << plan.summary << '\n';
+        for (const QString &step : plan.steps)
+            io.err << "  - " << step << '\n';
+        for (const QString &note : plan.notes)
+            io.err << "  note: " << note << '\n';
+        io.err << "dmtunectl: stat: dm-stats: created " << dmStats->created().join(QStringLiteral(", "));
+        if (!dmStats->removedStale().isEmpty())
+            io.err << "; deleted stale " << dmStats->removedStale().join(QStringLiteral(", "));
+        io.err << '\n';
+        io.err.flush();
+    }
+    std::unique_ptr<BlockLatencyProbe> probe;
+    if (options.histogram && (options.devices.isEmpty() || !probeDevices.isEmpty())) {
+        auto opened = openLatencyProbeFor(root, probeDevices);
         if (!opened)
             return fail(io, QStringLiteral("stat: ") + opened.errorMessage());
         probe = std::move(opened.value());
     }
     QHash<QString, DeviceLatency> latencyBefore; // the probe's reading at the previous report, per device
     QHash<QString, QStringList> slavesOf; // a dm device's paths, for the time above them
+    QString dmStatsError; // the first region that could not be read ends the run
     const auto latencyOver = [&](const DeviceSample &d) -> std::optional<DeviceLatency> {
-        if (!probe || !probe->isWatched(deviceNumber(d.counters)))
+        DeviceLatency now;
+        if (dmStats && dmStats->isWatched(d.name())) {
+            const auto read = dmStats->read(d.name());
+            if (!read) {
+                dmStatsError = read.errorMessage();
+                return std::nullopt;
+            }
+            now = read.value();
+        } else if (probe && probe->isWatched(blockDeviceNumber(d.counters))) {
+            now = probe->read(blockDeviceNumber(d.counters));
+        } else {
             return std::nullopt;
-        const DeviceLatency now = probe->read(deviceNumber(d.counters));
+        }
         const DeviceLatency interval = now.since(latencyBefore.value(d.name()));
         latencyBefore.insert(d.name(), now);
         return interval;
@@ -266,6 +314,11 @@ int runStat(const QStringList &args, Streams io)
                 latencyOf.insert(d.name(), *latency);
             }
         }
+        if (!dmStatsError.isEmpty()) {
+            io.err << "dmtunectl: stat: " << dmStatsError << '\n';
+            finish(ExitFailure);
+            return;
+        }
         // A request-based map beside its paths: the time spent above them.
         QList<std::pair<QString, TimeAbovePaths>> above;
         for (const auto &[name, latency] : std::as_const(latencies)) {
@@ -299,7 +352,7 @@ int runStat(const QStringList &args, Streams io)
             io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();
             for (const auto &row : std::as_const(rows))
                 io.out << iostatformat::textRow(row);
-            if (probe) {
+            if (probe || dmStats) {
                 io.out << '\n' << latencyformat::summaryHeader();
                 for (const auto &[name, latency] : std::as_const(latencies))
                     io.out << latencyformat::summaryRows(name, latency);

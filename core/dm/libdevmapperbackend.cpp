@@ -1,6 +1,7 @@
 #include "dm/libdevmapperbackend.h"
 
 #include "dm/dmcontrolpoll.h"
+#include "dm/dmlibrary.h"
 
 #include <QFileInfo>
 #include <QMutex>
@@ -10,80 +11,21 @@
 #include <libdevmapper.h>
 
 #include <csignal>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <pthread.h>
 #include <sys/sysmacros.h>
 
 namespace dmtune {
 
 namespace {
-// libdevmapper's levels (libdm/misc/dm-logging.h: _LOG_ERR 3, _LOG_WARN 4, ... _LOG_DEBUG 7);
-// the level argument also carries flags above these bits.
-constexpr int logLevelBits = 0x7;
-constexpr int logWarn = 4;
-
-// Each thread collects the messages of its own calls: a blocking waitEvent in a worker never
-// mixes its log with a table read on the GUI thread.
-thread_local QStringList *t_logSink = nullptr;
-
-__attribute__((format(printf, 5, 6))) void collectLog(
-    int level, const char * /*file*/, int /*line*/, int /*dmErrno*/, const char *format, ...)
-{
-    if (!t_logSink || !format || (level & logLevelBits) > logWarn)
-        return;
-    char buffer[1024];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(buffer, sizeof buffer, format, args);
-    va_end(args);
-    const QString text = QString::fromLocal8Bit(buffer).trimmed();
-    if (!text.isEmpty() && !t_logSink->contains(text))
-        t_logSink->append(text);
-}
-
-void installLogger()
-{
-    static std::once_flag once;
-    std::call_once(once, [] { dm_log_with_errno_init(collectLog); });
-}
-
-class LogCapture {
-public:
-    LogCapture()
-        : m_previous(t_logSink)
-    {
-        installLogger();
-        t_logSink = &m_messages;
-    }
-    ~LogCapture() { t_logSink = m_previous; }
-    LogCapture(const LogCapture &) = delete;
-    LogCapture &operator=(const LogCapture &) = delete;
-
-    QString text() const { return m_messages.join(QStringLiteral("; ")); }
-
-private:
-    QStringList m_messages;
-    QStringList *m_previous;
-};
-
-// libdevmapper keeps global state (control fd, udev sync flag, pending node operations): one
-// call at a time, except the blocking event wait.
-QMutex &libraryMutex()
-{
-    static QMutex mutex;
-    return mutex;
-}
-
 struct TaskDeleter {
     void operator()(dm_task *task) const { dm_task_destroy(task); }
 };
 using Task = std::unique_ptr<dm_task, TaskDeleter>;
 
-QString failure(const QString &name, const char *what, dm_task *task, const LogCapture &log)
+QString failure(const QString &name, const char *what, dm_task *task, const DmLogCapture &log)
 {
     QString text = name.isEmpty() ? QStringLiteral("device-mapper %1 failed").arg(QLatin1String(what))
                                   : QStringLiteral("%1: device-mapper %2 failed").arg(name, QLatin1String(what));
@@ -110,7 +52,7 @@ Task createTask(int type, const QString &name)
 template<typename Configure>
 Task runTask(int type, const char *what, const QString &name, QString &error, Configure configure)
 {
-    LogCapture log;
+    DmLogCapture log;
     Task task = createTask(type, name);
     if (!task || !configure(task.get()) || !dm_task_run(task.get())) {
         error = failure(name, what, task.get(), log);
@@ -176,7 +118,7 @@ Result<DmInfo> infoLocked(const QString &name)
 Status resumeLocked(const QString &name)
 {
     const bool udevRunning = QFileInfo::exists(QStringLiteral("/run/udev/control"));
-    LogCapture log;
+    DmLogCapture log;
     dm_udev_set_sync_support(udevRunning ? 1 : 0);
     Task task = createTask(DM_DEVICE_RESUME, name);
     if (!task || !dm_task_no_flush(task.get()) || !dm_task_skip_lockfs(task.get()))
@@ -249,8 +191,8 @@ QString LibDevmapperBackend::driverVersion()
 {
     if (!ready({}))
         return {};
-    QMutexLocker lock(&libraryMutex());
-    LogCapture log; // a failure leaves the version empty; its log must not reach stderr
+    QMutexLocker lock(&dmLibraryMutex());
+    DmLogCapture log; // a failure leaves the version empty; its log must not reach stderr
     char version[64] = {};
     if (!dm_driver_version(version, sizeof version))
         return {};
@@ -259,7 +201,7 @@ QString LibDevmapperBackend::driverVersion()
 
 QString LibDevmapperBackend::libraryVersion()
 {
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
     char version[64] = {};
     if (!dm_get_library_version(version, sizeof version))
         return {};
@@ -280,7 +222,7 @@ Result<QList<DmMapName>> LibDevmapperBackend::listMaps()
     using R = Result<QList<DmMapName>>;
     if (const Status s = ready({}); !s)
         return R::failure(s.errorMessage);
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
     QString error;
     Task task = runTask(DM_DEVICE_LIST, "list", {}, error);
     if (!task)
@@ -303,7 +245,7 @@ Result<DmInfo> LibDevmapperBackend::info(const QString &name)
 {
     if (const Status s = ready(name); !s)
         return Result<DmInfo>::failure(s.errorMessage);
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
     return infoLocked(name);
 }
 
@@ -312,7 +254,7 @@ Result<QList<DmTargetLine>> LibDevmapperBackend::targets(int type, const char *w
     using R = Result<QList<DmTargetLine>>;
     if (const Status s = ready(name); !s)
         return R::failure(s.errorMessage);
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
     QString error;
     Task task = runTask(type, what, name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
     if (!task)
@@ -347,7 +289,7 @@ Status LibDevmapperBackend::message(const QString &name, const QString &text)
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty() || trimmed.contains(QLatin1Char('\n')))
         return Status::failure(QStringLiteral("%1: invalid message \"%2\"").arg(name, text));
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
     QString error;
     const QByteArray bytes = trimmed.toUtf8();
     Task task = runTask(DM_DEVICE_TARGET_MSG, "message", name, error,
@@ -365,7 +307,7 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
         return Status::failure(QStringLiteral("%1: %2").arg(name, why));
     if (const Status s = checkTableLines(table); !s)
         return Status::failure(name + QStringLiteral(": ") + s.errorMessage);
-    QMutexLocker lock(&libraryMutex());
+    QMutexLocker lock(&dmLibraryMutex());
 
     const auto before = infoLocked(name);
     if (!before)
@@ -414,7 +356,7 @@ Result<quint32> LibDevmapperBackend::waitEvent(const QString &name, quint32 even
         return R::failure(s.errorMessage);
     {
         // Also opens the control device under the lock before the unlocked wait below.
-        QMutexLocker lock(&libraryMutex());
+        QMutexLocker lock(&dmLibraryMutex());
         const auto current = infoLocked(name);
         if (!current)
             return R::failure(current.errorMessage());

@@ -228,6 +228,10 @@ void TestLiveLatency::refusedInOneLine_data()
                                 << QStringLiteral("--histogram and --csv exclude each other");
     QTest::newRow("a captured tree") << QStringList { QStringLiteral("--sysfs-root"), QStringLiteral("@TREE@") } << 1
                                      << QStringLiteral("not a tree under --sysfs-root");
+    QTest::newRow("--dm-stats without a map") << QStringList { QStringLiteral("--dm-stats") } << 2
+                                              << QStringLiteral("--dm-stats counts the maps named in DEV");
+    QTest::newRow("--dm-stats on a loop device") << QStringList { QStringLiteral("--dm-stats"),
+        QStringLiteral("@LOOP@") } << 1 << QStringLiteral("is not a device-mapper map: dm-stats counts dm maps only");
 }
 
 void TestLiveLatency::refusedInOneLine()
@@ -238,6 +242,7 @@ void TestLiveLatency::refusedInOneLine()
     QTemporaryDir tree; // a captured tree's shape: a block directory
     QVERIFY(tree.isValid() && QDir(tree.path()).mkpath(QStringLiteral("block/sda")));
     args.replaceInStrings(QStringLiteral("@TREE@"), tree.path());
+    args.replaceInStrings(QStringLiteral("@LOOP@"), m_loop.name());
     const ProgramRun r
         = runProgram(Dmtunectl, QStringList { QStringLiteral("stat"), QStringLiteral("--histogram") } + args);
     QCOMPARE(r.exitCode, exitCode);

@@ -2,10 +2,14 @@
 // With scsi_debug answering after 2 ms, dmtunectl stat --histogram puts the map's percentiles within one bucket
 // of fio's own completion latencies; under mixed load the map's and each path's histograms account for every
 // I/O /proc/diskstats counts, the paths' add up to the map's, and the map's scheduler shows queue time.
+// On a bio-based (linear) map, stat --histogram counts with dm-stats: the same 2 ms in fio and in the histogram,
+// every bucket equal to a dmstats region of the same bounds, other programs' regions and a live dmtune's left, a
+// dead dmtune's removed. A request-based map is refused.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
 #include "../../live/latency/latencychecks.h"
 #include "../multipath/vmsupport.h"
 #include "latency/blocklatencyprobe.h"
+#include "latency/dmstatslatency.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QJsonArray>
@@ -34,6 +38,12 @@ BlockDeviceNumber numberOf(const SysfsRoot &sys, const QString &name)
     return { dev.value(0).toUInt(), dev.value(1).toUInt() };
 }
 
+// dmsetup message NAME 0 @stats_list: one line per region, "ID: START+LEN STEP PROGRAM AUX ...".
+QString statsList(const QString &map)
+{
+    return vm::run(u"dmsetup"_s, { u"message"_s, map, u"0"_s, u"@stats_list"_s }).out;
+}
+
 } // namespace
 
 class TestVmLatency : public QObject {
@@ -42,6 +52,8 @@ private Q_SLOTS:
     void initTestCase();
     void mapPercentilesMatchFio();
     void mapAndPathsAccountForEveryIo();
+    void dmStatsOnLinearMapAgreesWithDmstats();
+    void dmStatsRefusesRequestBasedMap();
     void cleanupTestCase();
 
 private:
@@ -162,6 +174,121 @@ void TestVmLatency::mapAndPathsAccountForEveryIo()
     }
     // Request-based multipath clones each of the map's requests onto exactly one path.
     QCOMPARE(pathsAccounted, mapAccounted);
+}
+
+void TestVmLatency::dmStatsOnLinearMapAgreesWithDmstats()
+{
+    const QString map = u"dmtune-lintest"_s;
+    const QString path = m_lab.paths.value(0);
+    const QString sectors = m_sys.readOr(u"block/%1/size"_s.arg(path));
+    vm::Run r
+        = vm::run(u"dmsetup"_s, { u"create"_s, map, u"--table"_s, u"0 %1 linear /dev/%2 0"_s.arg(sectors, path) });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString dm
+        = vm::run(u"dmsetup"_s, { u"info"_s, u"-c"_s, u"--noheadings"_s, u"-o"_s, u"blkdevname"_s, map }).out.trimmed();
+    QVERIFY2(dm.startsWith(u"dm-"_s), qPrintable(dm));
+    QVERIFY(isBioBasedDmDevice(m_sys, dm));
+
+    // Regions dmtune must leave: another program's, and a dmtune instance that is running (pid 1 as it runs).
+    const auto initStart = parseProcStatStartTime(m_sys.readProc(u"1/stat"_s).value());
+    QVERIFY(initStart);
+    const QString liveDmtune = DmStatsInstance { 1, *initStart, 5 }.userData();
+    // And one it must remove: an instance whose process has exited.
+    QProcess gone;
+    gone.start(u"true"_s, {});
+    QVERIFY(gone.waitForStarted());
+    const qint64 gonePid = gone.processId();
+    QVERIFY(gone.waitForFinished());
+    const QString deadDmtune = DmStatsInstance { gonePid, 1, 1 }.userData();
+    for (const QStringList &args : { QStringList { u"--programid"_s, u"otherprog"_s, u"--bounds"_s, u"1ms,2ms"_s },
+             QStringList { u"--programid"_s, u"dmtune"_s, u"--userdata"_s, liveDmtune },
+             QStringList { u"--programid"_s, u"dmtune"_s, u"--userdata"_s, deadDmtune } }) {
+        r = vm::run(u"dmstats"_s, QStringList { u"create"_s } + args + QStringList { map });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    QVERIFY(writeFile(NdelayFile, u"2000000"_s)); // every SCSI command answers after 2 ms
+    QProcess stat;
+    stat.start(Dmtunectl, { u"stat"_s, dm, u"--histogram"_s, u"--json"_s, u"-i"_s, u"12"_s, u"-c"_s, u"1"_s });
+    QByteArray err;
+    for (int i = 0; i < 300 && !err.contains("dm-stats: created"); ++i) {
+        stat.waitForReadyRead(100);
+        err += stat.readAllStandardError();
+    }
+    QVERIFY2(err.contains("dm-stats: created"), err.constData());
+    const QString ours = DmStatsInstance { stat.processId(), 0, 0 }.userData().section(u'.', 0, 0) + u'.';
+    const QString during = statsList(map);
+    QVERIFY2(during.contains(u" dmtune "_s + ours), qPrintable(during));
+    QVERIFY2(!during.contains(deadDmtune), qPrintable(during)); // the dead instance's region went first
+    // A reference region of dmstats' own, with the probe's bounds, created after dmtune's: both see only fio.
+    QStringList bounds;
+    for (int b = 1; b < latencybuckets::Count; ++b)
+        bounds.append(u"%1ns"_s.arg(qint64(latencybuckets::lowerUs(b) * 1000)));
+    r = vm::run(u"dmstats"_s,
+        { u"create"_s, u"--programid"_s, u"reference"_s, u"--precise"_s, u"--bounds"_s, bounds.join(u','), map });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const vm::Run fio = vm::run(u"fio"_s, fioRandomArgs(u"/dev/"_s + dm, u"randread"_s, 4, 1));
+    QVERIFY2(fio.exitCode == 0, qPrintable(fio.err));
+    QVERIFY(stat.waitForFinished(30000));
+    QVERIFY(writeFile(NdelayFile, m_ndelay));
+    err += stat.readAllStandardError();
+    const QByteArray out = stat.readAllStandardOutput();
+    vm::saveFile(qEnvironmentVariable("KLAB_OUT") + u"/stat-dmstats.json"_s, QString::fromUtf8(out));
+    vm::saveFile(qEnvironmentVariable("KLAB_OUT") + u"/stat-dmstats.err"_s, QString::fromUtf8(err));
+    QVERIFY2(stat.exitCode() == 0, err.constData());
+    const QJsonObject disk
+        = QJsonDocument::fromJson(out)[u"sysstat"_s][u"hosts"_s][0][u"statistics"_s][0][u"disk"_s][0].toObject();
+    QCOMPARE(disk[u"disk_device"_s].toString(), dm);
+    const qint64 fioCount = fioIos(fio.out.toUtf8(), u"read"_s);
+    QCOMPARE(disk[u"ios"_s].toInteger(), fioCount);
+
+    // Every bucket as dmstats reports its own region (its fields are joined by ':').
+    const vm::Run report = vm::run(u"dmstats"_s,
+        { u"report"_s, u"--histogram"_s, u"--programid"_s, u"reference"_s, u"-o"_s, u"hist_count"_s, u"--noheadings"_s,
+            map });
+    QVERIFY2(report.exitCode == 0, qPrintable(report.err));
+    const QStringList reference = report.out.trimmed().split(u':');
+    QStringList dmtune;
+    for (const auto &count : disk[u"histogram"_s][u"counts"_s].toArray())
+        dmtune.append(QString::number(count.toInteger()));
+    qInfo("dmstats report: %s", qPrintable(report.out.trimmed()));
+    QCOMPARE(dmtune, reference);
+
+    const QMap<double, double> fioUs = fioClatPercentilesUs(fio.out.toUtf8(), u"read"_s);
+    for (const auto &[fraction, key] : { std::pair { 0.5, "p50_us" }, std::pair { 0.9, "p90_us" } }) {
+        const double dmStatsUs = disk[QString::fromLatin1(key)].toDouble();
+        qInfo("%s of %s: dm-stats %.1f us, fio %.1f us (%lld I/Os)", key, qPrintable(dm), dmStatsUs,
+            fioUs.value(fraction), fioCount);
+        QVERIFY2(bucketsApart(dmStatsUs, fioUs.value(fraction)) <= 1, key);
+    }
+    QVERIFY(disk[u"p50_us"_s].toDouble() >= 2000);
+
+    // After stat: its region is gone; the other program's, the live dmtune's and the reference are untouched.
+    const QString after = statsList(map);
+    const vm::Run list = vm::run(u"dmstats"_s, { u"list"_s, u"--allprograms"_s, map });
+    vm::saveFile(qEnvironmentVariable("KLAB_OUT") + u"/dmstats-list.txt"_s, list.out + after);
+    QVERIFY2(!after.contains(ours) && !after.contains(deadDmtune), qPrintable(after));
+    QVERIFY2(after.contains(u"otherprog - histogram:1,2"_s), qPrintable(after));
+    QVERIFY2(after.contains(u" dmtune "_s + liveDmtune), qPrintable(after));
+    QVERIFY2(list.out.contains(u"otherprog"_s) && list.out.contains(u"reference"_s), qPrintable(list.out));
+    qsizetype dmtuneRows = 0; // ProgID is the last column
+    for (const QString &line : list.out.split(u'\n')) {
+        const QStringList columns = line.split(u' ', Qt::SkipEmptyParts);
+        dmtuneRows += !columns.isEmpty() && columns.last() == u"dmtune"_s ? 1 : 0;
+    }
+    QCOMPARE(dmtuneRows, 1); // the live instance's region
+    r = vm::run(u"dmsetup"_s, { u"remove"_s, map });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+}
+
+void TestVmLatency::dmStatsRefusesRequestBasedMap()
+{
+    const QString before = statsList(m_lab.map);
+    const vm::Run r = vm::run(Dmtunectl, { u"stat"_s, m_lab.dm, u"--dm-stats"_s, u"-c"_s, u"1"_s });
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(u"is a request-based map"_s), qPrintable(r.err));
+    QCOMPARE(r.err.count(u'\n'), 1);
+    QVERIFY(r.out.isEmpty());
+    QCOMPARE(statsList(m_lab.map), before);
 }
 
 void TestVmLatency::cleanupTestCase()
