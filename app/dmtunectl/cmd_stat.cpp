@@ -7,6 +7,7 @@
 #include "latency/dmstatslatency.h"
 #include "latency/latencyformat.h"
 #include "latency/latencyintervals.h"
+#include "latency/latencystream.h"
 #include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
@@ -124,10 +125,12 @@ int parseStatOptions(
     parser.addOption({ QStringLiteral("json"), QStringLiteral("sysstat 12.6 iostat -x -o JSON document.") });
     parser.addOption({ QStringLiteral("csv"), QStringLiteral("CSV with iostat's column names, one row per device.") });
     parser.addOption({ QStringLiteral("histogram"),
-        QStringLiteral("Also each device's latency distribution over the interval (device time issue->complete, "
-                       "queue time insert->issue): percentiles and buckets; with --json, histogram, p50_us, p90_us, "
-                       "p99_us, p99_9_us per disk. Needs root (a BPF probe on the block layer). A bio-based dm "
-                       "map named in DEV (linear, striped) is counted with dm-stats instead, as --dm-stats does.") });
+        QStringLiteral(
+            "Also each device's latency distribution over the interval (device time issue->complete, "
+            "queue time insert->issue): percentiles and buckets; with --json, histogram, p50_us, p90_us, "
+            "p99_us, p99_9_us per disk. A BPF probe on the block layer: without root it runs in dmtune-helper through "
+            "pkexec. A bio-based dm "
+            "map named in DEV (linear, striped) is counted with dm-stats instead, as --dm-stats does.") });
     parser.addOption({ QStringLiteral("dm-stats"),
         QStringLiteral("Count the named dm maps' latency with dm-stats (bio-based maps only: a request-based map is "
                        "refused): one region per map, with program id dmtune, created now and deleted when stat ends; "
@@ -234,11 +237,26 @@ int runStat(const QStringList &args, Streams io)
         io.err.flush();
     }
     std::unique_ptr<BlockLatencyProbe> probe;
+    std::unique_ptr<HelperLatencyProbe> helperProbe; // a normal user's: the probe in dmtune-helper (pkexec)
+    LatencyReading helperReading; // its reading at this tick
     if (options.histogram && (options.devices.isEmpty() || !probeDevices.isEmpty())) {
-        auto opened = openLatencyProbeFor(root, probeDevices);
-        if (!opened)
-            return fail(io, QStringLiteral("stat: ") + opened.errorMessage());
-        probe = std::move(opened.value());
+        if (::geteuid() == 0) {
+            auto opened = openLatencyProbeFor(root, probeDevices);
+            if (!opened)
+                return fail(io, QStringLiteral("stat: ") + opened.errorMessage());
+            probe = std::move(opened.value());
+        } else {
+            const auto numbers = latencyDeviceNumbers(root, probeDevices);
+            if (!numbers)
+                return fail(io, QStringLiteral("stat: ") + numbers.errorMessage());
+            auto started = HelperLatencyProbe::start(HelperLatencyProbe::defaultCommand(), numbers.value());
+            if (!started)
+                return fail(io,
+                    QStringLiteral("stat: latency histograms need root: the BPF probe runs in dmtune-helper through "
+                                   "pkexec, which failed: ")
+                        + started.errorMessage());
+            helperProbe = std::move(started.value());
+        }
     }
     QHash<QString, DeviceLatency> latencyBefore; // the probe's reading at the previous report, per device
     QHash<QString, QStringList> slavesOf; // a dm device's paths, for the time above them
@@ -254,6 +272,8 @@ int runStat(const QStringList &args, Streams io)
             now = read.value();
         } else if (probe && probe->isWatched(blockDeviceNumber(d.counters))) {
             now = probe->read(blockDeviceNumber(d.counters));
+        } else if (helperProbe && helperReading.devices.contains(blockDeviceNumber(d.counters))) {
+            now = helperReading.devices.value(blockDeviceNumber(d.counters));
         } else {
             return std::nullopt;
         }
@@ -295,7 +315,7 @@ int runStat(const QStringList &args, Streams io)
         exitCode = code;
         QObject::disconnect(&sampler, nullptr, nullptr, nullptr);
         sampler.stop();
-        if (const quint64 missed = probe ? probe->missedEvents() : 0; missed > 0)
+        if (const quint64 missed = probe ? probe->missedEvents() : helperReading.missedEvents; missed > 0)
             io.err << "dmtunectl: stat: note: the latency probe missed " << missed
                    << " block events (a completion interrupted another on the same CPU): the histograms may count "
                       "that many I/Os fewer than the counters\n";
@@ -306,6 +326,15 @@ int runStat(const QStringList &args, Streams io)
     };
 
     QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &batch) {
+        if (helperProbe) {
+            auto reading = helperProbe->read();
+            if (!reading) {
+                io.err << "dmtunectl: stat: " << reading.errorMessage() << '\n';
+                finish(ExitFailure);
+                return;
+            }
+            helperReading = std::move(reading.value());
+        }
         QList<std::pair<QString, DeviceLatency>> latencies;
         QHash<QString, DeviceLatency> latencyOf;
         for (const DeviceSample &d : batch.devices) {
@@ -352,7 +381,7 @@ int runStat(const QStringList &args, Streams io)
             io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();
             for (const auto &row : std::as_const(rows))
                 io.out << iostatformat::textRow(row);
-            if (probe || dmStats) {
+            if (probe || helperProbe || dmStats) {
                 io.out << '\n' << latencyformat::summaryHeader();
                 for (const auto &[name, latency] : std::as_const(latencies))
                     io.out << latencyformat::summaryRows(name, latency);

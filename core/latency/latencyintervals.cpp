@@ -1,5 +1,6 @@
 #include "latency/latencyintervals.h"
 
+#include "latency/latencystream.h"
 #include "stats/samplebatch.h"
 #include "sysfs/sysfsroot.h"
 
@@ -8,26 +9,13 @@ namespace dmtune {
 Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbeFor(const SysfsRoot &root, const QStringList &devices)
 {
     using R = Result<std::unique_ptr<BlockLatencyProbe>>;
-    const QStringList names = devices.isEmpty() ? root.list(QStringLiteral("block")) : devices;
-    if (names.size() > BlockLatencyProbe::MaxDevices)
-        return R::failure(
-            QStringLiteral("the latency probe watches at most %1 devices; name the ones to watch (%2 here)")
-                .arg(BlockLatencyProbe::MaxDevices)
-                .arg(names.size()));
-    QList<BlockDeviceNumber> numbers;
-    for (const QString &name : names) {
-        const QStringList dev = root.readOr(QStringLiteral("class/block/%1/dev").arg(name)).split(u':');
-        bool majorOk = false;
-        bool minorOk = false;
-        const BlockDeviceNumber number { dev.value(0).toUInt(&majorOk), dev.value(1).toUInt(&minorOk) };
-        if (dev.size() != 2 || !majorOk || !minorOk)
-            return R::failure(QStringLiteral("%1: no device number in sysfs").arg(name));
-        numbers.append(number);
-    }
+    const auto numbers = latencyDeviceNumbers(root, devices);
+    if (!numbers)
+        return R::failure(numbers.errorMessage());
     auto probe = BlockLatencyProbe::open();
     if (!probe)
         return probe;
-    if (const Status watched = probe.value()->setWatched(numbers); !watched)
+    if (const Status watched = probe.value()->setWatched(numbers.value()); !watched)
         return R::failure(watched.errorMessage);
     return probe;
 }

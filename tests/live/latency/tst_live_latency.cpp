@@ -4,6 +4,7 @@
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
 #include "latency/blocklatencyprobe.h"
+#include "latency/latencystream.h"
 #include "latencychecks.h"
 #include "recordings/recordedlatency.h"
 #include "recordings/recordingreader.h"
@@ -48,6 +49,8 @@ private Q_SLOTS:
     void refusedInOneLine_data();
     void refusedInOneLine();
     void refusedWithoutRoot();
+    void helperStreamsWhatDiskstatsCounts();
+    void helperFailuresInOneLine();
 
 private:
     SysfsRoot m_sys;
@@ -269,6 +272,57 @@ void TestLiveLatency::refusedWithoutRoot()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.count(u'\n') == 1 && r.err.contains(QLatin1String("need root")), qPrintable(r.err));
     QVERIFY(r.out.isEmpty());
+}
+
+// A normal user's path: dmtune-helper (here started directly, as root; pkexec does that for a user) loads the probe
+// and answers each read with the cumulative histograms, which count what /proc/diskstats counts.
+void TestLiveLatency::helperStreamsWhatDiskstatsCounts()
+{
+    const HelperLatencyProbe::Command helper { QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"),
+        {} };
+    const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
+    auto started = HelperLatencyProbe::start(helper, { loop });
+    QVERIFY2(started, qPrintable(started.errorMessage()));
+    const auto first = started.value()->read();
+    QVERIFY2(first, qPrintable(first.errorMessage()));
+    QCOMPARE(first->devices.keys(), QList<BlockDeviceNumber> { loop });
+    const qint64 before = diskstatsIos(m_loop.name());
+    const ProgramRun fio
+        = runProgram(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 4));
+    QCOMPARE(fio.exitCode, 0);
+    const qint64 counted = diskstatsIos(m_loop.name()) - before;
+    const auto after = started.value()->read();
+    QVERIFY2(after, qPrintable(after.errorMessage()));
+    const DeviceLatency interval = after->devices.value(loop).since(first->devices.value(loop));
+    qInfo("diskstats %lld I/Os; through the helper %llu, lost %llu, missed events %llu, p50 %.1f us", counted,
+        interval.device.total(), interval.lost, after->missedEvents, interval.device.percentileUs(0.5));
+    QVERIFY(counted > 1000);
+    QVERIFY(interval.device.total() + interval.lost <= quint64(counted));
+    QVERIFY(interval.device.total() + interval.lost + after->missedEvents >= quint64(counted));
+    QCOMPARE(interval.device.total(), quint64(fioIos(fio.out.toUtf8(), QStringLiteral("read"))) - interval.lost);
+}
+
+void TestLiveLatency::helperFailuresInOneLine()
+{
+    const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
+    // No such program (pkexec not installed): one line naming it.
+    auto missing = HelperLatencyProbe::start({ QStringLiteral("/nonexistent/pkexec"), {} }, { loop });
+    QVERIFY(!missing);
+    QVERIFY2(missing.errorMessage().contains(QLatin1String("/nonexistent/pkexec did not start")),
+        qPrintable(missing.errorMessage()));
+    // A program that ends without answering (pkexec refused): one line with its exit status.
+    auto refused = HelperLatencyProbe::start(
+        { QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QStringLiteral("exit 126") } }, { loop });
+    QVERIFY(!refused);
+    QVERIFY2(refused.errorMessage().contains(QLatin1String("ended"))
+            && refused.errorMessage().contains(QLatin1String("126")),
+        qPrintable(refused.errorMessage()));
+    // A helper that cannot watch the device: its own line.
+    const HelperLatencyProbe::Command helper { QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"),
+        {} };
+    auto tooMany = HelperLatencyProbe::start(helper, {});
+    QVERIFY(!tooMany);
+    QVERIFY2(!tooMany.errorMessage().contains(u'\n'), qPrintable(tooMany.errorMessage()));
 }
 
 QTEST_GUILESS_MAIN(TestLiveLatency)

@@ -1,0 +1,75 @@
+#pragma once
+// The latency probe for a normal user: dmtune-helper (the one privileged program, started by pkexec) loads the
+// probe and answers each "read" line on its stdin with one JSON line of every watched device's cumulative
+// histograms. The first stdin line asks for it:
+//   {"latency": {"devices": ["8:16", "253:0"]}}
+// then per read:
+//   {"missed": 0, "devices": [{"dev": "8:16", "lost": 0, "device": {"sum_ns": 123, "buckets": [[3, 10]]},
+//    "queue": {"sum_ns": 0, "buckets": []}}]}
+// The parsers are pure and strict; serveLatencyStream() is the helper's loop, HelperLatencyProbe the caller's end.
+#include "latency/blocklatencyprobe.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QProcess>
+#include <QStringList>
+
+#include <cstdio>
+#include <memory>
+
+namespace dmtune {
+
+class SysfsRoot;
+
+struct LatencyReading {
+    QHash<BlockDeviceNumber, DeviceLatency> devices;
+    quint64 missedEvents = 0;
+};
+
+constexpr qsizetype latencyStreamMaxLine = 1 << 20;
+
+QByteArray latencyRequestJson(const QList<BlockDeviceNumber> &devices);
+// Whether a request line is a latency request at all (the helper's other requests are tuning transactions).
+bool isLatencyRequest(const QByteArray &line);
+// Strict: {"latency": {"devices": [...]}}, 1 to MaxDevices distinct "MAJ:MIN" strings, nothing else.
+Result<QList<BlockDeviceNumber>> parseLatencyRequest(const QByteArray &line);
+QByteArray latencyReadingJson(const LatencyReading &reading);
+// Strict: every bucket index in range and in order, counts and sums as integers.
+Result<LatencyReading> parseLatencyReading(const QByteArray &line);
+
+// The helper's side, after the request line: loads the probe (one error line and exit 1 when it cannot), then one
+// reading line per "read" line until EOF (exit 0); any other line ends it (exit 2).
+int serveLatencyStream(const QList<BlockDeviceNumber> &devices, std::FILE *in, std::FILE *out);
+
+// The device numbers of sysfs names ("sdb", "dm-0"); every disk of /sys/block when none is named. One line when
+// a name has none or there are more than the probe watches.
+Result<QList<BlockDeviceNumber>> latencyDeviceNumbers(const SysfsRoot &root, const QStringList &devices);
+
+// The caller's end: dmtune-helper through pkexec (or, for tests, any command that runs it), read synchronously
+// (dmtunectl's ticks: a read is a memory copy in the helper, answered in well under a millisecond).
+class HelperLatencyProbe {
+public:
+    struct Command {
+        QString program; // default: pkexec
+        QStringList arguments; // default: the installed dmtune-helper
+    };
+    static Command defaultCommand();
+    // Starts the helper and waits for its first reading (pkexec may ask for a password first: no timeout on
+    // that); one line when it cannot (pkexec refused, the probe cannot load there).
+    static Result<std::unique_ptr<HelperLatencyProbe>> start(
+        const Command &command, const QList<BlockDeviceNumber> &devices);
+    ~HelperLatencyProbe();
+    HelperLatencyProbe(const HelperLatencyProbe &) = delete;
+    HelperLatencyProbe &operator=(const HelperLatencyProbe &) = delete;
+
+    // Every watched device's cumulative histograms now.
+    Result<LatencyReading> read();
+    const QList<BlockDeviceNumber> &watched() const { return m_devices; }
+
+private:
+    HelperLatencyProbe() = default;
+    QProcess m_process;
+    QList<BlockDeviceNumber> m_devices;
+};
+
+} // namespace dmtune
