@@ -1173,13 +1173,28 @@
 <context>
     <name>RecordingCharts</name>
     <message>
-        <location filename="../widgets/reports/recordingcharts.cpp" line="+78"/>
+        <location filename="../widgets/reports/recordingcharts.cpp" line="+81"/>
         <source>time since workload start (mm:ss)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+22"/>
         <source>%1: the chart image could not be read back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>seconds since the workload start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>I/Os</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mean (µs)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2747,9 +2762,32 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::LatencyDistributionChart</name>
+    <message>
+        <location filename="../widgets/charts/latencydistribution.cpp" line="+24"/>
+        <source>device time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>share of the I/O (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>%1: no I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: p50 %2 µs, p99 %3 µs, %4 I/Os</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+56"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+63"/>
         <source>seconds before the last interval</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2767,12 +2805,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+32"/>
+        <source>Read through pkexec…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not root: load the probe in dmtune-helper, started through pkexec (polkit asks for an administrator&apos;s password), and read it at every tick.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2782,7 +2830,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+68"/>
+        <source>Latency through dmtune-helper stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting dmtune-helper through pkexec (it may ask for a password)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Select a device or a map in the tree.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2792,7 +2850,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+63"/>
+        <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2891,7 +2954,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+113"/>
         <source>no such chart</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3486,7 +3549,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+17"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
         <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1173,7 +1173,7 @@
 <context>
     <name>RecordingCharts</name>
     <message>
-        <location filename="../widgets/reports/recordingcharts.cpp" line="+78"/>
+        <location filename="../widgets/reports/recordingcharts.cpp" line="+81"/>
         <source>time since workload start (mm:ss)</source>
         <translation>Zeit seit dem Start der Arbeitslast (mm:ss)</translation>
     </message>
@@ -1181,6 +1181,21 @@
         <location line="+22"/>
         <source>%1: the chart image could not be read back</source>
         <translation>%1: Das Diagrammbild konnte nicht zurückgelesen werden</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>seconds since the workload start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>I/Os</source>
+        <translation type="unfinished">I/Os</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mean (µs)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2748,9 +2763,32 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::LatencyDistributionChart</name>
+    <message>
+        <location filename="../widgets/charts/latencydistribution.cpp" line="+24"/>
+        <source>device time</source>
+        <translation type="unfinished">Gerätezeit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>share of the I/O (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>%1: no I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: p50 %2 µs, p99 %3 µs, %4 I/Os</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+56"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+63"/>
         <source>seconds before the last interval</source>
         <translation>Sekunden vor dem letzten Intervall</translation>
     </message>
@@ -2768,12 +2806,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+32"/>
+        <source>Read through pkexec…</source>
+        <translation>Über pkexec lesen…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Not root: load the probe in dmtune-helper, started through pkexec (polkit asks for an administrator&apos;s password), and read it at every tick.</source>
+        <translation>Nicht root: die Sonde in dmtune-helper laden, über pkexec gestartet (polkit fragt nach einem Administrator-Passwort), und sie bei jedem Takt lesen.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
         <translation>%1. Anteil(Pfad) = abgeschlossene I/O des Pfads / abgeschlossene I/O aller Pfade. Jeder Klon lebt innerhalb seiner Map-Anfrage: die Differenz ist die Zeit von dm selbst, wie KAVG neben DAVG bei esxtop.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
         <translation>Latenzverteilungen erscheinen hier, sobald der Reiter gezeigt wird (eine BPF-Sonde an der Block-Schicht; sie braucht root).</translation>
     </message>
@@ -2783,7 +2831,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Latenzsonde der Block-Schicht wird geladen…</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+68"/>
+        <source>Latency through dmtune-helper stopped: %1</source>
+        <translation>Latenz über dmtune-helper beendet: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting dmtune-helper through pkexec (it may ask for a password)…</source>
+        <translation>dmtune-helper wird über pkexec gestartet (es fragt eventuell nach einem Passwort)…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Select a device or a map in the tree.</source>
         <translation>Wählen Sie ein Gerät oder eine Map im Baum.</translation>
     </message>
@@ -2793,7 +2851,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, egal wer sie auslöste: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+63"/>
+        <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, wer immer sie ausgab, über dmtune-helper gelesen: die Farbe ist der Anteil der I/O jedes Intervalls in einem Latenzbereich, die Linien ihre Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation>Über den Pfaden im letzten Intervall: %1 µs (Map %2 µs, nach Anteil gewichtetes Mittel der Pfade %3 µs, %4 I/Os).</translation>
     </message>
@@ -2892,7 +2955,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+113"/>
         <source>no such chart</source>
         <translation>kein solches Diagramm</translation>
     </message>
@@ -3487,7 +3550,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+17"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
         <source>&amp;Latency</source>
         <translation>&amp;Latenz</translation>
     </message>

@@ -160,7 +160,33 @@ Result<LatencyReading> parseLatencyReading(const QByteArray &line)
     return reading;
 }
 
-int serveLatencyStream(const QList<BlockDeviceNumber> &devices, std::FILE *in, std::FILE *out)
+QByteArray latencyWatchLine(const QList<BlockDeviceNumber> &devices)
+{
+    QByteArray line = "watch";
+    for (BlockDeviceNumber d : devices)
+        line += ' ' + numberText(d).toLatin1();
+    return line + '\n';
+}
+
+Result<QList<BlockDeviceNumber>> parseLatencyWatchLine(const QByteArray &line)
+{
+    using R = Result<QList<BlockDeviceNumber>>;
+    if (!line.endsWith('\n') || !(line.startsWith("watch ") || line == "watch\n"))
+        return R::failure(QStringLiteral("not a watch line"));
+    const QList<QByteArray> words = line.trimmed().split(' ');
+    if (words.size() - 1 > BlockLatencyProbe::MaxDevices)
+        return R::failure(QStringLiteral("watch: at most %1 devices").arg(BlockLatencyProbe::MaxDevices));
+    QList<BlockDeviceNumber> devices;
+    for (qsizetype i = 1; i < words.size(); ++i) {
+        const auto d = parseNumber(QString::fromLatin1(words[i]));
+        if (!d || devices.contains(*d))
+            return R::failure(QStringLiteral("watch: '%1' is not a new MAJ:MIN").arg(QString::fromLatin1(words[i])));
+        devices.append(*d);
+    }
+    return devices;
+}
+
+int serveLatencyStream(QList<BlockDeviceNumber> devices, std::FILE *in, std::FILE *out)
 {
     const auto write = [out](const QByteArray &line) {
         std::fwrite(line.constData(), 1, size_t(line.size()), out);
@@ -177,10 +203,15 @@ int serveLatencyStream(const QList<BlockDeviceNumber> &devices, std::FILE *in, s
             + '\n');
         return 1;
     }
-    char line[64];
+    // A watch line of 128 devices is under 2 KiB.
+    char line[4096];
     while (std::fgets(line, sizeof line, in)) {
-        if (std::strcmp(line, "read\n") != 0)
-            return 2;
+        if (std::strcmp(line, "read\n") != 0) {
+            const auto watch = parseLatencyWatchLine(QByteArray(line));
+            if (!watch || !probe.value()->setWatched(watch.value()))
+                return 2;
+            devices = watch.value();
+        }
         LatencyReading reading;
         reading.missedEvents = probe.value()->missedEvents();
         for (BlockDeviceNumber d : devices)

@@ -3,7 +3,8 @@
 // probe and answers each "read" line on its stdin with one JSON line of every watched device's cumulative
 // histograms. The first stdin line asks for it:
 //   {"latency": {"devices": ["8:16", "253:0"]}}
-// then per read:
+// then per "read" line, and per "watch MAJ:MIN..." line (a new set of devices, zero to 128; a device newly
+// watched starts from zero), one line:
 //   {"missed": 0, "devices": [{"dev": "8:16", "lost": 0, "device": {"sum_ns": 123, "buckets": [[3, 10]]},
 //    "queue": {"sum_ns": 0, "buckets": []}}]}
 // The parsers are pure and strict; serveLatencyStream() is the helper's loop, HelperLatencyProbe the caller's end.
@@ -11,6 +12,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QMetaType>
 #include <QProcess>
 #include <QStringList>
 
@@ -36,10 +38,13 @@ Result<QList<BlockDeviceNumber>> parseLatencyRequest(const QByteArray &line);
 QByteArray latencyReadingJson(const LatencyReading &reading);
 // Strict: every bucket index in range and in order, counts and sums as integers.
 Result<LatencyReading> parseLatencyReading(const QByteArray &line);
+// "watch 8:16 253:0\n": the devices of a watch line (distinct, at most MaxDevices); an error for any other line.
+QByteArray latencyWatchLine(const QList<BlockDeviceNumber> &devices);
+Result<QList<BlockDeviceNumber>> parseLatencyWatchLine(const QByteArray &line);
 
 // The helper's side, after the request line: loads the probe (one error line and exit 1 when it cannot), then one
-// reading line per "read" line until EOF (exit 0); any other line ends it (exit 2).
-int serveLatencyStream(const QList<BlockDeviceNumber> &devices, std::FILE *in, std::FILE *out);
+// reading line per "read" or "watch" line until EOF (exit 0); any other line ends it (exit 2).
+int serveLatencyStream(QList<BlockDeviceNumber> devices, std::FILE *in, std::FILE *out);
 
 // The device numbers of sysfs names ("sdb", "dm-0"); every disk of /sys/block when none is named. One line when
 // a name has none or there are more than the probe watches.
@@ -73,3 +78,5 @@ private:
 };
 
 } // namespace dmtune
+
+Q_DECLARE_METATYPE(dmtune::LatencyReading)

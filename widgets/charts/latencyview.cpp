@@ -3,13 +3,17 @@
 #include "charts/latencyheatmap.h"
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
+#include "latency/helperlatencystream.h"
 #include "latency/timeabovepaths.h"
 #include "stats/samplebatch.h"
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <unistd.h>
 
 namespace dmtune {
 
@@ -25,8 +29,13 @@ LatencyView::LatencyView(QWidget *parent)
     , m_jobs(new JobTracker(this))
     , m_status(new QLabel(this))
     , m_above(new QLabel(this))
+    , m_helperButton(new QPushButton(tr("Read through pkexec…"), this))
     , m_grid(new QGridLayout)
 {
+    m_helperButton->setToolTip(tr("Not root: load the probe in dmtune-helper, started through pkexec (polkit asks "
+                                  "for an administrator's password), and read it at every tick."));
+    m_helperButton->hide();
+    connect(m_helperButton, &QPushButton::clicked, this, &LatencyView::readThroughHelper);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_above->setTextFormat(Qt::PlainText);
@@ -43,6 +52,7 @@ LatencyView::LatencyView(QWidget *parent)
     scroll->setWidget(charts);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
+    layout->addWidget(m_helperButton, 0, Qt::AlignLeft);
     layout->addWidget(m_above);
     layout->addWidget(scroll, 1);
     m_status->setText(tr("Latency distributions appear here when the tab is shown (a BPF probe on the block "
@@ -63,7 +73,7 @@ void LatencyView::showEvent(QShowEvent *event)
 
 void LatencyView::loadProbe()
 {
-    if (m_probe || m_loading || !m_reason.isEmpty())
+    if (m_probe || m_helper || m_loading || !m_reason.isEmpty())
         return;
     m_loading = true;
     m_status->setText(tr("Loading the block-layer latency probe…"));
@@ -83,6 +93,8 @@ void LatencyView::loadProbe()
             m_loading = false;
             m_probe = opened.probe;
             m_reason = opened.error;
+            // Not root: the one privileged path can load it (BTF and lockdown are the helper's to report).
+            m_helperButton->setVisible(!m_probe && ::geteuid() != 0);
             watchShown();
             Q_EMIT probeReady(m_probe != nullptr);
         });
@@ -125,18 +137,44 @@ void LatencyView::rebuildCharts()
     m_above->hide();
 }
 
-void LatencyView::watchShown()
+void LatencyView::readThroughHelper()
 {
-    if (!m_probe) {
-        if (!m_reason.isEmpty())
-            m_status->setText(m_reason);
+    if (m_helper || m_probe)
         return;
-    }
+    m_helper = new HelperLatencyStream(m_helperCommand, this);
+    connect(m_helper, &HelperLatencyStream::readingAvailable, this, &LatencyView::onHelperReading);
+    connect(m_helper, &HelperLatencyStream::failed, this, [this](const QString &message) {
+        m_status->setText(tr("Latency through dmtune-helper stopped: %1").arg(message));
+        m_helper->deleteLater();
+        m_helper = nullptr;
+        m_helperButton->show(); // try again (pkexec refused, the dialog was dismissed)
+    });
+    m_helperButton->hide();
+    m_reason.clear();
+    m_before.clear();
+    m_status->setText(tr("Starting dmtune-helper through pkexec (it may ask for a password)…"));
+}
+
+QList<BlockDeviceNumber> LatencyView::shownNumbers() const
+{
     QList<BlockDeviceNumber> numbers;
     for (const Device &d : std::as_const(m_devices)) {
         if (m_numbers.contains(d.name))
             numbers.append({ m_numbers.value(d.name).first, m_numbers.value(d.name).second });
     }
+    return numbers;
+}
+
+void LatencyView::watchShown()
+{
+    if (m_helper)
+        return; // the next request carries the shown devices
+    if (!m_probe) {
+        if (!m_reason.isEmpty())
+            m_status->setText(m_reason);
+        return;
+    }
+    const QList<BlockDeviceNumber> numbers = shownNumbers();
     if (const Status s = m_probe->setWatched(numbers); !s) {
         m_status->setText(s.errorMessage);
         return;
@@ -183,21 +221,53 @@ void LatencyView::onBatch(const SampleBatch &batch)
             learnt = true;
         }
     }
+    if (m_helper) {
+        // Answered asynchronously; a tick while the helper has not answered the previous one is skipped.
+        if (m_helper->request(shownNumbers()))
+            m_helperWallMs = batch.wallMs;
+        return;
+    }
     if (!m_probe)
         return;
     if (learnt)
         watchShown(); // the device numbers come with the first batch that has the device
-    QHash<QString, DeviceLatency> interval;
+    QHash<QString, DeviceLatency> now;
     for (const Device &d : std::as_const(m_devices)) {
         const auto number = m_numbers.value(d.name);
         const BlockDeviceNumber device { number.first, number.second };
-        if (!m_numbers.contains(d.name) || !m_probe->isWatched(device))
+        if (m_numbers.contains(d.name) && m_probe->isWatched(device))
+            now.insert(d.name, m_probe->read(device));
+    }
+    chartReadings(batch.wallMs, now);
+}
+
+void LatencyView::onHelperReading(const LatencyReading &reading)
+{
+    if (m_before.isEmpty())
+        m_status->setText(tr("Device time (issue to complete) of every I/O, whoever issued it, read through "
+                             "dmtune-helper: colour is the share of each interval's I/O in a latency bucket, the "
+                             "lines its percentiles."));
+    QHash<QString, DeviceLatency> now;
+    for (const Device &d : std::as_const(m_devices)) {
+        const auto number = m_numbers.value(d.name);
+        const BlockDeviceNumber device { number.first, number.second };
+        if (m_numbers.contains(d.name) && reading.devices.contains(device))
+            now.insert(d.name, reading.devices.value(device));
+    }
+    chartReadings(m_helperWallMs, now);
+}
+
+void LatencyView::chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &readings)
+{
+    QHash<QString, DeviceLatency> interval;
+    for (const Device &d : std::as_const(m_devices)) {
+        if (!readings.contains(d.name))
             continue;
-        const DeviceLatency now = m_probe->read(device);
+        const DeviceLatency now = readings.value(d.name);
         if (m_before.contains(d.name)) {
             interval.insert(d.name, now.since(m_before.value(d.name)));
             if (LatencyHeatMap *chart = m_charts.value(d.name)) {
-                chart->appendInterval(batch.wallMs, interval.value(d.name));
+                chart->appendInterval(wallMs, interval.value(d.name));
                 chart->replot();
             }
         }

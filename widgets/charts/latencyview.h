@@ -5,6 +5,7 @@
 // nothing is charted.
 #include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
+#include "latency/latencystream.h"
 
 #include <QHash>
 #include <QList>
@@ -14,10 +15,12 @@
 
 class QGridLayout;
 class QLabel;
+class QPushButton;
 
 namespace dmtune {
 
 class BlockLatencyProbe;
+class HelperLatencyStream;
 class JobTracker;
 class LatencyHeatMap;
 struct SampleBatch;
@@ -45,6 +48,11 @@ public:
     // Loads the probe now rather than when first shown (tests, the screenshot option).
     void loadProbe();
     bool probeLoaded() const { return m_probe != nullptr; }
+    // A normal user's probe: dmtune-helper through pkexec (what the "Read through pkexec" button starts); the
+    // command is the tests' seam.
+    void setHelperCommand(const HelperLatencyProbe::Command &command) { m_helperCommand = command; }
+    void readThroughHelper();
+    bool readsThroughHelper() const { return m_helper != nullptr; }
     QString statusText() const;
     LatencyHeatMap *heatMap(const QString &name) const;
 
@@ -57,6 +65,10 @@ protected:
 private:
     void rebuildCharts();
     void watchShown();
+    QList<BlockDeviceNumber> shownNumbers() const;
+    // Charts each shown device's interval from its cumulative reading at `wallMs`.
+    void chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &now);
+    void onHelperReading(const LatencyReading &reading);
 
     JobTracker *m_jobs = nullptr;
     std::shared_ptr<BlockLatencyProbe> m_probe;
@@ -64,6 +76,10 @@ private:
     QString m_reason;
     QLabel *m_status = nullptr;
     QLabel *m_above = nullptr;
+    QPushButton *m_helperButton = nullptr;
+    HelperLatencyProbe::Command m_helperCommand = HelperLatencyProbe::defaultCommand();
+    HelperLatencyStream *m_helper = nullptr;
+    qint64 m_helperWallMs = 0; // the batch the helper's answer belongs to
     QGridLayout *m_grid = nullptr;
     QList<Device> m_devices;
     QList<ChartMarker> m_markers;

@@ -19,6 +19,8 @@ class TestLiveLatencyView : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void chartsWhatFioDid();
+    void chartsThroughTheHelper();
+    void helperFailureSaysWhy();
 
 private:
     SysfsRoot m_sys;
@@ -76,6 +78,73 @@ void TestLiveLatencyView::chartsWhatFioDid()
     QVERIFY(charted <= quint64(fioCount) && charted * 100 >= quint64(fioCount) * 99);
     QVERIFY(busy >= 5); // 2 s of fio at 300 ms intervals
     QVERIFY2(!view.statusText().contains(QLatin1String("need")), qPrintable(view.statusText()));
+}
+
+// A normal user's tab: the probe in dmtune-helper (started directly here, as root; pkexec starts it for a user),
+// asked at each tick without blocking it; the heat map charts what fio did, and a device selected later is watched
+// through a watch line of the same helper.
+void TestLiveLatencyView::chartsThroughTheHelper()
+{
+    Sampler sampler(m_sys);
+    sampler.setWatched({ m_loop.name() });
+    QVERIFY(sampler.setInterval(300));
+    LatencyView view;
+    view.resize(1000, 600);
+    view.setHelperCommand({ QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"), {} });
+    view.readThroughHelper();
+    QVERIFY(view.readsThroughHelper());
+    connect(&sampler, &Sampler::samplesAvailable, &view, &LatencyView::onBatch);
+    view.setDevices({ { m_loop.name(), QStringLiteral("scratch") } });
+    view.show(); // no in-process probe once the helper reads
+    sampler.start();
+    LatencyHeatMap *chart = view.heatMap(m_loop.name());
+    QVERIFY(chart);
+    QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= 1, 15000);
+    QVERIFY(!view.probeLoaded());
+    QVERIFY2(view.statusText().contains(QLatin1String("dmtune-helper")), qPrintable(view.statusText()));
+    QProcess fio;
+    fio.start(QStringLiteral("fio"), fioRandomArgs(m_loop.devicePath(), QStringLiteral("randread"), 2, 4));
+    QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 30000);
+    QCOMPARE(fio.exitCode(), 0);
+    const int afterFio = chart->intervalCount();
+    QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= afterFio + 2, 5000);
+    quint64 charted = 0;
+    int busy = 0;
+    for (int i = 0; i < chart->intervalCount(); ++i) {
+        charted += chart->intervalIos(i);
+        busy += chart->intervalIos(i) > 0 ? 1 : 0;
+    }
+    const qint64 fioCount = fioIos(fio.readAllStandardOutput(), QStringLiteral("read"));
+    qInfo("through the helper: fio %lld I/Os, charted %llu over %d intervals (%d with I/O)", fioCount, charted,
+        chart->intervalCount(), busy);
+    QVERIFY(charted <= quint64(fioCount) && charted * 100 >= quint64(fioCount) * 99);
+    QVERIFY(busy >= 4);
+
+    // Another selection: the same helper watches it (a watch line), and it charts from zero.
+    view.setDevices({ { m_loop.name(), QStringLiteral("again") } });
+    LatencyHeatMap *again = view.heatMap(m_loop.name());
+    QVERIFY(again && again != chart);
+    QTRY_VERIFY_WITH_TIMEOUT(again->intervalCount() >= 2, 10000);
+    sampler.stop();
+    QVERIFY(view.readsThroughHelper());
+}
+
+void TestLiveLatencyView::helperFailureSaysWhy()
+{
+    Sampler sampler(m_sys);
+    sampler.setWatched({ m_loop.name() });
+    QVERIFY(sampler.setInterval(200));
+    LatencyView view;
+    view.setHelperCommand({ QStringLiteral("/nonexistent/pkexec"), {} });
+    view.readThroughHelper();
+    connect(&sampler, &Sampler::samplesAvailable, &view, &LatencyView::onBatch);
+    view.setDevices({ { m_loop.name(), QStringLiteral("scratch") } });
+    sampler.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!view.readsThroughHelper(), 10000);
+    sampler.stop();
+    QVERIFY2(
+        view.statusText().contains(QLatin1String("/nonexistent/pkexec did not start")), qPrintable(view.statusText()));
+    QCOMPARE(view.heatMap(m_loop.name())->intervalCount(), 0);
 }
 
 QTEST_MAIN(TestLiveLatencyView)

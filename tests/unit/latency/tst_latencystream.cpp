@@ -17,6 +17,8 @@ private Q_SLOTS:
     void readingRoundTrips();
     void readingRefused_data();
     void readingRefused();
+    void watchLine_data();
+    void watchLine();
 };
 
 void TestLatencyStream::requestRoundTrips()
@@ -124,6 +126,40 @@ void TestLatencyStream::readingRefused()
     const auto parsed = parseLatencyReading(line);
     QVERIFY(!parsed);
     QVERIFY2(parsed.errorMessage().contains(error), qPrintable(parsed.errorMessage()));
+}
+
+void TestLatencyStream::watchLine_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("devices"); // the parsed numbers joined by spaces, or "error: ..."
+    QTest::newRow("two devices") << latencyWatchLine({ { 8, 16 }, { 253, 0 } }) << u"8:16 253:0"_s;
+    QTest::newRow("none (the tab shows nothing)") << latencyWatchLine({}) << QString();
+    QTest::newRow("read is not a watch line") << QByteArray("read\n") << u"error: not a watch line"_s;
+    QTest::newRow("no newline") << QByteArray("watch 8:0") << u"error: not a watch line"_s;
+    QTest::newRow("a name") << QByteArray("watch sda\n") << u"error: watch: 'sda' is not a new MAJ:MIN"_s;
+    QTest::newRow("twice") << QByteArray("watch 8:0 8:0\n") << u"error: watch: '8:0' is not a new MAJ:MIN"_s;
+    QTest::newRow("two spaces") << QByteArray("watch 8:0  8:1\n") << u"error: watch: '' is not a new MAJ:MIN"_s;
+    QByteArray many = "watch";
+    for (int i = 0; i < 129; ++i)
+        many += " 8:" + QByteArray::number(i);
+    QTest::newRow("129 devices") << many + '\n' << u"error: watch: at most 128 devices"_s;
+}
+
+void TestLatencyStream::watchLine()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, devices);
+    const auto parsed = parseLatencyWatchLine(line);
+    if (devices.startsWith(u"error: "_s)) {
+        QVERIFY(!parsed);
+        QCOMPARE(parsed.errorMessage(), devices.mid(7));
+        return;
+    }
+    QVERIFY2(parsed, qPrintable(parsed.errorMessage()));
+    QStringList names;
+    for (BlockDeviceNumber d : parsed.value())
+        names.append(u"%1:%2"_s.arg(d.major).arg(d.minor));
+    QCOMPARE(names.join(u' '), devices);
 }
 
 QTEST_GUILESS_MAIN(TestLatencyStream)

@@ -1,0 +1,89 @@
+#include "latency/helperlatencystream.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace dmtune {
+
+HelperLatencyStream::HelperLatencyStream(HelperLatencyProbe::Command command, QObject *parent)
+    : QObject(parent)
+    , m_command(std::move(command))
+{
+    qRegisterMetaType<dmtune::LatencyReading>();
+    m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &HelperLatencyStream::onReadyRead);
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(QStringLiteral("%1 did not start (%2)").arg(m_command.program, m_process.errorString()));
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int exitCode) {
+        onReadyRead(); // a last line (the helper's error) before the end
+        fail(QStringLiteral("the privileged helper ended (%1, exit %2)").arg(m_command.program).arg(exitCode));
+    });
+}
+
+HelperLatencyStream::~HelperLatencyStream()
+{
+    m_process.disconnect(this);
+    // Killed, not asked to end: the kernel detaches the probe's programs when the helper dies, and reaping a
+    // killed process takes a moment (a pkexec still asking is never waited for).
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(1000);
+    }
+}
+
+bool HelperLatencyStream::request(const QList<BlockDeviceNumber> &devices)
+{
+    if (m_waiting || m_failed)
+        return false;
+    if (!m_started) {
+        if (devices.isEmpty())
+            return false; // the first request names at least one device
+        m_started = true;
+        m_devices = devices;
+        m_process.start(m_command.program, m_command.arguments);
+        m_process.write(latencyRequestJson(devices));
+        m_process.write("read\n");
+    } else if (devices != m_devices) {
+        m_devices = devices;
+        m_process.write(latencyWatchLine(devices));
+    } else {
+        m_process.write("read\n");
+    }
+    m_waiting = true;
+    return true;
+}
+
+void HelperLatencyStream::onReadyRead()
+{
+    while (m_process.canReadLine() && !m_failed) {
+        const QByteArray line = m_process.readLine(latencyStreamMaxLine);
+        m_waiting = false;
+        if (const QJsonObject o = QJsonDocument::fromJson(line).object(); o.contains(QLatin1String("error"))) {
+            fail(o.value(QLatin1String("error")).toString());
+            return;
+        }
+        auto reading = parseLatencyReading(line);
+        if (!reading) {
+            fail(reading.errorMessage());
+            return;
+        }
+        Q_EMIT readingAvailable(reading.value());
+    }
+    if (m_process.bytesAvailable() > latencyStreamMaxLine)
+        fail(QStringLiteral("the privileged helper's line is too long"));
+}
+
+void HelperLatencyStream::fail(const QString &message)
+{
+    if (m_failed)
+        return;
+    m_failed = true;
+    m_waiting = false;
+    if (m_process.state() != QProcess::NotRunning)
+        m_process.kill();
+    Q_EMIT failed(message);
+}
+
+} // namespace dmtune
