@@ -1188,7 +1188,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+52"/>
         <source>I/Os</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1201,12 +1201,22 @@
 <context>
     <name>Report</name>
     <message>
-        <location filename="../widgets/reports/report.cpp" line="+383"/>
+        <location filename="../widgets/reports/report.cpp" line="+387"/>
         <source>no recording to report on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+24"/>
+        <source>Latency distributions of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Latency of %1 over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+56"/>
         <source>cannot write %1: no PDF was produced</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1222,12 +1232,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+261"/>
+        <location line="+336"/>
         <source>recording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-261"/>
+        <location line="-336"/>
         <source>host</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1358,12 +1368,42 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+155"/>
+        <location line="+230"/>
         <source>metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-187"/>
+        <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> Δ: the change against recording 1, in µs (I/Os for I/Os) and in %.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>x: seconds since the workload start; colour: the share of each interval&apos;s I/O in a latency bucket; lines: its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The share of each recording&apos;s I/O in each latency bucket over its workload; dotted: its p50, dash-dotted: its p99.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>setting</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1498,7 +1538,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-280"/>
+        <location line="+283"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1967,7 +2008,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::CompareView</name>
     <message>
-        <location filename="../widgets/reports/compareview.cpp" line="+37"/>
+        <location filename="../widgets/reports/compareview.cpp" line="+40"/>
         <source>Compare recordings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1992,12 +2033,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+43"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>mean</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2008,11 +2049,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+1"/>
+        <location line="+70"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-70"/>
         <source>metric</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2029,6 +2071,26 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+15"/>
         <source>%1 of %2 settings differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Δ #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ #%1 (%)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4988,7 +5050,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+20"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+27"/>
         <source>Recording: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4998,7 +5060,27 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+37"/>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Device time (issue to complete) of every I/O the block-layer probe saw. The table: over the workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording). The heat maps: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2, kernel %3, %4 UTC, %5 s at %6 s; %7 device-samples</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5332,7 +5414,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+89"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+92"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5565,12 +5647,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+3"/>
-        <location line="+273"/>
+        <location line="+300"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-294"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5610,8 +5692,18 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+71"/>
         <source>recording to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>recording the latency histograms of %1 (block-layer probe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>recording without latency histograms: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5691,7 +5783,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+138"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+144"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1185,28 +1185,38 @@
     <message>
         <location line="+30"/>
         <source>seconds since the workload start</source>
-        <translation type="unfinished"></translation>
+        <translation>Sekunden seit dem Start der Arbeitslast</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+52"/>
         <source>I/Os</source>
-        <translation type="unfinished">I/Os</translation>
+        <translation>I/Os</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>mean (µs)</source>
-        <translation type="unfinished"></translation>
+        <translation>Mittel (µs)</translation>
     </message>
 </context>
 <context>
     <name>Report</name>
     <message>
-        <location filename="../widgets/reports/report.cpp" line="+383"/>
+        <location filename="../widgets/reports/report.cpp" line="+387"/>
         <source>no recording to report on</source>
         <translation>keine Aufzeichnung für einen Bericht</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+24"/>
+        <source>Latency distributions of %1</source>
+        <translation>Latenzverteilungen von %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Latency of %1 over time</source>
+        <translation>Latenz von %1 im Zeitverlauf</translation>
+    </message>
+    <message>
+        <location line="+56"/>
         <source>cannot write %1: no PDF was produced</source>
         <translation>%1 kann nicht geschrieben werden: Es wurde kein PDF erzeugt</translation>
     </message>
@@ -1222,12 +1232,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+261"/>
+        <location line="+336"/>
         <source>recording</source>
         <translation>Aufzeichnung</translation>
     </message>
     <message>
-        <location line="-261"/>
+        <location line="-336"/>
         <source>host</source>
         <translation>Host</translation>
     </message>
@@ -1358,12 +1368,42 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+155"/>
+        <location line="+230"/>
         <source>metric</source>
         <translation>Metrik</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-187"/>
+        <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
+        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, die die Block-Layer-Sonde sah, summiert über die Arbeitslast jeder Aufzeichnung (von „fio start“ bis „fio end“, sonst die gesamte Aufzeichnung); Perzentile innerhalb der Bereiche der Sonde interpoliert (zwei pro Oktave).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> Δ: the change against recording 1, in µs (I/Os for I/Os) and in %.</source>
+        <translation> Δ: die Änderung gegenüber Aufzeichnung 1, in µs (bei I/Os in I/Os) und in %.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>statistic</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>x: seconds since the workload start; colour: the share of each interval&apos;s I/O in a latency bucket; lines: its percentiles.</source>
+        <translation>x: Sekunden seit dem Start der Arbeitslast; Farbe: der Anteil der I/O jedes Intervalls in einem Latenzbereich; Linien: seine Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The share of each recording&apos;s I/O in each latency bucket over its workload; dotted: its p50, dash-dotted: its p99.</source>
+        <translation>Der Anteil der I/O jeder Aufzeichnung in jedem Latenzbereich über ihre Arbeitslast; gepunktet: ihr p50, strichpunktiert: ihr p99.</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>setting</source>
         <translation>Einstellung</translation>
     </message>
@@ -1498,7 +1538,8 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-280"/>
+        <location line="+283"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
@@ -1968,7 +2009,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::CompareView</name>
     <message>
-        <location filename="../widgets/reports/compareview.cpp" line="+37"/>
+        <location filename="../widgets/reports/compareview.cpp" line="+40"/>
         <source>Compare recordings</source>
         <translation>Aufzeichnungen vergleichen</translation>
     </message>
@@ -1993,12 +2034,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Konfigurationsvergleich</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+43"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, Kernel %4, %5 UTC, Geräte %6</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>mean</source>
         <translation>Mittel</translation>
     </message>
@@ -2009,11 +2050,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+1"/>
+        <location line="+70"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-70"/>
         <source>metric</source>
         <translation>Metrik</translation>
     </message>
@@ -2031,6 +2073,26 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+15"/>
         <source>%1 of %2 settings differ</source>
         <translation>%1 von %2 Einstellungen unterscheiden sich</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>statistic</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Δ #%1</source>
+        <translation>Δ #%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ #%1 (%)</source>
+        <translation>Δ #%1 (%)</translation>
     </message>
 </context>
 <context>
@@ -2767,22 +2829,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     <message>
         <location filename="../widgets/charts/latencydistribution.cpp" line="+24"/>
         <source>device time</source>
-        <translation type="unfinished">Gerätezeit</translation>
+        <translation>Gerätezeit</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>share of the I/O (%)</source>
-        <translation type="unfinished"></translation>
+        <translation>Anteil an der I/O (%)</translation>
     </message>
     <message>
         <location line="+70"/>
         <source>%1: no I/O</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: keine I/O</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>%1: p50 %2 µs, p99 %3 µs, %4 I/Os</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: p50 %2 µs, p99 %3 µs, %4 I/Os</translation>
     </message>
 </context>
 <context>
@@ -4989,7 +5051,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+20"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+27"/>
         <source>Recording: %1</source>
         <translation>Aufzeichnung: %1</translation>
     </message>
@@ -4999,7 +5061,27 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+37"/>
+        <source>Statistics</source>
+        <translation>Statistik</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Device time (issue to complete) of every I/O the block-layer probe saw. The table: over the workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording). The heat maps: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, die die Block-Layer-Sonde sah. Die Tabelle: über die Arbeitslast (von „fio start“ bis „fio end“, sonst die gesamte Aufzeichnung). Die Heatmaps: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2, kernel %3, %4 UTC, %5 s at %6 s; %7 device-samples</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; — %2, Kernel %3, %4 UTC, %5 s mit %6 s Intervall; %7 Geräte-Samples</translation>
     </message>
@@ -5333,7 +5415,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+89"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+92"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5566,12 +5648,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+3"/>
-        <location line="+273"/>
+        <location line="+300"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-267"/>
+        <location line="-294"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
@@ -5611,9 +5693,19 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+71"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>recording the latency histograms of %1 (block-layer probe)</source>
+        <translation>zeichne die Latenzhistogramme von %1 auf (Block-Layer-Sonde)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>recording without latency histograms: %1</source>
+        <translation>Aufzeichnung ohne Latenzhistogramme: %1</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5693,7 +5785,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+138"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+144"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

@@ -4,6 +4,8 @@
 #include "stats/samplebatch.h"
 #include "sysfs/sysfsroot.h"
 
+#include <QSet>
+
 namespace dmtune {
 
 Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbeFor(const SysfsRoot &root, const QStringList &devices)
@@ -30,13 +32,21 @@ QList<std::pair<QString, DeviceLatency>> LatencyIntervals::next(const SampleBatc
     QList<std::pair<QString, DeviceLatency>> out;
     if (!m_probe)
         return out;
+    QSet<BlockDeviceNumber> inBatch;
     for (const DeviceSample &d : batch.devices) {
         const BlockDeviceNumber number = blockDeviceNumber(d.counters);
         if (!m_probe->isWatched(number))
             continue;
         const DeviceLatency now = m_probe->read(number);
-        out.append({ d.name(), now.since(m_before.value(d.name())) });
-        m_before.insert(d.name(), now);
+        out.append({ d.name(), now.since(m_before.value(number)) });
+        m_before.insert(number, now);
+        inBatch.insert(number);
+    }
+    // A watched device the sampler does not have in this batch appears in a later one with its counters counted
+    // from this tick (or from a later one: this is read again every tick): its histograms start here too.
+    for (const BlockDeviceNumber number : m_probe->watched()) {
+        if (!inBatch.contains(number))
+            m_before.insert(number, m_probe->read(number));
     }
     return out;
 }

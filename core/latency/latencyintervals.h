@@ -26,13 +26,14 @@ public:
         : m_probe(probe)
     {
     }
-    // Each watched device of the batch, in the batch's order, with what the probe counted since the previous
-    // call that carried it (since it was watched, the first time).
+    // Each watched device of the batch, in the batch's order, with what the probe counted over the same interval
+    // as its counters: since the previous call (since it was watched, when the first call has it; since the call
+    // before its first batch when it came later, as the sampler counts a device that appears).
     QList<std::pair<QString, DeviceLatency>> next(const SampleBatch &batch);
 
 private:
     const BlockLatencyProbe *m_probe;
-    QHash<QString, DeviceLatency> m_before;
+    QHash<BlockDeviceNumber, DeviceLatency> m_before;
 };
 
 } // namespace dmtune

@@ -7,6 +7,8 @@
 #include "charts/livestatsview.h"
 #include "devices/devicelabels.h"
 #include "jobs/jobtracker.h"
+#include "latency/blocklatencyprobe.h"
+#include "latency/latencyintervals.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
 #include "remote/agentclient.h"
@@ -43,6 +45,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unistd.h>
 
 namespace dmtune {
 
@@ -647,20 +650,40 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
     updateButtons();
     OperationEnvironment env;
     env.sysfs = m_root;
+    // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
+    // microsecond per I/O, only while the run records).
+    const bool latency = !recordPath.isEmpty() && m_root.isLive() && ::geteuid() == 0;
+    const QStringList recorded = latency ? workloadDevices(m_snapshot, plan.target) : QStringList();
+    struct Checked {
+        WorkloadStart start;
+        std::shared_ptr<BlockLatencyProbe> probe;
+        QString probeError;
+    };
     // Checked again on the state now (the answers for this plan, the device and the job as planned); what
-    // starts is the fresh plan's frozen job with its hold.
+    // starts is the fresh plan's frozen job with its hold. The probe loads in the same job (BPF system calls).
     m_jobs->start(
         QStringLiteral("check workload.start"),
-        [env, plan, answers](JobContext &) { return startWorkload(env, plan, answers); },
-        [this, device = plan.target, recordPath](const WorkloadStart &start) {
+        [env, plan, answers, latency, recorded](JobContext &) {
+            Checked checked { startWorkload(env, plan, answers), nullptr, QString() };
+            if (latency && checked.start.result.ok) {
+                auto probe = openLatencyProbeFor(env.sysfs, recorded);
+                if (probe)
+                    checked.probe = std::shared_ptr<BlockLatencyProbe>(std::move(probe.value()));
+                else
+                    checked.probeError = probe.errorMessage();
+            }
+            return checked;
+        },
+        [this, device = plan.target, recordPath](const Checked &checked) {
             m_checking = false;
             updateButtons();
+            const WorkloadStart &start = checked.start;
             if (!start.result.ok)
                 return setStatus(start.result.error);
             DeviceHold hold;
             if (start.hold)
                 hold = std::move(*start.hold);
-            launch(StartRequest { start.job, device, recordPath }, std::move(hold));
+            launch(StartRequest { start.job, device, recordPath, checked.probe, checked.probeError }, std::move(hold));
         });
 }
 
@@ -680,6 +703,8 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     if (!recordPath.isEmpty())
         meta = workloadRecordingMeta(m_root, m_snapshot, workloadDevices(m_snapshot, request.device), job.title);
     m_chart->clear();
+    m_session->setLatencyProbe(request.latencyProbe.get());
+    m_recordProbe = request.latencyProbe; // the previous run's probe goes here, after the session let go of it
     const Status started = m_session->start(job, QStringLiteral("/dev/") + request.device, recordPath,
         recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
     if (!started)
@@ -689,6 +714,11 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));
     if (!recordPath.isEmpty())
         log(tr("recording to %1").arg(recordPath));
+    if (request.latencyProbe)
+        log(tr("recording the latency histograms of %1 (block-layer probe)")
+                .arg(workloadDevices(m_snapshot, request.device).join(QStringLiteral(", "))));
+    else if (!request.latencyNote.isEmpty())
+        log(tr("recording without latency histograms: %1").arg(request.latencyNote));
     setStatus(tr("Starting fio..."));
     updateButtons();
 }

@@ -29,6 +29,7 @@ class QSpinBox;
 namespace dmtune {
 
 class AgentClient;
+class BlockLatencyProbe;
 class ConfirmWriteDialog;
 class RemoteOperationRunner;
 class RemoteWorkload;
@@ -112,6 +113,9 @@ private:
         FioJob job;
         QString device;
         QString recordPath; // empty: no recording
+        // A recording's latency histograms (root: the block-layer probe over the recorded devices), or why none.
+        std::shared_ptr<BlockLatencyProbe> latencyProbe;
+        QString latencyNote;
     };
     void onPlanned(const OperationPlan &plan, const QString &recordPath);
     // Re-checks the plan with its answers (a job) and starts fio with the fresh plan's frozen job and hold.
@@ -135,6 +139,8 @@ private:
     bool m_adopting = false; // adoptJob() asked the agent to attach; its answer is not a re-attach
     std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
     WorkloadSession *m_session = nullptr;
+    // The probe the session's recording reads (kept until the next run replaces it).
+    std::shared_ptr<BlockLatencyProbe> m_recordProbe;
     LabDeviceState m_lab { {}, tr("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;
     QPointer<ConfirmWriteDialog> m_confirm;

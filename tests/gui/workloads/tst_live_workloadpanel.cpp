@@ -7,12 +7,15 @@
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
 #include "mainwindow.h"
+#include "recordings/recordingreader.h"
+#include "recordings/recordingreplay.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/workloadpanel.h"
 #include "workloads/workloadsession.h"
 #include "workloads/writeguard.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -71,6 +74,9 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
 
     QSignalSpy finished(panel, &WorkloadPanel::runFinished);
     window.workloadDock()->raise();
+    // Recorded as root: the recording carries the latency histograms of the device it records.
+    const QString recording = QDir::temp().filePath(QStringLiteral("dmtune-panel-%1.dmrec").arg(::getpid()));
+    panel->setRecording(recording);
     panel->start();
     QVERIFY(!panel->pendingConfirmation()); // an empty lab device needs no confirmation
     QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), 5000);
@@ -99,6 +105,32 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
                 .toDouble()
         > 0);
     QVERIFY(panel->chart()->pointCount() >= 4);
+    const Result<Recording> rec = readRecording(recording);
+    QFile::remove(recording);
+    QVERIFY2(rec, qPrintable(rec.errorMessage()));
+    QVERIFY(rec->hasLatency);
+    quint64 counted = 0;
+    quint64 probed = 0;
+    quint64 lost = 0;
+    for (const SampleBatch &b : replayBatches(*rec)) {
+        for (const DeviceSample &d : b.devices) {
+            if (d.name() == lab)
+                counted += d.deltas[DiskField::ReadIos] + d.deltas[DiskField::WriteIos]
+                    + d.deltas[DiskField::DiscardIos] + d.deltas[DiskField::FlushIos];
+        }
+    }
+    for (const RecordedBatch &b : rec->batches) {
+        for (const RecordedLatency &l : b.latency) {
+            if (rec->devices.value(l.device).name == lab)
+                probed += l.latency.device.total(), lost += l.latency.lost;
+        }
+    }
+    qInfo("recorded from the dock: %llu I/Os of %s in the counters, %llu in the latency frames (lost %llu)", counted,
+        qPrintable(lab), probed, lost);
+    QVERIFY(counted > 100);
+    // The lab device is watched from the run's start, while fio may already be running: the probe's first reading
+    // comes microseconds after the counters' first read, so a few I/Os of that moment are in the counters only.
+    QVERIFY(probed + lost <= counted && (counted - probed - lost) * 1000 <= counted);
     QVERIFY(panel->readoutText().contains(QStringLiteral("MiB/s")));
     QVERIFY(!panel->readoutText().contains(QStringLiteral("IOPS -")));
 
