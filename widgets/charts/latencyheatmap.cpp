@@ -9,10 +9,9 @@
 
 namespace dmtune {
 
-namespace {
+namespace latencyaxis {
 
-// Where a latency sits on the y axis: bucket b is drawn from b - 0.5 to b + 0.5, a value inside it in proportion.
-double bucketCoordinate(double us)
+double coordinate(double us)
 {
     if (!std::isfinite(us))
         return std::nan("");
@@ -32,6 +31,12 @@ QString boundLabel(double us)
         return QStringLiteral("%1 ms").arg(us / 1000, 0, 'g', 2);
     return QStringLiteral("%1 µs").arg(us, 0, 'g', 3);
 }
+
+} // namespace latencyaxis
+
+namespace {
+
+using latencyaxis::boundLabel;
 
 const QList<QColor> &percentileColors()
 {
@@ -107,8 +112,34 @@ void LatencyHeatMap::setTitle(const QString &title)
 void LatencyHeatMap::appendInterval(qint64 wallMs, const DeviceLatency &interval)
 {
     m_intervals.append({ wallMs, interval.device });
-    while (m_intervals.size() > MaxIntervals)
+    while (m_limit > 0 && m_intervals.size() > m_limit)
         m_intervals.removeFirst();
+}
+
+void LatencyHeatMap::setIntervalLimit(int limit)
+{
+    m_limit = std::max(0, limit);
+}
+
+void LatencyHeatMap::setTimeOrigin(double epochSeconds, const QString &axisLabel)
+{
+    m_origin = epochSeconds;
+    m_plot->xAxis->setLabel(axisLabel);
+}
+
+double LatencyHeatMap::keyOf(double epochSeconds) const
+{
+    if (m_origin)
+        return epochSeconds - *m_origin;
+    return m_intervals.isEmpty() ? 0.0 : epochSeconds - double(m_intervals.last().wallMs) / 1000;
+}
+
+QImage LatencyHeatMap::toImage(QSize size, double scale)
+{
+    rebuild();
+    QImage image = m_plot->toPixmap(size.width(), size.height(), scale).toImage();
+    image.setDevicePixelRatio(scale);
+    return image;
 }
 
 void LatencyHeatMap::clear()
@@ -174,11 +205,10 @@ void LatencyHeatMap::rebuild()
 {
     const auto [lo, hi] = bucketRange();
     const int columns = std::max(1, int(m_intervals.size()));
-    const double newest = m_intervals.isEmpty() ? 0.0 : double(m_intervals.last().wallMs);
-    const double oldest = m_intervals.isEmpty() ? -1.0 : double(m_intervals.first().wallMs);
-    const double left = (oldest - newest) / 1000;
+    const double right = m_intervals.isEmpty() ? 0.0 : keyOf(double(m_intervals.last().wallMs) / 1000);
+    const double left = m_intervals.isEmpty() ? -0.001 : keyOf(double(m_intervals.first().wallMs) / 1000);
     m_colorMap->data()->setSize(columns, latencybuckets::Count);
-    m_colorMap->data()->setRange(QCPRange(left, 0), QCPRange(0, latencybuckets::Count - 1));
+    m_colorMap->data()->setRange(QCPRange(left, right), QCPRange(0, latencybuckets::Count - 1));
     for (int x = 0; x < columns; ++x) {
         for (int b = 0; b < latencybuckets::Count; ++b) {
             const double share = x < m_intervals.size() ? cellShare(x, b) : 0.0;
@@ -189,8 +219,8 @@ void LatencyHeatMap::rebuild()
         QList<double> keys;
         QList<double> values;
         for (const Interval &i : m_intervals) {
-            keys.append((double(i.wallMs) - newest) / 1000);
-            values.append(bucketCoordinate(i.histogram.percentileUs(ReportedPercentiles[size_t(p)])));
+            keys.append(keyOf(double(i.wallMs) / 1000));
+            values.append(latencyaxis::coordinate(i.histogram.percentileUs(ReportedPercentiles[size_t(p)])));
         }
         m_percentiles[p]->setData(keys, values, true);
     }
@@ -202,18 +232,18 @@ void LatencyHeatMap::rebuild()
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(lo - 0.5, hi + 0.5);
     // A column is drawn centred on its key: half an interval of room on each side.
-    const double half = columns > 1 ? -left / (columns - 1) / 2 : 0.5;
-    m_plot->xAxis->setRange(left - half, half);
+    const double half = columns > 1 ? (right - left) / (columns - 1) / 2 : 0.5;
+    m_plot->xAxis->setRange(left - half, right + half);
 
-    // Markers: drawn again at each rebuild, since the axis counts back from the newest interval.
+    // Markers: drawn again at each rebuild, since the live axis counts back from the newest interval.
     for (int i = m_plot->itemCount() - 1; i >= 0; --i)
         m_plot->removeItem(i);
     m_drawnMarkerKeys.clear();
     if (m_intervals.isEmpty())
         return;
     for (const ChartMarker &marker : std::as_const(m_markers)) {
-        const double key = (marker.time * 1000 - newest) / 1000;
-        if (key < left - half || key > half)
+        const double key = keyOf(marker.time);
+        if (key < left - half || key > right + half)
             continue;
         const QColor color = chartstyle::markerColor(marker.kind);
         auto *line = new QCPItemStraightLine(m_plot);

@@ -5,14 +5,25 @@
 #include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
 
+#include <QImage>
 #include <QList>
 #include <QWidget>
+
+#include <optional>
 
 class QCustomPlot;
 class QCPColorMap;
 class QCPGraph;
 
 namespace dmtune {
+
+// The latency axis of the heat map and of LatencyDistributionChart: bucket b drawn from b - 0.5 to b + 0.5.
+namespace latencyaxis {
+// Where a latency sits on the axis: inside its bucket in proportion; NaN for NaN.
+double coordinate(double us);
+// "512 µs", "1 ms", "8.2 ms": a bucket bound with two or three significant digits.
+QString boundLabel(double us);
+} // namespace latencyaxis
 
 class LatencyHeatMap : public QWidget {
     Q_OBJECT
@@ -24,6 +35,10 @@ public:
 
     void setTitle(const QString &title);
     QString title() const { return m_title; }
+    // A recording's view: keep up to `limit` intervals (0: all of them), and count x in seconds from
+    // `epochSeconds` (the workload start) instead of back from the newest interval. Call before appending.
+    void setIntervalLimit(int limit);
+    void setTimeOrigin(double epochSeconds, const QString &axisLabel);
     // Adds the interval that ended at wallMs (device time); the oldest goes beyond MaxIntervals. No replot.
     void appendInterval(qint64 wallMs, const DeviceLatency &interval);
     void clear();
@@ -44,6 +59,8 @@ public:
     // The y range drawn, in buckets (the populated ones and one more each side).
     std::pair<int, int> bucketRange() const;
     QCustomPlot *plotWidget() const { return m_plot; }
+    // Drawn off screen at `size` (logical pixels), `scale` times as many real ones: the reports' image.
+    QImage toImage(QSize size, double scale = 1.0);
 
 private:
     struct Interval {
@@ -51,6 +68,7 @@ private:
         LatencyHistogram histogram;
     };
     void rebuild();
+    double keyOf(double epochSeconds) const; // x of a time
 
     QCustomPlot *m_plot = nullptr;
     QCPColorMap *m_colorMap = nullptr;
@@ -59,6 +77,8 @@ private:
     QList<ChartMarker> m_markers;
     QList<double> m_drawnMarkerKeys;
     QString m_title;
+    int m_limit = MaxIntervals;
+    std::optional<double> m_origin; // epoch seconds at x = 0; none: x counts back from the newest interval
 };
 
 } // namespace dmtune

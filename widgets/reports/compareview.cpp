@@ -1,6 +1,7 @@
 #include "reports/compareview.h"
 
 #include "charts/chartpanel.h"
+#include "charts/latencydistribution.h"
 #include "recordings/recordingreplay.h"
 #include "reports/recordingcharts.h"
 #include "reports/reportdialog.h"
@@ -10,6 +11,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -70,6 +73,26 @@ CompareView::CompareView(QWidget *parent)
     m_diff->setWordWrap(true);
     m_tabs->addTab(m_diff, tr("Configuration diff"));
 
+    // Latency: the table on the left (as wide as its columns), the distributions one above the other on the
+    // right; a tab only while a recording has latency.
+    m_latency = new QTableWidget(this);
+    m_latency->verticalHeader()->hide();
+    m_latency->setAlternatingRowColors(true);
+    m_latencyChartBox = new QWidget;
+    new QVBoxLayout(m_latencyChartBox);
+    auto *chartScroll = new QScrollArea;
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setWidget(m_latencyChartBox);
+    auto *splitter = new QSplitter(Qt::Horizontal, this); // a tab's page from the first recording with latency
+    splitter->addWidget(m_latency);
+    splitter->addWidget(chartScroll);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    m_latencyPage = splitter;
+    m_latencyPage->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_tabs, 1);
@@ -101,6 +124,7 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     fillStats();
     fillDiff(configurationDiff(recordings));
+    fillLatency();
 }
 
 void CompareView::fillStats()
@@ -162,6 +186,81 @@ void CompareView::fillDiff(const ConfigDiff &diff)
     }
     m_diff->resizeColumnsToContents();
     m_diff->setToolTip(tr("%1 of %2 settings differ").arg(diff.rows.size()).arg(diff.comparedKeys));
+}
+
+void CompareView::fillLatency()
+{
+    m_latencyRows = compareLatency(m_recordings);
+    const int index = m_tabs->indexOf(m_latencyPage);
+    if (m_latencyRows.isEmpty()) {
+        if (index >= 0)
+            m_tabs->removeTab(index);
+        m_latencyPage->hide();
+    } else if (index < 0) {
+        m_tabs->addTab(m_latencyPage, tr("Latency"));
+    }
+
+    // A row per slot and statistic: each recording's value, then per later recording its change against #1.
+    const qsizetype count = m_recordings.size();
+    QStringList headers { tr("device"), tr("statistic") };
+    for (qsizetype r = 0; r < count; ++r)
+        headers.append(QStringLiteral("#%1").arg(r + 1));
+    for (qsizetype r = 1; r < count; ++r) {
+        headers.append(tr("Δ #%1").arg(r + 1));
+        headers.append(tr("Δ #%1 (%)").arg(r + 1));
+    }
+    const QStringList statistics = latencyStatisticNames();
+    m_latency->clear();
+    m_latency->setColumnCount(int(headers.size()));
+    m_latency->setHorizontalHeaderLabels(headers);
+    m_latency->setRowCount(int(m_latencyRows.size() * statistics.size()));
+    int row = 0;
+    for (const LatencyComparisonRow &slot : std::as_const(m_latencyRows)) {
+        QList<QList<LatencyStatistic>> values;
+        for (const std::optional<DeviceLatency> &l : slot.latency)
+            values.append(l ? latencyStatistics(l->device) : QList<LatencyStatistic> {});
+        for (qsizetype s = 0; s < statistics.size(); ++s, ++row) {
+            int col = 0;
+            m_latency->setItem(row, col++, cell(s == 0 ? slot.slot : QString()));
+            m_latency->setItem(row, col++, cell(statistics[s]));
+            const auto value
+                = [&](qsizetype r) { return values.value(r).isEmpty() ? std::nan("") : values[r][s].value; };
+            for (qsizetype r = 0; r < count; ++r)
+                m_latency->setItem(row, col++, cell(latencyValueText(value(r)), true));
+            for (qsizetype r = 1; r < count; ++r) {
+                m_latency->setItem(row, col++, cell(latencyDeltaText(value(r), value(0)), true));
+                m_latency->setItem(row, col++, cell(latencyDeltaPercentText(value(r), value(0)), true));
+            }
+        }
+    }
+    m_latency->resizeColumnsToContents();
+
+    // A chart per slot, two per row.
+    qDeleteAll(m_latencyCharts);
+    m_latencyCharts.clear();
+    auto *column = static_cast<QVBoxLayout *>(m_latencyChartBox->layout());
+    for (const LatencyComparisonRow &slot : std::as_const(m_latencyRows)) {
+        auto *chart = new LatencyDistributionChart(m_latencyChartBox);
+        chart->setTitle(slot.slot);
+        QList<LatencyDistributionChart::Series> series;
+        for (qsizetype r = 0; r < slot.latency.size(); ++r) {
+            if (slot.latency[r])
+                series.append({ QStringLiteral("#%1 %2").arg(r + 1).arg(m_recordings[r].displayName()),
+                    slot.latency[r]->device });
+        }
+        chart->setSeries(series);
+        chart->setMinimumHeight(280);
+        column->addWidget(chart);
+        m_latencyCharts.append(chart);
+    }
+    // The table whole in width: the splitter's first part as wide as its columns.
+    if (auto *splitter = qobject_cast<QSplitter *>(m_latencyPage)) {
+        int width = 2 * m_latency->frameWidth() + m_latency->verticalScrollBar()->sizeHint().width();
+        for (int c = 0; c < m_latency->columnCount(); ++c)
+            width += m_latency->columnWidth(c);
+        m_latency->setMinimumWidth(std::min(width, 640));
+        splitter->setSizes({ width, std::max(400, splitter->width() - width) });
+    }
 }
 
 } // namespace dmtune

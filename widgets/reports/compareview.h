@@ -4,6 +4,7 @@
 // first recording) and the configuration diff. "Export report…" writes the same as `dmtunectl report`.
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
+#include "recordings/recordedlatency.h"
 
 #include <QWidget>
 
@@ -14,6 +15,7 @@ class QTabWidget;
 namespace dmtune {
 
 class ChartPanel;
+class LatencyDistributionChart;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -28,6 +30,10 @@ public:
     const QList<ChartPanel *> &panels() const { return m_panels; }
     QTableWidget *statsTable() const { return m_stats; }
     QTableWidget *diffTable() const { return m_diff; }
+    // The Latency tab's (a tab only while a recording has latency): compareLatency()'s rows, their table and charts.
+    const QList<LatencyComparisonRow> &latencyRows() const { return m_latencyRows; }
+    QTableWidget *latencyTable() const { return m_latency; }
+    const QList<LatencyDistributionChart *> &latencyCharts() const { return m_latencyCharts; }
 
 Q_SIGNALS:
     void reportExported(const QString &path, const QString &error);
@@ -35,6 +41,7 @@ Q_SIGNALS:
 private:
     void fillStats();
     void fillDiff(const ConfigDiff &diff);
+    void fillLatency();
 
     QList<Recording> m_recordings;
     Comparison m_comparison;
@@ -43,6 +50,11 @@ private:
     QList<ChartPanel *> m_panels;
     QTableWidget *m_stats = nullptr;
     QTableWidget *m_diff = nullptr;
+    QList<LatencyComparisonRow> m_latencyRows;
+    QWidget *m_latencyPage = nullptr;
+    QTableWidget *m_latency = nullptr;
+    QWidget *m_latencyChartBox = nullptr;
+    QList<LatencyDistributionChart *> m_latencyCharts;
 };
 
 } // namespace dmtune

@@ -1,6 +1,9 @@
 #include "reports/recordingcharts.h"
 
 #include "charts/chartstyle.h"
+#include "charts/latencydistribution.h"
+#include "charts/latencyheatmap.h"
+#include "recordings/comparison.h"
 #include "recordings/recordingreplay.h"
 
 #include <QCoreApplication>
@@ -109,6 +112,116 @@ QPicture renderAlignedPicture(ChartPanelKind kind, const AlignedCharts &charts, 
     panel.resize(size);
     showAligned(panel, charts);
     return panel.renderPicture(size, parts, ranges);
+}
+
+QStringList latencyDevices(const Recording &recording)
+{
+    const QHash<QString, DeviceLatency> sums = workloadLatency(recording);
+    QStringList out;
+    for (const QString &device : recording.deviceNames()) {
+        if (!sums.value(device).device.isEmpty())
+            out.append(device);
+    }
+    return out;
+}
+
+void showRecordedLatency(LatencyHeatMap &map, const Recording &recording, const QString &device)
+{
+    map.clear();
+    map.setIntervalLimit(0);
+    map.setTimeOrigin(
+        recording.alignSeconds(), QCoreApplication::translate("RecordingCharts", "seconds since the workload start"));
+    map.setTitle(device);
+    const qsizetype index = std::find_if(recording.devices.cbegin(), recording.devices.cend(),
+                                [&](const RecordedDevice &d) { return d.name == device; })
+        - recording.devices.cbegin();
+    for (const RecordedBatch &batch : recording.batches) {
+        if (batch.latency.isEmpty())
+            continue;
+        DeviceLatency interval;
+        for (const RecordedLatency &entry : batch.latency) {
+            if (entry.device == index)
+                interval += entry.latency;
+        }
+        map.appendInterval(batch.wallMs, interval);
+    }
+    QList<ChartMarker> markers;
+    int id = 1;
+    for (const RecordedEvent &m : recording.markers)
+        markers.append({ id++, m.time, m.text, markerKindOf(m.text) });
+    for (const RecordedEvent &n : recording.notes)
+        markers.append({ id++, n.time, n.text, MarkerKind::Note });
+    map.setMarkers(markers);
+    map.replot();
+}
+
+QImage renderRecordedLatency(
+    const Recording &recording, const QString &device, QSize size, double scale, const QString &title)
+{
+    LatencyHeatMap map;
+    map.resize(size);
+    showRecordedLatency(map, recording, device);
+    if (!title.isEmpty())
+        map.setTitle(title);
+    return map.toImage(size, scale);
+}
+
+QImage renderLatencyDistribution(const LatencyComparisonRow &row, QSize size, double scale)
+{
+    LatencyDistributionChart chart;
+    chart.resize(size);
+    chart.setTitle(row.slot);
+    QList<LatencyDistributionChart::Series> series;
+    for (qsizetype r = 0; r < row.latency.size(); ++r) {
+        if (row.latency[r])
+            series.append({ QStringLiteral("#%1").arg(r + 1), row.latency[r]->device });
+    }
+    chart.setSeries(series);
+    return chart.toImage(size, scale);
+}
+
+QStringList latencyStatisticNames()
+{
+    QStringList names { QCoreApplication::translate("RecordingCharts", "I/Os"),
+        QCoreApplication::translate("RecordingCharts", "mean (µs)") };
+    for (double p : ReportedPercentiles)
+        names.append(QStringLiteral("p%1 (µs)").arg(p * 100, 0, 'g', 4)); // notation, not words
+    return names;
+}
+
+QList<LatencyStatistic> latencyStatistics(const LatencyHistogram &histogram)
+{
+    const QStringList names = latencyStatisticNames();
+    QList<LatencyStatistic> out;
+    const bool counted = !histogram.isEmpty();
+    out.append({ names[0], double(histogram.total()) });
+    out.append({ names[1], counted ? histogram.meanUs() : std::nan("") });
+    for (size_t i = 0; i < ReportedPercentiles.size(); ++i)
+        out.append(
+            { names[qsizetype(i) + 2], counted ? histogram.percentileUs(ReportedPercentiles[i]) : std::nan("") });
+    return out;
+}
+
+QString latencyValueText(double value)
+{
+    return std::isfinite(value) ? statText(value) : QStringLiteral("—");
+}
+
+QString latencyDeltaText(double value, double reference)
+{
+    if (!std::isfinite(value) || !std::isfinite(reference))
+        return QStringLiteral("—");
+    const double d = value - reference;
+    if (d == 0)
+        return QStringLiteral("0");
+    return (d > 0 ? QStringLiteral("+") : QString()) + statText(d);
+}
+
+QString latencyDeltaPercentText(double value, double reference)
+{
+    if (!std::isfinite(value) || !std::isfinite(reference))
+        return QStringLiteral("—");
+    return deltaText(value, reference);
 }
 
 } // namespace dmtune

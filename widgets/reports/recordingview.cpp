@@ -1,13 +1,20 @@
 #include "reports/recordingview.h"
 
 #include "charts/chartpanel.h"
+#include "charts/latencyheatmap.h"
 #include "charts/livestatsview.h"
 #include "recordings/recordingreplay.h"
+#include "reports/recordingcharts.h"
 #include "reports/reportdialog.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -59,7 +66,80 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_view, 1);
+    if (latencyDevices(m_recording).isEmpty()) {
+        layout->addWidget(m_view, 1);
+        return;
+    }
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(m_view, tr("Statistics"));
+    m_tabs->addTab(makeLatencyPage(), tr("Latency"));
+    layout->addWidget(m_tabs, 1);
+}
+
+QWidget *RecordingView::makeLatencyPage()
+{
+    const QStringList devices = latencyDevices(m_recording);
+    const QHash<QString, DeviceLatency> sums = workloadLatency(m_recording);
+    auto *page = new QWidget;
+    auto *intro = new QLabel(tr("Device time (issue to complete) of every I/O the block-layer probe saw. The table: "
+                                "over the workload (from \"fio start\" to \"fio end\", else the whole recording). "
+                                "The heat maps: colour is the share of each interval's I/O in a latency bucket, the "
+                                "lines its percentiles."),
+        page);
+    intro->setWordWrap(true);
+
+    const QStringList names = latencyStatisticNames();
+    m_latencyTable = new QTableWidget(int(devices.size()), int(names.size()) + 1, page);
+    m_latencyTable->setHorizontalHeaderLabels(QStringList { tr("device") } + names);
+    m_latencyTable->verticalHeader()->hide();
+    m_latencyTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (int row = 0; row < devices.size(); ++row) {
+        m_latencyTable->setItem(row, 0, new QTableWidgetItem(devices[row]));
+        const QList<LatencyStatistic> stats = latencyStatistics(sums.value(devices[row]).device);
+        for (int col = 0; col < stats.size(); ++col) {
+            auto *item = new QTableWidgetItem(latencyValueText(stats[col].value));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_latencyTable->setItem(row, col + 1, item);
+        }
+    }
+    m_latencyTable->resizeColumnsToContents();
+    // As tall as its rows (up to six of them; more scroll).
+    const int rows = std::min(6, int(devices.size()));
+    m_latencyTable->setFixedHeight(m_latencyTable->horizontalHeader()->height() + 2 * m_latencyTable->frameWidth()
+        + rows * m_latencyTable->verticalHeader()->defaultSectionSize());
+
+    // The first device (a map) across, the rest two per row: as the Latency tab lays them out.
+    auto *charts = new QWidget;
+    auto *grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    for (qsizetype i = 0; i < devices.size(); ++i) {
+        auto *map = new LatencyHeatMap(charts);
+        showRecordedLatency(*map, m_recording, devices[i]);
+        if (i == 0)
+            grid->addWidget(map, 0, 0, 1, 2);
+        else
+            grid->addWidget(map, 1 + int(i - 1) / 2, int(i - 1) % 2);
+        m_heatMaps.append(map);
+    }
+    auto *scroll = new QScrollArea(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(charts);
+
+    auto *layout = new QVBoxLayout(page);
+    layout->addWidget(intro);
+    layout->addWidget(m_latencyTable);
+    layout->addWidget(scroll, 1);
+    return page;
+}
+
+LatencyHeatMap *RecordingView::latencyHeatMap(const QString &device) const
+{
+    for (LatencyHeatMap *map : m_heatMaps) {
+        if (map->title() == device)
+            return map;
+    }
+    return nullptr;
 }
 
 RecordingView::~RecordingView()

@@ -1,7 +1,8 @@
 #pragma once
 // One recording opened again: its batches replayed into its own SeriesStore and shown by a LiveStatsView
 // (paused, over the whole recording), with its markers and notes, a line on where and what it is, and
-// "Export report…".
+// "Export report…". A recording with latency frames gets a Latency tab beside: a heat map per device over the
+// recording's time and the percentile table over its workload window.
 #include "recordings/recording.h"
 
 #include <QWidget>
@@ -9,9 +10,12 @@
 #include <memory>
 
 class QLabel;
+class QTabWidget;
+class QTableWidget;
 
 namespace dmtune {
 
+class LatencyHeatMap;
 class LiveStatsView;
 class SeriesStore;
 
@@ -24,6 +28,10 @@ public:
     const Recording &recording() const { return m_recording; }
     LiveStatsView *statsView() const { return m_view; }
     QString summaryText() const;
+    // Only for a recording with latency (else null / empty): the tabs, the table, the heat maps by device.
+    QTabWidget *tabs() const { return m_tabs; }
+    QTableWidget *latencyTable() const { return m_latencyTable; }
+    LatencyHeatMap *latencyHeatMap(const QString &device) const;
 
 Q_SIGNALS:
     void reportExported(const QString &path, const QString &error);
@@ -33,6 +41,11 @@ private:
     std::unique_ptr<SeriesStore> m_store; // declared before the view: destroyed after it
     LiveStatsView *m_view = nullptr;
     QLabel *m_summary = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTableWidget *m_latencyTable = nullptr;
+    QList<LatencyHeatMap *> m_heatMaps;
+
+    QWidget *makeLatencyPage();
 };
 
 } // namespace dmtune

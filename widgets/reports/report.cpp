@@ -127,6 +127,10 @@ public:
                         report.sweep->chartData.value(i), chartSize, 2.0, report.sweep->charts.at(i).title));
             }
         }
+        // Latency charts: images drawn again at this width, at twice the pixels, as the sweep's.
+        for (const ReportLatencyChart &c : report.latencyCharts)
+            m_doc.addResource(QTextDocument::ImageResource, QUrl(resourceName(c.chart)),
+                renderReportLatencyChart(report, c, chartSize, 2.0));
         m_doc.documentLayout()->registerHandler(chartObjectType, &m_charts);
         m_doc.setHtml(reportHtml(report, resourceName, true));
         m_doc.setPageSize(m_page);
@@ -397,7 +401,48 @@ Result<Report> buildReport(const QList<Recording> &recordings, QSize chartSize)
             return Result<Report>::failure(image.errorMessage());
         report.charts.append({ spec.id, spec.title, image.value(), kind });
     }
+    report.latency = compareLatency(recordings);
+    if (report.latency.isEmpty())
+        return report;
+    const bool several = recordings.size() > 1;
+    if (several) {
+        for (qsizetype i = 0; i < report.latency.size(); ++i) {
+            ReportLatencyChart c {
+                { QStringLiteral("latency-slot-%1").arg(i + 1),
+                    QCoreApplication::translate("Report", "Latency distributions of %1").arg(report.latency[i].slot),
+                    {}, ChartPanelKind::Iops },
+                -1, {}, int(i)
+            };
+            c.chart.image = renderReportLatencyChart(report, c, chartSize, 1.0);
+            report.latencyCharts.append(c);
+        }
+    }
+    for (qsizetype r = 0; r < recordings.size(); ++r) {
+        const QStringList devices = latencyDevices(recordings[r]);
+        for (qsizetype d = 0; d < devices.size(); ++d) {
+            const QString who = several ? QStringLiteral("#%1 %2").arg(r + 1).arg(devices[d]) : devices[d];
+            ReportLatencyChart c { { QStringLiteral("latency-%1-%2").arg(r + 1).arg(d + 1),
+                                       QCoreApplication::translate("Report", "Latency of %1 over time").arg(who), {},
+                                       ChartPanelKind::Iops },
+                int(r), devices[d], -1 };
+            c.chart.image = renderReportLatencyChart(report, c, chartSize, 1.0);
+            report.latencyCharts.append(c);
+        }
+    }
     return report;
+}
+
+QImage renderReportLatencyChart(const Report &report, const ReportLatencyChart &chart, QSize size, double scale)
+{
+    if (chart.recording >= 0 && chart.recording < report.recordings.size()) {
+        const QString title = report.recordings.size() > 1
+            ? QStringLiteral("#%1 %2").arg(chart.recording + 1).arg(chart.device)
+            : chart.device;
+        return renderRecordedLatency(report.recordings[chart.recording], chart.device, size, scale, title);
+    }
+    if (chart.slot >= 0 && chart.slot < report.latency.size())
+        return renderLatencyDistribution(report.latency[chart.slot], size, scale);
+    return {};
 }
 
 Status writeHtmlReport(const Report &report, const QString &path)

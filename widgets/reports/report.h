@@ -29,6 +29,16 @@ struct ReportChart {
     ChartPanelKind kind = ChartPanelKind::Iops;
 };
 
+// A latency chart of the report (recordings with latency frames): a recording's device as a heat map over its
+// time, or a device slot's distributions of every recording overlaid (a comparison). The image is the HTML's; the
+// PDF draws it again at its page's width.
+struct ReportLatencyChart {
+    ReportChart chart; // id "latency-R-D" (recording R's latencyDevices()[D]) or "latency-slot-N"
+    int recording = -1; // a heat map of this recording's `device`; -1: the distributions of Report::latency[slot]
+    QString device;
+    int slot = -1;
+};
+
 // A sweep's part of a report (sweepreport.h): its request, results and what was restored; its charts (a metric
 // against the swept value) as images for the HTML and as data the PDF draws again at its page's width.
 struct ReportSweep {
@@ -46,6 +56,8 @@ struct Report {
     ConfigDiff configuration;
     AlignedCharts aligned; // what the charts show: the PDF draws them again at its page's width
     QList<ReportChart> charts;
+    QList<LatencyComparisonRow> latency; // compareLatency(recordings): empty without latency frames
+    QList<ReportLatencyChart> latencyCharts;
     QDateTime generated;
 };
 
@@ -61,6 +73,8 @@ QPageLayout reportPageLayout(ReportPaper paper);
 
 // Replays, compares and renders the HTML's charts (needs a QApplication: the charts are widgets).
 Result<Report> buildReport(const QList<Recording> &recordings, QSize chartSize = QSize(960, 360));
+// A latency chart of the report drawn at `size` (logical pixels), `scale` times as many real ones.
+QImage renderReportLatencyChart(const Report &report, const ReportLatencyChart &chart, QSize size, double scale);
 
 // The key of the markers on the report's charts: their numbers, labels and times, in markersInTimeOrder().
 // Plain text lines, "1  fio start  0:00"; reportHtml() prints it under every chart.

@@ -206,6 +206,82 @@ void statsSection(QString &h, const Report &r, bool forPrint)
         h += QStringLiteral("</table>");
 }
 
+// Only when a recording holds latency frames: the percentile tables over the workload window (one table of the
+// devices for one recording; a table per device slot with the changes against recording 1 for several), the
+// distributions overlaid (several) and a heat map per recording and device.
+void latencySection(QString &h, const Report &r, const std::function<QString(const ReportChart &)> &src, bool forPrint)
+{
+    if (r.latency.isEmpty())
+        return;
+    const qsizetype count = r.recordings.size();
+    const bool several = count > 1;
+    const QStringList names = latencyStatisticNames();
+    const QString intro = QCoreApplication::translate("Report",
+        "Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording's "
+        "workload (from \"fio start\" to \"fio end\", else the whole recording); percentiles interpolated inside "
+        "the probe's buckets (two per octave).");
+    h += QStringLiteral("<h2>%1</h2><p>%2%3</p>")
+             .arg(QCoreApplication::translate("Report", "Latency"), intro,
+                 several ? QCoreApplication::translate(
+                     "Report", " Δ: the change against recording 1, in µs (I/Os for I/Os) and in %.")
+                         : QString());
+    const auto value = [](const std::optional<DeviceLatency> &l, qsizetype s) {
+        return l ? latencyStatistics(l->device).value(s).value : std::nan("");
+    };
+    if (!several) {
+        h += table(forPrint) + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "device"));
+        for (const QString &n : names)
+            h += QStringLiteral("<th>%1</th>").arg(esc(n));
+        h += QStringLiteral("</tr>");
+        for (const LatencyComparisonRow &row : r.latency) {
+            h += QStringLiteral("<tr><td>%1</td>").arg(esc(row.slot));
+            for (qsizetype s = 0; s < names.size(); ++s)
+                h += QStringLiteral("<td align=\"right\">%1</td>")
+                         .arg(latencyValueText(value(row.latency.value(0), s)));
+            h += QStringLiteral("</tr>");
+        }
+        h += QStringLiteral("</table>");
+    } else {
+        for (const LatencyComparisonRow &row : r.latency) {
+            h += QStringLiteral("<h3>%1</h3>").arg(esc(row.slot)) + table(forPrint)
+                + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "statistic"));
+            for (qsizetype i = 0; i < count; ++i)
+                h += QStringLiteral("<th>#%1</th>").arg(i + 1);
+            for (qsizetype i = 1; i < count; ++i)
+                h += QStringLiteral("<th>Δ #%1</th><th>Δ #%1 (%)</th>").arg(i + 1);
+            h += QStringLiteral("</tr>");
+            for (qsizetype s = 0; s < names.size(); ++s) {
+                h += QStringLiteral("<tr><td>%1</td>").arg(esc(names[s]));
+                const double ref = value(row.latency.value(0), s);
+                for (qsizetype i = 0; i < count; ++i)
+                    h += QStringLiteral("<td align=\"right\">%1</td>")
+                             .arg(latencyValueText(value(row.latency.value(i), s)));
+                for (qsizetype i = 1; i < count; ++i) {
+                    const double v = value(row.latency.value(i), s);
+                    h += QStringLiteral("<td align=\"right\">%1</td><td align=\"right\">%2</td>")
+                             .arg(latencyDeltaText(v, ref), latencyDeltaPercentText(v, ref));
+                }
+                h += QStringLiteral("</tr>");
+            }
+            h += QStringLiteral("</table>");
+        }
+    }
+    const QString heatKey = QCoreApplication::translate("Report",
+        "x: seconds since the workload start; colour: the share of each interval's I/O in a latency bucket; lines: "
+        "its percentiles.");
+    const QString distributionKey = QCoreApplication::translate("Report",
+        "The share of each recording's I/O in each latency bucket over its workload; dotted: its p50, dash-dotted: "
+        "its p99.");
+    for (const ReportLatencyChart &c : r.latencyCharts) {
+        const QString key = c.recording >= 0 ? heatKey : distributionKey;
+        // In print the title is drawn in the chart (a page break never parts them), the key under it.
+        h += forPrint
+            ? QStringLiteral("<p><img src=\"%1\"></p><p style=\"font-size:7pt\">%2</p>").arg(src(c.chart), key)
+            : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1: %3</figcaption></figure>")
+                  .arg(esc(c.chart.title), src(c.chart), key);
+    }
+}
+
 void configRows(QString &h, const QList<ConfigDiffRow> &rows, const QStringList &differing)
 {
     for (const ConfigDiffRow &row : rows) {
@@ -539,6 +615,7 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
         fioSection(h, r, forPrint);
         chartsSection(h, r, imageSource, forPrint);
         statsSection(h, r, forPrint);
+        latencySection(h, r, imageSource, forPrint);
         eventsSection(h, r, forPrint);
         configSection(h, r, forPrint);
         formulaSection(h, r, forPrint);

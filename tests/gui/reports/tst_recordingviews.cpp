@@ -3,9 +3,12 @@
 // configuration diff), and the report written from them: its PDF pages on A4 and US Letter hold every chart
 // whole inside the printable area, every recorded point inside its chart's axes. DMTUNE_SCREENSHOT_DIR=DIR saves
 // grabs and the report's pages; DMTUNE_COMPARE_FILES="a.dmrec;b.dmrec" uses real recordings instead of the
-// synthetic ones.
+// synthetic ones. Recordings with latency frames of known histograms: the recording view's Latency tab, the
+// report's Latency section and the compare view's Latency tab show the percentiles and changes they must.
 #include "charts/chartpanel.h"
 #include "charts/iostattablemodel.h"
+#include "charts/latencydistribution.h"
+#include "charts/latencyheatmap.h"
 #include "charts/livestatsview.h"
 #include "fakesysfs.h"
 #include "mainwindow.h"
@@ -29,6 +32,7 @@
 
 using namespace dmtune;
 using namespace dmtune::test;
+using namespace Qt::StringLiterals;
 
 class TestRecordingViews : public QObject {
     Q_OBJECT
@@ -42,12 +46,17 @@ private Q_SLOTS:
     void reportEscapesEveryName();
     void exportDialogStartsBesideTheRecordings();
     void mainWindowOpensRecordings();
+    void recordingViewShowsLatency();
+    void reportShowsLatency_data();
+    void reportShowsLatency();
+    void comparesLatency();
 
 private:
     void save(QWidget *w, const QString &name);
     QTemporaryDir m_dir;
     QList<Recording> m_recordings;
     Recording m_multipath;
+    QList<Recording> m_latency; // dm-0 and sdb with latency frames: #1 fast, #2 twice as slow at the median
     bool m_real = false;
 };
 
@@ -113,6 +122,76 @@ Recording writeMultipathRecording(const QString &path)
     return rec.value();
 }
 
+// Per workload interval of dm-0: 900 I/Os in bucket `bucket` and 100 in [1024, 1536) us; sdb the same two buckets
+// (half the latency) lower. Before "fio start" and after "fio end" one interval each of 5000 slow I/Os
+// ([16, 24) ms) that the workload window must leave out.
+DeviceLatency workloadInterval(int bucket)
+{
+    DeviceLatency l;
+    l.device.counts[size_t(bucket)] = 900;
+    l.device.counts[21] = 100;
+    const double mid = (latencybuckets::lowerUs(bucket) + latencybuckets::upperUs(bucket)) / 2;
+    l.device.sumNs = quint64(900 * mid * 1000) + 100 * 1200000ULL;
+    return l;
+}
+
+DeviceLatency outsideInterval()
+{
+    DeviceLatency l;
+    l.device.counts[31] = 5000;
+    l.device.sumNs = 5000 * 20000000ULL;
+    return l;
+}
+
+Recording writeLatencyRecording(const QString &path, const QString &title, int bucket)
+{
+    SyntheticBatches gen;
+    const QStringList devices { QStringLiteral("dm-0"), QStringLiteral("sdb") };
+    RecordingMeta meta;
+    meta.title = title;
+    meta.host = QStringLiteral("lab");
+    meta.kernel = QStringLiteral("6.1.0-27-amd64");
+    meta.devices = devices;
+    auto writer = RecordingWriter::create(path, meta);
+    if (!writer)
+        qFatal("%s", qPrintable(writer.errorMessage()));
+    RecordingWriter &w = *writer.value();
+    const auto writes = [](const QString &, DiskCounters &c) {
+        c[DiskField::WriteIos] += 1000;
+        c[DiskField::WriteSectors] += 8000;
+        c[DiskField::WriteTicks] += 400;
+        c[DiskField::IoTicks] += 900;
+    };
+    const auto add = [&](const DeviceLatency &map, const DeviceLatency &path) {
+        w.addBatch(gen.next(devices, writes));
+        w.addLatency({ { devices[0], map }, { devices[1], path } });
+    };
+    add(outsideInterval(), outsideInterval());
+    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioStartLabel());
+    for (int i = 0; i < 10; ++i)
+        add(workloadInterval(bucket), workloadInterval(bucket - 2));
+    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel());
+    add(outsideInterval(), outsideInterval());
+    w.finish();
+    Result<Recording> rec = readRecording(path);
+    if (!rec)
+        qFatal("%s", qPrintable(rec.errorMessage()));
+    return rec.value();
+}
+
+// What the tables must print for dm-0 of a recording written with `bucket`: the histogram summed here, apart
+// from the code under test.
+QStringList expectedLatencyCells(int bucket)
+{
+    LatencyHistogram h;
+    for (int i = 0; i < 10; ++i)
+        h += workloadInterval(bucket).device;
+    QStringList cells { statText(double(h.total())), statText(h.meanUs()) };
+    for (double p : ReportedPercentiles)
+        cells.append(statText(h.percentileUs(p)));
+    return cells;
+}
+
 QString partsText(const PrintedChart &chart)
 {
     QStringList lines;
@@ -149,6 +228,13 @@ qint64 inkOutside(const QImage &page, const QRect &inside)
 void TestRecordingViews::initTestCase()
 {
     m_multipath = writeMultipathRecording(m_dir.filePath(QStringLiteral("mpatha.dmrec")));
+    m_latency.append(
+        writeLatencyRecording(m_dir.filePath(QStringLiteral("lat-a.dmrec")), QStringLiteral("mq-deadline"), 15));
+    m_latency.append(writeLatencyRecording(m_dir.filePath(QStringLiteral("lat-b.dmrec")), QStringLiteral("none"), 17));
+    // The expected numbers by hand, once: 900 I/Os in [128, 192) us and 100 in [1024, 1536) us per interval.
+    QCOMPARE(expectedLatencyCells(15),
+        QStringList({ QStringLiteral("10000"), QStringLiteral("264"), QStringLiteral("164"), QStringLiteral("192"),
+            QStringLiteral("1485"), QStringLiteral("1531") }));
     const QString files = qEnvironmentVariable("DMTUNE_COMPARE_FILES");
     if (!files.isEmpty()) {
         for (const QString &f : files.split(QLatin1Char(';'))) {
@@ -267,17 +353,23 @@ void TestRecordingViews::printsEveryChartInsideThePage_data()
 {
     QTest::addColumn<ReportPaper>("paper");
     QTest::addColumn<bool>("multipath");
-    QTest::newRow("A4, two recordings") << ReportPaper::A4 << false;
-    QTest::newRow("Letter, two recordings") << ReportPaper::Letter << false;
-    QTest::newRow("A4, a map and its paths") << ReportPaper::A4 << true;
-    QTest::newRow("Letter, a map and its paths") << ReportPaper::Letter << true;
+    QTest::addColumn<bool>("latency");
+    QTest::newRow("A4, two recordings") << ReportPaper::A4 << false << false;
+    QTest::newRow("Letter, two recordings") << ReportPaper::Letter << false << false;
+    QTest::newRow("A4, a map and its paths") << ReportPaper::A4 << true << false;
+    QTest::newRow("Letter, a map and its paths") << ReportPaper::Letter << true << false;
+    QTest::newRow("A4, two recordings with latency") << ReportPaper::A4 << false << true;
+    QTest::newRow("Letter, one recording with latency") << ReportPaper::Letter << true << true;
 }
 
 void TestRecordingViews::printsEveryChartInsideThePage()
 {
     QFETCH(ReportPaper, paper);
     QFETCH(bool, multipath);
-    const Result<Report> report = buildReport(multipath ? QList<Recording> { m_multipath } : m_recordings);
+    QFETCH(bool, latency);
+    const QList<Recording> recordings = latency ? (multipath ? QList<Recording> { m_latency.first() } : m_latency)
+                                                : (multipath ? QList<Recording> { m_multipath } : m_recordings);
+    const Result<Report> report = buildReport(recordings);
     QVERIFY2(report, qPrintable(report.errorMessage()));
 
     // The pages as the PDF has them, at 72 dpi: a pixel is a point.
@@ -382,6 +474,9 @@ void TestRecordingViews::printsEveryChartInsideThePage()
     for (const QString &section : { QStringLiteral("Recordings"), QStringLiteral("Charts"),
              QStringLiteral("Summary statistics"), QStringLiteral("Configuration"), QStringLiteral("Metric formulas") })
         QVERIFY2(headings.contains(section), qPrintable(headings.join(u'|')));
+    if (latency)
+        QVERIFY(!report->latency.isEmpty());
+    QCOMPARE(headings.contains(QStringLiteral("Latency")), !report->latency.isEmpty());
     // A table that fits on a page is not split over two (the Summary statistics broke after 2 rows).
     QVERIFY(!printed.tables.isEmpty());
     for (const PrintedTable &t : printed.tables) {
@@ -571,6 +666,188 @@ void TestRecordingViews::mainWindowOpensRecordings()
     QVERIFY2(error.contains(QStringLiteral("missing.dmrec")), qPrintable(error));
     single->close();
     both->close();
+}
+
+void TestRecordingViews::recordingViewShowsLatency()
+{
+    // Without latency frames: the view as it was, no tabs, no latency table.
+    {
+        RecordingView plain(m_multipath);
+        QVERIFY(!plain.tabs());
+        QVERIFY(!plain.latencyTable());
+        QVERIFY(!plain.latencyHeatMap(m_multipath.deviceNames().first()));
+    }
+    RecordingView view(m_latency.first());
+    view.resize(1280, 720);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.tabs());
+    QCOMPARE(view.tabs()->count(), 2);
+    QCOMPARE(view.tabs()->tabText(1), QStringLiteral("Latency"));
+    view.tabs()->setCurrentIndex(1);
+    QTest::qWait(200);
+
+    // The table: a row per device, the workload window's numbers (the slow intervals outside it left out).
+    QTableWidget *table = view.latencyTable();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("dm-0"));
+    QCOMPARE(table->item(1, 0)->text(), QStringLiteral("sdb"));
+    const QStringList expected = expectedLatencyCells(15);
+    QCOMPARE(table->columnCount(), expected.size() + 1);
+    for (int col = 0; col < expected.size(); ++col)
+        QCOMPARE(table->item(0, col + 1)->text(), expected[col]);
+    QCOMPARE(table->horizontalHeaderItem(3)->text(), QStringLiteral("p50 (µs)"));
+    QCOMPARE(table->horizontalHeaderItem(6)->text(), QStringLiteral("p99.9 (µs)"));
+    QVERIFY(table->isVisible()); // every row whole, not scrolled
+    QVERIFY(table->rowViewportPosition(1) + table->rowHeight(1) <= table->viewport()->height());
+
+    // A heat map per device over the whole recording: an interval per batch, x from the workload start.
+    for (const QString &device : { QStringLiteral("dm-0"), QStringLiteral("sdb") }) {
+        LatencyHeatMap *map = view.latencyHeatMap(device);
+        QVERIFY(map);
+        QVERIFY(map->isVisible() && map->height() >= 200);
+        QCOMPARE(map->intervalCount(), 12);
+        QCOMPARE(map->intervalIos(0), quint64(5000)); // before the start: drawn, not in the table
+        QCOMPARE(map->intervalIos(1), quint64(1000));
+        QCOMPARE(map->cellShare(1, device == QLatin1String("dm-0") ? 15 : 13), 0.9);
+        QCOMPARE(map->cellShare(1, 21), 0.1);
+        QCOMPARE(map->drawnMarkerKeys().size(), 2); // fio start and end
+        QVERIFY(map->drawnMarkerKeys().contains(0.0)); // x = 0 at the workload start
+    }
+    save(&view, QStringLiteral("recording-view-latency.png"));
+
+    // DMTUNE_COMPARE_FILES with latency frames (run --histogram): the same tab over a real recording.
+    if (m_real && !latencyDevices(m_recordings.first()).isEmpty()) {
+        RecordingView real(m_recordings.first());
+        real.resize(1280, 720);
+        real.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&real));
+        real.tabs()->setCurrentIndex(1);
+        QTest::qWait(200);
+        QVERIFY(real.latencyTable()->rowCount() >= 1);
+        QVERIFY(real.latencyTable()->item(0, 1)->text().toDouble() > 0);
+        save(&real, QStringLiteral("recording-view-latency-real.png"));
+    }
+}
+
+void TestRecordingViews::reportShowsLatency_data()
+{
+    QTest::addColumn<bool>("forPrint");
+    QTest::newRow("html") << false;
+    QTest::newRow("print") << true;
+}
+
+void TestRecordingViews::reportShowsLatency()
+{
+    QFETCH(bool, forPrint);
+    const auto html = [&](const Report &r) {
+        return reportHtml(
+            r, [](const ReportChart &c) { return c.id + QStringLiteral(".png"); }, forPrint);
+    };
+    const QString td = QStringLiteral("<td align=\"right\">%1</td>");
+
+    // One recording: the devices' table with the window's numbers, a heat map per device.
+    const Result<Report> one = buildReport({ m_latency.first() });
+    QVERIFY2(one, qPrintable(one.errorMessage()));
+    QCOMPARE(one->latency.size(), 2);
+    QCOMPARE(one->latencyCharts.size(), 2);
+    for (const ReportLatencyChart &c : one->latencyCharts)
+        QVERIFY(!c.chart.image.isNull() && c.chart.image.width() == 960);
+    QString text = html(one.value());
+    QVERIFY(text.contains(QStringLiteral("<h2>Latency</h2>")));
+    QString row = QStringLiteral("<tr><td>dm-0</td>");
+    for (const QString &cell : expectedLatencyCells(15))
+        row += td.arg(cell);
+    QVERIFY2(text.contains(row + QStringLiteral("</tr>")), qPrintable(row));
+    QVERIFY(text.contains(QStringLiteral("latency-1-1.png")) && text.contains(QStringLiteral("latency-1-2.png")));
+
+    // Two: a table per slot with each recording's value and the change against #1, the distributions overlaid.
+    const Result<Report> two = buildReport(m_latency);
+    QVERIFY2(two, qPrintable(two.errorMessage()));
+    QCOMPARE(two->latencyCharts.size(), 2 + 2 * 2);
+    text = html(two.value());
+    const QStringList a = expectedLatencyCells(15);
+    const QStringList b = expectedLatencyCells(17);
+    // p50 doubles (the same shape one octave up), p99 stays in the shared slow bucket.
+    QVERIFY2(text.contains(QStringLiteral("<tr><td>p50 (µs)</td>") + td.arg(a[2]) + td.arg(b[2]) + td.arg(u"+164"_s)
+                 + td.arg(u"+100 %"_s) + QStringLiteral("</tr>")),
+        qPrintable(text.mid(text.indexOf(QStringLiteral("<h2>Latency")), 3000)));
+    QVERIFY(text.contains(
+        QStringLiteral("<tr><td>p99 (µs)</td>") + td.arg(a[4]) + td.arg(b[4]) + td.arg(u"0"_s) + td.arg(u"0.0 %"_s)));
+    QVERIFY(text.contains(QStringLiteral("<tr><td>mean (µs)</td>") + td.arg(u"264"_s) + td.arg(u"408"_s)
+        + td.arg(u"+144"_s) + td.arg(u"+55 %"_s)));
+    QVERIFY(text.contains(QStringLiteral("latency-slot-1.png")));
+
+    // Without latency frames: no section, no heading, no zeros.
+    const Result<Report> none = buildReport({ m_multipath, m_multipath });
+    QVERIFY(none);
+    QVERIFY(none->latency.isEmpty() && none->latencyCharts.isEmpty());
+    text = html(none.value());
+    QVERIFY(!text.contains(QStringLiteral(">Latency<")));
+    QVERIFY(!text.contains(QStringLiteral("p99.9")));
+}
+
+void TestRecordingViews::comparesLatency()
+{
+    CompareView view;
+    view.resize(1280, 720);
+    view.setRecordings({ m_multipath, m_multipath }); // no latency: no tab
+    QCOMPARE(view.tabs()->count(), 3);
+    view.setRecordings(m_latency);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.tabs()->count(), 4);
+    QCOMPARE(view.tabs()->tabText(3), QStringLiteral("Latency"));
+    view.tabs()->setCurrentIndex(3);
+    QTest::qWait(200);
+
+    QCOMPARE(view.latencyRows().size(), 2);
+    QTableWidget *table = view.latencyTable();
+    QCOMPARE(table->columnCount(), 6); // device, statistic, #1, #2, Δ #2, Δ #2 (%)
+    QCOMPARE(table->rowCount(), 2 * 6);
+    const auto rowOf = [&](const QString &device, const QString &statistic) {
+        QString slot;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            slot = table->item(r, 0)->text().isEmpty() ? slot : table->item(r, 0)->text();
+            if (slot == device && table->item(r, 1)->text() == statistic)
+                return r;
+        }
+        return -1;
+    };
+    const auto texts = [&](int r) {
+        QStringList out;
+        for (int c = 2; c < table->columnCount(); ++c)
+            out.append(table->item(r, c)->text());
+        return out;
+    };
+    const QStringList a = expectedLatencyCells(15);
+    const QStringList b = expectedLatencyCells(17);
+    QCOMPARE(texts(rowOf(u"dm-0"_s, u"p50 (µs)"_s)), QStringList({ a[2], b[2], u"+164"_s, u"+100 %"_s }));
+    QCOMPARE(texts(rowOf(u"dm-0"_s, u"p90 (µs)"_s)), QStringList({ u"192"_s, u"384"_s, u"+192"_s, u"+100 %"_s }));
+    QCOMPARE(texts(rowOf(u"dm-0"_s, u"p99 (µs)"_s)), QStringList({ a[4], b[4], u"0"_s, u"0.0 %"_s }));
+    QCOMPARE(texts(rowOf(u"dm-0"_s, u"I/Os"_s)), QStringList({ u"10000"_s, u"10000"_s, u"0"_s, u"0.0 %"_s }));
+    QVERIFY(rowOf(u"sdb"_s, u"mean (µs)"_s) >= 0);
+
+    // Both distributions on one chart per slot, each its own share per bucket.
+    QCOMPARE(view.latencyCharts().size(), 2);
+    LatencyDistributionChart *chart = view.latencyCharts().first();
+    QVERIFY(chart->isVisible() && chart->height() >= 200);
+    QCOMPARE(chart->sharePercent(0, 15), 90.0);
+    QCOMPARE(chart->sharePercent(1, 17), 90.0);
+    QCOMPARE(chart->sharePercent(1, 21), 10.0);
+    QCOMPARE(chart->bucketRange(), std::make_pair(14, 22));
+    save(&view, QStringLiteral("compare-latency.png"));
+
+    // Back to recordings without latency: the tab goes.
+    view.setRecordings({ m_multipath, m_multipath });
+    QCOMPARE(view.tabs()->count(), 3);
+    // DMTUNE_COMPARE_FILES with latency frames: the tab over real recordings.
+    view.setRecordings(m_recordings);
+    if (m_real && view.tabs()->count() == 4) {
+        view.tabs()->setCurrentIndex(3);
+        QTest::qWait(200);
+        save(&view, QStringLiteral("compare-latency-real.png"));
+    }
 }
 
 QTEST_MAIN(TestRecordingViews)
