@@ -1206,7 +1206,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Latency distributions of %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1232,12 +1232,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+336"/>
+        <location line="+337"/>
         <source>recording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-336"/>
+        <location line="-337"/>
         <source>host</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1368,12 +1368,12 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+230"/>
+        <location line="+231"/>
         <source>metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-187"/>
+        <location line="-189"/>
         <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1388,7 +1388,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>statistic</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1403,7 +1403,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>setting</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1538,8 +1538,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-280"/>
-        <location line="+283"/>
+        <location line="-282"/>
+        <location line="+285"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2867,8 +2867,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+32"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
         <source>Read through pkexec…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Count with dm-stats…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2877,12 +2882,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>A bio-based map (linear, striped) has no requests for the block-layer probe: count its I/O with a dm-stats region while it is shown. Shows the plan first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2892,7 +2902,28 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+81"/>
+        <location line="+58"/>
+        <source>dm-stats: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-52"/>
+        <source>Count with dm-stats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Counting %1 with dm-stats: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>dm-stats stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Latency through dmtune-helper stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2912,7 +2943,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+65"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3611,7 +3642,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+19"/>
         <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>

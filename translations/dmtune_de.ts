@@ -1206,7 +1206,7 @@
         <translation>keine Aufzeichnung für einen Bericht</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Latency distributions of %1</source>
         <translation>Latenzverteilungen von %1</translation>
     </message>
@@ -1232,12 +1232,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+336"/>
+        <location line="+337"/>
         <source>recording</source>
         <translation>Aufzeichnung</translation>
     </message>
     <message>
-        <location line="-336"/>
+        <location line="-337"/>
         <source>host</source>
         <translation>Host</translation>
     </message>
@@ -1368,12 +1368,12 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+230"/>
+        <location line="+231"/>
         <source>metric</source>
         <translation>Metrik</translation>
     </message>
     <message>
-        <location line="-187"/>
+        <location line="-189"/>
         <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, die die Block-Layer-Sonde sah, summiert über die Arbeitslast jeder Aufzeichnung (von „fio start“ bis „fio end“, sonst die gesamte Aufzeichnung); Perzentile innerhalb der Bereiche der Sonde interpoliert (zwei pro Oktave).</translation>
     </message>
@@ -1388,7 +1388,7 @@
         <translation> Δ: die Änderung gegenüber Aufzeichnung 1, in µs (bei I/Os in I/Os) und in %.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>statistic</source>
         <translation>Kennzahl</translation>
     </message>
@@ -1403,7 +1403,7 @@
         <translation>Der Anteil der I/O jeder Aufzeichnung in jedem Latenzbereich über ihre Arbeitslast; gepunktet: ihr p50, strichpunktiert: ihr p99.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>setting</source>
         <translation>Einstellung</translation>
     </message>
@@ -1538,8 +1538,8 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="-280"/>
-        <location line="+283"/>
+        <location line="-282"/>
+        <location line="+285"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
@@ -2868,9 +2868,14 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+32"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
         <source>Read through pkexec…</source>
         <translation>Über pkexec lesen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Count with dm-stats…</source>
+        <translation>Mit dm-stats zählen…</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2878,12 +2883,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht root: die Sonde in dmtune-helper laden, über pkexec gestartet (polkit fragt nach einem Administrator-Passwort), und sie bei jedem Takt lesen.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>A bio-based map (linear, striped) has no requests for the block-layer probe: count its I/O with a dm-stats region while it is shown. Shows the plan first.</source>
+        <translation>Eine bio-basierte Map (linear, striped) hat keine Requests für die Block-Layer-Sonde: ihre I/O mit einer dm-stats-Region zählen, solange sie angezeigt wird. Zeigt zuerst den Plan.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>%1. share(path) = the path&apos;s completed I/O / all paths&apos; completed I/O. Each clone lives inside its map request: the difference is dm&apos;s own time, like esxtop&apos;s KAVG beside DAVG.</source>
         <translation>%1. Anteil(Pfad) = abgeschlossene I/O des Pfads / abgeschlossene I/O aller Pfade. Jeder Klon lebt innerhalb seiner Map-Anfrage: die Differenz ist die Zeit von dm selbst, wie KAVG neben DAVG bei esxtop.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Latency distributions appear here when the tab is shown (a BPF probe on the block layer; it needs root).</source>
         <translation>Latenzverteilungen erscheinen hier, sobald der Reiter gezeigt wird (eine BPF-Sonde an der Block-Schicht; sie braucht root).</translation>
     </message>
@@ -2893,7 +2903,28 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Latenzsonde der Block-Schicht wird geladen…</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+81"/>
+        <location line="+58"/>
+        <source>dm-stats: %1</source>
+        <translation>dm-stats: %1</translation>
+    </message>
+    <message>
+        <location line="-52"/>
+        <source>Count with dm-stats</source>
+        <translation>Mit dm-stats zählen</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Counting %1 with dm-stats: %2.</source>
+        <translation>%1 wird mit dm-stats gezählt: %2.</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>dm-stats stopped: %1</source>
+        <translation>dm-stats beendet: %1</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Latency through dmtune-helper stopped: %1</source>
         <translation>Latenz über dmtune-helper beendet: %1</translation>
     </message>
@@ -2913,7 +2944,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, egal wer sie auslöste: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+65"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, wer immer sie ausgab, über dmtune-helper gelesen: die Farbe ist der Anteil der I/O jedes Intervalls in einem Latenzbereich, die Linien ihre Perzentile.</translation>
     </message>
@@ -3612,7 +3643,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+19"/>
         <source>&amp;Latency</source>
         <translation>&amp;Latenz</translation>
     </message>

@@ -15,6 +15,7 @@ void MainWindow::setupLatency()
     if (m_remote)
         return;
     m_latency = new LatencyView;
+    m_latency->setSysfsRoot(m_sysfs); // a captured tree's maps are never given dm-stats regions
     m_tabs->addTab(m_latency, tr("&Latency"));
     connect(m_sampler, &Sampler::samplesAvailable, m_latency, &LatencyView::onBatch);
     // Parameter changes and workload starts and stops, as the Statistics tab marks them.

@@ -3,12 +3,14 @@
 #include "charts/latencyheatmap.h"
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
+#include "latency/dmstatslatency.h"
 #include "latency/helperlatencystream.h"
 #include "latency/timeabovepaths.h"
 #include "stats/samplebatch.h"
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -30,12 +32,18 @@ LatencyView::LatencyView(QWidget *parent)
     , m_status(new QLabel(this))
     , m_above(new QLabel(this))
     , m_helperButton(new QPushButton(tr("Read through pkexec…"), this))
+    , m_dmStatsButton(new QPushButton(tr("Count with dm-stats…"), this))
     , m_grid(new QGridLayout)
 {
     m_helperButton->setToolTip(tr("Not root: load the probe in dmtune-helper, started through pkexec (polkit asks "
                                   "for an administrator's password), and read it at every tick."));
     m_helperButton->hide();
     connect(m_helperButton, &QPushButton::clicked, this, &LatencyView::readThroughHelper);
+    m_dmStatsButton->setToolTip(tr("A bio-based map (linear, striped) has no requests for the block-layer probe: "
+                                   "count its I/O with a dm-stats region while it is shown. Shows the plan first."));
+    m_dmStatsButton->hide();
+    connect(m_dmStatsButton, &QPushButton::clicked, this, &LatencyView::planDmStats);
+    connect(this, &LatencyView::dmStatsPlanned, this, &LatencyView::askDmStats);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_above->setTextFormat(Qt::PlainText);
@@ -53,6 +61,7 @@ LatencyView::LatencyView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
     layout->addWidget(m_helperButton, 0, Qt::AlignLeft);
+    layout->addWidget(m_dmStatsButton, 0, Qt::AlignLeft);
     layout->addWidget(m_above);
     layout->addWidget(scroll, 1);
     m_status->setText(tr("Latency distributions appear here when the tab is shown (a BPF probe on the block "
@@ -114,8 +123,162 @@ void LatencyView::setDevices(const QList<Device> &devices)
 {
     m_devices = devices;
     m_before.clear();
+    stopDmStats(); // its regions were for the devices shown before
     rebuildCharts();
     watchShown();
+    updateDmStatsButton();
+}
+
+QStringList LatencyView::dmStatsCandidates() const
+{
+    QStringList names;
+    if (!m_root.isLive())
+        return names;
+    for (const Device &d : std::as_const(m_devices)) {
+        if (isBioBasedDmDevice(m_root, d.name))
+            names.append(d.name);
+    }
+    return names;
+}
+
+void LatencyView::updateDmStatsButton()
+{
+    m_dmStatsButton->setVisible(!m_dmStats && !m_dmStatsBusy && !dmStatsCandidates().isEmpty());
+}
+
+void LatencyView::planDmStats()
+{
+    const QStringList names = dmStatsCandidates();
+    if (names.isEmpty() || m_dmStatsBusy)
+        return;
+    m_dmStatsBusy = true;
+    updateDmStatsButton();
+    // Listing the maps' regions is a device-mapper ioctl: on a job.
+    m_jobs->start(
+        QStringLiteral("dm-stats plan"),
+        [root = m_root, names](JobContext &) { return planDmStatsLatency(root, names); },
+        [this](const OperationPlan &plan) {
+            m_dmStatsBusy = false;
+            Q_EMIT dmStatsPlanned(plan);
+        });
+}
+
+void LatencyView::askDmStats(const OperationPlan &plan)
+{
+    if (!plan.runnable()) {
+        m_status->setText(tr("dm-stats: %1").arg(plan.refusals.value(0)));
+        updateDmStatsButton();
+        return;
+    }
+    // A window-modal question (no nested event loop): what will be created, deleted and left, and the cost.
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Count with dm-stats"), plan.summary, QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setInformativeText(QStringLiteral("• ") + (plan.steps + plan.notes).join(QStringLiteral("\n• ")));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, plan](int result) {
+        if (result == QMessageBox::Yes)
+            startDmStats(plan);
+        else
+            updateDmStatsButton();
+    });
+    box->open();
+}
+
+void LatencyView::startDmStats(const OperationPlan &plan)
+{
+    if (m_dmStats || m_dmStatsBusy)
+        return;
+    m_dmStatsBusy = true;
+    updateDmStatsButton();
+    struct Started {
+        std::shared_ptr<DmStatsLatency> latency;
+        QString error;
+    };
+    m_jobs->start(
+        QStringLiteral("dm-stats start"),
+        [root = m_root, plan](JobContext &) {
+            auto started = DmStatsLatency::start(root, plan);
+            return started ? Started { std::shared_ptr<DmStatsLatency>(std::move(started.value())), QString() }
+                           : Started { nullptr, started.errorMessage() };
+        },
+        [this, plan](const Started &started) {
+            m_dmStatsBusy = false;
+            // The selection changed while it started: the regions are not for what is shown (they go, on a job).
+            const bool stillShown = started.latency
+                && plan.request.value(QStringLiteral("devices")).toVariant().toStringList() == dmStatsCandidates();
+            if (started.latency && stillShown) {
+                m_dmStats = started.latency;
+                m_dmStatsDevices = m_dmStats->watched();
+                for (const QString &name : std::as_const(m_dmStatsDevices))
+                    m_before.remove(name);
+                m_status->setText(tr("Counting %1 with dm-stats: %2.")
+                                      .arg(m_dmStatsDevices.join(QStringLiteral(", ")),
+                                          m_dmStats->created().join(QStringLiteral(", "))));
+            } else {
+                if (started.latency)
+                    m_jobs->start(
+                        QStringLiteral("dm-stats stop"),
+                        [latency = started.latency](JobContext &) mutable {
+                            latency.reset();
+                            return true;
+                        },
+                        [](bool) {});
+                if (!started.error.isEmpty())
+                    m_status->setText(tr("dm-stats: %1").arg(started.error));
+            }
+            updateDmStatsButton();
+            Q_EMIT dmStatsStarted(m_dmStats != nullptr);
+        });
+}
+
+void LatencyView::stopDmStats()
+{
+    if (!m_dmStats)
+        return;
+    // Deleting the regions is a device-mapper ioctl too: on a job, which holds the last reference.
+    m_jobs->start(
+        QStringLiteral("dm-stats stop"),
+        [latency = std::move(m_dmStats)](JobContext &) mutable {
+            latency.reset();
+            return true;
+        },
+        [](bool) {});
+    m_dmStats.reset();
+    m_dmStatsDevices.clear();
+}
+
+void LatencyView::readDmStats(qint64 wallMs)
+{
+    struct Read {
+        QHash<QString, DeviceLatency> readings;
+        QString error;
+    };
+    // One read per tick (two ioctls per map); a read still running when the next tick comes is superseded.
+    m_jobs->startLatest(
+        QStringLiteral("dm-stats read"), QStringLiteral("dm-stats read"),
+        [latency = m_dmStats](JobContext &) {
+            Read read;
+            for (const QString &name : latency->watched()) {
+                const auto r = latency->read(name);
+                if (!r) {
+                    read.error = r.errorMessage();
+                    break;
+                }
+                read.readings.insert(name, r.value());
+            }
+            return read;
+        },
+        [this, wallMs](const Read &read) {
+            if (!m_dmStats)
+                return;
+            if (!read.error.isEmpty()) {
+                m_status->setText(tr("dm-stats stopped: %1").arg(read.error));
+                stopDmStats();
+                updateDmStatsButton();
+                return;
+            }
+            chartReadings(wallMs, read.readings);
+        });
 }
 
 void LatencyView::rebuildCharts()
@@ -221,6 +384,8 @@ void LatencyView::onBatch(const SampleBatch &batch)
             learnt = true;
         }
     }
+    if (m_dmStats)
+        readDmStats(batch.wallMs);
     if (m_helper) {
         // Answered asynchronously; a tick while the helper has not answered the previous one is skipped.
         if (m_helper->request(shownNumbers()))
@@ -235,7 +400,7 @@ void LatencyView::onBatch(const SampleBatch &batch)
     for (const Device &d : std::as_const(m_devices)) {
         const auto number = m_numbers.value(d.name);
         const BlockDeviceNumber device { number.first, number.second };
-        if (m_numbers.contains(d.name) && m_probe->isWatched(device))
+        if (m_numbers.contains(d.name) && m_probe->isWatched(device) && !m_dmStatsDevices.contains(d.name))
             now.insert(d.name, m_probe->read(device));
     }
     chartReadings(batch.wallMs, now);
@@ -251,7 +416,7 @@ void LatencyView::onHelperReading(const LatencyReading &reading)
     for (const Device &d : std::as_const(m_devices)) {
         const auto number = m_numbers.value(d.name);
         const BlockDeviceNumber device { number.first, number.second };
-        if (m_numbers.contains(d.name) && reading.devices.contains(device))
+        if (m_numbers.contains(d.name) && reading.devices.contains(device) && !m_dmStatsDevices.contains(d.name))
             now.insert(d.name, reading.devices.value(device));
     }
     chartReadings(m_helperWallMs, now);

@@ -6,6 +6,8 @@
 #include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
 #include "latency/latencystream.h"
+#include "ops/operation.h"
+#include "sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QList>
@@ -20,6 +22,7 @@ class QPushButton;
 namespace dmtune {
 
 class BlockLatencyProbe;
+class DmStatsLatency;
 class HelperLatencyStream;
 class JobTracker;
 class LatencyHeatMap;
@@ -53,11 +56,23 @@ public:
     void setHelperCommand(const HelperLatencyProbe::Command &command) { m_helperCommand = command; }
     void readThroughHelper();
     bool readsThroughHelper() const { return m_helper != nullptr; }
+
+    // Bio-based dm maps among the shown devices (linear, striped: the probe sees no requests there) are counted
+    // with dm-stats once the user accepted its plan (a region per map while shown, docs/latency.md).
+    void setSysfsRoot(const SysfsRoot &root) { m_root = root; }
+    QStringList dmStatsCandidates() const;
+    // Plans on a job, then dmStatsPlanned(); the button shows the plan and asks before startDmStats().
+    void planDmStats();
+    void startDmStats(const OperationPlan &plan);
+    bool countsWithDmStats() const { return m_dmStats != nullptr; }
     QString statusText() const;
     LatencyHeatMap *heatMap(const QString &name) const;
 
 Q_SIGNALS:
     void probeReady(bool loaded);
+    void dmStatsPlanned(const dmtune::OperationPlan &plan);
+    // Started (the regions exist) or not (the line says why).
+    void dmStatsStarted(bool started);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -69,6 +84,10 @@ private:
     // Charts each shown device's interval from its cumulative reading at `wallMs`.
     void chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &now);
     void onHelperReading(const LatencyReading &reading);
+    void askDmStats(const OperationPlan &plan);
+    void readDmStats(qint64 wallMs);
+    void stopDmStats();
+    void updateDmStatsButton();
 
     JobTracker *m_jobs = nullptr;
     std::shared_ptr<BlockLatencyProbe> m_probe;
@@ -77,6 +96,11 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_above = nullptr;
     QPushButton *m_helperButton = nullptr;
+    QPushButton *m_dmStatsButton = nullptr;
+    SysfsRoot m_root;
+    std::shared_ptr<DmStatsLatency> m_dmStats; // read on jobs; its regions go with it
+    QStringList m_dmStatsDevices; // what it counts (the object itself is the jobs')
+    bool m_dmStatsBusy = false; // a plan or start job is running
     HelperLatencyProbe::Command m_helperCommand = HelperLatencyProbe::defaultCommand();
     HelperLatencyStream *m_helper = nullptr;
     qint64 m_helperWallMs = 0; // the batch the helper's answer belongs to

@@ -8,11 +8,17 @@
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
 #include "../../live/latency/latencychecks.h"
 #include "../multipath/vmsupport.h"
+#include "charts/latencyheatmap.h"
+#include "charts/latencyview.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/dmstatslatency.h"
+#include "stats/sampler.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QJsonArray>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <unistd.h>
@@ -54,6 +60,7 @@ private Q_SLOTS:
     void mapAndPathsAccountForEveryIo();
     void dmStatsOnLinearMapAgreesWithDmstats();
     void dmStatsRefusesRequestBasedMap();
+    void latencyTabCountsLinearMapWithDmStats();
     void cleanupTestCase();
 
 private:
@@ -291,6 +298,72 @@ void TestVmLatency::dmStatsRefusesRequestBasedMap()
     QCOMPARE(statsList(m_lab.map), before);
 }
 
+// The Latency tab on a linear map: the button plans, the question shows the plan, Yes creates the region; the heat
+// map charts every I/O fio did; another selection deletes the region.
+void TestVmLatency::latencyTabCountsLinearMapWithDmStats()
+{
+    const QString map = u"dmtune-lintab"_s;
+    const QString path = m_lab.paths.value(0);
+    vm::Run r = vm::run(u"dmsetup"_s,
+        { u"create"_s, map, u"--table"_s,
+            u"0 %1 linear /dev/%2 0"_s.arg(m_sys.readOr(u"block/%1/size"_s.arg(path)), path) });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString dm
+        = vm::run(u"dmsetup"_s, { u"info"_s, u"-c"_s, u"--noheadings"_s, u"-o"_s, u"blkdevname"_s, map }).out.trimmed();
+    Sampler sampler(m_sys);
+    sampler.setWatched({ dm });
+    QVERIFY(sampler.setInterval(300));
+    LatencyView view;
+    connect(&sampler, &Sampler::samplesAvailable, &view, &LatencyView::onBatch);
+    view.setDevices({ { dm, map } });
+    QCOMPARE(view.dmStatsCandidates(), QStringList { dm });
+    QSignalSpy planned(&view, &LatencyView::dmStatsPlanned);
+    QSignalSpy started(&view, &LatencyView::dmStatsStarted);
+    view.planDmStats();
+    QVERIFY(planned.wait(20000));
+    const auto plan = planned.first().first().value<OperationPlan>();
+    QVERIFY2(plan.runnable(), qPrintable(plan.refusals.join(u'\n')));
+    QVERIFY(statsList(map).trimmed().isEmpty()); // planning created nothing
+    auto *question = view.findChild<QMessageBox *>();
+    QVERIFY(question);
+    QVERIFY2(question->informativeText().contains(u"create a dm-stats region over all of"_s),
+        qPrintable(question->informativeText()));
+    question->button(QMessageBox::Yes)->click();
+    QVERIFY(started.wait(20000));
+    QCOMPARE(started.first().first().toBool(), true);
+    QVERIFY(view.countsWithDmStats());
+    const QString ours = u" dmtune dmtune-instance=%1."_s.arg(::getpid());
+    QVERIFY2(statsList(map).contains(ours), qPrintable(statsList(map)));
+
+    sampler.start();
+    LatencyHeatMap *chart = view.heatMap(dm);
+    QVERIFY(chart);
+    QTRY_VERIFY_WITH_TIMEOUT(chart->intervalCount() >= 1, 15000);
+    QProcess fio; // the event loop runs meanwhile: the sampler ticks, the reads run on their jobs
+    fio.start(u"fio"_s, fioRandomArgs(u"/dev/"_s + dm, u"randread"_s, 3, 4));
+    QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
+    QCOMPARE(fio.exitCode(), 0);
+    const qint64 fioCount = fioIos(fio.readAllStandardOutput(), u"read"_s);
+    const auto charted = [chart] {
+        quint64 ios = 0;
+        for (int i = 0; i < chart->intervalCount(); ++i)
+            ios += chart->intervalIos(i);
+        return ios;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(charted(), quint64(fioCount), 15000);
+    qInfo("Latency tab, dm-stats on %s: fio %lld I/Os, charted %llu over %d intervals", qPrintable(dm), fioCount,
+        charted(), chart->intervalCount());
+    QVERIFY(chart->intervalCount() >= 5); // 3 s of fio at 300 ms ticks (slower under emulation)
+    sampler.stop();
+
+    // Another selection: the region goes (on a job).
+    view.setDevices({});
+    QVERIFY(!view.countsWithDmStats());
+    QTRY_VERIFY_WITH_TIMEOUT(!statsList(map).contains(ours), 15000);
+    r = vm::run(u"dmsetup"_s, { u"remove"_s, map });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+}
+
 void TestVmLatency::cleanupTestCase()
 {
     if (!m_ndelay.isEmpty())
@@ -298,5 +371,5 @@ void TestVmLatency::cleanupTestCase()
     m_lab.restore(m_sys);
 }
 
-QTEST_GUILESS_MAIN(TestVmLatency)
+QTEST_MAIN(TestVmLatency)
 #include "tst_vm_latency.moc"
