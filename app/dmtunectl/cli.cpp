@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "discovery/sysfscapture.h"
+#include "util/printable.h"
 
 namespace dmtune::cli {
 
@@ -61,22 +62,23 @@ bool refuseCapturedTree(
 
 int fail(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << message << '\n';
+    // A message may quote what it refuses (a file's strings, a device name): never as terminal control sequences.
+    io.err << "dmtunectl: " << printableLines(message) << '\n';
     io.err.flush();
     return ExitFailure;
 }
 
 int usageError(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << message << "\n(see dmtunectl " << (io.command.isEmpty() ? QString() : io.command + u' ')
-           << "--help)\n";
+    io.err << "dmtunectl: " << printableLines(message) << "\n(see dmtunectl "
+           << (io.command.isEmpty() ? QString() : io.command + u' ') << "--help)\n";
     io.err.flush();
     return ExitUsage;
 }
 
 int badArgument(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << message << '\n';
+    io.err << "dmtunectl: " << printableLines(message) << '\n';
     io.err.flush();
     return ExitUsage;
 }

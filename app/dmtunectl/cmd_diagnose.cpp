@@ -1,5 +1,6 @@
 // dmtunectl diagnose: the diagnosis rules (core/diagnosis) over the maps' configuration and one measured interval.
 #include "cli.h"
+#include "util/printable.h"
 
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/recordeddiagnosis.h"
@@ -147,10 +148,16 @@ int diagnoseRecording(const QString &file, const QStringList &maps, bool json, S
                 { QStringLiteral("from"), time(recorded->from) }, { QStringLiteral("to"), time(recorded->to) } });
         io.out << QJsonDocument(doc).toJson(QJsonDocument::Indented);
     } else {
-        io.out << "recording " << recording->displayName() << " (host " << recording->meta.host << ", kernel "
-               << recording->meta.kernel << "): " << recorded->window << ", " << time(recorded->from) << " to "
-               << time(recorded->to) << '\n';
-        printText(input, findings, io.out);
+        // The recording's strings (its title, host, map and path names) are the file's: shown as text, never as
+        // terminal control sequences.
+        QString text;
+        QTextStream buffer(&text);
+        buffer << "recording " << printable(recording->displayName()) << " (host " << printable(recording->meta.host)
+               << ", kernel " << printable(recording->meta.kernel) << "): " << recorded->window << ", "
+               << time(recorded->from) << " to " << time(recorded->to) << '\n';
+        printText(input, findings, buffer);
+        buffer.flush();
+        io.out << printableLines(text);
     }
     io.out.flush();
     return ExitOk;

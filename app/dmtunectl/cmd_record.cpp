@@ -1,5 +1,6 @@
 // dmtunectl record show REC [--json]: what a recording holds, and its per-device statistics over the workload.
 #include "cli.h"
+#include "util/printable.h"
 
 #include "latency/latencyformat.h"
 #include "recordings/comparison.h"
@@ -81,12 +82,13 @@ QJsonObject recordingJson(const Recording &rec, const Comparison &stats)
 
 void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
 {
-    out << rec.displayName() << " (" << rec.path << ", format v" << rec.formatVersion << ")\n";
-    out << "  host " << rec.meta.host << ", kernel " << rec.meta.kernel << '\n';
+    // Every string of the file is the file's: printable() shows a newline or an escape sequence in it as text.
+    out << printable(rec.displayName()) << " (" << printable(rec.path) << ", format v" << rec.formatVersion << ")\n";
+    out << "  host " << printable(rec.meta.host) << ", kernel " << printable(rec.meta.kernel) << '\n';
     out << "  " << QDateTime::fromMSecsSinceEpoch(qint64(rec.startSeconds() * 1000), Qt::UTC).toString(Qt::ISODate)
         << ", " << QString::number(rec.endSeconds() - rec.startSeconds(), 'f', 1) << " s at "
         << rec.meta.intervalSeconds << " s\n";
-    out << "  devices: " << rec.deviceNames().join(QStringLiteral(", ")) << '\n';
+    out << "  devices: " << printable(rec.deviceNames().join(QStringLiteral(", "))) << '\n';
     out << "  " << rec.batches.size() << " batches, " << rec.deviceSamples << " device-samples, " << rec.fileBytes
         << " bytes (" << QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1)
         << " per device-sample in sample frames, " << QString::number(rec.bytesPerDeviceSample(), 'f', 1)
@@ -96,23 +98,26 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
                                    : ", not finished")
         << '\n';
     for (const RecordedEvent &m : rec.markers)
-        out << "  marker +" << QString::number(m.time - rec.startSeconds(), 'f', 1) << " s: " << m.text << '\n';
+        out << "  marker +" << QString::number(m.time - rec.startSeconds(), 'f', 1) << " s: " << printable(m.text)
+            << '\n';
     for (const RecordedEvent &n : rec.notes)
-        out << "  note +" << QString::number(n.time - rec.startSeconds(), 'f', 1) << " s: " << n.text << '\n';
+        out << "  note +" << QString::number(n.time - rec.startSeconds(), 'f', 1) << " s: " << printable(n.text)
+            << '\n';
     for (const RecordedFioResult &f : rec.fioResults) {
-        out << "  fio: " << shellCommandLine(f.argv) << '\n';
+        out << "  fio: " << printable(shellCommandLine(f.argv)) << '\n';
         for (const FioDirectionSummary &s : summarizeFioResult(f.result))
-            out << "    " << s.job << ' ' << s.direction << ": " << QString::number(s.iops, 'f', 0) << " IOPS, "
-                << QString::number(s.bandwidthKiB, 'f', 0) << " KiB/s, clat mean "
-                << QString::number(s.clatMeanUs, 'f', 1) << " us, p99 " << QString::number(s.clatP99Us, 'f', 1)
-                << " us\n";
+            out << "    " << printable(s.job) << ' ' << printable(s.direction) << ": "
+                << QString::number(s.iops, 'f', 0) << " IOPS, " << QString::number(s.bandwidthKiB, 'f', 0)
+                << " KiB/s, clat mean " << QString::number(s.clatMeanUs, 'f', 1) << " us, p99 "
+                << QString::number(s.clatP99Us, 'f', 1) << " us\n";
     }
     out << "  workload statistics (mean / p50 / p95 / max):\n";
     for (const ComparisonRow &row : stats.rows) {
         if (const auto &s = row.stats.value(0)) {
-            out << "    " << row.slot.leftJustified(8) << ' ' << MetricCatalog::column(row.metric).leftJustified(11)
-                << QString::number(s->mean, 'f', 2) << " / " << QString::number(s->p50, 'f', 2) << " / "
-                << QString::number(s->p95, 'f', 2) << " / " << QString::number(s->max, 'f', 2) << '\n';
+            out << "    " << printable(row.slot).leftJustified(8) << ' '
+                << MetricCatalog::column(row.metric).leftJustified(11) << QString::number(s->mean, 'f', 2) << " / "
+                << QString::number(s->p50, 'f', 2) << " / " << QString::number(s->p95, 'f', 2) << " / "
+                << QString::number(s->max, 'f', 2) << '\n';
         }
     }
     const QHash<QString, DeviceLatency> latencies = workloadLatency(rec);
@@ -121,7 +126,8 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
     out << "  workload latency (block-layer probe, us):\n    " << latencyformat::summaryHeader();
     for (const QString &name : rec.deviceNames()) {
         if (const auto l = latencies.constFind(name); l != latencies.constEnd())
-            out << "    " << latencyformat::summaryRows(name, *l).replace(u'\n', QStringLiteral("\n    ")).chopped(4);
+            out << "    "
+                << latencyformat::summaryRows(printable(name), *l).replace(u'\n', QStringLiteral("\n    ")).chopped(4);
     }
 }
 

@@ -14,6 +14,7 @@
 #include "fakedevicemapper.h"
 #include "multipathfixture.h"
 #include "params/catalog.h"
+#include "util/printable.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -512,6 +513,60 @@ private Q_SLOTS:
             QCOMPARE(d.value(QLatin1String("wrqm"))[QLatin1String("max")].toDouble(-1), 0.0);
             QCOMPARE(d.value(QLatin1String("wrqm"))[QLatin1String("intervals")].toInt(), 10);
         }
+    }
+
+    void printableEscapes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("shownAsLines");
+        const auto s = [](const char16_t *t) { return QString::fromUtf16(t); };
+        QTest::newRow("plain, UTF-8 and an emoji stay")
+            << s(u"mpatha µs ä 😀") << s(u"mpatha µs ä 😀") << s(u"mpatha µs ä 😀");
+        QTest::newRow("window title (OSC)")
+            << s(u"\x1b]0;pwned\x07") << s(u"\\x1b]0;pwned\\x07") << s(u"\\x1b]0;pwned\\x07");
+        QTest::newRow("clear screen (CSI)") << s(u"a\x1b[2Jb") << s(u"a\\x1b[2Jb") << s(u"a\\x1b[2Jb");
+        QTest::newRow("8-bit CSI (C1)") << s(u"a\u009b2Jb") << s(u"a\\x9b2Jb") << s(u"a\\x9b2Jb");
+        QTest::newRow("DEL and NUL") << s(u"a\x7f") + QChar(0) << s(u"a\\x7f\\x00") << s(u"a\\x7f\\x00");
+        QTest::newRow("bidi override (Cf)") << s(u"txt\u202Eexe") << s(u"txt\\u202eexe") << s(u"txt\\u202eexe");
+        QTest::newRow("zero width space and tag (Cf)")
+            << s(u"a\u200Bb\U000E0001") << s(u"a\\u200bb\\U000e0001") << s(u"a\\u200bb\\U000e0001");
+        QTest::newRow("newline and tab") << s(u"a\nb\tc") << s(u"a\\x0ab\\x09c") << s(u"a\nb\tc");
+        QTest::newRow("a lone surrogate") << QString(QChar(0xd800)) + s(u"x") << s(u"\\ud800x") << s(u"\\ud800x");
+    }
+
+    void printableEscapes()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, shown);
+        QFETCH(QString, shownAsLines);
+        QCOMPARE(printable(text), shown);
+        QCOMPARE(printableLines(text), shownAsLines);
+    }
+
+    // A recording's strings are the file's: record show and diagnose --recording print them as text, never as
+    // terminal control sequences, and a newline in a title cannot forge a line.
+    void recordingStringsNeverReachTheTerminalRaw()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("hostile.dmrec"));
+        const QString title = QString::fromUtf16(u"\x1b]0;pwned\x07\x1b[2J\nhost evil\u202Etxt");
+        test::writeSyntheticRecording(path, title, { QString::fromUtf16(u"sd\x1b[31ma"), QStringLiteral("sdb") }, 3);
+        for (const QStringList &args : { QStringList { QStringLiteral("record"), QStringLiteral("show"), path },
+                 QStringList { QStringLiteral("diagnose"), QStringLiteral("--recording"), path } }) {
+            const Run r = dmtunectl(args);
+            for (const QString &stream : { r.out, r.err }) {
+                QVERIFY2(
+                    !stream.contains(QChar(0x1b)) && !stream.contains(QChar(0x07)) && !stream.contains(QChar(0x202e)),
+                    qPrintable(args.join(u' ')));
+            }
+            QVERIFY2((r.out + r.err).contains(QLatin1String("\\x1b")) || args.first() == QLatin1String("diagnose"),
+                qPrintable(r.out + r.err));
+        }
+        const Run shown = dmtunectl({ QStringLiteral("record"), QStringLiteral("show"), path });
+        QVERIFY2(shown.out.startsWith(QLatin1String("\\x1b]0;pwned\\x07\\x1b[2J\\x0ahost evil\\u202etxt (")),
+            qPrintable(shown.out));
+        QVERIFY(!shown.out.contains(QLatin1String("\nhost evil")));
+        QVERIFY2(shown.out.contains(QLatin1String("sd\\x1b[31ma")), qPrintable(shown.out));
     }
 };
 
