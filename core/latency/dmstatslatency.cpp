@@ -1,6 +1,7 @@
 #include "latency/dmstatslatency.h"
 
 #include "dm/dmlibrary.h"
+#include "latency/latencystream.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QJsonArray>
@@ -22,25 +23,17 @@ struct StatsDeleter {
 };
 using StatsHandle = std::unique_ptr<dm_stats, StatsDeleter>;
 
-struct DeviceNumber {
-    quint32 major = 0;
-    quint32 minor = 0;
-};
-
-Result<DeviceNumber> deviceNumberOf(const SysfsRoot &root, const QString &device)
+// The map's device number, as the probe looks devices up.
+Result<BlockDeviceNumber> deviceNumberOf(const SysfsRoot &root, const QString &device)
 {
-    const auto text = root.read(QStringLiteral("block/%1/dev").arg(device));
-    const QStringList parts = text ? text.value().split(QLatin1Char(':')) : QStringList();
-    bool majorOk = false;
-    bool minorOk = false;
-    const DeviceNumber number { parts.value(0).toUInt(&majorOk), parts.value(1).toUInt(&minorOk) };
-    if (parts.size() != 2 || !majorOk || !minorOk)
-        return Result<DeviceNumber>::failure(QStringLiteral("%1: no device number in sysfs").arg(device));
-    return number;
+    const auto numbers = latencyDeviceNumbers(root, { device });
+    if (!numbers)
+        return Result<BlockDeviceNumber>::failure(numbers.errorMessage());
+    return numbers->constFirst();
 }
 
 // A handle bound to the device; the caller holds dmLibraryMutex().
-StatsHandle boundHandle(DeviceNumber number)
+StatsHandle boundHandle(BlockDeviceNumber number)
 {
     StatsHandle stats(dm_stats_create(DmStatsProgramId));
     if (stats && !dm_stats_bind_devno(stats.get(), int(number.major), int(number.minor)))
@@ -55,7 +48,7 @@ QString failure(const QString &device, const QString &what, const DmLogCapture &
         .arg(device, what, details.isEmpty() ? QString() : QStringLiteral(": ") + details);
 }
 
-Result<QList<DmStatsRegion>> listRegions(const QString &device, DeviceNumber number)
+Result<QList<DmStatsRegion>> listRegions(const QString &device, BlockDeviceNumber number)
 {
     QMutexLocker lock(&dmLibraryMutex());
     DmLogCapture log;
@@ -125,7 +118,7 @@ std::array<uint64_t, latencybuckets::Count> histogramBoundsNs()
     return bounds;
 }
 
-Status deleteRegion(const QString &device, DeviceNumber number, quint64 id)
+Status deleteRegion(const QString &device, BlockDeviceNumber number, quint64 id)
 {
     QMutexLocker lock(&dmLibraryMutex());
     DmLogCapture log;
@@ -135,7 +128,7 @@ Status deleteRegion(const QString &device, DeviceNumber number, quint64 id)
     return Status::success();
 }
 
-Result<quint64> createRegion(const QString &device, DeviceNumber number, const DmStatsInstance &instance)
+Result<quint64> createRegion(const QString &device, BlockDeviceNumber number, const DmStatsInstance &instance)
 {
     QMutexLocker lock(&dmLibraryMutex());
     DmLogCapture log;

@@ -1,8 +1,5 @@
 #include "latency/helperlatencystream.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-
 namespace dmtune {
 
 HelperLatencyStream::HelperLatencyStream(HelperLatencyProbe::Command command, QObject *parent)
@@ -60,11 +57,7 @@ void HelperLatencyStream::onReadyRead()
     while (m_process.canReadLine() && !m_failed) {
         const QByteArray line = m_process.readLine(latencyStreamMaxLine);
         m_waiting = false;
-        if (const QJsonObject o = QJsonDocument::fromJson(line).object(); o.contains(QLatin1String("error"))) {
-            fail(o.value(QLatin1String("error")).toString());
-            return;
-        }
-        auto reading = parseLatencyReading(line);
+        auto reading = parseHelperLatencyLine(line);
         if (!reading) {
             fail(reading.errorMessage());
             return;

@@ -160,6 +160,13 @@ Result<LatencyReading> parseLatencyReading(const QByteArray &line)
     return reading;
 }
 
+Result<LatencyReading> parseHelperLatencyLine(const QByteArray &line)
+{
+    if (const QJsonObject o = QJsonDocument::fromJson(line).object(); o.contains(QLatin1String("error")))
+        return Result<LatencyReading>::failure(o.value(QLatin1String("error")).toString());
+    return parseLatencyReading(line);
+}
+
 QByteArray latencyWatchLine(const QList<BlockDeviceNumber> &devices)
 {
     QByteArray line = "watch";
@@ -290,9 +297,7 @@ Result<LatencyReading> HelperLatencyProbe::read()
             return R::failure(QStringLiteral("the privileged helper's line is too long"));
     }
     const QByteArray line = m_process.readLine(latencyStreamMaxLine);
-    if (const QJsonObject o = QJsonDocument::fromJson(line).object(); o.contains(QLatin1String("error")))
-        return R::failure(o.value(QLatin1String("error")).toString());
-    return parseLatencyReading(line);
+    return parseHelperLatencyLine(line);
 }
 
 } // namespace dmtune

@@ -38,6 +38,8 @@ Result<QList<BlockDeviceNumber>> parseLatencyRequest(const QByteArray &line);
 QByteArray latencyReadingJson(const LatencyReading &reading);
 // Strict: every bucket index in range and in order, counts and sums as integers.
 Result<LatencyReading> parseLatencyReading(const QByteArray &line);
+// A line from the helper: a reading, or its one-line {"error": ...} (the probe cannot load there).
+Result<LatencyReading> parseHelperLatencyLine(const QByteArray &line);
 // "watch 8:16 253:0\n": the devices of a watch line (distinct, at most MaxDevices); an error for any other line.
 QByteArray latencyWatchLine(const QList<BlockDeviceNumber> &devices);
 Result<QList<BlockDeviceNumber>> parseLatencyWatchLine(const QByteArray &line);

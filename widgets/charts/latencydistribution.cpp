@@ -4,8 +4,6 @@
 #include "charts/latencyheatmap.h"
 #include "charts/qcp_p.h"
 
-#include <QVBoxLayout>
-
 #include <cmath>
 
 namespace dmtune {
@@ -14,13 +12,7 @@ LatencyDistributionChart::LatencyDistributionChart(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumHeight(220);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), -1, QFont::Bold)));
+    latencyaxis::setUpPlot(this, m_plot);
     m_plot->xAxis->setLabel(tr("device time"));
     m_plot->yAxis->setLabel(tr("share of the I/O (%)"));
     // The legend on a row of its own under the plot, as the heat map's.

@@ -22,6 +22,17 @@ double coordinate(double us)
     return b - 0.5 + inside;
 }
 
+void setUpPlot(QWidget *chart, QCustomPlot *plot)
+{
+    auto *layout = new QVBoxLayout(chart);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot);
+    chart->setMinimumHeight(220);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(
+        0, 0, new QCPTextElement(plot, QString(), QFont(chart->font().family(), -1, QFont::Bold)));
+}
+
 // Two significant digits: the bounds are powers of two in microseconds, 1024 us reads "1 ms", 8192 us "8.2 ms".
 QString boundLabel(double us)
 {
@@ -52,14 +63,7 @@ LatencyHeatMap::LatencyHeatMap(QWidget *parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumHeight(220);
-
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), -1, QFont::Bold)));
+    latencyaxis::setUpPlot(this, m_plot);
     m_plot->xAxis->setLabel(tr("seconds before the last interval"));
     m_plot->yAxis->setLabel(tr("device time"));
 

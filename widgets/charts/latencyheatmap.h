@@ -23,6 +23,8 @@ namespace latencyaxis {
 double coordinate(double us);
 // "512 µs", "1 ms", "8.2 ms": a bucket bound with two or three significant digits.
 QString boundLabel(double us);
+// Both latency charts' frame: `plot` filling `chart` edge to edge, a bold title row above it.
+void setUpPlot(QWidget *chart, QCustomPlot *plot);
 } // namespace latencyaxis
 
 class LatencyHeatMap : public QWidget {
