@@ -11,6 +11,7 @@
 #include "signalguard.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
+#include "statsource.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -32,7 +33,7 @@ namespace dmtune::cli {
 
 namespace {
 
-enum class Format { Text, Json, Csv };
+using Format = StatFormat;
 
 bool validKernelName(const QString &name)
 {
@@ -106,7 +107,48 @@ struct StatOptions {
     Format format = Format::Text;
     bool histogram = false; // --histogram: the block-layer latency probe beside the counters
     bool dmStats = false; // --dm-stats: every named device through dm-stats (implies histogram)
+    SourceStatRequest source; // --pcp-host, --pcp-archive, --prometheus: a metrics engine's counters instead
 };
+
+// --pcp-host, --pcp-archive, --prometheus and what goes with them; an exit code, or -1.
+int parseSourceOptions(const QCommandLineParser &parser, Streams io, StatOptions *options)
+{
+    SourceStatRequest &source = options->source;
+    source.pcpHost = parser.value(QStringLiteral("pcp-host"));
+    source.pcpArchive = parser.value(QStringLiteral("pcp-archive"));
+    source.prometheusUrl = parser.value(QStringLiteral("prometheus"));
+    source.instance = parser.value(QStringLiteral("instance"));
+    source.start = parser.value(QStringLiteral("start"));
+    source.finish = parser.value(QStringLiteral("finish"));
+    const int engines = int(parser.isSet(QStringLiteral("pcp-host"))) + int(parser.isSet(QStringLiteral("pcp-archive")))
+        + int(parser.isSet(QStringLiteral("prometheus")));
+    if (engines > 1)
+        return usageError(io, QStringLiteral("stat: --pcp-host, --pcp-archive and --prometheus exclude each other"));
+    if ((parser.isSet(QStringLiteral("start")) || parser.isSet(QStringLiteral("finish")))
+        && !parser.isSet(QStringLiteral("pcp-archive")))
+        return usageError(io, QStringLiteral("stat: --start and --finish go with --pcp-archive"));
+    if (parser.isSet(QStringLiteral("instance")) != parser.isSet(QStringLiteral("prometheus")))
+        return usageError(io, QStringLiteral("stat: --prometheus and --instance go together"));
+    if (engines == 0)
+        return -1;
+    for (const QString &option : { QStringLiteral("pcp-host"), QStringLiteral("pcp-archive"),
+             QStringLiteral("prometheus"), QStringLiteral("instance") }) {
+        if (parser.isSet(option) && parser.value(option).trimmed().isEmpty())
+            return usageError(io, QStringLiteral("stat: --%1 needs a value").arg(option));
+    }
+    if (options->histogram)
+        return usageError(io,
+            QStringLiteral("stat: --histogram and --dm-stats probe this machine's kernel: not "
+                           "with a metrics engine's counters"));
+    if (parser.isSet(QStringLiteral("sysfs-root")))
+        return usageError(io, QStringLiteral("stat: --sysfs-root is this machine's: not with a metrics engine"));
+    source.devices = parser.positionalArguments();
+    source.intervalMs = options->intervalMs;
+    source.intervalSet = parser.isSet(QStringLiteral("interval"));
+    source.count = options->count;
+    source.format = options->format;
+    return -1;
+}
 
 // Returns an exit code, or -1 when the options are good.
 int parseStatOptions(
@@ -136,6 +178,29 @@ int parseStatOptions(
                        "refused): one region per map, with program id dmtune, created now and deleted when stat ends; "
                        "stale regions of a dmtune that is no longer running are deleted, other programs' are left. "
                        "Implies --histogram. Needs root.") });
+    parser.addOption({ QStringLiteral("pcp-host"),
+        QStringLiteral("The counters of HOST's pmcd (Performance Co-Pilot; default port 44321) instead of this "
+                       "machine's. DEV names a disk (sda) or a map (dm-0 or its name)."),
+        QStringLiteral("HOST[:PORT]") });
+    parser.addOption({ QStringLiteral("pcp-archive"),
+        QStringLiteral("The counters of a pmlogger archive (its base name, or a directory of archives). Reports "
+                       "follow the archive's own samples; with -i, values interpolated every -i seconds from "
+                       "--start, as pcp iostat -t does."),
+        QStringLiteral("PATH") });
+    parser.addOption({ QStringLiteral("start"),
+        QStringLiteral("With --pcp-archive: where to start, in PCP's -S syntax (\"@ Sat Dec  5 18:00:00 2026\", "
+                       "\"+30s\", \"-5min\")."),
+        QStringLiteral("TIME") });
+    parser.addOption({ QStringLiteral("finish"),
+        QStringLiteral("With --pcp-archive: where to stop, in PCP's -T syntax."), QStringLiteral("TIME") });
+    parser.addOption({ QStringLiteral("prometheus"),
+        QStringLiteral("The counters node_exporter exports, read from a Prometheus server's HTTP API (needs "
+                       "--instance). Reports follow its scrapes; -i is how often it is asked."),
+        QStringLiteral("URL") });
+    parser.addOption({ QStringLiteral("instance"),
+        QStringLiteral("With --prometheus: the node_exporter target, as its instance label says "
+                       "(host:9100)."),
+        QStringLiteral("INSTANCE") });
     addCommonOptions(parser);
     int exitCode = ExitOk;
     if (!parseOrUsage(parser, args, io, &exitCode))
@@ -164,6 +229,10 @@ int parseStatOptions(
         if (!ok || options->count < 1)
             return usageError(io, QStringLiteral("stat: -c takes a positive count"));
     }
+    if (const int code = parseSourceOptions(parser, io, options); code >= 0)
+        return code;
+    if (options->source.any())
+        return -1;
     *root = sysfsRootFrom(parser);
     if (!root->isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("stat: %1: no block directory").arg(root->path(QStringLiteral("block"))));
@@ -190,6 +259,8 @@ int runStat(const QStringList &args, Streams io)
     SysfsRoot root;
     if (const int code = parseStatOptions(parser, args, io, &options, &root); code >= 0)
         return code;
+    if (options.source.any())
+        return runSourceStat(options.source, io);
 
     // A native NVMe head that counts nothing reads 0.00 under load: say why once, before the reports.
     if (!options.devices.isEmpty()) {
@@ -376,40 +447,22 @@ int runStat(const QStringList &args, Streams io)
             }
             rows.append(row);
         }
-        switch (options.format) {
-        case Format::Text:
-            io.out << iostatformat::timestamp(batch.wallMs, iso) << '\n' << iostatformat::textHeader();
-            for (const auto &row : std::as_const(rows))
-                io.out << iostatformat::textRow(row);
-            if (probe || helperProbe || dmStats) {
-                io.out << '\n' << latencyformat::summaryHeader();
-                for (const auto &[name, latency] : std::as_const(latencies))
-                    io.out << latencyformat::summaryRows(name, latency);
-                if (!above.isEmpty()) {
-                    io.out << '\n' << latencyformat::aboveHeader();
-                    for (const auto &[map, t] : std::as_const(above))
-                        io.out << latencyformat::aboveRow(map, t);
-                }
-                io.out << '\n' << latencyformat::bucketHeader();
-                for (const auto &[name, latency] : std::as_const(latencies))
-                    io.out << latencyformat::bucketRows(name, latency);
+        QString latencyText; // text format: the histograms' tables after the rows
+        if (options.format == Format::Text && (probe || helperProbe || dmStats)) {
+            QTextStream text(&latencyText);
+            text << '\n' << latencyformat::summaryHeader();
+            for (const auto &[name, latency] : std::as_const(latencies))
+                text << latencyformat::summaryRows(name, latency);
+            if (!above.isEmpty()) {
+                text << '\n' << latencyformat::aboveHeader();
+                for (const auto &[map, t] : std::as_const(above))
+                    text << latencyformat::aboveRow(map, t);
             }
-            io.out << "\n\n"; // iostat ends each report with two empty lines
-            break;
-        case Format::Json:
-            if (reports > 0)
-                io.out << iostatformat::jsonSeparator();
-            io.out << iostatformat::jsonStatistics(iostatformat::timestamp(batch.wallMs, iso), rows);
-            break;
-        case Format::Csv: {
-            // Local time with its offset: unambiguous, and sorts as text within one offset.
-            const QDateTime local = QDateTime::fromMSecsSinceEpoch(batch.wallMs);
-            const QString stamp = local.toOffsetFromUtc(local.offsetFromUtc()).toString(Qt::ISODateWithMs);
-            for (const auto &row : std::as_const(rows))
-                io.out << iostatformat::csvRow(stamp, row);
-            break;
+            text << '\n' << latencyformat::bucketHeader();
+            for (const auto &[name, latency] : std::as_const(latencies))
+                text << latencyformat::bucketRows(name, latency);
         }
-        }
+        writeStatReport(io.out, options.format, batch.wallMs, iso, rows, reports, latencyText);
         io.out.flush();
         if (++reports == options.count)
             finish(ExitOk);

@@ -49,6 +49,12 @@ QString inflightText(double v, const QString &unknown)
     return std::isnan(v) ? unknown : QString::number(qint64(v));
 }
 
+// A metric the source could not give (a metrics engine without that counter) is NaN: `unknown` in its place.
+QString valueText(double v, const QString &unknown)
+{
+    return std::isnan(v) ? unknown : fixed2(v);
+}
+
 QString jsonString(const QString &s)
 {
     QString out;
@@ -107,9 +113,11 @@ QString timestamp(qint64 wallMs, bool iso)
 
 QString textBanner(const HostInfo &host)
 {
+    // A metrics engine may not say the release, machine or CPU count of its host: "?" rather than a guess.
+    const auto known = [](const QString &text) { return text.isEmpty() ? QStringLiteral("?") : text; };
     return QStringLiteral("%1 %2 (%3) \t%4 \t_%5_\t(%6 CPU)\n")
-        .arg(host.sysname, host.release, host.nodename, host.date, host.machine)
-        .arg(host.cpus);
+        .arg(host.sysname, known(host.release), known(host.nodename), host.date, known(host.machine),
+            host.cpus > 0 ? QString::number(host.cpus) : QStringLiteral("?"));
 }
 
 QString textHeader()
@@ -126,7 +134,7 @@ QString textRow(const DeviceRow &row)
     QString line = row.device.leftJustified(13);
     for (const TextColumn &c : textColumns) {
         line += u' ';
-        line += fixed2(row.metrics[c.metric]).rightJustified(c.width);
+        line += valueText(row.metrics[c.metric], QStringLiteral("-")).rightJustified(c.width);
     }
     line += u'\n';
     return line;
@@ -139,7 +147,9 @@ QString jsonBegin(const HostInfo &host)
     s += tabs(3) + QStringLiteral("\"sysname\": %1,\n").arg(jsonString(host.sysname));
     s += tabs(3) + QStringLiteral("\"release\": %1,\n").arg(jsonString(host.release));
     s += tabs(3) + QStringLiteral("\"machine\": %1,\n").arg(jsonString(host.machine));
-    s += tabs(3) + QStringLiteral("\"number-of-cpus\": %1,\n").arg(host.cpus);
+    s += tabs(3)
+        + QStringLiteral("\"number-of-cpus\": %1,\n")
+              .arg(host.cpus > 0 ? QString::number(host.cpus) : QStringLiteral("null"));
     s += tabs(3) + QStringLiteral("\"date\": %1,\n").arg(jsonString(host.date));
     s += tabs(3) + QStringLiteral("\"statistics\": [\n");
     return s;
@@ -150,7 +160,8 @@ QString jsonDisk(const DeviceRow &row)
     QString s = QStringLiteral("{\"disk_device\": ") + jsonString(row.device);
     for (Metric m : MetricCatalog::jsonOrder()) {
         s += QStringLiteral(", \"") + MetricCatalog::jsonKey(m) + QStringLiteral("\": ");
-        s += isInflight(m) ? inflightText(row.metrics[m], QStringLiteral("null")) : fixed2(row.metrics[m]);
+        s += isInflight(m) ? inflightText(row.metrics[m], QStringLiteral("null"))
+                           : valueText(row.metrics[m], QStringLiteral("null"));
     }
     s += row.extraJson;
     s += u'}';
@@ -195,7 +206,7 @@ QString csvRow(const QString &timestamp, const DeviceRow &row)
     QString s = timestamp + u',' + row.device;
     for (Metric m : MetricCatalog::all()) {
         s += u',';
-        s += isInflight(m) ? inflightText(row.metrics[m], QString()) : fixed2(row.metrics[m]);
+        s += isInflight(m) ? inflightText(row.metrics[m], QString()) : valueText(row.metrics[m], QString());
     }
     s += u'\n';
     return s;

@@ -17,7 +17,7 @@ struct HostInfo {
     QString sysname = QStringLiteral("Linux");
     QString release;
     QString machine;
-    int cpus = 0;
+    int cpus = 0; // 0: unknown (a metrics engine that does not say)
     QString date; // see timestamp()
 };
 

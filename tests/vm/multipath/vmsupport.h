@@ -25,9 +25,16 @@ struct Run {
     bool started = false;
 };
 
-inline Run run(const QString &program, const QStringList &args, int timeoutMs = 120000)
+// env: VAR=VALUE entries over the test's own environment.
+inline Run run(const QString &program, const QStringList &args, int timeoutMs = 120000, const QStringList &env = {})
 {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString &entry : env)
+            e.insert(entry.section(u'=', 0, 0), entry.section(u'=', 1));
+        p.setProcessEnvironment(e);
+    }
     p.start(program, args);
     Run r;
     r.started = p.waitForStarted();
