@@ -56,6 +56,7 @@ int runCapture(const QStringList &args, Streams io); // cmd_capture.cpp
 int runRun(const QStringList &args, Streams io); // cmd_run.cpp
 int runSweep(const QStringList &args, Streams io); // cmd_sweep.cpp
 int runRecord(const QStringList &args, Streams io); // cmd_record.cpp
+int runRecordImport(const QStringList &args, Streams io); // cmd_record_import.cpp: args[0] is "import"
 int runReport(const QStringList &args, Streams io); // cmd_report.cpp (cmd_report_nogui.cpp without the GUI)
 int runVersion(const QStringList &args, Streams io);
 int runPreset(const QStringList &args, Streams io);

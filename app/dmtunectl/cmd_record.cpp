@@ -135,8 +135,14 @@ void printText(const Recording &rec, const Comparison &stats, QTextStream &out)
 
 int runRecord(const QStringList &args, Streams io)
 {
+    if (args.value(1) == QLatin1String("import")) {
+        io.command = QStringLiteral("record import");
+        return runRecordImport(args.mid(1), io);
+    }
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Inspect a recording: dmtunectl record show REC [--json]"));
+    parser.setApplicationDescription(
+        QStringLiteral("Inspect a recording: dmtunectl record show REC [--json]; a PCP archive as one: "
+                       "dmtunectl record import --pcp-archive PATH -o FILE"));
     parser.addPositionalArgument(QStringLiteral("show"), QStringLiteral("the subcommand"));
     parser.addPositionalArgument(QStringLiteral("REC"), QStringLiteral("a recording file"));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("JSON output (with the configuration snapshot).") });

@@ -29,7 +29,7 @@ constexpr Command commands[] = {
     { "run", runRun, "run a fio workload on a device, guarded, with its statistics (--list, --record, --json)" },
     { "sweep", runSweep,
         "fio at every value of one or two tunables, measured, the old values restored (--json, --csv)" },
-    { "record", runRecord, "inspect a recording: record show REC (--json)" },
+    { "record", runRecord, "inspect a recording: record show REC (--json); record import --pcp-archive PATH -o FILE" },
     { "report", runReport, "HTML or PDF report of recordings: report REC... --out FILE.html|FILE.pdf" },
     { "version", runVersion, "versions of Qt, libudev, libdevmapper, fio and the kernel (--json)" },
     { "preset", runPreset, "tuning presets: save, apply (--dry-run), verify, diff, export, list" },

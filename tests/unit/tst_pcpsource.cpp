@@ -3,7 +3,11 @@
 // in PCP's own syntax, interpolation, and what a bad archive or window says. The values asserted are
 // pmdumplog's reading of the same archive. No pmcd needed: libpcp reads archives itself.
 #include "metrics/pcpsource.h"
+#include "metrics/sourcerecording.h"
+#include "recordings/recordingreader.h"
+#include "recordings/recordingreplay.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -46,6 +50,7 @@ private Q_SLOTS:
     void scsiPaths_data();
     void scsiPaths();
     void missingCountersAreUnknown();
+    void archiveAsRecording();
 };
 
 void TestPcpSource::initTestCase()
@@ -207,6 +212,52 @@ void TestPcpSource::missingCountersAreUnknown()
     QVERIFY(std::isnan(m[Metric::DiscardsPerSec]));
     QVERIFY(std::isnan(m[Metric::InflightReads])); // no split given
     QCOMPARE(m[Metric::Utilization], 0.0); // had, and idle
+}
+
+void TestPcpSource::archiveAsRecording()
+{
+    // The archive's intervals, written as a recording and replayed, are the intervals read from the archive.
+    auto direct = PcpSource::openArchive(Archive, {});
+    QVERIFY(direct);
+    const QList<CounterFrame> frames = readAll(*direct.value());
+    auto source = PcpSource::openArchive(Archive, {});
+    QVERIFY(source);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"lab.dmrec"_s);
+    const auto written = recordFromSource(*source.value(), { u"mpatha"_s, u"sda"_s }, path, u"lab"_s);
+    QVERIFY2(written, qPrintable(written.errorMessage()));
+    QCOMPARE(written->devices, (QStringList { u"dm-0"_s, u"sda"_s }));
+    QCOMPARE(written->batches, frames.size() - 1);
+    QCOMPARE(written->gaps, 0);
+
+    const auto recording = readRecording(path);
+    QVERIFY2(recording, qPrintable(recording.errorMessage()));
+    QVERIFY(recording->complete);
+    QCOMPARE(recording->meta.host, u"klab"_s);
+    QCOMPARE(recording->meta.kernel, u"6.1.0-57-amd64"_s);
+    QVERIFY(recording->meta.configuration[u"source"_s][u"description"_s].toString().contains(u"pcp archive"_s));
+    QCOMPARE(recording->meta.configuration[u"source"_s][u"dm_names"_s][u"dm-0"_s].toString(), u"mpatha"_s);
+    const QList<SampleBatch> replayed = replayBatches(recording.value());
+    QCOMPARE(replayed.size(), frames.size() - 1);
+    quint64 reads = 0;
+    for (qsizetype i = 0; i < replayed.size(); ++i) {
+        const SampleBatch expected = batchBetween(frames.at(i), frames.at(i + 1), { u"dm-0"_s, u"sda"_s });
+        QCOMPARE(replayed.at(i).devices.size(), 2);
+        QCOMPARE(replayed.at(i).elapsedSeconds, expected.elapsedSeconds);
+        for (int d = 0; d < 2; ++d) {
+            QCOMPARE(replayed.at(i).devices.at(d).name(), expected.devices.at(d).name());
+            QCOMPARE(replayed.at(i).devices.at(d).deltas.fields, expected.devices.at(d).deltas.fields);
+        }
+        reads += replayed.at(i).devices.at(0).deltas[DiskField::ReadIos];
+    }
+    QCOMPARE(reads, quint64(19043)); // every read of the run, as the archive's last disk.dm.read
+
+    auto unknown = PcpSource::openArchive(Archive, {});
+    QVERIFY(unknown);
+    const auto refused = recordFromSource(*unknown.value(), { u"nosuch"_s }, dir.filePath(u"x.dmrec"_s), {});
+    QVERIFY(!refused);
+    QVERIFY2(refused.errorMessage().contains(u"has no device nosuch"_s), qPrintable(refused.errorMessage()));
+    QVERIFY(!QFile::exists(dir.filePath(u"x.dmrec"_s)));
 }
 
 QTEST_GUILESS_MAIN(TestPcpSource)

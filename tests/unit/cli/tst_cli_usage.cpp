@@ -380,6 +380,35 @@ private Q_SLOTS:
         QTest::newRow("record show without a file")
             << QStringList { QStringLiteral("record"), QStringLiteral("show") } << 2
             << see(QStringLiteral("usage: dmtunectl record show REC [--json]"), QStringLiteral("record"));
+        QTest::newRow("stat from two engines")
+            << QStringList { QStringLiteral("stat"), QStringLiteral("--pcp-host"), QStringLiteral("h"),
+                   QStringLiteral("--prometheus"), QStringLiteral("http://p:9090"), QStringLiteral("--instance"),
+                   QStringLiteral("h:9100") }
+            << 2
+            << see(QStringLiteral("stat: --pcp-host, --pcp-archive and --prometheus exclude each other"),
+                   QStringLiteral("stat"));
+        QTest::newRow("stat --start without an archive")
+            << QStringList { QStringLiteral("stat"), QStringLiteral("--start"), QStringLiteral("+1s") } << 2
+            << see(QStringLiteral("stat: --start and --finish go with --pcp-archive"), QStringLiteral("stat"));
+        QTest::newRow("stat --prometheus without --instance")
+            << QStringList { QStringLiteral("stat"), QStringLiteral("--prometheus"), QStringLiteral("http://p:9090") }
+            << 2 << see(QStringLiteral("stat: --prometheus and --instance go together"), QStringLiteral("stat"));
+        QTest::newRow("stat --pcp-host --histogram")
+            << QStringList { QStringLiteral("stat"), QStringLiteral("--pcp-host"), QStringLiteral("h"),
+                   QStringLiteral("--histogram") }
+            << 2
+            << see(QStringLiteral("stat: --histogram and --dm-stats probe this machine's kernel: not with a metrics "
+                                  "engine's counters"),
+                   QStringLiteral("stat"));
+        QTest::newRow("record import without an archive") << QStringList {
+            QStringLiteral("record"), QStringLiteral("import"), QStringLiteral("-o"), QStringLiteral("x.dmrec")
+        } << 2 << see(QStringLiteral("record import: --pcp-archive PATH is required"), QStringLiteral("record import"));
+        QTest::newRow("record import -i 0")
+            << QStringList { QStringLiteral("record"), QStringLiteral("import"), QStringLiteral("--pcp-archive"),
+                   QStringLiteral("a"), QStringLiteral("-o"), QStringLiteral("x.dmrec"), QStringLiteral("-i"),
+                   QStringLiteral("0") }
+            << 2
+            << see(QStringLiteral("record import: -i takes seconds from 0.1 to 3600"), QStringLiteral("record import"));
     }
 
     void exitStatuses()
