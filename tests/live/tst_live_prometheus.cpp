@@ -190,6 +190,12 @@ void TestLivePrometheus::cleanupTestCase()
     qInfo("test took %lld ms", m_clock.elapsed());
 }
 
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 QString TestLivePrometheus::logTail(const QString &name) const
 {
     QFile log(m_dir.filePath(name));
@@ -268,11 +274,32 @@ void TestLivePrometheus::ratesAreRawSampleDifferences()
             u"--bs=4k"_s, u"--direct=1"_s, u"--ioengine=libaio"_s, u"--iodepth=8"_s, u"--time_based"_s,
             u"--runtime=9"_s, u"--output-format=json"_s, u"--output="_s + fioJson });
     QVERIFY2(fio.waitForStarted(10000), qPrintable(fio.errorString()));
+    // dmtunectl's own report over the same server while fio runs: one per scrape.
+    QProcess stat;
+    stat.setStandardErrorFile(m_dir.filePath(u"stat.err"_s));
+    stat.setStandardOutputFile(m_dir.filePath(u"stat.json"_s));
+    stat.start(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl"),
+        { u"stat"_s, u"--prometheus"_s, m_url, u"--instance"_s, m_instance, u"--json"_s, u"-c"_s, u"3"_s, loop });
     QTest::qWait(2000);
     QVERIFY(observe(m_source->fetch()->timeNs, &first)); // a fresh scrape, seen within a poll
     QVERIFY(observe(first.frame.timeNs + 4'000'000'000LL - 1, &second));
     QVERIFY(fio.waitForFinished(60000));
     QCOMPARE(fio.exitCode(), 0);
+    // It may have ended while fio ran (the event loop saw it go): waitForFinished() is false then.
+    QVERIFY2(stat.state() == QProcess::NotRunning || stat.waitForFinished(30000), qPrintable(logTail(u"stat.err"_s)));
+    QVERIFY2(stat.exitCode() == 0, qPrintable(logTail(u"stat.err"_s)));
+    const QJsonObject statHost = QJsonDocument::fromJson(readFile(m_dir.filePath(u"stat.json"_s)))
+                                     .object()[u"sysstat"_s][u"hosts"_s][0]
+                                     .toObject();
+    QVERIFY(statHost[u"number-of-cpus"_s].isNull()); // the diskstats collector alone says nothing of the CPUs
+    const QJsonArray reports = statHost[u"statistics"_s].toArray();
+    QCOMPARE(reports.size(), 3);
+    for (const QJsonValue &report : reports) {
+        const QJsonObject disk = report[u"disk"_s][0].toObject();
+        QCOMPARE(disk[u"disk_device"_s].toString(), loop);
+        QVERIFY2(disk[u"r/s"_s].toDouble() > 0 && disk[u"w/s"_s].toDouble() > 0,
+            QJsonDocument(disk).toJson().constData()); // each report is an interval of fio's I/O
+    }
     QVERIFY(observe(m_source->fetch()->timeNs, &after)); // the first scrape after fio ended
 
     // 1. The frames are Prometheus' raw samples of those two scrapes.
