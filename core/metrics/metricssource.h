@@ -57,6 +57,13 @@ public:
     virtual Result<CounterFrame> fetch() = 0;
     // An archive read to its end (or --finish): fetch() has nothing more.
     virtual bool atEnd() const { return false; }
+    // The newest sample older than timeNs, where the engine keeps history (Prometheus' range answers): the
+    // rates over the last interval at once, without waiting one interval for a second sample.
+    virtual Result<CounterFrame> fetchBefore(qint64 timeNs)
+    {
+        Q_UNUSED(timeNs);
+        return Result<CounterFrame>::failure(QStringLiteral("%1 keeps no history").arg(description()));
+    }
     virtual SourceHost host() const { return {}; }
 };
 

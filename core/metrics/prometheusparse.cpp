@@ -87,7 +87,7 @@ Result<QJsonArray> resultOfType(const QByteArray &json, QLatin1StringView wanted
 }
 
 // The newest [timestamp, "value"] pair of a matrix series; false when it has none.
-bool newestSample(const QJsonArray &values, Series *out)
+bool newestSample(const QJsonArray &values, qint64 notAfterMs, Series *out)
 {
     bool any = false;
     for (const QJsonValue &v : values) {
@@ -95,6 +95,8 @@ bool newestSample(const QJsonArray &values, Series *out)
         if (pair.size() != 2 || !pair.at(0).isDouble() || !pair.at(1).isString())
             continue;
         const qint64 ms = std::llround(pair.at(0).toDouble() * 1000);
+        if (ms > notAfterMs)
+            continue;
         if (!any || ms >= out->newestMs) {
             out->newestMs = ms;
             out->newestValue = pair.at(1).toString();
@@ -187,7 +189,7 @@ QString prometheusErrorMessage(const QByteArray &json)
     return type.isEmpty() ? u"Prometheus error: %1"_s.arg(text) : u"Prometheus error (%1): %2"_s.arg(type, text);
 }
 
-Result<PrometheusDiskFrame> parsePrometheusDiskFrame(const QByteArray &json, const QString &instance)
+Result<PrometheusDiskFrame> parsePrometheusDiskFrame(const QByteArray &json, const QString &instance, qint64 notAfterMs)
 {
     using R = Result<PrometheusDiskFrame>;
     const Result<QJsonArray> result = resultOfType(json, "matrix"_L1);
@@ -212,7 +214,7 @@ Result<PrometheusDiskFrame> parsePrometheusDiskFrame(const QByteArray &json, con
         }
         if (s.name.startsWith("node_dmmultipath_"_L1))
             out.hasDmMultipath = true;
-        if (!newestSample(entry.toObject().value("values"_L1).toArray(), &s))
+        if (!newestSample(entry.toObject().value("values"_L1).toArray(), notAfterMs, &s))
             continue;
         if (fieldOf.contains(s.name) || s.name == IoNowSeries)
             counters.append(s);

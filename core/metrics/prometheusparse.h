@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <span>
 
 namespace dmtune {
@@ -27,7 +28,10 @@ struct PrometheusDiskFrame {
 // `instance` is the value of the instance label; series of other instances in the answer are ignored.
 // Fails, in one line, on an error answer, bad JSON, a counter that is not a finite non-negative number, or
 // when the instance has no node_disk_* counters in the answer.
-Result<PrometheusDiskFrame> parsePrometheusDiskFrame(const QByteArray &json, const QString &instance);
+// notAfterMs: the newest scrape at or before that time (ms since the epoch) instead, for the scrape before
+// the newest one.
+Result<PrometheusDiskFrame> parsePrometheusDiskFrame(
+    const QByteArray &json, const QString &instance, qint64 notAfterMs = std::numeric_limits<qint64>::max());
 
 // {"status":"error","errorType":"bad_data","error":"..."} -> "Prometheus error (bad_data): ...";
 // an empty string when the answer is not an error answer (or not JSON).

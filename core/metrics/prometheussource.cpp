@@ -251,14 +251,14 @@ void PrometheusSource::readHost()
     m_host.cpus = cpus.size() == 2 ? cpus.at(1).toString().toInt() : 0;
 }
 
-Result<PrometheusDiskFrame> PrometheusSource::query() const
+Result<PrometheusDiskFrame> PrometheusSource::query(qint64 notAfterMs) const
 {
     const QString promql
         = QString(DiskSelector).arg(promqlString(m_instance)) + u"[%1s]"_s.arg(qint64(std::ceil(m_windowSeconds)));
     const Result<QByteArray> body = get(u"/api/v1/query"_s, { { u"query"_s, promql } });
     if (!body)
         return Result<PrometheusDiskFrame>::failure(body.errorMessage());
-    Result<PrometheusDiskFrame> frame = parsePrometheusDiskFrame(*body, m_instance);
+    Result<PrometheusDiskFrame> frame = parsePrometheusDiskFrame(*body, m_instance, notAfterMs);
     if (!frame)
         return Result<PrometheusDiskFrame>::failure(u"Prometheus at %1, instance %2: %3 (in the last %4 s)"_s.arg(
             shown(m_url), printable(m_instance), frame.errorMessage(), QString::number(m_windowSeconds)));
@@ -275,6 +275,15 @@ Result<CounterFrame> PrometheusSource::fetch()
     if (parsed->frame.timeNs != m_last.timeNs) // else: no new scrape yet, the same frame
         m_last = parsed->frame;
     return m_last;
+}
+
+Result<CounterFrame> PrometheusSource::fetchBefore(qint64 timeNs)
+{
+    // The range selector spans several scrapes: the one before is in the same kind of answer.
+    const Result<PrometheusDiskFrame> parsed = query(timeNs / 1'000'000 - 1);
+    if (!parsed)
+        return Result<CounterFrame>::failure(parsed.errorMessage());
+    return parsed->frame;
 }
 
 QString PrometheusSource::description() const

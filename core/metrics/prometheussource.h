@@ -24,6 +24,7 @@ public:
     QStringList limits() const override;
     // The newest scrape; the same frame (same timeNs) again until Prometheus has a newer one.
     Result<CounterFrame> fetch() override;
+    Result<CounterFrame> fetchBefore(qint64 timeNs) override;
     // node_uname_info's nodename, release and machine and the CPUs node_cpu_seconds_total counts, where the
     // instance exports them (the uname and cpu collectors); else the instance's host as the node name.
     SourceHost host() const override { return m_host; }
@@ -46,7 +47,7 @@ public:
 
 private:
     PrometheusSource() = default;
-    Result<PrometheusDiskFrame> query() const;
+    Result<PrometheusDiskFrame> query(qint64 notAfterMs = std::numeric_limits<qint64>::max()) const;
     void readHost();
 
     QUrl m_url; // with any user info (basic auth); shown with toDisplayString(RemovePassword)

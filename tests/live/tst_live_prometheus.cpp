@@ -322,6 +322,15 @@ void TestLivePrometheus::ratesAreRawSampleDifferences()
         }
     }
 
+    // 1b. The scrape before the second, from Prometheus' history (the fleet's first table): raw samples too.
+    const auto previous = m_source->fetchBefore(second.frame.timeNs);
+    QVERIFY2(previous, qPrintable(previous.errorMessage()));
+    const qint64 tb = previous->timeNs / 1'000'000;
+    QVERIFY2(tb > t1 && tb < t2, qPrintable(u"%1 not between %2 and %3"_s.arg(tb).arg(t1).arg(t2)));
+    const RawSeries &rawReads = raw.value(u"node_disk_reads_completed_total"_s);
+    QVERIFY(rawReads.valueAtMs.contains(tb));
+    QCOMPARE(double((*previous->find(loop))[DiskField::ReadIos]), rawReads.valueAtMs.value(tb));
+
     // 2. The rates are the raw differences over the scrape timestamps' difference.
     const SampleBatch batch = batchBetween(first.frame, second.frame, { loop });
     const DeviceSample *sample = batch.find(loop);

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void durations_data();
     void durations();
     void seriesTableCoversEveryCounter();
+    void scrapeBeforeTheNewest();
 };
 
 void TestPrometheusParse::goodFrame_data()
@@ -292,6 +293,28 @@ void TestPrometheusParse::seriesTableCoversEveryCounter()
         fields.insert(int(s.field));
     }
     QCOMPARE(fields.size(), int(DiskFieldCount) - 1);
+}
+
+// The scrape before the newest, from the same answer: what the fleet's first table is computed against.
+void TestPrometheusParse::scrapeBeforeTheNewest()
+{
+    const QByteArray answer = fixture(u"range-two-instances.json"_s);
+    const auto newest = parsePrometheusDiskFrame(answer, u"127.0.0.1:19101"_s);
+    QVERIFY(newest);
+    const auto before = parsePrometheusDiskFrame(answer, u"127.0.0.1:19101"_s, newest->frame.timeNs / 1'000'000 - 1);
+    QVERIFY2(before, qPrintable(before.errorMessage()));
+    QCOMPARE(before->frame.timeNs, qint64(1796496826487) * 1'000'000); // the raw samples' previous timestamp
+    QVERIFY2(before->notes.isEmpty(), qPrintable(before->notes.join(u'\n')));
+    QCOMPARE(before->frame.devices.size(), newest->frame.devices.size());
+    const DiskCounters *then = before->frame.find(u"vda"_s);
+    const DiskCounters *now = newest->frame.find(u"vda"_s);
+    QVERIFY(then && now);
+    // The raw samples at …826.487 (the host was idle: the same as at …827.487).
+    QCOMPARE((*then)[DiskField::ReadIos], quint64(2014842));
+    QCOMPARE((*then)[DiskField::WriteIos], quint64(10624586));
+    QCOMPARE((*then)[DiskField::ReadIos], (*now)[DiskField::ReadIos]);
+    // Nothing older than the answer's first sample: no frame.
+    QVERIFY(!parsePrometheusDiskFrame(answer, u"127.0.0.1:19101"_s, 1796496800000));
 }
 
 QTEST_GUILESS_MAIN(TestPrometheusParse)
