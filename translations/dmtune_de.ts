@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+123"/>
+        <location filename="../app/dmtune/main.cpp" line="+124"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation>Werkbank für Block-Layer- und dm-multipath-Optimierung.</translation>
     </message>
@@ -327,6 +327,11 @@
         <location line="+4"/>
         <source>Show the Explain pane at start: what the diagnosis rules say about the selected map.</source>
         <translation>Beim Start den Bereich „Erklären“ zeigen: was die Diagnoseregeln über die ausgewählte Map sagen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a fleet window over the hosts file FILE (docs/fleet.md).</source>
+        <translation>Ein Flottenfenster über die Hostdatei FILE öffnen (docs/fleet.md).</translation>
     </message>
 </context>
 <context>
@@ -2762,6 +2767,231 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::FleetModel</name>
+    <message>
+        <location filename="../widgets/fleet/fleetmodel.cpp" line="+31"/>
+        <location line="+235"/>
+        <location line="+4"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location line="-114"/>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>waiting for a second sample…</source>
+        <translation>warte auf eine zweite Messung…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · over %2 s</source>
+        <translation>%1 · über %2 s</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 (%2 maps)</source>
+        <translation>%1 (%2 Maps)</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Highest %util: %1</source>
+        <translation>Höchste %util: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Highest await: %1</source>
+        <translation>Höchstes await: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+74"/>
+        <source>Unknown: %1.</source>
+        <translation>Unbekannt: %1.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-22"/>
+        <source>map, %n path(s)</source>
+        <translation>
+            <numerusform>Map, %n Pfad</numerusform>
+            <numerusform>Map, %n Pfade</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>map</source>
+        <translation>Map</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Paths: %1</source>
+        <translation>Pfade: %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Host / device</source>
+        <translation>Host / Gerät</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%util</source>
+        <translation>%util</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>await (ms)</source>
+        <translation>await (ms)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%merged</source>
+        <translation>%zusammengefasst</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>aqu-sz</source>
+        <translation>aqu-sz</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>r/s</source>
+        <translation>r/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>w/s</source>
+        <translation>w/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Failed paths</source>
+        <translation>Ausgefallene Pfade</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No redundancy</source>
+        <translation>Ohne Redundanz</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Time the device was busy (iostat %util); on a host row the highest of its devices.</source>
+        <translation>Zeit, in der das Gerät beschäftigt war (iostat %util); in einer Hostzeile der höchste Wert seiner Geräte.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mean time a read or write took, queue included (iostat await); on a host row the highest.</source>
+        <translation>Mittlere Dauer eines Lese- oder Schreibzugriffs samt Warteschlange (iostat await); in einer Hostzeile der höchste.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reads and writes merged into others, of all requests.</source>
+        <translation>Mit anderen zusammengefasste Lese- und Schreibzugriffe, von allen Anfragen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Average queue size (iostat aqu-sz).</source>
+        <translation>Mittlere Warteschlangenlänge (iostat aqu-sz).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Failed multipath paths, where the source gives path states: %1.</source>
+        <translation>Ausgefallene Multipath-Pfade, wo die Quelle Pfadzustände liefert: %1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Maps with fewer than two paths, counted only where the source gives every map&apos;s paths.</source>
+        <translation>Maps mit weniger als zwei Pfaden, nur gezählt, wo die Quelle die Pfade jeder Map liefert.</translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::FleetWindow</name>
+    <message>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+28"/>
+        <source>Fleet — dmtune</source>
+        <translation>Flotte — dmtune</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Filter hosts and devices</source>
+        <translation>Hosts und Geräte filtern</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How often every host is asked for its counters</source>
+        <translation>Wie oft jeder Host nach seinen Zählern gefragt wird</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Every</source>
+        <translation>Alle</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Select a device to chart it from its host&apos;s source.</source>
+        <translation>Ein Gerät wählen, um es aus der Quelle seines Hosts darzustellen.</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Cannot read %1: %2</source>
+        <translation>Kann %1 nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fleet %1 — dmtune</source>
+        <translation>Flotte %1 — dmtune</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>This source does not say which paths the map has: the map alone is charted.</source>
+        <translation>Diese Quelle sagt nicht, welche Pfade die Map hat: nur die Map wird dargestellt.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+30"/>
+        <source>%n host(s)</source>
+        <translation>
+            <numerusform>%n Host</numerusform>
+            <numerusform>%n Hosts</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 answering, %2 failing</source>
+        <translation>%1 antworten, %2 scheitern</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::IostatTableModel</name>
     <message>
         <location filename="../widgets/charts/iostattablemodel.cpp" line="+78"/>
@@ -2827,7 +3057,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyDistributionChart</name>
     <message>
-        <location filename="../widgets/charts/latencydistribution.cpp" line="+24"/>
+        <location filename="../widgets/charts/latencydistribution.cpp" line="+16"/>
         <source>device time</source>
         <translation>Gerätezeit</translation>
     </message>
@@ -2850,7 +3080,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+63"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+67"/>
         <source>seconds before the last interval</source>
         <translation>Sekunden vor dem letzten Intervall</translation>
     </message>
@@ -3101,7 +3331,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+105"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+107"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3132,18 +3362,18 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+348"/>
+        <location line="+362"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-347"/>
-        <location line="+127"/>
+        <location line="-361"/>
+        <location line="+141"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-82"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="+47"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
@@ -3151,7 +3381,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>&amp;Datei</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Open &amp;fleet…</source>
+        <translation>&amp;Flotte öffnen…</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Open fleet hosts file</source>
+        <translation>Hostdatei der Flotte öffnen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>

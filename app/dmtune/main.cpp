@@ -1,5 +1,6 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
 #include "discovery/sysfscapture.h"
+#include "fleet/fleetwindow.h"
 #include "mainwindow.h"
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
@@ -168,8 +169,11 @@ int main(int argc, char **argv)
     const QCommandLineOption explain(QStringLiteral("explain"),
         QCoreApplication::translate(
             "CommandLine", "Show the Explain pane at start: what the diagnosis rules say about the selected map."));
+    const QCommandLineOption fleet(QStringLiteral("fleet"),
+        QCoreApplication::translate("CommandLine", "Open a fleet window over the hosts file FILE (docs/fleet.md)."),
+        QStringLiteral("FILE"));
     parser.addOptions({ sysfsRoot, screenshot, select, size, tab, sweep, edit, scope, delay, connectTo, sshConfig,
-        remoteProgram, explain });
+        remoteProgram, explain, fleet });
     parser.process(app);
     StartOptions start { parser.value(select), parser.value(tab), parser.value(sweep), parser.values(edit),
         parser.value(scope) };
@@ -221,5 +225,12 @@ int main(int argc, char **argv)
     window.start();
     for (const HostAddress &host : std::as_const(hosts))
         window.openRemoteWindow(host);
+    if (parser.isSet(fleet)) {
+        QString error;
+        if (!FleetWindow::openWindow(parser.value(fleet), &window, &error)) {
+            std::fprintf(stderr, "dmtune: --fleet: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     return app.exec();
 }

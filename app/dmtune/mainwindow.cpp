@@ -12,6 +12,7 @@
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
 #include "experiments/experimentpanel.h"
+#include "fleet/fleetwindow.h"
 #include "jobs/jobtracker.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorypanel.h"
@@ -27,6 +28,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -239,6 +241,20 @@ QMenu *MainWindow::menuNamed(const QString &text) const
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    // File > Open fleet…: many hosts' figures through PCP or Prometheus, from a hosts file (docs/fleet.md).
+    QAction *fleet = file->addAction(tr("Open &fleet…"), this, [this] {
+        auto *dialog = new QFileDialog(this, tr("Open fleet hosts file"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+            QString error;
+            if (!FleetWindow::openWindow(path, this, &error))
+                statusBar()->showMessage(error, 15000);
+        });
+        dialog->open();
+    });
+    fleet->setObjectName(QStringLiteral("openFleetAction"));
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 

@@ -1,0 +1,119 @@
+#include "fleet/fleethosts.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace dmtune {
+
+QString FleetHost::displayName() const
+{
+    if (!label.isEmpty())
+        return label;
+    return kind == Kind::Pcp ? address : instance;
+}
+
+QString FleetHost::identity() const
+{
+    return (kind == Kind::Pcp ? u"pcp "_s : u"prometheus "_s) + address + u' ' + instance;
+}
+
+namespace {
+
+// HOST, HOST:PORT, [V6], [V6]:PORT; PORT 1..65535.
+QString checkPcpHost(const QString &spec)
+{
+    static const QRegularExpression form(uR"(^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:(\d{1,5}))?$)"_s);
+    const QRegularExpressionMatch match = form.match(spec);
+    if (!match.hasMatch())
+        return u"not a host or host:port: %1"_s.arg(spec);
+    if (match.hasCaptured(3)) {
+        const int port = match.captured(3).toInt();
+        if (port < 1 || port > 65535)
+            return u"port out of range (1..65535): %1"_s.arg(spec);
+    }
+    return {};
+}
+
+QString checkPrometheusUrl(const QString &text)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1) || url.host().isEmpty())
+        return u"not an http(s) URL with a host: %1"_s.arg(text);
+    return {};
+}
+
+} // namespace
+
+Result<QList<FleetHost>> parseFleetHosts(QStringView text)
+{
+    QList<FleetHost> hosts;
+    QHash<QString, int> lineOfIdentity;
+    QHash<QString, int> lineOfLabel;
+    int lineNumber = 0;
+    for (QStringView line : text.split(u'\n')) {
+        ++lineNumber;
+        if (const qsizetype hash = line.indexOf(u'#'); hash >= 0)
+            line = line.left(hash);
+        line = line.trimmed();
+        if (line.isEmpty())
+            continue;
+        const auto fail = [lineNumber](const QString &why) {
+            return Result<QList<FleetHost>>::failure(u"line %1: %2"_s.arg(lineNumber).arg(why));
+        };
+        const QStringList words = line.toString().split(QRegularExpression(u"\\s+"_s));
+        FleetHost host;
+        qsizetype labelFrom = 0;
+        if (words[0] == "pcp"_L1) {
+            if (words.size() < 2)
+                return fail(u"pcp needs a HOST[:PORT]"_s);
+            if (const QString why = checkPcpHost(words[1]); !why.isEmpty())
+                return fail(why);
+            host.kind = FleetHost::Kind::Pcp;
+            host.address = words[1];
+            labelFrom = 2;
+        } else if (words[0] == "prometheus"_L1) {
+            if (words.size() < 3)
+                return fail(u"prometheus needs a URL and an INSTANCE"_s);
+            if (const QString why = checkPrometheusUrl(words[1]); !why.isEmpty())
+                return fail(why);
+            host.kind = FleetHost::Kind::Prometheus;
+            host.address = words[1];
+            host.instance = words[2];
+            labelFrom = 3;
+        } else {
+            return fail(u"unknown kind \"%1\" (pcp or prometheus)"_s.arg(words[0]));
+        }
+        host.label = words.mid(labelFrom).join(u' ');
+        if (const int first = lineOfIdentity.value(host.identity()); first > 0)
+            return fail(u"the same host as line %1"_s.arg(first));
+        if (const int first = lineOfLabel.value(host.displayName()); first > 0)
+            return fail(u"the same name as line %1: %2"_s.arg(first).arg(host.displayName()));
+        lineOfIdentity.insert(host.identity(), lineNumber);
+        lineOfLabel.insert(host.displayName(), lineNumber);
+        hosts.append(host);
+    }
+    return hosts;
+}
+
+QList<FleetHost> fleetHostsFromPrometheusInstances(const QString &url, const QStringList &instances)
+{
+    QList<FleetHost> hosts;
+    QSet<QString> seen;
+    for (const QString &instance : instances) {
+        if (instance.isEmpty() || seen.contains(instance))
+            continue;
+        seen.insert(instance);
+        FleetHost host;
+        host.kind = FleetHost::Kind::Prometheus;
+        host.address = url;
+        host.instance = instance;
+        hosts.append(host);
+    }
+    return hosts;
+}
+
+} // namespace dmtune
