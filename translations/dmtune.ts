@@ -1038,7 +1038,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+28"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+31"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3720,8 +3720,28 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+11"/>
-        <location line="+27"/>
+        <location line="+52"/>
         <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>Open &amp;PCP archive…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reading the PCP archive %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>read PCP archive %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The archive is the recording %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4816,6 +4836,74 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+50"/>
         <source>%1: %2 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::PcpArchiveDialog</name>
+    <message>
+        <location filename="../widgets/fleet/pcparchivedialog.cpp" line="+25"/>
+        <source>Open PCP archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>/var/log/pcp/pmlogger/HOST/20261205</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the archive&apos;s start (or @ Sat Dec  5 14:00:00 2026, +10min)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the archive&apos;s end (or @ time, +30min after the start, -5min before the end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate every</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Archive:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finish:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>PCP archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PCP archives (*.meta *.index *.0 *.meta.xz *.0.xz);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

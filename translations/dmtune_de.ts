@@ -1038,7 +1038,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+28"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+31"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
     </message>
@@ -3723,9 +3723,29 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+11"/>
-        <location line="+27"/>
+        <location line="+52"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="-46"/>
+        <source>Open &amp;PCP archive…</source>
+        <translation>&amp;PCP-Archiv öffnen…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Reading the PCP archive %1…</source>
+        <translation>Das PCP-Archiv %1 wird gelesen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>read PCP archive %1</source>
+        <translation>PCP-Archiv %1 lesen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The archive is the recording %1</source>
+        <translation>Das Archiv ist jetzt die Aufzeichnung %1</translation>
     </message>
     <message>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="-129"/>
@@ -4820,6 +4840,74 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+50"/>
         <source>%1: %2 failed</source>
         <translation>%1: %2 fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>dmtune::PcpArchiveDialog</name>
+    <message>
+        <location filename="../widgets/fleet/pcparchivedialog.cpp" line="+25"/>
+        <source>Open PCP archive</source>
+        <translation>PCP-Archiv öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>/var/log/pcp/pmlogger/HOST/20261205</source>
+        <translation>/var/log/pcp/pmlogger/HOST/20261205</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the archive&apos;s start (or @ Sat Dec  5 14:00:00 2026, +10min)</source>
+        <translation>der Anfang des Archivs (oder @ Sat Dec  5 14:00:00 2026, +10min)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the archive&apos;s end (or @ time, +30min after the start, -5min before the end)</source>
+        <translation>das Ende des Archivs (oder @ Zeit, +30min nach dem Anfang, -5min vor dem Ende)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Interpolate every</source>
+        <translation>Interpolieren alle</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Archive:</source>
+        <translation>Archiv:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start:</source>
+        <translation>Anfang:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Finish:</source>
+        <translation>Ende:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples:</source>
+        <translation>Messwerte:</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>PCP archive</source>
+        <translation>PCP-Archiv</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PCP archives (*.meta *.index *.0 *.meta.xz *.0.xz);;All files (*)</source>
+        <translation>PCP-Archive (*.meta *.index *.0 *.meta.xz *.0.xz);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,11 @@
-// MainWindow's recordings: File > Open recording… (replayed into charts), Compare recordings… (overlaid
+// MainWindow's recordings: File > Open recording… (replayed into charts), Open PCP archive… (an archive's span as a
+// recording), Compare recordings… (overlaid
 // charts, statistics with deltas, configuration diff), Export report… (HTML or PDF). Views open as their own
 // windows so that the live Statistics tab keeps running beside them.
 #include "mainwindow.h"
 
+#include "fleet/pcparchivedialog.h"
+#include "jobs/jobtracker.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/compareview.h"
@@ -69,7 +72,32 @@ void MainWindow::setupRecordings()
             });
         });
     });
-    file->insertActions(first, { open, compare, report });
+    // A PCP archive (a support case's) as a recording: read on a job, then the recording view, whose recording
+    // also compares and reports like any other.
+    auto *archive = new QAction(tr("Open &PCP archive…"), file);
+    archive->setObjectName(QStringLiteral("openPcpArchiveAction"));
+    connect(archive, &QAction::triggered, this, [this] {
+        auto *dialog = new PcpArchiveDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            const QString path = dialog->archivePath();
+            const PcpArchiveWindow window = dialog->window();
+            statusBar()->showMessage(tr("Reading the PCP archive %1…").arg(path));
+            m_jobs->start(
+                tr("read PCP archive %1").arg(path),
+                [path, window](JobContext &) { return importPcpArchive(path, window); },
+                [this](const Result<QString> &recording) {
+                    if (!recording) {
+                        statusBar()->showMessage(recording.errorMessage());
+                        return;
+                    }
+                    statusBar()->showMessage(tr("The archive is the recording %1").arg(recording.value()), 15000);
+                    openRecordings({ recording.value() });
+                });
+        });
+        dialog->open();
+    });
+    file->insertActions(first, { open, archive, compare, report });
     file->insertSeparator(first);
 }
 

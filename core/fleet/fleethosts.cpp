@@ -13,12 +13,15 @@ QString FleetHost::displayName() const
 {
     if (!label.isEmpty())
         return label;
-    return kind == Kind::Pcp ? address : instance;
+    return kind == Kind::Pcp ? address : kind == Kind::Local ? u"this machine"_s : instance;
 }
 
 QString FleetHost::identity() const
 {
-    return (kind == Kind::Pcp ? u"pcp "_s : u"prometheus "_s) + address + u' ' + instance;
+    return (kind == Kind::Pcp            ? u"pcp "_s
+                   : kind == Kind::Local ? u"local "_s
+                                         : u"prometheus "_s)
+        + address + u' ' + instance;
 }
 
 namespace {
@@ -84,8 +87,11 @@ Result<QList<FleetHost>> parseFleetHosts(QStringView text)
             host.address = words[1];
             host.instance = words[2];
             labelFrom = 3;
+        } else if (words[0] == "local"_L1) {
+            host.kind = FleetHost::Kind::Local;
+            labelFrom = 1;
         } else {
-            return fail(u"unknown kind \"%1\" (pcp or prometheus)"_s.arg(words[0]));
+            return fail(u"unknown kind \"%1\" (pcp, prometheus or local)"_s.arg(words[0]));
         }
         host.label = words.mid(labelFrom).join(u' ');
         if (const int first = lineOfIdentity.value(host.identity()); first > 0)

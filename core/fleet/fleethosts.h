@@ -10,9 +10,9 @@
 namespace dmtune {
 
 struct FleetHost {
-    enum class Kind { Pcp, Prometheus };
+    enum class Kind { Pcp, Prometheus, Local };
     Kind kind = Kind::Pcp;
-    QString address; // pcp: HOST[:PORT]; prometheus: the server's URL
+    QString address; // pcp: HOST[:PORT]; prometheus: the server's URL; local: empty
     QString instance; // prometheus: the instance label; pcp: empty
     QString label; // as the file names it; empty: displayName() falls back to the address or instance
 
@@ -25,6 +25,7 @@ struct FleetHost {
 // One host per line:
 //   pcp HOST[:PORT] [LABEL]
 //   prometheus URL INSTANCE [LABEL]
+//   local [LABEL]                      (this machine, as the local sampler reads it)
 // LABEL is the rest of the line. `#` starts a comment; blank lines are skipped. A bad line fails the whole file
 // with its line number; the same host twice, or two hosts with one label, too.
 Result<QList<FleetHost>> parseFleetHosts(QStringView text);

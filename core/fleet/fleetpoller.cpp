@@ -1,5 +1,6 @@
 #include "fleet/fleetpoller.h"
 
+#include "metrics/localsource.h"
 #include "metrics/pcpsource.h"
 #include "metrics/prometheussource.h"
 
@@ -10,6 +11,8 @@ namespace dmtune {
 Result<std::shared_ptr<MetricsSource>> FleetPoller::openSource(const FleetHost &host)
 {
     using Opened = Result<std::shared_ptr<MetricsSource>>;
+    if (host.kind == FleetHost::Kind::Local)
+        return std::shared_ptr<MetricsSource>(std::make_shared<LocalMetricsSource>());
     if (host.kind == FleetHost::Kind::Pcp) {
         auto source = PcpSource::openHost(host.address);
         if (!source)

@@ -34,6 +34,11 @@ private Q_SLOTS:
         QTest::newRow("pcp host") << u"pcp db1"_s << QList<FleetHost> { pcp(u"db1"_s) };
         QTest::newRow("pcp host:port label") << u"pcp 127.0.0.1:44321 local pmcd  # here\n"_s
                                              << QList<FleetHost> { pcp(u"127.0.0.1:44321"_s, u"local pmcd"_s) };
+        QTest::newRow("this machine") << u"local"_s
+                                      << QList<FleetHost> { FleetHost { FleetHost::Kind::Local, {}, {}, {} } };
+        QTest::newRow("this machine, labelled")
+            << u"local  lab bench"_s
+            << QList<FleetHost> { FleetHost { FleetHost::Kind::Local, {}, {}, u"lab bench"_s } };
         QTest::newRow("pcp ipv6") << u"pcp [::1]:44321"_s << QList<FleetHost> { pcp(u"[::1]:44321"_s) };
         QTest::newRow("prometheus")
             << u"prometheus http://prom:9090 db1:9100\nprometheus https://prom/sub db2:9100 db two\n"_s
@@ -59,7 +64,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
-        QTest::newRow("unknown kind") << u"# x\nssh db1"_s << u"line 2: unknown kind \"ssh\" (pcp or prometheus)"_s;
+        QTest::newRow("unknown kind") << u"# x\nssh db1"_s
+                                      << u"line 2: unknown kind \"ssh\" (pcp, prometheus or local)"_s;
         QTest::newRow("pcp without host") << u"pcp"_s << u"line 1: pcp needs a HOST[:PORT]"_s;
         QTest::newRow("pcp bad port") << u"pcp db1:70000"_s << u"line 1: port out of range (1..65535): db1:70000"_s;
         QTest::newRow("pcp bad host") << u"\npcp db/1"_s << u"line 2: not a host or host:port: db/1"_s;

@@ -1,0 +1,93 @@
+// File > Open PCP archive…: the dialog's answers, the archive's span written as a recording in the recordings
+// folder (importPcpArchive, on a job in the window), and that recording in the recording view. The archive is
+// the real one tst_vm_pcp recorded (tests/unit/fixtures/pcp/lab: fio on mpatha over sda..sdd).
+#include "fleet/pcparchivedialog.h"
+#include "recordings/recordingreader.h"
+#include "reports/recordingview.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace dmtune;
+using namespace Qt::StringLiterals;
+
+namespace {
+const QString Archive = QStringLiteral(DMTUNE_SOURCE_FIXTURES "/pcp/lab");
+}
+
+class TestPcpArchive : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void dialogAnswers();
+    void archiveBecomesRecording();
+    void badArchiveIsOneLine();
+
+private:
+    QTemporaryDir m_data;
+};
+
+void TestPcpArchive::initTestCase()
+{
+    QVERIFY(m_data.isValid());
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_data.path())); // the recordings folder: the test's own
+    qputenv("TZ", "UTC");
+    qputenv("PCP_DERIVED_CONFIG", "");
+}
+
+void TestPcpArchive::dialogAnswers()
+{
+    PcpArchiveDialog dialog;
+    dialog.findChild<QLineEdit *>(u"archivePath"_s)->setText(u"  "_s + Archive + u" "_s);
+    dialog.findChild<QLineEdit *>(u"archiveStart"_s)->setText(u"+5s"_s);
+    QCOMPARE(dialog.archivePath(), Archive);
+    QCOMPARE(dialog.window().start, u"+5s"_s);
+    QCOMPARE(dialog.window().finish, QString());
+    QCOMPARE(dialog.window().interpolateMs, 0); // the archive's own samples unless asked
+    dialog.findChild<QCheckBox *>()->setChecked(true);
+    dialog.findChild<QDoubleSpinBox *>()->setValue(2.5);
+    QCOMPARE(dialog.window().interpolateMs, 2500);
+}
+
+void TestPcpArchive::archiveBecomesRecording()
+{
+    const auto first = importPcpArchive(Archive + u".meta"_s, { u"+5s"_s, {}, 0 });
+    QVERIFY2(first, qPrintable(first.errorMessage()));
+    QVERIFY2(first->startsWith(m_data.path()), qPrintable(first.value()));
+    QVERIFY(first->endsWith(u"pcp-klab-lab.dmrec"_s));
+    const auto second = importPcpArchive(Archive, {}); // the same archive again: a new name, not overwritten
+    QVERIFY(second);
+    QVERIFY(second->endsWith(u"pcp-klab-lab-2.dmrec"_s));
+
+    const auto span = readRecording(first.value());
+    const auto whole = readRecording(second.value());
+    QVERIFY(span && whole);
+    QCOMPARE(whole->batches.size(), 18); // 19 records
+    QVERIFY(span->batches.size() < whole->batches.size());
+    QVERIFY(span->startSeconds() >= whole->startSeconds() + 5);
+    QCOMPARE(whole->deviceNames(), (QStringList { u"sdc"_s, u"sdb"_s, u"sda"_s, u"sdd"_s, u"dm-0"_s }));
+
+    RecordingView view(whole.value());
+    view.resize(1280, 720);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString summary = view.summaryText();
+    QVERIFY2(summary.contains(u"klab"_s), qPrintable(summary));
+}
+
+void TestPcpArchive::badArchiveIsOneLine()
+{
+    const auto missing = importPcpArchive(m_data.filePath(u"nosuch"_s), {});
+    QVERIFY(!missing);
+    QVERIFY2(missing.errorMessage().startsWith(u"pcp archive "_s), qPrintable(missing.errorMessage()));
+    QVERIFY(!missing.errorMessage().contains(u'\n'));
+    const auto badWindow = importPcpArchive(Archive, { u"not a time"_s, {}, 0 });
+    QVERIFY(!badWindow);
+    QVERIFY2(badWindow.errorMessage().contains(u"--start/--finish"_s), qPrintable(badWindow.errorMessage()));
+}
+
+QTEST_MAIN(TestPcpArchive)
+#include "tst_pcparchive.moc"
