@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+124"/>
+        <location filename="../app/dmtune/main.cpp" line="+123"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2926,7 +2926,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+28"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+29"/>
         <source>Fleet — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2956,7 +2956,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>Cannot read %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2968,6 +2968,21 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+3"/>
         <source>Fleet %1 — dmtune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Open %1 with dmtune&apos;s agent (ssh)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This machine: its own window is the main window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3359,13 +3374,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+362"/>
+        <location line="+378"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-361"/>
-        <location line="+141"/>
+        <location line="-377"/>
+        <location line="+157"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>

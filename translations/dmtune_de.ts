@@ -259,7 +259,7 @@
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../app/dmtune/main.cpp" line="+124"/>
+        <location filename="../app/dmtune/main.cpp" line="+123"/>
         <source>Block-layer and dm-multipath tuning workbench.</source>
         <translation>Werkbank für Block-Layer- und dm-multipath-Optimierung.</translation>
     </message>
@@ -2928,7 +2928,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+28"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+29"/>
         <source>Fleet — dmtune</source>
         <translation>Flotte — dmtune</translation>
     </message>
@@ -2958,7 +2958,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ein Gerät wählen, um es aus der Quelle seines Hosts darzustellen.</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>Cannot read %1: %2</source>
         <translation>Kann %1 nicht lesen: %2</translation>
     </message>
@@ -2971,6 +2971,21 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+3"/>
         <source>Fleet %1 — dmtune</source>
         <translation>Flotte %1 — dmtune</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Open %1 with dmtune&apos;s agent (ssh)…</source>
+        <translation>%1 mit dem Agenten von dmtune öffnen (ssh)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the host</source>
+        <translation>den Host</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This machine: its own window is the main window.</source>
+        <translation>Dieser Rechner: sein eigenes Fenster ist das Hauptfenster.</translation>
     </message>
     <message>
         <location line="+62"/>
@@ -3362,13 +3377,13 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+362"/>
+        <location line="+378"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-361"/>
-        <location line="+141"/>
+        <location line="-377"/>
+        <location line="+157"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>

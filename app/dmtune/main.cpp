@@ -1,6 +1,5 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
 #include "discovery/sysfscapture.h"
-#include "fleet/fleetwindow.h"
 #include "mainwindow.h"
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
@@ -227,7 +226,7 @@ int main(int argc, char **argv)
         window.openRemoteWindow(host);
     if (parser.isSet(fleet)) {
         QString error;
-        if (!FleetWindow::openWindow(parser.value(fleet), &window, &error)) {
+        if (!window.openFleet(parser.value(fleet), &error)) {
             std::fprintf(stderr, "dmtune: --fleet: %s\n", qPrintable(error));
             return 2;
         }

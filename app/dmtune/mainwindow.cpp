@@ -219,6 +219,22 @@ MainWindow::~MainWindow()
     delete m_store;
 }
 
+QWidget *MainWindow::openFleet(const QString &hostsFile, QString *errorMessage)
+{
+    FleetWindow *fleet = FleetWindow::openWindow(hostsFile, this, errorMessage);
+    if (fleet) {
+        fleet->setAgentOpener([this](const QString &hostName) {
+            const Result<HostAddress> address = parseHostAddress(hostName);
+            if (!address) {
+                statusBar()->showMessage(address.errorMessage());
+                return;
+            }
+            openRemoteWindow(address.value());
+        });
+    }
+    return fleet;
+}
+
 void MainWindow::start()
 {
     m_discovery->start();
@@ -248,7 +264,7 @@ void MainWindow::createMenus()
         dialog->setFileMode(QFileDialog::ExistingFile);
         connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
             QString error;
-            if (!FleetWindow::openWindow(path, this, &error))
+            if (!openFleet(path, &error))
                 statusBar()->showMessage(error, 15000);
         });
         dialog->open();

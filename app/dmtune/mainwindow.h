@@ -145,6 +145,9 @@ public:
     // latest. ssh's settings: $DMTUNE_SSH_CONFIG (ssh -F) and $DMTUNE_REMOTE_DMTUNECTL, as dmtunectl --host.
     void showConnectDialog();
     MainWindow *openRemoteWindow(const HostAddress &address, const QByteArray &sudoPassword = {});
+    // A fleet window over a hosts file (File > Open fleet…, --fleet), whose hosts open in a remote window through
+    // the agent from its context menu; null, with the message, when the file cannot be read or parsed.
+    QWidget *openFleet(const QString &hostsFile, QString *errorMessage);
     MainWindow *openRemoteWindow(const HostAddress &address, const SshSettings &ssh, const QByteArray &sudoPassword);
     bool isRemote() const { return m_remote != nullptr; }
     RemoteHost *remoteHost() const { return m_remote; }

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -76,6 +77,8 @@ FleetWindow::FleetWindow(QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_splitter, 1);
 
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &FleetWindow::showContextMenu);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_interval, &QSpinBox::valueChanged, m_poller, &FleetPoller::setIntervalSeconds);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -128,6 +131,38 @@ bool FleetWindow::openHostsFile(const QString &path, QString *errorMessage)
     setWindowTitle(tr("Fleet %1 — dmtune").arg(path));
     setHosts(hosts.value());
     return true;
+}
+
+QString FleetWindow::agentHostName(const FleetHost &host)
+{
+    // HOST, HOST:PORT, [v6]:PORT, or a URL's instance label (host:9100): the host part.
+    QString address = host.kind == FleetHost::Kind::Pcp ? host.address
+        : host.kind == FleetHost::Kind::Prometheus      ? host.instance
+                                                        : QString();
+    if (address.startsWith(u'['))
+        return address.mid(1).section(u']', 0, 0);
+    if (address.count(u':') == 1)
+        address = address.section(u':', 0, 0);
+    return address;
+}
+
+void FleetWindow::showContextMenu(const QPoint &at)
+{
+    const QModelIndex index = m_proxy->mapToSource(m_view->indexAt(at));
+    const int host = index.isValid() ? FleetModel::hostOf(index) : -1;
+    if (host < 0 || host >= m_poller->hosts().size() || !m_agentOpener)
+        return;
+    const QString name = agentHostName(m_poller->hosts().at(host));
+    auto *menu = new QMenu(this); // popped up, not exec'd: no nested event loop
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QAction *open
+        = menu->addAction(tr("Open %1 with dmtune's agent (ssh)…").arg(name.isEmpty() ? tr("the host") : name));
+    open->setObjectName(u"openWithAgent"_s);
+    open->setEnabled(!name.isEmpty());
+    if (name.isEmpty())
+        open->setToolTip(tr("This machine: its own window is the main window."));
+    connect(open, &QAction::triggered, this, [this, name] { m_agentOpener(name); });
+    menu->popup(m_view->viewport()->mapToGlobal(at));
 }
 
 FleetWindow *FleetWindow::openWindow(const QString &path, QWidget *parent, QString *errorMessage)

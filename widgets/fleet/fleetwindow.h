@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -51,10 +52,18 @@ public:
     // Charts the device of a host (its paths beside it where the source names them).
     void showDevice(int host, const QString &device);
 
+    // Where the host also runs dmtune's agent (ssh): its window, with tuning, presets and drift checks, one
+    // click away (the tree's context menu). The opener gets the host's name as ssh would take it.
+    using AgentOpener = std::function<void(const QString &hostName)>;
+    void setAgentOpener(AgentOpener opener) { m_agentOpener = std::move(opener); }
+    // The name ssh takes for a host: PCP's HOST (no port), a Prometheus instance's host; empty for `local`.
+    static QString agentHostName(const FleetHost &host);
+
 private:
     void onFrames(int host, const CounterFrame &prev, const CounterFrame &cur);
     void onCurrentChanged(const QModelIndex &current);
     void updateStatus();
+    void showContextMenu(const QPoint &at);
 
     QLineEdit *m_filter = nullptr;
     QSpinBox *m_interval = nullptr;
@@ -70,6 +79,7 @@ private:
     int m_chartHost = -1;
     QStringList m_chartDevices;
     quint64 m_chartSequence = 0;
+    AgentOpener m_agentOpener;
     FleetPoller *m_poller = nullptr; // a child: its jobs join when the window goes
 };
 

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
@@ -313,6 +314,31 @@ private Q_SLOTS:
         QVERIFY2(!text.isEmpty() && !text.contains(u'\n'), qPrintable(text));
         QVERIFY(!m_window->model()->summary(m_badHost).has_value());
         QCOMPARE(m_window->model()->rowCount(m_window->model()->hostIndex(m_badHost)), 0);
+    }
+
+    // A host's context menu opens it with the agent: the name ssh takes (no port), never for `local`.
+    void hostOpensWithTheAgent()
+    {
+        QVERIFY(m_window);
+        QCOMPARE(FleetWindow::agentHostName({ FleetHost::Kind::Pcp, u"db7:44321"_s, {}, {} }), u"db7"_s);
+        QCOMPARE(FleetWindow::agentHostName({ FleetHost::Kind::Pcp, u"[::1]:44321"_s, {}, {} }), u"::1"_s);
+        QCOMPARE(FleetWindow::agentHostName({ FleetHost::Kind::Prometheus, u"http://p:9090"_s, u"db9:9100"_s, {} }),
+            u"db9"_s);
+        QCOMPARE(FleetWindow::agentHostName({ FleetHost::Kind::Local, {}, {}, {} }), QString());
+        QStringList opened;
+        m_window->setAgentOpener([&opened](const QString &name) { opened.append(name); });
+        QTreeView *view = m_window->view();
+        const QModelIndex host = m_window->proxy()->mapFromSource(m_window->model()->hostIndex(m_badHost));
+        QVERIFY(host.isValid());
+        view->scrollTo(host);
+        Q_EMIT view->customContextMenuRequested(view->visualRect(host).center());
+        QMenu *menu = m_window->findChild<QMenu *>();
+        QVERIFY(menu);
+        QAction *open = menu->findChild<QAction *>(u"openWithAgent"_s);
+        QVERIFY(open && open->isEnabled());
+        open->trigger();
+        QCOMPARE(opened, QStringList { u"db9"_s }); // the unreachable host's instance label, db9:9100
+        menu->close();
     }
 
     void sortsByMaxUtil()
