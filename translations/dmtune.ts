@@ -2926,7 +2926,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+29"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+31"/>
         <source>Fleet — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2956,7 +2956,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+42"/>
+        <source>Listing the Prometheus servers&apos; instances…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Cannot read %1: %2</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2928,7 +2928,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+29"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+31"/>
         <source>Fleet — dmtune</source>
         <translation>Flotte — dmtune</translation>
     </message>
@@ -2958,7 +2958,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ein Gerät wählen, um es aus der Quelle seines Hosts darzustellen.</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+42"/>
+        <source>Listing the Prometheus servers&apos; instances…</source>
+        <translation>Die Instanzen der Prometheus-Server werden aufgelistet…</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Cannot read %1: %2</source>
         <translation>Kann %1 nicht lesen: %2</translation>
     </message>

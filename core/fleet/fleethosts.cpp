@@ -1,5 +1,7 @@
 #include "fleet/fleethosts.h"
 
+#include "metrics/prometheussource.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -13,7 +15,9 @@ QString FleetHost::displayName() const
 {
     if (!label.isEmpty())
         return label;
-    return kind == Kind::Pcp ? address : kind == Kind::Local ? u"this machine"_s : instance;
+    return kind == Kind::Pcp || kind == Kind::PrometheusTargets ? address
+        : kind == Kind::Local                                   ? u"this machine"_s
+                                                                : instance;
 }
 
 QString FleetHost::identity() const
@@ -87,11 +91,19 @@ Result<QList<FleetHost>> parseFleetHosts(QStringView text)
             host.address = words[1];
             host.instance = words[2];
             labelFrom = 3;
+        } else if (words[0] == "prometheus-targets"_L1) {
+            if (words.size() < 2)
+                return fail(u"prometheus-targets needs a URL"_s);
+            if (const QString why = checkPrometheusUrl(words[1]); !why.isEmpty())
+                return fail(why);
+            host.kind = FleetHost::Kind::PrometheusTargets;
+            host.address = words[1];
+            labelFrom = 2;
         } else if (words[0] == "local"_L1) {
             host.kind = FleetHost::Kind::Local;
             labelFrom = 1;
         } else {
-            return fail(u"unknown kind \"%1\" (pcp, prometheus or local)"_s.arg(words[0]));
+            return fail(u"unknown kind \"%1\" (pcp, prometheus, prometheus-targets or local)"_s.arg(words[0]));
         }
         host.label = words.mid(labelFrom).join(u' ');
         if (const int first = lineOfIdentity.value(host.identity()); first > 0)
@@ -120,6 +132,34 @@ QList<FleetHost> fleetHostsFromPrometheusInstances(const QString &url, const QSt
         hosts.append(host);
     }
     return hosts;
+}
+
+QList<FleetHost> expandFleetHosts(const QList<FleetHost> &hosts, QHash<QString, QString> *errors)
+{
+    QList<FleetHost> expanded;
+    QSet<QString> seen;
+    const auto add = [&](const FleetHost &host) {
+        if (!seen.contains(host.identity())) {
+            seen.insert(host.identity());
+            expanded.append(host);
+        }
+    };
+    for (const FleetHost &host : hosts) {
+        if (host.kind != FleetHost::Kind::PrometheusTargets) {
+            add(host);
+            continue;
+        }
+        const Result<QStringList> instances = PrometheusSource::diskInstances(host.address);
+        if (!instances) {
+            if (errors)
+                errors->insert(host.address, instances.errorMessage());
+            add(host);
+            continue;
+        }
+        for (const FleetHost &instance : fleetHostsFromPrometheusInstances(host.address, instances.value()))
+            add(instance);
+    }
+    return expanded;
 }
 
 } // namespace dmtune

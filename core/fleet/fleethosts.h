@@ -1,7 +1,9 @@
 #pragma once
-// The hosts of a fleet, from a hosts file or a Prometheus server's instance list. Pure: text in, values out.
+// The hosts of a fleet, from a hosts file or a Prometheus server's instance list. The parsers are pure (text in,
+// values out); expandFleetHosts() asks the servers.
 #include "util/result.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -10,7 +12,7 @@
 namespace dmtune {
 
 struct FleetHost {
-    enum class Kind { Pcp, Prometheus, Local };
+    enum class Kind { Pcp, Prometheus, Local, PrometheusTargets };
     Kind kind = Kind::Pcp;
     QString address; // pcp: HOST[:PORT]; prometheus: the server's URL; local: empty
     QString instance; // prometheus: the instance label; pcp: empty
@@ -26,6 +28,7 @@ struct FleetHost {
 //   pcp HOST[:PORT] [LABEL]
 //   prometheus URL INSTANCE [LABEL]
 //   local [LABEL]                      (this machine, as the local sampler reads it)
+//   prometheus-targets URL             (every instance of the server with node_disk_* series; expandFleetHosts)
 // LABEL is the rest of the line. `#` starts a comment; blank lines are skipped. A bad line fails the whole file
 // with its line number; the same host twice, or two hosts with one label, too.
 Result<QList<FleetHost>> parseFleetHosts(QStringView text);
@@ -33,5 +36,10 @@ Result<QList<FleetHost>> parseFleetHosts(QStringView text);
 // The instances of a Prometheus server (parsePrometheusTargets' or parsePrometheusVectorInstances' list) as hosts
 // of that server, in the list's order, duplicates once.
 QList<FleetHost> fleetHostsFromPrometheusInstances(const QString &url, const QStringList &instances);
+
+// Every prometheus-targets entry replaced by its server's instances (asked on the network: call it from a job),
+// duplicates of hosts listed before them dropped. An entry whose server does not answer stays, with its error in
+// *errors (by its URL): its row says why.
+QList<FleetHost> expandFleetHosts(const QList<FleetHost> &hosts, QHash<QString, QString> *errors);
 
 } // namespace dmtune

@@ -11,6 +11,13 @@ namespace dmtune {
 Result<std::shared_ptr<MetricsSource>> FleetPoller::openSource(const FleetHost &host)
 {
     using Opened = Result<std::shared_ptr<MetricsSource>>;
+    if (host.kind == FleetHost::Kind::PrometheusTargets) {
+        // Listed when the fleet opened (expandFleetHosts); still here: the server did not answer then.
+        const Result<QStringList> instances = PrometheusSource::diskInstances(host.address);
+        return Opened::failure(instances
+                ? u"the server answers now: open the fleet again to list its %1 instances"_s.arg(instances->size())
+                : instances.errorMessage());
+    }
     if (host.kind == FleetHost::Kind::Local)
         return std::shared_ptr<MetricsSource>(std::make_shared<LocalMetricsSource>());
     if (host.kind == FleetHost::Kind::Pcp) {

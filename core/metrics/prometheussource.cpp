@@ -178,6 +178,24 @@ Result<QByteArray> PrometheusSource::get(const QString &path, const QList<std::p
     }
 }
 
+Result<QStringList> PrometheusSource::diskInstances(const QString &url)
+{
+    const Result<QUrl> checked = checkUrl(url);
+    if (!checked)
+        return Result<QStringList>::failure(checked.errorMessage());
+    PrometheusSource server;
+    server.m_url = *checked;
+    const Result<QByteArray> values
+        = server.get(u"/api/v1/label/instance/values"_s, { { u"match[]"_s, u"{__name__=~\"node_disk_.+\"}"_s } });
+    if (!values)
+        return Result<QStringList>::failure(values.errorMessage());
+    const Result<QStringList> instances = parsePrometheusLabelValues(*values);
+    if (!instances)
+        return Result<QStringList>::failure(
+            u"Prometheus at %1: %2"_s.arg(shown(server.m_url), instances.errorMessage()));
+    return instances;
+}
+
 Result<std::unique_ptr<PrometheusSource>> PrometheusSource::open(const QString &url, const QString &instance)
 {
     using R = Result<std::unique_ptr<PrometheusSource>>;

@@ -42,6 +42,9 @@ public:
     // The URL as it may be shown (no password); failure for anything but http(s)://host[:port][/prefix].
     static Result<QUrl> checkUrl(const QString &url);
     static QString curlVersion(); // "7.88.1"
+    // The instances of the server at `url` that have node_disk_* series (a fleet's hosts), sorted; one line on
+    // failure. Blocks: call it from a job.
+    static Result<QStringList> diskInstances(const QString &url);
     // A PromQL string literal: "..." with backslashes and quotes escaped.
     static QString promqlString(const QString &text);
 

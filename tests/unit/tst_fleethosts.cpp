@@ -39,6 +39,9 @@ private Q_SLOTS:
         QTest::newRow("this machine, labelled")
             << u"local  lab bench"_s
             << QList<FleetHost> { FleetHost { FleetHost::Kind::Local, {}, {}, u"lab bench"_s } };
+        QTest::newRow("a server's targets")
+            << u"prometheus-targets http://prom:9090"_s
+            << QList<FleetHost> { FleetHost { FleetHost::Kind::PrometheusTargets, u"http://prom:9090"_s, {}, {} } };
         QTest::newRow("pcp ipv6") << u"pcp [::1]:44321"_s << QList<FleetHost> { pcp(u"[::1]:44321"_s) };
         QTest::newRow("prometheus")
             << u"prometheus http://prom:9090 db1:9100\nprometheus https://prom/sub db2:9100 db two\n"_s
@@ -64,8 +67,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
-        QTest::newRow("unknown kind") << u"# x\nssh db1"_s
-                                      << u"line 2: unknown kind \"ssh\" (pcp, prometheus or local)"_s;
+        QTest::newRow("unknown kind")
+            << u"# x\nssh db1"_s << u"line 2: unknown kind \"ssh\" (pcp, prometheus, prometheus-targets or local)"_s;
         QTest::newRow("pcp without host") << u"pcp"_s << u"line 1: pcp needs a HOST[:PORT]"_s;
         QTest::newRow("pcp bad port") << u"pcp db1:70000"_s << u"line 1: port out of range (1..65535): db1:70000"_s;
         QTest::newRow("pcp bad host") << u"\npcp db/1"_s << u"line 2: not a host or host:port: db/1"_s;
@@ -73,6 +76,7 @@ private Q_SLOTS:
             << u"prometheus http://p:9090"_s << u"line 1: prometheus needs a URL and an INSTANCE"_s;
         QTest::newRow("prometheus bad url")
             << u"prometheus ftp://p x"_s << u"line 1: not an http(s) URL with a host: ftp://p"_s;
+        QTest::newRow("targets without url") << u"prometheus-targets"_s << u"line 1: prometheus-targets needs a URL"_s;
         QTest::newRow("duplicate host") << u"pcp db1 a\n\npcp db1 b"_s << u"line 3: the same host as line 1"_s;
         QTest::newRow("duplicate label") << u"pcp db1 x\npcp db2 x"_s << u"line 2: the same name as line 1: x"_s;
         QTest::newRow("label equals other's address")

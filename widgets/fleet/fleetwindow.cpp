@@ -16,6 +16,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace dmtune {
@@ -101,6 +103,27 @@ FleetWindow::FleetWindow(QWidget *parent)
 FleetWindow::~FleetWindow() = default;
 
 void FleetWindow::setHosts(const QList<FleetHost> &hosts)
+{
+    const bool hasTargets = std::any_of(hosts.begin(), hosts.end(),
+        [](const FleetHost &host) { return host.kind == FleetHost::Kind::PrometheusTargets; });
+    if (hasTargets) {
+        // The servers' instances are asked on a job; the table fills when they are known.
+        m_status->setText(tr("Listing the Prometheus servers' instances…"));
+        m_jobs.startLatest(
+            u"expand"_s, u"list the Prometheus servers' instances"_s,
+            [hosts](JobContext &) {
+                std::pair<QList<FleetHost>, QHash<QString, QString>> out;
+                out.first = expandFleetHosts(hosts, &out.second);
+                return out;
+            },
+            [this](
+                const std::pair<QList<FleetHost>, QHash<QString, QString>> &expanded) { showHosts(expanded.first); });
+        return;
+    }
+    showHosts(hosts);
+}
+
+void FleetWindow::showHosts(const QList<FleetHost> &hosts)
 {
     m_chartHost = -1;
     m_chartDevices.clear();

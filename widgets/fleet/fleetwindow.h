@@ -4,6 +4,7 @@
 // where the source gives the paths; otherwise the device alone).
 #include "fleet/fleethosts.h"
 #include "fleet/fleetpoller.h"
+#include "jobs/jobtracker.h"
 #include "metrics/metricssource.h"
 
 #include <QWidget>
@@ -35,7 +36,8 @@ public:
     // message, when the file cannot be read or parsed. `parent` only ties its lifetime to the opener's.
     static FleetWindow *openWindow(const QString &path, QWidget *parent, QString *errorMessage);
 
-    // Replaces the fleet and starts polling it at the interval shown.
+    // Replaces the fleet and starts polling it at the interval shown; prometheus-targets entries are first
+    // replaced by their servers' instances, on a job.
     void setHosts(const QList<FleetHost> &hosts);
     // Reads a hosts file (parseFleetHosts); false, with the message, when it cannot be read or parsed.
     bool openHostsFile(const QString &path, QString *errorMessage);
@@ -64,6 +66,7 @@ private:
     void onCurrentChanged(const QModelIndex &current);
     void updateStatus();
     void showContextMenu(const QPoint &at);
+    void showHosts(const QList<FleetHost> &hosts);
 
     QLineEdit *m_filter = nullptr;
     QSpinBox *m_interval = nullptr;
@@ -81,6 +84,7 @@ private:
     quint64 m_chartSequence = 0;
     AgentOpener m_agentOpener;
     FleetPoller *m_poller = nullptr; // a child: its jobs join when the window goes
+    JobTracker m_jobs { this }; // listing the Prometheus servers' instances; last: joins first
 };
 
 } // namespace dmtune

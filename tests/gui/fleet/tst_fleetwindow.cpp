@@ -316,6 +316,37 @@ private Q_SLOTS:
         QCOMPARE(m_window->model()->rowCount(m_window->model()->hostIndex(m_badHost)), 0);
     }
 
+    // prometheus-targets URL: the server's instances with disk series become hosts, listed on a job; a server
+    // that does not answer stays one row with its error.
+    void serversTargetsBecomeHosts()
+    {
+        const QString url = u"http://127.0.0.1:%1"_s.arg(m_prometheusPort);
+        const QString deadUrl = u"http://127.0.0.1:%1"_s.arg(freePort());
+        FleetWindow window;
+        window.setHosts({ { FleetHost::Kind::Pcp, u"127.0.0.1:1"_s, {}, u"first"_s },
+            { FleetHost::Kind::PrometheusTargets, url, {}, {} },
+            { FleetHost::Kind::PrometheusTargets, deadUrl, {}, {} } });
+        QTRY_COMPARE_WITH_TIMEOUT(window.poller()->hosts().size(), 5, 10000); // first, three instances, the dead one
+        const QList<FleetHost> hosts = window.poller()->hosts();
+        QCOMPARE(hosts.at(0).label, u"first"_s);
+        QStringList instances;
+        for (int i = 1; i <= 3; ++i) {
+            QCOMPARE(hosts.at(i).kind, FleetHost::Kind::Prometheus);
+            QCOMPARE(hosts.at(i).address, url);
+            instances.append(hosts.at(i).instance);
+        }
+        QStringList expected;
+        for (const int port : std::as_const(m_exporterPorts))
+            expected.append(u"127.0.0.1:%1"_s.arg(port));
+        instances.sort();
+        expected.sort();
+        QCOMPARE(instances, expected);
+        QCOMPARE(hosts.at(4).kind, FleetHost::Kind::PrometheusTargets);
+        const QModelIndex dead = window.model()->hostIndex(4, FleetModel::StatusColumn);
+        QTRY_VERIFY_WITH_TIMEOUT(dead.data(Qt::ForegroundRole).isValid(), 10000);
+        QVERIFY2(dead.data().toString().contains(u"Prometheus at"_s), qPrintable(dead.data().toString()));
+    }
+
     // A host's context menu opens it with the agent: the name ssh takes (no port), never for `local`.
     void hostOpensWithTheAgent()
     {
