@@ -180,7 +180,8 @@ int parseStatOptions(
                        "Implies --histogram. Needs root.") });
     parser.addOption({ QStringLiteral("pcp-host"),
         QStringLiteral("The counters of HOST's pmcd (Performance Co-Pilot; default port 44321) instead of this "
-                       "machine's. DEV names a disk (sda) or a map (dm-0 or its name)."),
+                       "machine's, directly or through a pmproxy (HOST:PORT@PROXY:PORT). DEV names a disk (sda) or a "
+                       "map (dm-0 or its name)."),
         QStringLiteral("HOST[:PORT]") });
     parser.addOption({ QStringLiteral("pcp-archive"),
         QStringLiteral("The counters of a pmlogger archive (its base name, or a directory of archives). Reports "

@@ -33,14 +33,20 @@ namespace {
 // HOST, HOST:PORT, [V6], [V6]:PORT; PORT 1..65535.
 QString checkPcpHost(const QString &spec)
 {
+    // HOST[:PORT], or HOST[:PORT]@PROXY[:PORT]: the pmcd reached through a pmproxy (PCP's own spelling).
     static const QRegularExpression form(uR"(^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:(\d{1,5}))?$)"_s);
-    const QRegularExpressionMatch match = form.match(spec);
-    if (!match.hasMatch())
+    const QStringList parts = spec.split(u'@');
+    if (parts.size() > 2)
         return u"not a host or host:port: %1"_s.arg(spec);
-    if (match.hasCaptured(3)) {
-        const int port = match.captured(3).toInt();
-        if (port < 1 || port > 65535)
-            return u"port out of range (1..65535): %1"_s.arg(spec);
+    for (const QString &part : parts) {
+        const QRegularExpressionMatch match = form.match(part);
+        if (!match.hasMatch())
+            return u"not a host or host:port: %1"_s.arg(spec);
+        if (match.hasCaptured(3)) {
+            const int port = match.captured(3).toInt();
+            if (port < 1 || port > 65535)
+                return u"port out of range (1..65535): %1"_s.arg(spec);
+        }
     }
     return {};
 }

@@ -113,9 +113,11 @@ PcpSource::~PcpSource()
 Result<std::unique_ptr<PcpSource>> PcpSource::openHost(const QString &hostSpec)
 {
     using R = Result<std::unique_ptr<PcpSource>>;
-    static const QRegularExpression spec(QStringLiteral("^[A-Za-z0-9._:\\[\\]-]+$"));
+    // HOST[:PORT], or HOST[:PORT]@PROXY[:PORT] through a pmproxy.
+    static const QRegularExpression spec(QStringLiteral("^[A-Za-z0-9._:\\[\\]-]+(@[A-Za-z0-9._:\\[\\]-]+)?$"));
     if (!spec.match(hostSpec).hasMatch())
-        return R::failure(QStringLiteral("'%1': not a PCP host (HOST or HOST:PORT)").arg(hostSpec));
+        return R::failure(
+            QStringLiteral("'%1': not a PCP host (HOST, HOST:PORT or HOST:PORT@PMPROXY:PORT)").arg(hostSpec));
     std::unique_ptr<PcpSource> source(new PcpSource);
     source->m_target = hostSpec;
     const int context = pmNewContext(PM_CONTEXT_HOST, hostSpec.toLocal8Bit().constData());

@@ -25,7 +25,8 @@ struct PcpArchiveWindow {
 
 class PcpSource final : public MetricsSource {
 public:
-    // HOST, HOST:PORT, or a pmproxy as PCP spells it ("pcp://host:44322" is not PMAPI's: plain host:port).
+    // HOST, HOST:PORT, or HOST:PORT@PROXY:PORT: that pmcd through a pmproxy (PCP's host@proxy spelling; pmproxy
+    // listens on 44322).
     static Result<std::unique_ptr<PcpSource>> openHost(const QString &hostSpec);
     static Result<std::unique_ptr<PcpSource>> openArchive(const QString &path, const PcpArchiveWindow &window);
     ~PcpSource() override;

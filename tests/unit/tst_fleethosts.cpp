@@ -39,6 +39,9 @@ private Q_SLOTS:
         QTest::newRow("this machine, labelled")
             << u"local  lab bench"_s
             << QList<FleetHost> { FleetHost { FleetHost::Kind::Local, {}, {}, u"lab bench"_s } };
+        QTest::newRow("pcp through pmproxy")
+            << u"pcp db1:44321@proxy:44322 db1"_s
+            << QList<FleetHost> { FleetHost { FleetHost::Kind::Pcp, u"db1:44321@proxy:44322"_s, {}, u"db1"_s } };
         QTest::newRow("a server's targets")
             << u"prometheus-targets http://prom:9090"_s
             << QList<FleetHost> { FleetHost { FleetHost::Kind::PrometheusTargets, u"http://prom:9090"_s, {}, {} } };
@@ -76,6 +79,7 @@ private Q_SLOTS:
             << u"prometheus http://p:9090"_s << u"line 1: prometheus needs a URL and an INSTANCE"_s;
         QTest::newRow("prometheus bad url")
             << u"prometheus ftp://p x"_s << u"line 1: not an http(s) URL with a host: ftp://p"_s;
+        QTest::newRow("two proxies") << u"pcp a@b@c"_s << u"line 1: not a host or host:port: a@b@c"_s;
         QTest::newRow("targets without url") << u"prometheus-targets"_s << u"line 1: prometheus-targets needs a URL"_s;
         QTest::newRow("duplicate host") << u"pcp db1 a\n\npcp db1 b"_s << u"line 3: the same host as line 1"_s;
         QTest::newRow("duplicate label") << u"pcp db1 x\npcp db2 x"_s << u"line 2: the same name as line 1: x"_s;

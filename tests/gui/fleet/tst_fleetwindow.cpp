@@ -39,6 +39,7 @@ namespace {
 const QString NodeExporter = u"/usr/bin/prometheus-node-exporter"_s;
 const QString Prometheus = u"/usr/bin/prometheus"_s;
 const QString Pmcd = u"/usr/lib/pcp/bin/pmcd"_s;
+const QString Pmproxy = u"/usr/lib/pcp/bin/pmproxy"_s;
 const QString Pmnsmerge = u"/usr/lib/pcp/bin/pmnsmerge"_s;
 const QString PcpPmns = u"/var/lib/pcp/pmns"_s;
 const QString PcpPmdas = u"/var/lib/pcp/pmdas"_s;
@@ -116,6 +117,14 @@ private:
                     u"-l"_s, dir + u"/pmcd.log"_s, u"-x"_s, dir + u"/pmcd.err"_s },
                 env))
             return false;
+        // A pmproxy in front of it: the fleet reaches pmcd hosts through it as HOST:PORT@PROXY:PORT.
+        m_pmproxyPort = freePort();
+        if (!startProcess(Pmproxy,
+                { u"-F"_s, u"-A"_s, u"-U"_s, u"root"_s, u"-i"_s, u"127.0.0.1"_s, u"-p"_s,
+                    QString::number(m_pmproxyPort), u"-s"_s, dir + u"/run/pmproxy.socket"_s, u"-l"_s,
+                    dir + u"/pmproxy.log"_s },
+                env))
+            m_pmproxyPort = 0;
         const QString pminfo = QStandardPaths::findExecutable(u"pminfo"_s);
         for (int attempt = 0; attempt < 40 && !pminfo.isEmpty(); ++attempt) {
             QProcess probe;
@@ -155,6 +164,7 @@ private:
     QList<int> m_exporterPorts;
     int m_prometheusPort = 0;
     int m_pmcdPort = 0;
+    int m_pmproxyPort = 0; // 0: no pmproxy
     bool m_havePcp = false;
     int m_badHost = -1;
     int m_pcpHost = -1;
@@ -345,6 +355,22 @@ private Q_SLOTS:
         const QModelIndex dead = window.model()->hostIndex(4, FleetModel::StatusColumn);
         QTRY_VERIFY_WITH_TIMEOUT(dead.data(Qt::ForegroundRole).isValid(), 10000);
         QVERIFY2(dead.data().toString().contains(u"Prometheus at"_s), qPrintable(dead.data().toString()));
+    }
+
+    // A pmcd through a pmproxy (HOST:PORT@PROXY:PORT): the same figures as directly.
+    void pcpHostThroughPmproxy()
+    {
+        if (!m_havePcp || m_pmproxyPort == 0)
+            QSKIP("no pmcd or pmproxy here");
+        FleetWindow window;
+        window.intervalSpin()->setValue(1);
+        window.setHosts({ { FleetHost::Kind::Pcp, u"127.0.0.1:%1@127.0.0.1:%2"_s.arg(m_pmcdPort).arg(m_pmproxyPort), {},
+            u"via-pmproxy"_s } });
+        QTRY_VERIFY_WITH_TIMEOUT(window.model()->summary(0).has_value(), 20000);
+        QVERIFY2(window.poller()->description(0).contains(u"@127.0.0.1:%1"_s.arg(m_pmproxyPort)),
+            qPrintable(window.poller()->description(0)));
+        const auto &summary = window.model()->summary(0);
+        QVERIFY(summary->devices.size() >= 1); // vda: PCP's disk.dev leaves out loop devices
     }
 
     // A host's context menu opens it with the agent: the name ssh takes (no port), never for `local`.
