@@ -163,8 +163,13 @@ void LiveStatsView::buildUi()
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_liveControls = { windowLabel, m_windowCombo, intervalLabel, m_intervalCombo, retentionLabel, m_retentionCombo,
-        m_pauseButton };
+    m_liveControls = { windowLabel, m_windowCombo, retentionLabel, m_retentionCombo, m_pauseButton };
+    // Without a sampler of its own (a fleet's host, fed frames by its poller) there is no interval to choose
+    // here: hidden, not a disabled box.
+    if (m_sampler)
+        m_liveControls << intervalLabel << m_intervalCombo;
+    intervalLabel->setVisible(m_sampler != nullptr);
+    m_intervalCombo->setVisible(m_sampler != nullptr);
     controls->addWidget(windowLabel);
     controls->addWidget(m_windowCombo);
     controls->addWidget(intervalLabel);
