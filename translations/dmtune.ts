@@ -3235,12 +3235,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+435"/>
+        <location line="+440"/>
         <source>Pause</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-438"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3255,7 +3255,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+94"/>
         <source>The iostat -x columns the table shows</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5427,7 +5427,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+27"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+31"/>
         <source>Recording: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5437,7 +5437,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Statistics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5464,6 +5464,42 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+8"/>
         <source>&lt;br&gt;&lt;b&gt;Truncated:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>the whole recording</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Where the window shows the recording (the charts also pan and zoom)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+1"/>
+        <source>%1 to %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -3238,12 +3238,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+435"/>
+        <location line="+440"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
     <message>
-        <location line="-433"/>
+        <location line="-438"/>
         <source>Freeze the charts and the table; sampling goes on</source>
         <translation>Diagramme und Tabelle einfrieren; die Messung läuft weiter</translation>
     </message>
@@ -3258,7 +3258,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Wählen Sie die Formate (jedes Diagramm als PNG, PDF oder SVG; die Messwerte als CSV) und einen Ordner; meldet, was geschrieben wurde</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+94"/>
         <source>The iostat -x columns the table shows</source>
         <translation>Die Spalten von iostat -x, die die Tabelle zeigt</translation>
     </message>
@@ -5430,7 +5430,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+27"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+31"/>
         <source>Recording: %1</source>
         <translation>Aufzeichnung: %1</translation>
     </message>
@@ -5440,7 +5440,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Statistics</source>
         <translation>Statistik</translation>
     </message>
@@ -5468,6 +5468,42 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="+8"/>
         <source>&lt;br&gt;&lt;b&gt;Truncated:&lt;/b&gt; %1</source>
         <translation>&lt;br&gt;&lt;b&gt;Abgeschnitten:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>the whole recording</source>
+        <translation>die ganze Aufzeichnung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 h</source>
+        <translation>%1 h</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Where the window shows the recording (the charts also pan and zoom)</source>
+        <translation>Wo das Fenster die Aufzeichnung zeigt (die Diagramme lassen sich auch verschieben und zoomen)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Show:</source>
+        <translation>&amp;Zeigen:</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+1"/>
+        <source>%1 to %2</source>
+        <translation>%1 bis %2</translation>
     </message>
 </context>
 <context>

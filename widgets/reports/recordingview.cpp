@@ -7,12 +7,16 @@
 #include "reports/recordingcharts.h"
 #include "reports/reportdialog.h"
 
+#include <QComboBox>
+#include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -57,21 +61,22 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     // view stands still over the whole recording.
     if (!batches.isEmpty())
         m_view->onBatch(batches.last());
-    m_view->setReplay(true);
-    const double margin = std::max(1.0, span * 0.02);
-    for (ChartPanel *panel : m_view->panels()) {
-        panel->showRange(m_recording.startSeconds() - margin, m_recording.endSeconds() + margin);
-        panel->replotQueued();
-    }
+    m_view->setReplay(true); // its range: showTimeWindow(), the whole recording at first
+
+    auto *statistics = new QWidget(this);
+    auto *statisticsLayout = new QVBoxLayout(statistics);
+    statisticsLayout->setContentsMargins(0, 0, 0, 0);
+    statisticsLayout->addLayout(makeTimeSlider());
+    statisticsLayout->addWidget(m_view, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     if (latencyDevices(m_recording).isEmpty()) {
-        layout->addWidget(m_view, 1);
+        layout->addWidget(statistics, 1);
         return;
     }
     m_tabs = new QTabWidget(this);
-    m_tabs->addTab(m_view, tr("Statistics"));
+    m_tabs->addTab(statistics, tr("Statistics"));
     m_tabs->addTab(makeLatencyPage(), tr("Latency"));
     layout->addWidget(m_tabs, 1);
 }
@@ -161,6 +166,67 @@ QString RecordingView::summaryText() const
     if (r.truncated)
         text += tr("<br><b>Truncated:</b> %1").arg(r.truncation.toHtmlEscaped());
     return text;
+}
+
+QLayout *RecordingView::makeTimeSlider()
+{
+    // A long recording (a day's PCP archive) is read a window at a time: the width, then where along the span.
+    const double span = m_recording.endSeconds() - m_recording.startSeconds();
+    m_timeWidth = new QComboBox(this);
+    m_timeWidth->setObjectName(QStringLiteral("timeWidth"));
+    m_timeWidth->addItem(tr("the whole recording"), 0);
+    for (const int seconds : { 10, 60, 300, 900, 3600, 6 * 3600 }) {
+        if (seconds < span)
+            m_timeWidth->addItem(seconds < 60 ? tr("%1 s").arg(seconds)
+                    : seconds < 3600          ? tr("%1 min").arg(seconds / 60)
+                                              : tr("%1 h").arg(seconds / 3600),
+                seconds);
+    }
+    m_timeSlider = new QSlider(Qt::Horizontal, this);
+    m_timeSlider->setObjectName(QStringLiteral("timeSlider"));
+    m_timeSlider->setToolTip(tr("Where the window shows the recording (the charts also pan and zoom)"));
+    m_timeLabel = new QLabel(this);
+    m_timeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_timeWidth, &QComboBox::currentIndexChanged, this, &RecordingView::showTimeWindow);
+    connect(m_timeSlider, &QSlider::valueChanged, this, &RecordingView::showTimeWindow);
+    auto *row = new QHBoxLayout;
+    auto *label = new QLabel(tr("&Show:"), this);
+    label->setBuddy(m_timeWidth);
+    row->addWidget(label);
+    row->addWidget(m_timeWidth);
+    row->addWidget(m_timeSlider, 1);
+    row->addWidget(m_timeLabel);
+    showTimeWindow();
+    return row;
+}
+
+void RecordingView::showTimeWindow()
+{
+    const double start = m_recording.startSeconds();
+    const double span = m_recording.endSeconds() - start;
+    const int width = m_timeWidth->currentData().toInt();
+    double lower = start - std::max(1.0, span * 0.02);
+    double upper = m_recording.endSeconds() + std::max(1.0, span * 0.02);
+    m_timeSlider->setEnabled(width > 0);
+    if (width > 0) {
+        // One slider step a tenth of the window; the last position ends at the recording's end.
+        const int steps = int(std::ceil((span - width) / (width / 10.0)));
+        if (m_timeSlider->maximum() != steps) {
+            const QSignalBlocker blocker(m_timeSlider);
+            m_timeSlider->setRange(0, std::max(0, steps));
+        }
+        lower = std::min(start + m_timeSlider->value() * (width / 10.0), m_recording.endSeconds() - width);
+        upper = lower + width;
+    }
+    for (ChartPanel *panel : m_view->panels()) {
+        panel->showRange(lower, upper);
+        panel->replotQueued();
+    }
+    const auto clock = [](double seconds) {
+        return QDateTime::fromMSecsSinceEpoch(qint64(seconds * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    };
+    m_timeLabel->setText(width > 0 ? tr("%1 to %2").arg(clock(lower), clock(upper))
+                                   : tr("%1 to %2").arg(clock(start), clock(m_recording.endSeconds())));
 }
 
 } // namespace dmtune

@@ -9,7 +9,9 @@
 
 #include <memory>
 
+class QComboBox;
 class QLabel;
+class QSlider;
 class QTabWidget;
 class QTableWidget;
 
@@ -31,12 +33,17 @@ public:
     // Only for a recording with latency (else null / empty): the tabs, the table, the heat maps by device.
     QTabWidget *tabs() const { return m_tabs; }
     QTableWidget *latencyTable() const { return m_latencyTable; }
+    // The time slider: a window of the chosen width (the whole recording by default) moved along its span.
+    QSlider *timeSlider() const { return m_timeSlider; }
+    QComboBox *timeWidthCombo() const { return m_timeWidth; }
     LatencyHeatMap *latencyHeatMap(const QString &device) const;
 
 Q_SIGNALS:
     void reportExported(const QString &path, const QString &error);
 
 private:
+    QLayout *makeTimeSlider();
+    void showTimeWindow();
     Recording m_recording;
     std::unique_ptr<SeriesStore> m_store; // declared before the view: destroyed after it
     LiveStatsView *m_view = nullptr;
@@ -44,6 +51,9 @@ private:
     QTabWidget *m_tabs = nullptr;
     QTableWidget *m_latencyTable = nullptr;
     QList<LatencyHeatMap *> m_heatMaps;
+    QSlider *m_timeSlider = nullptr;
+    QComboBox *m_timeWidth = nullptr;
+    QLabel *m_timeLabel = nullptr;
 
     QWidget *makeLatencyPage();
 };
