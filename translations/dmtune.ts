@@ -2956,8 +2956,8 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+42"/>
-        <source>Listing the Prometheus servers&apos; instances…</source>
+        <location line="+43"/>
+        <source>Listing the Prometheus servers&apos; instances and probing for pmcds…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

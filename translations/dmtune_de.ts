@@ -2958,9 +2958,9 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ein Gerät wählen, um es aus der Quelle seines Hosts darzustellen.</translation>
     </message>
     <message>
-        <location line="+42"/>
-        <source>Listing the Prometheus servers&apos; instances…</source>
-        <translation>Die Instanzen der Prometheus-Server werden aufgelistet…</translation>
+        <location line="+43"/>
+        <source>Listing the Prometheus servers&apos; instances and probing for pmcds…</source>
+        <translation>Die Instanzen der Prometheus-Server werden aufgelistet und pmcds gesucht…</translation>
     </message>
     <message>
         <location line="+35"/>

@@ -1,8 +1,10 @@
 #include "fleet/fleethosts.h"
 
 #include "metrics/prometheussource.h"
+#include "util/systemprogram.h"
 
 #include <QHash>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
@@ -15,9 +17,9 @@ QString FleetHost::displayName() const
 {
     if (!label.isEmpty())
         return label;
-    return kind == Kind::Pcp || kind == Kind::PrometheusTargets ? address
-        : kind == Kind::Local                                   ? u"this machine"_s
-                                                                : instance;
+    return kind == Kind::Pcp || kind == Kind::PrometheusTargets || kind == Kind::PcpFind ? address
+        : kind == Kind::Local                                                            ? u"this machine"_s
+                                                                                         : instance;
 }
 
 QString FleetHost::identity() const
@@ -105,11 +107,19 @@ Result<QList<FleetHost>> parseFleetHosts(QStringView text)
             host.kind = FleetHost::Kind::PrometheusTargets;
             host.address = words[1];
             labelFrom = 2;
+        } else if (words[0] == "pcp-find"_L1) {
+            static const QRegularExpression subnet(uR"(^[0-9A-Fa-f.:]+/\d{1,3}$)"_s);
+            if (words.size() < 2 || !subnet.match(words[1]).hasMatch())
+                return fail(u"pcp-find needs a SUBNET (10.1.2.0/24)"_s);
+            host.kind = FleetHost::Kind::PcpFind;
+            host.address = words[1];
+            labelFrom = 2;
         } else if (words[0] == "local"_L1) {
             host.kind = FleetHost::Kind::Local;
             labelFrom = 1;
         } else {
-            return fail(u"unknown kind \"%1\" (pcp, prometheus, prometheus-targets or local)"_s.arg(words[0]));
+            return fail(
+                u"unknown kind \"%1\" (pcp, pcp-find, prometheus, prometheus-targets or local)"_s.arg(words[0]));
         }
         host.label = words.mid(labelFrom).join(u' ');
         if (const int first = lineOfIdentity.value(host.identity()); first > 0)
@@ -140,6 +150,39 @@ QList<FleetHost> fleetHostsFromPrometheusInstances(const QString &url, const QSt
     return hosts;
 }
 
+QStringList parsePmfindServers(QStringView text)
+{
+    static const QRegularExpression server(uR"(^\s*pcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?\s*$)"_s);
+    QStringList servers;
+    for (const QStringView line : text.split(u'\n')) {
+        const QRegularExpressionMatch match = server.match(line);
+        if (match.hasMatch() && !servers.contains(match.captured(1) + match.captured(2)))
+            servers.append(match.captured(1) + match.captured(2));
+    }
+    return servers;
+}
+
+namespace {
+
+// pmfind probing a subnet for pmcds (on PMCD_PORT when the environment sets one); blocks up to its timeout.
+Result<QStringList> findPmcds(const QString &subnet)
+{
+    const Result<QString> pmfind = findProgram(u"pmfind"_s);
+    if (!pmfind)
+        return Result<QStringList>::failure(u"pcp-find %1: %2"_s.arg(subnet, pmfind.errorMessage()));
+    QProcess process;
+    process.start(*pmfind, { u"-s"_s, u"pmcd"_s, u"-m"_s, u"probe="_s + subnet, u"-t"_s, u"2"_s });
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished(1000);
+        return Result<QStringList>::failure(u"pcp-find %1: pmfind did not finish"_s.arg(subnet));
+    }
+    // pmfind exits 1 when it finds nothing: that is an empty list, not an error.
+    return parsePmfindServers(QString::fromLocal8Bit(process.readAllStandardOutput()));
+}
+
+} // namespace
+
 QList<FleetHost> expandFleetHosts(const QList<FleetHost> &hosts, QHash<QString, QString> *errors)
 {
     QList<FleetHost> expanded;
@@ -151,6 +194,19 @@ QList<FleetHost> expandFleetHosts(const QList<FleetHost> &hosts, QHash<QString, 
         }
     };
     for (const FleetHost &host : hosts) {
+        if (host.kind == FleetHost::Kind::PcpFind) {
+            const Result<QStringList> found = findPmcds(host.address);
+            if (!found || found->isEmpty()) {
+                if (errors)
+                    errors->insert(
+                        host.address, found ? u"pmfind found no pmcd in %1"_s.arg(host.address) : found.errorMessage());
+                add(host);
+                continue;
+            }
+            for (const QString &server : found.value())
+                add({ FleetHost::Kind::Pcp, server, {}, {} });
+            continue;
+        }
         if (host.kind != FleetHost::Kind::PrometheusTargets) {
             add(host);
             continue;

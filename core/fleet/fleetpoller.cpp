@@ -18,6 +18,9 @@ Result<std::shared_ptr<MetricsSource>> FleetPoller::openSource(const FleetHost &
                 ? u"the server answers now: open the fleet again to list its %1 instances"_s.arg(instances->size())
                 : instances.errorMessage());
     }
+    if (host.kind == FleetHost::Kind::PcpFind) // still here: pmfind found nothing when the fleet opened
+        return Opened::failure(
+            u"pmfind found no pmcd in %1 when the fleet opened (open it again to probe anew)"_s.arg(host.address));
     if (host.kind == FleetHost::Kind::Local)
         return std::shared_ptr<MetricsSource>(std::make_shared<LocalMetricsSource>());
     if (host.kind == FleetHost::Kind::Pcp) {

@@ -42,6 +42,9 @@ private Q_SLOTS:
         QTest::newRow("pcp through pmproxy")
             << u"pcp db1:44321@proxy:44322 db1"_s
             << QList<FleetHost> { FleetHost { FleetHost::Kind::Pcp, u"db1:44321@proxy:44322"_s, {}, u"db1"_s } };
+        QTest::newRow("pmcds found on a subnet")
+            << u"pcp-find 10.1.2.0/24 lab"_s
+            << QList<FleetHost> { FleetHost { FleetHost::Kind::PcpFind, u"10.1.2.0/24"_s, {}, u"lab"_s } };
         QTest::newRow("a server's targets")
             << u"prometheus-targets http://prom:9090"_s
             << QList<FleetHost> { FleetHost { FleetHost::Kind::PrometheusTargets, u"http://prom:9090"_s, {}, {} } };
@@ -71,7 +74,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("error");
         QTest::newRow("unknown kind")
-            << u"# x\nssh db1"_s << u"line 2: unknown kind \"ssh\" (pcp, prometheus, prometheus-targets or local)"_s;
+            << u"# x\nssh db1"_s
+            << u"line 2: unknown kind \"ssh\" (pcp, pcp-find, prometheus, prometheus-targets or local)"_s;
         QTest::newRow("pcp without host") << u"pcp"_s << u"line 1: pcp needs a HOST[:PORT]"_s;
         QTest::newRow("pcp bad port") << u"pcp db1:70000"_s << u"line 1: port out of range (1..65535): db1:70000"_s;
         QTest::newRow("pcp bad host") << u"\npcp db/1"_s << u"line 2: not a host or host:port: db/1"_s;
@@ -80,6 +84,8 @@ private Q_SLOTS:
         QTest::newRow("prometheus bad url")
             << u"prometheus ftp://p x"_s << u"line 1: not an http(s) URL with a host: ftp://p"_s;
         QTest::newRow("two proxies") << u"pcp a@b@c"_s << u"line 1: not a host or host:port: a@b@c"_s;
+        QTest::newRow("pcp-find without subnet")
+            << u"pcp-find 10.1.2.3"_s << u"line 1: pcp-find needs a SUBNET (10.1.2.0/24)"_s;
         QTest::newRow("targets without url") << u"prometheus-targets"_s << u"line 1: prometheus-targets needs a URL"_s;
         QTest::newRow("duplicate host") << u"pcp db1 a\n\npcp db1 b"_s << u"line 3: the same host as line 1"_s;
         QTest::newRow("duplicate label") << u"pcp db1 x\npcp db2 x"_s << u"line 2: the same name as line 1: x"_s;
@@ -100,6 +106,27 @@ private Q_SLOTS:
         QCOMPARE(pcp(u"db1:44321"_s).displayName(), u"db1:44321"_s);
         QCOMPARE(prometheus(u"http://p"_s, u"db1:9100"_s).displayName(), u"db1:9100"_s);
         QCOMPARE(prometheus(u"http://p"_s, u"db1:9100"_s, u"DB 1"_s).displayName(), u"DB 1"_s);
+    }
+
+    // pmfind 6.0.3's report, as it printed it for the fleet test's pmcd (PMCD_PORT set), and edge cases.
+    void pmfindServers_data()
+    {
+        QTest::addColumn<QString>("report");
+        QTest::addColumn<QStringList>("servers");
+        QTest::newRow("one") << u"Discovered pmcd servers:\n  pcp://127.0.0.1:44999\n"_s
+                             << QStringList { u"127.0.0.1:44999"_s };
+        QTest::newRow("several, a repeat, ipv6") << u"Discovered pmcd servers:\n  pcp://10.1.2.3:44321\n  "
+                                                    "pcp://db7\n  pcp://[fe80::1]:44321\n  pcp://10.1.2.3:44321\n"_s
+                                                 << QStringList { u"10.1.2.3:44321"_s, u"db7"_s, u"[fe80::1]:44321"_s };
+        QTest::newRow("nothing found") << u"No pmcd servers discovered\n"_s << QStringList {};
+        QTest::newRow("not a server line") << u"  pcp://a;rm -rf /\n  http://x:1\n"_s << QStringList {};
+    }
+
+    void pmfindServers()
+    {
+        QFETCH(QString, report);
+        QFETCH(QStringList, servers);
+        QCOMPARE(parsePmfindServers(report), servers);
     }
 
     void fromPrometheusInstances()

@@ -104,11 +104,12 @@ FleetWindow::~FleetWindow() = default;
 
 void FleetWindow::setHosts(const QList<FleetHost> &hosts)
 {
-    const bool hasTargets = std::any_of(hosts.begin(), hosts.end(),
-        [](const FleetHost &host) { return host.kind == FleetHost::Kind::PrometheusTargets; });
+    const bool hasTargets = std::any_of(hosts.begin(), hosts.end(), [](const FleetHost &host) {
+        return host.kind == FleetHost::Kind::PrometheusTargets || host.kind == FleetHost::Kind::PcpFind;
+    });
     if (hasTargets) {
         // The servers' instances are asked on a job; the table fills when they are known.
-        m_status->setText(tr("Listing the Prometheus servers' instances…"));
+        m_status->setText(tr("Listing the Prometheus servers' instances and probing for pmcds…"));
         m_jobs.startLatest(
             u"expand"_s, u"list the Prometheus servers' instances"_s,
             [hosts](JobContext &) {

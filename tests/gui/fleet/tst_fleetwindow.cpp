@@ -357,6 +357,22 @@ private Q_SLOTS:
         QVERIFY2(dead.data().toString().contains(u"Prometheus at"_s), qPrintable(dead.data().toString()));
     }
 
+    // pcp-find SUBNET: the pmcds pmfind finds by probing (on PMCD_PORT: the test's pmcd) become hosts.
+    void pmfindFindsThePmcd()
+    {
+        if (!m_havePcp || QStandardPaths::findExecutable(u"pmfind"_s).isEmpty())
+            QSKIP("no pmcd or pmfind here");
+        qputenv("PMCD_PORT", QByteArray::number(m_pmcdPort)); // pmfind probes this port
+        FleetWindow window;
+        window.setHosts({ { FleetHost::Kind::PcpFind, u"127.0.0.1/32"_s, {}, {} } });
+        QTRY_VERIFY_WITH_TIMEOUT(!window.poller()->hosts().isEmpty(), 30000); // listed on a job
+        qunsetenv("PMCD_PORT");
+        QCOMPARE(window.poller()->hosts().size(), 1);
+        QCOMPARE(window.poller()->hosts().first().kind, FleetHost::Kind::Pcp);
+        QCOMPARE(window.poller()->hosts().first().address, u"127.0.0.1:%1"_s.arg(m_pmcdPort));
+        QTRY_VERIFY_WITH_TIMEOUT(window.model()->summary(0).has_value(), 20000);
+    }
+
     // A pmcd through a pmproxy (HOST:PORT@PROXY:PORT): the same figures as directly.
     void pcpHostThroughPmproxy()
     {
