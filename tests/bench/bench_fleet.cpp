@@ -12,6 +12,7 @@
 //
 // usage: bench_fleet [--minutes M] [--interval S] [--scrape S] [--hosts N] [--devices N]
 //   defaults: 2 minutes, the fleet's interval 10 s, scrape_interval 10 s, 100 hosts, 50 devices
+#include "../common/loopbackport.h"
 #include "fleet/fleethosts.h"
 #include "fleet/fleetmodel.h"
 #include "fleet/fleetpoller.h"
@@ -208,17 +209,7 @@ int serve(int port, int devices)
 
 int freePort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
+    return dmtune::test::freeLoopbackPort();
 }
 
 double selfCpuSeconds()

@@ -3,6 +3,7 @@
 // PrometheusSource's frames must be the raw samples Prometheus stored (asked for directly with a range
 // selector), its rates the raw differences over the scrape timestamps' difference, and its r/s this machine's
 // /proc/diskstats rate over (almost) the same interval.
+#include "../common/loopbackport.h"
 #include "metrics/prometheussource.h"
 #include "scratchloop.h"
 #include "stats/diskcounters.h"
@@ -33,17 +34,7 @@ const auto Prometheus = "/usr/bin/prometheus"_L1;
 // A port nobody listens on now (the kernel's choice for an ephemeral bind, released at once).
 quint16 freePort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    quint16 port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
+    return quint16(dmtune::test::freeLoopbackPort());
 }
 
 // A raw sample of one series, as Prometheus stored it.

@@ -1,6 +1,7 @@
 // The fleet window over real engines: three prometheus-node-exporter instances scraped every second by a prometheus,
 // a pmcd when PCP is installed, and a host that does not answer; every process started here on loopback ports with
 // its own configuration and killed at the end. The only I/O generated is dd READING /dev/vda (never a write).
+#include "../../common/loopbackport.h"
 #include "charts/livestatsview.h"
 #include "fleet/fleetmodel.h"
 #include "fleet/fleetwindow.h"
@@ -44,20 +45,9 @@ const QString Pmnsmerge = u"/usr/lib/pcp/bin/pmnsmerge"_s;
 const QString PcpPmns = u"/var/lib/pcp/pmns"_s;
 const QString PcpPmdas = u"/var/lib/pcp/pmdas"_s;
 
-// A port the kernel had free a moment ago on 127.0.0.1.
 int freePort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address {};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
+    return dmtune::test::freeLoopbackPort();
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)
