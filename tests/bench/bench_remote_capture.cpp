@@ -10,6 +10,7 @@
 //
 // usage: bench_remote_capture [--devices N]
 #include "../common/fakesysfs.h"
+#include "testpaths.h"
 #include "remote/agentclient.h"
 #include "remote/agentprotocol.h"
 
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     if (const qsizetype i = args.indexOf(QStringLiteral("--devices")); i >= 0 && i + 1 < args.size())
         devices = args.at(i + 1).toInt();
-    const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
     test::FakeSysfs fake;
     for (int i = 0; i < devices; ++i)

@@ -13,6 +13,7 @@
 //
 // usage: bench_remote_stream [--devices N] [--seconds S]
 #include "../live/remote/sshdfixture.h"
+#include "testpaths.h"
 #include "remote/agentclient.h"
 #include "remote/agentprotocol.h"
 #include "remote/remotesampler.h"
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
     const int seconds = args.contains(QStringLiteral("--seconds"))
         ? args.value(args.indexOf(QStringLiteral("--seconds")) + 1).toInt()
         : 30;
-    const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     live::SshdFixture sshd;
     if (!sshd.start()) {
         std::fprintf(stderr, "bench_remote_stream: %s\n", qPrintable(sshd.error()));

@@ -11,6 +11,7 @@
 // usage: bench_sampler [--quick] [--dmtunectl PATH] [--generated-only] [--first-case-only] [--profile-ticks N]
 //                      [--store-only]
 #include "stats/sampler.h"
+#include "testpaths.h"
 #include "stats/seriesstore.h"
 
 #include <QCoreApplication>
@@ -419,7 +420,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
     const bool quick = args.contains(QStringLiteral("--quick"));
-    QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     if (const qsizetype i = args.indexOf(QStringLiteral("--dmtunectl")); i >= 0 && i + 1 < args.size())
         dmtunectl = args[i + 1];
     const int seconds = quick ? 3 : 20;

@@ -1,4 +1,5 @@
 #include "nvmecaptures.h"
+#include "testpaths.h"
 
 #include "discovery/snapshotbuilder.h"
 #include "discovery/sysfscapture.h"
@@ -24,7 +25,7 @@ QString unpackNvmeCapture(const QTemporaryDir &dir, const QString &name)
     QProcess tar;
     tar.start(QStringLiteral("tar"),
         { QStringLiteral("-C"), dir.path(), QStringLiteral("-xJf"),
-            QStringLiteral(DMTUNE_NVME_CAPTURES "/%1.tar.xz").arg(name) });
+            DMTUNE_SOURCE_PATH(DMTUNE_NVME_CAPTURES "/%1.tar.xz").arg(name) });
     if (!tar.waitForFinished(30000) || tar.exitStatus() != QProcess::NormalExit || tar.exitCode() != 0)
         return {};
     return dir.filePath(name);

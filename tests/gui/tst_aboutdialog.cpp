@@ -2,6 +2,7 @@
 // the one the charts are built with, and fio's row fills in after the real `fio --version` answered,
 // without the dialog having waited for it.
 #include "about/aboutdialog.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QProcess>
@@ -71,8 +72,8 @@ private Q_SLOTS:
         }
         about.show();
         QTest::qWait(100);
-        QDir().mkpath(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots"));
-        QVERIFY(about.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/about.png")));
+        QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
+        QVERIFY(about.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/about.png")));
     }
 };
 

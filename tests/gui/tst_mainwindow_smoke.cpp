@@ -1,6 +1,7 @@
 // The whole window on the offscreen platform over a fake captured tree: it scans, shows the map
 // and the devices, and the detail pane lists queue attributes of the selected device.
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "devices/devicedetailpane.h"
@@ -141,8 +142,8 @@ private Q_SLOTS:
         // A picture for whoever reviews the layout (after the pane has re-laid out its splitter).
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
         QTest::qWait(100);
-        QDir().mkpath(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots"));
-        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_smoke.png")));
+        QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
+        QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/mainwindow_smoke.png")));
     }
 
     // dm's view of the map, as a live multipath host would give it: groups, a failed path.
@@ -191,7 +192,7 @@ private Q_SLOTS:
         QVERIFY(tableHasRow(window.detailPane()->propertiesTable(), QStringLiteral("Group 2"),
             QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
         QTest::qWait(100);
-        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/mainwindow_known_groups.png")));
+        QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/mainwindow_known_groups.png")));
     }
 
     // The Explain dock: hidden until asked, explains the selected map (here: mpatha through its path), and a

@@ -5,6 +5,7 @@
 // switched while a banner and an error label are shown recolours them. Screenshots of the main window under both
 // palettes at 1400x900 are saved in the build directory (tst_messagestyle_light.png, tst_messagestyle_dark.png).
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "charts/livestatsview.h"
@@ -264,7 +265,7 @@ private Q_SLOTS:
         editor->updatePreview();
         QTRY_VERIFY(!editor->isReading());
         QTest::qWait(200);
-        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_messagestyle_%1_tune.png").arg(palette)));
+        QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_tune.png").arg(palette)));
 
         QTemporaryDir temp;
         QVERIFY(window.showTab(QStringLiteral("statistics")));
@@ -282,8 +283,8 @@ private Q_SLOTS:
         QVERIFY(dialog->conflictBanner()->isVisible());
         dialog->adjustSize();
         QTest::qWait(200);
-        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_messagestyle_%1_stats.png").arg(palette)));
-        QVERIFY(dialog->grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_messagestyle_%1_export.png").arg(palette)));
+        QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_stats.png").arg(palette)));
+        QVERIFY(dialog->grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_export.png").arg(palette)));
         dialog->reject();
     }
 };

@@ -2,6 +2,7 @@
 // the build's translations/dmtune_de.qm), and English when there is none. The translators are installed before the
 // window is made, as main() does; an English run comes first because an installed translator stays.
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "mainwindow.h"
@@ -95,7 +96,7 @@ private Q_SLOTS:
             qPrintable(tabs.join(u", "_s)));
         const QStringList docks = dockTitles(window);
         QVERIFY2(docks.contains(u"Verlauf"_s) && docks.contains(u"Arbeitslast"_s), qPrintable(docks.join(u", "_s)));
-        QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_translations_de.png")));
+        QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/tst_translations_de.png")));
     }
 };
 

@@ -3,6 +3,7 @@
 // real loop device over a sparse file in a temp dir this test owns, the tree selects it, and
 // removing it (the link, or closing the window) detaches it and deletes the file.
 #include "devices/devicedetailpane.h"
+#include "testpaths.h"
 #include "mainwindow.h"
 #include "workloads/labdevices.h"
 
@@ -69,8 +70,8 @@ private Q_SLOTS:
             QVERIFY(hint->text().contains(name));
             QVERIFY(hint->text().contains(QStringLiteral("href=\"lab:remove\"")));
             QTest::qWait(200);
-            QDir().mkpath(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots"));
-            QVERIFY(window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/test-screenshots/firstrun_lab_device.png")));
+            QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
+            QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/firstrun_lab_device.png")));
 
             Q_EMIT hint->linkActivated(QStringLiteral("lab:remove"));
             QTRY_COMPARE_WITH_TIMEOUT(labChanged.count(), 2, 10000);

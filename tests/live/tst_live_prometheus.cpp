@@ -4,6 +4,7 @@
 // selector), its rates the raw differences over the scrape timestamps' difference, and its r/s this machine's
 // /proc/diskstats rate over (almost) the same interval.
 #include "../common/loopbackport.h"
+#include "testpaths.h"
 #include "metrics/prometheussource.h"
 #include "scratchloop.h"
 #include "stats/diskcounters.h"
@@ -269,7 +270,7 @@ void TestLivePrometheus::ratesAreRawSampleDifferences()
     QProcess stat;
     stat.setStandardErrorFile(m_dir.filePath(u"stat.err"_s));
     stat.setStandardOutputFile(m_dir.filePath(u"stat.json"_s));
-    stat.start(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl"),
+    stat.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"),
         { u"stat"_s, u"--prometheus"_s, m_url, u"--instance"_s, m_instance, u"--json"_s, u"-c"_s, u"3"_s, loop });
     QTest::qWait(2000);
     QVERIFY(observe(m_source->fetch()->timeNs, &first)); // a fresh scrape, seen within a poll

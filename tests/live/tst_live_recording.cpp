@@ -3,6 +3,7 @@
 // the first, none in the second, the nomerges difference in the configuration diff), then reported to HTML and
 // PDF with dmtunectl, the PDF's first page rasterised with pdftoppm and checked for ink.
 #include "discovery/snapshotbuilder.h"
+#include "testpaths.h"
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
 #include "recordings/recordingreader.h"
@@ -165,7 +166,7 @@ void TestLiveRecording::reportToHtmlAndPdf()
 {
     if (m_first.isEmpty() || m_second.isEmpty())
         QSKIP("no recordings");
-    const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     if (!QFileInfo::exists(dmtunectl))
         QSKIP("dmtunectl not built");
     // DMTUNE_KEEP_REPORT=DIR keeps the outputs for a look.

@@ -6,6 +6,7 @@
 // namespace replaces with a file this test writes. Two tools sampling the live device side by side can only
 // agree within what their misaligned intervals allow; that check is here too, end to end through dmtunectl.
 #include "scratchloop.h"
+#include "testpaths.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
 
@@ -25,7 +26,7 @@ using namespace dmtune::live;
 
 namespace {
 
-const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
 bool writeFile(const QString &path, const QString &text)
 {

@@ -3,6 +3,7 @@
 // in PCP's own syntax, interpolation, and what a bad archive or window says. The values asserted are
 // pmdumplog's reading of the same archive. No pmcd needed: libpcp reads archives itself.
 #include "metrics/pcpsource.h"
+#include "testpaths.h"
 #include "metrics/sourcerecording.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
@@ -17,7 +18,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString Archive = QStringLiteral(DMTUNE_FIXTURES "/pcp/lab");
+const QString Archive = DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/pcp/lab");
 
 // 2026-12-05 18:59:52.062748 UTC and 19:00:09.987252 UTC: the archive's first and last records.
 constexpr qint64 FirstRecordNs = 1796497192062748000;
@@ -154,7 +155,7 @@ void TestPcpSource::badArchiveOrWindow_data()
     QTest::addColumn<QString>("finish");
     QTest::addColumn<QString>("says");
     QTest::newRow("no such archive") << u"/nonexistent/archive"_s << QString() << QString() << u"pcp archive"_s;
-    QTest::newRow("not an archive") << QStringLiteral(DMTUNE_FIXTURES "/../tst_pcpsource.cpp") << QString() << QString()
+    QTest::newRow("not an archive") << DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../tst_pcpsource.cpp") << QString() << QString()
                                     << u"pcp archive"_s;
     QTest::newRow("start is no time") << Archive << u"yesterday-ish"_s << QString() << u"--start/--finish"_s;
     QTest::newRow("finish before start") << Archive << u"@ Sat Dec  5 19:00:05 2026"_s

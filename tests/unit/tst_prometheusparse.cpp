@@ -4,6 +4,7 @@
 // fixtures/prometheus/construct.py in the same shape (dm names and node_exporter 1.12's dmmultipath collector,
 // which this machine cannot show).
 #include "metrics/prometheusparse.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QSet>
@@ -18,7 +19,7 @@ namespace {
 
 QByteArray fixture(const QString &name)
 {
-    QFile f(QStringLiteral(DMTUNE_FIXTURES "/prometheus/") + name);
+    QFile f(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/prometheus/") + name);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return f.readAll();

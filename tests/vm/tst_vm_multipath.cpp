@@ -119,11 +119,11 @@ private Q_SLOTS:
                   "tests/vm/lab/klab.sh -- <this executable>");
         QVERIFY2(::geteuid() == 0, "the lab runs guest commands as root; not root here");
 
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
 
         QByteArray vars;
-        run(u"bash"_s, { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s },
+        run(u"bash"_s, { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s },
             &vars);
         if (QTest::currentTestFailed())
             return;
@@ -268,7 +268,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, tab);
         QFETCH(QSize, size);
-        const QString gui = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune/dmtune");
+        const QString gui = DMTUNE_BINARY_PATH("/app/dmtune/dmtune");
         if (!QFileInfo::exists(gui))
             QSKIP("the GUI is not built (DMTUNE_BUILD_GUI=OFF)");
         const QString sizeText = u"%1x%2"_s.arg(size.width()).arg(size.height());
@@ -372,3 +372,4 @@ private Q_SLOTS:
 
 QTEST_GUILESS_MAIN(TstVmMultipath)
 #include "tst_vm_multipath.moc"
+#include "testpaths.h"

@@ -2,6 +2,7 @@
 // and for the standard machine's map (its configuration, then numbers fed as the main window's sampler feeds
 // them), and a finding's experiment link handing on the sweep the Experiment tab then gets.
 #include "../../common/fakesysfs.h"
+#include "testpaths.h"
 #include "../../common/standardmachine.h"
 #include "../../unit/recordings/syntheticbatches.h"
 #include "diagnosis/explainpane.h"
@@ -48,7 +49,7 @@ private Q_SLOTS:
         ExplainPane pane(SysfsRoot(QStringLiteral("/nonexistent")));
         pane.resize(420, 700);
         pane.show();
-        pane.explainRecording(QStringLiteral(DMTUNE_DIAGNOSIS_FIXTURES "/lab-qd192-seq-write.dmrec"));
+        pane.explainRecording(DMTUNE_SOURCE_PATH(DMTUNE_DIAGNOSIS_FIXTURES "/lab-qd192-seq-write.dmrec"));
         QVERIFY(waitExplained(pane));
         QCOMPARE(codes(pane.findings()), QStringList { u"map-not-merging"_s });
         QVERIFY2(pane.statusText().contains(u"recorded in lab-qd192-seq-write.dmrec (host klab"_s),
@@ -87,7 +88,7 @@ private Q_SLOTS:
     void refusesWhatIsNoRecording()
     {
         ExplainPane pane(SysfsRoot(QStringLiteral("/nonexistent")));
-        pane.explainRecording(QStringLiteral(DMTUNE_DIAGNOSIS_FIXTURES "/lab-qd2-seq-write.dmrec"));
+        pane.explainRecording(DMTUNE_SOURCE_PATH(DMTUNE_DIAGNOSIS_FIXTURES "/lab-qd2-seq-write.dmrec"));
         QVERIFY(waitExplained(pane));
         QCOMPARE(codes(pane.findings()), QStringList { u"merges-on-map-only"_s });
         pane.explainRecording(QStringLiteral("/proc/version"));

@@ -2,6 +2,7 @@
 // folder (importPcpArchive, on a job in the window), and that recording in the recording view. The archive is
 // the real one tst_vm_pcp recorded (tests/unit/fixtures/pcp/lab: fio on mpatha over sda..sdd).
 #include "charts/chartpanel.h"
+#include "testpaths.h"
 #include "charts/livestatsview.h"
 #include "fleet/pcparchivedialog.h"
 #include "recordings/recordingreader.h"
@@ -19,7 +20,7 @@ using namespace dmtune;
 using namespace Qt::StringLiterals;
 
 namespace {
-const QString Archive = QStringLiteral(DMTUNE_SOURCE_FIXTURES "/pcp/lab");
+const QString Archive = DMTUNE_SOURCE_PATH(DMTUNE_SOURCE_FIXTURES "/pcp/lab");
 }
 
 class TestPcpArchive : public QObject {

@@ -2,6 +2,7 @@
 // writable: select a path, edit, apply; parameterChanged for chart markers, the detail pane re-read,
 // the History dock and Undo, the status bar's executor, the tree's multi-selection scope.
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "devices/devicedetailpane.h"
@@ -155,7 +156,7 @@ private Q_SLOTS:
         editor->updatePreview();
         QTRY_VERIFY(!editor->isReading()); // read and planned on jobs
         QTest::qWait(100);
-        window.grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/tst_mainwindow_tune.png"));
+        window.grab().save(DMTUNE_BINARY_PATH("/tst_mainwindow_tune.png"));
     }
 };
 

@@ -4,6 +4,7 @@
 // --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing
 // here touches a kernel.
 #include "pathgroups/pathgroupeditor.h"
+#include "testpaths.h"
 #include "pathgroups/pathgroupspanel.h"
 #include "pathgroups/selectorchart.h"
 
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
     const bool unavailable = args.contains(QStringLiteral("--unavailable"));
     const QStringList files = QStringList(args).filter(QRegularExpression(QStringLiteral("^[^-]")));
     const QString file
-        = !files.isEmpty() ? files.first() : QStringLiteral(DMTUNE_SOURCE_DIR "/docs/screenshot-pathgroups.png");
+        = !files.isEmpty() ? files.first() : DMTUNE_SOURCE_PATH("/docs/screenshot-pathgroups.png");
     if (unavailable) {
         PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
         DeviceSnapshot s = snapshot();

@@ -4,6 +4,7 @@
 // stored preset's name and an empty choice in one line with Save disabled, and Save stores a preset holding only
 // the checked attributes (through the core's presetFromSelection, as dmtunectl preset save --attr).
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "discovery/discovery.h"
@@ -102,10 +103,10 @@ void TestNewPresetDialog::checksChangedAndDriftedAttributes()
     // The screenshot (docs/, and a look at it): under Xvfb, the whole 1400x900 screen.
     dialog->resize(900, 600);
     QTest::qWait(100);
-    dialog->grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/presets-new-from-selection.png"));
+    dialog->grab().save(DMTUNE_BINARY_PATH("/presets-new-from-selection.png"));
     if (QGuiApplication::platformName() == QLatin1String("xcb"))
         dialog->screen()->grabWindow(0).save(
-            QStringLiteral(DMTUNE_BINARY_DIR "/presets-new-from-selection-screen.png"));
+            DMTUNE_BINARY_PATH("/presets-new-from-selection-screen.png"));
 
     // Names that cannot be used: one line, Save disabled.
     dialog->nameEdit()->setText(QStringLiteral("   "));

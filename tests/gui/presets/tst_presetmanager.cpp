@@ -4,6 +4,7 @@
 // bad edit with the field named, and exports. Saves a picture of itself for docs/. For a user (the helper mode)
 // the preset's writes go to dmtune-helper, as the Tune tab's do, never written by the GUI's process.
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "multipathfixture.h"
 
 #include "discovery/discovery.h"
@@ -94,7 +95,7 @@ void TestPresetManager::previewRows()
     const QModelIndex rule = m_manager->previewModel()->index(0, PresetPreviewModel::RuleColumn);
     QCOMPARE(rule.data().toString(), QStringLiteral("rule 1 (the multipath maps)"));
     QTest::qWait(50);
-    m_manager->grab().save(QStringLiteral(DMTUNE_BINARY_DIR "/presets-manager.png"));
+    m_manager->grab().save(DMTUNE_BINARY_PATH("/presets-manager.png"));
 }
 
 void TestPresetManager::applyVerify()

@@ -2,6 +2,7 @@
 // count the I/Os /proc/diskstats counts, its device times lie inside fio's completion latencies, and
 // dmtunectl stat --histogram prints them (text and JSON) or refuses in one line.
 #include "../scratchloop.h"
+#include "testpaths.h"
 #include "../workloads/livesupport.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencystream.h"
@@ -26,7 +27,7 @@ using dmtune::live::runProgram;
 
 namespace {
 
-const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString Dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
 BlockDeviceNumber numberOf(const QString &devicePath)
 {
@@ -278,7 +279,7 @@ void TestLiveLatency::refusedWithoutRoot()
 // and answers each read with the cumulative histograms, which count what /proc/diskstats counts.
 void TestLiveLatency::helperStreamsWhatDiskstatsCounts()
 {
-    const HelperLatencyProbe::Command helper { QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"),
+    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"),
         {} };
     const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
     auto started = HelperLatencyProbe::start(helper, { loop });
@@ -318,7 +319,7 @@ void TestLiveLatency::helperFailuresInOneLine()
             && refused.errorMessage().contains(QLatin1String("126")),
         qPrintable(refused.errorMessage()));
     // A helper that cannot watch the device: its own line.
-    const HelperLatencyProbe::Command helper { QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"),
+    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"),
         {} };
     auto tooMany = HelperLatencyProbe::start(helper, {});
     QVERIFY(!tooMany);

@@ -2,6 +2,7 @@
 // job, learns the device's number from the sampler's first batch, and charts every interval's I/O: the heat
 // map's intervals add up to what fio did.
 #include "../scratchloop.h"
+#include "testpaths.h"
 #include "charts/latencyheatmap.h"
 #include "charts/latencyview.h"
 #include "latencychecks.h"
@@ -90,7 +91,7 @@ void TestLiveLatencyView::chartsThroughTheHelper()
     QVERIFY(sampler.setInterval(300));
     LatencyView view;
     view.resize(1000, 600);
-    view.setHelperCommand({ QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"), {} });
+    view.setHelperCommand({ DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"), {} });
     view.readThroughHelper();
     QVERIFY(view.readsThroughHelper());
     connect(&sampler, &Sampler::samplesAvailable, &view, &LatencyView::onBatch);

@@ -1,6 +1,7 @@
 // live (root): parameter transactions against the real kernel, on loop devices this test creates
 // over temp files (losetup --find --show) and detaches whatever happens. No other device is touched.
 #include "params/planner.h"
+#include "testpaths.h"
 #include "params/transaction.h"
 #include "params/tunable.h"
 #include "params/valueparsers.h"
@@ -270,7 +271,7 @@ void TestLiveParams::kernelRefusalRollsBackEverything()
 QPair<int, QJsonObject> TestLiveParams::runHelper(const QByteArray &request) const
 {
     QProcess p;
-    p.start(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtune-helper/dmtune-helper"), {});
+    p.start(DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"), {});
     p.write(request);
     p.closeWriteChannel();
     if (!p.waitForFinished(30000))
@@ -350,7 +351,7 @@ void TestLiveParams::helperApplies()
 
 void TestLiveParams::cli()
 {
-    const QString ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     const auto run = [&](const QStringList &args) {
         QProcess p;
         p.start(ctl, args);
@@ -426,7 +427,7 @@ void TestLiveParams::cli()
 // values already set on one "already set:" line, not as steps "X -> X").
 void TestLiveParams::cliNamesAndOnlyChanges()
 {
-    const QString ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     const auto run = [&](const QStringList &args) {
         QProcess p;
         p.start(ctl, args);

@@ -2,6 +2,7 @@
 // temp file: save, change, verify (drift), apply as a transaction, drift after an out-of-band echo
 // into sysfs, and the CLI's exit status. Every value touched is restored; the device is detached.
 #include "scratchloop.h"
+#include "testpaths.h"
 
 #include "discovery/discovery.h"
 #include "params/transaction.h"
@@ -154,7 +155,7 @@ void TestLivePresets::outOfBandWriteIsDrift()
 void TestLivePresets::cli()
 {
     QVERIFY(!m_preset.rules.isEmpty());
-    const QString ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+    const QString ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
     if (!QFile::exists(ctl))
         QSKIP("dmtunectl not built");
     const QString file = m_dir.filePath(QStringLiteral("live.json"));

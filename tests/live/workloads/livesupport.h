@@ -2,6 +2,8 @@
 // What the workloads live tests share: the dmtunectl they run, a program run with its exit code and output,
 // an ext4 file system with a witness file on a scratch device, and the proof that nothing wrote over it
 // (fsck.ext4 -fn clean, the witness file's content unchanged).
+#include "testpaths.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QStringList>
@@ -11,7 +13,7 @@
 namespace dmtune::live {
 
 // The dmtunectl of this build tree (the tests depend on its target).
-inline const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+inline const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
 // What a test that makes and checks an ext4 witness needs besides root.
 inline const QStringList ext4WitnessTools { QStringLiteral("losetup"), QStringLiteral("fio"),

@@ -3,6 +3,7 @@
 // the tree (this host may have maps and disks of the same names); --dry-run previews against the capture's
 // own tables; reading commands work. tests/vm/multipath checks the same against a real kernel's maps.
 #include "fakesysfs.h"
+#include "testpaths.h"
 
 #include "discovery/devicesnapshot.h"
 #include "discovery/sysfscapture.h"
@@ -37,7 +38,7 @@ struct Run {
 Run dmtunectl(const QStringList &args)
 {
     QProcess p;
-    p.start(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl"), args);
+    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
     Run r;
     if (!p.waitForFinished(30000)) {
         p.kill();

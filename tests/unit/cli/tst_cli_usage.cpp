@@ -4,6 +4,7 @@
 // point to the subcommand's help, exit statuses (2 for bad usage, 1 for failures), set printing only what changes,
 // and record show printing zeros.
 #include "fakesysfs.h"
+#include "testpaths.h"
 
 #include "discovery/devicesnapshot.h"
 
@@ -38,7 +39,7 @@ struct Run {
 Run dmtunectl(const QStringList &args)
 {
     QProcess p;
-    p.start(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl"), args);
+    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
     Run r;
     if (!p.waitForFinished(30000)) {
         p.kill();

@@ -2,6 +2,7 @@
 // in the lab VM (Debian's 6.1, mpatha over 4 scsi_debug paths in 2 groups of 2) read back into the rules' input:
 // the configuration their header remembers, the numbers over fio's I/O window, and what the rules then say.
 #include "diagnosis/recordeddiagnosis.h"
+#include "testpaths.h"
 #include "recordings/recordingreader.h"
 
 #include <QJsonDocument>
@@ -15,7 +16,7 @@ namespace {
 
 QString fixture(const QString &name)
 {
-    return QStringLiteral(DMTUNE_FIXTURES "/") + name;
+    return DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + name;
 }
 
 QStringList codes(const QList<Finding> &findings)
@@ -117,7 +118,7 @@ private Q_SLOTS:
     void recordingWithoutMap()
     {
         const Result<Recording> recording
-            = readRecording(QStringLiteral(DMTUNE_FIXTURES "/../../../fuzz/corpus/recordingreader/two-batches.dmrec"));
+            = readRecording(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../../../fuzz/corpus/recordingreader/two-batches.dmrec"));
         QVERIFY2(recording, qPrintable(recording.errorMessage()));
         const auto none = recordedDiagnosisInput(*recording, {});
         QVERIFY(!none);

@@ -1,6 +1,7 @@
 // dmtunectl capture's core: a system copied into a directory reads back as the same snapshot, path groups
 // included (from the recorded device-mapper tables), with /proc next to it for the sampler.
 #include "fakesysfs.h"
+#include "testpaths.h"
 
 #include "discovery/discovery.h"
 #include "discovery/snapshotbuilder.h"
@@ -322,7 +323,7 @@ void TestSysfsCapture::badCaptureFileNamesTheField()
 // of multipathd reads back as the live reply parses, and each way of having none says which it is.
 void TestSysfsCapture::multipathdIsReadBackAsRecorded_data()
 {
-    QFile reply(QStringLiteral(DMTUNE_DM_FIXTURES "/multipathd-path-failed.json"));
+    QFile reply(DMTUNE_SOURCE_PATH(DMTUNE_DM_FIXTURES "/multipathd-path-failed.json"));
     QVERIFY(reply.open(QIODevice::ReadOnly));
     const QString lab = QString::fromUtf8(reply.readAll());
     QTest::addColumn<bool>("record");

@@ -3,6 +3,7 @@
 // paths, path_grouping_policy failover, no_path_retry 12); multipathd-path-failed.json the same map right after
 // "fail path sdd", with the kernel's lines and multipath -ll's text of that moment in multipath-path-failed.txt.
 #include "discovery/snapshotjson.h"
+#include "testpaths.h"
 #include "dm/multipathdview.h"
 #include "dm/multipathdviewjob.h"
 
@@ -20,7 +21,7 @@ using namespace dmtune;
 namespace {
 QString fixture(const QString &name)
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + name);
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return QString::fromUtf8(file.readAll());

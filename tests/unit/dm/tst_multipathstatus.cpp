@@ -1,6 +1,7 @@
 // Multipath status grammar: status lines of each selector and of each message's effect parse,
 // format back to the same text, and malformed lines are rejected with a message naming the word.
 #include "dm/multipathstatus.h"
+#include "testpaths.h"
 #include "dm/multipathtable.h"
 
 #include <QFile>
@@ -223,7 +224,7 @@ void TestMultipathStatus::rejectsMalformed()
 
 void TestMultipathStatus::fixtureLinesRoundTrip()
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/multipath-status.txt"));
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/multipath-status.txt"));
     QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
     int count = 0;
     while (!file.atEnd()) {
@@ -282,7 +283,7 @@ void TestMultipathStatus::initialStatus()
 // Pairs of table and fresh status captured from a real kernel (lab VM).
 void TestMultipathStatus::initialStatusMatchesKernel()
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/multipath-fresh-maps.txt"));
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/multipath-fresh-maps.txt"));
     QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
     int count = 0;
     while (!file.atEnd()) {

@@ -1,6 +1,7 @@
 // Multipath table grammar: real lines (lab VM, multipathd, the kernel's own table output) parse,
 // format back to the same text, and malformed lines are rejected with a message naming the word.
 #include "dm/multipathtable.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QTest>
@@ -264,7 +265,7 @@ void TestMultipathTable::errorNamesWordAndColumn()
 // Every line of the fixture (table lines as dmsetup prints them, trailing blank included).
 void TestMultipathTable::fixtureLinesRoundTrip()
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/multipath-tables.txt"));
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/multipath-tables.txt"));
     QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
     int count = 0;
     while (!file.atEnd()) {

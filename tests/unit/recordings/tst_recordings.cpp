@@ -2,6 +2,7 @@
 // them), a file cut anywhere is read up to its last whole frame, corruption is reported with its offset, and a
 // realistic recording stays within 64 bytes per device-sample.
 #include "recordings/fiosummary.h"
+#include "testpaths.h"
 #include "recordings/recordedlatency.h"
 #include "recordings/recordingformat.h"
 #include "recordings/recordingreader.h"
@@ -706,7 +707,7 @@ void TestRecordings::fioSummary()
     QFETCH(double, bw);
     QFETCH(double, p99us);
     QFETCH(int, directions);
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + fixture);
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + fixture);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<FioDirectionSummary> rows = summarizeFioResult(QJsonDocument::fromJson(file.readAll()).object());
     QCOMPARE(rows.size(), directions);

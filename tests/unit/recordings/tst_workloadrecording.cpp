@@ -2,6 +2,7 @@
 // script that replays a real status stream) writes to NAME.XXXXXX.part while fio runs, and the recording
 // appears whole at NAME (end frame, "fio end" marker or the failure note) when the run is stopped or fails.
 #include "recordings/recordingreader.h"
+#include "testpaths.h"
 #include "workloads/workloadsession.h"
 
 #include <QDir>
@@ -42,7 +43,7 @@ void TestWorkloadRecording::stoppedRunIsFinalised()
 {
     const QString fio
         = script(QStringLiteral("cat '%1'\nsleep 60 &\nwait\n")
-                     .arg(QStringLiteral(DMTUNE_FIXTURES "/../../workloads/fixtures/seqread8k-plus.json")));
+                     .arg(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../../workloads/fixtures/seqread8k-plus.json")));
     WorkloadSession session(nullptr);
     session.setFioProgram(fio);
     session.setGraceMs(300);

@@ -3,6 +3,7 @@
 // the last of them. The agent is the real `dmtunectl agent`; only the transport is a pipe: an `ssh` first on PATH
 // that runs the agent here (ignoring ssh's arguments) and keeps a copy of what it wrote.
 #include "fakesysfs.h"
+#include "testpaths.h"
 
 #include "remote/agentclient.h"
 #include "remote/agentprotocol.h"
@@ -22,7 +23,7 @@ using dmtune::test::FakeSysfs;
 
 namespace {
 
-const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
 QString key(const char *name)
 {

@@ -4,6 +4,7 @@
 // and the retries with backoff against a real ssh whose port on 127.0.0.1 nobody listens on.
 #include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "standardmachine.h"
 
 #include "discovery/discovery.h"
@@ -27,7 +28,7 @@ using dmtune::test::FakeSysfs;
 
 namespace {
 
-const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 
 QJsonObject file(const QString &path, const QByteArray &data)
 {

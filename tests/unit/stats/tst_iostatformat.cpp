@@ -1,6 +1,7 @@
 // iostat's output formats reproduced byte for byte from real iostat -x output captured on this machine
 // (fixtures/iostat-x-t-json.txt and iostat-x-t-text.txt: `iostat -d -x -t [-o JSON] vda loop0 1 2`).
 #include "stats/iostatformat.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -20,7 +21,7 @@ namespace {
 
 QString readFixture(const char *name)
 {
-    QFile f(QStringLiteral(DMTUNE_FIXTURES "/") + QLatin1String(name));
+    QFile f(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + QLatin1String(name));
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", name);
     return QString::fromUtf8(f.readAll());

@@ -3,6 +3,7 @@
 // (fixtures/iostat-oracle, made by fixtures/capture-oracle-cases.sh). Equal means: every one of the 22 values
 // prints the same with 2 decimals.
 #include "stats/iostatformat.h"
+#include "testpaths.h"
 #include "stats/iostatmetrics.h"
 
 #include <QDir>
@@ -101,7 +102,7 @@ void TestIostatMetrics::matchesSysstat_data()
     QTest::addColumn<double>("dtSeconds");
     QTest::addColumn<QString>("iostat");
 
-    const QDir dir(QStringLiteral(DMTUNE_FIXTURES "/iostat-oracle"));
+    const QDir dir(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/iostat-oracle"));
     const QStringList files = dir.entryList({ QStringLiteral("*.txt") }, QDir::Files, QDir::Name);
     QVERIFY(files.size() >= 6);
     for (const QString &file : files) {
@@ -159,7 +160,7 @@ void TestIostatMetrics::matchesSysstat()
 void TestIostatMetrics::jsonKeysAreIostats()
 {
     // iostat's disk object keys, in iostat's order, are dmtune's followed by the in-flight pair.
-    const OracleCase c = loadCase(QStringLiteral(DMTUNE_FIXTURES "/iostat-oracle/merged-writes.txt"));
+    const OracleCase c = loadCase(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/iostat-oracle/merged-writes.txt"));
     QStringList theirs = keysInOrder(c.interval.first());
     QStringList ours = keysInOrder(iostatformat::jsonDisk({ QStringLiteral("loop0"), IostatMetrics() }));
     QCOMPARE(ours.takeLast(), QStringLiteral("inflight_w"));

@@ -1,6 +1,7 @@
 // Templates and command lines: every built-in template loads, builds the exact fio argv, and its shell-quoted
 // command line; job validation names the parameter (job files: tst_fiojobfile).
 #include "workloads/fiojob.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,7 +28,7 @@ private Q_SLOTS:
 void TestFioJob::templatesMatchTheResourceFiles()
 {
     // What is embedded is what is in resources/workloads (and installed from there).
-    const QDir dir(QStringLiteral(DMTUNE_FIXTURES "/../../../../resources/workloads"));
+    const QDir dir(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../../../../resources/workloads"));
     const QStringList files = dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
     QCOMPARE(fioTemplates().size(), files.size());
     QVERIFY(files.size() >= 5);

@@ -3,6 +3,7 @@
 // stop() escalating to SIGKILL for the whole process group when SIGINT is ignored, failures with their reason.
 // The real fio is exercised by tst_live_workloads.
 #include "util/systemprogram.h"
+#include "testpaths.h"
 #include "workloads/fiorun.h"
 
 #include <QFile>
@@ -78,7 +79,7 @@ void TestFioRun::streamsAndKillsTheGroupWhenSigintIsIgnored()
                                               "cat '%1'\n"
                                               "sleep 60 & echo $! > '%2'\n"
                                               "wait\n")
-                                   .arg(QStringLiteral(DMTUNE_FIXTURES "/seqread8k-plus.json"), pidFile));
+                                   .arg(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/seqread8k-plus.json"), pidFile));
     FioRun run;
     run.setProgram(fio);
     run.setGraceMs(300);

@@ -1,6 +1,7 @@
 // fio's JSON status stream on real captured output (fio 3.33, loop device): splitting, the per-group totals,
 // per-second rates from differences, and percentiles from json+ histograms against fio's own.
 #include "workloads/fiostream.h"
+#include "testpaths.h"
 #include "workloads/workloadsession.h"
 
 #include <QFile>
@@ -16,7 +17,7 @@ namespace {
 
 QByteArray fixture(const QString &name)
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + name);
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return file.readAll();

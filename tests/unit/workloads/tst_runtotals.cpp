@@ -1,6 +1,7 @@
 // The run summary's device numbers (workloads/workloadsession.h DeviceRunTotals): the counters of the sampler
 // intervals that overlap fio's I/O, divided by fio's own I/O time, so a device's rates compare with fio's.
 #include "workloads/fiostream.h"
+#include "testpaths.h"
 #include "workloads/workloadsession.h"
 
 #include <QFile>
@@ -26,7 +27,7 @@ SampleBatch interval(double endSeconds, quint64 writes, double elapsed = 1.0)
 
 QJsonObject lastObject(const QString &fixture)
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + fixture);
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + fixture);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(fixture));
     return splitFioStream(file.readAll()).objects.last();

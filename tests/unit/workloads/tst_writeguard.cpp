@@ -1,6 +1,7 @@
 // The write guard: the decision table over device facts, the mountinfo and swaps parsers on real captures,
 // and the fact gatherer over a sysfs-shaped tree (holders and mounts of partitions count for the disk).
 #include "fakesysfs.h"
+#include "testpaths.h"
 #include "workloads/writeguard.h"
 
 #include <QDir>
@@ -18,7 +19,7 @@ namespace {
 
 QString fixture(const QString &name)
 {
-    QFile file(QStringLiteral(DMTUNE_FIXTURES "/") + name);
+    QFile file(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/") + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return QString::fromUtf8(file.readAll());

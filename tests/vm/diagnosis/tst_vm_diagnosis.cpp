@@ -10,6 +10,7 @@
 //   * queue_if_no_path with every path failed (dmsetup message, independent of dmtune) -> queueing-without-paths.
 // The numbers measured are printed (tst_diagnosis' rows come from them). Every value changed is put back.
 #include "../multipath/vmsupport.h"
+#include "testpaths.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QDir>
@@ -125,7 +126,7 @@ private Q_SLOTS:
         if (m_out.isEmpty())
             QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R diagnosis' as root");
         QVERIFY(::geteuid() == 0);
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
         const QString problem = m_lab.setUp(m_sys);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -12,6 +12,7 @@
 //     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
 #include "../multipath/vmsupport.h"
+#include "testpaths.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QJsonArray>
@@ -75,7 +76,7 @@ private Q_SLOTS:
         if (m_out.isEmpty())
             QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R sweep' as root");
         QVERIFY(::geteuid() == 0);
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
         const QString problem = m_lab.setUp(m_sys);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));

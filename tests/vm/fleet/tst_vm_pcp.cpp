@@ -7,6 +7,7 @@
 //   counted agree within the two runs' alignment.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
 #include "../multipath/vmsupport.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -24,7 +25,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString Dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 const QString PcpBin = u"/usr/lib/pcp/bin"_s;
 constexpr int PmcdPort = 44331;
 const QString PmcdHost = u"127.0.0.1:44331"_s;

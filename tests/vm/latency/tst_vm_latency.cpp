@@ -7,6 +7,7 @@
 // dead dmtune's removed. A request-based map is refused.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
 #include "../../live/latency/latencychecks.h"
+#include "testpaths.h"
 #include "../multipath/vmsupport.h"
 #include "charts/latencyheatmap.h"
 #include "charts/latencyview.h"
@@ -29,7 +30,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString Dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString Dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 const QString NdelayFile = QStringLiteral("/sys/bus/pseudo/drivers/scsi_debug/ndelay");
 
 bool writeFile(const QString &path, const QString &text)

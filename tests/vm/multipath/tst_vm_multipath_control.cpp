@@ -10,6 +10,7 @@
 // writing command given the capture refuses, and the kernel's maps of the same names stay as they were.
 // No multipathd runs here (tst_vm_multipathd covers it): everything goes as dm messages.
 #include "vmsupport.h"
+#include "testpaths.h"
 
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
@@ -126,9 +127,9 @@ private Q_SLOTS:
         QVERIFY(::geteuid() == 0);
         // No udevd in this guest: libdevmapper (ours and dmsetup's) makes /dev/mapper nodes itself.
         qputenv("DM_DISABLE_UDEV", "1");
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
-        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"--null-blk"_s, u"-o"_s,
+        const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"--null-blk"_s, u"-o"_s,
             m_out + u"/setup.env"_s };
         const vm::Run setup = vm::run(u"bash"_s, args);
         QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(u"bash"_s, args, setup)));

@@ -4,6 +4,7 @@
 // multipathd where it has a command, and the kernel must follow; multipathd's view of the map
 // (show maps json) is compared with the kernel's; a reload warns about multipath.conf.
 #include "vmsupport.h"
+#include "testpaths.h"
 
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathdclient.h"
@@ -81,10 +82,10 @@ private Q_SLOTS:
         if (m_out.isEmpty())
             QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm' as root");
         QVERIFY(::geteuid() == 0);
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
         QVERIFY2(!MultipathdClient::isRunning(), "multipathd already runs");
-        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipathd.sh"), u"-o"_s,
+        const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipathd.sh"), u"-o"_s,
             m_out + u"/setup.env"_s };
         const vm::Run setup = vm::run(u"bash"_s, args, 180000);
         QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(u"bash"_s, args, setup)));

@@ -3,6 +3,7 @@
 // variables, the kernel's table and status through dmsetup (an independent reader, parsed with
 // the unit-tested grammar), waiting for a signal.
 #include "dm/multipathstatus.h"
+#include "testpaths.h"
 #include "dm/multipathtable.h"
 #include "multipathcontrol.h"
 #include "sysfs/sysfsroot.h"
@@ -160,7 +161,7 @@ struct MergingMap {
     // Empty on success, else what went wrong.
     QString setUp(const dmtune::SysfsRoot &sys)
     {
-        const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
+        const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
         const Run setup = run(u"bash"_s, args);
         if (setup.exitCode != 0)
             return describe(u"bash"_s, args, setup);

@@ -40,7 +40,7 @@ Run run(const QString &program, const QStringList &args, int timeoutMs = 120000)
 
 Run ctl(const QStringList &args)
 {
-    return run(QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl"), args);
+    return run(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
 }
 
 QJsonObject listJson()
@@ -136,7 +136,7 @@ private Q_SLOTS:
         m_multipath = qEnvironmentVariable("DMTUNE_NVME_MULTIPATH", u"Y"_s);
         const QString envFile = qEnvironmentVariable("KLAB_OUT", u"/tmp"_s) + u"/nvme.env"_s;
         const Run setup
-            = run(u"bash"_s, { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-nvme.sh"), m_multipath, envFile });
+            = run(u"bash"_s, { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-nvme.sh"), m_multipath, envFile });
         QVERIFY2(setup.exitCode == 0, qPrintable(setup.out + setup.err));
         QFile f(envFile);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -456,3 +456,4 @@ private Q_SLOTS:
 
 QTEST_GUILESS_MAIN(TestVmNvme)
 #include "tst_vm_nvme.moc"
+#include "testpaths.h"

@@ -8,6 +8,7 @@
 //   * the GUI's path: Applier (in-process) + ChangeHistory on the map and its paths, then undo.
 // Every value changed is put back at the end of its test function. Skips outside the lab.
 #include "discovery/discovery.h"
+#include "testpaths.h"
 #include "params/applier.h"
 #include "params/changehistory.h"
 #include "sysfs/sysfsroot.h"
@@ -112,12 +113,12 @@ private Q_SLOTS:
             QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R params' as root, or "
                   "tests/vm/lab/klab.sh -- <this executable>");
         QVERIFY2(::geteuid() == 0, "the lab runs guest commands as root; not root here");
-        m_ctl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+        m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
 
         QByteArray vars, err;
         const int code = run(u"bash"_s,
-            { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s }, &vars,
+            { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s }, &vars,
             &err);
         QVERIFY2(
             code == 0, qPrintable(u"setup-multipath.sh exited %1: %2"_s.arg(code).arg(QString::fromLocal8Bit(err))));

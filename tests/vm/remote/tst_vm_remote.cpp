@@ -12,6 +12,7 @@
 // editor shows its priorities and checker states from the capture it fetched, and --host list --json has the same
 // multipathd view as list --json in the guest; multipathd is stopped again and the lab's map made again.
 #include "../../live/remote/sshtestsupport.h"
+#include "testpaths.h"
 #include "../../live/workloads/livesupport.h"
 
 #include "dm/multipathdview.h"
@@ -333,7 +334,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(dmtunectl).isExecutable());
         m_built = QFileInfo(dmtunectl).lastModified();
         QVERIFY(m_client.isValid() && m_here.isValid());
-        m_out = QStringLiteral(DMTUNE_BINARY_DIR "/tests/vm/vm-out/tst_vm_remote");
+        m_out = DMTUNE_BINARY_PATH("/tests/vm/vm-out/tst_vm_remote");
         m_keys = m_out + QStringLiteral("/sshd");
         QDir(m_keys).removeRecursively();
         QDir(m_out + QStringLiteral("/presets")).removeRecursively();
@@ -358,11 +359,11 @@ private Q_SLOTS:
 
         // The lab, in the background until cleanupTestCase writes "done".
         m_lab.setProcessChannelMode(QProcess::MergedChannels);
-        m_lab.setWorkingDirectory(QStringLiteral(DMTUNE_BINARY_DIR));
-        m_lab.start(QStringLiteral(DMTUNE_VM_KLAB),
+        m_lab.setWorkingDirectory(DMTUNE_BINARY_PATH(""));
+        m_lab.start(DMTUNE_SOURCE_PATH(DMTUNE_VM_KLAB),
             { QStringLiteral("-q"), QStringLiteral("-s"), QStringLiteral("77"), QStringLiteral("-o"), m_out,
                 QStringLiteral("-t"), QStringLiteral("600"), QStringLiteral("-F"), QString::number(m_port),
-                QStringLiteral("--"), QStringLiteral("bash"), QStringLiteral(DMTUNE_VM_GUEST_DIR "/serve-sshd.sh"),
+                QStringLiteral("--"), QStringLiteral("bash"), DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/serve-sshd.sh"),
                 QStringLiteral("-d"), m_keys, QStringLiteral("-t"), QStringLiteral("480") });
         QVERIFY(m_lab.waitForStarted());
         const QString ready = m_keys + QStringLiteral("/ready");
@@ -909,7 +910,7 @@ private Q_SLOTS:
     void multipathdsViewThere()
     {
         const QString map = env("MAP");
-        const QString script = QStringLiteral(DMTUNE_VM_GUEST_DIR "/lab-multipathd.sh");
+        const QString script = DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/lab-multipathd.sh");
 #ifdef DMTUNE_VM_REMOTE_GUI
         MainWindow *window = remoteWindow();
         QVERIFY(window);

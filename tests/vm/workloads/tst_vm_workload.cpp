@@ -5,6 +5,7 @@
 // multipath hold a disk) is refused, and so is its partition, even with --destroy-data-on; free again once
 // the map is gone. Runs inside the lab VM; skips elsewhere.
 #include "../multipath/vmsupport.h"
+#include "testpaths.h"
 
 #include "recordings/recordingreader.h"
 #include "recordings/recordingwriter.h"
@@ -21,7 +22,7 @@
 using namespace dmtune;
 
 namespace {
-const QString dmtunectl = QStringLiteral(DMTUNE_BINARY_DIR "/app/dmtunectl/dmtunectl");
+const QString dmtunectl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
 }
 
 class TestVmWorkload : public QObject {
@@ -45,7 +46,7 @@ void TestVmWorkload::initTestCase()
     if (m_out.isEmpty())
         QSKIP("not inside the dmtune lab VM ($KLAB_OUT unset): run 'ctest -L vm -R workload' as root");
     QVERIFY(::geteuid() == 0);
-    const QStringList args { QStringLiteral(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
+    const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh") };
     const vm::Run setup = vm::run(QStringLiteral("bash"), args);
     QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(QStringLiteral("bash"), args, setup)));
     const QHash<QString, QString> env = vm::parseVars(setup.out);
