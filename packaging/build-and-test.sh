@@ -1,43 +1,73 @@
 #!/bin/bash
-# Quick start (2): install what is needed (with the lab VM's and the package test's tools), build
-# with warnings as errors, and run every test: unit, gui (offscreen), live (root: loop devices),
-# vm (lab VM), package (the .deb installed into a clean Debian 12 root, run, purged). Then the
-# habits, cheapest first: the format check (seconds), clang-tidy over core/ (minutes), the unit
-# and gui tests again under ASan + UBSan (build-asan, the longest). A failed test or check does
-# not stop the later ones (one CI run shows every failure); the exit status is 1 if any failed.
-# docs/development.md: what each checks, how to run it alone, what it costs. DMTUNE_CHECK_FORMAT=0,
-# DMTUNE_TIDY=0, DMTUNE_ASAN=0 skip one.
+# Quick start (2): install what is needed (with the tests', the lab VM's and the package test's tools), build
+# with warnings as errors, and run every test: unit and gui (offscreen, two at a time), live (root: loop
+# devices, one at a time), vm (the lab VM, one VM at a time), package (the .deb installed into a clean Debian 12
+# root, run, purged). Then the habits, cheapest first: the format check, clang-tidy over core/, the unit and
+# gui tests again under ASan + UBSan (build-asan). A failed test or check does not stop the later ones (one CI
+# run shows every failure); the exit status is 1 if any failed. The log ends with a table of step times, the
+# figures docs/development.md keeps a budget of. Builds go through the compiler cache (docs/development.md,
+# "The build cache") and print its hit rate. DMTUNE_CHECK_FORMAT=0, DMTUNE_TIDY=0, DMTUNE_ASAN=0 skip one.
+# Arguments go to every ctest run (e.g. -R NAME).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 failed=()
+step_names=() step_secs=() step_results=()
+started=$SECONDS
 # step NAME COMMAND...: runs one step and says how long it took, also when it fails.
 step() {
     local name=$1 start=$SECONDS rc=0
     shift
     echo "== $name"
     "$@" || rc=$?
-    local took=$((SECONDS - start))
-    printf '== %s: %s in %dm%02ds\n' "$name" "$([ $rc = 0 ] && echo done || echo FAILED)" $((took / 60)) $((took % 60))
+    local took=$((SECONDS - start)) result=done
+    [ $rc = 0 ] || result=FAILED
+    printf '== %s: %s in %dm%02ds\n' "$name" "$result" $((took / 60)) $((took % 60))
+    step_names+=("$name") step_secs+=("$took") step_results+=("$result")
     [ $rc = 0 ] || failed+=("$name")
     return 0
 }
+step_table() {
+    local i total=$((SECONDS - started))
+    echo
+    echo "== step times (docs/development.md keeps the budget)"
+    printf '%-44s %8s  %s\n' step "min:s" result
+    for i in "${!step_names[@]}"; do
+        printf '%-44s %5d:%02d  %s\n' "${step_names[i]}" $((step_secs[i] / 60)) $((step_secs[i] % 60)) "${step_results[i]}"
+    done
+    printf '%-44s %5d:%02d\n' total $((total / 60)) $((total % 60))
+}
+trap step_table EXIT
+
 # (&&: set -e does not apply inside a command that `step` tests)
 build_ci() {
-    cmake --preset ci >/dev/null && cmake --build --preset ci -j"$(nproc)"
+    cmake --preset ci >/dev/null && tools/ccache-stats.sh zero build-ci && cmake --build --preset ci -j"$(nproc)" &&
+        tools/ccache-stats.sh show build-ci
 }
-run_tests() {
-    (cd build-ci && ctest --output-on-failure -j1 "$@")
+# tests LABEL_REGEX JOBS [ctest args]: one label's tests. ctest exits 8 when a filter selects none (a -R that
+# names another label's test): that is not a failure here.
+tests() {
+    local labels=$1 jobs=$2 rc=0
+    shift 2
+    (cd build-ci && ctest --output-on-failure --no-tests=ignore -L "$labels" -j"$jobs" "$@") || rc=$?
+    return $rc
 }
 
-step "install dependencies" packaging/install-deps.sh --lab
+step "install dependencies" packaging/install-deps.sh --tests --lab
 [ ${#failed[@]} = 0 ] && step "build (ci preset, -Werror)" build_ci
 [ ${#failed[@]} = 0 ] || exit 1 # nothing to test without a build
-step "tests (ctest${*:+ $*})" run_tests "$@"
+# unit and gui tests share no device and no file, so two run at once; live tests write to loop devices and
+# sysfs, so one at a time; a vm test keeps both cores busy (PROCESSORS 2), so one VM at a time.
+step "tests: unit + gui (2 at a time)" tests '^(unit|gui)$' "$(nproc)" "$@"
+step "tests: live (root, loop devices)" tests '^live$' 1 "$@"
+step "tests: vm (lab VM, one at a time)" tests '^vm$' 1 "$@"
+step "tests: package (clean Debian 12 root)" tests '^package$' 1 "$@"
 step "format check (clang-format 14)" tools/check-format.sh
 step "clang-tidy over core/" tools/run-clang-tidy.sh build-ci
-step "asan + ubsan: unit and gui tests" tools/run-asan.sh
+step "asan + ubsan: unit and gui tests" tools/run-asan.sh "$@"
 
+trap - EXIT
+step_table
 if [ ${#failed[@]} != 0 ]; then
     printf 'build-and-test: FAILED: %s\n' "${failed[@]}" >&2
     exit 1

@@ -1,25 +1,44 @@
 #!/bin/bash
-# Installs the Debian 12 packages dmtune needs to build, test and run; skips what is there.
-# Usage: packaging/install-deps.sh [--lab]   (--lab adds what the vm and package tests need:
-# QEMU & co., debootstrap, lintian and rpm)
+# Installs the Debian 12 packages dmtune needs; skips what is there.
+# Usage: packaging/install-deps.sh [--tests] [--lab]
+#   (none)   what builds and runs the programs (packaging/build-and-run.sh)
+#   --tests  adds what the unit, gui, live and package tests and the code checks use: umockdev, Xvfb and
+#            ImageMagick for screenshots, sshd, pcp's daemons, Prometheus and node_exporter, clang-tidy
+#            and clang-format (packaging/build-and-test.sh)
+#   --lab    adds what the vm and package tests need (implies --tests): QEMU & co., debootstrap,
+#            lintian and rpm
 set -euo pipefail
 
+# The build (compiler, ccache, Ninja, Qt, the libraries core links, clang and bpftool for the BPF probe,
+# rsvg-convert for the icons) and what the programs run (fio, iostat, dmsetup, udev).
 PKGS=(
-    build-essential cmake pkg-config git
+    build-essential cmake ninja-build ccache pkg-config git
     qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev qt6-l10n-tools qt6-tools-dev
-    libudev-dev libdevmapper-dev libblkid-dev umockdev libumockdev-dev
+    libudev-dev libdevmapper-dev libblkid-dev libpcp3-dev libcurl4-openssl-dev
+    clang libbpf-dev bpftool librsvg2-bin
     fio sysstat util-linux fdisk udev dmsetup
+)
+TEST_PKGS=(
+    umockdev libumockdev-dev
     clang-tidy clang-format
-    clang libbpf-dev bpftool
     xvfb xauth imagemagick poppler-utils
-    file librsvg2-bin appstream desktop-file-utils
+    file appstream desktop-file-utils
     openssh-client openssh-server
-    libpcp3-dev libcurl4-openssl-dev pcp python3-pcp prometheus prometheus-node-exporter
+    pcp python3-pcp prometheus prometheus-node-exporter
 )
 LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools debootstrap lintian rpm)
 
+tests=0 lab=0
+for arg in "$@"; do
+    case $arg in
+    --tests) tests=1 ;;
+    --lab) tests=1 lab=1 ;;
+    *) echo "usage: install-deps.sh [--tests] [--lab]" >&2; exit 2 ;;
+    esac
+done
 want=("${PKGS[@]}")
-[ "${1:-}" = --lab ] && want+=("${LAB_PKGS[@]}")
+[ "$tests" = 1 ] && want+=("${TEST_PKGS[@]}")
+[ "$lab" = 1 ] && want+=("${LAB_PKGS[@]}")
 
 missing=()
 for p in "${want[@]}"; do

@@ -10,11 +10,10 @@ if [ "${DMTUNE_ASAN:-1}" = 0 ]; then
     echo "run-asan: skipped (DMTUNE_ASAN=0)"
     exit 0
 fi
-# ccache when it is there: the asan objects are cached like the ci ones.
-launcher=()
-if command -v ccache >/dev/null; then
-    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
-cmake --preset asan "${launcher[@]}" >/dev/null
+# The asan objects go through the project's compiler cache like the ci ones (CMakeLists.txt, DMTUNE_CCACHE).
+cmake --preset asan >/dev/null
+tools/ccache-stats.sh zero build-asan
 cmake --build build-asan -j"$(nproc)" --target tests-unit tests-gui
-ctest --preset asan -j1 "$@"
+tools/ccache-stats.sh show build-asan
+# Two at a time, as in the ci build's pass (docs/development.md: parallel tests).
+ctest --preset asan -j"$(nproc)" "$@"

@@ -10,9 +10,9 @@
 //
 // usage: bench_remote_capture [--devices N]
 #include "../common/fakesysfs.h"
-#include "testpaths.h"
 #include "remote/agentclient.h"
 #include "remote/agentprotocol.h"
+#include "testpaths.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -13,12 +13,12 @@
 //
 // usage: bench_remote_stream [--devices N] [--seconds S]
 #include "../live/remote/sshdfixture.h"
-#include "testpaths.h"
 #include "remote/agentclient.h"
 #include "remote/agentprotocol.h"
 #include "remote/remotesampler.h"
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
+#include "testpaths.h"
 
 #include <QCoreApplication>
 #include <QDir>

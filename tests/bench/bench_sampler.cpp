@@ -11,8 +11,8 @@
 // usage: bench_sampler [--quick] [--dmtunectl PATH] [--generated-only] [--first-case-only] [--profile-ticks N]
 //                      [--store-only]
 #include "stats/sampler.h"
-#include "testpaths.h"
 #include "stats/seriesstore.h"
+#include "testpaths.h"
 
 #include <QCoreApplication>
 #include <QDir>

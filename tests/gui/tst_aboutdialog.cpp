@@ -71,7 +71,7 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(fioShown.count(), 1, 10000);
         }
         about.show();
-        QTest::qWait(100);
+        QVERIFY(QTest::qWaitForWindowExposed(&about));
         QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
         QVERIFY(about.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/about.png")));
     }

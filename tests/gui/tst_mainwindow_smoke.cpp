@@ -1,8 +1,8 @@
 // The whole window on the offscreen platform over a fake captured tree: it scans, shows the map
 // and the devices, and the detail pane lists queue attributes of the selected device.
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "devices/devicedetailpane.h"
 #include "devices/devicetreemodel.h"
@@ -12,6 +12,7 @@
 #include "experiments/experimentpanel.h"
 #include "mainwindow.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLabel>
@@ -141,7 +142,9 @@ private Q_SLOTS:
 
         // A picture for whoever reviews the layout (after the pane has re-laid out its splitter).
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
-        QTest::qWait(100);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isReadingQueue() && pane->queueModel()->rowCount() > 0, 10000); // on a job
+        QCoreApplication::sendPostedEvents(); // the splitter's fit and the layout
+        QCoreApplication::processEvents();
         QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
         QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/mainwindow_smoke.png")));
     }
@@ -191,7 +194,9 @@ private Q_SLOTS:
         QVERIFY(window.selectDevice(QStringLiteral("dm-0")));
         QVERIFY(tableHasRow(window.detailPane()->propertiesTable(), QStringLiteral("Group 2"),
             QStringLiteral("service-time · enabled: sdac (failed · 3 failures), sdak (active · 0 failures)")));
-        QTest::qWait(100);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.detailPane()->isReadingQueue(), 10000); // dm-0's queue, read on a job
+        QCoreApplication::sendPostedEvents(); // the splitter's fit and the layout
+        QCoreApplication::processEvents();
         QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/mainwindow_known_groups.png")));
     }
 
@@ -246,7 +251,10 @@ private Q_SLOTS:
         window.show();
         window.start();
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 10000);
-        QTest::qWait(50);
+        // Settled: the selected device's queue read (a job) is in, and the layout requests it caused have run.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.detailPane()->isReadingQueue(), 10000);
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         if (window.width() > 1366 || window.height() > 840) {
             const auto widgets = window.findChildren<QWidget *>();
             for (const QWidget *w : widgets) {
@@ -258,9 +266,12 @@ private Q_SLOTS:
         // The Path groups tab gives its editor (the group cards and their path tables) the height it asks for,
         // the chart below it the rest.
         QVERIFY(window.showTab(QStringLiteral("paths")));
-        QTest::qWait(50);
         const auto *splitter = window.findChild<QSplitter *>(QStringLiteral("pathGroupsSplitter"));
         QVERIFY(splitter);
+        // The tab is laid out on posted events (and fits its splitter then, or after a read of the map).
+        QCoreApplication::sendPostedEvents();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            splitter->isVisible() && splitter->sizes().value(0) >= splitter->widget(0)->sizeHint().height(), 10000);
         const int editorWants = splitter->widget(0)->sizeHint().height();
         QVERIFY2(splitter->sizes().value(0) >= editorWants,
             qPrintable(QStringLiteral("%1 / %2, editor wants %3")

@@ -5,8 +5,8 @@
 // switched while a banner and an error label are shown recolours them. Screenshots of the main window under both
 // palettes at 1400x900 are saved in the build directory (tst_messagestyle_light.png, tst_messagestyle_dark.png).
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "charts/livestatsview.h"
 #include "charts/statsexportdialog.h"
@@ -15,6 +15,7 @@
 #include "messagebanner.h"
 #include "messagestyle.h"
 #include "params/applyresulttext.h"
+#include "params/changepreviewmodel.h"
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
 #include "remote/connectdialog.h"
@@ -264,7 +265,9 @@ private Q_SLOTS:
         editor->model()->setPending(QStringLiteral("queue/read_ahead_kb"), QStringLiteral("-5")); // rejected: red
         editor->updatePreview();
         QTRY_VERIFY(!editor->isReading());
-        QTest::qWait(200);
+        QTRY_VERIFY(editor->isVisible() && editor->previewModel()->rowCount() >= 1); // the preview is shown
+        QCoreApplication::sendPostedEvents(); // and laid out
+        QCoreApplication::processEvents();
         QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_tune.png").arg(palette)));
 
         QTemporaryDir temp;
@@ -282,7 +285,9 @@ private Q_SLOTS:
             dialog->formatBox(f)->setChecked(f == statsexport::Format::Png || f == statsexport::Format::Csv);
         QVERIFY(dialog->conflictBanner()->isVisible());
         dialog->adjustSize();
-        QTest::qWait(200);
+        QTRY_VERIFY(dialog->isVisible() && dialog->conflictBanner()->isVisible());
+        QCoreApplication::sendPostedEvents(); // the adjusted dialog and the window laid out
+        QCoreApplication::processEvents();
         QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_stats.png").arg(palette)));
         QVERIFY(dialog->grab().save(DMTUNE_BINARY_PATH("/tst_messagestyle_%1_export.png").arg(palette)));
         dialog->reject();

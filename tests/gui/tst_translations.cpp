@@ -2,8 +2,8 @@
 // the build's translations/dmtune_de.qm), and English when there is none. The translators are installed before the
 // window is made, as main() does; an English run comes first because an installed translator stays.
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "mainwindow.h"
 #include "translations.h"

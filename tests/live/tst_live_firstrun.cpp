@@ -3,8 +3,8 @@
 // real loop device over a sparse file in a temp dir this test owns, the tree selects it, and
 // removing it (the link, or closing the window) detaches it and deletes the file.
 #include "devices/devicedetailpane.h"
-#include "testpaths.h"
 #include "mainwindow.h"
+#include "testpaths.h"
 #include "workloads/labdevices.h"
 
 #include <QDir>
@@ -69,7 +69,10 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(window.detailPane()->shownDevice(), name, 10000);
             QVERIFY(hint->text().contains(name));
             QVERIFY(hint->text().contains(QStringLiteral("href=\"lab:remove\"")));
-            QTest::qWait(200);
+            // The screenshot shows the lab device's queue: wait for its read to have arrived.
+            QTRY_VERIFY_WITH_TIMEOUT(!window.detailPane()->isReadingQueue()
+                    && !window.detailPane()->queueSummary().contains(QStringLiteral("reading")),
+                10000);
             QDir().mkpath(DMTUNE_BINARY_PATH("/test-screenshots"));
             QVERIFY(window.grab().save(DMTUNE_BINARY_PATH("/test-screenshots/firstrun_lab_device.png")));
 

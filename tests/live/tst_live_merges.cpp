@@ -3,7 +3,6 @@
 #include "scratchloop.h"
 #include "stats/sampler.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 using namespace dmtune;
@@ -58,10 +57,9 @@ QList<IostatMetrics> TestLiveMerges::sampleWhileWriting(int seconds)
     fio.start(QStringLiteral("fio"), batchedWriteJob(m_loop.devicePath(), seconds));
     if (!fio.waitForStarted(10000))
         return {};
-    QElapsedTimer waited;
-    waited.start();
-    while (fio.state() != QProcess::NotRunning && waited.elapsed() < (seconds + 30) * 1000)
-        QTest::qWait(50); // the sampler's timer keeps firing meanwhile
+    // Until fio has finished; the sampler's timer keeps firing meanwhile.
+    if (!QTest::qWaitFor([&] { return fio.state() == QProcess::NotRunning; }, (seconds + 30) * 1000))
+        qWarning("fio still runs after %d s", seconds + 30);
     sampler.stop();
     if (fio.exitCode() != 0)
         qWarning("fio: %s", fio.readAllStandardError().constData());

@@ -4,12 +4,11 @@
 // selector), its rates the raw differences over the scrape timestamps' difference, and its r/s this machine's
 // /proc/diskstats rate over (almost) the same interval.
 #include "../common/loopbackport.h"
-#include "testpaths.h"
 #include "metrics/prometheussource.h"
 #include "scratchloop.h"
 #include "stats/diskcounters.h"
+#include "testpaths.h"
 
-#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -82,8 +81,8 @@ private Q_SLOTS:
     void errorsAreOneLine();
 
 private:
-    // A frame of a newer scrape than `afterNs`, and /proc/diskstats read right after it was seen (polled every
-    // 50 ms, so the local read follows node_exporter's by about as much at every frame).
+    // A frame of a newer scrape than `afterNs`, and /proc/diskstats read right after it was seen (polled
+    // continuously, so the local read follows node_exporter's by about as much at every frame).
     struct Observation {
         CounterFrame frame;
         DiskCounters local;
@@ -144,23 +143,24 @@ void TestLivePrometheus::initTestCase()
 
     // Until Prometheus answers and has scraped the loop device.
     QString lastError;
-    const QDeadlineTimer deadline(60000);
-    while (!deadline.hasExpired()) {
+    const auto scrapedTheLoop = [&] {
+        if (m_source)
+            return true;
         Result<std::unique_ptr<PrometheusSource>> opened = PrometheusSource::open(m_url, m_instance);
-        if (opened) {
-            const Result<CounterFrame> frame = opened.value()->fetch();
-            if (frame && frame->find(m_loop.name())) {
-                m_source = std::move(opened.value());
-                break;
-            }
-            lastError = frame ? u"%1 not in the frame yet"_s.arg(m_loop.name()) : frame.errorMessage();
-        } else {
+        if (!opened) {
             lastError = opened.errorMessage();
+            return false;
         }
-        QTest::qWait(250);
-    }
-    QVERIFY2(
-        m_source, qPrintable(lastError + u"\n"_s + logTail(u"prometheus.log"_s) + logTail(u"node_exporter.log"_s)));
+        const Result<CounterFrame> frame = opened.value()->fetch();
+        if (frame && frame->find(m_loop.name())) {
+            m_source = std::move(opened.value());
+            return true;
+        }
+        lastError = frame ? u"%1 not in the frame yet"_s.arg(m_loop.name()) : frame.errorMessage();
+        return false;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(scrapedTheLoop(),
+        qPrintable(lastError + u"\n"_s + logTail(u"prometheus.log"_s) + logTail(u"node_exporter.log"_s)), 60000);
     qInfo("%s ready after %lld ms (Prometheus %s, libcurl %s); window %.0f s", qPrintable(m_source->description()),
         m_clock.elapsed(), qPrintable(m_source->serverVersion()), qPrintable(PrometheusSource::curlVersion()),
         m_source->windowSeconds());
@@ -198,31 +198,38 @@ QString TestLivePrometheus::logTail(const QString &name) const
 
 bool TestLivePrometheus::observe(qint64 afterNs, Observation *out)
 {
-    const QDeadlineTimer deadline(15000);
-    while (!deadline.hasExpired()) {
-        const Result<CounterFrame> frame = m_source->fetch();
-        if (!frame) {
-            qWarning("fetch: %s", qPrintable(frame.errorMessage()));
-            return false;
-        }
-        if (frame->timeNs > afterNs) {
-            QFile diskstats(u"/proc/diskstats"_s);
-            if (!diskstats.open(QIODevice::ReadOnly))
-                return false;
-            out->localNs = m_clock.nsecsElapsed();
-            const Result<QList<DiskCounters>> all = parseDiskstats(QString::fromLatin1(diskstats.readAll()));
-            if (!all)
-                return false;
-            for (const DiskCounters &d : *all) {
-                if (d.name == m_loop.name())
-                    out->local = d;
+    // Until a newer scrape is in (a failed fetch ends the wait, and the observation).
+    bool failed = false;
+    CounterFrame newer;
+    const bool scraped = QTest::qWaitFor(
+        [&] {
+            const Result<CounterFrame> frame = m_source->fetch();
+            if (!frame) {
+                qWarning("fetch: %s", qPrintable(frame.errorMessage()));
+                failed = true;
+                return true;
             }
-            out->frame = *frame;
-            return out->frame.find(m_loop.name()) && !out->local.name.isEmpty();
-        }
-        QTest::qWait(50);
+            if (frame->timeNs <= afterNs)
+                return false;
+            newer = *frame;
+            return true;
+        },
+        15000);
+    if (!scraped || failed)
+        return false;
+    QFile diskstats(u"/proc/diskstats"_s);
+    if (!diskstats.open(QIODevice::ReadOnly))
+        return false;
+    out->localNs = m_clock.nsecsElapsed();
+    const Result<QList<DiskCounters>> all = parseDiskstats(QString::fromLatin1(diskstats.readAll()));
+    if (!all)
+        return false;
+    for (const DiskCounters &d : *all) {
+        if (d.name == m_loop.name())
+            out->local = d;
     }
-    return false;
+    out->frame = newer;
+    return out->frame.find(m_loop.name()) && !out->local.name.isEmpty();
 }
 
 QHash<QString, RawSeries> TestLivePrometheus::rawSamples(qint64 fromMs, qint64 toMs)
@@ -272,7 +279,15 @@ void TestLivePrometheus::ratesAreRawSampleDifferences()
     stat.setStandardOutputFile(m_dir.filePath(u"stat.json"_s));
     stat.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"),
         { u"stat"_s, u"--prometheus"_s, m_url, u"--instance"_s, m_instance, u"--json"_s, u"-c"_s, u"3"_s, loop });
-    QTest::qWait(2000);
+    // Past fio's start-up: until a scrape shows its reads and writes.
+    const auto scrapedFioIo = [&] {
+        const Result<CounterFrame> frame = m_source->fetch();
+        const DiskCounters *now = frame ? frame->find(loop) : nullptr;
+        const DiskCounters *then = before.frame.find(loop);
+        return now && then && (*now)[DiskField::ReadIos] > (*then)[DiskField::ReadIos]
+            && (*now)[DiskField::WriteIos] > (*then)[DiskField::WriteIos];
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(scrapedFioIo(), 30000);
     QVERIFY(observe(m_source->fetch()->timeNs, &first)); // a fresh scrape, seen within a poll
     QVERIFY(observe(first.frame.timeNs + 4'000'000'000LL - 1, &second));
     QVERIFY(fio.waitForFinished(60000));

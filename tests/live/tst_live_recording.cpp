@@ -3,16 +3,15 @@
 // the first, none in the second, the nomerges difference in the configuration diff), then reported to HTML and
 // PDF with dmtunectl, the PDF's first page rasterised with pdftoppm and checked for ink.
 #include "discovery/snapshotbuilder.h"
-#include "testpaths.h"
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
 #include "recordings/recordingreader.h"
 #include "scratchloop.h"
 #include "stats/sampler.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
 #include <QSysInfo>
@@ -79,12 +78,18 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     sampler.setWatched(meta.devices);
     sampler.setInterval(500);
     QStringList errors;
+    int recorded = 0;
     connect(&sampler, &Sampler::samplesAvailable, this, [&](const SampleBatch &batch) {
+        ++recorded;
         if (const Status s = w.addBatch(batch); !s)
             errors.append(s.errorMessage);
     });
     sampler.start();
-    QTest::qWait(1200);
+    // 1 s idle: until the sampler has recorded two intervals of 0.5 s before fio starts.
+    if (!QTest::qWaitFor([&] { return recorded >= 2; }, 10000)) {
+        qWarning("the sampler recorded %d intervals in 10 s", recorded);
+        return {};
+    }
 
     QStringList argv = batchedWriteJob(m_loop.devicePath(), 4);
     argv.removeAll(QStringLiteral("--output=/dev/null"));
@@ -92,14 +97,14 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     QProcess fio;
     w.addMarker(now(), RecordingWriter::fioStartLabel());
     fio.start(QStringLiteral("fio"), argv);
-    QElapsedTimer waited;
-    waited.start();
-    if (fio.waitForStarted(10000)) {
-        while (fio.state() != QProcess::NotRunning && waited.elapsed() < 40000)
-            QTest::qWait(50); // the sampler keeps ticking
-    }
+    // Until fio has finished; the sampler keeps ticking meanwhile.
+    if (fio.waitForStarted(10000) && !QTest::qWaitFor([&] { return fio.state() == QProcess::NotRunning; }, 40000))
+        qWarning("fio still runs after 40 s");
     w.addMarker(now(), RecordingWriter::fioEndLabel());
-    QTest::qWait(1000);
+    // 1 s idle after fio: until two more intervals are recorded.
+    const int atFioEnd = recorded;
+    if (!QTest::qWaitFor([&] { return recorded >= atFioEnd + 2; }, 10000))
+        qWarning("the sampler recorded %d intervals after fio in 10 s", recorded - atFioEnd);
     sampler.stop();
     const QByteArray out = fio.readAllStandardOutput();
     const QJsonDocument result = QJsonDocument::fromJson(out.mid(out.indexOf('{')));

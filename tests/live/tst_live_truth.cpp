@@ -6,9 +6,9 @@
 // namespace replaces with a file this test writes. Two tools sampling the live device side by side can only
 // agree within what their misaligned intervals allow; that check is here too, end to end through dmtunectl.
 #include "scratchloop.h"
-#include "testpaths.h"
 #include "stats/iostatformat.h"
 #include "stats/sampler.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -208,15 +208,13 @@ void TestLiveTruth::startLoad(int seconds)
     // Wait until the writes show in the counters: fio takes a moment to set up its engines.
     const QString stat = QStringLiteral("block/%1/stat").arg(m_loop.name());
     const auto initial = parseBlockStat(m_root.readOr(stat), m_loop.name());
-    QElapsedTimer waited;
-    waited.start();
-    while (initial && waited.elapsed() < 5000) {
+    const auto loadShows = [&] {
         const auto now = parseBlockStat(m_root.readOr(stat), m_loop.name());
-        if (now && (*now)[DiskField::WriteIos] > (*initial)[DiskField::WriteIos] + 100
-            && (*now)[DiskField::ReadIos] > (*initial)[DiskField::ReadIos] + 100)
-            break;
-        QTest::qWait(50);
-    }
+        return now && (*now)[DiskField::WriteIos] > (*initial)[DiskField::WriteIos] + 100
+            && (*now)[DiskField::ReadIos] > (*initial)[DiskField::ReadIos] + 100;
+    };
+    if (initial && !QTest::qWaitFor(loadShows, 30000))
+        qWarning("fio's reads and writes do not show in %s's counters", qPrintable(m_loop.name()));
 }
 
 void TestLiveTruth::stopLoad()
@@ -294,7 +292,17 @@ void TestLiveTruth::dmtunectlAgreesWithIostatSideBySide()
     if (!QFile::exists(dmtunectl))
         QSKIP("dmtunectl not built");
     startLoad(8);
-    QTest::qWait(1000); // past fio's ramp-up
+    // Past fio's ramp-up: until every job's I/O shows, the fsync job's flushes too (startLoad saw reads and
+    // writes), and the writes go on.
+    const QString stat = QStringLiteral("block/%1/stat").arg(m_loop.name());
+    const auto started = parseBlockStat(m_root.readOr(stat), m_loop.name());
+    QVERIFY2(started, qPrintable(started.errorMessage()));
+    const auto everyJobRuns = [&] {
+        const auto now = parseBlockStat(m_root.readOr(stat), m_loop.name());
+        return now && (*now)[DiskField::FlushIos] > (*started)[DiskField::FlushIos]
+            && (*now)[DiskField::WriteIos] > (*started)[DiskField::WriteIos] + 100;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(everyJobRuns(), 30000);
     QProcess iostat, ours;
     // -y: iostat's first report would be since boot; dmtunectl's first report is the first interval.
     iostat.start(QStringLiteral("iostat"),

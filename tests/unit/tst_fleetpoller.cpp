@@ -95,7 +95,7 @@ private Q_SLOTS:
             QTRY_COMPARE(fetches.load(), 1);
             poller.pollNow();
             poller.pollNow();
-            QTest::qWait(100);
+            QTest::qWait(100); // deliberately time-based: gives a second job time to (not) start
             QCOMPARE(fetches.load(), 1); // the slow host got no second job
             gate.release();
             QTRY_COMPARE(frames.size(), 1);
@@ -120,7 +120,7 @@ private Q_SLOTS:
         poller.setHosts({ host(u"new"_s) });
         QTRY_COMPARE(frames.size(), 1); // the new host's
         gate.release(); // the old host's answer comes now, for a fleet that is gone
-        QTest::qWait(200);
+        QTest::qWait(200); // deliberately time-based: gives the dropped answer time to (not) arrive
         QCOMPARE(frames.size(), 1);
         QCOMPARE(poller.hosts(), QList<FleetHost> { host(u"new"_s) });
     }

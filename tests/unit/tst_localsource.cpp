@@ -6,6 +6,7 @@
 #include "metrics/localsource.h"
 #include "multipathfixture.h"
 
+#include <QDateTime>
 #include <QTest>
 
 using namespace dmtune;
@@ -44,7 +45,8 @@ void TestLocalSource::mapNamesPathsAndCounters()
     // Two reads in flight now, 50 more completed.
     tree.file(sdaStat, u"150 5 1200 60 0 0 0 0 2 50 70 0 0 0 0 0 0"_s, false);
     tree.file(tree.devicePath(u"sda"_s) + u"/inflight"_s, u"       2        0"_s, false);
-    QTest::qWait(20); // a later wall-clock time
+    // A later wall-clock time (the frames are stamped in milliseconds): wait until the clock has moved on.
+    QTRY_VERIFY(QDateTime::currentMSecsSinceEpoch() * 1'000'000 > first->timeNs);
     const auto second = source.fetch();
     QVERIFY(second);
     QCOMPARE(second->inflight.value(u"sda"_s), (std::array<quint32, 2> { 2, 0 }));

@@ -3,10 +3,10 @@
 // in PCP's own syntax, interpolation, and what a bad archive or window says. The values asserted are
 // pmdumplog's reading of the same archive. No pmcd needed: libpcp reads archives itself.
 #include "metrics/pcpsource.h"
-#include "testpaths.h"
 #include "metrics/sourcerecording.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
+#include "testpaths.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -155,8 +155,8 @@ void TestPcpSource::badArchiveOrWindow_data()
     QTest::addColumn<QString>("finish");
     QTest::addColumn<QString>("says");
     QTest::newRow("no such archive") << u"/nonexistent/archive"_s << QString() << QString() << u"pcp archive"_s;
-    QTest::newRow("not an archive") << DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../tst_pcpsource.cpp") << QString() << QString()
-                                    << u"pcp archive"_s;
+    QTest::newRow("not an archive") << DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../tst_pcpsource.cpp") << QString()
+                                    << QString() << u"pcp archive"_s;
     QTest::newRow("start is no time") << Archive << u"yesterday-ish"_s << QString() << u"--start/--finish"_s;
     QTest::newRow("finish before start") << Archive << u"@ Sat Dec  5 19:00:05 2026"_s
                                          << u"@ Sat Dec  5 19:00:00 2026"_s << u"--finish is before --start"_s;

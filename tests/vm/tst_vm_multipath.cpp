@@ -4,6 +4,8 @@
 // paths to one LUN, map mpatha with 2 round-robin groups of 2 paths) and checks
 // what `dmtunectl list --json` reports about it, before and after
 // `dmsetup message mpatha 0 fail_path <DB>`.
+#include "testpaths.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -123,8 +125,8 @@ private Q_SLOTS:
         QVERIFY2(QFileInfo(m_ctl).isExecutable(), qPrintable(u"%1 not built"_s.arg(m_ctl)));
 
         QByteArray vars;
-        run(u"bash"_s, { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s },
-            &vars);
+        run(u"bash"_s,
+            { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"-o"_s, m_out + u"/setup.env"_s }, &vars);
         if (QTest::currentTestFailed())
             return;
         for (const QByteArray &line : vars.split('\n')) {
@@ -372,4 +374,3 @@ private Q_SLOTS:
 
 QTEST_GUILESS_MAIN(TstVmMultipath)
 #include "tst_vm_multipath.moc"
-#include "testpaths.h"

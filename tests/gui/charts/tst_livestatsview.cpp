@@ -27,6 +27,7 @@
 #include <QTreeWidget>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace dmtune;
@@ -315,13 +316,24 @@ private Q_SLOTS:
         view.resize(1400, 700);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QTest::qWait(20); // layout settled, resize replots done
         auto counts = [&view] {
             QList<int> c;
             for (ChartPanel *panel : view.panels())
                 c.append(panel->replotCount());
             return c;
         };
+        // Layout settled, resize replots done: every chart has replotted, and a pass over the pending events (layout
+        // requests, queued replots) replots nothing more.
+        QList<int> settled;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const QList<int> now = counts();
+                const bool stable
+                    = now == settled && std::all_of(now.cbegin(), now.cend(), [](int c) { return c > 0; });
+                settled = now;
+                return stable;
+            },
+            10000));
         const QList<int> before = counts();
         for (int c : before)
             QVERIFY(c > 0); // the catch-up replot when shown
@@ -723,12 +735,12 @@ void TestLiveStatsView::samplerOverATemporaryTree()
     view.setDevices(mapAndPaths);
 
     sampler.sampleNow(); // baseline
-    QTest::qWait(50);
+    QTest::qWait(50); // deliberate: real time between samples (a batch is an interval, rates are per second of it)
     tree.set(QStringLiteral("dm-0"), QStringLiteral("253:0"), 1100, 520);
     tree.set(QStringLiteral("sdb"), QStringLiteral("8:16"), 660, 260);
     tree.set(QStringLiteral("sdc"), QStringLiteral("8:32"), 440, 260);
     sampler.sampleNow();
-    QTest::qWait(50);
+    QTest::qWait(50); // deliberate: the ~50 ms interval of the 200 reads below
     tree.set(QStringLiteral("dm-0"), QStringLiteral("253:0"), 1300, 520);
     sampler.sampleNow();
 

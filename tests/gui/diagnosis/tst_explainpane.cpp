@@ -2,13 +2,13 @@
 // and for the standard machine's map (its configuration, then numbers fed as the main window's sampler feeds
 // them), and a finding's experiment link handing on the sweep the Experiment tab then gets.
 #include "../../common/fakesysfs.h"
-#include "testpaths.h"
 #include "../../common/standardmachine.h"
 #include "../../unit/recordings/syntheticbatches.h"
 #include "diagnosis/explainpane.h"
 #include "discovery/discovery.h"
 #include "experiments/sweep.h"
 #include "recordings/recordingwriter.h"
+#include "testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

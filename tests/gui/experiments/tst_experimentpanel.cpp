@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -210,9 +211,12 @@ void TestExperimentPanel::reopensResultsIntoTableAndChart()
     QVERIFY(!text.contains(u"fio read IOPS"_s)); // a write sweep: no read columns
 
     if (const QString shot = qEnvironmentVariable("DMTUNE_EXPERIMENT_SCREENSHOT"); !shot.isEmpty()) {
+        QSignalSpy replotted(plot, &QCustomPlot::afterReplot); // the chart replots on a queued replot
         panel.deviceCombo()->setCurrentIndex(0);
         panel.metricCombo()->setCurrentIndex(panel.metricCombo()->findData(u"wrqm"_s));
-        QTest::qWait(100);
+        QTRY_VERIFY(replotted.count() > 0);
+        QCoreApplication::sendPostedEvents(); // and the panel is laid out
+        QCoreApplication::processEvents();
         QVERIFY(panel.grab().save(shot));
     }
 }

@@ -8,6 +8,8 @@
 #include "experiments/experimentpanel.h"
 #include "experiments/sweepresultsmodel.h"
 
+#include <QDir>
+#include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -32,6 +34,23 @@ DeviceSnapshot snapshotWith(const QString &name)
     d.sizeBytes = 256LL << 20;
     s.devices << d;
     return s;
+}
+
+// A fio process (the sweep's run, not its version check) with the device as its --filename.
+bool fioRunsOn(const QString &devicePath)
+{
+    const QByteArray filename = "--filename=" + QFile::encodeName(devicePath) + '\0';
+    const QDir proc(u"/proc"_s);
+    for (const QString &pid : proc.entryList(QDir::Dirs)) {
+        QFile cmdline(proc.filePath(pid + u"/cmdline"_s));
+        if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly)) {
+            const QByteArray argv = cmdline.readAll(); // NUL-terminated arguments
+            const QByteArray program = argv.left(argv.indexOf('\0'));
+            if ((program == "fio" || program.endsWith("/fio")) && argv.contains(filename))
+                return true;
+        }
+    }
+    return false;
 }
 
 int column(const QAbstractItemModel *model, const QString &header)
@@ -142,18 +161,12 @@ private Q_SLOTS:
         panel->setRuntimeSeconds(20);
         QVERIFY2(confirmPlan(*panel), qPrintable(panel->statusText()));
         QVERIFY(QTest::qWaitFor([&] { return nomerges(loop) == u"0"_s; }, 20000));
-        QTest::qWait(1500); // fio is running on the first point
+        QTRY_VERIFY_WITH_TIMEOUT(fioRunsOn(loop.devicePath()), 20000); // fio is running on the first point
         panel.reset(); // the window closes
         QCOMPARE(nomerges(loop), u"1"_s);
-        // No fio left with the device on its command line, and the sweep's O_EXCL hold let go.
-        const QDir proc(u"/proc"_s);
-        for (const QString &pid : proc.entryList(QDir::Dirs)) {
-            QFile cmdline(proc.filePath(pid + u"/cmdline"_s));
-            if (pid.toInt() > 0 && cmdline.open(QIODevice::ReadOnly)) {
-                const QByteArray argv = cmdline.readAll();
-                QVERIFY2(!(argv.startsWith("fio") && argv.contains(loop.devicePath().toUtf8())), argv.constData());
-            }
-        }
+        // No fio left with the device on its command line (fio is started by its full path: the same test that saw
+        // it running above), and the sweep's O_EXCL hold let go.
+        QVERIFY(!fioRunsOn(loop.devicePath()));
         const int fd = ::open(loop.devicePath().toLocal8Bit().constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
         QVERIFY2(fd >= 0, "the device is still held");
         ::close(fd);

@@ -4,12 +4,12 @@
 #include "../../common/loopbackport.h"
 #include "charts/livestatsview.h"
 #include "fleet/fleetmodel.h"
+#include "fleet/fleetpoller.h"
 #include "fleet/fleetwindow.h"
 #include "metrics/prometheussource.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -101,11 +101,12 @@ private:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"PCP_RUN_DIR"_s, dir + u"/run"_s);
         env.insert(u"PCP_TMP_DIR"_s, dir + u"/tmp"_s);
-        if (!startProcess(Pmcd,
-                { u"-f"_s, u"-A"_s, u"-U"_s, u"root"_s, u"-n"_s, dir + u"/root"_s, u"-c"_s, dir + u"/pmcd.conf"_s,
-                    u"-i"_s, u"127.0.0.1"_s, u"-p"_s, QString::number(m_pmcdPort), u"-s"_s, dir + u"/run/pmcd.socket"_s,
-                    u"-l"_s, dir + u"/pmcd.log"_s, u"-x"_s, dir + u"/pmcd.err"_s },
-                env))
+        const QProcess *pmcd = startProcess(Pmcd,
+            { u"-f"_s, u"-A"_s, u"-U"_s, u"root"_s, u"-n"_s, dir + u"/root"_s, u"-c"_s, dir + u"/pmcd.conf"_s, u"-i"_s,
+                u"127.0.0.1"_s, u"-p"_s, QString::number(m_pmcdPort), u"-s"_s, dir + u"/run/pmcd.socket"_s, u"-l"_s,
+                dir + u"/pmcd.log"_s, u"-x"_s, dir + u"/pmcd.err"_s },
+            env);
+        if (!pmcd)
             return false;
         // A pmproxy in front of it: the fleet reaches pmcd hosts through it as HOST:PORT@PROXY:PORT.
         m_pmproxyPort = freePort();
@@ -116,14 +117,19 @@ private:
                 env))
             m_pmproxyPort = 0;
         const QString pminfo = QStandardPaths::findExecutable(u"pminfo"_s);
-        for (int attempt = 0; attempt < 40 && !pminfo.isEmpty(); ++attempt) {
-            QProcess probe;
-            probe.start(pminfo, { u"-h"_s, u"127.0.0.1:%1"_s.arg(m_pmcdPort), u"-f"_s, u"disk.dev.read"_s });
-            if (probe.waitForFinished(5000) && probe.exitCode() == 0)
-                return true;
-            QTest::qWait(250);
-        }
-        return false;
+        if (pminfo.isEmpty())
+            return false;
+        // Up when pminfo gets the disks from it (pmcd loads its agents after it listens); given up if pmcd exits.
+        bool answered = false;
+        const bool settled = QTest::qWaitFor(
+            [&] {
+                QProcess probe;
+                probe.start(pminfo, { u"-h"_s, u"127.0.0.1:%1"_s.arg(m_pmcdPort), u"-f"_s, u"disk.dev.read"_s });
+                answered = probe.waitForFinished(5000) && probe.exitCode() == 0;
+                return answered || pmcd->state() == QProcess::NotRunning;
+            },
+            60000);
+        return settled && answered;
     }
 
     // Some read I/O on vda between two scrapes, read only: dd with O_DIRECT (the page cache would hide it) from the
@@ -189,20 +195,18 @@ private Q_SLOTS:
         // Up when every instance has disk series at the server (what the fleet's sources need to open).
         const QString url = u"http://127.0.0.1:%1"_s.arg(m_prometheusPort);
         QString lastError;
-        bool up = false;
-        for (int attempt = 0; attempt < 60 && !up; ++attempt) {
-            up = true;
-            for (int port : std::as_const(m_exporterPorts)) {
-                const auto source = PrometheusSource::open(url, u"127.0.0.1:%1"_s.arg(port));
-                if (!source) {
-                    lastError = source.errorMessage();
-                    up = false;
-                    break;
+        const bool up = QTest::qWaitFor(
+            [&] {
+                for (int port : std::as_const(m_exporterPorts)) {
+                    const auto source = PrometheusSource::open(url, u"127.0.0.1:%1"_s.arg(port));
+                    if (!source) {
+                        lastError = source.errorMessage();
+                        return false;
+                    }
                 }
-            }
-            if (!up)
-                QTest::qWait(500);
-        }
+                return true;
+            },
+            60000);
         QVERIFY2(up, qPrintable(u"prometheus targets not up: "_s + lastError));
         m_havePcp = startPmcd();
         if (!m_havePcp)
@@ -479,19 +483,27 @@ private Q_SLOTS:
             QSKIP("DMTUNE_FLEET_SCREENSHOTS not set");
         QVERIFY2(m_window, "the fleet is filled by fillsTheFleet, which must run first");
         m_window->view()->expand(m_window->proxy()->index(0, 0));
-        // Steady reads, so that every interval in the picture has some.
-        const auto keepReading = [this](int milliseconds) {
-            QElapsedTimer clock;
-            clock.start();
-            while (clock.elapsed() < milliseconds) {
-                readFromDisk();
-                QTest::qWait(150);
-            }
+        // Steady reads until the poller has brought that many more summaries of the expanded host (one a second), so
+        // that every interval in the picture has some.
+        int summaries = 0;
+        QObject counting; // the connection's context: gone before `summaries` is
+        connect(m_window->poller(), &FleetPoller::summaryReady, &counting, [&summaries](int host) {
+            if (host == 0)
+                ++summaries;
+        });
+        const auto keepReading = [this, &summaries](int intervals) {
+            const int until = summaries + intervals;
+            return QTest::qWaitFor(
+                [&] {
+                    readFromDisk();
+                    return summaries >= until;
+                },
+                30000);
         };
-        keepReading(3000);
+        QVERIFY(keepReading(3));
         for (const QSize size : { QSize(1280, 720), QSize(1400, 900), QSize(1920, 1080) }) {
             m_window->resize(size);
-            keepReading(2500);
+            QVERIFY(keepReading(2));
             const QString path = u"%1/screenshot-fleet-%2x%3.png"_s.arg(directory).arg(size.width()).arg(size.height());
             QVERIFY(m_window->grab().save(path));
         }

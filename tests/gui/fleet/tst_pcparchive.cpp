@@ -2,11 +2,11 @@
 // folder (importPcpArchive, on a job in the window), and that recording in the recording view. The archive is
 // the real one tst_vm_pcp recorded (tests/unit/fixtures/pcp/lab: fio on mpatha over sda..sdd).
 #include "charts/chartpanel.h"
-#include "testpaths.h"
 #include "charts/livestatsview.h"
 #include "fleet/pcparchivedialog.h"
 #include "recordings/recordingreader.h"
 #include "reports/recordingview.h"
+#include "testpaths.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -98,7 +98,19 @@ void TestPcpArchive::archiveBecomesRecording()
     QCOMPARE(panel->visibleLower(), whole->startSeconds() + 3); // a step is a tenth of the window
     // DMTUNE_PCP_SCREENSHOT=FILE.png (under Xvfb): the view over the archive, as docs/fleet.md shows it.
     if (const QString shot = qEnvironmentVariable("DMTUNE_PCP_SCREENSHOT"); !shot.isEmpty()) {
-        QTest::qWait(500);
+        // The slider's last move queued a replot of every chart: wait for each to have drawn it.
+        const QList<ChartPanel *> &panels = view.statsView()->panels();
+        QList<int> replots;
+        for (const ChartPanel *p : panels)
+            replots.append(p->replotCount());
+        const auto replotted = [&panels, &replots] {
+            for (qsizetype i = 0; i < panels.size(); ++i) {
+                if (panels[i]->replotCount() <= replots[i])
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(replotted(), 10000);
         QVERIFY(view.grab().save(shot));
     }
 }

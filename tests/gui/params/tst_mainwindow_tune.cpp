@@ -2,8 +2,8 @@
 // writable: select a path, edit, apply; parameterChanged for chart markers, the detail pane re-read,
 // the History dock and Undo, the status bar's executor, the tree's multi-selection scope.
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "devices/devicedetailpane.h"
 #include "devices/devicetreemodel.h"
@@ -18,6 +18,7 @@
 
 #include "discovery/discovery.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
@@ -155,7 +156,9 @@ private Q_SLOTS:
         editor->model()->setPending(QStringLiteral("queue/nomerges"), QStringLiteral("2"));
         editor->updatePreview();
         QTRY_VERIFY(!editor->isReading()); // read and planned on jobs
-        QTest::qWait(100);
+        QTRY_VERIFY(editor->isVisible() && editor->previewModel()->rowCount() == 1); // the preview is shown
+        QCoreApplication::sendPostedEvents(); // and laid out (nothing else is asynchronous here)
+        QCoreApplication::processEvents();
         window.grab().save(DMTUNE_BINARY_PATH("/tst_mainwindow_tune.png"));
     }
 };

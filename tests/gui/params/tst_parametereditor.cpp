@@ -3,6 +3,7 @@
 // its paths with the stacking warning; a rolled-back transaction's errors; read-only sessions.
 #include "tunefixture.h"
 
+#include "jobs/jobtracker.h"
 #include "ops/plandialog.h"
 #include "params/changehistorymodel.h"
 #include "params/changehistorypanel.h"
@@ -20,6 +21,8 @@
 #include <QTableView>
 #include <QTemporaryFile>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
@@ -169,7 +172,15 @@ private Q_SLOTS:
         editor.showDevice(QStringLiteral("sdc"));
         QCOMPARE(editor.previewModel()->rowCount(), 0); // sdc has no edits: an empty preview at once
         QTRY_VERIFY(!editor.isReading());
-        QTest::qWait(100); // the sdb plan's job has finished and handed back by now
+        // The sdb plan's job has finished and handed back (and been dropped): it is no longer in the editor's jobs.
+        const JobTracker *jobs = editor.findChild<JobTracker *>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(jobs);
+        const auto planning = [jobs] {
+            const QList<JobInfo> running = jobs->jobs();
+            return std::any_of(running.cbegin(), running.cend(),
+                [](const JobInfo &job) { return job.name == QLatin1String("plan tuning.apply"); });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!planning(), 10000);
         QVERIFY2(!shownTargets.contains(QStringLiteral("sdb")), qPrintable(shownTargets.join(u',')));
         QVERIFY(!shownTargets.isEmpty());
         QCOMPARE(editor.previewModel()->rowCount(), 0);
@@ -215,7 +226,7 @@ private Q_SLOTS:
         QVERIFY(!dialog->runButton()->isEnabled());
         dialog->reject(); // Cancel: nothing written
         QTRY_VERIFY(!editor.pendingRiskConfirmation());
-        QTest::qWait(50);
+        QTest::qWait(50); // deliberate negative check: no transaction starts after Cancel
         QCOMPARE(finished.count(), 0);
         QCOMPARE(readValue(*m_fake, QStringLiteral("sdb"), QStringLiteral("queue/write_cache")),
             QStringLiteral("write back"));

@@ -4,9 +4,9 @@
 // --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing
 // here touches a kernel.
 #include "pathgroups/pathgroupeditor.h"
-#include "testpaths.h"
 #include "pathgroups/pathgroupspanel.h"
 #include "pathgroups/selectorchart.h"
+#include "testpaths.h"
 
 #include "fakedevicemapper.h"
 
@@ -72,8 +72,7 @@ int main(int argc, char **argv)
     // --unavailable: the tab on a machine without device-mapper (a captured tree here), as it looks there.
     const bool unavailable = args.contains(QStringLiteral("--unavailable"));
     const QStringList files = QStringList(args).filter(QRegularExpression(QStringLiteral("^[^-]")));
-    const QString file
-        = !files.isEmpty() ? files.first() : DMTUNE_SOURCE_PATH("/docs/screenshot-pathgroups.png");
+    const QString file = !files.isEmpty() ? files.first() : DMTUNE_SOURCE_PATH("/docs/screenshot-pathgroups.png");
     if (unavailable) {
         PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
         DeviceSnapshot s = snapshot();

@@ -19,6 +19,7 @@
 #include "ops/plandialog.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
 #include <QDir>
 #include <QLabel>
 #include <QMenu>
@@ -212,28 +213,35 @@ private Q_SLOTS:
         m_panel->resize(900, 480);
         m_panel->show();
         QVERIFY(showAndRead());
-        QTest::qWait(20);
         const auto tables = m_panel->editor()->findChildren<QTableView *>();
         QVERIFY(!tables.isEmpty());
         const auto *scroll = m_panel->editor()->findChild<QScrollArea *>(QStringLiteral("pathGroupScroll"));
         QVERIFY(scroll);
-        const QRect viewport = scroll->viewport()->rect();
-        for (const QTableView *table : tables) {
-            if (!table->isVisible())
-                continue;
-            const QRect inViewport(table->mapTo(scroll->viewport(), QPoint(0, 0)), table->size());
-            QVERIFY2(inViewport.bottom() <= viewport.bottom(),
-                qPrintable(
-                    QStringLiteral("table bottom %1, viewport %2").arg(inViewport.bottom()).arg(viewport.bottom())));
-        }
+        // The read is in: what is left is the cards' layout, on posted events. The first table that sticks out of
+        // the viewport, or nothing once every shown one fits.
+        const auto overflow = [&tables, scroll]() -> QString {
+            const QRect viewport = scroll->viewport()->rect();
+            for (const QTableView *table : tables) {
+                if (!table->isVisible())
+                    continue;
+                const QRect inViewport(table->mapTo(scroll->viewport(), QPoint(0, 0)), table->size());
+                if (inViewport.bottom() > viewport.bottom())
+                    return QStringLiteral("table bottom %1, viewport %2")
+                        .arg(inViewport.bottom())
+                        .arg(viewport.bottom());
+            }
+            return QString();
+        };
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        QTRY_VERIFY2_WITH_TIMEOUT(overflow().isEmpty(), qPrintable(overflow()), 5000);
         const auto *splitter = m_panel->findChild<QSplitter *>(QStringLiteral("pathGroupsSplitter"));
         const int chart = splitter->sizes().value(1);
         QVERIFY2(
             chart == 0 || chart >= splitter->widget(1)->minimumSizeHint().height(), qPrintable(QString::number(chart)));
         // With room, the chart is there.
         m_panel->resize(900, 900);
-        QTest::qWait(20);
-        QVERIFY(splitter->sizes().value(1) >= splitter->widget(1)->minimumSizeHint().height());
+        QTRY_VERIFY(splitter->sizes().value(1) >= splitter->widget(1)->minimumSizeHint().height());
     }
 
     void dragPathToOtherGroupAndApply()
@@ -276,7 +284,7 @@ private Q_SLOTS:
         QVERIFY(!editor->canApply()); // while asked
         dialog->reject();
         QTRY_VERIFY(!dialog);
-        QTest::qWait(50);
+        QTest::qWait(50); // deliberate negative check: nothing runs after the refusal
         QVERIFY(finished.isEmpty());
         QCOMPARE(liveParams(*m_dm), tableParams);
 
@@ -586,7 +594,7 @@ private Q_SLOTS:
         QVERIFY(plan.needsAnswers());
         QVERIFY2(riskTexts(plan).contains(QLatin1String("last active path")), qPrintable(riskTexts(plan)));
         QVERIFY(riskTexts(plan).contains(QLatin1String("queue_if_no_path is off")));
-        QTest::qWait(100);
+        QTest::qWait(100); // deliberate negative check: nothing is sent while the dialog is open
         QVERIFY(finished.isEmpty());
         QVERIFY(!m_dm->receivedMessages(mapName).contains(QLatin1String("fail_path 8:0")));
         dialog->runButton()->click();
@@ -753,7 +761,7 @@ private Q_SLOTS:
         QVERIFY(dialog->windowTitle().contains(mapName));
         QVERIFY(dialog->windowTitle().contains(QLatin1String("group 2")));
         dialog->reject();
-        QTest::qWait(50);
+        QTest::qWait(50); // deliberate negative check: no switch_group is sent after Cancel
         QVERIFY(!m_dm->receivedMessages(mapName).contains(QLatin1String("switch_group 2")));
     }
 

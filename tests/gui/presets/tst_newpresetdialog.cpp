@@ -4,8 +4,8 @@
 // stored preset's name and an empty choice in one line with Save disabled, and Save stores a preset holding only
 // the checked attributes (through the core's presetFromSelection, as dmtunectl preset save --attr).
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "discovery/discovery.h"
 #include "params/tuningsession.h"
@@ -14,6 +14,7 @@
 #include "presets/presetmanager.h"
 #include "presets/presetstore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -102,11 +103,12 @@ void TestNewPresetDialog::checksChangedAndDriftedAttributes()
 
     // The screenshot (docs/, and a look at it): under Xvfb, the whole 1400x900 screen.
     dialog->resize(900, 600);
-    QTest::qWait(100);
+    QTRY_VERIFY(dialog->isVisible() && dialog->size() == QSize(900, 600)); // a window manager's answer under Xvfb
+    QCoreApplication::sendPostedEvents(); // laid out at that size
+    QCoreApplication::processEvents();
     dialog->grab().save(DMTUNE_BINARY_PATH("/presets-new-from-selection.png"));
     if (QGuiApplication::platformName() == QLatin1String("xcb"))
-        dialog->screen()->grabWindow(0).save(
-            DMTUNE_BINARY_PATH("/presets-new-from-selection-screen.png"));
+        dialog->screen()->grabWindow(0).save(DMTUNE_BINARY_PATH("/presets-new-from-selection-screen.png"));
 
     // Names that cannot be used: one line, Save disabled.
     dialog->nameEdit()->setText(QStringLiteral("   "));

@@ -4,8 +4,8 @@
 // bad edit with the field named, and exports. Saves a picture of itself for docs/. For a user (the helper mode)
 // the preset's writes go to dmtune-helper, as the Tune tab's do, never written by the GUI's process.
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "multipathfixture.h"
+#include "testpaths.h"
 
 #include "discovery/discovery.h"
 #include "fakedevicemapper.h"
@@ -19,6 +19,7 @@
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -94,7 +95,9 @@ void TestPresetManager::previewRows()
     QVERIFY(lines.contains(QStringLiteral("sdc queue/scheduler none -> none [same]")));
     const QModelIndex rule = m_manager->previewModel()->index(0, PresetPreviewModel::RuleColumn);
     QCOMPARE(rule.data().toString(), QStringLiteral("rule 1 (the multipath maps)"));
-    QTest::qWait(50);
+    QTRY_VERIFY(m_manager->isVisible()); // the preview is in (above); its layout is on posted events
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     m_manager->grab().save(DMTUNE_BINARY_PATH("/presets-manager.png"));
 }
 
@@ -252,7 +255,7 @@ void TestPresetManager::writeThroughAsksTypedConfirmation()
     PlanDialog *dialog = m_manager->pendingPlanDialog();
     QCOMPARE(dialog->confirmWord(), QStringLiteral("sdb"));
     dialog->reject();
-    QTest::qWait(50);
+    QTest::qWait(50); // deliberate negative check: nothing is written after Cancel
     QCOMPARE(finished.count(), 0);
     QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
     QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));

@@ -37,6 +37,7 @@ struct ReloadCounters {
     int delayMs = 0;
     std::atomic<int> started { 0 };
     std::atomic<int> done { 0 };
+    std::atomic<int> mappers { 0 }; // SlowReloadMappers alive: while one is, a job may still call into the fake
 };
 
 // Forwards to a FakeDeviceMapper. A reload suspends the map, blocks for a while (the kernel does, while I/O in
@@ -47,7 +48,9 @@ public:
         : m_fake(fake)
         , m_counters(counters)
     {
+        ++m_counters->mappers;
     }
+    ~SlowReloadMapper() override { --m_counters->mappers; }
     Result<QList<DmMapName>> listMaps() override { return m_fake->listMaps(); }
     Result<DmInfo> info(const QString &n) override { return m_fake->info(n); }
     Result<QList<DmTargetLine>> table(const QString &n) override { return m_fake->table(n); }
@@ -248,7 +251,7 @@ void TestPresetParity::closeDuringReloadLeavesMapResumed()
     // Whatever happens below, the fake outlives any reload still running (the old code did not wait).
     const auto waitForReloads = qScopeGuard([&lab] {
         QTRY_VERIFY_WITH_TIMEOUT(lab.counters.done.load() == lab.counters.started.load(), 10000);
-        QTest::qWait(100);
+        QTRY_VERIFY_WITH_TIMEOUT(lab.counters.mappers.load() == 0, 10000); // and no job holds a mapper any more
     });
     auto session = std::make_unique<TuningSession>(lab.sysfs(), Applier::Mode::InProcess);
     auto manager = std::make_unique<PresetManager>(session.get());

@@ -20,6 +20,7 @@
 #include "standardmachine.h"
 #include "syntheticbatches.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QJsonArray>
@@ -53,6 +54,8 @@ private Q_SLOTS:
 
 private:
     void save(QWidget *w, const QString &name);
+    static bool chartsDrawn(const QList<ChartPanel *> &panels);
+    static void flushLayout();
     QTemporaryDir m_dir;
     QList<Recording> m_recordings;
     Recording m_multipath;
@@ -258,13 +261,30 @@ void TestRecordingViews::save(QWidget *w, const QString &name)
         w->grab().save(dir + QLatin1Char('/') + name);
 }
 
+// Every chart shown has been replotted at its laid-out size (a resize replots at once, the rest is queued).
+bool TestRecordingViews::chartsDrawn(const QList<ChartPanel *> &panels)
+{
+    for (const ChartPanel *panel : panels) {
+        if (panel->isVisible() && (panel->replotCount() == 0 || panel->plotArea().isEmpty()))
+            return false;
+    }
+    return true;
+}
+
+// A tab just made current is laid out on posted events; nothing asynchronous is involved.
+void TestRecordingViews::flushLayout()
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+}
+
 void TestRecordingViews::replaysOneRecording()
 {
     RecordingView view(m_recordings.first());
     view.resize(1300, 900);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTest::qWait(200);
+    QTRY_VERIFY(chartsDrawn(view.statsView()->panels()));
     LiveStatsView *stats = view.statsView();
     QVERIFY(stats->isPaused());
     // A replay: no live controls, and it cannot be "resumed" into scrolling towards now.
@@ -294,7 +314,7 @@ void TestRecordingViews::comparesTwo()
     view.setRecordings(m_recordings);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTest::qWait(200);
+    QTRY_VERIFY(chartsDrawn(view.panels()));
     const QString a = QStringLiteral("1:") + m_recordings[0].deviceNames().first();
     const QString b = QStringLiteral("2:") + m_recordings[1].deviceNames().first();
     QCOMPARE(view.panels().size(), ChartPanelCount);
@@ -318,7 +338,8 @@ void TestRecordingViews::comparesTwo()
     QCOMPARE(stats->item(wrqmRow, 6)->text(), QStringLiteral("0.00")); // 2 mean
     QCOMPARE(stats->item(wrqmRow, 10)->text(), QStringLiteral("-100 %")); // Δ mean
     view.tabs()->setCurrentIndex(1);
-    QTest::qWait(100);
+    QTRY_VERIFY(view.statsTable()->isVisible());
+    flushLayout();
     save(&view, QStringLiteral("compare-stats.png"));
 
     QTableWidget *diff = view.diffTable();
@@ -327,7 +348,8 @@ void TestRecordingViews::comparesTwo()
         nomerges = nomerges || diff->item(r, 0)->text().endsWith(QStringLiteral("tunable queue/nomerges"));
     QVERIFY(nomerges);
     view.tabs()->setCurrentIndex(2);
-    QTest::qWait(100);
+    QTRY_VERIFY(view.diffTable()->isVisible());
+    flushLayout();
     save(&view, QStringLiteral("compare-diff.png"));
 }
 
@@ -685,7 +707,17 @@ void TestRecordingViews::recordingViewShowsLatency()
     QCOMPARE(view.tabs()->count(), 2);
     QCOMPARE(view.tabs()->tabText(1), QStringLiteral("Latency"));
     view.tabs()->setCurrentIndex(1);
-    QTest::qWait(200);
+    // The Latency page laid out: the table shown and each heat map at its height (not a hidden widget's default).
+    const auto latencyPageLaidOut = [&view] {
+        for (const QString &device : { QStringLiteral("dm-0"), QStringLiteral("sdb") }) {
+            const LatencyHeatMap *map = view.latencyHeatMap(device);
+            if (!map || !map->isVisible() || map->height() < 200)
+                return false;
+        }
+        return view.latencyTable()->isVisible();
+    };
+    flushLayout();
+    QTRY_VERIFY(latencyPageLaidOut());
 
     // The table: a row per device, the workload window's numbers (the slow intervals outside it left out).
     QTableWidget *table = view.latencyTable();
@@ -723,7 +755,8 @@ void TestRecordingViews::recordingViewShowsLatency()
         real.show();
         QVERIFY(QTest::qWaitForWindowExposed(&real));
         real.tabs()->setCurrentIndex(1);
-        QTest::qWait(200);
+        QTRY_VERIFY(real.latencyTable()->isVisible());
+        flushLayout();
         QVERIFY(real.latencyTable()->rowCount() >= 1);
         QVERIFY(real.latencyTable()->item(0, 1)->text().toDouble() > 0);
         save(&real, QStringLiteral("recording-view-latency-real.png"));
@@ -799,7 +832,10 @@ void TestRecordingViews::comparesLatency()
     QCOMPARE(view.tabs()->count(), 4);
     QCOMPARE(view.tabs()->tabText(3), QStringLiteral("Latency"));
     view.tabs()->setCurrentIndex(3);
-    QTest::qWait(200);
+    // The Latency tab laid out: its first chart shown at its height (not a hidden widget's default).
+    flushLayout();
+    QTRY_VERIFY(!view.latencyCharts().isEmpty() && view.latencyCharts().first()->isVisible()
+        && view.latencyCharts().first()->height() >= 200);
 
     QCOMPARE(view.latencyRows().size(), 2);
     QTableWidget *table = view.latencyTable();
@@ -845,7 +881,8 @@ void TestRecordingViews::comparesLatency()
     view.setRecordings(m_recordings);
     if (m_real && view.tabs()->count() == 4) {
         view.tabs()->setCurrentIndex(3);
-        QTest::qWait(200);
+        QTRY_VERIFY(view.latencyTable()->isVisible());
+        flushLayout();
         save(&view, QStringLiteral("compare-latency-real.png"));
     }
 }

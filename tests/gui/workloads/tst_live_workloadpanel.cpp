@@ -144,7 +144,9 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
 
     const QString screenshot = qEnvironmentVariable("DMTUNE_WORKLOAD_SCREENSHOT");
     if (!screenshot.isEmpty()) {
-        QTest::qWait(1500); // one more sampler tick after the end marker
+        // One more sampler tick after the end marker: a batch newer than the newest the view has now.
+        const double newest = window.statsView()->now();
+        QTRY_VERIFY_WITH_TIMEOUT(window.statsView()->now() > newest, 15000);
         QVERIFY(window.grab().save(screenshot));
     }
     window.removeLabDevice();
@@ -184,11 +186,14 @@ void TestLiveWorkloadPanel::asksBeforeWritingOverExt4()
 
     // A read workload on the same device starts without asking (and is stopped at once).
     QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
+    int reports = 0; // fio's status reports (one a second) of this run
+    QObject counting; // the connection's context: gone before `reports` is
+    connect(panel.session(), &WorkloadSession::progress, &counting, [&reports] { ++reports; });
     panel.start();
     QVERIFY(!panel.pendingConfirmation() || !panel.pendingConfirmation()->isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(panel.isRunning(), 5000);
     QSignalSpy finished(&panel, &WorkloadPanel::runFinished);
-    QTest::qWait(1500);
+    QTRY_VERIFY_WITH_TIMEOUT(reports >= 1, 15000); // fio is reading: stopped mid-run, not before it began
     panel.stop();
     QVERIFY(finished.wait(15000));
     QVERIFY(finished.first().first().toJsonObject().value(QLatin1String("stopped")).toBool());

@@ -2,7 +2,6 @@
 // count the I/Os /proc/diskstats counts, its device times lie inside fio's completion latencies, and
 // dmtunectl stat --histogram prints them (text and JSON) or refuses in one line.
 #include "../scratchloop.h"
-#include "testpaths.h"
 #include "../workloads/livesupport.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencystream.h"
@@ -10,6 +9,7 @@
 #include "recordings/recordedlatency.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -279,8 +279,7 @@ void TestLiveLatency::refusedWithoutRoot()
 // and answers each read with the cumulative histograms, which count what /proc/diskstats counts.
 void TestLiveLatency::helperStreamsWhatDiskstatsCounts()
 {
-    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"),
-        {} };
+    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"), {} };
     const BlockDeviceNumber loop = numberOf(m_loop.devicePath());
     auto started = HelperLatencyProbe::start(helper, { loop });
     QVERIFY2(started, qPrintable(started.errorMessage()));
@@ -319,8 +318,7 @@ void TestLiveLatency::helperFailuresInOneLine()
             && refused.errorMessage().contains(QLatin1String("126")),
         qPrintable(refused.errorMessage()));
     // A helper that cannot watch the device: its own line.
-    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"),
-        {} };
+    const HelperLatencyProbe::Command helper { DMTUNE_BINARY_PATH("/app/dmtune-helper/dmtune-helper"), {} };
     auto tooMany = HelperLatencyProbe::start(helper, {});
     QVERIFY(!tooMany);
     QVERIFY2(!tooMany.errorMessage().contains(u'\n'), qPrintable(tooMany.errorMessage()));

@@ -2,11 +2,11 @@
 // job, learns the device's number from the sampler's first batch, and charts every interval's I/O: the heat
 // map's intervals add up to what fio did.
 #include "../scratchloop.h"
-#include "testpaths.h"
 #include "charts/latencyheatmap.h"
 #include "charts/latencyview.h"
 #include "latencychecks.h"
 #include "stats/sampler.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QSignalSpy>

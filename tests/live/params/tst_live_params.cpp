@@ -1,10 +1,10 @@
 // live (root): parameter transactions against the real kernel, on loop devices this test creates
 // over temp files (losetup --find --show) and detaches whatever happens. No other device is touched.
 #include "params/planner.h"
-#include "testpaths.h"
 #include "params/transaction.h"
 #include "params/tunable.h"
 #include "params/valueparsers.h"
+#include "testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

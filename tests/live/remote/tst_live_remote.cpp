@@ -4,8 +4,9 @@
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
 #include "sshdfixture.h"
+#include "stats/diskcounters.h"
 
-#include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,6 +24,16 @@ namespace {
 ProgramRun runCli(const QStringList &args, const QString &workingDirectory = {})
 {
     return runProgram(live::dmtunectl, args, workingDirectory);
+}
+
+// A counter of the device as /sys/block/<device>/stat says it now (0 when unreadable).
+quint64 counterNow(const QString &device, DiskField field)
+{
+    QFile stat(QStringLiteral("/sys/block/%1/stat").arg(device));
+    if (!stat.open(QIODevice::ReadOnly))
+        return 0;
+    const auto counters = parseBlockStat(QString::fromLatin1(stat.readAll()), device);
+    return counters ? (*counters)[field] : 0;
 }
 
 } // namespace
@@ -127,6 +138,7 @@ private Q_SLOTS:
     void statHasTheSameDevicesAndRates()
     {
         // A steady read of the loop device (reads only; 20 MB/s) while both sample it over the same seconds.
+        const quint64 readsBefore = counterNow(m_loop.name(), DiskField::ReadIos);
         QProcess fio;
         fio.start(QStringLiteral("fio"),
             { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
@@ -134,7 +146,8 @@ private Q_SLOTS:
                 QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=12"),
                 QStringLiteral("--readonly") });
         QVERIFY(fio.waitForStarted());
-        QTest::qWait(1500);
+        // Past fio's start-up: until its reads show in the device's counters (20 MB/s of 64k: 320 a second).
+        QTRY_VERIFY_WITH_TIMEOUT(counterNow(m_loop.name(), DiskField::ReadIos) > readsBefore + 100, 15000);
         const QStringList command { QStringLiteral("stat"), QStringLiteral("--json"), QStringLiteral("-i"),
             QStringLiteral("2"), QStringLiteral("-c"), QStringLiteral("4") };
         QProcess here;
@@ -272,12 +285,10 @@ private Q_SLOTS:
                 QStringLiteral("--rw"), QStringLiteral("read"), QStringLiteral("--runtime"), QStringLiteral("5"),
                 QStringLiteral("--record"), recording }));
         QVERIFY(client.waitForStarted());
-        // Killed (its ssh goes with it) once the job there has begun.
-        QElapsedTimer waited;
-        waited.start();
-        while (QDir(m_jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty() && waited.elapsed() < 20000)
-            QTest::qWait(100);
-        QTest::qWait(1500);
+        // Killed (its ssh goes with it) once the job there has begun: its directory is there and fio reads.
+        const quint64 readsBefore = counterNow(m_loop.name(), DiskField::ReadIos);
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(m_jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(counterNow(m_loop.name(), DiskField::ReadIos) > readsBefore + 100, 20000);
         ::kill(static_cast<pid_t>(client.processId()), SIGKILL);
         client.waitForFinished(5000);
         const QStringList jobs = QDir(m_jobs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -286,10 +297,7 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(recording)); // not fetched yet
         // The workload goes on there and ends by its runtime; its recording is complete on that side.
         const QString statusFile = m_jobs + QLatin1Char('/') + job + QStringLiteral("/status");
-        waited.restart();
-        while (!QFileInfo::exists(statusFile) && waited.elapsed() < 30000)
-            QTest::qWait(200);
-        QVERIFY2(QFileInfo::exists(statusFile), "the job did not end within 30 s");
+        QTRY_VERIFY2_WITH_TIMEOUT(QFileInfo::exists(statusFile), "the job did not end within 30 s", 30000);
         const ProgramRun listed = runCli(remote({ QStringLiteral("job"), QStringLiteral("list") }));
         QCOMPARE(listed.exitCode, 0);
         QVERIFY2(listed.out.contains(job) && listed.out.contains(QLatin1String("ended 0")), qPrintable(listed.out));

@@ -122,7 +122,9 @@ private Q_SLOTS:
         // Planned on the capture, changed on the host before Apply: stale there, nothing written. First the editor
         // shows the new value (read from the capture fetched again), else an edit back to `before` is no change.
         QTRY_VERIFY_WITH_TIMEOUT(shown() == want && !editor->isReading(), 20000);
-        QTest::qWait(2500); // the editor's own re-read of the capture (every 2 s) too
+        // The editor's own re-read of the capture (every 2 s) too: until one more read has filled the table.
+        QSignalSpy reread(editor, &ParameterEditor::tunablesRead);
+        QVERIFY(reread.wait(20000));
         watch.stop();
         QCOMPARE(seen, QStringList { want });
         QVERIFY(editor->model()->setPending(QStringLiteral("queue/nomerges"), before));

@@ -12,6 +12,7 @@
 #include "remote/remotesampler.h"
 #include "remote/remoteworkload.h"
 #include "sshdfixture.h"
+#include "stats/diskcounters.h"
 #include "stats/metriccatalog.h"
 #include "stats/sampler.h"
 #include "stats/seriesstore.h"
@@ -61,6 +62,13 @@ bool writeSysfs(const QString &path, const QString &value)
     return f.open(QIODevice::WriteOnly) && f.write(value.toLatin1()) == value.size();
 }
 
+// A counter of the device as /sys/block/<device>/stat says it now (0 when unreadable).
+quint64 counterNow(const QString &device, DiskField field)
+{
+    const auto counters = parseBlockStat(readSysfs(QStringLiteral("/sys/block/%1/stat").arg(device)), device);
+    return counters ? (*counters)[field] : 0;
+}
+
 } // namespace
 
 class TestLiveRemoteStream : public QObject {
@@ -96,6 +104,7 @@ private Q_SLOTS:
         QCOMPARE(client->agentHello().value(QLatin1String("protocol")).toString(), QStringLiteral("1.1"));
 
         // A steady read of the test's loop device (reads only) while both sample it.
+        const quint64 readsBefore = counterNow(m_loop.name(), DiskField::ReadIos);
         QProcess fio;
         fio.start(QStringLiteral("fio"),
             { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
@@ -103,7 +112,8 @@ private Q_SLOTS:
                 QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=10"),
                 QStringLiteral("--readonly") });
         QVERIFY(fio.waitForStarted());
-        QTest::qWait(1000);
+        // Past fio's start-up: until its reads show in the device's counters (20 MB/s of 64k: 320 a second).
+        QTRY_VERIFY_WITH_TIMEOUT(counterNow(m_loop.name(), DiskField::ReadIos) > readsBefore + 100, 15000);
 
         RemoteSampler there(client.get());
         Sampler here;
@@ -168,7 +178,7 @@ private Q_SLOTS:
         QVERIFY(!sampler.isStreaming());
         QVERIFY(sampler.isRunning()); // still wanted: it streams again once connected
         const int before = batches;
-        QTest::qWait(700); // nothing arrives while disconnected: no invented samples
+        QTest::qWait(700); // deliberately time-based: nothing arrives while disconnected, no invented samples
         QCOMPARE(batches, before);
 
         client->connectToHost();
@@ -214,7 +224,7 @@ private Q_SLOTS:
         connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) { messages << m; });
         const qint64 id = client->request(op, QJsonDocument::fromJson(fields.toUtf8()).object());
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 10000);
-        QTest::qWait(300); // and nothing else: no stream was started
+        QTest::qWait(300); // deliberately time-based: and nothing else comes, no stream was started
         QCOMPARE(messages.size(), 1);
         QCOMPARE(messages.first().value(QLatin1String("type")).toString(), QStringLiteral("error"));
         QCOMPARE(messages.first().value(QLatin1String("id")).toInteger(), id);
@@ -333,7 +343,9 @@ private Q_SLOTS:
         QCOMPARE(::kill(sshtest::sshChildOfThisProcess(), SIGKILL), 0);
         QVERIFY(detached.wait(10000));
         QVERIFY(workload.isRunning());
-        QTest::qWait(1500); // the job goes on meanwhile
+        // The job goes on meanwhile: until its writes show in the device's counters while detached.
+        const quint64 writesAtDetach = counterNow(m_loop.name(), DiskField::WriteIos);
+        QTRY_VERIFY_WITH_TIMEOUT(counterNow(m_loop.name(), DiskField::WriteIos) > writesAtDetach + 100, 15000);
         client->connectToHost();
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.first().at(0).toInt(), 0);
@@ -450,8 +462,14 @@ private Q_SLOTS:
             if (m.value(QLatin1String("type")).toString() == QLatin1String("block"))
                 events << m;
         });
+        QList<qint64> answered; // the ids of the agent's responses
+        connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) {
+            if (typeOf(m) == QLatin1String("response"))
+                answered << m.value(QLatin1String("id")).toInteger();
+        });
         const qint64 id = client->request(QStringLiteral("watch"));
-        QTest::qWait(500);
+        // Until the far side watches: it responds once its udev monitor is started.
+        QTRY_VERIFY_WITH_TIMEOUT(answered.contains(id), 15000);
         ScratchLoop another; // a device of this test: its add and remove must come as events
         QVERIFY2(another.create(16LL << 20), qPrintable(another.error()));
         const QString name = another.name();

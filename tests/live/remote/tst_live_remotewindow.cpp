@@ -28,6 +28,7 @@
 #include "workloads/workloadpanel.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -95,7 +96,13 @@ class TestLiveRemoteWindow : public QObject {
         QDir().mkpath(m_shots);
         for (const QSize size : { QSize(1280, 720), QSize(1920, 1080) }) {
             window->resize(size);
-            QTest::qWait(400);
+            // Laid out at the new size: until the window has it, then the layout requests and queued replots it
+            // posted run before the grab.
+            if (!QTest::qWaitFor([&] { return window->size() == size; }, 10000))
+                qWarning(
+                    "the window is %dx%d, not %dx%d", window->width(), window->height(), size.width(), size.height());
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents();
             window->grab().save(
                 QStringLiteral("%1/remote-%2-%3x%4.png").arg(m_shots, name).arg(size.width()).arg(size.height()));
         }

@@ -2,8 +2,8 @@
 // in the lab VM (Debian's 6.1, mpatha over 4 scsi_debug paths in 2 groups of 2) read back into the rules' input:
 // the configuration their header remembers, the numbers over fio's I/O window, and what the rules then say.
 #include "diagnosis/recordeddiagnosis.h"
-#include "testpaths.h"
 #include "recordings/recordingreader.h"
+#include "testpaths.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -117,8 +117,8 @@ private Q_SLOTS:
     // A recording of a plain disk remembers no map: said in one line, with what it did record.
     void recordingWithoutMap()
     {
-        const Result<Recording> recording
-            = readRecording(DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../../../fuzz/corpus/recordingreader/two-batches.dmrec"));
+        const Result<Recording> recording = readRecording(
+            DMTUNE_SOURCE_PATH(DMTUNE_FIXTURES "/../../../fuzz/corpus/recordingreader/two-batches.dmrec"));
         QVERIFY2(recording, qPrintable(recording.errorMessage()));
         const auto none = recordedDiagnosisInput(*recording, {});
         QVERIFY(!none);

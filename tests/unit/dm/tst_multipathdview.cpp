@@ -3,9 +3,9 @@
 // paths, path_grouping_policy failover, no_path_retry 12); multipathd-path-failed.json the same map right after
 // "fail path sdd", with the kernel's lines and multipath -ll's text of that moment in multipath-path-failed.txt.
 #include "discovery/snapshotjson.h"
-#include "testpaths.h"
 #include "dm/multipathdview.h"
 #include "dm/multipathdviewjob.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>

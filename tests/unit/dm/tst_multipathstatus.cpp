@@ -1,8 +1,8 @@
 // Multipath status grammar: status lines of each selector and of each message's effect parse,
 // format back to the same text, and malformed lines are rejected with a message naming the word.
 #include "dm/multipathstatus.h"
-#include "testpaths.h"
 #include "dm/multipathtable.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QTest>

@@ -2,12 +2,12 @@
 // them), a file cut anywhere is read up to its last whole frame, corruption is reported with its offset, and a
 // realistic recording stays within 64 bytes per device-sample.
 #include "recordings/fiosummary.h"
-#include "testpaths.h"
 #include "recordings/recordedlatency.h"
 #include "recordings/recordingformat.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
 #include "syntheticbatches.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>

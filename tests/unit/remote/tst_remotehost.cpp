@@ -4,8 +4,8 @@
 // and the retries with backoff against a real ssh whose port on 127.0.0.1 nobody listens on.
 #include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "fakesysfs.h"
-#include "testpaths.h"
 #include "standardmachine.h"
+#include "testpaths.h"
 
 #include "discovery/discovery.h"
 #include "remote/agentprotocol.h"
@@ -236,7 +236,7 @@ private Q_SLOTS:
         // Stopped by the user: no retry any more.
         host.disconnectFromHost();
         QCOMPARE(host.msecsUntilRetry(), -1);
-        QTest::qWait(1500);
+        QTest::qWait(1500); // deliberately time-based: longer than the 1200 ms backoff, to prove no retry comes
         QCOMPARE(retries.count(), 3);
     }
 };

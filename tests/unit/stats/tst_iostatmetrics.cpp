@@ -3,8 +3,8 @@
 // (fixtures/iostat-oracle, made by fixtures/capture-oracle-cases.sh). Equal means: every one of the 22 values
 // prints the same with 2 decimals.
 #include "stats/iostatformat.h"
-#include "testpaths.h"
 #include "stats/iostatmetrics.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>

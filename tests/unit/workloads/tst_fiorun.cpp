@@ -2,8 +2,8 @@
 // captured status stream, then lingers with a child process): the version check, progress from the stream,
 // stop() escalating to SIGKILL for the whole process group when SIGINT is ignored, failures with their reason.
 // The real fio is exercised by tst_live_workloads.
-#include "util/systemprogram.h"
 #include "testpaths.h"
+#include "util/systemprogram.h"
 #include "workloads/fiorun.h"
 
 #include <QFile>

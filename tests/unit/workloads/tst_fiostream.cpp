@@ -1,7 +1,7 @@
 // fio's JSON status stream on real captured output (fio 3.33, loop device): splitting, the per-group totals,
 // per-second rates from differences, and percentiles from json+ histograms against fio's own.
-#include "workloads/fiostream.h"
 #include "testpaths.h"
+#include "workloads/fiostream.h"
 #include "workloads/workloadsession.h"
 
 #include <QFile>

@@ -10,8 +10,8 @@
 //   * queue_if_no_path with every path failed (dmsetup message, independent of dmtune) -> queueing-without-paths.
 // The numbers measured are printed (tst_diagnosis' rows come from them). Every value changed is put back.
 #include "../multipath/vmsupport.h"
-#include "testpaths.h"
 #include "sysfs/sysfsroot.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -92,13 +92,15 @@ class TstVmDiagnosis : public QObject {
     // 8 jobs of 4K sequential writes on the map (seed 002's workload) for `seconds`, started in the background.
     void startWriters(QProcess *fio, int seconds, const QString &rw = u"write"_s)
     {
+        const quint64 writesBefore = vm::ioCounter(m_lab.dm, DiskField::WriteIos);
         fio->start(u"fio"_s,
             { u"--name=seq002"_s, u"--filename=/dev/mapper/"_s + m_lab.map, u"--rw="_s + rw, u"--bs=4k"_s,
                 u"--direct=1"_s, u"--ioengine=libaio"_s, u"--iodepth=16"_s, u"--numjobs=8"_s, u"--size=6m"_s,
                 u"--offset_increment=6m"_s, u"--time_based"_s, u"--runtime=%1"_s.arg(seconds), u"--group_reporting"_s,
                 u"--output-format=terse"_s });
         QVERIFY(fio->waitForStarted());
-        QTest::qWait(1000); // past fio's start-up
+        // Past fio's start-up (its jobs start their I/O together): until its writes show in the map's counters.
+        QTRY_VERIFY_WITH_TIMEOUT(vm::ioCounter(m_lab.dm, DiskField::WriteIos) > writesBefore, 30000);
     }
 
     QJsonObject diagnoseUnderWriters(const QString &label, const QString &rw = u"write"_s)

@@ -12,8 +12,8 @@
 //     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
 #include "../multipath/vmsupport.h"
-#include "testpaths.h"
 #include "sysfs/sysfsroot.h"
+#include "testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,6 +46,27 @@ class TstVmSweep : public QObject {
     QString depth(const QString &path) const
     {
         return m_sys.readOr(u"block/%1/device/queue_depth"_s.arg(path)).trimmed();
+    }
+
+    // Every path's queue_depth reads back `value`.
+    bool depthsAre(const QString &value) const
+    {
+        for (const QString &p : std::as_const(m_lab.paths)) {
+            if (depth(p) != value)
+                return false;
+        }
+        return true;
+    }
+
+    // Nothing in flight on the map and its paths: the I/O before a point has drained.
+    bool idle() const
+    {
+        for (const QString &d : QStringList { m_lab.dm } + m_lab.paths) {
+            const QStringList counts = m_sys.readOr(u"block/%1/inflight"_s.arg(d)).split(u' ', Qt::SkipEmptyParts);
+            if (counts != QStringList { u"0"_s, u"0"_s })
+                return false;
+        }
+        return true;
     }
 
     void verifyDepthsRestored()
@@ -164,7 +185,8 @@ private Q_SLOTS:
             QVERIFY2(set.exitCode == 0, qPrintable(set.err));
             QList<QJsonObject> singles;
             for (int repeat = 1; repeat <= 2; ++repeat) {
-                QTest::qWait(1000); // the sweep's --settle
+                // The sweep's --settle: until the point's queue_depth reads back and the map and its paths are idle.
+                QTRY_VERIFY_WITH_TIMEOUT(depthsAre(value) && idle(), 30000);
                 const QStringList args { u"run"_s, u"--job"_s, m_job, u"--device"_s, m_lab.map, u"--json"_s,
                     u"--record"_s, m_dir.filePath(u"qd%1-%2.dmrec"_s.arg(value).arg(repeat)) };
                 const vm::Run run = vm::run(m_ctl, args, 120000);
@@ -214,7 +236,15 @@ private Q_SLOTS:
     {
         const QString at192 = m_out + u"/qd-original.dmrec"_s;
         QFile::remove(at192);
-        QTest::qWait(1000);
+        // Settled: until every path's queue_depth reads back its original value and the map and its paths are idle.
+        const auto settledAtOriginal = [this] {
+            for (const QString &p : std::as_const(m_lab.paths)) {
+                if (depth(p) != m_oldDepth.value(p))
+                    return false;
+            }
+            return idle();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(settledAtOriginal(), 30000);
         const QStringList args { u"run"_s, u"--job"_s, m_job, u"--device"_s, m_lab.map, u"--record"_s, at192 };
         const vm::Run run = vm::run(m_ctl, args, 120000);
         QVERIFY2(run.exitCode == 0, qPrintable(vm::describe(m_ctl, args, run)));
@@ -331,7 +361,8 @@ private Q_SLOTS:
             err += QString::fromLocal8Bit(sweep.readAllStandardError());
         }
         QVERIFY2(err.contains(u"point 2/3"_s), qPrintable(err));
-        QTest::qWait(1500); // into the settle time or fio
+        // Into the settle time or fio: until point 2's queue_depth reads back on every path.
+        QTRY_VERIFY_WITH_TIMEOUT(depthsAre(u"8"_s), 30000);
         for (const QString &p : std::as_const(m_lab.paths))
             QCOMPARE(depth(p), u"8"_s);
         ::kill(pid_t(sweep.processId()), SIGINT);

@@ -161,14 +161,13 @@ void TestVmPcp::initTestCase()
             u"-l"_s, m_dir + u"/pmcd.log"_s, u"-x"_s, m_dir + u"/pmcd.err"_s });
     QVERIFY(m_pmcd.waitForStarted());
     // Under emulation pmcd takes seconds to answer: wait for the map's counters before logging.
-    bool answering = false;
-    for (int i = 0; i < 120 && !answering; ++i) {
-        const vm::Run r = vm::run(u"pminfo"_s, { u"-h"_s, PmcdHost, u"-f"_s, u"disk.dm.read"_s }, 120000, pcpEnv());
-        answering = r.exitCode == 0 && r.out.contains(m_lab.map);
-        if (!answering)
-            QTest::qWait(500);
-    }
-    QVERIFY2(answering, "pmcd did not answer with disk.dm.read within 60 s");
+    const bool answering = vm::waitUntil(
+        [&] {
+            const vm::Run r = vm::run(u"pminfo"_s, { u"-h"_s, PmcdHost, u"-f"_s, u"disk.dm.read"_s }, 120000, pcpEnv());
+            return r.exitCode == 0 && r.out.contains(m_lab.map);
+        },
+        120000, 500);
+    QVERIFY2(answering, "pmcd did not answer with disk.dm.read within 120 s");
 
     QFile logConf(m_dir + u"/pmlogger.conf"_s);
     QVERIFY(logConf.open(QIODevice::WriteOnly));
@@ -194,7 +193,20 @@ void TestVmPcp::initTestCase()
             m_dir + u"/pmlogger.log"_s, m_archive });
     QVERIFY(m_pmlogger.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(m_archive + u".0"_s).size() > 0, 30000);
-    QTest::qWait(2500);
+    // pmlogger appends each record to the archive's data volume at once (its archive output is unbuffered), a
+    // sample a second: the samples logged are counted by the volume's growth.
+    qint64 volumeSize = QFileInfo(m_archive + u".0"_s).size();
+    int logged = 0;
+    const auto samplesLogged = [&] {
+        const qint64 size = QFileInfo(m_archive + u".0"_s).size();
+        if (size > volumeSize) {
+            ++logged;
+            volumeSize = size;
+        }
+        return logged;
+    };
+    // An idle lead-in before fio: until three more records are in the archive (the "once" group's among them).
+    QTRY_VERIFY_WITH_TIMEOUT(samplesLogged() >= 3, 30000);
 
     // fio on the map while the local sampler and the live pmcd are read over the same seconds.
     QProcess live;
@@ -202,13 +214,15 @@ void TestVmPcp::initTestCase()
     live.setProcessEnvironment(env);
     local.setProcessEnvironment(env);
     const QStringList common { u"--json"_s, u"-c"_s, u"8"_s, m_lab.dm, m_lab.paths.first() };
+    const quint64 readsBefore = vm::ioCounter(m_lab.dm, dmtune::DiskField::ReadIos);
     QProcess fio;
     fio.start(u"fio"_s,
         { u"--name=pcp"_s, u"--filename=/dev/mapper/"_s + m_lab.map, u"--rw=randrw"_s, u"--bs=4k"_s, u"--direct=1"_s,
             u"--ioengine=libaio"_s, u"--iodepth=8"_s, u"--runtime=12"_s, u"--time_based"_s, u"--size=32m"_s,
             u"--output-format=json"_s });
     QVERIFY(fio.waitForStarted());
-    QTest::qWait(1500);
+    // Past fio's start-up: until its reads show in the map's counters.
+    QTRY_VERIFY_WITH_TIMEOUT(vm::ioCounter(m_lab.dm, dmtune::DiskField::ReadIos) > readsBefore, 30000);
     live.start(Dmtunectl, QStringList { u"stat"_s, u"--pcp-host"_s, PmcdHost } + common);
     local.start(Dmtunectl, QStringList { u"stat"_s } + common);
     QVERIFY(live.waitForFinished(60000) && live.exitCode() == 0);
@@ -219,7 +233,10 @@ void TestVmPcp::initTestCase()
     const QJsonObject fioJson = QJsonDocument::fromJson(fio.readAllStandardOutput()).object();
     m_fioReads = fioJson[u"jobs"_s][0][u"read"_s][u"total_ios"_s].toInteger();
     QVERIFY2(m_fioReads > 0, "fio read nothing");
-    QTest::qWait(2500);
+    // The archive past fio's end: until three more samples are in it.
+    logged = 0;
+    volumeSize = QFileInfo(m_archive + u".0"_s).size();
+    QTRY_VERIFY_WITH_TIMEOUT(samplesLogged() >= 3, 30000);
     m_pmlogger.terminate(); // SIGTERM: pmlogger closes the archive
     QVERIFY(m_pmlogger.waitForFinished(20000));
 }

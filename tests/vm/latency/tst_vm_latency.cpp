@@ -7,7 +7,6 @@
 // dead dmtune's removed. A request-based map is refused.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
 #include "../../live/latency/latencychecks.h"
-#include "testpaths.h"
 #include "../multipath/vmsupport.h"
 #include "charts/latencyheatmap.h"
 #include "charts/latencyview.h"
@@ -15,6 +14,7 @@
 #include "latency/dmstatslatency.h"
 #include "stats/sampler.h"
 #include "sysfs/sysfsroot.h"
+#include "testpaths.h"
 
 #include <QJsonArray>
 #include <QMessageBox>

@@ -9,8 +9,8 @@
 // with queue_if_no_path, and (capturedTree*) this system captured with dmtunectl capture: every
 // writing command given the capture refuses, and the kernel's maps of the same names stay as they were.
 // No multipathd runs here (tst_vm_multipathd covers it): everything goes as dm messages.
-#include "vmsupport.h"
 #include "testpaths.h"
+#include "vmsupport.h"
 
 #include "dm/dmeventwatcher.h"
 #include "dm/libdevmapperbackend.h"
@@ -86,15 +86,16 @@ class TstVmMultipathControl : public QObject {
             = sys.write(u"class/scsi_host/host%1/scan"_s.arg(parts.at(0)), u"%1 %2 1"_s.arg(parts.at(1), parts.at(2)));
             !s)
             return s.errorMessage;
-        for (int i = 0; i < 100 && m_foreign.isEmpty(); ++i) {
+        // Until the LUN's disk is there: a size and a device node.
+        const auto appeared = [&] {
             const QStringList block = sys.list(u"class/scsi_device/%1/device/block"_s.arg(m_foreignHctl));
-            if (!block.isEmpty() && sys.readOr(u"class/block/%1/size"_s.arg(block.first())).toLongLong() > 0
-                && QFileInfo::exists(u"/dev/"_s + block.first()))
-                m_foreign = block.first();
-            else
-                QTest::qWait(100);
-        }
-        if (m_foreign.isEmpty())
+            if (block.isEmpty() || sys.readOr(u"class/block/%1/size"_s.arg(block.first())).toLongLong() <= 0
+                || !QFileInfo::exists(u"/dev/"_s + block.first()))
+                return false;
+            m_foreign = block.first();
+            return true;
+        };
+        if (!QTest::qWaitFor(appeared, 30000))
             return u"scsi_debug LUN 1 did not appear at "_s + m_foreignHctl;
         m_foreignDevnum = sys.readOr(u"class/block/%1/dev"_s.arg(m_foreign));
         return {};
@@ -129,8 +130,8 @@ private Q_SLOTS:
         qputenv("DM_DISABLE_UDEV", "1");
         m_ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
         QVERIFY(QFileInfo(m_ctl).isExecutable());
-        const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"--null-blk"_s, u"-o"_s,
-            m_out + u"/setup.env"_s };
+        const QStringList args { DMTUNE_SOURCE_PATH(DMTUNE_VM_GUEST_DIR "/setup-multipath.sh"), u"--null-blk"_s,
+            u"-o"_s, m_out + u"/setup.env"_s };
         const vm::Run setup = vm::run(u"bash"_s, args);
         QVERIFY2(setup.exitCode == 0, qPrintable(vm::describe(u"bash"_s, args, setup)));
         m_env = vm::parseVars(setup.out);
@@ -747,6 +748,8 @@ private Q_SLOTS:
         auto r = core([&](MultipathControl &c) { c.setQueueIfNoPath(map, true); });
         QVERIFY2(r.ok, qPrintable(r.error));
         const QString json = m_out + u"/fio-failover.json"_s;
+        const quint64 readsBefore = vm::ioCounter(env("DM"), DiskField::ReadIos);
+        const quint64 writesBefore = vm::ioCounter(env("DM"), DiskField::WriteIos);
         QProcess fio;
         fio.setProcessChannelMode(QProcess::MergedChannels);
         fio.start(u"fio"_s,
@@ -754,7 +757,10 @@ private Q_SLOTS:
                 u"--ioengine=libaio"_s, u"--iodepth=8"_s, u"--time_based"_s, u"--runtime=8"_s,
                 u"--output-format=json"_s, u"--output="_s + json });
         QVERIFY(fio.waitForStarted());
-        QTest::qWait(1500);
+        // Past fio's start-up: until its reads and writes show in the map's counters.
+        QTRY_VERIFY_WITH_TIMEOUT(vm::ioCounter(env("DM"), DiskField::ReadIos) > readsBefore
+                && vm::ioCounter(env("DM"), DiskField::WriteIos) > writesBefore,
+            30000);
         // group 1 goes away (core): I/O fails over to group 2
         for (const char *key : { "DA", "DB" }) {
             r = core([&](MultipathControl &c) { c.failPath(map, env(key)); });
@@ -772,7 +778,7 @@ private Q_SLOTS:
         QVERIFY2(cli.err.contains(u"warning: fail_path"_s), qPrintable(cli.err));
         for (const char *key : { "DA", "DB", "DC", "DD" })
             QCOMPARE(vm::pathState(map, env(key)), u"F"_s);
-        QTest::qWait(1000); // I/O queued, not failed
+        QTest::qWait(1000); // deliberately time-based: fio's I/O sits queued with no path a while, and must not fail
         QCOMPARE(ctl({ u"path"_s, u"reinstate"_s, map, env("DC") }).exitCode, 0);
         r = core([&](MultipathControl &c) { c.reinstatePath(map, env("DD")); });
         QVERIFY2(r.ok, qPrintable(r.error));

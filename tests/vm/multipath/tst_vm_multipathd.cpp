@@ -3,15 +3,14 @@
 // so 4 service-time groups of one path, no_path_retry 12). Operations must go through
 // multipathd where it has a command, and the kernel must follow; multipathd's view of the map
 // (show maps json) is compared with the kernel's; a reload warns about multipath.conf.
-#include "vmsupport.h"
 #include "testpaths.h"
+#include "vmsupport.h"
 
 #include "dm/libdevmapperbackend.h"
 #include "dm/multipathdclient.h"
 #include "dm/multipathdview.h"
 #include "multipathcontrol.h"
 
-#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,14 +50,7 @@ class TstVmMultipathd : public QObject {
 
     bool waitUntilAgreed(int ms)
     {
-        QDeadlineTimer deadline(ms);
-        for (;;) {
-            if (differences().isEmpty())
-                return true;
-            if (deadline.hasExpired())
-                return false;
-            QTest::qWait(200);
-        }
+        return vm::waitUntil([this] { return differences().isEmpty(); }, ms, 200);
     }
 
     QStringList differences()

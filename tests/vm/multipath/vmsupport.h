@@ -3,11 +3,13 @@
 // variables, the kernel's table and status through dmsetup (an independent reader, parsed with
 // the unit-tested grammar), waiting for a signal.
 #include "dm/multipathstatus.h"
-#include "testpaths.h"
 #include "dm/multipathtable.h"
 #include "multipathcontrol.h"
+#include "stats/diskcounters.h"
 #include "sysfs/sysfsroot.h"
+#include "testpaths.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
 #include <QProcess>
@@ -126,6 +128,29 @@ inline bool notSuspended(const QString &map)
 {
     const Run r = run(u"dmsetup"_s, { u"info"_s, map });
     return r.exitCode == 0 && QRegularExpression(u"State:\\s+ACTIVE\\b"_s).match(r.out).hasMatch();
+}
+
+// A counter of a block device (sda, dm-0) as /sys/block/<device>/stat says it now; 0 when unreadable.
+inline quint64 ioCounter(const QString &device, dmtune::DiskField field)
+{
+    const auto counters = dmtune::parseBlockStat(dmtune::SysfsRoot().readOr(u"block/%1/stat"_s.arg(device)), device);
+    return counters ? (*counters)[field] : 0;
+}
+
+// Until `condition` holds (true) or `timeoutMs` passed (false), the event loop running meanwhile. A condition that
+// costs under emulation (a program run, a daemon's answer) is asked at most every `pollMs`, not to slow down what
+// it waits for.
+template<typename Condition>
+bool waitUntil(Condition condition, int timeoutMs, int pollMs)
+{
+    QElapsedTimer sinceAsked;
+    const auto paced = [&] {
+        if (sinceAsked.isValid() && !sinceAsked.hasExpired(pollMs))
+            return false;
+        sinceAsked.start();
+        return bool(condition());
+    };
+    return QTest::qWaitFor(paced, timeoutMs) || bool(condition());
 }
 
 inline void saveFile(const QString &path, const QString &text)

@@ -7,6 +7,8 @@
 // dm-multipath map over them is listed as a dm map over NVMe paths. The NVMe warnings (issue 17, item 4) follow:
 // no-failover until that map exists; no-optimized-path, no-usable-path and single-path as the ports' ANA states
 // change; dm-over-native for a bio-based dm-multipath map over the head (the kernel refuses a request-based one).
+#include "testpaths.h"
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -103,16 +105,13 @@ class TestVmNvme : public QObject {
     {
         if (!writeFile(portAna(1), port1.toLatin1()) || !writeFile(portAna(2), port2.toLatin1()))
             return false;
-        QElapsedTimer waited;
-        waited.start();
-        while (waited.elapsed() < 30000) {
-            const QJsonArray paths = head().value(u"paths"_s).toArray();
-            if (paths.at(0).toObject().value(u"ana_state"_s).toString() == port1
-                && paths.at(1).toObject().value(u"ana_state"_s).toString() == port2)
-                return true;
-            QTest::qWait(100);
-        }
-        return false;
+        return QTest::qWaitFor(
+            [&] {
+                const QJsonArray paths = head().value(u"paths"_s).toArray();
+                return paths.at(0).toObject().value(u"ana_state"_s).toString() == port1
+                    && paths.at(1).toObject().value(u"ana_state"_s).toString() == port2;
+            },
+            30000);
     }
 
     // The head of dmtunectl list --json (Y).
@@ -193,15 +192,10 @@ private Q_SLOTS:
         QVERIFY(writeFile(portAna(1), state.toLatin1()));
         QElapsedTimer waited;
         waited.start();
-        QString shown;
         // The host learns it from an ANA change notice and reads the log page: bounded, not asserted in time.
-        while (waited.elapsed() < 30000) {
-            shown = head().value(u"paths"_s).toArray().at(0).toObject().value(u"ana_state"_s).toString();
-            if (shown == state)
-                break;
-            QTest::qWait(100);
-        }
-        QCOMPARE(shown, state);
+        const auto shown
+            = [this] { return head().value(u"paths"_s).toArray().at(0).toObject().value(u"ana_state"_s).toString(); };
+        QTRY_COMPARE_WITH_TIMEOUT(shown(), state, 30000);
         qInfo().noquote() << u"port 1 -> %1: shown by dmtunectl list after %2 ms"_s.arg(state).arg(waited.elapsed());
     }
 
@@ -456,4 +450,3 @@ private Q_SLOTS:
 
 QTEST_GUILESS_MAIN(TestVmNvme)
 #include "tst_vm_nvme.moc"
-#include "testpaths.h"

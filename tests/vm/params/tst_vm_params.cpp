@@ -8,10 +8,10 @@
 //   * the GUI's path: Applier (in-process) + ChangeHistory on the map and its paths, then undo.
 // Every value changed is put back at the end of its test function. Skips outside the lab.
 #include "discovery/discovery.h"
-#include "testpaths.h"
 #include "params/applier.h"
 #include "params/changehistory.h"
 #include "sysfs/sysfsroot.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QSysInfo>
 #include <QTest>
 
@@ -72,8 +73,10 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     sampler.setWatched(devices);
     QVERIFY(sampler.setInterval(500));
     connect(&sampler, &Sampler::samplesAvailable, this, [&w](const SampleBatch &b) { QVERIFY(w.addBatch(b)); });
+    QSignalSpy batches(&sampler, &Sampler::samplesAvailable);
     sampler.start();
-    QTest::qWait(1000);
+    // An idle second before fio: until two intervals of 0.5 s are recorded.
+    QTRY_VERIFY_WITH_TIMEOUT(batches.count() >= 2, 20000);
     const QStringList argv { QStringLiteral("--name=seqwrite"), QStringLiteral("--filename=/dev/mapper/") + m_lab.map,
         QStringLiteral("--rw=write"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
         QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=64"),
@@ -87,7 +90,9 @@ void TestVmRecording::recordsTheMapAndItsPaths()
     QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
     w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioEndLabel());
     QCOMPARE(fio.exitCode(), 0);
-    QTest::qWait(1200);
+    // The intervals after the last I/O: until two more are recorded.
+    const qsizetype atFioEnd = batches.count();
+    QTRY_VERIFY_WITH_TIMEOUT(batches.count() >= atFioEnd + 2, 20000);
     sampler.stop();
     const QByteArray out = fio.readAllStandardOutput();
     QVERIFY(w.addFioResult(

@@ -12,8 +12,8 @@
 // editor shows its priorities and checker states from the capture it fetched, and --host list --json has the same
 // multipathd view as list --json in the guest; multipathd is stopped again and the lab's map made again.
 #include "../../live/remote/sshtestsupport.h"
-#include "testpaths.h"
 #include "../../live/workloads/livesupport.h"
+#include "testpaths.h"
 
 #include "dm/multipathdview.h"
 #include "presets/presetjson.h"

@@ -93,7 +93,9 @@ void TestVmStats::mergesOnTheMapNotOnThePaths()
     QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
     view.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, QStringLiteral("fio stop"), MarkerKind::WorkloadStop);
     QCOMPARE(fio.exitCode(), 0);
-    QTest::qWait(1200); // one more interval after the last I/O
+    // One more interval after the last I/O: until the sampler has delivered a batch read after fio ended.
+    QSignalSpy afterFio(&sampler, &Sampler::samplesAvailable);
+    QVERIFY(afterFio.wait(20000));
     sampler.stop();
 
     for (const QString &d : devices)
