@@ -2,7 +2,8 @@
 # clang-tidy 14 over core/*.cpp with the checks in .clang-tidy (every finding is an error; core's
 # own headers are checked too). Needs a configured and built tree: its compile_commands.json and
 # Qt's generated files. Why these checks: docs/development.md.
-# Usage: tools/run-clang-tidy.sh [BUILD_DIR]      (default build-ci; DMTUNE_TIDY=0 skips it)
+# Usage: tools/run-clang-tidy.sh [BUILD_DIR]      (default build-ci; DMTUNE_TIDY=0 skips it,
+#        DMTUNE_TIDY_CACHE=0 checks every file even if it passed before)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${DMTUNE_TIDY:-1}" = 0 ]; then
@@ -14,7 +15,7 @@ if [ ! -f "$build/compile_commands.json" ]; then
     echo "run-clang-tidy: no $build/compile_commands.json: configure and build first (cmake --preset ci)" >&2
     exit 1
 fi
-command -v run-clang-tidy-14 >/dev/null || { echo "run-clang-tidy: clang-tidy 14 is not installed (packaging/install-deps.sh)" >&2; exit 1; }
+command -v clang-tidy-14 >/dev/null || { echo "run-clang-tidy: clang-tidy 14 is not installed (packaging/install-deps.sh)" >&2; exit 1; }
 # The regex names core's sources, not the moc files generated under the build dir. A build dir
 # configured from another checkout would match nothing and pass: an error.
 core="^$(pwd -P)/core/.*\.cpp\$"
@@ -22,4 +23,6 @@ if ! grep -q "\"file\": \"$(pwd -P)/core/" "$build/compile_commands.json"; then
     echo "run-clang-tidy: $build/compile_commands.json has no file of $(pwd -P)/core" >&2
     exit 1
 fi
-run-clang-tidy-14 -p "$build" -j"$(nproc)" -quiet "$core"
+# Files whose exact preprocessed text, command and config passed before are not checked again
+# (tools/clang-tidy-cached.py; docs/development.md, "The build cache").
+tools/clang-tidy-cached.py "$build" "$core"

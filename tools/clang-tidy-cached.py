@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""clang-tidy over the files of a compile_commands.json that match a regex, skipping the files it already passed.
+
+A pass is remembered under a key that covers everything clang-tidy's verdict depends on: clang-tidy's version,
+the .clang-tidy file, the file's compile command, and the file's preprocessed text with its comments (-E -C: every
+header it includes, NOLINT comments and line numbers too). The checkout's path is replaced by a placeholder
+before hashing, so a clean clone in another folder hits what this one passed. Only passes are kept: a file
+with findings is checked again next time and its findings printed. The cache is a folder of empty files
+(${XDG_CACHE_HOME:-~/.cache}/dmtune/clang-tidy); entries unused for 30 days are removed. DMTUNE_TIDY_CACHE=0
+checks every file again (and still remembers the passes).
+
+usage: clang-tidy-cached.py BUILD_DIR FILE_REGEX
+"""
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+TIDY = "clang-tidy-14"
+KEEP_DAYS = 30
+
+
+def cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(base, "dmtune", "clang-tidy")
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
+
+
+def preprocess_command(entry):
+    """The entry's compile command with -c/-o dropped and -E -C added: the text the compiler (and tidy) sees."""
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a == "-o":
+            skip = True
+            continue
+        if a == "-c" or a.startswith("-o"):
+            continue
+        out.append(a)
+    return out + ["-E", "-C"]
+
+
+def key_of(entry, source_dir, common):
+    """The hex key of one file, or None when it cannot be preprocessed (then tidy runs and reports it)."""
+    proc = subprocess.run(preprocess_command(entry), cwd=entry["directory"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, check=False)
+    if proc.returncode != 0:
+        return None
+    placeholder = b"@SOURCE_DIR@"
+    h = hashlib.sha256(common)
+    h.update(entry.get("command", " ".join(entry.get("arguments", []))).encode().replace(source_dir, placeholder))
+    h.update(b"\0")
+    h.update(entry["file"].encode().replace(source_dir, placeholder))
+    h.update(b"\0")
+    h.update(proc.stdout.replace(source_dir, placeholder))
+    return h.hexdigest()
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    build, pattern = sys.argv[1], re.compile(sys.argv[2])
+    source_dir = os.getcwd().encode()
+    with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+        entries = [e for e in json.load(f) if pattern.search(e["file"])]
+    version = subprocess.run([TIDY, "--version"], stdout=subprocess.PIPE, check=True).stdout
+    with open(".clang-tidy", "rb") as f:
+        config = f.read()
+    common = hashlib.sha256(version + b"\0" + config + b"\0" + open(__file__, "rb").read()).digest()
+    cache = cache_dir()
+    use_cache = os.environ.get("DMTUNE_TIDY_CACHE", "1") != "0"  # 0: check every file, still remember passes
+
+    def check(entry):
+        key = key_of(entry, source_dir, common)
+        marker = os.path.join(cache, key) if key else None
+        if marker and use_cache and os.path.exists(marker):
+            os.utime(marker)  # still in use: kept by the pruning below
+            return entry["file"], True, 0, ""
+        proc = subprocess.run([TIDY, "-p", build, "-quiet", entry["file"]], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, check=False)
+        if proc.returncode == 0 and marker:
+            tmp = "%s.%d.tmp" % (marker, os.getpid())
+            with open(tmp, "wb"):
+                pass
+            os.replace(tmp, marker)
+        return entry["file"], False, proc.returncode, proc.stdout.decode(errors="replace")
+
+    started = time.monotonic()
+    cached = failed = 0
+    jobs = os.cpu_count() or 1
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for path, hit, rc, output in pool.map(check, entries):
+            cached += hit
+            if rc != 0:
+                failed += 1
+                print("clang-tidy: findings in %s:" % path)
+            if rc != 0 or output.strip():
+                # clang-tidy's own "N warnings generated" lines from headers outside the filter are noise
+                lines = [l for l in output.splitlines() if not re.match(r"^\d+ warnings? (and \d+ errors? )?generated", l)
+                         and not l.startswith("Suppressed ") and not l.startswith("Use -header-filter")]
+                if lines:
+                    print("\n".join(lines))
+    cutoff = time.time() - KEEP_DAYS * 86400
+    for name in os.listdir(cache):
+        path = os.path.join(cache, name)
+        try:
+            if os.stat(path).st_mtime < cutoff:
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+    print("clang-tidy: %d files, %d passed before (cached), %d checked now, %d with findings, %.0f s"
+          % (len(entries), cached, len(entries) - cached, failed, time.monotonic() - started))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
