@@ -202,8 +202,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fresh");
         QTest::newRow("first run") << "run.dmrec" << QStringList() << "run-2.dmrec";
         QTest::newRow("counts on") << "run-2.dmrec" << QStringList() << "run-3.dmrec";
-        QTest::newRow("skips files") << "run.dmrec" << QStringList { "run-2.dmrec", "run-3.dmrec" } << "run-4.dmrec";
-        QTest::newRow("skips links") << "run.dmrec" << QStringList { "@run-2.dmrec" } << "run-3.dmrec";
+        QTest::newRow("skips files") << "run.dmrec"
+                                     << QStringList { QStringLiteral("run-2.dmrec"), QStringLiteral("run-3.dmrec") }
+                                     << "run-4.dmrec";
+        QTest::newRow("skips links") << "run.dmrec" << QStringList { QStringLiteral("@run-2.dmrec") } << "run-3.dmrec";
         QTest::newRow("no suffix") << "run" << QStringList() << "run-2";
         QTest::newRow("a date is no count") << "2026-12-06.dmrec" << QStringList() << "2026-12-06-2.dmrec";
         QTest::newRow("a time is no count") << "20261206-101010.dmrec" << QStringList() << "20261206-101010-2.dmrec";

@@ -80,7 +80,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         m_recording = m_dir.filePath(QStringLiteral("run.dmrec"));
-        writeSyntheticRecording(m_recording, QStringLiteral("lab run"), { QStringLiteral("sda") }, 100);
+        test::writeSyntheticRecording(m_recording, QStringLiteral("lab run"), { QStringLiteral("sda") }, 100);
         QVERIFY(QFileInfo::exists(m_recording));
         m_preset = m_dir.filePath(QStringLiteral("p.json"));
         QVERIFY(writePlain(m_preset,
