@@ -60,6 +60,15 @@ bool refuseCapturedTree(
     return true;
 }
 
+QString outputFileRefusal(const QString &path, bool replace)
+{
+    const QString problem = outputFileProblem(path, existingFileFor(replace));
+    if (problem.isEmpty())
+        return {};
+    // --replace answers only an existing regular file: a link or a directory is refused with it too.
+    return outputFileOnlyExists(path) ? problem + QStringLiteral(" (--replace replaces it)") : problem;
+}
+
 int fail(Streams io, const QString &message)
 {
     // A message may quote what it refuses (a file's strings, a device name): never as terminal control sequences.

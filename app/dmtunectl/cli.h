@@ -2,6 +2,7 @@
 // Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
 #include "ops/operationregistry.h"
 #include "sysfs/sysfsroot.h"
+#include "util/atomicfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -33,6 +34,15 @@ SysfsRoot sysfsRootFrom(const QCommandLineParser &parser);
 // dryRunHint: the command has --dry-run to offer instead.
 bool refuseCapturedTree(
     const QCommandLineParser &parser, const QString &command, bool dryRun, bool dryRunHint, Streams io, int *exitCode);
+// The output-file policy (util/atomicfile.h), checked before a command does anything: why `path` cannot be written
+// (a symbolic link, not a regular file, or an existing file without --replace, which this line then offers).
+// Empty when it can. The write checks again: this is the early, friendly refusal.
+QString outputFileRefusal(const QString &path, bool replace);
+// ExistingFile::Replace only when the user gave --replace.
+inline ExistingFile existingFileFor(bool replace)
+{
+    return replace ? ExistingFile::Replace : ExistingFile::Refuse;
+}
 // One-line error on stderr, prefixed with the program name; returns ExitFailure.
 int fail(Streams io, const QString &message);
 // The command line is wrong (arguments, options): the error and where the command's help is; ExitUsage.

@@ -39,7 +39,7 @@ constexpr Subcommand subcommands[] = {
         "apply a preset as one transaction (map reloads first, rollback on any failure)" },
     { "verify", "PRESET [DEV...] [--json]", "report drift between a preset and the live system (exit 1: drift)" },
     { "diff", "A B", "compare two presets rule by rule (exit 1: they differ)" },
-    { "export", "PRESET --format udev|tuned|multipath [-o PATH]",
+    { "export", "PRESET --format udev|tuned|multipath [-o PATH [--replace]]",
         "udev rules, a tuned profile or a multipath.conf snippet" },
     { "list", "", "the built-in and stored presets" },
 };
@@ -93,6 +93,9 @@ int runSave(const QStringList &args, Streams io)
     const QStringList pos = parser.positionalArguments();
     if (pos.size() < 2)
         return usageError(io, QStringLiteral("preset save needs a FILE and at least one DEV"));
+    const bool replace = parser.isSet(QStringLiteral("replace"));
+    if (const QString refused = outputFileRefusal(pos.first(), replace); !refused.isEmpty())
+        return fail(io, QStringLiteral("preset save: ") + refused);
     const SysfsRoot sysfs = sysfsRootFrom(parser);
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
     QStringList devices;
@@ -111,14 +114,12 @@ int runSave(const QStringList &args, Streams io)
     const auto preset = presetFromDevices(sysfs, snapshot, devices, attributes, name);
     if (!preset)
         return usageError(io, preset.errorMessage());
-    const bool replace = parser.isSet(QStringLiteral("replace"));
-    if (const Status s = savePresetFile(pos.first(), *preset, replace ? ExistingFile::Replace : ExistingFile::Refuse);
-        !s)
+    if (const Status s = savePresetFile(pos.first(), *preset, existingFileFor(replace)); !s)
         return fail(io,
             QStringLiteral("preset save: %1%2")
                 .arg(s.errorMessage,
-                    !replace && QFileInfo::exists(pos.first()) ? QStringLiteral(" (--replace replaces it)")
-                                                               : QString()));
+                    !replace && outputFileOnlyExists(pos.first()) ? QStringLiteral(" (--replace replaces it)")
+                                                                  : QString()));
     int settings = 0;
     for (const auto &r : preset->rules)
         settings += int(r.settings.size());
@@ -381,7 +382,9 @@ int runExport(const QStringList &args, Streams io)
     parser.addOption(
         { QStringLiteral("format"), QStringLiteral("udev, tuned or multipath."), QStringLiteral("FORMAT") });
     parser.addOption({ { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write here instead of stdout."), QStringLiteral("PATH") });
+        QStringLiteral("Write here instead of stdout (a new file)."), QStringLiteral("PATH") });
+    parser.addOption({ QStringLiteral("replace"),
+        QStringLiteral("Replace the -o PATH if it exists (else an existing PATH is refused; a link always is).") });
     int code = ExitOk;
     if (!parseSub(parser, args,
             QStringLiteral("Export a preset as udev rules, a tuned profile or a multipath.conf snippet.\n"
@@ -393,6 +396,11 @@ int runExport(const QStringList &args, Streams io)
     const auto format = parsePresetExportFormat(parser.value(QStringLiteral("format")));
     if (!format)
         return usageError(io, format.errorMessage());
+    const bool replace = parser.isSet(QStringLiteral("replace"));
+    if (parser.isSet(QStringLiteral("output")))
+        if (const QString refused = outputFileRefusal(parser.value(QStringLiteral("output")), replace);
+            !refused.isEmpty())
+            return fail(io, QStringLiteral("preset export: ") + refused);
     const auto preset = findPreset(parser.positionalArguments().first());
     if (!preset)
         return usageError(io, preset.errorMessage());
@@ -409,8 +417,10 @@ int runExport(const QStringList &args, Streams io)
     }
     const bool toFile = parser.isSet(QStringLiteral("output"));
     if (toFile) {
-        // Whole or not at all, never through a symbolic link at the name; an existing file is replaced.
-        if (const Status s = writeFileAtomically(parser.value(QStringLiteral("output")), e.text.toUtf8()); !s)
+        // Whole or not at all, never through a symbolic link at the name; an existing file only with --replace.
+        if (const Status s
+            = writeFileAtomically(parser.value(QStringLiteral("output")), e.text.toUtf8(), existingFileFor(replace));
+            !s)
             return fail(io, QStringLiteral("preset export: %1").arg(s.errorMessage));
         for (const auto &u : e.unexpressed)
             io.err << "not expressed: " << u << '\n';

@@ -30,8 +30,9 @@ int runRecordImport(const QStringList &args, Streams io)
         QStringLiteral("Interpolate every SECONDS (0.1 to 3600) instead of the archive's own samples."),
         QStringLiteral("SECONDS") });
     parser.addOption({ { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("The recording to write (an existing file is replaced only when this one is complete)."),
-        QStringLiteral("FILE") });
+        QStringLiteral("The recording to write (a new file)."), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("replace"),
+        QStringLiteral("Replace the -o FILE if it exists, once the new one is complete (a link is always refused).") });
     parser.addOption({ QStringLiteral("title"), QStringLiteral("The recording's title."), QStringLiteral("TEXT") });
     parser.addHelpOption();
     int exitCode = ExitOk;
@@ -41,6 +42,9 @@ int runRecordImport(const QStringList &args, Streams io)
         return usageError(io, QStringLiteral("record import: --pcp-archive PATH is required"));
     if (!parser.isSet(QStringLiteral("output")) || parser.value(QStringLiteral("output")).isEmpty())
         return usageError(io, QStringLiteral("record import: -o FILE is required"));
+    const bool replace = parser.isSet(QStringLiteral("replace"));
+    if (const QString refused = outputFileRefusal(parser.value(QStringLiteral("output")), replace); !refused.isEmpty())
+        return fail(io, QStringLiteral("record import: ") + refused);
     PcpArchiveWindow window { parser.value(QStringLiteral("start")), parser.value(QStringLiteral("finish")), 0 };
     if (parser.isSet(QStringLiteral("interval"))) {
         bool ok = false;
@@ -56,8 +60,8 @@ int runRecordImport(const QStringList &args, Streams io)
     QString title = parser.value(QStringLiteral("title"));
     if (title.isEmpty())
         title = QStringLiteral("%1 (PCP archive %2)").arg(source.value()->hostName(), QFileInfo(archive).fileName());
-    const auto written = recordFromSource(
-        *source.value(), parser.positionalArguments(), parser.value(QStringLiteral("output")), title);
+    const auto written = recordFromSource(*source.value(), parser.positionalArguments(),
+        parser.value(QStringLiteral("output")), title, existingFileFor(replace));
     if (!written)
         return fail(io, QStringLiteral("record import: ") + written.errorMessage());
     io.out << written->path << ": " << written->batches << " intervals of " << written->devices.join(u' ') << " from "

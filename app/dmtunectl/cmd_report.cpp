@@ -22,7 +22,9 @@ int runReport(const QStringList &args, Streams io)
                        "of the main metrics against the swept value, then the recordings of its points."),
         QStringLiteral("DIR") });
     parser.addOption({ { QStringLiteral("o"), QStringLiteral("out") },
-        QStringLiteral("Write the report here (.html or .pdf)."), QStringLiteral("FILE") });
+        QStringLiteral("Write the report here (.html or .pdf; a new file)."), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("replace"),
+        QStringLiteral("Replace the --out FILE if it exists (else an existing FILE is refused; a link always is).") });
     parser.addOption({ QStringLiteral("paper"),
         QStringLiteral("Paper of a .pdf: a4 or letter (default: %1, from the locale).")
             .arg(reportPaperName(defaultReportPaper()).toLower()),
@@ -44,6 +46,9 @@ int runReport(const QStringList &args, Streams io)
         && !out.endsWith(QLatin1String(".htm"), Qt::CaseInsensitive)
         && !out.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
         return usageError(io, QStringLiteral("report: --out must end in .html or .pdf"));
+    const bool replace = parser.isSet(QStringLiteral("replace"));
+    if (const QString refused = outputFileRefusal(out, replace); !refused.isEmpty())
+        return fail(io, QStringLiteral("report: ") + refused);
     ReportPaper paper = defaultReportPaper();
     if (parser.isSet(QStringLiteral("paper"))) {
         const std::optional<ReportPaper> chosen = reportPaperFromName(parser.value(QStringLiteral("paper")));
@@ -55,7 +60,7 @@ int runReport(const QStringList &args, Streams io)
         const Result<Report> report = buildSweepReport(parser.value(QStringLiteral("sweep")));
         if (!report)
             return fail(io, QStringLiteral("report: ") + report.errorMessage());
-        if (const Status s = writeReport(report.value(), out, paper); !s)
+        if (const Status s = writeReport(report.value(), out, paper, existingFileFor(replace)); !s)
             return fail(io, s.errorMessage);
         io.out << out << '\n';
         return ExitOk;
@@ -72,7 +77,7 @@ int runReport(const QStringList &args, Streams io)
     const Result<Report> report = buildReport(recordings);
     if (!report)
         return fail(io, report.errorMessage());
-    if (const Status s = writeReport(report.value(), out, paper); !s)
+    if (const Status s = writeReport(report.value(), out, paper, existingFileFor(replace)); !s)
         return fail(io, s.errorMessage);
     io.out << out << '\n';
     return ExitOk;

@@ -103,7 +103,10 @@ void addRunOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("list"), QStringLiteral("List the templates and exit.") });
     value("job", "A fio job file instead of a template.", "FILE");
     value("device", "The target: sdX, dm-N, a map name, /dev/..., MAJ:MIN.", "DEV");
-    value("record", "Record the run (configuration, counters, fio progress and result) to FILE.", "FILE");
+    value("record", "Record the run (configuration, counters, fio progress and result) to FILE (a new file).", "FILE");
+    parser.addOption({ QStringLiteral("replace"),
+        QStringLiteral(
+            "Replace the --record FILE if it exists (else an existing FILE is refused; a link always is).") });
     value("destroy-data-on", "Confirm that a write workload may destroy what DEV holds (the same device as --device).",
         "DEV");
     value("runtime", "Seconds (template default 30).", "S");
@@ -214,6 +217,10 @@ int runRun(const QStringList &args, Streams io)
         return listTemplates(io, json);
     if (!parser.isSet(QStringLiteral("device")))
         return usageError(io, QStringLiteral("run: --device DEV is required"));
+    const bool replaceRecording = parser.isSet(QStringLiteral("replace"));
+    if (const QString record = parser.value(QStringLiteral("record")); !record.isEmpty())
+        if (const QString refused = outputFileRefusal(record, replaceRecording); !refused.isEmpty())
+            return fail(io, QStringLiteral("run: ") + refused);
 
     // Even --dry-run: its write check would probe this machine's device of the captured name.
     if (refuseCapturedTree(parser, QStringLiteral("run"), false, false, io, &exitCode))
@@ -409,8 +416,8 @@ int runRun(const QStringList &args, Streams io)
     DeviceHold hold;
     if (start.hold)
         hold = std::move(*start.hold);
-    if (const Status started = session.start(
-            start.job, start.devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
+    if (const Status started = session.start(start.job, start.devicePath, recordPath,
+            recordPath.isEmpty() ? nullptr : &meta, std::move(hold), existingFileFor(replaceRecording));
         !started)
         return fail(io, QStringLiteral("run: ") + started.errorMessage);
     return QCoreApplication::exec();

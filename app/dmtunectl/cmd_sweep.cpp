@@ -8,6 +8,7 @@
 #include "discovery/discovery.h"
 #include "experiments/sweeprunner.h"
 #include "params/deviceresolver.h"
+#include "util/atomicfile.h"
 #include "workloads/fiorun.h"
 
 #include <QDir>
@@ -114,8 +115,14 @@ int readRequest(const QCommandLineParser &parser, Streams io, SweepRequest *requ
     }
     if (request->workloads.isEmpty())
         return usageError(io, QStringLiteral("sweep: give a workload: TEMPLATE (see run --list) or --job FILE"));
-    if (parser.isSet(QStringLiteral("record-dir")))
+    if (parser.isSet(QStringLiteral("record-dir"))) {
         request->recordDir = QFileInfo(parser.value(QStringLiteral("record-dir"))).absoluteFilePath();
+        // Refused before any device is looked at: a link (dangling or not) is never the directory written into.
+        if (QFileInfo(request->recordDir).isSymLink())
+            return fail(io,
+                QStringLiteral("sweep: %1 is a symbolic link (not followed): --record-dir is a new or empty directory")
+                    .arg(parser.value(QStringLiteral("record-dir"))));
+    }
     if (const Status valid = validateSweepRequest(*request); !valid)
         return usageError(io, valid.errorMessage);
     return -1;
@@ -279,8 +286,9 @@ int runSweep(const QStringList &args, Streams io)
     const auto fio = FioRun::findFio();
     if (!fio)
         return fail(io, QStringLiteral("sweep: ") + fio.errorMessage());
-    if (!request.recordDir.isEmpty() && !QDir().mkpath(request.recordDir))
-        return fail(io, QStringLiteral("sweep: cannot create %1").arg(request.recordDir));
+    if (!request.recordDir.isEmpty())
+        if (const Status made = makeOutputDirectory(request.recordDir); !made)
+            return fail(io, QStringLiteral("sweep: ") + made.errorMessage);
     const SweepStart start = startSweep(env, plan.value(), acceptAll(plan.value()));
     if (!start.result.ok)
         return fail(io, QStringLiteral("sweep: ") + start.result.error);

@@ -11,9 +11,9 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
-#include <QSaveFile>
 
 #include <cstdio>
+#include <sys/stat.h>
 
 namespace dmtune::cli {
 
@@ -72,11 +72,12 @@ Result<RemoteOptions> parseRemoteOptions(const QStringList &args)
     return options;
 }
 
-bool writeFileBytes(const QString &path, const QByteArray &data, QString *error)
+// This side's output files follow the same policy as the command run here (util/atomicfile.h): a new file renamed
+// into place, an existing one replaced only with --replace, never a write through a link.
+bool writeFileBytes(const QString &path, const QByteArray &data, ExistingFile existing, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    if (const Status written = writeFileAtomically(path, data, existing); !written) {
+        *error = written.errorMessage;
         return false;
     }
     return true;
@@ -93,13 +94,16 @@ Result<QString> localPathOf(const QJsonObject &file, const QHash<int, QString> &
     if (name.isEmpty() || name == QLatin1String(".."))
         return QString();
     const QString local = QDir::current().filePath(name);
-    if (QFileInfo::exists(local))
+    // lstat, not exists(): a dangling link is there too (and would be written through).
+    if (!outputFileProblem(local, ExistingFile::Refuse).isEmpty())
         return Result<QString>::failure(QStringLiteral("%1 exists here: attach in another directory").arg(local));
     return local;
 }
 
 // Writes the files a command made there (a recording, a report, a capture) here.
-bool writeFetchedFiles(const QJsonArray &files, const QHash<int, QString> &ours, bool attached, QString *error)
+// An attached job's files are always new here; a command line's replace existing files only with its --replace.
+bool writeFetchedFiles(
+    const QJsonArray &files, const QHash<int, QString> &ours, bool attached, bool replace, QString *error)
 {
     for (const QJsonValue &value : files) {
         const QJsonObject file = value.toObject();
@@ -112,12 +116,12 @@ bool writeFetchedFiles(const QJsonArray &files, const QHash<int, QString> &ours,
         if (local.isEmpty())
             continue;
         if (file.contains(QLatin1String("data"))) {
-            if (!writeFileBytes(
-                    local, QByteArray::fromBase64(file.value(QLatin1String("data")).toString().toLatin1()), error))
+            if (!writeFileBytes(local, QByteArray::fromBase64(file.value(QLatin1String("data")).toString().toLatin1()),
+                    existingFileFor(replace && !attached), error))
                 return false;
         } else if (file.contains(QLatin1String("entries"))) {
-            if (!QDir().mkpath(local)) {
-                *error = QStringLiteral("cannot create %1").arg(local);
+            if (const Status made = makeOutputDirectory(local); !made) {
+                *error = made.errorMessage;
                 return false;
             }
             QFile::setPermissions(local, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
@@ -132,6 +136,14 @@ bool writeFetchedFiles(const QJsonArray &files, const QHash<int, QString> &ours,
     return true;
 }
 
+// "preset save", "run": what the command's own messages start with.
+QString commandName(const QStringList &command)
+{
+    if (command.first() == QLatin1String("preset") || command.first() == QLatin1String("record"))
+        return command.mid(0, 2).join(u' ');
+    return command.first();
+}
+
 // The `cli` request of a command line: its near-side inputs read and sent, its outputs named for the fetch.
 Result<QJsonObject> cliRequest(const QStringList &command)
 {
@@ -143,14 +155,16 @@ Result<QJsonObject> cliRequest(const QStringList &command)
             { QLatin1String("directory"), file.directory },
             { QLatin1String("local"), QFileInfo(file.path).absoluteFilePath() } };
         if (file.output) {
-            const bool exists = QFileInfo::exists(file.path);
-            if (file.directory && exists)
-                return Result<QJsonObject>::failure(
-                    QStringLiteral("%1: %2 exists (give a new directory)").arg(command.first(), file.path));
-            if (exists && command.first() == QLatin1String("preset") && command.value(1) == QLatin1String("save")
-                && !replace)
-                return Result<QJsonObject>::failure(
-                    QStringLiteral("preset save: %1 exists (--replace replaces it)").arg(file.path));
+            // Refused here before the command runs there, as the command itself refuses here (cli.cpp): a link
+            // (dangling or not) is never written through, an existing file is replaced only with --replace.
+            if (file.directory) {
+                struct stat st { };
+                if (::lstat(QFile::encodeName(file.path).constData(), &st) == 0)
+                    return Result<QJsonObject>::failure(
+                        QStringLiteral("%1: %2 exists (give a new directory)").arg(command.first(), file.path));
+            } else if (const QString refused = outputFileRefusal(file.path, replace); !refused.isEmpty()) {
+                return Result<QJsonObject>::failure(QStringLiteral("%1: %2").arg(commandName(command), refused));
+            }
         } else {
             if (file.nameOrFile && !QFileInfo(file.path).isFile())
                 continue; // a stored or built-in preset's name: the far side resolves it
@@ -260,7 +274,8 @@ private:
             QString error;
             int status = m.value(QLatin1String("status")).toInt();
             if (!writeFetchedFiles(m.value(QLatin1String("files")).toArray(), m_outputs,
-                    m_options.command.first() == QLatin1String("job"), &error)) {
+                    m_options.command.first() == QLatin1String("job"),
+                    m_options.command.contains(QLatin1String("--replace")), &error)) {
                 fail(m_io, error);
                 status = ExitFailure;
             } else if (!m_job.isEmpty()) {

@@ -8,6 +8,7 @@
 #include "ops/tuningoperations.h"
 #include "ops/workloadoperations.h"
 #include "params/deviceresolver.h"
+#include "util/atomicfile.h"
 #include "workloads/workloadsession.h"
 
 #include <QDir>
@@ -250,6 +251,8 @@ PlanResult planSweep(const OperationEnvironment &env, const QJsonObject &json)
             || !records.entryList({ QStringLiteral("point-*.dmrec") }, QDir::Files).isEmpty())
             plan.refusals.append(
                 QStringLiteral("%1 already holds a sweep's recordings: give another --record-dir").arg(dir));
+        else if (const QString why = outputDirectoryProblem(dir); !why.isEmpty())
+            plan.refusals.append(why + QStringLiteral(": --record-dir is a new or empty directory"));
     }
     if (writes && plan.refusals.isEmpty()) {
         auto hold = DeviceHold::acquire(env.sysfs, device.value());

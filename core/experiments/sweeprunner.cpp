@@ -197,7 +197,8 @@ void SweepRunner::writeManifest()
     const QString path = QDir(m_sweep->request.recordDir).filePath(QLatin1String(SweepManifestName));
     // A manifest that cannot be written loses nothing measured: the recordings are there.
     if (const Status written = writeFileAtomically(path,
-            QJsonDocument(sweepManifest(m_sweep->request, m_measurements, sofar)).toJson(QJsonDocument::Indented));
+            QJsonDocument(sweepManifest(m_sweep->request, m_measurements, sofar)).toJson(QJsonDocument::Indented),
+            ExistingFile::Replace); // rewritten after every run, in the new (or empty) directory the sweep made
         !written)
         m_outcome.manifestError = written.errorMessage;
 }

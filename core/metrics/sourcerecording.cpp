@@ -29,7 +29,7 @@ QJsonObject sourceConfiguration(const MetricsSource &source, const CounterFrame 
 } // namespace
 
 Result<SourceRecordingSummary> recordFromSource(
-    MetricsSource &source, const QStringList &devices, const QString &path, const QString &title)
+    MetricsSource &source, const QStringList &devices, const QString &path, const QString &title, ExistingFile existing)
 {
     using R = Result<SourceRecordingSummary>;
     // The first sample with devices (an interpolated archive has none at its very start).
@@ -73,7 +73,7 @@ Result<SourceRecordingSummary> recordFromSource(
         return R::failure(QStringLiteral("%1: fewer than two samples").arg(source.description()));
     meta.intervalSeconds = double(frames.last().timeNs - frames.first().timeNs) / 1e9 / double(frames.size() - 1);
 
-    auto writer = RecordingWriter::create(path, meta);
+    auto writer = RecordingWriter::create(path, meta, existing);
     if (!writer)
         return R::failure(writer.errorMessage());
     SourceRecordingSummary summary;

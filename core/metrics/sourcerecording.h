@@ -4,6 +4,7 @@
 // counters -> SampleBatch -> IostatMetrics path. Two spans of one archive, or two archives, compare as two
 // recordings.
 #include "metrics/metricssource.h"
+#include "util/atomicfile.h"
 
 namespace dmtune {
 
@@ -20,7 +21,7 @@ struct SourceRecordingSummary {
 // Reads `source` to its end (an archive; a live source is refused) and writes every interval between two of its
 // samples as a batch of the named devices (kernel or map names; empty: all) to a recording at `path`, titled
 // `title`. The header says where the samples came from and what the source lacks (configuration.source).
-Result<SourceRecordingSummary> recordFromSource(
-    MetricsSource &source, const QStringList &devices, const QString &path, const QString &title);
+Result<SourceRecordingSummary> recordFromSource(MetricsSource &source, const QStringList &devices, const QString &path,
+    const QString &title, ExistingFile existing = ExistingFile::Refuse);
 
 } // namespace dmtune

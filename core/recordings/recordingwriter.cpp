@@ -41,10 +41,11 @@ void appendHistogram(QByteArray &out, const LatencyHistogram &h)
 
 } // namespace
 
-Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(const QString &path, const RecordingMeta &meta)
+Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
+    const QString &path, const RecordingMeta &meta, ExistingFile existing)
 {
     std::unique_ptr<RecordingWriter> writer(new RecordingWriter);
-    writer->m_file = std::make_unique<AtomicFile>(path);
+    writer->m_file = std::make_unique<AtomicFile>(path, existing);
     if (Status s = writer->m_file->open(); !s)
         return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
     const QByteArray m = magic();

@@ -38,8 +38,10 @@ struct RecordingMeta {
 class RecordingWriter {
 public:
     // Creates the temp file beside `path` and writes the header. Fails with the file's error, or when `path` is a
-    // symbolic link or not a regular file (an existing recording is replaced when this one is finished).
-    static Result<std::unique_ptr<RecordingWriter>> create(const QString &path, const RecordingMeta &meta);
+    // symbolic link or not a regular file, or (unless `existing` is Replace, which the user asked for) exists; a
+    // replaced recording is replaced when this one is finished.
+    static Result<std::unique_ptr<RecordingWriter>> create(
+        const QString &path, const RecordingMeta &meta, ExistingFile existing = ExistingFile::Refuse);
     ~RecordingWriter();
     RecordingWriter(const RecordingWriter &) = delete;
     RecordingWriter &operator=(const RecordingWriter &) = delete;

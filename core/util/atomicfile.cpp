@@ -1,5 +1,6 @@
 #include "util/atomicfile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -52,6 +53,81 @@ QString unsafeTargetReason(const QString &path)
     return {};
 }
 
+QString outputFileProblem(const QString &path, ExistingFile existing)
+{
+    if (const QString why = unsafeTargetReason(path); !why.isEmpty())
+        return QStringLiteral("%1 %2").arg(path, why);
+    struct stat st { };
+    if (existing == ExistingFile::Refuse && ::lstat(QFile::encodeName(path).constData(), &st) == 0)
+        return QStringLiteral("%1 exists").arg(path);
+    return {};
+}
+
+bool outputFileOnlyExists(const QString &path)
+{
+    struct stat st { };
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+QString nextFreshFilePath(const QString &used)
+{
+    const QFileInfo info(used);
+    const QString suffix = info.suffix();
+    QString base = info.completeBaseName();
+    int n = 2;
+    if (const qsizetype dash = base.lastIndexOf(QLatin1Char('-')); dash > 0) {
+        // A count is 1 to 4 digits without a leading zero: "-06" or "-101010" (a date, a time) is part of the name.
+        const QString tail = base.mid(dash + 1);
+        bool numbered = false;
+        const int last = tail.size() <= 4 && !tail.startsWith(QLatin1Char('0')) ? tail.toInt(&numbered) : 0;
+        if (numbered && last >= 1) {
+            base.truncate(dash);
+            n = last + 1;
+        }
+    }
+    const QString stem = info.path() + QLatin1Char('/') + base;
+    for (const int end = n + 1000; n < end; ++n) {
+        const QString candidate = suffix.isEmpty() ? QStringLiteral("%1-%2").arg(stem).arg(n)
+                                                   : QStringLiteral("%1-%2.%3").arg(stem).arg(n).arg(suffix);
+        struct stat st { };
+        if (candidate != used && ::lstat(QFile::encodeName(candidate).constData(), &st) != 0)
+            return candidate;
+    }
+    return {};
+}
+
+QString outputDirectoryProblem(const QString &path)
+{
+    struct stat st { };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+        return {};
+    if (S_ISLNK(st.st_mode))
+        return QStringLiteral("%1 is a symbolic link (not followed)").arg(path);
+    if (!S_ISDIR(st.st_mode))
+        return QStringLiteral("%1 is not a directory").arg(path);
+    if (!QDir(path).entryList(QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot).isEmpty())
+        return QStringLiteral("%1 is not empty (give a new directory)").arg(path);
+    return {};
+}
+
+Status makeOutputDirectory(const QString &path)
+{
+    if (const QString why = outputDirectoryProblem(path); !why.isEmpty())
+        return Status::failure(why);
+    const QString parent = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(parent))
+        return Status::failure(QStringLiteral("cannot create %1").arg(parent));
+    if (::mkdir(QFile::encodeName(path).constData(), 0755) != 0 && errno != EEXIST)
+        return Status::failure(QStringLiteral("cannot create %1: %2").arg(path, errnoText(errno)));
+    // Again after the mkdir: a link or a file planted in between is refused, not used.
+    if (const QString why = outputDirectoryProblem(path); !why.isEmpty())
+        return Status::failure(why);
+    struct stat st { };
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return Status::failure(QStringLiteral("cannot create %1").arg(path));
+    return Status::success();
+}
+
 AtomicFile::AtomicFile(QString path, ExistingFile existing)
     : m_path(std::move(path))
     , m_existing(existing)
@@ -74,8 +150,8 @@ Status AtomicFile::open()
         return Status::failure(QStringLiteral("%1: already open").arg(m_path));
     if (const QString why = unsafeTargetReason(m_path); !why.isEmpty())
         return Status::failure(QStringLiteral("%1 %2").arg(m_path, why));
-    if (m_existing == ExistingFile::Refuse && QFileInfo::exists(m_path))
-        return Status::failure(QStringLiteral("%1 exists").arg(m_path));
+    if (const QString why = outputFileProblem(m_path, m_existing); !why.isEmpty())
+        return Status::failure(why);
     for (int attempt = 0; attempt < 100; ++attempt) {
         const QString candidate = QStringLiteral("%1.%2.part")
                                       .arg(m_path)

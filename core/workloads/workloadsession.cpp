@@ -241,8 +241,8 @@ WorkloadSession::~WorkloadSession()
     closeRecording(nullptr);
 }
 
-Status WorkloadSession::start(
-    const FioJob &job, const QString &devicePath, const QString &recordPath, const RecordingMeta *meta, DeviceHold hold)
+Status WorkloadSession::start(const FioJob &job, const QString &devicePath, const QString &recordPath,
+    const RecordingMeta *meta, DeviceHold hold, ExistingFile existingRecording)
 {
     if (m_fio.isRunning())
         return Status::failure(QStringLiteral("a workload is already running"));
@@ -260,7 +260,7 @@ Status WorkloadSession::start(
     m_recordPath = recordPath;
     m_writer.reset();
     if (!recordPath.isEmpty()) {
-        auto writer = RecordingWriter::create(recordPath, meta ? *meta : RecordingMeta {});
+        auto writer = RecordingWriter::create(recordPath, meta ? *meta : RecordingMeta {}, existingRecording);
         if (!writer)
             return Status::failure(writer.errorMessage());
         m_writer = std::move(writer.value());

@@ -6,6 +6,7 @@
 // so that the first interval has a baseline) and stops it.
 #include "latency/latencyintervals.h"
 #include "stats/samplebatch.h"
+#include "util/atomicfile.h"
 #include "workloads/devicehold.h"
 #include "workloads/fiojob.h"
 #include "workloads/fiorun.h"
@@ -92,8 +93,10 @@ public:
     // the confirmation): hold is what its decision held (checkWrite), kept by the run and released when fio
     // ends, fails or is stopped. A template that writes needs one, on devicePath. Fails at once when the
     // recording cannot be created, the hold is missing or of another device, or a run is going.
+    // An existing file at recordPath is refused unless `existingRecording` is Replace (the user asked).
     Status start(const FioJob &job, const QString &devicePath, const QString &recordPath = {},
-        const RecordingMeta *meta = nullptr, DeviceHold hold = {});
+        const RecordingMeta *meta = nullptr, DeviceHold hold = {},
+        ExistingFile existingRecording = ExistingFile::Refuse);
     void stop() { m_fio.stop(); }
     bool isRunning() const { return m_fio.isRunning(); }
     // The device held for the run (empty when none is, e.g. a read workload, or after fio ended).

@@ -160,7 +160,7 @@ void ExperimentPanel::buildUi()
             QDir(m_shownDir).filePath(QStringLiteral("report.html")), tr("HTML (*.html);;PDF (*.pdf)"));
         if (path.isEmpty())
             return;
-        const Status written = writeReport(path);
+        const Status written = writeReport(path, ExistingFile::Replace); // the dialog asked before replacing
         setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
     });
     buttons->addWidget(m_report);
@@ -444,8 +444,9 @@ void ExperimentPanel::startChecked(const OperationPlan &plan, const OperationAns
     if (!fio)
         return setStatus(fio.errorMessage());
     const SweepRequest request = preparedSweepOf(plan)->request;
-    if (!request.recordDir.isEmpty() && !QDir().mkpath(request.recordDir))
-        return setStatus(tr("Cannot create %1").arg(request.recordDir));
+    if (!request.recordDir.isEmpty())
+        if (const Status made = makeOutputDirectory(request.recordDir); !made)
+            return setStatus(made.errorMessage);
     m_checking = true;
     updateButtons();
     OperationEnvironment env;
@@ -625,14 +626,14 @@ void ExperimentPanel::updateButtons()
     m_report->setEnabled(!isBusy() && !m_shownDir.isEmpty() && m_model->rowCount() > 0);
 }
 
-Status ExperimentPanel::writeReport(const QString &path)
+Status ExperimentPanel::writeReport(const QString &path, ExistingFile existing)
 {
     if (m_shownDir.isEmpty())
         return Status::failure(tr("A report needs a sweep with a folder: record it, or open one"));
     const Result<Report> report = buildSweepReport(m_shownDir);
     if (!report)
         return Status::failure(report.errorMessage());
-    return dmtune::writeReport(report.value(), path);
+    return dmtune::writeReport(report.value(), path, defaultReportPaper(), existing);
 }
 
 void ExperimentPanel::setStatus(const QString &text)

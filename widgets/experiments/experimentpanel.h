@@ -9,6 +9,7 @@
 #include "experiments/sweepoperation.h"
 #include "ops/plandialog.h"
 #include "sysfs/sysfsroot.h"
+#include "util/atomicfile.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -62,7 +63,7 @@ public:
     // An earlier sweep's results from DIR/sweep.json; false (and the reason in the status) when unreadable.
     bool openResults(const QString &dir);
     // The report (HTML or PDF, by the suffix) of the sweep shown, when it has a folder (recorded or opened).
-    Status writeReport(const QString &path);
+    Status writeReport(const QString &path, ExistingFile existing = ExistingFile::Refuse);
     QString shownDirectory() const { return m_shownDir; }
 
     PlanDialog *pendingConfirmation() const { return m_confirm; }

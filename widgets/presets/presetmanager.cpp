@@ -805,7 +805,7 @@ void PresetManager::exportToFile()
     if (file.isEmpty())
         return;
     // The dialog asked before replacing a file; a symbolic link at the name is still refused.
-    if (const Status s = writeFileAtomically(file, m_exportView->toPlainText().toUtf8()); !s) {
+    if (const Status s = writeFileAtomically(file, m_exportView->toPlainText().toUtf8(), ExistingFile::Replace); !s) {
         setStatus(s.errorMessage);
         return;
     }

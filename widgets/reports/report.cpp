@@ -445,7 +445,7 @@ QImage renderReportLatencyChart(const Report &report, const ReportLatencyChart &
     return {};
 }
 
-Status writeHtmlReport(const Report &report, const QString &path)
+Status writeHtmlReport(const Report &report, const QString &path, ExistingFile existing)
 {
     const QString html = reportHtml(
         report,
@@ -453,10 +453,11 @@ Status writeHtmlReport(const Report &report, const QString &path)
             return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(c.image).toBase64());
         },
         false);
-    return writeFileAtomically(path, html.toUtf8());
+    return writeFileAtomically(path, html.toUtf8(), existing);
 }
 
-Status writePdfReport(const Report &report, const QString &path, ReportPaper paper, PrintedReport *printed)
+Status writePdfReport(
+    const Report &report, const QString &path, ReportPaper paper, PrintedReport *printed, ExistingFile existing)
 {
     PrintedDocument doc(report, paper);
     // Into memory, then written whole beside the name and renamed (never through a symlink at the name).
@@ -481,7 +482,7 @@ Status writePdfReport(const Report &report, const QString &path, ReportPaper pap
         return Status::failure(QCoreApplication::translate("Report", "cannot write %1: no PDF was produced").arg(path));
     if (printed)
         *printed = doc.printed();
-    return writeFileAtomically(path, bytes);
+    return writeFileAtomically(path, bytes, existing);
 }
 
 QList<QImage> renderReportPages(const Report &report, ReportPaper paper, double dpi, PrintedReport *printed)
@@ -511,13 +512,13 @@ QList<QImage> renderReportPages(const Report &report, ReportPaper paper, double 
     return pages;
 }
 
-Status writeReport(const Report &report, const QString &path, ReportPaper paper)
+Status writeReport(const Report &report, const QString &path, ReportPaper paper, ExistingFile existing)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("pdf"))
-        return writePdfReport(report, path, paper);
+        return writePdfReport(report, path, paper, nullptr, existing);
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
-        return writeHtmlReport(report, path);
+        return writeHtmlReport(report, path, existing);
     return Status::failure(
         QCoreApplication::translate("Report", "%1: the report is written as .html or .pdf").arg(path));
 }

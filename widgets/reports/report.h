@@ -12,6 +12,7 @@
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
 #include "reports/recordingcharts.h"
+#include "util/atomicfile.h"
 
 #include <QDateTime>
 #include <QImage>
@@ -116,13 +117,16 @@ struct PrintedReport {
     QList<PrintedHeading> headings; // in document order
 };
 
-Status writeHtmlReport(const Report &report, const QString &path);
+// An existing file at `path` is kept (the write fails) unless `existing` is Replace: the user asked (--replace, the
+// save dialog's question). A symbolic link at the name is always refused.
+Status writeHtmlReport(const Report &report, const QString &path, ExistingFile existing = ExistingFile::Refuse);
 Status writePdfReport(const Report &report, const QString &path, ReportPaper paper = defaultReportPaper(),
-    PrintedReport *printed = nullptr);
+    PrintedReport *printed = nullptr, ExistingFile existing = ExistingFile::Refuse);
 // The PDF's pages as images at `dpi`, laid out and drawn by the same code as writePdfReport (each image is the
 // whole page, margins included): for the tests and for a look without a PDF viewer.
 QList<QImage> renderReportPages(const Report &report, ReportPaper paper, double dpi, PrintedReport *printed = nullptr);
 // By the path's suffix: .html/.htm or .pdf.
-Status writeReport(const Report &report, const QString &path, ReportPaper paper = defaultReportPaper());
+Status writeReport(const Report &report, const QString &path, ReportPaper paper = defaultReportPaper(),
+    ExistingFile existing = ExistingFile::Refuse);
 
 } // namespace dmtune

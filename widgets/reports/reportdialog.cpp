@@ -63,8 +63,9 @@ QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &rec
         // because the charts are widgets.
         QApplication::setOverrideCursor(Qt::WaitCursor);
         const Result<Report> report = buildReport(recordings);
-        const Status written
-            = report ? writeReport(report.value(), path, paper) : Status::failure(report.errorMessage());
+        const Status written = report
+            ? writeReport(report.value(), path, paper, ExistingFile::Replace) // the dialog asked
+            : Status::failure(report.errorMessage());
         QApplication::restoreOverrideCursor();
         done(path, written.errorMessage);
     });

@@ -36,6 +36,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -203,6 +204,7 @@ void WorkloadPanel::buildUi()
     auto *runRow = new QHBoxLayout;
     m_record = new QCheckBox(tr("&Record to"), this);
     m_recordPath = new QLineEdit(this);
+    m_recordPath->setObjectName(QStringLiteral("recordPath"));
     m_recordPath->setPlaceholderText(tr("(a new file under %1)").arg(recordingsDirectory()));
     m_start = new QPushButton(tr("&Start"), this);
     m_stop = new QPushButton(tr("St&op"), this);
@@ -570,6 +572,18 @@ void WorkloadPanel::start()
         if (request.recordPath.isEmpty())
             request.recordPath = defaultRecordPath(job);
     }
+    // Never a silent overwrite, never through a link (util/atomicfile.h): an existing file is asked about.
+    m_replacingRecording.clear();
+    if (!request.recordPath.isEmpty()) {
+        const QString problem = outputFileProblem(request.recordPath, ExistingFile::Refuse);
+        if (!problem.isEmpty() && (m_remoteRun || !outputFileOnlyExists(request.recordPath)))
+            return setStatus(problem + (m_remoteRun ? tr(": give another file to record to") : QString()));
+        if (!problem.isEmpty() && m_replaceAnswered != request.recordPath)
+            return askToReplaceRecording(request.recordPath);
+        if (!problem.isEmpty())
+            m_replacingRecording = request.recordPath;
+    }
+    m_replaceAnswered.clear();
     Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
     if (m_remoteRun) {
         // The far side's workload.start plan: the guard's decision on its device, shown and confirmed here.
@@ -641,6 +655,8 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
         const QStringList args = remoteRunArguments(m_remoteJob, m_remoteDevice, confirmed);
         if (!m_remoteRun->start(args, recordPath, &error, m_remoteJobContent))
             return setStatus(error);
+        if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
+            m_recordPath->setText(nextFreshFilePath(recordPath)); // the next Start records to a new file
         log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
         setStatus(tr("Starting fio on %1...").arg(m_hostName));
         updateButtons();
@@ -687,6 +703,26 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
         });
 }
 
+void WorkloadPanel::askToReplaceRecording(const QString &path)
+{
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Replace the recording?"),
+        tr("%1 exists. Replace it with this run's recording?").arg(path), QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("replaceRecordingQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *replace = box->addButton(tr("&Replace"), QMessageBox::AcceptRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(box, &QMessageBox::finished, this, [this, box, replace, path] {
+        if (box->clickedButton() != replace) {
+            setStatus(tr("Not started: %1 exists (give another file to record to)").arg(path));
+            return;
+        }
+        m_replaceAnswered = path;
+        start();
+    });
+    box->open();
+}
+
 QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
 {
     const QString dir = recordingsDirectory();
@@ -705,10 +741,18 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     m_chart->clear();
     m_session->setLatencyProbe(request.latencyProbe.get());
     m_recordProbe = request.latencyProbe; // the previous run's probe goes here, after the session let go of it
+    const ExistingFile existing = !recordPath.isEmpty() && m_replacingRecording == recordPath
+        ? ExistingFile::Replace // the user answered the question for this start
+        : ExistingFile::Refuse;
+    m_replacingRecording.clear();
     const Status started = m_session->start(job, QStringLiteral("/dev/") + request.device, recordPath,
-        recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
+        recordPath.isEmpty() ? nullptr : &meta, std::move(hold), existing);
     if (!started)
         return setStatus(started.errorMessage);
+    // The next Start records to a new file: a name typed here is followed by NAME-2, NAME-3... (empty: the
+    // default, a fresh timestamped name every time).
+    if (!m_recordPath->text().trimmed().isEmpty() && m_recordPath->text().trimmed() == recordPath)
+        m_recordPath->setText(nextFreshFilePath(recordPath));
     // The frozen job's command line (the form may show another one by now).
     const QString program = m_session->fio()->argv().value(0, QStringLiteral("fio"));
     log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));

@@ -118,6 +118,8 @@ private:
         QString latencyNote;
     };
     void onPlanned(const OperationPlan &plan, const QString &recordPath);
+    // An existing recording at `path`: asked (window-modal, not a nested loop); Replace starts again.
+    void askToReplaceRecording(const QString &path);
     // Re-checks the plan with its answers (a job) and starts fio with the fresh plan's frozen job and hold.
     void startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath);
     void launch(const StartRequest &request, DeviceHold hold);
@@ -146,6 +148,10 @@ private:
     QPointer<ConfirmWriteDialog> m_confirm;
     DeviceSnapshot m_snapshot;
     bool m_checking = false;
+    // The recording file the user said may be replaced (the question after Start); consumed by the start it
+    // answered, so that a later Start asks again.
+    QString m_replaceAnswered;
+    QString m_replacingRecording; // the path of the start now being checked, when it replaces a file
     bool m_loadingTemplate = false;
 
     QComboBox *m_template = nullptr;

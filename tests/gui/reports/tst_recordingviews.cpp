@@ -584,7 +584,8 @@ void TestRecordingViews::reportEscapesEveryName()
         QVERIFY2(s.errorMessage.contains(QStringLiteral("symbolic link")), qPrintable(s.errorMessage));
         QCOMPARE(QFileInfo(victim).size(), qint64(8));
     }
-    QVERIFY(writeReport(report.value(), out)); // an existing report is replaced
+    QVERIFY(!writeReport(report.value(), out)); // an existing report is kept unless the user asked
+    QVERIFY(writeReport(report.value(), out, defaultReportPaper(), ExistingFile::Replace)); // replaced when asked
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("*.part") }, QDir::Files), QStringList());
 }
 

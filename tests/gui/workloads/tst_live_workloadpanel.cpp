@@ -20,10 +20,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fcntl.h>
@@ -39,6 +41,7 @@ private Q_SLOTS:
     void runsOnTheLabDeviceFromTheDock();
     void asksBeforeWritingOverExt4();
     void freezesTheJobAtStartAndHoldsTheDevice();
+    void recordToAsksAndProposesAFreshName();
 };
 
 void TestLiveWorkloadPanel::initTestCase()
@@ -235,6 +238,63 @@ void TestLiveWorkloadPanel::freezesTheJobAtStartAndHoldsTheDevice()
     const int after = ::open(node.constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
     QVERIFY(after >= 0); // released when fio ended
     ::close(after);
+}
+
+// Issue 36, hole 5: Start again with the same "Record to" path silently replaced the first recording. Now the field
+// proposes a fresh name after a run, and the same path again is asked about: Cancel keeps the file and runs
+// nothing, Replace replaces it.
+void TestLiveWorkloadPanel::recordToAsksAndProposesAFreshName()
+{
+    ScratchLoop loop;
+    QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
+    QTemporaryDir dir;
+    const QString recording = dir.filePath(QStringLiteral("run.dmrec"));
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    panel.setSnapshot(Discovery::scan(SysfsRoot()));
+    QVERIFY(panel.selectDevice(loop.name()));
+    QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
+    panel.findChildren<QSpinBox *>().at(2)->setValue(1); // runtime
+    auto *field = panel.findChild<QLineEdit *>(QStringLiteral("recordPath"));
+    QVERIFY(field);
+    QSignalSpy finished(&panel, &WorkloadPanel::runFinished);
+    panel.setRecording(recording);
+    panel.start();
+    QVERIFY(finished.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(recording).size() > 0, 5000);
+    QCOMPARE(field->text(), dir.filePath(QStringLiteral("run-2.dmrec"))); // the next run's name, proposed
+    QFile first(recording);
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    const QByteArray firstBytes = first.readAll();
+    first.close();
+
+    const auto question
+        = [&panel] { return panel.findChild<QMessageBox *>(QStringLiteral("replaceRecordingQuestion")); };
+    // The same path again: asked; Cancel runs nothing and keeps the file.
+    panel.setRecording(recording);
+    panel.start();
+    QTRY_VERIFY_WITH_TIMEOUT(question() && question()->isVisible(), 5000);
+    QVERIFY(!panel.isRunning());
+    question()->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!question(), 5000);
+    QVERIFY(!panel.isRunning());
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    QCOMPARE(first.readAll(), firstBytes);
+    first.close();
+
+    // Asked again, answered Replace: the run records over it.
+    panel.start();
+    QTRY_VERIFY_WITH_TIMEOUT(question() && question()->isVisible(), 5000);
+    QPushButton *replace = nullptr;
+    for (QAbstractButton *b : question()->buttons())
+        if (question()->buttonRole(b) == QMessageBox::AcceptRole)
+            replace = qobject_cast<QPushButton *>(b);
+    QVERIFY(replace);
+    replace->click();
+    QVERIFY(finished.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(recording).size() > 0, 5000);
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    QVERIFY(first.readAll() != firstBytes);
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("run-2.dmrec"))));
 }
 
 QTEST_MAIN(TestLiveWorkloadPanel)

@@ -45,12 +45,71 @@ class TestLiveRemote : public QObject {
     ScratchLoop m_loop;
     QTemporaryDir m_work;
     QString m_jobs;
+    QString m_inputRecording;
 
     QStringList remote(const QStringList &command) const
     {
         return QStringList { QStringLiteral("--host"), m_sshd.host(), QStringLiteral("--ssh-config"),
             m_sshd.configFile(), QStringLiteral("--remote-dmtunectl"), dmtunectl }
         + command;
+    }
+
+    // A recording of a short read run here, made once: the input of `report`.
+    QString inputRecording()
+    {
+        if (m_inputRecording.isEmpty()) {
+            const QString path = m_work.filePath(QStringLiteral("input.dmrec"));
+            const ProgramRun r = runCli({ QStringLiteral("run"), readTemplate(), QStringLiteral("--device"),
+                m_loop.name(), QStringLiteral("--rw"), QStringLiteral("read"), QStringLiteral("--runtime"),
+                QStringLiteral("1"), QStringLiteral("--record"), path });
+            if (r.exitCode == 0)
+                m_inputRecording = path;
+            else
+                qWarning("%s", qPrintable(r.err));
+        }
+        return m_inputRecording;
+    }
+
+    QString readTemplate() const
+    {
+        const ProgramRun templates
+            = runCli({ QStringLiteral("run"), QStringLiteral("--list"), QStringLiteral("--json") });
+        return QJsonDocument::fromJson(templates.out.toUtf8())
+            .array()
+            .first()
+            .toObject()
+            .value(QLatin1String("id"))
+            .toString();
+    }
+
+    // The command line that writes `out`: a recorded read run, a report, a preset export, a preset save.
+    QStringList outputCommand(const QString &command, const QString &out)
+    {
+        if (command == QLatin1String("run"))
+            return { QStringLiteral("run"), readTemplate(), QStringLiteral("--device"), m_loop.name(),
+                QStringLiteral("--rw"), QStringLiteral("read"), QStringLiteral("--runtime"), QStringLiteral("1"),
+                QStringLiteral("--record"), out };
+        if (command == QLatin1String("report")) {
+            const QString input = inputRecording();
+            if (input.isEmpty())
+                return {};
+            return { QStringLiteral("report"), input, QStringLiteral("-o"), out };
+        }
+        if (command == QLatin1String("export")) {
+            const QString preset = m_work.filePath(QStringLiteral("export-input.json"));
+            if (!QFileInfo::exists(preset)) {
+                QFile f(preset);
+                if (!f.open(QIODevice::WriteOnly))
+                    return {};
+                f.write(QStringLiteral(R"({"schema": 1, "name": "e", "rules": [{"match": {"name": "%1"}, )"
+                                       R"("settings": {"queue/nomerges": 2}}]})")
+                            .arg(m_loop.name())
+                            .toUtf8());
+            }
+            return { QStringLiteral("preset"), QStringLiteral("export"), preset, QStringLiteral("--format"),
+                QStringLiteral("udev"), QStringLiteral("-o"), out };
+        }
+        return { QStringLiteral("preset"), QStringLiteral("save"), out, m_loop.name() };
     }
 
     // The command run here and run there through --host: the same exit status, stdout and stderr.
@@ -271,6 +330,114 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(target));
     }
 
+    // Issue 36, holes 4 and 5: an output file is never written through a link (to a victim, or dangling), nor over
+    // an existing file without --replace, here or through --host: exit 1, one line, the victim unchanged.
+    void outputFilesFollowOnePolicy_data()
+    {
+        QTest::addColumn<bool>("host");
+        QTest::addColumn<QString>("command"); // run, report, export, save
+        QTest::addColumn<QString>("target"); // link, dangling, file
+        QTest::addColumn<bool>("replace");
+        QTest::addColumn<QString>("error");
+        for (const bool host : { false, true }) {
+            const char *where = host ? "--host " : "";
+            for (const char *command : { "run", "report", "export", "save" }) {
+                const QString c = QString::fromLatin1(command);
+                for (const bool replace : { false, true }) {
+                    const char *flag = replace ? " --replace" : "";
+                    QTest::addRow("%s%s to a link%s", where, command, flag)
+                        << host << c << "link" << replace << "symbolic link";
+                    QTest::addRow("%s%s to a dangling link%s", where, command, flag)
+                        << host << c << "dangling" << replace << "symbolic link";
+                }
+                QTest::addRow("%s%s over an existing file", where, command)
+                    << host << c << "file" << false << "exists (--replace replaces it)";
+            }
+        }
+    }
+
+    void outputFilesFollowOnePolicy()
+    {
+        QFETCH(bool, host);
+        QFETCH(QString, command);
+        QFETCH(QString, target);
+        QFETCH(bool, replace);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        // report's -o names a .html or .pdf.
+        const QString out = dir.filePath(
+            command == QLatin1String("report") ? QStringLiteral("out.html") : QStringLiteral("out.file"));
+        const QString victim = dir.filePath(QStringLiteral("victim.file"));
+        const QString elsewhere = dir.filePath(QStringLiteral("elsewhere.file"));
+        const QByteArray victimBytes("the victim's own bytes\n");
+        const auto writeVictim = [&](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(victimBytes) == victimBytes.size();
+        };
+        QVERIFY(writeVictim(victim));
+        if (target == QLatin1String("link"))
+            QVERIFY(QFile::link(victim, out));
+        else if (target == QLatin1String("dangling"))
+            QVERIFY(QFile::link(elsewhere, out));
+        else
+            QVERIFY(writeVictim(out));
+        QStringList args = outputCommand(command, out);
+        QVERIFY(!args.isEmpty());
+        if (replace)
+            args << QStringLiteral("--replace");
+        const ProgramRun r = runCli(host ? remote(args) : args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(error) && r.err.contains(out) && r.err.count(u'\n') == 1, qPrintable(r.err));
+        // A link is refused with --replace too: the refusal never offers it.
+        if (target != QLatin1String("file"))
+            QVERIFY2(!r.err.contains(QLatin1String("--replace")), qPrintable(r.err));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), victimBytes);
+        QVERIFY(!QFileInfo::exists(elsewhere) && !QFileInfo(elsewhere).isSymLink());
+        if (target == QLatin1String("file")) {
+            QFile o(out);
+            QVERIFY(o.open(QIODevice::ReadOnly));
+            QCOMPARE(o.readAll(), victimBytes);
+        }
+    }
+
+    // The legitimate uses: --host writes a new file here; --replace replaces a file dmtune wrote, here and there.
+    void newFilesAndReplaceStillWork_data()
+    {
+        QTest::addColumn<bool>("host");
+        QTest::addColumn<QString>("command");
+        for (const bool host : { false, true })
+            for (const char *command : { "run", "report", "export", "save" })
+                QTest::addRow("%s%s", host ? "--host " : "", command) << host << QString::fromLatin1(command);
+    }
+
+    void newFilesAndReplaceStillWork()
+    {
+        QFETCH(bool, host);
+        QFETCH(QString, command);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(
+            command == QLatin1String("report") ? QStringLiteral("out.html") : QStringLiteral("out.file"));
+        const QStringList args = outputCommand(command, out);
+        QVERIFY(!args.isEmpty());
+        const ProgramRun first = runCli(host ? remote(args) : args);
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QVERIFY(QFileInfo(out).size() > 0);
+        QFile marked(out);
+        QVERIFY(marked.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        marked.write("marked\n");
+        marked.close();
+        const ProgramRun replaced = runCli(host ? remote(args + QStringList { QStringLiteral("--replace") })
+                                                : args + QStringList { QStringLiteral("--replace") });
+        QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
+        QFile o(out);
+        QVERIFY(o.open(QIODevice::ReadOnly));
+        QVERIFY(o.readAll() != "marked\n");
+        QVERIFY(!QFileInfo(out).isSymLink());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).size(), 1); // no temp file
+    }
+
     void recordedWorkloadOutlivesAKilledConnection()
     {
         const QString recording = m_work.filePath(QStringLiteral("remote.rec"));
@@ -302,6 +469,17 @@ private Q_SLOTS:
         QCOMPARE(listed.exitCode, 0);
         QVERIFY2(listed.out.contains(job) && listed.out.contains(QLatin1String("ended 0")), qPrintable(listed.out));
         // Attached from the directory the recording was named in: its file goes there, under its name.
+        // A dangling link at the name here is not followed (its target would be created elsewhere): refused, and
+        // the job stays there to be attached again.
+        const QString elsewhere = m_work.filePath(QStringLiteral("elsewhere.rec"));
+        QVERIFY(QFile::link(elsewhere, recording));
+        const ProgramRun refused
+            = runCli(remote({ QStringLiteral("job"), QStringLiteral("attach"), job }), m_work.path());
+        QCOMPARE(refused.exitCode, 1);
+        // Its last line (the job's own output is replayed first).
+        QVERIFY2(refused.err.trimmed().section(u'\n', -1).contains(recording), qPrintable(refused.err));
+        QVERIFY(!QFileInfo::exists(elsewhere) && !QFileInfo(elsewhere).isSymLink());
+        QVERIFY(QFile::remove(recording));
         const ProgramRun attached
             = runCli(remote({ QStringLiteral("job"), QStringLiteral("attach"), job }), m_work.path());
         QVERIFY2(attached.exitCode == 0, qPrintable(attached.err));

@@ -604,8 +604,10 @@ void TestRecordings::writtenAtomically()
     // While it records, the name holds the previous recording (or nothing); the frames go to NAME.XXXXXX.part.
     const QString path = m_dir.filePath(QStringLiteral("atomic.dmrec"));
     QVERIFY(QFile(path).open(QIODevice::WriteOnly)); // an empty previous file
+    // Kept unless replacing it was asked for (--replace, the GUI's question).
+    QVERIFY(!RecordingWriter::create(path, meta));
     {
-        auto writer = RecordingWriter::create(path, meta);
+        auto writer = RecordingWriter::create(path, meta, ExistingFile::Replace);
         QVERIFY2(writer, qPrintable(writer.errorMessage()));
         QVERIFY(writer.value()->addBatch(gen.next({ QStringLiteral("sda") }, busy)));
         const QString part = writer.value()->partialPath();
