@@ -4,6 +4,7 @@
 #include "dm/pathselectors.h"
 #include "params/catalog.h"
 #include "params/valueparsers.h"
+#include "util/inputfile.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -442,12 +443,30 @@ QByteArray presetToJson(const Preset &preset)
     return QJsonDocument(presetToJsonObject(preset)).toJson(QJsonDocument::Indented);
 }
 
-Result<Preset> loadPresetFile(const QString &path)
+namespace {
+
+Result<QByteArray> readResource(const QString &path, qint64 cap)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return Result<Preset>::failure(QStringLiteral("%1: %2").arg(path, f.errorString()));
-    auto p = parsePreset(f.readAll());
+        return Result<QByteArray>::failure(QStringLiteral("%1: %2").arg(path, f.errorString()));
+    QByteArray bytes = f.read(cap + 1);
+    if (bytes.size() > cap)
+        return Result<QByteArray>::failure(QStringLiteral("%1: more than %2").arg(path, byteSizeText(cap)));
+    return bytes;
+}
+
+} // namespace
+
+Result<Preset> loadPresetFile(const QString &path)
+{
+    // A preset is a small regular file: /dev/zero, a FIFO or a huge file is one line, not memory or a hang. The
+    // built-ins are resources compiled into dmtune (":/presets/..."), read through QFile, bounded all the same.
+    const auto bytes = path.startsWith(u':') ? readResource(path, TextInputCap)
+                                             : readInputFile(path, TextInputCap, QStringLiteral("a preset"));
+    if (!bytes)
+        return Result<Preset>::failure(bytes.errorMessage());
+    auto p = parsePreset(bytes.value());
     if (!p)
         return Result<Preset>::failure(QStringLiteral("%1: %2").arg(path, p.errorMessage()));
     return p;
