@@ -36,6 +36,8 @@ void TestCliInputFiles::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QVERIFY(::mkfifo(QFile::encodeName(m_dir.filePath(QStringLiteral("preset.fifo"))).constData(), 0600) == 0);
+    QVERIFY(QDir(m_dir.path()).mkdir(QStringLiteral("pcp")));
+    QVERIFY(::mkfifo(QFile::encodeName(m_dir.filePath(QStringLiteral("pcp/arch.meta"))).constData(), 0600) == 0);
     QVERIFY(QDir(m_dir.path()).mkdir(QStringLiteral("sweep")));
     QVERIFY(
         ::mkfifo(QFile::encodeName(m_dir.filePath(QStringLiteral("sweep/") + QLatin1String(dmtune::SweepManifestName)))
@@ -60,6 +62,9 @@ void TestCliInputFiles::refusesWhatIsNotARegularFile_data()
     QTest::newRow("sweep --open, manifest a FIFO")
         << words("sweep --open @/sweep") << 1
         << "dmtunectl: sweep: @/sweep/sweep.json: not a regular file (a FIFO); a sweep manifest must be one";
+    QTest::newRow("record import, an archive's volume a FIFO")
+        << words("record import --pcp-archive @/pcp/arch -o @/out.dmrec") << 1
+        << "dmtunectl: record import: pcp archive @/pcp/arch.meta: not a regular file; an archive's files must be";
     QTest::newRow("record show /dev/zero")
         << words("record show /dev/zero") << 1 << "dmtunectl: /dev/zero: not a regular file";
 }
