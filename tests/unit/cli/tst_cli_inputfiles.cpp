@@ -1,6 +1,8 @@
 // Issue 36, hole 7: dmtunectl reads only regular files of bounded size. `preset apply /dev/zero DEV --dry-run`
 // grew to gigabytes; a FIFO under a preset's or a sweep manifest's name hung the command. Each is now one line
 // naming the path and its kind, at once, and the exit status a bad input has (2 for a bad preset, 1 otherwise).
+// The newline item of the same issue: a newline in a path or host name quoted by an error forged a second line;
+// one error is one line now, the newline shown as \x0a.
 #include "testpaths.h"
 
 #include "experiments/sweep.h"
@@ -27,6 +29,8 @@ private Q_SLOTS:
     void initTestCase();
     void refusesWhatIsNotARegularFile_data();
     void refusesWhatIsNotARegularFile();
+    void oneErrorIsOneLine_data();
+    void oneErrorIsOneLine();
 
 private:
     QTemporaryDir m_dir;
@@ -48,7 +52,7 @@ void TestCliInputFiles::initTestCase()
 
 void TestCliInputFiles::refusesWhatIsNotARegularFile_data()
 {
-    QTest::addColumn<QStringList>("args"); // "@" stands for the temporary directory
+    QTest::addColumn<QStringList>("args"); // "@/" stands for the temporary directory
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("line"); // the first line of stderr
     QTest::newRow("preset apply /dev/zero")
@@ -75,8 +79,8 @@ void TestCliInputFiles::refusesWhatIsNotARegularFile()
     QFETCH(int, exitCode);
     QFETCH(QString, line);
     for (QString &a : args)
-        a.replace(u'@', m_dir.path());
-    line.replace(u'@', m_dir.path());
+        a.replace(QStringLiteral("@/"), m_dir.path() + u'/');
+    line.replace(QStringLiteral("@/"), m_dir.path() + u'/');
     QProcess p;
     p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
     // The old reader ran until memory ran out (/dev/zero) or forever (a FIFO): it must end on its own, soon.
@@ -90,6 +94,44 @@ void TestCliInputFiles::refusesWhatIsNotARegularFile()
     QCOMPARE(p.exitCode(), exitCode);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(err.section(u'\n', 0, 0), line);
+}
+
+void TestCliInputFiles::oneErrorIsOneLine_data()
+{
+    QTest::addColumn<QStringList>("args"); // "@/" stands for the temporary directory, "|" for a newline
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("line"); // the first line of stderr, "|" for the escaped newline
+
+    QTest::newRow("preset path") << words("preset apply @/x|ERROR:_forged loop0 --dry-run") << 2
+                                 << "dmtunectl: @/x|ERROR:_forged: no such file, and no stored or built-in preset "
+                                    "of that name";
+    QTest::newRow("host") << words("--host a|ERROR:_forged list") << 2
+                          << "dmtunectl: bad host 'a|ERROR:_forged': no valid host name (expected [user@]host[:port])";
+    QTest::newRow("recording path") << words("record show @/r|ERROR:_forged.dmrec") << 1
+                                    << "dmtunectl: cannot open @/r|ERROR:_forged.dmrec: No such file or directory";
+}
+
+void TestCliInputFiles::oneErrorIsOneLine()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, line);
+    for (QString &a : args)
+        a.replace(QStringLiteral("@/"), m_dir.path() + u'/').replace(u'|', u'\n').replace(u'_', u' ');
+    line.replace(QStringLiteral("@/"), m_dir.path() + u'/')
+        .replace(QStringLiteral("|"), QStringLiteral("\\x0a"))
+        .replace(u'_', u' ');
+    QProcess p;
+    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), exitCode);
+    const QStringList lines = QString::fromUtf8(p.readAllStandardError()).split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY(!lines.isEmpty());
+    QCOMPARE(lines.first(), line);
+    // The error's line and, for a usage error, the pointer to --help: nothing that starts like another error.
+    QCOMPARE(lines.size(), exitCode == 2 ? 2 : 1);
+    for (const QString &l : lines)
+        QVERIFY2(!l.startsWith(QLatin1String("ERROR")), qPrintable(l));
 }
 
 QTEST_GUILESS_MAIN(TestCliInputFiles)
