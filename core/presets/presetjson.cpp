@@ -5,6 +5,7 @@
 #include "params/catalog.h"
 #include "params/valueparsers.h"
 #include "util/inputfile.h"
+#include "util/printable.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -309,6 +310,10 @@ Preset readPreset(const QJsonObject &o)
     p.name = optionalString(o, "name", top).trimmed();
     if (p.name.isEmpty())
         raise({ -1, QStringLiteral("name") }, QStringLiteral("missing or empty"));
+    // The name heads output lines ("preset NAME: 8 settings checked"): a newline in it would forge a line.
+    if (printable(p.name) != p.name)
+        raise({ -1, QStringLiteral("name") },
+            QStringLiteral("'%1' is not one line of printable text").arg(printable(p.name)));
     p.description = optionalString(o, "description", top);
     p.reasoning = optionalString(o, "reasoning", top);
     const QJsonValue created = o.value(QLatin1String("created"));
