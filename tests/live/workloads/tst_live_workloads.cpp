@@ -200,6 +200,22 @@ void TestLiveWorkloads::cliRefusesAWriteWhileAnotherProcessHasTheDeviceOpen()
     const ProgramRun ran = runProgram(dmtunectl, write);
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
     QVERIFY(writesCompleted(loop.name()) > writesBefore);
+
+    // An opener that closes the device at once (udev's probe after a write, a checker) is waited out, not
+    // refused: the run starts while it still has the device open and writes once it is gone.
+    QProcess brief;
+    brief.start(QStringLiteral("python3"),
+        { QStringLiteral("-c"),
+            QStringLiteral("import os, sys, time\nfd = os.open(sys.argv[1], os.O_RDONLY)\nprint('open', flush=True)\n"
+                           "time.sleep(0.5)\nos.close(fd)\ntime.sleep(600)\n"),
+            loop.devicePath() });
+    QVERIFY(brief.waitForStarted());
+    QByteArray briefSaid;
+    QTRY_VERIFY_WITH_TIMEOUT((briefSaid += brief.readAllStandardOutput()).contains("open"), 10000);
+    const ProgramRun waited = runProgram(dmtunectl, write);
+    brief.kill();
+    brief.waitForFinished();
+    QVERIFY2(waited.exitCode == 0, qPrintable(waited.err));
 }
 
 void TestLiveWorkloads::labDeviceLifecycle()
