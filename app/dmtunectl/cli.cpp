@@ -71,15 +71,17 @@ QString outputFileRefusal(const QString &path, bool replace)
 
 int fail(Streams io, const QString &message)
 {
-    // A message may quote what it refuses (a file's strings, a device name): never as terminal control sequences.
-    io.err << "dmtunectl: " << printableLines(message) << '\n';
+    // A message may quote what it refuses (a file's strings, a device name, a host, a path): never as terminal
+    // control sequences, and one error is one line whatever the quoted text holds (a newline in it is shown
+    // as \x0a, so it cannot forge a second line a script or a reader takes for dmtune's).
+    io.err << "dmtunectl: " << printable(message) << '\n';
     io.err.flush();
     return ExitFailure;
 }
 
 int usageError(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << printableLines(message) << "\n(see dmtunectl "
+    io.err << "dmtunectl: " << printable(message) << "\n(see dmtunectl "
            << (io.command.isEmpty() ? QString() : io.command + u' ') << "--help)\n";
     io.err.flush();
     return ExitUsage;
@@ -87,7 +89,7 @@ int usageError(Streams io, const QString &message)
 
 int badArgument(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << printableLines(message) << '\n';
+    io.err << "dmtunectl: " << printable(message) << '\n';
     io.err.flush();
     return ExitUsage;
 }

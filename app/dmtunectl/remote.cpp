@@ -5,6 +5,7 @@
 #include "remote/nearsidefiles.h"
 #include "remote/remotehost.h"
 #include "signalguard.h"
+#include "util/inputfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -168,11 +169,11 @@ Result<QJsonObject> cliRequest(const QStringList &command)
         } else {
             if (file.nameOrFile && !QFileInfo(file.path).isFile())
                 continue; // a stored or built-in preset's name: the far side resolves it
-            QFile in(file.path);
-            if (!in.open(QIODevice::ReadOnly))
-                return Result<QJsonObject>::failure(
-                    QStringLiteral("cannot read %1: %2").arg(file.path, in.errorString()));
-            entry.insert(QLatin1String("data"), QString::fromLatin1(in.readAll().toBase64()));
+            // Sent whole to the far side: a regular file (a recording is the largest kind), never a device or FIFO.
+            const auto bytes = readInputFile(file.path, RecordingInputCap, QStringLiteral("an input file"));
+            if (!bytes)
+                return Result<QJsonObject>::failure(bytes.errorMessage());
+            entry.insert(QLatin1String("data"), QString::fromLatin1(bytes.value().toBase64()));
         }
         files.append(entry);
     }

@@ -5,6 +5,7 @@
 #include "params/devicecontext.h"
 #include "params/valueparsers.h"
 #include "sysfs/sysfsroot.h"
+#include "util/inputfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -129,11 +130,11 @@ QList<IgnoredKnobSetting> findIgnoredKnobSettings(const QStringList &files)
 {
     QList<IgnoredKnobSetting> out;
     for (const QString &path : files) {
-        QFile file(path);
-        // Rules and profiles are small; a huge file is not one of them.
-        if (file.size() > (1 << 20) || !file.open(QIODevice::ReadOnly))
+        // Rules and profiles are small regular files; a huge file, a FIFO or a device is not one of them.
+        const auto bytes = readInputFile(path, qint64(1) << 20, QStringLiteral("a udev rule or tuned profile"));
+        if (!bytes)
             continue;
-        out << ignoredKnobSettings(path, QString::fromUtf8(file.readAll()));
+        out << ignoredKnobSettings(path, QString::fromUtf8(bytes.value()));
     }
     return out;
 }

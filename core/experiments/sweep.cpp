@@ -3,6 +3,7 @@
 #include "diagnosis/diagnosis.h"
 #include "dm/pathselectors.h"
 #include "params/changeset.h"
+#include "util/inputfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -409,14 +410,17 @@ Result<SweepManifest> readSweepManifest(const QJsonObject &json)
     return manifest;
 }
 
+// Far above a manifest of thousands of runs (a few hundred bytes each).
+constexpr qint64 SweepManifestInputCap = qint64(64) << 20;
+
 Result<SweepManifest> readSweepManifestFile(const QString &dir)
 {
     const QString path = QDir(dir).filePath(QLatin1String(SweepManifestName));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<SweepManifest>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    const auto bytes = readInputFile(path, SweepManifestInputCap, QStringLiteral("a sweep manifest"));
+    if (!bytes)
+        return Result<SweepManifest>::failure(bytes.errorMessage());
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(64 << 20), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes.value(), &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         return Result<SweepManifest>::failure(QStringLiteral("%1 is not JSON: %2").arg(path, error.errorString()));
     auto manifest = readSweepManifest(doc.object());

@@ -2,7 +2,9 @@
 
 #include <pcp/pmapi.h>
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QRegularExpression>
 
@@ -132,11 +134,42 @@ Result<std::unique_ptr<PcpSource>> PcpSource::openHost(const QString &hostSpec)
     return R(std::move(source));
 }
 
+namespace {
+
+// libpcp opens an archive's volumes by name (BASE.meta, BASE.index, BASE.0, ...) with plain reads: a FIFO or a
+// device under one of those names would hang it or read without end. Each of them that exists must be a
+// regular file (stat follows a link, as libpcp's open would). Empty when they all are.
+QString archiveFileProblem(const QString &path)
+{
+    const QFileInfo given(path);
+    QString base = given.fileName();
+    static const QRegularExpression volumeSuffix(QStringLiteral("\\.(meta|index|[0-9]+)(\\.xz)?$"));
+    base.remove(volumeSuffix);
+    const QDir dir = given.dir();
+    QStringList names = dir.entryList(
+        { base + QStringLiteral(".*") }, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot);
+    if (given.exists() && !given.isDir()) // a directory of archives is libpcp's to read
+        names.append(given.fileName());
+    static const QRegularExpression volumeName(QStringLiteral("^\\.(meta|index|[0-9]+)(\\.xz)?$"));
+    for (const QString &name : std::as_const(names)) {
+        if (name != given.fileName() && !volumeName.match(name.mid(base.size())).hasMatch())
+            continue; // another file that starts with the same name
+        const QFileInfo file(dir.filePath(name));
+        if (!file.isFile())
+            return QStringLiteral("%1: not a regular file; an archive's files must be").arg(file.filePath());
+    }
+    return {};
+}
+
+} // namespace
+
 Result<std::unique_ptr<PcpSource>> PcpSource::openArchive(const QString &path, const PcpArchiveWindow &window)
 {
     using R = Result<std::unique_ptr<PcpSource>>;
     if (window.interpolateMs < 0)
         return R::failure(QStringLiteral("the interpolation interval must be positive"));
+    if (const QString problem = archiveFileProblem(path); !problem.isEmpty())
+        return R::failure(QStringLiteral("pcp archive %1").arg(problem));
     std::unique_ptr<PcpSource> source(new PcpSource);
     source->m_target = path;
     source->m_archive = true;

@@ -4,6 +4,8 @@
 #include "dm/pathselectors.h"
 #include "params/catalog.h"
 #include "params/valueparsers.h"
+#include "util/inputfile.h"
+#include "util/printable.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -308,6 +310,10 @@ Preset readPreset(const QJsonObject &o)
     p.name = optionalString(o, "name", top).trimmed();
     if (p.name.isEmpty())
         raise({ -1, QStringLiteral("name") }, QStringLiteral("missing or empty"));
+    // The name heads output lines ("preset NAME: 8 settings checked"): a newline in it would forge a line.
+    if (printable(p.name) != p.name)
+        raise({ -1, QStringLiteral("name") },
+            QStringLiteral("'%1' is not one line of printable text").arg(printable(p.name)));
     p.description = optionalString(o, "description", top);
     p.reasoning = optionalString(o, "reasoning", top);
     const QJsonValue created = o.value(QLatin1String("created"));
@@ -442,12 +448,30 @@ QByteArray presetToJson(const Preset &preset)
     return QJsonDocument(presetToJsonObject(preset)).toJson(QJsonDocument::Indented);
 }
 
-Result<Preset> loadPresetFile(const QString &path)
+namespace {
+
+Result<QByteArray> readResource(const QString &path, qint64 cap)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return Result<Preset>::failure(QStringLiteral("%1: %2").arg(path, f.errorString()));
-    auto p = parsePreset(f.readAll());
+        return Result<QByteArray>::failure(QStringLiteral("%1: %2").arg(path, f.errorString()));
+    QByteArray bytes = f.read(cap + 1);
+    if (bytes.size() > cap)
+        return Result<QByteArray>::failure(QStringLiteral("%1: more than %2").arg(path, byteSizeText(cap)));
+    return bytes;
+}
+
+} // namespace
+
+Result<Preset> loadPresetFile(const QString &path)
+{
+    // A preset is a small regular file: /dev/zero, a FIFO or a huge file is one line, not memory or a hang. The
+    // built-ins are resources compiled into dmtune (":/presets/..."), read through QFile, bounded all the same.
+    const auto bytes = path.startsWith(u':') ? readResource(path, TextInputCap)
+                                             : readInputFile(path, TextInputCap, QStringLiteral("a preset"));
+    if (!bytes)
+        return Result<Preset>::failure(bytes.errorMessage());
+    auto p = parsePreset(bytes.value());
     if (!p)
         return Result<Preset>::failure(QStringLiteral("%1: %2").arg(path, p.errorMessage()));
     return p;

@@ -1,6 +1,12 @@
 #include "workloads/writeguard.h"
 
+#include "util/printable.h"
+
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QThread>
+
+#include <unistd.h>
 
 #ifdef DMTUNE_HAVE_BLKID
 #include <blkid/blkid.h>
@@ -28,6 +34,32 @@ QString unescapeMountPath(const QString &path)
         out += path.at(i);
     }
     return out;
+}
+
+// How long an opener that is about to close is waited for: udev's blkid after the last writer closed the
+// device (the change uevent), a monitoring probe. Longer than those take, short enough for a plan.
+constexpr int OpenerGraceMs = 2000;
+constexpr int OpenerPollMs = 50;
+
+// Other processes with a descriptor on any of `devnums` ("7:3"), named by the devices of `names` (index for
+// index), dmtune's own left out.
+void lookForOpeners(const SysfsRoot &root, const QStringList &names, const QStringList &devnums, DeviceFacts *facts)
+{
+    facts->openers.clear();
+    facts->openerDevices.clear();
+    QList<dev_t> rdevs;
+    for (const QString &devnum : devnums) {
+        dev_t rdev = 0;
+        rdevs.append(parseDevnum(devnum, &rdev) ? rdev : dev_t(0));
+    }
+    const QSet<qint64> own = ownProcesses(root.procRoot(), qint64(::getpid()));
+    for (const DeviceOpener &opener : deviceOpeners(root.procRoot(), rdevs)) {
+        if (own.contains(opener.pid))
+            continue;
+        facts->openers.append(opener);
+        const qsizetype at = rdevs.indexOf(opener.rdev);
+        facts->openerDevices.append(at >= 0 && at < names.size() ? names.at(at) : facts->device);
+    }
 }
 
 #ifdef DMTUNE_HAVE_BLKID
@@ -153,6 +185,19 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device, Devi
         }
     }
 
+    // Openers last before the probe: the hold is taken, so nothing new can claim the device while they are waited
+    // for. Not waited for when the device is refused anyway (claimed, held). Plans run in a job, never on the UI
+    // thread, so the short wait blocks no window.
+    if (root.isLive() && !root.procRoot().isEmpty()) {
+        lookForOpeners(root, inUseNames, devnums, &facts);
+        const QDeadlineTimer grace(OpenerGraceMs);
+        while (!facts.openers.isEmpty() && facts.exclusiveError.isEmpty() && facts.holders.isEmpty()
+            && facts.parentHolders.isEmpty() && !grace.hasExpired()) {
+            QThread::msleep(OpenerPollMs);
+            lookForOpeners(root, inUseNames, devnums, &facts);
+        }
+    }
+
     if (const auto mountinfo = root.readProc(QStringLiteral("self/mountinfo")))
         for (const MountEntry &m : parseMountinfo(mountinfo.value())) {
             if (devnums.contains(m.devnum))
@@ -204,6 +249,14 @@ WriteDecision decideWrite(const DeviceFacts &facts, bool writes, const QString &
     for (const QString &holder : facts.parentHolders)
         inUse << QStringLiteral("its disk %1 is held by %2 (a multipath map, LVM, dm or md uses the whole disk)")
                      .arg(facts.parentDisk, holder);
+    for (qsizetype i = 0; i < facts.openers.size(); ++i) {
+        const DeviceOpener &o = facts.openers.at(i);
+        const QString on = facts.openerDevices.value(i, facts.device);
+        inUse << QStringLiteral("held open by %1, pid %2%3")
+                     .arg(o.command.isEmpty() ? QStringLiteral("?") : printable(o.command))
+                     .arg(o.pid)
+                     .arg(on == facts.device ? QString() : QStringLiteral(" (on %1)").arg(on));
+    }
     if (!facts.exclusiveError.isEmpty())
         inUse << facts.exclusiveError;
     else if (!facts.held)

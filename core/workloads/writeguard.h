@@ -1,14 +1,17 @@
 #pragma once
 // Data safety for workloads. A write workload on a device in use (mounted in any mount namespace, swap, held
-// by LVM, dm, md, LIO, ZFS or another exclusive opener, or a partition of a disk that is held) is refused;
+// by LVM, dm, md, LIO, ZFS or another exclusive opener, open by another process in any mode, or a partition of
+// a disk that is held or open) is refused;
 // one on a device that holds data (any signature libblkid recognises, partitions) is refused unless the user
 // types the device's name. Read workloads never need confirmation.
 //
 // Two halves: gatherDeviceFacts() looks at the machine (an O_EXCL hold on the device, sysfs through
-// SysfsRoot, /proc/self/mountinfo, /proc/swaps, libblkid on the held descriptor); decideWrite() is a pure
+// SysfsRoot, /proc/self/mountinfo, /proc/swaps, every process's descriptors in /proc/<pid>/fd, libblkid on
+// the held descriptor); decideWrite() is a pure
 // decision over those facts. The hold is what makes the decision last: kept until fio ends (DeviceHold).
 #include "sysfs/sysfsroot.h"
 #include "workloads/devicehold.h"
+#include "workloads/deviceopeners.h"
 
 #include <QList>
 #include <QStringList>
@@ -43,6 +46,11 @@ struct DeviceFacts {
     QStringList parentHolders; // holders of that disk ("dm-3": the disk is a path of a multipath map...)
     bool held = false; // the O_EXCL hold was taken for this look (see DeviceHold)
     QString exclusiveError; // the O_EXCL hold (or its st_rdev check) failed: the device is in use
+    // Other processes with a descriptor on the device, its partitions or its disk, read-write or not (a database
+    // on a raw device, a VM's disk): O_EXCL does not see them. dmtune's own processes are left out
+    // (ownProcesses), and a short-lived opener (udev's probe after a write, a checker) is waited out briefly.
+    QList<DeviceOpener> openers;
+    QStringList openerDevices; // the kernel name each opener's descriptor is on, index for index
     QList<BlockSignature> signatures;
     QString probeError; // libblkid could not look (then the device counts as holding something)
 };

@@ -3,6 +3,7 @@
 #include "charts/livestatsview.h"
 #include "fleet/fleetmodel.h"
 #include "stats/seriesstore.h"
+#include "util/inputfile.h"
 
 #include <QFile>
 #include <QHBoxLayout>
@@ -142,12 +143,13 @@ void FleetWindow::showHosts(const QList<FleetHost> &hosts)
 
 bool FleetWindow::openHostsFile(const QString &path, QString *errorMessage)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *errorMessage = tr("Cannot read %1: %2").arg(path, file.errorString());
+    // A hosts file is a small regular file: /dev/zero or a FIFO is one line, not a frozen window.
+    const auto bytes = readInputFile(path, TextInputCap, tr("a hosts file"));
+    if (!bytes) {
+        *errorMessage = bytes.errorMessage();
         return false;
     }
-    const Result<QList<FleetHost>> hosts = parseFleetHosts(QString::fromUtf8(file.readAll()));
+    const Result<QList<FleetHost>> hosts = parseFleetHosts(QString::fromUtf8(bytes.value()));
     if (!hosts) {
         *errorMessage = tr("%1: %2").arg(path, hosts.errorMessage());
         return false;

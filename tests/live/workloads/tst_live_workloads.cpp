@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <sys/mount.h>
@@ -30,6 +31,7 @@ private Q_SLOTS:
     void initTestCase();
     void guardRefusesExt4AndLeavesItIntact();
     void cliRefusesWithoutConfirmationAndRunsWithIt();
+    void cliRefusesAWriteWhileAnotherProcessHasTheDeviceOpen();
     void labDeviceLifecycle();
     void fioRunStreamsProgressAndStopsOnSigint();
     void recordedRunReadsBack();
@@ -137,6 +139,83 @@ void TestLiveWorkloads::cliRefusesWithoutConfirmationAndRunsWithIt()
                 .toDouble()
         > 0);
     QVERIFY(!ext4WitnessIntact(loop.devicePath(), mnt, witness, &error));
+}
+
+namespace {
+
+// Field 5 of /sys/block/<name>/stat: writes completed on the device.
+qint64 writesCompleted(const QString &name)
+{
+    QFile stat(QStringLiteral("/sys/block/%1/stat").arg(name));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    return QString::fromLatin1(stat.readAll()).simplified().section(u' ', 4, 4).toLongLong();
+}
+
+} // namespace
+
+// Issue 36, hole 6: a device open read-write by another process, not exclusively (a database on a raw device,
+// a VM's disk), was written. Now the write is refused naming the opener, nothing is written, a read still runs,
+// and once the opener is gone the same write runs.
+void TestLiveWorkloads::cliRefusesAWriteWhileAnotherProcessHasTheDeviceOpen()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        QSKIP("python3 is needed to hold the device open");
+    ScratchLoop loop;
+    QVERIFY2(loop.create(32LL << 20), qPrintable(loop.error()));
+    QProcess holder;
+    holder.start(QStringLiteral("python3"),
+        { QStringLiteral("-c"),
+            QStringLiteral("import os, sys, time\nfd = os.open(sys.argv[1], os.O_RDWR)\nprint('open', flush=True)\n"
+                           "time.sleep(600)\n"),
+            loop.devicePath() });
+    QVERIFY(holder.waitForStarted());
+    QByteArray said;
+    QTRY_VERIFY_WITH_TIMEOUT((said += holder.readAllStandardOutput()).contains("open"), 10000);
+    const qint64 pid = holder.processId();
+    QFile comm(QStringLiteral("/proc/%1/comm").arg(pid)); // "python3", or python3.12 behind a version manager
+    QVERIFY(comm.open(QIODevice::ReadOnly));
+    const QString name = QString::fromLocal8Bit(comm.readAll()).trimmed();
+
+    const QStringList write = { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
+        loop.name(), QStringLiteral("--runtime"), QStringLiteral("1") };
+    const qint64 writesBefore = writesCompleted(loop.name());
+    QVERIFY(writesBefore >= 0);
+    const ProgramRun refused = runProgram(dmtunectl, write);
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(
+        refused.err.contains(QStringLiteral("held open by %1, pid %2").arg(name).arg(pid)), qPrintable(refused.err));
+    QCOMPARE(refused.err.count(QLatin1Char('\n')), 1); // one line, as every error
+    QCOMPARE(writesCompleted(loop.name()), writesBefore); // no I/O reached the device
+
+    // A read workload never needs the device to itself.
+    const ProgramRun read = runProgram(dmtunectl,
+        { QStringLiteral("run"), QStringLiteral("seq-read-8k-4jobs"), QStringLiteral("--device"), loop.name(),
+            QStringLiteral("--runtime"), QStringLiteral("1") });
+    QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+    QCOMPARE(writesCompleted(loop.name()), writesBefore);
+
+    holder.kill();
+    QVERIFY(holder.waitForFinished());
+    const ProgramRun ran = runProgram(dmtunectl, write);
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
+    QVERIFY(writesCompleted(loop.name()) > writesBefore);
+
+    // An opener that closes the device at once (udev's probe after a write, a checker) is waited out, not
+    // refused: the run starts while it still has the device open and writes once it is gone.
+    QProcess brief;
+    brief.start(QStringLiteral("python3"),
+        { QStringLiteral("-c"),
+            QStringLiteral("import os, sys, time\nfd = os.open(sys.argv[1], os.O_RDONLY)\nprint('open', flush=True)\n"
+                           "time.sleep(0.5)\nos.close(fd)\ntime.sleep(600)\n"),
+            loop.devicePath() });
+    QVERIFY(brief.waitForStarted());
+    QByteArray briefSaid;
+    QTRY_VERIFY_WITH_TIMEOUT((briefSaid += brief.readAllStandardOutput()).contains("open"), 10000);
+    const ProgramRun waited = runProgram(dmtunectl, write);
+    brief.kill();
+    brief.waitForFinished();
+    QVERIFY2(waited.exitCode == 0, qPrintable(waited.err));
 }
 
 void TestLiveWorkloads::labDeviceLifecycle()

@@ -95,6 +95,8 @@ void TestPresets::badFiles_data()
         "field \"schema\": expected an integer, got a string");
     row("no name", R"({"schema": 1, "rules": [{"match": {"kind": "loop"}, "settings": {"queue/nomerges": 2}}]})",
         "field \"name\": missing or empty");
+    row("name of two lines", R"({"schema": 1, "name": "t\nERROR forged", "rules": []})",
+        "field \"name\": 't\\x0aERROR forged' is not one line of printable text");
     row("unknown top-level field", R"({"schema": 1, "name": "t", "rulez": []})", "field \"rulez\": unknown field");
     row("no rules", R"({"schema": 1, "name": "t", "rules": []})", "field \"rules\": no rules");
     row("rule not an object", withRule("3"), "rule 1, field \"rules\": expected an object, got a number");

@@ -2,6 +2,7 @@
 // and the fact gatherer over a sysfs-shaped tree (holders and mounts of partitions count for the disk).
 #include "fakesysfs.h"
 #include "testpaths.h"
+#include "workloads/deviceopeners.h"
 #include "workloads/writeguard.h"
 
 #include <QDir>
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void parsesDevnums_data();
     void parsesDevnums();
     void holdRefusesWhatIsNotABlockDevice();
+    void ownProcessesAreDmtunesByPidTreeAndExecutable();
 };
 
 void TestWriteGuard::decision_data()
@@ -78,6 +80,19 @@ void TestWriteGuard::decision_data()
     partitionHeld.holders << QStringLiteral("md0 (on loop3p1)");
     DeviceFacts swap = cleanLoop();
     swap.swaps << QStringLiteral("/dev/loop3");
+    // Open read-write by a database (no O_EXCL: the hold was taken): in use, whatever is typed.
+    DeviceFacts opened = cleanLoop();
+    opened.openers.append({ 1234, QStringLiteral("postgres"), makedev(7, 3) });
+    opened.openerDevices << QStringLiteral("loop3");
+    DeviceFacts partitionOpened = cleanLoop();
+    partitionOpened.partitions << QStringLiteral("loop3p1");
+    partitionOpened.openers.append({ 88, QStringLiteral("qemu-system-x86"), makedev(259, 0) });
+    partitionOpened.openerDevices << QStringLiteral("loop3p1");
+    // A name with a newline and an escape sequence stays on the one line, visible.
+    DeviceFacts forged = cleanLoop();
+    forged.openers.append(
+        { 5, QStringLiteral("x") + QChar(u'\n') + QStringLiteral("fake") + QChar(0x1b), makedev(7, 3) });
+    forged.openerDevices << QStringLiteral("loop3");
     DeviceFacts unprobed = cleanLoop();
     unprobed.probeError = QStringLiteral("libblkid cannot open /dev/loop3");
     DeviceFacts missing;
@@ -125,6 +140,14 @@ void TestWriteGuard::decision_data()
         << table << true << QString() << false << true << "loop3 holds gpt (partition table)";
     QTest::newRow("write, partition held")
         << partitionHeld << true << QString() << false << false << "held by md0 (on loop3p1)";
+    QTest::newRow("write, open read-write by another process")
+        << opened << true << "loop3" << false << false << "held open by postgres, pid 1234";
+    QTest::newRow("write, a partition open") << partitionOpened << true << QString() << false << false
+                                             << "held open by qemu-system-x86, pid 88 (on loop3p1)";
+    QTest::newRow("write, opener's name escaped")
+        << forged << true << QString() << false << false << "held open by x\\x0afake\\x1b, pid 5";
+    QTest::newRow("read, open read-write by another process")
+        << opened << false << QString() << true << false << QString();
     QTest::newRow("write, swap") << swap << true << "loop3" << false << false << "/dev/loop3 is in use as swap";
     QTest::newRow("write, not probed") << unprobed << true << QString() << false << true
                                        << "its contents could not be checked";
@@ -309,6 +332,45 @@ void TestWriteGuard::holdRefusesWhatIsNotABlockDevice()
     QVERIFY(empty.devicePath().isEmpty());
     DeviceHold moved = std::move(empty);
     QVERIFY(!moved.isHeld());
+}
+
+
+namespace {
+
+// A /proc-shaped tree: <pid>/stat with its parent and comm, <pid>/exe linking to the program.
+void fakeProcess(const QString &proc, qint64 pid, qint64 ppid, const QString &comm, const QString &exe)
+{
+    const QString dir = QStringLiteral("%1/%2").arg(proc).arg(pid);
+    QVERIFY(QDir().mkpath(dir));
+    QFile stat(dir + QStringLiteral("/stat"));
+    QVERIFY(stat.open(QIODevice::WriteOnly));
+    stat.write(QStringLiteral("%1 (%2) S %3 1 1 0 -1\n").arg(pid).arg(comm).arg(ppid).toUtf8());
+    QVERIFY(QFile::link(exe, dir + QStringLiteral("/exe")));
+}
+
+} // namespace
+
+void TestWriteGuard::ownProcessesAreDmtunesByPidTreeAndExecutable()
+{
+    QTemporaryDir proc;
+    const QString p = proc.path();
+    fakeProcess(p, 1, 0, QStringLiteral("systemd"), QStringLiteral("/usr/lib/systemd/systemd"));
+    fakeProcess(p, 10, 1, QStringLiteral("dmtune"), QStringLiteral("/usr/bin/dmtune")); // the GUI
+    fakeProcess(p, 20, 10, QStringLiteral("dmtune-helper"), QStringLiteral("/usr/libexec/dmtune-helper")); // self
+    fakeProcess(p, 30, 20, QStringLiteral("fio"), QStringLiteral("/usr/bin/fio")); // started by dmtune: counts
+    fakeProcess(p, 31, 20, QStringLiteral("dmtunectl"), QStringLiteral("/usr/bin/dmtunectl (deleted)"));
+    // Named like dmtune (comm and exe) but not in the tree: another program, or another dmtune using the device.
+    fakeProcess(p, 40, 1, QStringLiteral("dmtune"), QStringLiteral("/usr/bin/dmtune"));
+    fakeProcess(p, 41, 1, QStringLiteral("dmtune-helper"), QStringLiteral("/opt/pg/bin/postgres"));
+    // A child that renamed itself (comm) stays what its executable is.
+    fakeProcess(p, 32, 20, QStringLiteral("dmtunectl"), QStringLiteral("/usr/bin/python3"));
+    // A comm with blanks and parentheses: the parent is still read after the last ')'.
+    fakeProcess(p, 33, 31, QStringLiteral("a) S 1 (b"), QStringLiteral("/usr/bin/dmtune-report"));
+
+    const QSet<qint64> own = ownProcesses(p, 20);
+    QCOMPARE(own, (QSet<qint64> { 20, 10, 31, 33 }));
+    QVERIFY(ownProcesses(p, 40) == (QSet<qint64> { 40 })); // init is no dmtune program
+    QVERIFY(ownProcesses(proc.filePath(QStringLiteral("none")), 7) == (QSet<qint64> { 7 }));
 }
 
 QTEST_GUILESS_MAIN(TestWriteGuard)
