@@ -6,8 +6,13 @@
 #include "../scratchloop.h"
 #include "livesupport.h"
 
+#include "workloads/fiojob.h"
+
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
@@ -45,6 +50,8 @@ private Q_SLOTS:
     void engineLibraryNeverLoaded();
     void verifyStateNeverThroughALink_data();
     void verifyStateNeverThroughALink();
+    void everyTemplateRunsOnAnEmptyDevice_data();
+    void everyTemplateRunsOnAnEmptyDevice();
 
 private:
     QString path(const QString &name) const { return m_work.filePath(name); }
@@ -179,6 +186,34 @@ void TestLiveFioCheck::verifyStateNeverThroughALink()
     QVERIFY2(out.contains(interrupt ? "stopped after" : "done after"), out.right(400).constData());
     QCOMPARE(readFile(victim), victimText);
     QCOMPARE(QDir(cwd.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System).size(), 3);
+}
+
+void TestLiveFioCheck::everyTemplateRunsOnAnEmptyDevice_data()
+{
+    QTest::addColumn<QString>("id");
+    for (const FioJob &job : fioTemplates())
+        QTest::newRow(qPrintable(job.id)) << job.id;
+}
+
+void TestLiveFioCheck::everyTemplateRunsOnAnEmptyDevice()
+{
+    // The legitimate use: each template, writes included, runs on an empty device from fio's private directory
+    // and leaves nothing in the directory dmtunectl runs in.
+    QFETCH(QString, id);
+    QTemporaryDir cwd;
+    const ProgramRun run = runProgram(dmtunectl,
+        { QStringLiteral("run"), id, QStringLiteral("--device"), m_device.devicePath(), QStringLiteral("--runtime"),
+            QStringLiteral("1"), QStringLiteral("--json") },
+        cwd.path());
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QJsonObject summary
+        = QJsonDocument::fromJson(run.out.mid(run.out.lastIndexOf(QStringLiteral("\n{\n")) + 1).toUtf8()).object();
+    double iops = 0;
+    for (const QJsonValue &group : summary.value(QLatin1String("fio")).toArray())
+        iops += group.toObject().value(QLatin1String("read_iops")).toDouble()
+            + group.toObject().value(QLatin1String("write_iops")).toDouble();
+    QVERIFY2(iops > 0, qPrintable(run.out.right(400)));
+    QVERIFY(QDir(cwd.path()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System | QDir::Hidden));
 }
 
 QTEST_GUILESS_MAIN(TestLiveFioCheck)
