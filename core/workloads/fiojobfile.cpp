@@ -448,7 +448,8 @@ QString fioStrippedLine(const QString &raw)
     while (from < raw.size() && isCSpace(raw.at(from)))
         ++from;
     QString line = raw.mid(from);
-    const qsizetype comment = line.indexOf(QRegularExpression(QStringLiteral("[;#]")));
+    static const QRegularExpression commentStart(QStringLiteral("[;#]"));
+    const qsizetype comment = line.indexOf(commentStart);
     if (comment >= 0)
         line.truncate(comment);
     while (!line.isEmpty() && (isCSpace(line.back()) || isCControl(line.back())))
