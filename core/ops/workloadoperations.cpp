@@ -133,10 +133,11 @@ QJsonObject workloadRequest(const FioJob &job, const QString &device)
 
 Result<QByteArray> readJobFileContent(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    const QByteArray content = file.read(MaxJobFileBytes + 1);
+    // Its includes inlined, as this side reads them: the far side gets the whole job, and opens no file for it.
+    const auto inlined = inlineFioJobFile(fioJobFileArgument(path), fioJobFilesOnDisk());
+    if (!inlined)
+        return Result<QByteArray>::failure(inlined.errorMessage());
+    const QByteArray content = inlined->toUtf8();
     if (content.size() > MaxJobFileBytes)
         return Result<QByteArray>::failure(
             QStringLiteral("%1 is larger than %2 KiB: not a fio job file").arg(path).arg(MaxJobFileBytes / 1024));

@@ -28,7 +28,8 @@ QJsonObject workloadRequest(const FioJob &job, const QString &device);
 // (remote/agentoperations.h): it writes the bytes into a private directory and plans with that path, so that
 // fio reads the job there; a local plan refuses it (a local job file is read where "job_file" says).
 inline constexpr qsizetype MaxJobFileBytes = 1 << 20;
-// The job file read once, at most MaxJobFileBytes; the error names the file.
+// The job file read once (inlineFioJobFile(): its includes inlined, each file through readInputFile), at most
+// MaxJobFileBytes; the error names the file.
 Result<QByteArray> readJobFileContent(const QString &path);
 QJsonObject workloadRequestWithContent(const FioJob &job, const QString &device, const QByteArray &content);
 

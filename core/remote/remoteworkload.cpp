@@ -1,5 +1,6 @@
 #include "remote/remoteworkload.h"
 
+#include "ops/workloadoperations.h"
 #include "remote/agentclient.h"
 #include "util/atomicfile.h"
 
@@ -111,12 +112,12 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
         if (jobFileContent) {
             content = *jobFileContent;
         } else {
-            QFile in(argv.at(job + 1));
-            if (!in.open(QIODevice::ReadOnly)) {
-                *error = QStringLiteral("cannot read %1: %2").arg(argv.at(job + 1), in.errorString());
+            const auto read = readJobFileContent(argv.at(job + 1));
+            if (!read) {
+                *error = read.errorMessage();
                 return false;
             }
-            content = in.readAll();
+            content = read.value();
         }
         files.append(QJsonObject { { key("index"), int(job + 1) }, { key("path"), argv.at(job + 1) },
             { key("output"), false }, { key("data"), QString::fromLatin1(content.toBase64()) } });

@@ -79,6 +79,21 @@ QString shellQuote(const QString &word)
     static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_=,./:+%@-]+$"));
     if (safe.match(word).hasMatch())
         return word;
+    // A control character (ESC from a job's description=) would reach the terminal as it is inside '...':
+    // such a word is written in bash's $'...' with \xHH escapes, what a shell takes back as the same word.
+    static const QRegularExpression control(QStringLiteral("[\\x00-\\x1f\\x7f]"));
+    if (word.contains(control)) {
+        QString escaped;
+        for (const QChar c : word) {
+            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+                escaped += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QChar(u'0'));
+            else if (c == u'\\' || c == u'\'')
+                escaped += u'\\' + QString(c);
+            else
+                escaped += c;
+        }
+        return QStringLiteral("$'") + escaped + u'\'';
+    }
     QString quoted = word;
     quoted.replace(u'\'', QLatin1String("'\\''"));
     return u'\'' + quoted + u'\'';

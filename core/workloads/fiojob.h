@@ -54,7 +54,8 @@ QStringList fioArguments(const FioJob &job, const QString &devicePath);
 QStringList fioEnvironment(const QString &devicePath);
 // The command line as a shell would take it, environment first when a job file needs it.
 QString fioCommandLine(const QString &program, const FioJob &job, const QString &devicePath);
-// POSIX shell quoting: the word unchanged when it is safe, else in single quotes.
+// POSIX shell quoting: the word unchanged when it is safe, else in single quotes; a word with control
+// characters in bash's $'...' with \xHH escapes (never raw on a terminal).
 QString shellQuote(const QString &word);
 
 // A template from its JSON object (resources/workloads/*.json); the error names the field.

@@ -3,6 +3,8 @@
 #include "workloads/fiojob.h"
 #include "workloads/fiorun.h"
 
+#include "util/inputfile.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -10,8 +12,10 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 
 #include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -197,6 +201,16 @@ struct Section {
     QList<Option> options;
 };
 
+// Why an allowed option's value is refused, or empty: the values that name a file.
+QString valueRefusal(OptionKind kind, const QString &name, const QString &value)
+{
+    if (kind == OptionKind::Memory && (value.contains(u':') || value.contains(u'/')))
+        return QStringLiteral("%1=%2 is refused: it names a file").arg(name, value);
+    if (kind == OptionKind::Pattern && value.contains(u'\''))
+        return QStringLiteral("%1=%2 is refused: it reads a file").arg(name, value);
+    return {};
+}
+
 Result<FioJobPlan> refuse(const QString &job, const QString &what)
 {
     return Result<FioJobPlan>::failure(job.isEmpty() ? what : QStringLiteral("job '%1': %2").arg(job, what));
@@ -362,11 +376,8 @@ Result<FioJobPlan> planFioArguments(const QStringList &arguments, const QString 
                 QStringLiteral("%1 is given without a value: fio's command line would take the next option for "
                                "its value; write %1=VALUE")
                     .arg(o.name));
-        const OptionKind kind = allowedOptions().value(o.name);
-        if (kind == OptionKind::Memory && (o.value.contains(u':') || o.value.contains(u'/')))
-            return refuse(job, QStringLiteral("%1=%2 is refused: it names a file").arg(o.name, o.value));
-        if (kind == OptionKind::Pattern && o.value.contains(u'\''))
-            return refuse(job, QStringLiteral("%1=%2 is refused: it reads a file").arg(o.name, o.value));
+        if (const QString why = valueRefusal(allowedOptions().value(o.name), o.name, o.value); !why.isEmpty())
+            return refuse(job, why);
         (inGlobal ? global : jobs.last().options).append(o);
     }
     if (jobs.isEmpty())
@@ -406,35 +417,145 @@ QString fioJobFileArgument(const QString &path)
 namespace {
 
 constexpr int ShowcmdTimeoutMs = 10000;
+constexpr int MaxIncludeDepth = 16; // fio has no limit: a file that includes itself recurses until it crashes
+constexpr qsizetype MaxJobLineLength = 4000; // fio reads a line in pieces of at most 4 KiB (fgets)
 // A section name no job file uses: with it selected, --showcmd prints the [global] sections only.
 const QString globalsOnly = QStringLiteral("--section=dmtune-check-globals-only");
+const QString deviceVariable = QStringLiteral("${DMTUNE_DEVICE}");
 
-// Who fio --showcmd runs as. Parsing is not harmless: fio loads an external engine (ioengine=external:/x.so
-// with an engine option) while it parses, before dmtune can refuse it. Run as the job file's owner, such a
-// job file written by another user runs nothing as root.
+bool isCSpace(QChar c)
+{
+    return c == u' ' || c == u'\t' || c == u'\n' || c == u'\v' || c == u'\f' || c == u'\r';
+}
+
+bool isCControl(QChar c)
+{
+    return c.unicode() < 0x20 || c.unicode() == 0x7f;
+}
+
+// One line as fio keeps it (init.c is_empty_or_comment, parse.c strip_blank_front and strip_blank_end): empty
+// for a blank line or a comment; else without the blanks in front and without everything from the first ';'
+// or '#' on, nor the blanks and control characters before that.
+QString fioStrippedLine(const QString &raw)
+{
+    for (const QChar c : raw) {
+        if (c == u';' || c == u'#')
+            return {};
+        if (!isCSpace(c) && !isCControl(c))
+            break;
+    }
+    qsizetype from = 0;
+    while (from < raw.size() && isCSpace(raw.at(from)))
+        ++from;
+    QString line = raw.mid(from);
+    static const QRegularExpression commentStart(QStringLiteral("[;#]"));
+    const qsizetype comment = line.indexOf(commentStart);
+    if (comment >= 0)
+        line.truncate(comment);
+    while (!line.isEmpty() && (isCSpace(line.back()) || isCControl(line.back())))
+        line.chop(1);
+    return line;
+}
+
+Status inlineInto(QStringList *out, const QString &file, const QByteArray &content, int depth,
+    const FioJobSource &source, qint64 *total)
+{
+    const bool nested = depth > 0;
+    const QList<QByteArray> lines = content.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const auto fail = [&](const QString &what) {
+            return Status::failure(QStringLiteral("%1 line %2: %3").arg(file).arg(i + 1).arg(what));
+        };
+        if (lines.at(i).contains('\0'))
+            return fail(QStringLiteral("a NUL byte (fio would read the line differently)"));
+        const QString line = fioStrippedLine(QString::fromUtf8(lines.at(i)));
+        if (line.isEmpty())
+            continue;
+        if (line.size() > MaxJobLineLength)
+            return fail(
+                QStringLiteral("longer than %1 characters (fio would read it as several lines)").arg(MaxJobLineLength));
+        if (line.startsWith(u'[') && nested)
+            return fail(QStringLiteral("a section in an included file (fio refuses it too)"));
+        // fio: any line starting with "include" names a file from its 9th character on, the character between
+        // (blank, tab, '=', anything) skipped; relative to fio's working directory if it exists there, else
+        // to the including file's directory. Its text is not expanded.
+        if (!line.startsWith(QLatin1String("include"))) {
+            *out << line;
+            continue;
+        }
+        if (line.size() <= 8)
+            return fail(QStringLiteral("include without a file name"));
+        const QString name = line.mid(8);
+        if (name.contains(u'$'))
+            return fail(QStringLiteral("include %1: fio does not expand '$' in an include's name").arg(name));
+        if (depth + 1 > MaxIncludeDepth)
+            return fail(QStringLiteral("include %1: more than %2 levels of includes").arg(name).arg(MaxIncludeDepth));
+        const qsizetype slash = file.lastIndexOf(u'/');
+        const QString resolved
+            = !name.startsWith(u'/') && !source.exists(name) && slash >= 0 ? file.left(slash + 1) + name : name;
+        const auto included = source.read(resolved);
+        if (!included)
+            return fail(QStringLiteral("include %1: %2").arg(name, included.errorMessage()));
+        *total += included->size();
+        if (*total > TextInputCap)
+            return fail(QStringLiteral("include %1: the job with its includes is more than %2")
+                            .arg(name, byteSizeText(TextInputCap)));
+        if (const Status inner = inlineInto(out, resolved, included.value(), depth + 1, source, total); !inner)
+            return inner;
+    }
+    return Status::success();
+}
+
+// Who fio --showcmd runs as: nobody when dmtune is root. Parsing is not harmless: fio loads an external engine
+// while it parses (ioengine=external:/x.so or a bare path, with an engine option), and reads a pattern file.
+// screenFioJobText() refuses all of these first; should fio ever do more, it does so with no privilege, in an
+// empty directory it cannot even read, on a job text it gets on its standard input.
 struct RunAs {
     uid_t uid = 0;
     gid_t gid = 0;
     bool drop = false;
 };
 
-Result<QStringList> showcmd(const QString &fio, const QStringList &args, const QString &devicePath, RunAs as)
+Result<RunAs> unprivilegedUser()
 {
+    RunAs as;
+    if (::geteuid() != 0)
+        return as; // already without privilege
+    const struct passwd *nobody = ::getpwnam("nobody");
+    if (!nobody)
+        return Result<RunAs>::failure(QStringLiteral("there is no user 'nobody' to check the job file as"));
+    as.uid = nobody->pw_uid;
+    as.gid = nobody->pw_gid;
+    as.drop = true;
+    return as;
+}
+
+Result<QStringList> showcmd(
+    const QString &fio, const QStringList &args, const QByteArray &jobText, const QString &devicePath, RunAs as)
+{
+    // The directory fio runs in: new, empty, root's and 0700 (nobody cannot even look inside).
+    const QTemporaryDir empty(QDir::tempPath() + QStringLiteral("/dmtune-showcmd-XXXXXX"));
+    if (!empty.isValid())
+        return Result<QStringList>::failure(
+            QStringLiteral("cannot make a directory to check the job in: %1").arg(empty.errorString()));
     QProcess process;
-    if (as.drop) {
-        process.setChildProcessModifier([as] {
-            if (::setgroups(0, nullptr) != 0 || ::setgid(as.gid) != 0 || ::setuid(as.uid) != 0)
-                ::_exit(126);
-        });
-    }
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const QByteArray directory = QFile::encodeName(empty.path());
+    process.setChildProcessModifier([as, directory] {
+        if (::chdir(directory.constData()) != 0)
+            ::_exit(126);
+        if (as.drop && (::setgroups(0, nullptr) != 0 || ::setgid(as.gid) != 0 || ::setuid(as.uid) != 0))
+            ::_exit(126);
+    });
+    // Only the variable dmtune sets: the job text has no other '$' (screenFioJobText).
+    QProcessEnvironment environment;
     environment.insert(QStringLiteral("DMTUNE_DEVICE"), devicePath);
     process.setProcessEnvironment(environment);
-    process.start(fio, QStringList { QStringLiteral("--showcmd") } + args);
-    const QString shown = as.drop ? QStringLiteral("fio --showcmd (as the file's owner, uid %1)").arg(as.uid)
-                                  : QStringLiteral("fio --showcmd");
+    process.start(fio, QStringList { QStringLiteral("--showcmd") } + args + QStringList { QStringLiteral("-") });
+    const QString shown = as.drop ? QStringLiteral("fio --showcmd (as nobody)") : QStringLiteral("fio --showcmd");
     if (!process.waitForStarted(ShowcmdTimeoutMs))
         return Result<QStringList>::failure(QStringLiteral("%1: %2").arg(shown, process.errorString()));
+    process.write(jobText);
+    process.closeWriteChannel();
     if (!process.waitForFinished(ShowcmdTimeoutMs)) {
         process.kill();
         process.waitForFinished(1000);
@@ -442,7 +563,7 @@ Result<QStringList> showcmd(const QString &fio, const QStringList &args, const Q
     }
     const QString err = QString::fromLocal8Bit(process.readAllStandardError()).trimmed();
     const QString out = QString::fromLocal8Bit(process.readAllStandardOutput());
-    // fio only warns about some errors (an include it cannot open): any message means "not what you wrote".
+    // fio only warns about some errors: any message means "not what you wrote".
     if (!err.isEmpty())
         return Result<QStringList>::failure(QStringLiteral("%1: %2").arg(shown, err.section(u'\n', 0, 0)));
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
@@ -453,28 +574,113 @@ Result<QStringList> showcmd(const QString &fio, const QStringList &args, const Q
 
 } // namespace
 
+Result<QString> inlineFioJobFile(const QString &path, const FioJobSource &source)
+{
+    const auto content = source.read(path);
+    if (!content)
+        return Result<QString>::failure(content.errorMessage());
+    QStringList lines;
+    qint64 total = content->size();
+    if (const Status inlined = inlineInto(&lines, path, content.value(), 0, source, &total); !inlined)
+        return Result<QString>::failure(inlined.errorMessage);
+    return lines.join(u'\n') + u'\n';
+}
+
+FioJobSource fioJobFilesOnDisk()
+{
+    FioJobSource source;
+    source.exists = [](const QString &path) { return ::access(QFile::encodeName(path).constData(), F_OK) == 0; };
+    source.read = [](const QString &path) { return readInputFile(path, TextInputCap, QStringLiteral("a job file")); };
+    return source;
+}
+
+Status screenFioJobText(const QString &text)
+{
+    static const QRegularExpression control(QStringLiteral("[\\x00-\\x08\\x0a-\\x1f\\x7f]"));
+    const QStringList lines = text.split(u'\n', Qt::SkipEmptyParts);
+    struct Line {
+        QString name, value, line;
+        bool hasValue = false;
+    };
+    QList<Line> options;
+    for (const QString &line : lines) {
+        if (const auto bad = control.match(line); bad.hasMatch())
+            return Status::failure(QStringLiteral("a control character (0x%1) in the job: refused, it would reach "
+                                                  "the terminal as it is")
+                                       .arg(bad.captured().at(0).unicode(), 2, 16, QChar(u'0')));
+        if (line.startsWith(u'['))
+            continue;
+        const qsizetype equals = line.indexOf(u'=');
+        Line o;
+        o.name = line.left(equals < 0 ? line.size() : equals);
+        while (!o.name.isEmpty() && (isCSpace(o.name.back()) || isCControl(o.name.back())))
+            o.name.chop(1); // fio's get_option(): the name without the blanks before '='
+        o.hasValue = equals >= 0;
+        o.value = o.hasValue ? line.mid(equals + 1) : QString();
+        o.line = line;
+        options << o;
+    }
+    // The engine first: fio loads it while it parses, and its own options would otherwise be what is named.
+    for (const Line &o : std::as_const(options)) {
+        if (canonicalOption(o.name) == QLatin1String("ioengine") && !allowedEngines().contains(o.value))
+            return Status::failure(
+                QStringLiteral("ioengine=%1 is refused: %2").arg(o.value.left(120), engineRefusal(o.value.trimmed())));
+    }
+    for (const Line &o : std::as_const(options)) {
+        const QString name = canonicalOption(o.name);
+        if (name == QLatin1String("name"))
+            continue;
+        if (!allowedOptions().contains(name))
+            return Status::failure(QStringLiteral("%1 is refused: %2").arg(o.name.left(60), refusalReason(name)));
+        if (const QString why = valueRefusal(allowedOptions().value(name), name, o.value); !why.isEmpty())
+            return Status::failure(why);
+    }
+    // fio expands ${VAR} from its environment, and $pagesize, $ncpus, $mb_memory and $(...) itself, in each
+    // option's name and value as it parses it: only the device is dmtune's to give.
+    for (const Line &o : std::as_const(options)) {
+        if (QString(o.line).remove(deviceVariable).contains(u'$'))
+            return Status::failure(QStringLiteral("%1: '$' is refused (only %2 is expanded: fio would take the "
+                                                  "rest from its environment or its keywords)")
+                                       .arg(o.name.left(60), deviceVariable));
+    }
+    return Status::success();
+}
+
 Result<FioJobPlan> checkFioJobFile(const QString &fioProgram, const QString &jobFile, const QString &devicePath)
 {
-    const QFileInfo info(jobFile);
-    if (!info.exists())
-        return Result<FioJobPlan>::failure(QStringLiteral("job file not found"));
-    if (!info.isFile())
-        return Result<FioJobPlan>::failure(QStringLiteral("not a regular file"));
-    const QString file = fioJobFileArgument(jobFile);
-    RunAs as;
+    FioJobSource source = fioJobFilesOnDisk();
+    // A job file of another user: its includes must be ones that user could read (fio ran as the file's owner
+    // before; dmtune reads them itself now, as root).
     struct stat st { };
-    if (::stat(QFile::encodeName(jobFile).constData(), &st) != 0)
-        return Result<FioJobPlan>::failure(QStringLiteral("cannot stat the job file"));
-    as.drop = ::geteuid() == 0 && st.st_uid != 0;
-    as.uid = st.st_uid;
-    as.gid = st.st_gid;
-    const auto words = showcmd(fioProgram, { file }, devicePath, as);
+    if (::stat(QFile::encodeName(jobFile).constData(), &st) == 0 && ::geteuid() == 0 && st.st_uid != 0) {
+        const uid_t owner = st.st_uid;
+        const FioJobSource disk = source;
+        source.read = [owner, disk, jobFile](const QString &path) {
+            struct stat include { };
+            if (path != jobFile
+                && (::stat(QFile::encodeName(path).constData(), &include) != 0
+                    || !((include.st_uid == owner && (include.st_mode & S_IRUSR)) || (include.st_mode & S_IROTH))))
+                return Result<QByteArray>::failure(
+                    QStringLiteral("%1: not readable by the job file's owner (uid %2)").arg(path).arg(owner));
+            return disk.read(path);
+        };
+    }
+    const auto text = inlineFioJobFile(fioJobFileArgument(jobFile), source);
+    if (!text)
+        return Result<FioJobPlan>::failure(text.errorMessage());
+    if (const Status screened = screenFioJobText(text.value()); !screened)
+        return Result<FioJobPlan>::failure(screened.errorMessage);
+    const auto as = unprivilegedUser();
+    if (!as)
+        return Result<FioJobPlan>::failure(as.errorMessage());
+    const QByteArray jobText = text->toUtf8();
+    const auto words = showcmd(fioProgram, {}, jobText, devicePath, as.value());
     if (!words)
         return Result<FioJobPlan>::failure(words.errorMessage());
     // --showcmd prints a [global] section where it ends, without a --name: one after a job would read as that
     // job's options. With no job selected, only the globals are printed; they must be the options before the
     // first job, else some [global] comes after a job.
-    const auto globals = showcmd(fioProgram, { globalsOnly, file }, devicePath, as);
+    const auto globals = showcmd(fioProgram, { globalsOnly }, jobText, devicePath, as.value());
     if (!globals)
         return Result<FioJobPlan>::failure(globals.errorMessage());
     qsizetype firstJob = 0;

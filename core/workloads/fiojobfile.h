@@ -9,9 +9,11 @@
 // Only an allow-list of options passes; see docs/workloads.md for what the check cannot know.
 #include "util/result.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace dmtune {
@@ -62,8 +64,32 @@ QStringList fioValuelessOptions();
 // A job file path as fio's argument: never taken for an option ("-x.fio" -> "./-x.fio", "-" -> "./-").
 QString fioJobFileArgument(const QString &path);
 
-// Runs `fio --showcmd` on jobFile with DMTUNE_DEVICE=devicePath (and once more with no job section selected,
-// to find [global] sections after a job, whose scope --showcmd cannot show) and plans what it printed.
+// Where a job file and its includes come from (tests give them from memory).
+struct FioJobSource {
+    std::function<bool(const QString &path)> exists; // fio's access(path, F_OK): relative to the working directory
+    std::function<Result<QByteArray>(const QString &path)> read;
+};
+// The files themselves: read with readInputFile() (a regular file, at most TextInputCap).
+FioJobSource fioJobFilesOnDisk();
+
+// The job file at `path` as fio reads it (fio 3.33's init.c and parse.c), its includes inlined: one line per
+// section header and option, without blanks around it, comments (from the first ';' or '#' on) or empty lines.
+// An include is any line starting with "include", its name from the 9th character on, tried as it is (relative
+// to the working directory), else relative to the including file's directory, as fio does. Refused in one line
+// naming the file and line: an include fio would refuse or could not open, a section in an included file, '$'
+// in an include's name, NUL bytes, a line fio would read in pieces, more than 16 levels or TextInputCap in all.
+Result<QString> inlineFioJobFile(const QString &path, const FioJobSource &source);
+
+// The decision from the inlined text alone, before fio ever sees it: an engine outside the allow-list in any
+// spelling ("external:/x.so", "/x.so", " libaio", quoted), any option off the allow-list, a value naming a file,
+// '$' other than ${DMTUNE_DEVICE} and control characters are refused, the option named.
+Status screenFioJobText(const QString &text);
+
+// Checks jobFile: inlineFioJobFile() and screenFioJobText(), then `fio --showcmd -` fed the inlined text on its
+// standard input, with DMTUNE_DEVICE=devicePath its only environment, as nobody (when root) in a new empty 0700
+// directory (and once more with no job section selected, to find [global] sections after a job, whose scope
+// --showcmd cannot show); plans what it printed. A job file of another user may include only files that user
+// can read (its own, or readable by all).
 // Refuses whatever fio warned about (a broken include only warns). Blocks for fio's run (milliseconds, at most
 // 10 s per run) in QProcess::waitForFinished, which blocks this thread without running an event loop (no nested
 // loop, nothing else is dispatched meanwhile). Contract: the GUI calls it only inside a job (a JobTracker's work,

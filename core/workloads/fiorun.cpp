@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -159,6 +160,14 @@ void FioRun::launch()
     // signal comes when the thread that forked dies: QProcess forks on this (the owner's) thread. If the
     // parent died before prctl(), the child has another parent by now and must not run fio at all.
     const pid_t parent = ::getpid();
+    // fio writes some files by a relative name (a verify job's state, "local-JOB-0-verify.state", on every end
+    // and on SIGINT): in the caller's directory, a link planted there would turn that into root writing
+    // wherever it points. fio runs in a directory of its own, made new (0700, mkdtemp) for this run, and keeps
+    // its state files there (--aux-path); it is removed with the run.
+    m_workDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/dmtune-fio-XXXXXX"));
+    if (!m_workDir->isValid())
+        return fail(QStringLiteral("cannot make fio's working directory: %1").arg(m_workDir->errorString()));
+    m_process->setWorkingDirectory(m_workDir->path());
     m_process->setChildProcessModifier([parent] {
         ::setpgid(0, 0);
         ::signal(SIGPIPE, SIG_IGN);
@@ -181,7 +190,7 @@ void FioRun::launch()
         m_outcome.startedAt = nowSeconds();
         Q_EMIT started(m_outcome.startedAt, m_argv);
     });
-    m_process->start(m_program, m_args);
+    m_process->start(m_program, QStringList { QStringLiteral("--aux-path=") + m_workDir->path() } + m_args);
 }
 
 void FioRun::onReadyRead()
@@ -223,6 +232,7 @@ void FioRun::onFinished(int exitCode, QProcess::ExitStatus status)
     takeChunk(m_stream.append(m_process->readAllStandardOutput()));
     takeChunk(m_stream.finish());
     m_phase = Phase::Idle;
+    m_workDir.reset();
     m_outcome.exitCode = exitCode;
     m_outcome.stopped = m_stopRequested;
     m_outcome.killed = m_killed;
@@ -279,6 +289,7 @@ void FioRun::fail(const QString &message)
         return;
     m_phase = Phase::Idle;
     m_killTimer.stop();
+    m_workDir.reset();
     Q_EMIT failed(message);
 }
 

@@ -5,6 +5,8 @@
 // caller does not reach fio behind its back (fio passes SIGINT on to its job processes; SIGKILL goes to them
 // directly, as fio puts each in a session of its own); and it
 // dies with its parent (PR_SET_PDEATHSIG): a killed dmtune leaves no fio writing to a device it let go.
+// It runs in a private working directory made for the run, its state files kept there (--aux-path): nothing
+// fio writes by a relative name lands on a link in the caller's directory.
 #include "workloads/fiostream.h"
 
 #include <QObject>
@@ -12,7 +14,10 @@
 #include <QTimer>
 #include <QVersionNumber>
 
+#include <memory>
 #include <optional>
+
+class QTemporaryDir;
 
 namespace dmtune {
 
@@ -83,6 +88,7 @@ private:
     int m_graceMs = DefaultGraceMs;
     Phase m_phase = Phase::Idle;
     QProcess *m_process = nullptr; // the version check, then fio itself
+    std::unique_ptr<QTemporaryDir> m_workDir; // fio's working directory during a run (see launch())
     QTimer m_killTimer;
     QStringList m_args, m_environment, m_argv;
     QVersionNumber m_version;

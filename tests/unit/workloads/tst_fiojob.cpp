@@ -127,6 +127,10 @@ void TestFioJob::shellQuote_data()
                            << "'a b'";
     QTest::newRow("single quote") << "it's"
                                   << "'it'\\''s'";
+    QTest::newRow("ESC") << "--description=\x1b]0;owned\x07 it's \\"
+                         << "$'--description=\\x1b]0;owned\\x07 it\\'s \\\\'";
+    QTest::newRow("newline") << "a\nb"
+                             << "$'a\\x0ab'";
     QTest::newRow("dollar") << "${DMTUNE_DEVICE}"
                             << "'${DMTUNE_DEVICE}'";
     QTest::newRow("empty") << ""

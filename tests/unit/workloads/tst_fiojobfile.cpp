@@ -8,6 +8,7 @@
 #include "workloads/fiorun.h"
 
 #include <QDir>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -105,6 +106,10 @@ private Q_SLOTS:
     void editsAfterTheCheckChangeNothing();
     void jobFileNamedLikeAnOption();
     void anotherUsersJobFileIsParsedAsThatUser();
+    void inlineAsFioReads_data();
+    void inlineAsFioReads();
+    void screenBeforeFio_data();
+    void screenBeforeFio();
     void allowListNamesFioOptions();
     void valuelessOptionsTakeNoValueOnFiosCommandLine();
     void rwModes_data();
@@ -338,7 +343,11 @@ void TestFioJobFile::jobFilesThroughFio_data()
     QTest::newRow("randtrimwrite") << dev + "rw=randtrimwrite\n" << QString() << true;
     QTest::newRow("include with a tab") << dev + "include\twrite.inc\n" << QString() << true;
     QTest::newRow("include with =") << dev + "include=write.inc\n" << QString() << true;
-    QTest::newRow("${VAR}") << dev + "rw=${DMTUNE_TEST_RW}\n" << QString() << true;
+    // Only the device is expanded: fio would take any other ${VAR} from its environment.
+    QTest::newRow("${VAR}") << dev + "rw=${DMTUNE_TEST_RW}\n"
+                            << "rw: '$' is refused" << false;
+    QTest::newRow("$ncpus") << dev + "rw=read\nnumjobs=$ncpus\n"
+                            << "numjobs: '$' is refused" << false;
     QTest::newRow("read_iolog") << dev + "read_iolog=" + QFile::encodeName(m_dir.filePath(QStringLiteral("trace")))
             + "\n"
                                 << "read_iolog is refused" << false;
@@ -368,7 +377,7 @@ void TestFioJobFile::jobFilesThroughFio_data()
                                      << "filename_format is refused" << false;
     QTest::newRow("no filename") << QByteArray("[j]\nrw=read\n") << "no filename=" << false;
     QTest::newRow("broken include") << dev + "rw=read\ninclude missing.inc\n"
-                                    << "missing.inc' job file" << false;
+                                    << "line 4: include missing.inc: " << false;
     QTest::newRow("[global] after a job")
         << "[r]\nfilename=${DMTUNE_DEVICE}\n[global]\nrw=write\n" + dev << "a [global] section after a job" << false;
     // The seeds' jobs, each on the device instead of the seed's disk or directory.
@@ -490,10 +499,10 @@ void TestFioJobFile::checkedOptionsRunTheSameJob()
     QVERIFY(writeFile(target, QByteArray(1 << 20, '\0')));
     const QString path = m_dir.filePath(QStringLiteral("mixed.fio"));
     QVERIFY(writeFile(path,
-        "; globals first, two jobs, an include, comments and a variable\n"
+        "; globals first, two jobs, an include, comments and the device's variable\n"
         "[global]\nfilename=${DMTUNE_DEVICE}\nsize=1m\nruntime=1\nioengine=psync ; the default\n"
         "[reader]\nrw=randread\nbs=4k\ninclude read.inc\n"
-        "[writer]\nrw=${DMTUNE_TEST_RW}   # randwrite\nbs=64k\nnumjobs=2\n"));
+        "[writer]\nrw=randwrite   # randwrite\nbs=64k\nnumjobs=2\n"));
     const auto plan = checkFioJobFile(m_fio, path, target);
     QVERIFY2(plan, qPrintable(plan.errorMessage()));
     QVERIFY(plan->writes);
@@ -569,8 +578,8 @@ void TestFioJobFile::anotherUsersJobFileIsParsedAsThatUser()
         QSKIP("fio is not installed");
     if (::geteuid() != 0)
         QSKIP("needs root (chown)");
-    // fio loads an external engine while it parses: a job file of another user must not be parsed as root.
-    // Seen through what that user cannot read: an include only root may open.
+    // dmtune reads a job file's includes itself, as root: another user's job file may include only what that
+    // user could read. Seen through an include only root may open.
     QTemporaryDir open;
     QVERIFY(QFile::setPermissions(open.path(),
         QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
@@ -586,9 +595,137 @@ void TestFioJobFile::anotherUsersJobFileIsParsedAsThatUser()
     QCOMPARE(::chown(QFile::encodeName(path).constData(), 65534, 65534), 0); // nobody's now
     const auto asOwner = checkFioJobFile(m_fio, path, device);
     QVERIFY(!asOwner);
-    QVERIFY2(asOwner.errorMessage().contains(QLatin1String("as the file's owner, uid 65534")),
+    QVERIFY2(asOwner.errorMessage().contains(QLatin1String("root-only.inc: not readable by the job file's owner (uid "
+                                                           "65534)")),
         qPrintable(asOwner.errorMessage()));
-    QVERIFY2(asOwner.errorMessage().contains(QLatin1String("unable to open")), qPrintable(asOwner.errorMessage()));
+}
+
+void TestFioJobFile::inlineAsFioReads_data()
+{
+    QTest::addColumn<QByteArray>("text"); // jobs/main.fio; the other files are below
+    QTest::addColumn<QString>("inlined"); // empty: refused
+    QTest::addColumn<QString>("error"); // contained in the refusal
+    const QByteArray head = "[j]\n";
+    QTest::newRow("comments and blanks") << head + "  rw=read ; why\n\n# all\n\t;x\nbs=4k#k\n  time_based \t\n"
+                                         << "[j]\nrw=read\nbs=4k\ntime_based\n"
+                                         << QString();
+    QTest::newRow("include, blank") << head + "include a.inc\n"
+                                    << "[j]\nbs=8k\n"
+                                    << QString();
+    QTest::newRow("include, tab") << head + "include\ta.inc\n"
+                                  << "[j]\nbs=8k\n"
+                                  << QString();
+    QTest::newRow("include=") << head + "include=a.inc ; comment\n"
+                              << "[j]\nbs=8k\n"
+                              << QString();
+    // fio skips one character after "include", whatever it is: "includeXa.inc" is a.inc.
+    QTest::newRow("includeX") << head + "includeXa.inc\n"
+                              << "[j]\nbs=8k\n"
+                              << QString();
+    // Tried in the working directory first (cwd.inc exists there), else next to the including file.
+    QTest::newRow("working directory first") << head + "include cwd.inc\n"
+                                             << "[j]\nrw=write\n"
+                                             << QString();
+    QTest::newRow("nested, relative to the include") << head + "include sub/outer.inc\n"
+                                                     << "[j]\nrw=read\nbs=8k\n"
+                                                     << QString();
+    QTest::newRow("absolute") << head + "include /abs/a.inc\n"
+                              << "[j]\niodepth=2\n"
+                              << QString();
+    QTest::newRow("missing") << head + "include none.inc\n"
+                             << QString() << "jobs/main.fio line 2: include none.inc: jobs/none.inc: missing";
+    QTest::newRow("no name") << head + "include\n" << QString() << "include without a file name";
+    QTest::newRow("$ in the name") << head + "include ${HOME}/x\n" << QString() << "does not expand '$'";
+    QTest::newRow("section in an include") << head + "include section.inc\n"
+                                           << QString() << "jobs/section.inc line 2: a section in an included file";
+    QTest::newRow("includes itself") << head + "include loop.inc\n" << QString() << "more than 16 levels";
+    QTest::newRow("NUL") << head + QByteArray("rw=read\0ioengine=x\n", 20) << QString() << "line 2: a NUL byte";
+    QTest::newRow("long line") << head + "description=" + QByteArray(5000, 'x') + "\n"
+                               << QString() << "longer than 4000 characters";
+}
+
+void TestFioJobFile::inlineAsFioReads()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, inlined);
+    QFETCH(QString, error);
+    const QHash<QString, QByteArray> files = {
+        { QStringLiteral("jobs/main.fio"), text },
+        { QStringLiteral("jobs/a.inc"), "bs=8k\n" },
+        { QStringLiteral("cwd.inc"), "rw=write\n" },
+        { QStringLiteral("jobs/cwd.inc"), "rw=trim\n" },
+        { QStringLiteral("jobs/sub/outer.inc"), "rw=read\ninclude inner.inc\n" },
+        { QStringLiteral("jobs/sub/inner.inc"), "bs=8k\n" },
+        { QStringLiteral("/abs/a.inc"), "iodepth=2\n" },
+        { QStringLiteral("jobs/section.inc"), "bs=8k\n[other]\n" },
+        { QStringLiteral("jobs/loop.inc"), "include loop.inc\n" },
+    };
+    FioJobSource source;
+    source.exists = [&](const QString &path) { return files.contains(path); };
+    source.read = [&](const QString &path) {
+        return files.contains(path) ? Result<QByteArray>(files.value(path))
+                                    : Result<QByteArray>::failure(path + QStringLiteral(": missing"));
+    };
+    const auto result = inlineFioJobFile(QStringLiteral("jobs/main.fio"), source);
+    if (inlined.isEmpty()) {
+        QVERIFY(!result);
+        QVERIFY2(result.errorMessage().contains(error), qPrintable(result.errorMessage()));
+        QVERIFY(!result.errorMessage().contains(u'\n'));
+        return;
+    }
+    QVERIFY2(result, qPrintable(result.errorMessage()));
+    QCOMPARE(result.value(), inlined);
+}
+
+void TestFioJobFile::screenBeforeFio_data()
+{
+    QTest::addColumn<QString>("text"); // inlined (inlineFioJobFile's output)
+    QTest::addColumn<QString>("error"); // contained in the refusal; empty: allowed
+    const QString job = QStringLiteral("[j]\nfilename=${DMTUNE_DEVICE}\nrw=write\n");
+    QTest::newRow("plain") << job + QStringLiteral("ioengine=libaio\nbs=4k\ntime_based\n") << QString();
+    QTest::newRow("alias") << job + QStringLiteral("readwrite=read\nblocksize=4k\n") << QString();
+    QTest::newRow("external:") << job + QStringLiteral("ioengine=external:/x.so\n")
+                               << QStringLiteral("ioengine=external:/x.so is refused: it loads a library");
+    QTest::newRow("bare path") << job + QStringLiteral("ioengine=/x.so\n")
+                               << QStringLiteral("ioengine=/x.so is refused: it loads a library");
+    QTest::newRow("blanks") << job + QStringLiteral("ioengine \t= /x.so\n")
+                            << QStringLiteral("ioengine= /x.so is refused: it loads a library");
+    QTest::newRow("blank before libaio") << job + QStringLiteral("ioengine= libaio\n")
+                                         << QStringLiteral("ioengine= libaio is refused");
+    QTest::newRow("quoted") << job + QStringLiteral("ioengine=\"/x.so\"\n")
+                            << QStringLiteral("ioengine=\"/x.so\" is refused: it loads a library");
+    QTest::newRow("in [global], before a job's own") << QStringLiteral("[global]\nioengine=/x.so\n") + job
+            + QStringLiteral("ioengine=libaio\n") << QStringLiteral("ioengine=/x.so is refused");
+    QTest::newRow("engine named before its options") << job + QStringLiteral("program=/bin/sh\nioengine=exec\n")
+                                                     << QStringLiteral("ioengine=exec is refused: it runs a program");
+    QTest::newRow("upper case") << job + QStringLiteral("IOENGINE=/x.so\n") << QStringLiteral("IOENGINE is refused");
+    QTest::newRow("option off the list") << job + QStringLiteral("exec_prerun=/bin/sh\n")
+                                         << QStringLiteral("exec_prerun is refused: it runs a program");
+    QTest::newRow("pattern file") << job + QStringLiteral("verify_pattern='/etc/shadow'\n")
+                                  << QStringLiteral("verify_pattern='/etc/shadow' is refused: it reads a file");
+    QTest::newRow("mmap file") << job + QStringLiteral("mem=mmapshared:/x\n")
+                               << QStringLiteral("mem=mmapshared:/x is refused: it names a file");
+    QTest::newRow("${VAR}") << job + QStringLiteral("bs=${BS}\n") << QStringLiteral("bs: '$' is refused");
+    QTest::newRow("$ncpus") << job + QStringLiteral("numjobs=$ncpus\n") << QStringLiteral("numjobs: '$' is refused");
+    QTest::newRow("$(math)") << job + QStringLiteral("bs=$(2*4k)\n") << QStringLiteral("bs: '$' is refused");
+    QTest::newRow("name from ${VAR}") << job + QStringLiteral("io${X}engine=/x.so\n")
+                                      << QStringLiteral("io${X}engine is refused");
+    QTest::newRow("ESC in description") << job + QStringLiteral("description=\x1b]0;owned\x07\n")
+                                        << QStringLiteral("a control character (0x1b)");
+}
+
+void TestFioJobFile::screenBeforeFio()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, error);
+    const Status screened = screenFioJobText(text);
+    if (error.isEmpty()) {
+        QVERIFY2(screened, qPrintable(screened.errorMessage));
+        return;
+    }
+    QVERIFY(!screened);
+    QVERIFY2(screened.errorMessage.contains(error), qPrintable(screened.errorMessage));
+    QVERIFY(!screened.errorMessage.contains(u'\n'));
 }
 
 void TestFioJobFile::allowListNamesFioOptions()

@@ -6,6 +6,7 @@
 #include "util/systemprogram.h"
 #include "workloads/fiorun.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void refusesAnOldFio();
     void reportsAFailedRun();
     void reportsAMissingProgram();
+    void runsInAPrivateDirectory();
     void findsFioOnlyInSystemDirectoriesAsRoot();
 
 private:
@@ -132,6 +134,28 @@ void TestFioRun::reportsAFailedRun()
     QCOMPARE(failed.first().first().toString(),
         QStringLiteral("fio failed (exit code 1): fio: failed opening blockdev /dev/nope"));
     QVERIFY(finished.isEmpty());
+}
+
+void TestFioRun::runsInAPrivateDirectory()
+{
+    // Issue 36: what fio writes by a relative name (a verify job's state) must not land in the caller's
+    // directory, where a link may wait: fio runs in a new 0700 directory, its state files kept there.
+    FioRun run;
+    run.setProgram(script(QStringLiteral("[ \"$1\" = --version ] && { echo fio-3.33; exit 0; }\n"
+                                         "echo \"$(pwd -P) $(stat -c %a .) $1\" >&2\nexit 1\n")));
+    QSignalSpy failed(&run, &FioRun::failed);
+    QVERIFY(run.start({ QStringLiteral("--name=x") }));
+    QVERIFY(failed.wait(5000));
+    const QString said = failed.first().first().toString().section(QStringLiteral("): "), 1);
+    const QStringList words = said.split(u' ');
+    QCOMPARE(words.size(), 3);
+    const QString directory = words.at(0);
+    QVERIFY2(directory != QDir::current().canonicalPath(), qPrintable(said));
+    QVERIFY2(directory.startsWith(QDir(QDir::tempPath()).canonicalPath() + QStringLiteral("/dmtune-fio-")),
+        qPrintable(said));
+    QCOMPARE(words.at(1), QStringLiteral("700"));
+    QCOMPARE(words.at(2), QStringLiteral("--aux-path=") + QDir(QDir::tempPath()).filePath(directory.section(u'/', -1)));
+    QVERIFY(!QFileInfo::exists(directory)); // removed with the run
 }
 
 void TestFioRun::reportsAMissingProgram()
