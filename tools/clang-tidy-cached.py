@@ -2,9 +2,10 @@
 """clang-tidy over the files of a compile_commands.json that match a regex, skipping the files it already passed.
 
 A pass is remembered under a key that covers everything clang-tidy's verdict depends on: clang-tidy's version,
-the .clang-tidy file, the file's compile command, and the file's preprocessed text with its comments (-E -C: every
-header it includes, NOLINT comments and line numbers too). The checkout's path is replaced by a placeholder
-before hashing, so a clean clone in another folder hits what this one passed. Only passes are kept: a file
+the .clang-tidy file, the file's compile command, and the bytes of the file and of every header it includes (the
+list Ninja recorded when it compiled the object: `ninja -t deps`, so NOLINT comments and line numbers count too;
+where Ninja has no valid list, the file's preprocessed text with comments, -E -C, stands in). The checkout's path
+is replaced by a placeholder before hashing, so a clean clone in another folder hits what this one passed. Only passes are kept: a file
 with findings is checked again next time and its findings printed. The cache is a folder of empty files
 (${XDG_CACHE_HOME:-~/.cache}/dmtune/clang-tidy); entries unused for 30 days are removed. DMTUNE_TIDY_CACHE=0
 checks every file again (and still remembers the passes).
@@ -19,6 +20,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 
 TIDY = "clang-tidy-14"
@@ -49,18 +51,71 @@ def preprocess_command(entry):
     return out + ["-E", "-C"]
 
 
-def key_of(entry, source_dir, common):
+def ninja_deps(build):
+    """{object path relative to the build dir: [dependency paths as Ninja wrote them]}, valid entries only."""
+    proc = subprocess.run(["ninja", "-C", build, "-t", "deps"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          check=False)
+    deps, current = {}, None
+    for line in proc.stdout.decode(errors="surrogateescape").splitlines():
+        if not line.startswith(" "):
+            m = re.match(r"^(.*): #deps \d+, deps mtime \d+ \((\w+)\)$", line)
+            current = None
+            if m and m.group(2) == "VALID":
+                current = deps.setdefault(m.group(1), [])
+        elif current is not None and line.strip():
+            current.append(line.strip())
+    return deps
+
+
+def object_of(entry):
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    for i, a in enumerate(args):
+        if a == "-o" and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("-o") and len(a) > 2:
+            return a[2:]
+    return None
+
+
+_content_digests = {}
+_digest_lock = threading.Lock()
+
+
+def content_digest(path):
+    """SHA-256 of a file's bytes, once per file for the whole run (Qt's headers are shared by every file)."""
+    with _digest_lock:
+        known = _content_digests.get(path)
+    if known is None:
+        try:
+            with open(path, "rb") as f:
+                known = hashlib.sha256(f.read()).digest()
+        except OSError:
+            known = b"missing"
+        with _digest_lock:
+            _content_digests[path] = known
+    return known
+
+
+def key_of(entry, source_dir, common, deps):
     """The hex key of one file, or None when it cannot be preprocessed (then tidy runs and reports it)."""
-    proc = subprocess.run(preprocess_command(entry), cwd=entry["directory"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, check=False)
-    if proc.returncode != 0:
-        return None
     placeholder = b"@SOURCE_DIR@"
     h = hashlib.sha256(common)
     h.update(entry.get("command", " ".join(entry.get("arguments", []))).encode().replace(source_dir, placeholder))
     h.update(b"\0")
     h.update(entry["file"].encode().replace(source_dir, placeholder))
     h.update(b"\0")
+    listed = deps.get(object_of(entry) or "")
+    if listed:
+        h.update(b"deps\0")
+        for dep in listed:
+            h.update(dep.encode().replace(source_dir, placeholder) + b"\0")
+            h.update(content_digest(os.path.join(entry["directory"], dep)))
+        return h.hexdigest()
+    proc = subprocess.run(preprocess_command(entry), cwd=entry["directory"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, check=False)
+    if proc.returncode != 0:
+        return None
+    h.update(b"preprocessed\0")
     h.update(proc.stdout.replace(source_dir, placeholder))
     return h.hexdigest()
 
@@ -78,10 +133,11 @@ def main():
         config = f.read()
     common = hashlib.sha256(version + b"\0" + config + b"\0" + open(__file__, "rb").read()).digest()
     cache = cache_dir()
+    deps = ninja_deps(build)
     use_cache = os.environ.get("DMTUNE_TIDY_CACHE", "1") != "0"  # 0: check every file, still remember passes
 
     def check(entry):
-        key = key_of(entry, source_dir, common)
+        key = key_of(entry, source_dir, common, deps)
         marker = os.path.join(cache, key) if key else None
         if marker and use_cache and os.path.exists(marker):
             os.utime(marker)  # still in use: kept by the pruning below
