@@ -1,6 +1,8 @@
 #include "cli.h"
 
+#include "discovery/discovery.h"
 #include "discovery/sysfscapture.h"
+#include "params/deviceresolver.h"
 #include "util/printable.h"
 
 namespace dmtune::cli {
@@ -98,6 +100,70 @@ QString counted(qsizetype n, const QString &singular, const QString &plural)
 {
     const QString word = n == 1 ? singular : plural.isEmpty() ? singular + u's' : plural;
     return QStringLiteral("%1 %2").arg(n).arg(word);
+}
+
+Result<ConsentGiven> consentFromCommandLine(
+    const QCommandLineParser &parser, const SysfsRoot &sysfs, const ConsentWays &ways)
+{
+    using R = Result<ConsentGiven>;
+    ConsentGiven given;
+    given.force = !ways.forceOption.isEmpty() && parser.isSet(ways.forceOption.mid(2));
+    if (ways.dataOption.isEmpty() || !parser.isSet(ways.dataOption.mid(2)))
+        return given;
+    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    for (const QString &text : parser.values(ways.dataOption.mid(2))) {
+        auto target = parseNamedTarget(text);
+        if (!target)
+            return R::failure(QStringLiteral("%1 %2").arg(ways.dataOption, target.errorMessage()));
+        if (target->host.isEmpty()) { // a name for this machine: every name of the device it resolves to
+            const auto device = resolveDeviceSpec(sysfs, snapshot, target->names.first());
+            if (!device)
+                return R::failure(QStringLiteral("%1 %2 does not name a device: %3")
+                                      .arg(ways.dataOption, text, device.errorMessage()));
+            QStringList &names = target.value().names;
+            names = QStringList { device.value() };
+            const QString dmName = sysfs.readOr(QStringLiteral("class/block/%1/dm/name").arg(device.value())).trimmed();
+            if (!dmName.isEmpty())
+                names.append(dmName);
+        }
+        given.destroyDataOn.append(target.value());
+    }
+    return given;
+}
+
+void addDestroyDataOption(QCommandLineParser &parser, const QString &what)
+{
+    parser.addOption({ QStringLiteral("destroy-data-on"),
+        QStringLiteral("Answer a data risk by naming its device or map (may repeat): %1. The only answer to a data "
+                       "risk; --force is not one.")
+            .arg(what),
+        QStringLiteral("DEV") });
+}
+
+void addForceOption(QCommandLineParser &parser, const QString &what)
+{
+    parser.addOption({ QStringLiteral("force"),
+        QStringLiteral("Answer the availability risks (I/O errors or hangs, nothing lost on a device): %1. Never "
+                       "answers a data risk.")
+            .arg(what) });
+}
+
+QString consentHelp(const ConsentWays &ways)
+{
+    QStringList takes;
+    if (!ways.dataOption.isEmpty())
+        takes << QStringLiteral("a data risk (what a device holds destroyed or corrupted) only by %1 naming that "
+                                "device or map")
+                     .arg(ways.dataOption);
+    else
+        takes << QStringLiteral("no data risk (one is refused)");
+    if (!ways.forceOption.isEmpty())
+        takes << QStringLiteral("an availability risk (I/O errors or hangs) by %1").arg(ways.forceOption);
+    else
+        takes << QStringLiteral("no availability risk (one is refused)");
+    return QStringLiteral("Answers: %1; --force never answers a data risk, and a device in use is refused whatever "
+                          "is given. --dry-run exits as the run would: 1 when a risk is left unanswered.")
+        .arg(takes.join(QStringLiteral("; ")));
 }
 
 } // namespace dmtune::cli

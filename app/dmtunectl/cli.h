@@ -1,5 +1,6 @@
 #pragma once
 // Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
+#include "ops/consent.h"
 #include "ops/operationregistry.h"
 #include "sysfs/sysfsroot.h"
 #include "util/atomicfile.h"
@@ -73,6 +74,17 @@ int runPreset(const QStringList &args, Streams io);
 int runAgent(const QStringList &args, Streams io); // cmd_agent.cpp
 // --host [user@]host[:port] [ssh options] COMMAND ...: args from --host on (remote.cpp).
 int runRemote(const QStringList &args, Streams io);
+
+// Consent (core/ops/consent.h): what the command line answers. --destroy-data-on (each one, may repeat) is
+// resolved to every name its device goes by (sdb, dm-3, mpatha); --force when `ways` has it. An error line when a
+// name is no device here (bad usage).
+Result<ConsentGiven> consentFromCommandLine(
+    const QCommandLineParser &parser, const SysfsRoot &sysfs, const ConsentWays &ways);
+// The option texts every command that can put data at risk shares, so that each --help says which answers it takes.
+void addDestroyDataOption(QCommandLineParser &parser, const QString &what);
+void addForceOption(QCommandLineParser &parser, const QString &what);
+// One paragraph for a command's description: which risks its answers accept, and that --force answers no data risk.
+QString consentHelp(const ConsentWays &ways);
 
 // Multipath operations (cmd_path.cpp, also used by group and map): --force, --no-multipathd, --dry-run.
 void addOperationOptions(QCommandLineParser &parser);

@@ -9,11 +9,13 @@ namespace dmtune::cli {
 int runGroup(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Switch to, enable or disable a path group of a multipath map (groups count from 1, as in "
-        "'dmtunectl map show'). switch goes through multipathd when it runs and manages the map; multipathd "
-        "has no enable/disable command, so those are always device-mapper messages. Disabling the active "
-        "group needs --force."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "Switch to, enable or disable a path group of a multipath map (groups count from 1, as in "
+            "'dmtunectl map show'). switch goes through multipathd when it runs and manages the map; multipathd "
+            "has no enable/disable command, so those are always device-mapper messages. Disabling the active "
+            "group needs --force.\n")
+        + consentHelp({ QString(), QStringLiteral("--force"), QString() }));
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("switch, enable or disable"));
     parser.addPositionalArgument(QStringLiteral("MAP"), QStringLiteral("The map's name (mpatha)."));
     parser.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The group number, from 1."));

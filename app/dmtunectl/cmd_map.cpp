@@ -287,6 +287,13 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
     if (!plan)
         return fail(io, plan.errorMessage());
     const QStringList diff = plan->preview.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    // The consent model (ops/consent.h): a path of another LUN is a data risk, answered only by --destroy-data-on
+    // naming the map; the I/O errors a reload can cause are answered by --force.
+    const ConsentWays ways;
+    const auto given = consentFromCommandLine(parser, sysfs, ways);
+    if (!given)
+        return usageError(io, QStringLiteral("map reload: ") + given.errorMessage());
+    const auto consent = consentFor(plan.value(), given.value(), ways);
     if (parser.isSet(QStringLiteral("dry-run"))) {
         io.out << reloadTargetLineOf(plan.value()) << '\n';
         if (diff.isEmpty())
@@ -294,22 +301,25 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
         for (const QString &line : diff)
             io.out << "# " << line << '\n';
         for (const OperationRisk &risk : plan->risks)
-            io.out << "# risk: " << risk.text << '\n';
+            io.out << "# risk: " << risk.text << " (" << howToAnswer(risk, ways) << ")\n";
         for (const QString &refusal : plan->refusals) // a captured tree: the preview only
             io.out << "# refused here: " << refusal << '\n';
         io.out.flush();
         if (!plan->refusals.isEmpty())
             return ExitOk;
-        OperationAnswers answers = acceptAll(plan.value());
+        // Checked on the state now whatever the answers; then it exits as the run would.
+        OperationAnswers answers = consent ? consent.value() : acceptAll(plan.value());
         answers.dryRun = true;
         const OperationResult checked = runOperation(env, plan.value(), answers);
-        return checked.ok ? ExitOk : fail(io, checked.error);
+        if (!checked.ok)
+            return fail(io, checked.error);
+        return consent ? ExitOk : fail(io, QStringLiteral("%1: reload %2").arg(map, consent.errorMessage()));
     }
     if (!plan->refusals.isEmpty())
         return fail(io, plan->refusals.first());
-    if (plan->needsAnswers() && !parser.isSet(QStringLiteral("force")))
-        return fail(io, QStringLiteral("%1: reload refused without --force: %2").arg(map, riskTexts(plan.value())));
-    const OperationResult result = runOperation(env, plan.value(), acceptAll(plan.value()));
+    if (!consent)
+        return fail(io, QStringLiteral("%1: reload %2").arg(map, consent.errorMessage()));
+    const OperationResult result = runOperation(env, plan.value(), consent.value());
     for (const QString &warning : result.warnings)
         io.err << "dmtunectl: warning: " << warning << '\n';
     io.err.flush();
@@ -327,17 +337,20 @@ int runReload(const QCommandLineParser &parser, const QString &map, Streams io)
 int runMap(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "A multipath map.\n"
-        "  map show MAP [--json]      table, status, groups and paths; multipathd's view where it differs\n"
-        "  map reload MAP (--table LINE | --selector NAME --group DEV,DEV [--group ...] [--feature F ...])\n"
-        "             [--dry-run] [--force]   load, resume (noflush, no lockfs); the old table stays on failure.\n"
-        "             Without --feature the current features are kept ('--feature none' drops them); the\n"
-        "             hardware handler is kept. --dry-run prints the table line and what changes.\n"
-        "--dry-run (every action that changes the map) checks it on the state now and changes nothing.\n"
-        "  map queueing MAP on|off    queue_if_no_path (multipathd: restorequeueing/disablequeueing)\n"
-        "DEV: sdX, /dev/..., or MAJ:MIN. Operations that can cause I/O errors need --force, and so does a\n"
-        "reload that adds a path not reporting the map's LUN (WWID)."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "A multipath map.\n"
+            "  map show MAP [--json]      table, status, groups and paths; multipathd's view where it differs\n"
+            "  map reload MAP (--table LINE | --selector NAME --group DEV,DEV [--group ...] [--feature F ...])\n"
+            "             [--dry-run] [--force] [--destroy-data-on MAP]\n"
+            "             load, resume (noflush, no lockfs); the old table stays on failure.\n"
+            "             Without --feature the current features are kept ('--feature none' drops them); the\n"
+            "             hardware handler is kept. --dry-run prints the table line and what changes.\n"
+            "--dry-run (every action that changes the map) checks it on the state now and changes nothing.\n"
+            "  map queueing MAP on|off    queue_if_no_path (multipathd: restorequeueing/disablequeueing)\n"
+            "DEV: sdX, /dev/..., or MAJ:MIN. Operations that can cause I/O errors need --force; a reload that adds\n"
+            "a path not reporting the map's LUN (WWID) needs --destroy-data-on MAP (--force does not answer it).\n")
+        + consentHelp(ConsentWays()));
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("show, reload or queueing"));
     parser.addPositionalArgument(QStringLiteral("MAP"), QStringLiteral("The map's name (mpatha)."));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("show: print JSON.") });
@@ -350,6 +363,7 @@ int runMap(const QStringList &args, Streams io)
     parser.addOption({ QStringLiteral("feature"),
         QStringLiteral("reload: a feature (repeatable), e.g. queue_if_no_path."), QStringLiteral("F") });
     addOperationOptions(parser);
+    addDestroyDataOption(parser, QStringLiteral("reload: the map, when the new table adds a path of another LUN"));
     addCommonOptions(parser);
     int code = ExitOk;
     if (!parseOrUsage(parser, args, io, &code))

@@ -14,7 +14,7 @@ namespace dmtune::cli {
 
 void addOperationOptions(QCommandLineParser &parser)
 {
-    parser.addOption({ QStringLiteral("force"), QStringLiteral("Run an operation that can cause I/O errors.") });
+    addForceOption(parser, QStringLiteral("an operation that can cause I/O errors or hangs"));
     parser.addOption(
         { QStringLiteral("no-multipathd"), QStringLiteral("Send device-mapper messages even when multipathd runs.") });
     parser.addOption({ QStringLiteral("dry-run"),
@@ -48,7 +48,7 @@ Result<MultipathCliOperation> planMultipathCli(
 
 OperationResult runMultipathCli(const MultipathCliOperation &op, bool dryRun)
 {
-    // The caller checked --force against the risks (or there are none); a dry run accepts them to see the rest.
+    // The caller's consentFor() answered every risk (or there are none); a dry run accepts them to see the rest.
     OperationAnswers answers = acceptAll(op.plan);
     answers.dryRun = dryRun;
     return runOperation(op.env, op.plan, answers);
@@ -112,10 +112,14 @@ int runMultipathMessageCli(
         }
     } else if (!plan.refusals.isEmpty()) {
         return fail(io, plan.refusals.first());
-    } else if (plan.needsAnswers() && !parser.isSet(QStringLiteral("force"))) {
-        return fail(io,
-            QStringLiteral("%1: %2 refused without --force: %3").arg(map, multipathOperationOf(plan), riskTexts(plan)));
     }
+    // The consent model (ops/consent.h): these operations risk availability only (I/O errors or hangs): --force.
+    const ConsentWays ways { QString(), QStringLiteral("--force"), QString() };
+    ConsentGiven given;
+    given.force = parser.isSet(QStringLiteral("force"));
+    const auto consent = consentFor(plan, given, ways);
+    if (!dryRun && !consent)
+        return fail(io, QStringLiteral("%1: %2 %3").arg(map, multipathOperationOf(plan), consent.errorMessage()));
     const OperationResult result = runMultipathCli(op.value(), dryRun);
     if (!dryRun) {
         for (const QString &warning : result.warnings)
@@ -126,6 +130,9 @@ int runMultipathMessageCli(
         return fail(io, result.error);
     if (dryRun) {
         io.out << QStringLiteral("%1: would %2\n").arg(map, multipathOperationOf(plan));
+        io.out.flush();
+        if (!consent) // as the run would decide
+            return fail(io, QStringLiteral("%1: %2 %3").arg(map, multipathOperationOf(plan), consent.errorMessage()));
     } else {
         const QJsonObject &d = result.details;
         io.out << QStringLiteral("%1: %2 done via %3 (%4)\n")
@@ -139,11 +146,13 @@ int runMultipathMessageCli(
 int runPath(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Fail or reinstate a path of a multipath map. Through multipathd when it runs and manages the map "
-        "(its checker then leaves a failed path alone until it is reinstated), else as a device-mapper "
-        "message. Failing the last active path (or the last of a group while queue_if_no_path is off) "
-        "needs --force.\nDEV: sdX, /dev/..., or MAJ:MIN."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "Fail or reinstate a path of a multipath map. Through multipathd when it runs and manages the map "
+            "(its checker then leaves a failed path alone until it is reinstated), else as a device-mapper "
+            "message. Failing the last active path (or the last of a group while queue_if_no_path is off) "
+            "needs --force.\nDEV: sdX, /dev/..., or MAJ:MIN.\n")
+        + consentHelp({ QString(), QStringLiteral("--force"), QString() }));
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("fail or reinstate"));
     parser.addPositionalArgument(QStringLiteral("MAP"), QStringLiteral("The map's name (mpatha)."));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("The path device."));

@@ -35,7 +35,7 @@ struct Subcommand {
 constexpr Subcommand subcommands[] = {
     { "save", "FILE DEV... [--attr A,B,...] [--name NAME] [--replace]",
         "save the devices' tunables as a preset, matched by WWID / DM UUID" },
-    { "apply", "PRESET [DEV...] [--dry-run] [--force] [--json]",
+    { "apply", "PRESET [DEV...] [--dry-run] [--destroy-data-on DEV]... [--force] [--json]",
         "apply a preset as one transaction (map reloads first, rollback on any failure)" },
     { "verify", "PRESET [DEV...] [--json]", "report drift between a preset and the live system (exit 1: drift)" },
     { "diff", "A B", "compare two presets rule by rule (exit 1: they differ)" },
@@ -187,13 +187,12 @@ int runVerify(const QCommandLineParser &parser, const QJsonObject &request, Stre
 
 } // namespace
 
-// Plan (core: preset.apply), print the preview, refuse what --force does not cover, run, print the result.
+// Plan (core: preset.apply), print the preview, refuse what the consent leaves unanswered, run, print the result.
 int runPresetApply(
     const OperationEnvironment &env, const QJsonObject &request, const PresetApplyOptions &options, Streams io)
 {
     const bool dryRun = options.dryRun;
     const bool json = options.json;
-    const bool force = options.force;
     const auto plan = planOperation(env, QStringLiteral("preset.apply"), request);
     if (!plan)
         return usageError(io, plan.errorMessage());
@@ -206,29 +205,14 @@ int runPresetApply(
     }
     if (!plan->refusals.isEmpty())
         return refuse(io, *plan);
-    // --force covers every risk of a preset (the data risks of its writes, the reloads' risks); without it the
-    // first one is refused in one line and nothing is written.
-    QList<OperationRisk> dataRisks, reloadRisks;
-    for (const OperationRisk &risk : plan->risks)
-        (risk.id.startsWith(QLatin1String(presetDataRiskPrefix)) ? dataRisks : reloadRisks).append(risk);
-    if (!dryRun && !force && !dataRisks.isEmpty()) {
-        const QString more = dataRisks.size() > 1
-            ? QStringLiteral(" (and %1 more writes like it)").arg(dataRisks.size() - 1)
-            : QString();
-        fail(io, QStringLiteral("preset apply: %1%2; refused without --force").arg(dataRisks.first().text, more));
-        return ExitUsage; // one line, exit 2: nothing was written
-    }
-    if (!dryRun && !force && !reloadRisks.isEmpty()) {
-        const QString map = reloadRisks.first().id.section(QLatin1Char(':'), 1, 1);
-        QStringList texts;
-        for (const OperationRisk &risk : std::as_const(reloadRisks)) {
-            if (risk.id.section(QLatin1Char(':'), 1, 1) == map)
-                texts.append(risk.text.mid(map.size() + 2)); // "mpatha: <risk>"
-        }
-        return fail(
-            io, QStringLiteral("%1: reload refused without --force: %2").arg(map, texts.join(QStringLiteral("; "))));
-    }
-    OperationAnswers answers = acceptAll(*plan);
+    // The consent model (ops/consent.h): a data risk (a write that puts data at risk, a reload that puts a path of
+    // another LUN into a map) only by --destroy-data-on naming its device or map, a reload's availability risk by
+    // --force. Unanswered: one line, exit 1, nothing written (a dry run previews first, then exits the same way).
+    const ConsentWays ways;
+    const auto consent = consentFor(*plan, options.consent, ways);
+    if (!dryRun && !consent)
+        return fail(io, QStringLiteral("preset apply: ") + consent.errorMessage());
+    OperationAnswers answers = consent ? consent.value() : acceptAll(*plan);
     answers.dryRun = dryRun;
     const OperationResult result = runOperation(env, *plan, answers);
     const QJsonObject details = result.details;
@@ -261,6 +245,8 @@ int runPresetApply(
     for (const QString &line : result.error.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         io.err << "dmtunectl: " << line << '\n';
     io.err.flush();
+    if (result.ok && dryRun && !consent)
+        return fail(io, QStringLiteral("preset apply: ") + consent.errorMessage());
     if (result.ok)
         return ExitOk;
     return details.value(QStringLiteral("rejected")).toBool() ? ExitUsage : ExitFailure;
@@ -278,9 +264,10 @@ int runApplyOrVerify(const QStringList &args, Streams io, bool verify)
         QStringLiteral("Only these devices (default: every device the preset matches)."), QStringLiteral("[DEV...]"));
     if (!verify) {
         parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Resolve, plan and preview; write nothing.") });
-        parser.addOption({ QStringLiteral("force"),
-            QStringLiteral("Reload multipath maps even when the reload risks I/O errors, and write values that put "
-                           "data at risk (queue/write_cache=write through).") });
+        addDestroyDataOption(parser,
+            QStringLiteral("a device on which a value puts data at risk (queue/write_cache=write through on a "
+                           "volatile cache), a map whose reload would add a path of another LUN"));
+        addForceOption(parser, QStringLiteral("a map reload that risks I/O errors"));
     }
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print JSON.") });
     int code = ExitOk;
@@ -288,7 +275,8 @@ int runApplyOrVerify(const QStringList &args, Streams io, bool verify)
         ? QStringLiteral("Report drift between a preset and the live system.\nexit status: 0 no drift, 1 drift, 2 bad "
                          "usage or bad preset.")
         : QStringLiteral("Apply a preset as one transaction (rollback on any failure).\nexit status: 0 applied, 1 "
-                         "failed and rolled back, 2 bad usage or bad preset.");
+                         "refused, or failed and rolled back, 2 bad usage or bad preset.\n")
+            + consentHelp(ConsentWays());
     if (!parseSub(parser, args, description, io, &code))
         return code;
     const QStringList pos = parser.positionalArguments();
@@ -304,10 +292,11 @@ int runApplyOrVerify(const QStringList &args, Streams io, bool verify)
         return code;
     std::shared_ptr<DeviceMapper> dm;
     const OperationEnvironment env = presetEnvironment(sysfsRootFrom(parser), &dm);
+    const auto given = consentFromCommandLine(parser, env.sysfs, ConsentWays());
+    if (!given)
+        return usageError(io, QStringLiteral("preset apply: ") + given.errorMessage());
     return runPresetApply(env, request,
-        { parser.isSet(QStringLiteral("dry-run")), parser.isSet(QStringLiteral("force")),
-            parser.isSet(QStringLiteral("json")) },
-        io);
+        { parser.isSet(QStringLiteral("dry-run")), parser.isSet(QStringLiteral("json")), given.value() }, io);
 }
 
 // "wwid=... kind=..." -> attribute -> value, for diff.

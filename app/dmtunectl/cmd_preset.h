@@ -11,13 +11,13 @@ namespace dmtune::cli {
 
 struct PresetApplyOptions {
     bool dryRun = false;
-    bool force = false; // accepts every risk of the plan
     bool json = false;
+    ConsentGiven consent; // --destroy-data-on, --force: answered by the consent model (ops/consent.h)
 };
 
 // Prints the plan's preview and notes, refuses (one line) a plan with refusals (exit 2; 1 for maps that cannot be
-// reloaded) or with a risk --force would cover (exit 2 for a data risk, 1 for a reload's), runs, prints the result
-// (exit 0 applied, 1 failed and rolled back, 2 rejected before any write).
+// reloaded) or with a risk the consent left unanswered (exit 1, also for --dry-run, with the line that says how to
+// answer it), runs, prints the result (exit 0 applied, 1 failed and rolled back, 2 rejected before any write).
 int runPresetApply(
     const OperationEnvironment &env, const QJsonObject &request, const PresetApplyOptions &options, Streams io);
 

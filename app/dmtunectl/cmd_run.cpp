@@ -87,14 +87,16 @@ QString deviceLine(const QString &device, const IostatMetrics &m)
 
 void addRunOptions(QCommandLineParser &parser)
 {
-    parser.setApplicationDescription(QStringLiteral(
-        "Runs fio on DEV: a built-in TEMPLATE (see --list) or a job file (--job, whose filename= should be "
-        "${DMTUNE_DEVICE}). A write workload on a device that holds data (partitions, any signature libblkid "
-        "recognises) needs --destroy-data-on naming the same device; the device is then held (O_EXCL) until "
-        "fio ends. "
-        "A device in use (mounted in any namespace, swap, held by dm, md, LIO, ZFS or an exclusive opener, a "
-        "partition of a held disk) is refused. SIGINT, SIGTERM or SIGHUP stops fio (it still prints its result, "
-        "the recording is closed). Exit status: 0 done, 1 refused or failed, 2 bad usage."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "Runs fio on DEV: a built-in TEMPLATE (see --list) or a job file (--job, whose filename= should be "
+            "${DMTUNE_DEVICE}). A write workload on a device that holds data (partitions, any signature libblkid "
+            "recognises) needs --destroy-data-on naming the same device; the device is then held (O_EXCL) until "
+            "fio ends. "
+            "A device in use (mounted in any namespace, swap, held by dm, md, LIO, ZFS or an exclusive opener, a "
+            "partition of a held disk) is refused. SIGINT, SIGTERM or SIGHUP stops fio (it still prints its result, "
+            "the recording is closed). Exit status: 0 done, 1 refused or failed, 2 bad usage.\n")
+        + consentHelp({ QStringLiteral("--destroy-data-on"), QString(), QString() }));
     parser.addPositionalArgument(
         QStringLiteral("TEMPLATE"), QStringLiteral("a template id"), QStringLiteral("[TEMPLATE]"));
     const auto value = [&](const char *name, const char *help, const char *valueName) {
@@ -107,8 +109,7 @@ void addRunOptions(QCommandLineParser &parser)
     parser.addOption({ QStringLiteral("replace"),
         QStringLiteral(
             "Replace the --record FILE if it exists (else an existing FILE is refused; a link always is).") });
-    value("destroy-data-on", "Confirm that a write workload may destroy what DEV holds (the same device as --device).",
-        "DEV");
+    addDestroyDataOption(parser, QStringLiteral("the --device, whose contents a write workload may destroy"));
     value("runtime", "Seconds (template default 30).", "S");
     value("rw", "read, write, randread, randwrite, rw, randrw, ...", "MODE");
     value("bs", "Block size (4k, 8k, 1m, ...).", "SIZE");
@@ -236,16 +237,19 @@ int runRun(const QStringList &args, Streams io)
     if (const int code = chooseJob(parser, io, &job); code >= 0)
         return code;
 
-    // --destroy-data-on names a device as --device does; it confirms only when it is the same one.
-    QString confirmation;
+    // --destroy-data-on names a device as --device does; a name that is not the --device is a mistake, said at once.
     if (parser.isSet(QStringLiteral("destroy-data-on"))) {
         const auto confirmed = resolveDeviceSpec(sysfs, snapshot, parser.value(QStringLiteral("destroy-data-on")));
         if (!confirmed || confirmed.value() != device.value())
             return usageError(io,
                 QStringLiteral("run: --destroy-data-on %1 does not name the --device (%2)")
                     .arg(parser.value(QStringLiteral("destroy-data-on")), device.value()));
-        confirmation = confirmed.value();
     }
+    // run takes no --force: its risks are data risks, answered only by naming the device (ops/consent.h).
+    const ConsentWays ways { QStringLiteral("--destroy-data-on"), QString(), QString() };
+    const auto given = consentFromCommandLine(parser, sysfs, ways);
+    if (!given)
+        return usageError(io, QStringLiteral("run: ") + given.errorMessage());
     // The core's one check (ops/workloadoperations.h): the job (a job file read by fio --showcmd and frozen),
     // and for a write the guard, which holds the device (O_EXCL) from here on.
     OperationEnvironment env;
@@ -256,11 +260,8 @@ int runRun(const QStringList &args, Streams io)
     const PreparedWorkload *prepared = preparedWorkloadOf(plan.value());
     if (prepared->command.isEmpty()) // the job itself was refused
         return fail(io, QStringLiteral("run: ") + plan->refusals.value(0));
-    // --destroy-data-on covers the risks that name its device (the only ones this kind has).
-    bool covered = true;
-    for (const OperationRisk &risk : plan->risks)
-        covered = covered && !confirmation.isEmpty() && risk.confirmDevice == confirmation;
-    const bool allowed = plan->refusals.isEmpty() && covered;
+    const auto consent = consentFor(plan.value(), given.value(), ways);
+    const bool allowed = plan->refusals.isEmpty() && consent.ok();
     const bool writes = prepared->writes;
 
     const auto fio = FioRun::findFio();
@@ -270,17 +271,15 @@ int runRun(const QStringList &args, Streams io)
         for (const QString &reason : plan->refusals)
             io.out << "  " << reason << '\n';
         for (const OperationRisk &risk : plan->risks)
-            io.out << "  " << risk.text << '\n';
+            io.out << "  " << risk.text << " (" << howToAnswer(risk, ways) << ")\n";
         io.out.flush();
         return allowed ? ExitOk : ExitFailure;
     }
     if (!allowed) {
         // One line, as every other error: the reasons, then what confirms.
         QStringList parts = plan->refusals;
-        for (const OperationRisk &risk : plan->risks)
-            parts << risk.text;
-        if (plan->refusals.isEmpty())
-            parts << QStringLiteral("pass --destroy-data-on %1 to destroy what it holds").arg(device.value());
+        if (!consent)
+            parts << consent.errorMessage();
         io.err << "dmtunectl: run: refusing to write to " << devicePath << ": " << parts.join(QLatin1String("; "))
                << '\n';
         io.err.flush();
@@ -289,7 +288,7 @@ int runRun(const QStringList &args, Streams io)
     if (!fio)
         return fail(io, QStringLiteral("run: ") + fio.errorMessage());
     // Checked again on the state now (a stale plan is refused); what runs is the fresh plan's frozen job.
-    const WorkloadStart start = startWorkload(env, plan.value(), acceptAll(plan.value()));
+    const WorkloadStart start = startWorkload(env, plan.value(), consent.value());
     if (!start.result.ok)
         return fail(io, QStringLiteral("run: ") + start.result.error);
     const QString command = plan->preview;

@@ -93,7 +93,8 @@ int runSet(const QStringList &args, Streams io)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Set tunables as one transaction: safe order, read back, rollback on any error.\n"
-                       "exit status: 0 applied, 1 failed and rolled back, 2 bad usage or invalid value."));
+                       "exit status: 0 applied, 1 refused, or failed and rolled back, 2 bad usage or invalid value.\n")
+        + consentHelp(ConsentWays()));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sdX, dm-N, a map name, /dev/..., MAJ:MIN."));
     parser.addPositionalArgument(QStringLiteral("ATTR=VALUE"),
         QStringLiteral("e.g. nomerges=2 queue/scheduler=none queue_depth=8 (any last part of a name that names one "
@@ -101,8 +102,10 @@ int runSet(const QStringList &args, Streams io)
         QStringLiteral("ATTR=VALUE..."));
     parser.addOption({ QStringLiteral("with-paths"), QStringLiteral("Apply to the map and every path below it.") });
     parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Validate and plan; write nothing.") });
-    parser.addOption({ QStringLiteral("force"),
-        QStringLiteral("Write values that put data at risk (queue/write_cache=write through: no more flushes).") });
+    addDestroyDataOption(parser,
+        QStringLiteral("a device on which a value puts data at risk (queue/write_cache=write through on a volatile "
+                       "cache: no more flushes)"));
+    addForceOption(parser, QStringLiteral("none of set's values has one today"));
     parser.addOption({ QStringLiteral("json"), QStringLiteral("Print the result as JSON.") });
     addCommonOptions(parser);
     int code = ExitOk;
@@ -143,29 +146,27 @@ int runSet(const QStringList &args, Streams io)
     if (!operation)
         return usageError(io, operation.errorMessage());
     const Plan &plan = *tuningPlanOf(operation.value());
-    const bool force = parser.isSet(QStringLiteral("force"));
-    // The operation found the risk; the CLI only asks for --force before anything is written or printed.
-    // One line, exit 2 as for any rejected change set: nothing was written.
-    if (!dryRun && !force && operation->refusals.isEmpty() && !operation->risks.isEmpty()) {
-        const QString more = plan.risks.size() > 1
-            ? QStringLiteral(" (and %1 more writes like it)").arg(plan.risks.size() - 1)
-            : QString();
-        fail(io, QStringLiteral("set: %1%2; refused without --force").arg(plan.risks.first().text(), more));
-        return ExitUsage;
-    }
+    // The operation found the risks; the consent model answers them (ops/consent.h) before anything is written or
+    // printed: a data risk only by --destroy-data-on naming its device. One line, exit 1: nothing was written.
+    const ConsentWays ways;
+    const auto given = consentFromCommandLine(parser, sysfs, ways);
+    if (!given)
+        return usageError(io, QStringLiteral("set: ") + given.errorMessage());
+    const auto consent = consentFor(operation.value(), given.value(), ways);
+    if (!dryRun && operation->refusals.isEmpty() && !consent)
+        return fail(io, QStringLiteral("set: ") + consent.errorMessage());
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!json && plan.ok())
         printPlan(plan, dryRun, io.out);
     if (!json) {
         for (const auto &w : plan.warnings)
             io.out << "warning: " << w.message << '\n';
-        for (const auto &r : plan.risks)
-            io.out << "risk: " << r.text() << (dryRun && !force ? " (needs --force)" : "") << '\n';
+        for (const OperationRisk &r : operation->risks)
+            io.out << "risk: " << r.text << (consent ? QString() : QStringLiteral(" (%1)").arg(howToAnswer(r, ways)))
+                   << '\n';
     }
-    // --force covers every risk of this plan (each is a write the user named on the command line); a dry run
-    // writes nothing, so it shows the plan whatever the risks.
-    OperationAnswers answers
-        = force || dryRun ? acceptAll(operation.value()) : OperationAnswers { operation->id, {}, false };
+    // A dry run writes nothing: it checks the rest of the plan whatever the answers, and exits as the run would.
+    OperationAnswers answers = consent ? consent.value() : acceptAll(operation.value());
     answers.dryRun = dryRun;
     const ApplyResult result = operation->refusals.isEmpty()
         ? applyResultOf(runOperation(env, operation.value(), answers))
@@ -178,6 +179,8 @@ int runSet(const QStringList &args, Streams io)
     io.err.flush();
     if (result.rejected())
         return ExitUsage;
+    if (dryRun && result.ok() && !consent)
+        return fail(io, QStringLiteral("set: ") + consent.errorMessage());
     return result.ok() ? ExitOk : ExitFailure;
 }
 

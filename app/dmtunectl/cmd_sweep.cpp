@@ -1,7 +1,7 @@
 // dmtunectl sweep: one or two tunables over lists of values, times fio workloads, each point measured (fio and
 // iostat -x of the device and its paths), the original values restored however it ends. The sweep is one core
-// operation (experiments/sweepoperation.h): planned, answered once (--destroy-data-on, --force), run by a
-// SweepRunner.
+// operation (experiments/sweepoperation.h): planned, answered once by the consent model (ops/consent.h:
+// --destroy-data-on for a data risk, --force for an availability risk), run by a SweepRunner.
 #include "cli.h"
 #include "signalguard.h"
 
@@ -24,15 +24,18 @@ namespace {
 
 void addSweepOptions(QCommandLineParser &parser)
 {
-    parser.setApplicationDescription(QStringLiteral(
-        "Runs fio on DEV at every combination of the values of one or two tunables (--param, twice at most), for "
-        "each workload (TEMPLATE, see 'run --list', or --job FILE; both may repeat), --repeat times per point. "
-        "Each point's values are written as one transaction, checked again on the state at its turn; after "
-        "--settle seconds fio runs, and the device (with its paths) is measured over fio's own I/O window. "
-        "The original values are restored when the sweep ends, fails or is stopped (SIGINT, SIGTERM, SIGHUP). "
-        "A write workload on a device that holds data needs --destroy-data-on DEV; a risky value "
-        "(write_cache=write through) needs --force. The device is held (O_EXCL) for the whole sweep. "
-        "Exit status: 0 done, 1 refused, failed or stopped, 2 bad usage."));
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "Runs fio on DEV at every combination of the values of one or two tunables (--param, twice at most), for "
+            "each workload (TEMPLATE, see 'run --list', or --job FILE; both may repeat), --repeat times per point. "
+            "Each point's values are written as one transaction, checked again on the state at its turn; after "
+            "--settle seconds fio runs, and the device (with its paths) is measured over fio's own I/O window. "
+            "The original values are restored when the sweep ends, fails or is stopped (SIGINT, SIGTERM, SIGHUP). "
+            "A write workload on a device that holds data, and a value that puts data at risk (write_cache=write "
+            "through on a volatile cache), need --destroy-data-on DEV; a selector reload that risks I/O errors needs "
+            "--force. The device is held (O_EXCL) for the whole sweep. "
+            "Exit status: 0 done, 1 refused, failed or stopped, 2 bad usage.\n")
+        + consentHelp(ConsentWays()));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("a device or map (sdX, dm-N, mpatha, ...)"));
     parser.addPositionalArgument(
         QStringLiteral("TEMPLATE"), QStringLiteral("workload template id(s)"), QStringLiteral("[TEMPLATE...]"));
@@ -50,9 +53,9 @@ void addSweepOptions(QCommandLineParser &parser)
     value("warmup", "Seconds of I/O before measuring, for templates (fio's ramp_time; default 0).", "S");
     value("settle", "Seconds between writing a point's values and starting fio (default 1).", "S");
     value("record-dir", "Record every run to DIR/point-NN-repeat-R.dmrec (DIR is created).", "DIR");
-    value("destroy-data-on", "Confirm that the workloads may destroy what DEV holds.", "DEV");
+    addDestroyDataOption(parser, QStringLiteral("DEV, whose contents the workloads or the values may destroy"));
     value("open", "Print the results of an earlier sweep from its --record-dir (its sweep.json); runs nothing.", "DIR");
-    parser.addOption({ QStringLiteral("force"), QStringLiteral("Accept every risk of the plan.") });
+    addForceOption(parser, QStringLiteral("a selector reload that may fail I/O"));
     parser.addOption({ QStringLiteral("dry-run"), QStringLiteral("Print the plan, run nothing.") });
     parser.addOption({ QStringLiteral("json"), QStringLiteral("The results as one JSON object.") });
     parser.addOption({ QStringLiteral("csv"), QStringLiteral("The results as CSV, one row per number.") });
@@ -246,23 +249,20 @@ int runSweep(const QStringList &args, Streams io)
     const PreparedSweep *prepared = preparedSweepOf(plan.value());
     request = prepared->request; // the device as a kernel name
 
-    // --destroy-data-on covers the risks that name its device; --force covers every risk.
-    QString confirmation;
+    // The consent model decides (ops/consent.h): --destroy-data-on answers the data risks of the device it names,
+    // --force only the availability risks. A name that is not the sweep's device is a mistake, said at once.
     if (parser.isSet(QStringLiteral("destroy-data-on"))) {
         const QString named = parser.value(QStringLiteral("destroy-data-on"));
         const auto resolved = resolveDeviceSpec(env.sysfs, Discovery::scan(env.sysfs), named);
         if (!resolved || resolved.value() != request.device)
             return usageError(io,
                 QStringLiteral("sweep: --destroy-data-on %1 does not name the device (%2)").arg(named, request.device));
-        confirmation = request.device;
     }
-    QStringList unanswered;
-    for (const OperationRisk &risk : plan->risks) {
-        const bool covered
-            = parser.isSet(QStringLiteral("force")) || (!confirmation.isEmpty() && risk.confirmDevice == confirmation);
-        if (!covered)
-            unanswered << risk.text;
-    }
+    const ConsentWays ways;
+    const auto given = consentFromCommandLine(parser, env.sysfs, ways);
+    if (!given)
+        return usageError(io, QStringLiteral("sweep: ") + given.errorMessage());
+    const auto consent = consentFor(plan.value(), given.value(), ways);
     if (dryRun) {
         io.out << plan->summary << '\n';
         for (const QString &step : plan->steps)
@@ -273,23 +273,26 @@ int runSweep(const QStringList &args, Streams io)
         for (const QString &refusal : plan->refusals)
             io.out << "refused: " << refusal << '\n';
         for (const OperationRisk &risk : plan->risks)
-            io.out << "risk: " << risk.text << '\n';
+            io.out << "risk: " << risk.text << " (" << howToAnswer(risk, ways) << ")\n";
         io.out.flush();
-        return plan->refusals.isEmpty() ? ExitOk : ExitFailure;
+        // As the run would decide: a refusal, or a risk left unanswered, is exit 1 with the line that says why.
+        if (!plan->refusals.isEmpty())
+            return ExitFailure;
+        if (!consent)
+            return fail(io, QStringLiteral("sweep: ") + consent.errorMessage());
+        return ExitOk;
     }
     if (!plan->refusals.isEmpty())
         return fail(io, QStringLiteral("sweep: refused: ") + plan->refusals.join(QLatin1String("; ")));
-    if (!unanswered.isEmpty())
-        return fail(io,
-            QStringLiteral("sweep: refused without --destroy-data-on %1 (or --force for a risky value): %2")
-                .arg(request.device, unanswered.join(QLatin1String("; "))));
+    if (!consent)
+        return fail(io, QStringLiteral("sweep: ") + consent.errorMessage());
     const auto fio = FioRun::findFio();
     if (!fio)
         return fail(io, QStringLiteral("sweep: ") + fio.errorMessage());
     if (!request.recordDir.isEmpty())
         if (const Status made = makeOutputDirectory(request.recordDir); !made)
             return fail(io, QStringLiteral("sweep: ") + made.errorMessage);
-    const SweepStart start = startSweep(env, plan.value(), acceptAll(plan.value()));
+    const SweepStart start = startSweep(env, plan.value(), consent.value());
     if (!start.result.ok)
         return fail(io, QStringLiteral("sweep: ") + start.result.error);
 

@@ -361,9 +361,14 @@ private:
 
 int runRemote(const QStringList &args, Streams io)
 {
-    const Result<RemoteOptions> options = parseRemoteOptions(args);
+    Result<RemoteOptions> options = parseRemoteOptions(args);
     if (!options)
         return usageError(io, options.errorMessage());
+    // Consent that destroys data there names the host too (ops/consent.h); the far side gets the device alone.
+    const auto command = withHostConsent(options->command, options->address.host);
+    if (!command)
+        return fail(io, command.errorMessage());
+    options.value().command = command.value();
     RemoteSession session(*options, io);
     return session.run();
 }

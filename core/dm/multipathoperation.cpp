@@ -312,8 +312,9 @@ Result<PreparedReload> prepareMultipathReload(
     reload.before = state.value();
     reload.line = { state->line.start, state->line.length, QStringLiteral("multipath"), formatMultipathTable(table) };
     reload.risks
-        = identityRisks(readMapIdentity(sysfs, map, state->info.uuid, state->table, table), state->table, table)
-        + reloadRisks(state->table, state->status, table);
+        = identityRisks(readMapIdentity(sysfs, map, state->info.uuid, state->table, table), state->table, table);
+    reload.dataRiskCount = reload.risks.size();
+    reload.risks += reloadRisks(state->table, state->status, table);
     reload.diff = tableDiff(state->table, table);
     return reload;
 }

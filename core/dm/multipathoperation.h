@@ -72,6 +72,7 @@ struct PreparedReload {
     DmTargetLine line; // the new target line: the current start and length
     MultipathMapState before;
     QStringList risks; // identityRisks() (paths of another LUN), then reloadRisks()
+    qsizetype dataRiskCount = 0; // the first ones of `risks`, the identityRisks(): the map's data is at stake
     QString diff; // tableDiff(current, new); empty when nothing changes
 };
 // `sysfs` tells what LUN each path reports (lunidentity.h): a path the map does not have now must

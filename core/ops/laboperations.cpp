@@ -209,15 +209,14 @@ void addInUseRisks(const OperationEnvironment &env, const QString &name, Operati
 {
     const QStringList holders = env.sysfs.list(QStringLiteral("block/%1/holders").arg(name));
     if (!holders.isEmpty()) {
-        plan->risks.append({ QStringLiteral("in-use:%1").arg(name),
+        plan->risks.append(refusedRisk(QStringLiteral("in-use:%1").arg(name),
             QStringLiteral("%1 is held by %2: detaching it would pull the device from under them (remove them first)")
-                .arg(name, holders.join(QStringLiteral(", "))),
-            false, {} });
+                .arg(name, holders.join(QStringLiteral(", ")))));
     } else {
         // The O_EXCL probe: mounted (any namespace), swap, claimed, or held by a write workload of this dmtune.
         const auto probe = DeviceHold::acquire(env.sysfs, name);
         if (!probe)
-            plan->risks.append({ QStringLiteral("in-use:%1").arg(name), probe.errorMessage(), false, {} });
+            plan->risks.append(refusedRisk(QStringLiteral("in-use:%1").arg(name), probe.errorMessage()));
     } // the probe's descriptor is closed here, before the openers are counted
     dev_t rdev = 0;
     if (env.sysfs.procRoot().isEmpty()
@@ -225,11 +224,10 @@ void addInUseRisks(const OperationEnvironment &env, const QString &name, Operati
         return;
     const QList<DeviceOpener> openers = deviceOpeners(env.sysfs.procRoot(), rdev);
     if (!openers.isEmpty())
-        plan->risks.append({ QStringLiteral("open:%1").arg(name),
+        plan->risks.append(availabilityRisk(QStringLiteral("open:%1").arg(name),
             QStringLiteral("%1 is open by %2: the kernel detaches it only when the last of them closes it (a running "
                            "fio keeps it until it ends)")
-                .arg(name, openersText(openers)),
-            true, {} });
+                .arg(name, openersText(openers))));
 }
 
 PlanResult planRemove(const OperationEnvironment &env, const QJsonObject &request)

@@ -14,13 +14,18 @@ namespace dmtune {
 
 namespace {
 
-// Risk texts come from mapsafety.h; the id is stable for the same text on the same state.
-QList<OperationRisk> risksOf(const QString &prefix, const QStringList &texts)
+// Risk texts come from mapsafety.h; the id is stable for the same text on the same state. The first
+// `dataRiskCount` texts put the map's data at stake (a path of another LUN): answered only by naming `map`; the
+// rest are I/O errors or hangs (availability).
+QList<OperationRisk> risksOf(
+    const QString &prefix, const QStringList &texts, qsizetype dataRiskCount = 0, const QString &map = QString())
 {
     QList<OperationRisk> risks;
-    for (const QString &text : texts) {
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        const QString &text = texts.at(i);
         const QByteArray digest = QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex().left(8);
-        risks.append({ prefix + QLatin1Char(':') + QString::fromLatin1(digest), text, true, {} });
+        const QString id = prefix + QLatin1Char(':') + QString::fromLatin1(digest);
+        risks.append(i < dataRiskCount ? dataRisk(id, text, map) : availabilityRisk(id, text));
     }
     return risks;
 }
@@ -181,7 +186,7 @@ OperationKind reloadKind()
             QStringLiteral("resume the map without flush or lockfs (I/O in flight is kept)"),
             QStringLiteral("read the table and status back") };
         plan.preview = prepared->diff;
-        plan.risks = risksOf(QStringLiteral("multipath.reload"), prepared->risks);
+        plan.risks = risksOf(QStringLiteral("multipath.reload"), prepared->risks, prepared->dataRiskCount, map);
         if (prepared->diff.isEmpty())
             plan.notes.append(QStringLiteral("%1: the new table is the current one").arg(map));
         if (env.multipathd && env.multipathd())

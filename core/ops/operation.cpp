@@ -72,6 +72,39 @@ bool OperationPlan::hasUnconfirmableRisk() const
     return std::any_of(risks.cbegin(), risks.cend(), [](const OperationRisk &r) { return !r.confirmable; });
 }
 
+OperationRisk dataRisk(const QString &id, const QString &text, const QString &device)
+{
+    return { id, text, true, device, RiskKind::Data };
+}
+
+OperationRisk availabilityRisk(const QString &id, const QString &text)
+{
+    return { id, text, true, {}, RiskKind::Availability };
+}
+
+OperationRisk faultRisk(const QString &id, const QString &text, const QString &map)
+{
+    return { id, text, true, map, RiskKind::Fault };
+}
+
+OperationRisk refusedRisk(const QString &id, const QString &text)
+{
+    return { id, text, false, {}, RiskKind::Data };
+}
+
+QString riskKindName(RiskKind kind)
+{
+    switch (kind) {
+    case RiskKind::Data:
+        return QStringLiteral("data");
+    case RiskKind::Availability:
+        return QStringLiteral("availability");
+    case RiskKind::Fault:
+        return QStringLiteral("fault");
+    }
+    return {};
+}
+
 OperationAnswers acceptAll(const OperationPlan &plan)
 {
     OperationAnswers answers;
@@ -138,7 +171,7 @@ QJsonObject planToJson(const OperationPlan &plan)
     QJsonArray risks;
     for (const OperationRisk &r : plan.risks) {
         QJsonObject risk { { QLatin1String("id"), r.id }, { QLatin1String("text"), r.text },
-            { QLatin1String("confirmable"), r.confirmable } };
+            { QLatin1String("confirmable"), r.confirmable }, { QLatin1String("kind"), riskKindName(r.kind) } };
         if (!r.confirmDevice.isEmpty())
             risk.insert(QLatin1String("confirm_device"), r.confirmDevice);
         risks.append(risk);
@@ -181,6 +214,22 @@ Result<OperationPlan> planFromJson(const QJsonObject &json)
         risk.confirmDevice = r.value(QLatin1String("confirm_device")).toString();
         if (risk.id.isEmpty())
             return R::failure(QStringLiteral("a risk without an \"id\""));
+        // A plan written before risks had a kind: a device to type was a data risk, a plain yes an availability one.
+        const QJsonValue kind = r.value(QLatin1String("kind"));
+        if (kind.isUndefined())
+            risk.kind = risk.confirmDevice.isEmpty() ? RiskKind::Availability : RiskKind::Data;
+        else if (kind == riskKindName(RiskKind::Data))
+            risk.kind = RiskKind::Data;
+        else if (kind == riskKindName(RiskKind::Availability))
+            risk.kind = RiskKind::Availability;
+        else if (kind == riskKindName(RiskKind::Fault))
+            risk.kind = RiskKind::Fault;
+        else
+            return R::failure(QStringLiteral("risk %1: kind \"%2\" is not known").arg(risk.id, kind.toString()));
+        // A data or fault risk that names nothing could be answered by nobody, or by anything: refused as written.
+        if (risk.kind != RiskKind::Availability && risk.confirmDevice.isEmpty() && risk.confirmable)
+            return R::failure(QStringLiteral("risk %1: a %2 risk without the \"confirm_device\" that answers it")
+                                  .arg(risk.id, riskKindName(risk.kind)));
         plan.risks.append(risk);
     }
     // The id covers kind, request and basis: a plan edited after it was made no longer matches its id.

@@ -19,14 +19,33 @@ namespace dmtune {
 // The JSON schema's version; a reader refuses other major versions.
 inline constexpr int OperationSchemaVersion = 1;
 
+// What a risk puts at stake decides who may answer it (core/ops/consent.h, docs/workloads.md "Consent"):
+// Data: the device's contents destroyed or silently corrupted; answered only by naming that device or map
+//   (confirmDevice): --destroy-data-on in the CLI, the typed name in the GUI. --force never answers it.
+// Availability: I/O errors or hangs for applications, nothing lost on the device; --force or a confirmation.
+// Fault: a fault a failover experiment injects on purpose; answered by naming the map (--fault-on MAP).
+// A risk that is not confirmable (in use, mounted) is refused outright, whatever its kind.
+enum class RiskKind { Data, Availability, Fault };
+
 struct OperationRisk {
     QString id; // stable within a kind: "foreign-lun:8:48", "write-cache:sdb", "last-active-path"
     QString text; // one sentence with the numbers: what can be lost and why
     // false: no answer makes it acceptable (a device in use, a mounted file system); the plan cannot run.
     bool confirmable = true;
-    // The device the user types to accept it in the GUI (--destroy-data-on in the CLI); empty: a yes is enough.
+    // The device or map the user names to accept a Data or Fault risk (typed in the GUI, --destroy-data-on or
+    // --fault-on in the CLI); empty for an Availability risk.
     QString confirmDevice;
+    RiskKind kind = RiskKind::Availability;
 };
+
+// The risks as their makers write them: the kind and what names it in one place.
+OperationRisk dataRisk(const QString &id, const QString &text, const QString &device);
+OperationRisk availabilityRisk(const QString &id, const QString &text);
+OperationRisk faultRisk(const QString &id, const QString &text, const QString &map);
+// No answer accepts it: the plan cannot run (a device in use, a mounted file system).
+OperationRisk refusedRisk(const QString &id, const QString &text);
+// "data", "availability", "fault": the JSON form's "kind".
+QString riskKindName(RiskKind kind);
 
 struct OperationPlan {
     QString kind; // "multipath.fail-path", "multipath.reload", "tuning.apply", "preset.apply", ...
@@ -72,7 +91,8 @@ struct OperationResult {
     explicit operator bool() const { return ok; }
 };
 
-// Every risk accepted: --force / --destroy-data-on, or a typed confirmation that covered them all.
+// Every risk accepted, whatever its kind: only for answers already decided by consentFor() (core/ops/consent.h)
+// or a caller that checked every risk itself; never as the answer to --force.
 OperationAnswers acceptAll(const OperationPlan &plan);
 // Empty when `answers` may run `plan`: they name this plan, every risk is accepted and none is
 // unconfirmable, and the plan has no refusal. Else the one line to show.

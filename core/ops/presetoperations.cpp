@@ -142,9 +142,10 @@ Result<OperationPlan> planApply(const OperationEnvironment &env, const QJsonObje
     for (const ApplyError &e : early.errors)
         plan.refusals.append(e.text());
     for (const DataRisk &risk : early.risks) {
-        plan.risks.append({ QLatin1String(presetDataRiskPrefix) + risk.device + QLatin1Char(':') + risk.attribute,
+        plan.risks.append(dataRisk(
+            QLatin1String(presetDataRiskPrefix) + risk.device + QLatin1Char(':') + risk.attribute,
             QStringLiteral("%1 %2=%3 puts data at risk: %4").arg(risk.device, risk.attribute, risk.value, risk.note),
-            true, risk.device });
+            risk.device));
     }
     prepared->dataRisks = !early.risks.isEmpty();
 
@@ -179,11 +180,14 @@ Result<OperationPlan> planApply(const OperationEnvironment &env, const QJsonObje
                               .arg(reload.map, reload.diff.join(QStringLiteral("; "))));
         for (const QString &line : reload.diff)
             preview.append(QStringLiteral("  %1 table: %2").arg(reload.map, line));
-        for (const QString &text : reload.risks) {
+        for (qsizetype i = 0; i < reload.risks.size(); ++i) {
+            const QString &text = reload.risks.at(i);
             preview.append(QStringLiteral("  %1 risk: %2").arg(reload.map, text));
-            plan.risks.append(
-                { QLatin1String(presetReloadRiskPrefix) + reload.map + QLatin1Char(':') + digest(text.toUtf8()).left(8),
-                    QStringLiteral("%1: %2").arg(reload.map, text), true, {} });
+            const QString id
+                = QLatin1String(presetReloadRiskPrefix) + reload.map + QLatin1Char(':') + digest(text.toUtf8()).left(8);
+            const QString said = QStringLiteral("%1: %2").arg(reload.map, text);
+            // A path of another LUN puts the map's data at stake: answered by naming the map, not by --force.
+            plan.risks.append(i < reload.dataRiskCount ? dataRisk(id, said, reload.map) : availabilityRisk(id, said));
         }
     }
     for (const PlannedWrite &w : early.writes)

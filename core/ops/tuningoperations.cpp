@@ -107,7 +107,7 @@ PlanResult planTuning(const OperationEnvironment &env, const QJsonObject &reques
     plan.preview = plan.steps.mid(0, planned->writes.size()).join(QLatin1Char('\n'));
     for (const DataRisk &r : std::as_const(planned->risks))
         plan.risks.append(
-            { QStringLiteral("data-risk:%1:%2=%3").arg(r.device, r.attribute, r.value), r.text(), true, r.device });
+            dataRisk(QStringLiteral("data-risk:%1:%2=%3").arg(r.device, r.attribute, r.value), r.text(), r.device));
     for (const StackingWarning &w : std::as_const(planned->warnings))
         plan.notes.append(w.message);
     plan.prepared = planned;

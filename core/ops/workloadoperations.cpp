@@ -91,8 +91,8 @@ PlanResult planWorkload(const OperationEnvironment &env, const QJsonObject &requ
         plan.basis.insert(QStringLiteral("partitions"), facts.partitions.join(u' '));
         plan.basis.insert(QStringLiteral("signatures"), signatures.join(u' '));
         if (decision.needsConfirmation)
-            plan.risks.append({ QStringLiteral("destroy-data:%1").arg(device.value()),
-                decision.reasons.join(QStringLiteral("; ")), true, device.value() });
+            plan.risks.append(dataRisk(QStringLiteral("destroy-data:%1").arg(device.value()),
+                decision.reasons.join(QStringLiteral("; ")), device.value()));
         else if (!decision.allowed)
             plan.refusals.append(decision.reasons);
         if (decision.allowed)

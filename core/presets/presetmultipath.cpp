@@ -71,9 +71,10 @@ Result<QList<PresetMapReload>> prepareMapReloads(
             return R::failure(QStringLiteral("%1: %2").arg(m.map, table.errorMessage()));
         if (*table == state->table)
             continue;
+        const QStringList dataRisks = identityRisks(
+            readMapIdentity(sysfs, m.map, state->info.uuid, state->table, *table), state->table, *table);
         out << PresetMapReload { m.map, state->table, *table, tableDiffLines(state->table, *table),
-            identityRisks(readMapIdentity(sysfs, m.map, state->info.uuid, state->table, *table), state->table, *table)
-                + reloadRisks(state->table, state->status, *table) };
+            dataRisks + reloadRisks(state->table, state->status, *table), dataRisks.size() };
     }
     return out;
 }

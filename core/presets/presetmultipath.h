@@ -22,6 +22,7 @@ struct PresetMapReload {
     MultipathTable after;
     QStringList diff; // tableDiffLines(before, after)
     QStringList risks; // identityRisks (a path of another LUN), reloadRisks (I/O errors the reload could cause)
+    qsizetype dataRiskCount = 0; // the first ones of `risks`, the identityRisks(): the map's data is at stake
 };
 
 // Reads every differing map and builds its new table; an error (nothing changed) names the map.

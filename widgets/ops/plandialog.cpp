@@ -1,5 +1,7 @@
 #include "ops/plandialog.h"
 
+#include "ops/consent.h"
+
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QLabel>
@@ -26,9 +28,11 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
 {
     setObjectName(QStringLiteral("planDialog"));
     setWindowTitle(plan.risks.isEmpty() ? tr("Confirm") : tr("Confirm a risky operation"));
+    // The consent model (ops/consent.h): a data risk (or a fault) is answered by typing its device or map;
+    // "Run anyway" is the confirmation an availability risk needs, and never answers a data risk.
     QStringList words;
     for (const OperationRisk &risk : plan.risks) {
-        if (!risk.confirmDevice.isEmpty() && !words.contains(risk.confirmDevice))
+        if (risk.kind != RiskKind::Availability && !risk.confirmDevice.isEmpty() && !words.contains(risk.confirmDevice))
             words.append(risk.confirmDevice);
     }
     m_word = words.join(QLatin1Char(' '));
@@ -76,7 +80,10 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     connect(m_run, &QPushButton::clicked, this, [this] {
         if (!confirmed())
             return;
-        Q_EMIT answered(acceptAll(m_plan));
+        const auto consent = consentFor(m_plan, given(), dialogWays());
+        if (!consent) // cannot happen while confirmed() holds; refuse rather than answer what was not asked
+            return;
+        Q_EMIT answered(consent.value());
         accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -84,11 +91,32 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
         m_edit->setFocus();
 }
 
+ConsentWays PlanDialog::dialogWays()
+{
+    ConsentWays ways;
+    ways.dataOption = QStringLiteral("the typed name");
+    ways.forceOption = QStringLiteral("Run anyway");
+    ways.faultOption = QStringLiteral("the typed name");
+    return ways;
+}
+
+ConsentGiven PlanDialog::given() const
+{
+    ConsentGiven given;
+    given.force = true; // the click on "Run anyway"
+    if (!m_word.isEmpty() && m_edit->text().simplified() == m_word) {
+        const QStringList typed = m_word.split(QLatin1Char(' '));
+        given.destroyDataOn.append({ QString(), typed });
+        given.faultOn.append({ QString(), typed });
+    }
+    return given;
+}
+
 bool PlanDialog::confirmed() const
 {
     if (!m_plan.runnable())
         return false;
-    return m_word.isEmpty() || m_edit->text().simplified() == m_word;
+    return consentFor(m_plan, given(), dialogWays()).ok();
 }
 
 } // namespace dmtune

@@ -1,8 +1,10 @@
 #pragma once
 // Shows a core operation's plan (ops/operation.h): what will happen, the preview, the notes and every risk,
-// and asks for the answers. Where a risk names a device to type (OperationRisk::confirmDevice) the run button
-// stays disabled until that name is typed. Always opened with open(); the caller acts on answered(), which
+// and asks for the answers, as the consent model decides (ops/consent.h): where a data risk (or a fault) names a
+// device or map to type (OperationRisk::confirmDevice) the run button stays disabled until that name is typed;
+// the click answers an availability risk only. Always opened with open(); the caller acts on answered(), which
 // carries answers bound to this plan (the run re-checks that the state still matches it).
+#include "ops/consent.h"
 #include "ops/operation.h"
 
 #include <QDialog>
@@ -28,6 +30,10 @@ Q_SIGNALS:
     void answered(const dmtune::OperationAnswers &answers);
 
 private:
+    // What the dialog gives the consent model: the typed names, and the click as the confirmation.
+    static ConsentWays dialogWays();
+    ConsentGiven given() const;
+
     OperationPlan m_plan;
     QString m_word;
     QLineEdit *m_edit = nullptr;

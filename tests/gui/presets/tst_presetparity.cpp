@@ -128,7 +128,10 @@ void TestPresetParity::sameRefusalsAndWarnings_data()
     QTest::addColumn<QStringList>("devices");
     QTest::addColumn<bool>("pathsFailed");
     QTest::addColumn<QString>("refusal"); // in both the GUI's status and dmtunectl's error line
-    QTest::addColumn<QString>("risk"); // in the GUI's plan dialog and dmtunectl's "refused without --force"
+    // In the GUI's plan dialog and dmtunectl's refusal, with its answer: --force for a reload's I/O errors,
+    // --destroy-data-on naming the device for a data risk (--force does not answer that one).
+    QTest::addColumn<QString>("risk");
+    QTest::addColumn<QString>("answer");
     QTest::addColumn<int>("cliExit");
     QTest::addColumn<bool>("applied");
 
@@ -136,24 +139,26 @@ void TestPresetParity::sameRefusalsAndWarnings_data()
         = R"({"match": {"dmUuid": "mpath-36001405aaaaaaaaa"}, "multipath": {"selector": "service-time 0"}, )";
     QTest::newRow("value the planner rejects, before any reload")
         << (selector + R"("settings": {"queue/max_sectors_kb": 8192}})") << QStringList() << false
-        << QStringLiteral("dm-0 queue/max_sectors_kb=8192") << QString() << 2 << false;
+        << QStringLiteral("dm-0 queue/max_sectors_kb=8192") << QString() << QString() << 2 << false;
     QTest::newRow("unknown device") << QByteArray(R"({"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}})")
                                     << QStringList { QStringLiteral("sdz") } << false
-                                    << QStringLiteral("sdz: no such device") << QString() << 2 << false;
+                                    << QStringLiteral("sdz: no such device") << QString() << QString() << 2 << false;
     QTest::newRow("device the preset has no setting for")
         << QByteArray(R"({"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}})")
         << QStringList { QStringLiteral("sdc") } << false
-        << QStringLiteral("sdc: the preset \"parity\" has no setting for it") << QString() << 2 << false;
+        << QStringLiteral("sdc: the preset \"parity\" has no setting for it") << QString() << QString() << 2 << false;
     QTest::newRow("risky reload without consent")
         << (selector + R"("settings": {"queue/nr_requests": 96}})") << QStringList() << true << QString()
-        << QStringLiteral("none of the new table's paths is active now") << 1 << false;
+        << QStringLiteral("none of the new table's paths is active now") << QStringLiteral("refused without --force")
+        << 1 << false;
     QTest::newRow("write that puts data at risk")
         << QByteArray(
                R"({"match": {"name": "sdb"}, "settings": {"queue/write_cache": "write through", "queue/nomerges": 1}})")
         << QStringList() << false << QString()
-        << QStringLiteral("sdb queue/write_cache=write through puts data at risk") << 2 << false;
+        << QStringLiteral("sdb queue/write_cache=write through puts data at risk")
+        << QStringLiteral("refused without --destroy-data-on sdb") << 1 << false;
     QTest::newRow("clean, with a reload") << (selector + R"("settings": {"queue/nr_requests": 256}})") << QStringList()
-                                          << false << QString() << QString() << 0 << true;
+                                          << false << QString() << QString() << QString() << 0 << true;
 }
 
 void TestPresetParity::sameRefusalsAndWarnings()
@@ -163,6 +168,7 @@ void TestPresetParity::sameRefusalsAndWarnings()
     QFETCH(bool, pathsFailed);
     QFETCH(QString, refusal);
     QFETCH(QString, risk);
+    QFETCH(QString, answer);
     QFETCH(int, cliExit);
     QFETCH(bool, applied);
     const Preset preset = presetOf(rules);
@@ -213,7 +219,7 @@ void TestPresetParity::sameRefusalsAndWarnings()
                 qPrintable(QStringLiteral("%1\nnot in the GUI's status:\n%2").arg(line, guiStatus)));
     }
     if (!risk.isEmpty()) {
-        QVERIFY2(err.contains(risk) && err.contains(QLatin1String("refused without --force")), qPrintable(err));
+        QVERIFY2(err.contains(risk) && err.contains(answer), qPrintable(err));
         QVERIFY2(
             std::any_of(guiRisks.cbegin(), guiRisks.cend(), [&risk](const QString &r) { return r.contains(risk); }),
             qPrintable(QStringLiteral("no plan dialog with \"%1\"; status: %2").arg(risk, guiStatus)));

@@ -238,7 +238,8 @@ void TestLivePresets::cli()
                  &out),
         0);
 
-    // A preset that turns the volatile write cache's flushes off: its preview says so, apply needs --force.
+    // A preset that turns the volatile write cache's flushes off: its preview says so (and exits 1 as the apply
+    // would); a data risk, so apply needs --destroy-data-on naming the device, and --force does not do.
     if (value(QStringLiteral("queue/write_cache")) != QLatin1String("write back"))
         QSKIP("the loop device reports no volatile cache (write_cache is not \"write back\")");
     const QString risky = m_dir.filePath(QStringLiteral("risky.json"));
@@ -249,13 +250,20 @@ void TestLivePresets::cli()
                 .arg(m_loop.name())
                 .toUtf8());
     r.close();
-    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--dry-run") }, &out), 0);
+    const QString answer = QStringLiteral("refused without --destroy-data-on %1").arg(m_loop.name());
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--dry-run") }, &out), 1);
     QVERIFY2(out.contains(QLatin1String("RISK: the kernel stops sending cache flushes")), qPrintable(out));
-    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky }, &out), 2);
-    QVERIFY2(out.contains(QLatin1String("refused without --force")), qPrintable(out));
-    QCOMPARE(value(QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
-    QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0")); // nothing of it written
-    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--force") }, &out), 0);
+    QVERIFY2(out.contains(answer), qPrintable(out));
+    for (const QStringList &extra : { QStringList(), QStringList { QStringLiteral("--force") } }) {
+        QCOMPARE(run(QStringList { QStringLiteral("preset"), QStringLiteral("apply"), risky } + extra, &out), 1);
+        QVERIFY2(out.contains(answer), qPrintable(out));
+        QCOMPARE(value(QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+        QCOMPARE(value(QStringLiteral("queue/nomerges")), QStringLiteral("0")); // nothing of it written
+    }
+    QCOMPARE(run({ QStringLiteral("preset"), QStringLiteral("apply"), risky, QStringLiteral("--destroy-data-on"),
+                     m_loop.name() },
+                 &out),
+        0);
     QCOMPARE(value(QStringLiteral("queue/write_cache")), QStringLiteral("write through"));
     const ApplyResult back = applyChanges(m_sysfs,
         { { m_loop.name(), QStringLiteral("queue/write_cache"), QStringLiteral("write back") },

@@ -6,6 +6,10 @@
 //   * an ext4 device: without --destroy-data-on, or with it naming another device, nothing is written (not even
 //     the first point's value) and fsck finds the file system intact; a value the catalog refuses, one line.
 //   * a job file with a job aimed at another device: refused even with --force, nothing written.
+//   * issue 36, the consent model: --force does not answer the data risk of a write over ext4 (refused, exit 1,
+//     fsck clean, the witness file intact); --dry-run with it unanswered exits 1 with the line that says how to
+//     answer it, 0 once --destroy-data-on names the device; the sweep with --destroy-data-on naming the device
+//     runs. A sweep on an empty device needs no answer (nomergesTwoTakesMergesToZero).
 #include "../scratchloop.h"
 #include "livesupport.h"
 
@@ -161,6 +165,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("expected");
         QTest::newRow("no confirmation") << QStringList {} << 1 << u"refused without --destroy-data-on"_s;
+        QTest::newRow("--force is no answer to a data risk")
+            << QStringList { u"--force"_s } << 1 << u"--force does not answer a data risk"_s;
         QTest::newRow("another device") << QStringList { u"--destroy-data-on"_s, u"loop999"_s } << 2
                                         << u"does not name the device"_s;
         QTest::newRow("value out of range") << QStringList { u"--param"_s, u"nomerges=0,7"_s } << 1 << u"nomerges"_s;
@@ -191,6 +197,54 @@ private Q_SLOTS:
         QVERIFY(r.out.isEmpty());
         QCOMPARE(queue(loop, u"nomerges"_s), u"1"_s);
         QVERIFY2(ext4WitnessIntact(loop.devicePath(), mountPoint.path(), "witness", &error), qPrintable(error));
+    }
+
+    // --dry-run exits as the run would: 1 while the data risk is unanswered (with the line that says how to answer
+    // it), 0 once --destroy-data-on names the device. Nothing is written either way.
+    void dryRunExitsAsTheRunWould()
+    {
+        ScratchLoop loop;
+        if (!loop.create(64LL << 20))
+            QSKIP(qPrintable(loop.error()));
+        QTemporaryDir mountPoint;
+        QString error;
+        QVERIFY2(makeExt4WithWitness(loop.devicePath(), mountPoint.path(), "witness", &error), qPrintable(error));
+        QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s));
+        const QStringList args { u"sweep"_s, loop.name(), u"--param"_s, u"nomerges=0,2"_s, u"batched-write-4k"_s,
+            u"--runtime"_s, u"1"_s, u"--dry-run"_s };
+        for (const QStringList &extra : { QStringList(), QStringList { u"--force"_s } }) {
+            const ProgramRun r = runProgram(dmtunectl, args + extra, {}, 120000);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.out.contains(u"risk: "_s), qPrintable(r.out));
+            QVERIFY2(
+                r.err.count(u'\n') == 1 && r.err.contains(u"refused without --destroy-data-on %1"_s.arg(loop.name())),
+                qPrintable(r.err));
+        }
+        const ProgramRun answered
+            = runProgram(dmtunectl, args + QStringList { u"--destroy-data-on"_s, loop.devicePath() }, {}, 120000);
+        QVERIFY2(answered.exitCode == 0, qPrintable(answered.err));
+        QCOMPARE(queue(loop, u"nomerges"_s), u"1"_s);
+        QVERIFY2(ext4WitnessIntact(loop.devicePath(), mountPoint.path(), "witness", &error), qPrintable(error));
+    }
+
+    // The legitimate use: --destroy-data-on naming the device answers the data risk, and the sweep runs.
+    void destroyDataOnTheNamedDeviceRuns()
+    {
+        ScratchLoop loop;
+        if (!loop.create(64LL << 20))
+            QSKIP(qPrintable(loop.error()));
+        QTemporaryDir mountPoint;
+        QString error;
+        QVERIFY2(makeExt4WithWitness(loop.devicePath(), mountPoint.path(), "witness", &error), qPrintable(error));
+        QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s));
+        const ProgramRun r = runProgram(dmtunectl,
+            { u"sweep"_s, loop.name(), u"--param"_s, u"nomerges=0,2"_s, u"batched-write-4k"_s, u"--runtime"_s, u"1"_s,
+                u"--settle"_s, u"0"_s, u"--destroy-data-on"_s, loop.name(), u"--json"_s },
+            {}, 120000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject sweep = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(sweep.value("points"_L1).toArray().size(), 2);
+        QCOMPARE(queue(loop, u"nomerges"_s), u"1"_s);
     }
 };
 

@@ -521,8 +521,9 @@ private Q_SLOTS:
         QVERIFY(vm::readThrough(map));
     }
 
-    // A reload that adds a path of another LUN is refused without --force, naming both LUNs, and
-    // changes nothing; with --force it goes through; the map's own paths go back without --force.
+    // A reload that adds a path of another LUN is a data risk (issue 36): refused without --destroy-data-on MAP,
+    // naming both LUNs, and changes nothing; --force does not answer it; --dry-run exits 1 the same way; with
+    // --destroy-data-on MAP it goes through; the map's own paths go back without any answer.
     void reloadIdentityForeignLun()
     {
         QElapsedTimer took;
@@ -548,7 +549,8 @@ private Q_SLOTS:
         vm::Run r = ctl(mixed);
         QVERIFY2(r.exitCode == 1, qPrintable(vm::describe(m_ctl, mixed, r)));
         QCOMPARE(r.err.trimmed().count(u'\n'), 0); // one line
-        QVERIFY2(r.err.startsWith(u"dmtunectl: "_s) && r.err.contains(u"refused without --force"_s)
+        QVERIFY2(r.err.startsWith(u"dmtunectl: "_s)
+                && r.err.contains(u"refused without --destroy-data-on %1"_s.arg(map))
                 && r.err.contains(u"%1 (%2) is LUN %3, not LUN %4 of %5"_s.arg(
                     m_foreign, m_foreignDevnum, foreignWwid, ownWwid, map)),
             qPrintable(r.err));
@@ -565,17 +567,22 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 1 && r.err.contains(u"nullb0 (%1) reports no WWID"_s.arg(env("N0")))
                 && r.err.contains(ownWwid),
             qPrintable(r.err));
-        // --dry-run names the risk and changes nothing either
+        // --dry-run names the risk, changes nothing either and exits as the reload would
         r = ctl(mixed + QStringList { u"--dry-run"_s });
-        QVERIFY2(r.exitCode == 0
-                && r.out.contains(u"# risk: path %1 (%2) is LUN %3"_s.arg(m_foreign, m_foreignDevnum, foreignWwid)),
-            qPrintable(r.out));
+        QVERIFY2(r.exitCode == 1
+                && r.out.contains(u"# risk: path %1 (%2) is LUN %3"_s.arg(m_foreign, m_foreignDevnum, foreignWwid))
+                && r.err.contains(u"refused without --destroy-data-on %1"_s.arg(map)),
+            qPrintable(r.out + r.err));
         QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
         QVERIFY(vm::notSuspended(map));
         QCOMPARE(tablesPresent(map), u"LIVE"_s);
 
-        // --force: the user said so
+        // --force is no answer to a data risk: nothing changes
         r = ctl(mixed + QStringList { u"--force"_s });
+        QVERIFY2(r.exitCode == 1 && r.err.contains(u"--force does not answer a data risk"_s), qPrintable(r.err));
+        QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
+        // --destroy-data-on MAP: the user named the map (--force for any I/O-error risk of the same reload)
+        r = ctl(mixed + QStringList { u"--destroy-data-on"_s, map, u"--force"_s });
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(u"warning: path %1 (%2) is LUN %3"_s.arg(m_foreign, m_foreignDevnum, foreignWwid)),
             qPrintable(r.err));

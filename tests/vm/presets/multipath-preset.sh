@@ -32,7 +32,7 @@ rc=$?; cat "$OUT/verify-before.txt" >&2
 [ $rc = 1 ] || die "verify before apply: exit $rc, expected 1 (drift)"
 
 before=$(dmsetup table $MAP)
-"$CTL" preset apply "$OUT/mpath.json" --dry-run > "$OUT/dry-run.txt" 2>&1 || { cat "$OUT/dry-run.txt" >&2; die "dry run"; }
+"$CTL" preset apply "$OUT/mpath.json" --dry-run --force > "$OUT/dry-run.txt" 2>&1 || { cat "$OUT/dry-run.txt" >&2; die "dry run"; }
 cat "$OUT/dry-run.txt" >&2
 [ "$(dmsetup table $MAP)" = "$before" ] || die "the dry run changed the table"
 
