@@ -1221,7 +1221,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>cannot write %1: no PDF was produced</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2558,12 +2558,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Cannot create %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+47"/>
+        <location line="+59"/>
         <source>point %1/%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2926,7 +2921,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+31"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+32"/>
         <source>Fleet — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2961,12 +2956,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>Cannot read %1: %2</source>
+        <location line="+34"/>
+        <source>a hosts file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4930,7 +4925,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PlanDialog</name>
     <message>
-        <location filename="../widgets/ops/plandialog.cpp" line="+28"/>
+        <location filename="../widgets/ops/plandialog.cpp" line="+30"/>
         <source>Confirm</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4940,7 +4935,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>&lt;p&gt;What happens:&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5827,7 +5822,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+92"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+93"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5838,12 +5833,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+1"/>
-        <location line="+405"/>
+        <location line="+406"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-402"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5928,7 +5923,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>(a new file under %1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6060,12 +6055,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+3"/>
-        <location line="+300"/>
+        <location line="+342"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-336"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6075,7 +6070,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+26"/>
+        <source>: give another file to record to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6100,12 +6100,32 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Starting fio on %1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+47"/>
+        <source>Replace the recording?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 exists. Replace it with this run&apos;s recording?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not started: %1 exists (give another file to record to)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6196,7 +6216,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+144"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+146"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1221,7 +1221,7 @@
         <translation>Latenz von %1 im Zeitverlauf</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>cannot write %1: no PDF was produced</source>
         <translation>%1 kann nicht geschrieben werden: Es wurde kein PDF erzeugt</translation>
     </message>
@@ -2559,12 +2559,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Cannot create %1</source>
-        <translation>%1 kann nicht angelegt werden</translation>
-    </message>
-    <message>
-        <location line="+47"/>
+        <location line="+59"/>
         <source>point %1/%2: %3</source>
         <translation>Punkt %1/%2: %3</translation>
     </message>
@@ -2928,7 +2923,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+31"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+32"/>
         <source>Fleet — dmtune</source>
         <translation>Flotte — dmtune</translation>
     </message>
@@ -2963,12 +2958,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Instanzen der Prometheus-Server werden aufgelistet und pmcds gesucht…</translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>Cannot read %1: %2</source>
-        <translation>Kann %1 nicht lesen: %2</translation>
+        <location line="+34"/>
+        <source>a hosts file</source>
+        <translation>eine Hostdatei</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
@@ -4933,7 +4928,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PlanDialog</name>
     <message>
-        <location filename="../widgets/ops/plandialog.cpp" line="+28"/>
+        <location filename="../widgets/ops/plandialog.cpp" line="+30"/>
         <source>Confirm</source>
         <translation>Bestätigen</translation>
     </message>
@@ -4943,7 +4938,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Eine riskante Operation bestätigen</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>&lt;p&gt;What happens:&lt;/p&gt;</source>
         <translation>&lt;p&gt;Was passiert:&lt;/p&gt;</translation>
     </message>
@@ -5830,7 +5825,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+92"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+93"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5841,12 +5836,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+1"/>
-        <location line="+405"/>
+        <location line="+406"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-402"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
@@ -5931,7 +5926,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>&amp;Aufzeichnen nach</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>(a new file under %1)</source>
         <translation>(eine neue Datei unter %1)</translation>
     </message>
@@ -6063,12 +6058,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+3"/>
-        <location line="+300"/>
+        <location line="+342"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-336"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
@@ -6078,7 +6073,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>das Testgerät wird auf diesem Rechner angelegt, nicht auf %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+26"/>
+        <source>: give another file to record to</source>
+        <translation>: eine andere Datei für die Aufzeichnung angeben</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation>Job und /dev/%1 auf %2 werden geprüft...</translation>
     </message>
@@ -6103,12 +6103,32 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>Starting fio on %1...</source>
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+47"/>
+        <source>Replace the recording?</source>
+        <translation>Aufzeichnung ersetzen?</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 exists. Replace it with this run&apos;s recording?</source>
+        <translation>%1 existiert. Durch die Aufzeichnung dieses Laufs ersetzen?</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not started: %1 exists (give another file to record to)</source>
+        <translation>Nicht gestartet: %1 existiert (eine andere Datei für die Aufzeichnung angeben)</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
@@ -6200,7 +6220,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+144"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+146"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

@@ -11,6 +11,7 @@
 #include "params/deviceresolver.h"
 #include "recordings/recordingwriter.h"
 #include "stats/sampler.h"
+#include "util/printable.h"
 #include "workloads/fiorun.h"
 #include "workloads/workloadsession.h"
 
@@ -359,7 +360,7 @@ int runRun(const QStringList &args, Streams io)
         io.err.flush();
     });
     QObject::connect(session.fio(), &FioRun::outputLine, [&](const QString &line) {
-        io.err << line << '\n'; // fio's own "fio: ..." and "note: ..." lines
+        io.err << printable(line) << '\n'; // fio's own "fio: ..." and "note: ..." lines (they quote the job's text)
         io.err.flush();
     });
     QObject::connect(&session, &WorkloadSession::recordingFailed, [&](const QString &message) {
@@ -374,7 +375,7 @@ int runRun(const QStringList &args, Streams io)
             io.out << (outcome.stopped ? "stopped" : "done") << " after "
                    << QString::number(outcome.endedAt - outcome.startedAt, 'f', 1) << " s\n";
             for (const FioRates &r : outcome.overall)
-                io.out << "fio " << r.name << ": " << ratesLine(r) << '\n';
+                io.out << "fio " << printable(r.name) << ": " << ratesLine(r) << '\n';
             const auto &totals = session.totals();
             if (totals.hasWindow()) {
                 io.out << "devices over fio's " << QString::number(totals.seconds(), 'f', 1) << " s of I/O ("

@@ -6,6 +6,7 @@
 #include "remote/remotehost.h"
 #include "signalguard.h"
 #include "util/inputfile.h"
+#include "util/printable.h"
 
 #include <QDir>
 #include <QFile>
@@ -267,7 +268,9 @@ private:
         }
         if (type == QLatin1String("output")) {
             QTextStream &s = m.value(QLatin1String("stream")).toString() == QLatin1String("err") ? m_io.err : m_io.out;
-            s << m.value(QLatin1String("data")).toString();
+            // The agent's output is the far side's text: escaped again here, so that an agent (or what it printed)
+            // never reaches this terminal raw; lines and tabs stay, JSON has no raw control characters to lose.
+            s << printableLines(m.value(QLatin1String("data")).toString());
             s.flush();
         } else if (type == QLatin1String("job")) {
             m_job = m.value(QLatin1String("job")).toString();
@@ -287,7 +290,8 @@ private:
             if (m.contains(QLatin1String("jobs")))
                 printJobs(m.value(QLatin1String("jobs")).toArray());
             else if (m_options.command.first() == QLatin1String("job"))
-                m_io.out << "stopping job " << m_options.command.at(2) << " on " << m_options.address.display() << '\n';
+                m_io.out << "stopping job " << printable(m_options.command.at(2)) << " on "
+                         << printable(m_options.address.display()) << '\n';
             finish(ExitOk);
         } else if (type == QLatin1String("error")) {
             fail(m_io,
@@ -309,10 +313,10 @@ private:
             if (state == QLatin1String("ended"))
                 state += QStringLiteral(" %1").arg(j.value(QLatin1String("status")).toInt());
             m_io.out << QStringLiteral("%1 %2 %3 %4\n")
-                            .arg(j.value(QLatin1String("job")).toString(), -20)
-                            .arg(state, -10)
-                            .arg(j.value(QLatin1String("started")).toString(), -21)
-                            .arg(j.value(QLatin1String("command")).toString());
+                            .arg(printable(j.value(QLatin1String("job")).toString()), -20)
+                            .arg(printable(state), -10)
+                            .arg(printable(j.value(QLatin1String("started")).toString()), -21)
+                            .arg(printable(j.value(QLatin1String("command")).toString()));
         }
     }
 

@@ -418,7 +418,7 @@ Result<SweepManifest> readSweepManifestFile(const QString &dir)
     const QString path = QDir(dir).filePath(QLatin1String(SweepManifestName));
     const auto bytes = readInputFile(path, SweepManifestInputCap, QStringLiteral("a sweep manifest"));
     if (!bytes)
-        return Result<SweepManifest>::failure(bytes.errorMessage());
+        return Result<SweepManifest>::failure(QStringLiteral("cannot read ") + bytes.errorMessage());
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes.value(), &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())

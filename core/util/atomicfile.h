@@ -61,8 +61,8 @@ QString outputFileProblem(const QString &path, ExistingFile existing);
 bool outputFileOnlyExists(const QString &path);
 
 // The name to propose after `used` was written (or is being written): NAME-2.EXT, NAME-3.EXT, ... (a "-N" that
-// `used` already ends in counts on; N of 1 to 4 digits, no leading zero), the first that is not `used` and where nothing is (lstat: a link counts).
-// Empty when none of a thousand is free.
+// `used` already ends in counts on; N of 1 to 4 digits, no leading zero), the first that is not `used` and where
+// nothing is (lstat: a link counts). Empty when none of a thousand is free.
 QString nextFreshFilePath(const QString &used);
 
 // An output directory (capture, a sweep's recordings): not a symbolic link, and made new (its parents as needed)

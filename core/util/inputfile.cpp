@@ -43,8 +43,8 @@ QString byteSizeText(qint64 bytes)
     if (unit == 0)
         return QStringLiteral("%1 bytes").arg(bytes);
     const bool whole = value == double(qint64(value));
-    return QStringLiteral("%1 %2").arg(whole ? QString::number(qint64(value)) : QString::number(value, 'f', 1),
-        QString::fromLatin1(units[unit]));
+    return QStringLiteral("%1 %2").arg(
+        whole ? QString::number(qint64(value)) : QString::number(value, 'f', 1), QString::fromLatin1(units[unit]));
 }
 
 QString inputFileProblem(int fd, qint64 cap, const QString &what)
@@ -83,8 +83,7 @@ Result<QByteArray> readInputFile(const QString &path, qint64 cap, const QString 
         if (n == 0)
             break;
         if (bytes.size() + n > cap)
-            return R::failure(
-                QStringLiteral("%1: more than the %2 %3 may have").arg(path, byteSizeText(cap), what));
+            return R::failure(QStringLiteral("%1: more than the %2 %3 may have").arg(path, byteSizeText(cap), what));
         bytes.append(buffer, n);
     }
     return bytes;

@@ -12,7 +12,7 @@ OperationPlan riskPlan(const QList<DataRisk> &risks)
     for (const DataRisk &r : risks) {
         plan.steps.append(QStringLiteral("%1 %2 -> %3").arg(r.device, r.attribute, r.value));
         plan.risks.append(
-            { QStringLiteral("data-risk:%1:%2=%3").arg(r.device, r.attribute, r.value), r.text(), true, r.device });
+            dataRisk(QStringLiteral("data-risk:%1:%2=%3").arg(r.device, r.attribute, r.value), r.text(), r.device));
     }
     return plan;
 }

@@ -12,7 +12,7 @@ OperationPlan destroyPlan(const QString &device, const QStringList &reasons)
     plan.target = device;
     plan.summary = QStringLiteral("write to /dev/%1").arg(device);
     plan.risks.append(
-        { QStringLiteral("destroy-data:%1").arg(device), reasons.join(QStringLiteral("; ")), true, device });
+        dataRisk(QStringLiteral("destroy-data:%1").arg(device), reasons.join(QStringLiteral("; ")), device));
     return plan;
 }
 } // namespace

@@ -207,7 +207,9 @@ private Q_SLOTS:
             { QStringLiteral("--name=steady"), QStringLiteral("--filename=/dev/") + m_loop.name(),
                 QStringLiteral("--rw=read"), QStringLiteral("--bs=64k"), QStringLiteral("--direct=1"),
                 QStringLiteral("--rate=20m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=60"),
-                QStringLiteral("--readonly") });
+                QStringLiteral("--readonly"), QStringLiteral("--thread") });
+        // --thread: the job is a thread of this one process, so killing it ends the read; a forked job process
+        // would read on for the rest of its 60 s and hold the device open when the next test writes to it.
         QVERIFY(fio.waitForStarted());
 
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
@@ -308,7 +310,7 @@ private Q_SLOTS:
 
         panel->start();
         // The far side's plan found the file system: its name must be typed.
-        QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation(), 20000);
+        QTRY_VERIFY2_WITH_TIMEOUT(panel->pendingConfirmation(), qPrintable(panel->statusText()), 20000);
         ConfirmWriteDialog *confirm = panel->pendingConfirmation();
         QVERIFY(confirm->findChild<QLineEdit *>());
         confirm->findChild<QLineEdit *>()->setText(m_loop.name());

@@ -334,7 +334,6 @@ void TestWriteGuard::holdRefusesWhatIsNotABlockDevice()
     QVERIFY(!moved.isHeld());
 }
 
-
 namespace {
 
 // A /proc-shaped tree: <pid>/stat with its parent and comm, <pid>/exe linking to the program.

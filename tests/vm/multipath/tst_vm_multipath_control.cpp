@@ -392,8 +392,8 @@ private Q_SLOTS:
                 const vm::Run r = ctl(args);
                 const bool refused = action == "disable"_L1 && s.group == 1 && !s.force;
                 if (refused) {
-                    QVERIFY2(r.exitCode == 1
-                            && r.err.contains(u"refused without --force: disable_group 1 disables the active group"_s),
+                    QVERIFY2(r.exitCode == 1 && r.err.contains(u"disable_group 1 disables the active group"_s)
+                            && r.err.contains(u"(refused without --force)"_s),
                         qPrintable(label + u": "_s + r.err));
                 } else {
                     QVERIFY2(r.exitCode == 0, qPrintable(label + u": "_s + r.err));
@@ -504,7 +504,11 @@ private Q_SLOTS:
         const QString bad = u"0 0 1 1 round-robin 0 2 1 8:250 1 8:251 1"_s;
         vm::Run cli = ctl({ u"map"_s, u"reload"_s, map, u"--table"_s, bad });
         QVERIFY2(cli.exitCode == 1 && cli.err.contains(u"refused without --force"_s), qPrintable(cli.err));
+        // Paths that report no WWID may be another LUN's: a data risk of the map, which --force does not answer.
         cli = ctl({ u"map"_s, u"reload"_s, map, u"--table"_s, bad, u"--force"_s });
+        QVERIFY2(cli.exitCode == 1 && cli.err.contains(u"--force does not answer a data risk"_s), qPrintable(cli.err));
+        QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
+        cli = ctl({ u"map"_s, u"reload"_s, map, u"--table"_s, bad, u"--force"_s, u"--destroy-data-on"_s, map });
         QCOMPARE(cli.exitCode, 1);
         QVERIFY2(cli.err.contains(u"the old table stays live"_s), qPrintable(cli.err));
         QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
