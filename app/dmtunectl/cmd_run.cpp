@@ -95,7 +95,8 @@ void addRunOptions(QCommandLineParser &parser)
             "recognises) needs --destroy-data-on naming the same device; the device is then held (O_EXCL) until "
             "fio ends. "
             "A device in use (mounted in any namespace, swap, held by dm, md, LIO, ZFS or an exclusive opener, a "
-            "partition of a held disk) is refused. SIGINT, SIGTERM or SIGHUP stops fio (it still prints its result, "
+            "partition of a held disk, open by another process in any mode) is refused for writes. SIGINT, SIGTERM or "
+            "SIGHUP stops fio (it still prints its result, "
             "the recording is closed). Exit status: 0 done, 1 refused or failed, 2 bad usage.\n")
         + consentHelp({ QStringLiteral("--destroy-data-on"), QString(), QString() }));
     parser.addPositionalArgument(
