@@ -63,9 +63,9 @@ void TestCliInputFiles::refusesWhatIsNotARegularFile_data()
     QTest::newRow("preset diff /dev/zero")
         << words("preset diff /dev/zero /dev/zero") << 2
         << "dmtunectl: /dev/zero: not a regular file (a character device); a preset must be one";
-    QTest::newRow("sweep --open, manifest a FIFO")
-        << words("sweep --open @/sweep") << 1
-        << "dmtunectl: sweep: @/sweep/sweep.json: not a regular file (a FIFO); a sweep manifest must be one";
+    QTest::newRow("sweep --open, manifest a FIFO") << words("sweep --open @/sweep") << 1
+                                                   << "dmtunectl: sweep: cannot read @/sweep/sweep.json: not a regular "
+                                                      "file (a FIFO); a sweep manifest must be one";
     QTest::newRow("record import, an archive's volume a FIFO")
         << words("record import --pcp-archive @/pcp/arch -o @/out.dmrec") << 1
         << "dmtunectl: record import: pcp archive @/pcp/arch.meta: not a regular file; an archive's files must be";
