@@ -2,6 +2,7 @@
 // changes a system refuses --sysfs-root with one line and changes nothing, before it resolves a name in
 // the tree (this host may have maps and disks of the same names); --dry-run previews against the capture's
 // own tables; reading commands work. tests/vm/multipath checks the same against a real kernel's maps.
+#include "dmtunectlrun.h"
 #include "fakesysfs.h"
 #include "testpaths.h"
 
@@ -30,25 +31,8 @@ const QString tableParams
 const QString tableText = test::fixtureLine(tableParams);
 const QString mapName = QStringLiteral("dmtune-captured-mpatha"); // not a map this host has
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Run dmtunectl(const QStringList &args)
-{
-    QProcess p;
-    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
-    Run r;
-    if (!p.waitForFinished(30000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using clitest::dmtunectl;
+using clitest::Run;
 
 // Every file of the capture with its content: nothing in it may change.
 QByteArray treeDigest(const QString &dir)

@@ -3,6 +3,7 @@
 // replace an existing file without --replace: exit 1, one line, the victim unchanged. A file dmtune wrote is
 // replaced with --replace; a new file is written. (run --record, preset save and the --host spellings need a
 // device and an sshd: tests/live/remote/tst_live_remote.cpp.)
+#include "dmtunectlrun.h"
 #include "testpaths.h"
 
 #include "../recordings/syntheticbatches.h"
@@ -18,25 +19,8 @@ using namespace dmtune;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Run dmtunectl(const QStringList &args)
-{
-    QProcess p;
-    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using clitest::dmtunectl;
+using clitest::Run;
 
 QByteArray contentOf(const QString &path)
 {

@@ -3,6 +3,7 @@
 // get, set, --with-paths and preset files), help texts that name the command as it is typed, error lines that
 // point to the subcommand's help, exit statuses (2 for bad usage, 1 for failures), set printing only what changes,
 // and record show printing zeros.
+#include "dmtunectlrun.h"
 #include "fakesysfs.h"
 #include "testpaths.h"
 
@@ -31,25 +32,8 @@ namespace {
 
 const QString mapName = QStringLiteral("dmtune-usage-mpatha"); // not a map this host has
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Run dmtunectl(const QStringList &args)
-{
-    QProcess p;
-    p.start(DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl"), args);
-    Run r;
-    if (!p.waitForFinished(30000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using clitest::dmtunectl;
+using clitest::Run;
 
 QString describe(const QStringList &args, const Run &r)
 {
