@@ -27,10 +27,18 @@ if [ "${1:-}" = --fix ]; then
     exit 0
 fi
 
-bad=()
-for f in "${files[@]}"; do
-    "$CLANG_FORMAT" --dry-run --Werror --ferror-limit=1 "$f" >/dev/null 2>&1 || bad+=("$f")
-done
+# In batches, one per core: one clang-format per file was a minute of process start-up. A file that
+# differs shows as "FILE:LINE:COL: error:" on stderr; a failure that names no file is an error too.
+rc=0
+out=$(printf '%s\n' "${files[@]}" |
+    xargs -d '\n' -n 64 -P "$(nproc)" "$CLANG_FORMAT" --dry-run --Werror --ferror-limit=1 2>&1 >/dev/null) || rc=$?
+mapfile -t bad < <(sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*/\1/p' <<<"$out" | sort -u)
+[ -n "${bad[*]}" ] || bad=()
+if [ $rc != 0 ] && [ ${#bad[@]} -eq 0 ]; then
+    echo "check-format: $CLANG_FORMAT failed (exit $rc):" >&2
+    head -5 <<<"$out" >&2
+    exit 1
+fi
 if [ ${#bad[@]} -eq 0 ]; then
     echo "check-format: ${#files[@]} files formatted as .clang-format says"
     exit 0
