@@ -23,6 +23,7 @@
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
+#include "windowfit.h"
 
 #include <QAction>
 #include <QApplication>
@@ -198,7 +199,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     setupExplain(); // mainwindow_explain.cpp: the Explain dock
     setupLatency(); // mainwindow_latency.cpp: the Latency tab
     setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
-    resize(1280, 800);
+    windowfit::resizeOnScreen(this, { 1280, 800 });
 }
 
 MainWindow::~MainWindow()
@@ -607,6 +608,7 @@ void MainWindow::restoreSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(geometryKey).toByteArray());
+    windowfit::keepOnScreen(this); // saved on a larger screen
     restoreState(settings.value(windowStateKey).toByteArray());
     if (m_splitter->restoreState(settings.value(splitterKey).toByteArray()))
         m_autoFitTree = false;

@@ -10,6 +10,7 @@
 #include "presets/presetmanager.h"
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
+#include "windowfit.h"
 
 #include <QAction>
 #include <QDialog>
@@ -26,7 +27,7 @@ void MainWindow::setupPresets()
     auto *dialog = new QDialog(this);
     dialog->setWindowTitle(
         m_remote ? tr("Presets — %1 — dmtune").arg(m_remote->displayName()) : tr("Presets — dmtune"));
-    dialog->resize(1100, 700);
+    windowfit::resizeOnScreen(dialog, { 1100, 700 });
     m_presets = new PresetManager(m_session, dialog);
     if (m_remote) // preset.apply planned and run on the host; the preview reads its capture
         m_presets->setOperationService(m_remoteOps, m_remote->displayName());

@@ -11,6 +11,7 @@
 #include "reports/compareview.h"
 #include "reports/recordingview.h"
 #include "reports/reportdialog.h"
+#include "windowfit.h"
 
 #include <QCoreApplication>
 #include <QFileDialog>
@@ -134,7 +135,7 @@ QWidget *MainWindow::openRecordings(const QStringList &files, QString *error)
     }
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
-    view->resize(1200, 800);
+    windowfit::resizeOnScreen(view, { 1200, 800 });
     view->show();
     return view;
 }

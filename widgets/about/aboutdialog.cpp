@@ -2,6 +2,7 @@
 
 #include "anywherewrapdelegate.h"
 #include "charts/chartpanel.h"
+#include "windowfit.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -69,7 +70,7 @@ AboutDialog::AboutDialog(const QList<ComponentVersion> &local, const QString &no
 
     m_table->resizeColumnsToContents();
     m_table->resizeRowsToContents();
-    resize(680, 360);
+    windowfit::resizeOnScreen(this, { 680, 360 });
 }
 
 void AboutDialog::resizeEvent(QResizeEvent *event)

@@ -4,6 +4,7 @@
 #include "fleet/fleetmodel.h"
 #include "stats/seriesstore.h"
 #include "util/inputfile.h"
+#include "windowfit.h"
 
 #include <QFile>
 #include <QHBoxLayout>
@@ -98,7 +99,7 @@ FleetWindow::FleetWindow(QWidget *parent)
         updateStatus();
     });
     connect(m_poller, &FleetPoller::framesFetched, this, &FleetWindow::onFrames);
-    resize(1280, 720);
+    windowfit::resizeOnScreen(this, { 1280, 720 });
 }
 
 FleetWindow::~FleetWindow() = default;

@@ -3,6 +3,7 @@
 #include "messagestyle.h"
 
 #include "presets/presetstore.h"
+#include "windowfit.h"
 
 #include <algorithm>
 
@@ -70,7 +71,7 @@ NewPresetDialog::NewPresetDialog(QWidget *parent)
     layout->addLayout(row);
     layout->addWidget(m_problem);
     layout->addWidget(buttons);
-    resize(760, 560);
+    windowfit::resizeOnScreen(this, { 760, 560 });
 
     connect(m_name, &QLineEdit::textChanged, this, &NewPresetDialog::updateState);
     connect(m_list, &QTreeWidget::itemChanged, this, &NewPresetDialog::updateState);
