@@ -49,27 +49,18 @@ namespace {
 
 // The device a visitor came to see: the first map, else the first real disk (not a loop or zram
 // device, which most machines have a handful of, idle), else the first device at all.
-QString defaultDevice(const DeviceSnapshot &snapshot)
+// The first row selected: a multipath map, an NVMe multipath subsystem or the lab device; else none. A disk is never
+// chosen for the user: it may hold the system (vda, mounted on /), and the Workload dock follows the selection
+// (issue 40, item 6).
+QString defaultDevice(const DeviceSnapshot &snapshot, const QString &labDevice)
 {
     if (!snapshot.maps.isEmpty())
         return snapshot.maps.first().device;
     if (!snapshot.nvmeMultipath.isEmpty())
         return snapshot.nvmeMultipath.first().name;
-    for (const auto &device : snapshot.devices) {
-        switch (device.kind) {
-        case DeviceKind::Scsi:
-        case DeviceKind::NvmeNamespace:
-        case DeviceKind::Virtio:
-        case DeviceKind::Mmc:
-        case DeviceKind::Md:
-            if (!snapshot.mapOfPath(device.name))
-                return device.name;
-            break;
-        default:
-            break;
-        }
-    }
-    return snapshot.devices.isEmpty() ? QString() : snapshot.devices.first().name;
+    if (!labDevice.isEmpty() && snapshot.device(labDevice))
+        return labDevice;
+    return {};
 }
 
 // The status bar has room for the gist; the whole reason goes in the tooltip and the overview.
@@ -366,7 +357,7 @@ void MainWindow::restoreSelection(const DeviceSnapshot &snapshot)
     if (!wanted.isValid())
         wanted = m_model->indexForDevice(m_selectedDevice);
     if (!wanted.isValid() && m_selectedKey.isEmpty())
-        wanted = m_model->indexForDevice(defaultDevice(snapshot));
+        wanted = m_model->indexForDevice(defaultDevice(snapshot, m_labName));
     if (!wanted.isValid()) {
         // The device is gone: the pane says so rather than jumping to a neighbour.
         m_detail->showDevice(m_selectedDevice);

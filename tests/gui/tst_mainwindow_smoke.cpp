@@ -11,6 +11,7 @@
 #include "discovery/discovery.h"
 #include "experiments/experimentpanel.h"
 #include "mainwindow.h"
+#include "workloads/workloadpanel.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -283,6 +284,8 @@ private Q_SLOTS:
     void firstRunHintWithoutMaps()
     {
         FakeSysfs fake;
+        fake.scsiDisk(QStringLiteral("sda"), QStringLiteral("8:0"), QStringLiteral("0:0:0:0"), QStringLiteral("ATA"),
+            QStringLiteral("SYSTEM DISK"), QStringLiteral("wwid-sda"));
         fake.loopDevice(QStringLiteral("loop0"), QStringLiteral("7:0"), QStringLiteral("/tmp/x.img"));
         MainWindow window(SysfsRoot(fake.root(), QString()));
         QSignalSpy shown(&window, &MainWindow::snapshotShown);
@@ -294,8 +297,17 @@ private Q_SLOTS:
             return l->isVisible() && l->text().startsWith(QStringLiteral("No multipath maps"));
         });
         QVERIFY(hintVisible);
-        // No map: the first device is selected.
-        QCOMPARE(window.detailPane()->shownDevice(), QStringLiteral("loop0"));
+        // No map and no lab device: nothing is chosen for the user (a disk may hold the system; issue 40, item 6).
+        // The details show the machine; the Workload dock has no target and proposes a read template.
+        QCOMPARE(window.detailPane()->shownDevice(), QString());
+        QCOMPARE(window.workloadPanel()->currentDevice(), QString());
+        QVERIFY2(!window.workloadPanel()->currentJob().rw.contains(QStringLiteral("write")),
+            qPrintable(window.workloadPanel()->currentJob().id));
+        // Picking the disk in the tree makes it the target, still with a read template.
+        QVERIFY(window.selectDevice(QStringLiteral("sda")));
+        QTRY_COMPARE(window.workloadPanel()->currentDevice(), QStringLiteral("sda"));
+        QVERIFY2(!window.workloadPanel()->currentJob().rw.contains(QStringLiteral("write")),
+            qPrintable(window.workloadPanel()->currentJob().id));
     }
 };
 

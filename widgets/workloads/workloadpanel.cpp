@@ -53,6 +53,8 @@ namespace dmtune {
 namespace {
 
 const QString customId = QStringLiteral("custom");
+// On the lab device: seed 002's workload, the one whose merges a map loses and queue_depth 2 brings back.
+const QString defaultLabTemplate = QStringLiteral("seq-write-4k-64jobs");
 
 QString rateText(double v)
 {
@@ -104,6 +106,7 @@ WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
         [this](const QString &message) { log(tr("recording stopped: %1").arg(message)); });
     connect(m_session->fio(), &FioRun::outputLine, this, [this](const QString &line) { log(line); });
     loadTemplate(0);
+    proposeTemplate(); // no target yet: a read template
     updateLabButtons();
     updateButtons();
 }
@@ -258,6 +261,8 @@ void WorkloadPanel::buildUi()
     connect(m_engine, &QComboBox::currentTextChanged, this, &WorkloadPanel::updateCommandLine);
     connect(m_batching, &QCheckBox::toggled, this, &WorkloadPanel::updateCommandLine);
     connect(m_device, &QComboBox::currentIndexChanged, this, &WorkloadPanel::updateCommandLine);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &WorkloadPanel::proposeTemplate);
+    connect(m_template, &QComboBox::activated, this, [this] { m_templatePicked = true; });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_command->text()); });
     connect(m_browse, &QPushButton::clicked, this, [this] {
         auto *dialog
@@ -270,6 +275,22 @@ void WorkloadPanel::buildUi()
     connect(m_stop, &QPushButton::clicked, this, &WorkloadPanel::stop);
     connect(m_createLab, &QPushButton::clicked, this, &WorkloadPanel::createLabDeviceRequested);
     connect(m_removeLab, &QPushButton::clicked, this, &WorkloadPanel::removeLabDeviceRequested);
+}
+
+// Until the user picks a template, it follows the target: writes only on the lab device (empty, made for this),
+// reads on every other device, which may hold data (issue 40, item 6). The write guard still decides at Start.
+void WorkloadPanel::proposeTemplate()
+{
+    if (m_templatePicked || isRunning())
+        return;
+    const QString device = currentDevice();
+    const bool lab = !device.isEmpty() && device == m_lab.device;
+    const QList<FioJob> &templates = fioTemplates();
+    const auto proposed = std::find_if(templates.cbegin(), templates.cend(), [lab](const FioJob &job) {
+        return lab ? job.id == defaultLabTemplate : !job.rw.contains(QLatin1String("write"));
+    });
+    if (proposed != templates.cend())
+        selectData(m_template, proposed->id);
 }
 
 void WorkloadPanel::loadTemplate(int index)
@@ -356,7 +377,9 @@ void WorkloadPanel::updateCommandLine()
 
 bool WorkloadPanel::selectTemplate(const QString &id)
 {
-    return selectData(m_template, id);
+    const bool found = selectData(m_template, id);
+    m_templatePicked = m_templatePicked || found; // chosen, as in the combo: it stays when the target changes
+    return found;
 }
 
 bool WorkloadPanel::selectDevice(const QString &name)
@@ -387,6 +410,7 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
     }
     if (!selectDevice(keep) && !lab.isEmpty())
         selectDevice(lab);
+    proposeTemplate(); // the combo's signals were blocked
     updateCommandLine();
     updateLabButtons();
 }

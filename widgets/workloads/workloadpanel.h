@@ -104,6 +104,7 @@ Q_SIGNALS:
 private:
     void buildUi();
     void loadTemplate(int index);
+    void proposeTemplate();
     void updateCommandLine();
     void updateButtons();
     void updateLabButtons();
@@ -153,6 +154,7 @@ private:
     QString m_replaceAnswered;
     QString m_replacingRecording; // the path of the start now being checked, when it replaces a file
     bool m_loadingTemplate = false;
+    bool m_templatePicked = false; // the user chose a template: it no longer follows the target
 
     QComboBox *m_template = nullptr;
     QLineEdit *m_jobFile = nullptr;

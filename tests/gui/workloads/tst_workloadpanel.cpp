@@ -48,6 +48,7 @@ private Q_SLOTS:
     void everyTemplateFillsTheForm();
     void editsShowInTheCommandLine();
     void startNeedsADevice();
+    void writeTemplateOnlyOnTheLabDevice();
     void capturedSystemRunsNothing();
     void labButtonsFollowTheWindowsState();
     void confirmationNeedsTheExactName();
@@ -125,6 +126,29 @@ void TestWorkloadPanel::startNeedsADevice()
     panel.start();
     QVERIFY(!panel.isRunning());
     QVERIFY(!panel.pendingConfirmation());
+}
+
+// Until the user picks a template, it follows the target: writes on the lab device, reads on a device that may hold
+// data (issue 40, item 6); a template the user picked stays.
+void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
+{
+    const auto writes
+        = [](const WorkloadPanel &panel) { return panel.currentJob().rw.contains(QLatin1String("write")); };
+    WorkloadPanel panel(SysfsRoot(), nullptr);
+    QVERIFY2(!writes(panel), qPrintable(panel.currentJob().id)); // no target
+    panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
+    panel.setLabState({ QStringLiteral("loop3"), QString(), false });
+    QCOMPARE(panel.currentDevice(), QStringLiteral("loop3")); // the lab device is the target
+    QCOMPARE(panel.currentJob().id, QStringLiteral("seq-write-4k-64jobs"));
+    QVERIFY(panel.selectDevice(QStringLiteral("sdb")));
+    QVERIFY2(!writes(panel), qPrintable(panel.currentJob().id));
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QVERIFY(writes(panel));
+
+    QVERIFY(panel.selectTemplate(QStringLiteral("rand-read-4k-24jobs"))); // the user's choice
+    QVERIFY(panel.selectDevice(QStringLiteral("sdb")));
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QCOMPARE(panel.currentJob().id, QStringLiteral("rand-read-4k-24jobs"));
 }
 
 // The devices of a captured system are another machine's: no workload, no lab device from here.
