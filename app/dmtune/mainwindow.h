@@ -9,6 +9,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+class QJsonObject;
 class QDialog;
 class QDockWidget;
 class QLabel;
@@ -204,8 +205,10 @@ private:
     void updateRemoteHeader();
     void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
-    void onLabPlanned(const OperationPlan &plan, const QString &tag);
-    void onLabFinished(const OperationResult &result, const QString &tag);
+    // lab.create (creating) or lab.remove, run unless its plan asks; the answers come back with `creating`.
+    void runLabOperation(bool creating, const QString &kind, const QJsonObject &request);
+    void onLabPlanned(const OperationPlan &plan, bool creating);
+    void onLabFinished(const OperationResult &result, bool creating);
     void labSettled(const QString &message); // not busy any more: panel, hint, status bar
     void teardownLabDevices(); // ~MainWindow: the runner joins, then the lab devices go
     void chartSelectedDevice(); // the selected device, or a map and its paths, or an NVMe head and its paths

@@ -77,6 +77,7 @@ Q_SIGNALS:
 
 private:
     void onFinished(const ApplyResult &result);
+    void onRemoteFinished(const OperationResult &result); // run()'s answer from the remote service
 
     Applier *m_applier = nullptr;
     ChangeHistory *m_history = nullptr;

@@ -76,7 +76,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
-        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+        [this](const OperationResult &result) { onOperationFinished(result); });
     m_unavailable = tr("the host's devices are not fetched yet");
     m_actions->setUnavailableReason(m_unavailable);
     m_multipathdQuery = [capture] { return capturedMultipathdMaps(capture); };
@@ -115,7 +115,7 @@ void PathGroupsPanel::makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool 
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
-        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+        [this](const OperationResult &result) { onOperationFinished(result); });
 }
 
 QString PathGroupsPanel::resultText(const OperationResult &result)

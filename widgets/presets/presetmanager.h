@@ -39,6 +39,7 @@ class PlanDialog;
 class PresetKeeper;
 class PresetPreviewModel;
 class TuningSession;
+struct OperationAnswers;
 struct OperationPlan;
 struct OperationResult;
 struct PresetResolution;
@@ -129,8 +130,18 @@ private:
     void refreshPreview();
     void showResolution(const Preset &preset, const PresetResolution &res, bool notes);
     void refreshExport();
-    void onPlanned(const OperationPlan &plan, const QString &tag);
-    void onOperationFinished(const OperationResult &result, const QString &tag);
+    // What one call of this manager to the service is for; its answers come back with it.
+    struct Call {
+        enum Purpose { DryRun, Apply, Keep };
+        Purpose purpose = Apply;
+        QString keepReason; // Keep: why it is applied again ("sdd appeared")
+    };
+    // preset.apply for `request`: planned only (a dry run), else run unless it asks.
+    void callService(const Call &call, const QJsonObject &request);
+    void runOnService(const OperationPlan &plan, const OperationAnswers &answers, const Call &call);
+    void onPlanned(const OperationPlan &plan, const Call &call);
+    void onPlanFailed(const QString &error);
+    void onOperationFinished(const OperationResult &result, const Call &call);
     void updateEnvironment();
     void onReapply(const QStringList &devices, const QString &reason);
     void importFile();

@@ -455,28 +455,6 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
     m_remotePlanner = planner;
     m_hostName = hostName;
     m_remoteRun = new RemoteWorkload(client, this);
-    connect(
-        m_remotePlanner, &RemoteOperationRunner::planned, this, [this](const OperationPlan &plan, const QString &tag) {
-            if (!tag.startsWith(QLatin1String("workload:")))
-                return;
-            m_checking = false;
-            updateButtons();
-            // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
-            if (m_remoteJobContent
-                && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
-                return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
-                                    "update it there")
-                                     .arg(m_hostName));
-            onPlanned(plan, tag.mid(9));
-        });
-    connect(m_remotePlanner, &RemoteOperationRunner::planFailed, this,
-        [this](const QString &, const QString &error, const QString &tag) {
-            if (!tag.startsWith(QLatin1String("workload:")))
-                return;
-            m_checking = false;
-            updateButtons();
-            setStatus(error);
-        });
     connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
         // Remembered for this host's later windows: offered again if this one is closed before the job ends.
         rememberJob(m_hostName, { job, m_remoteRun->recordPath(), m_remoteJob.title, m_remoteDevice });
@@ -601,10 +579,28 @@ void WorkloadPanel::start()
         setStatus(tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
         m_remoteJob = job;
         m_remoteDevice = device;
-        m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind),
+        m_remotePlanner->plan(
+            QString::fromLatin1(WorkloadStartKind),
             m_remoteJobContent ? workloadRequestWithContent(job, device, *m_remoteJobContent)
                                : workloadRequest(job, device),
-            QStringLiteral("workload:") + request.recordPath);
+            this,
+            [this, recordPath = request.recordPath](const OperationPlan &plan) {
+                m_checking = false;
+                updateButtons();
+                // An agent that took the content plans its copy's path; an older one ignores the field and plans
+                // no file.
+                if (m_remoteJobContent
+                    && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
+                    return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
+                                        "update it there")
+                                         .arg(m_hostName));
+                onPlanned(plan, recordPath);
+            },
+            [this](const QString &error) {
+                m_checking = false;
+                updateButtons();
+                setStatus(error);
+            });
         return;
     }
     // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
