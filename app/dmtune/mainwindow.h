@@ -9,6 +9,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <memory>
+
 class QJsonObject;
 class QDialog;
 class QDockWidget;
@@ -23,6 +25,7 @@ namespace dmtune {
 
 class ChangeHistoryPanel;
 class ExplainPane;
+class HostContext;
 struct ProposedSweep;
 class JobTracker;
 class DeviceDetailPane;
@@ -218,6 +221,8 @@ private:
     void offerHeadStatistics();
 
     SysfsRoot m_sysfs;
+    // The host this window shows, made once here and handed to the widgets (environment, device-mapper, root).
+    std::shared_ptr<const HostContext> m_host;
     Discovery *m_discovery = nullptr;
     DeviceTreeModel *m_model = nullptr;
     DeviceTreeView *m_tree = nullptr;

@@ -6,6 +6,7 @@
 
 #include "discovery/discovery.h"
 #include "jobs/jobtracker.h"
+#include "ops/hostcontext.h"
 #include "ops/laboperations.h"
 #include "ops/operationrunner.h"
 #include "ops/plandialog.h"
@@ -57,9 +58,8 @@ void MainWindow::setupFirstRun()
         LabDevices::canCreate(&m_labWhyNot);
     m_labs = new LabDevices; // no device until asked; teardownLabDevices() removes the ones it made
     m_labRunner = new OperationRunner(this);
-    OperationEnvironment env;
-    env.sysfs = m_sysfs;
-    env.labs = m_labs;
+    OperationEnvironment env = m_host->environment();
+    env.labs = m_labs; // the window's own
     m_labRunner->setEnvironment(env);
     if (m_labWhyNot.isEmpty()) {
         // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a

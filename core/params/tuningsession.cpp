@@ -1,5 +1,6 @@
 #include "params/tuningsession.h"
 
+#include "ops/hostcontext.h"
 #include "ops/operationregistry.h"
 #include "ops/operationservice.h"
 #include "ops/tuningoperations.h"
@@ -12,8 +13,23 @@
 namespace dmtune {
 
 TuningSession::TuningSession(SysfsRoot sysfs, Applier::Mode mode, QObject *parent)
+    : TuningSession(std::make_shared<const HostContext>(sysfs), mode, parent)
+{
+}
+
+TuningSession::~TuningSession() = default;
+
+OperationEnvironment TuningSession::operationEnvironment() const
+{
+    OperationEnvironment env = m_host->environment();
+    env.applyTransaction = m_applier->transactionHook();
+    return env;
+}
+
+TuningSession::TuningSession(std::shared_ptr<const HostContext> host, Applier::Mode mode, QObject *parent)
     : QObject(parent)
-    , m_applier(new Applier(std::move(sysfs), this))
+    , m_host(std::move(host))
+    , m_applier(new Applier(m_host->sysfs(), this))
 {
     m_applier->setMode(mode);
     // The history first: when our slot runs, the entry for the result is already there.

@@ -20,7 +20,6 @@
 #include "presets/presetstore.h"
 
 #include <algorithm>
-#include <unistd.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -78,9 +77,6 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     , m_runner(new OperationRunner(this))
     , m_jobs(new JobTracker(this))
 {
-    // Reloads need the kernel's device-mapper, as root, on the machine itself (not a captured tree).
-    if (m_session->sysfs().isLive() && ::geteuid() == 0)
-        m_dm = std::make_unique<LibDevmapperBackend>(m_session->sysfs());
     updateEnvironment();
     buildUi();
     setOperationService(nullptr, {});
@@ -107,11 +103,11 @@ PresetManager::~PresetManager()
 
 void PresetManager::updateEnvironment()
 {
-    // The session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
-    OperationEnvironment env = m_session->applier()->environment();
-    env.dm = m_dm.get();
-    if (env.sysfs.isLive())
-        env.multipathd = [] { return liveMultipathd(); };
+    // The window's host (its device-mapper: the kernel's, as root on the machine itself; multipathd) and the
+    // session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
+    OperationEnvironment env = m_session->operationEnvironment();
+    if (m_dmFromFactory)
+        env.dm = m_dm.get();
     m_runner->setEnvironment(env);
 }
 
@@ -171,6 +167,7 @@ void PresetManager::setDeviceMapperFactory(DeviceMapperFactory factory)
     if (m_dm)
         m_retiredDms.push_back(std::move(m_dm)); // a job in flight may still use it
     m_dm = factory ? factory() : nullptr;
+    m_dmFromFactory = true;
     updateEnvironment();
     refreshPreview();
 }

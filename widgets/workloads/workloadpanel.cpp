@@ -9,6 +9,7 @@
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencyintervals.h"
+#include "ops/hostcontext.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
 #include "remote/agentclient.h"
@@ -46,7 +47,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <unistd.h>
 
 namespace dmtune {
 
@@ -77,9 +77,10 @@ bool selectData(QComboBox *combo, const QString &data)
 
 } // namespace
 
-WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
+WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *sampler, QWidget *parent)
     : QWidget(parent)
-    , m_root(std::move(root))
+    , m_host(std::move(host))
+    , m_root(m_host->sysfs())
     , m_sampler(sampler)
     , m_session(new WorkloadSession(sampler, this))
     , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
@@ -608,8 +609,7 @@ void WorkloadPanel::start()
     m_checking = true;
     updateButtons();
     setStatus(tr("Checking the job and /dev/%1...").arg(device));
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     const QJsonObject asked = workloadRequest(job, device);
     m_jobs->start(
         QStringLiteral("plan workload.start"),
@@ -660,11 +660,10 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
     }
     m_checking = true;
     updateButtons();
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
     // microsecond per I/O, only while the run records).
-    const bool latency = !recordPath.isEmpty() && m_root.isLive() && ::geteuid() == 0;
+    const bool latency = !recordPath.isEmpty() && m_host->actsAsRoot();
     const QStringList recorded = latency ? workloadDevices(m_snapshot, plan.target) : QStringList();
     struct Checked {
         WorkloadStart start;

@@ -2,9 +2,13 @@
 // call's answer goes to that call's callback alone (two plans in flight, told apart without a tag), a run's result
 // to its callback and then to the observers' finished(); a callback whose context is gone before the answer
 // comes is never called (the run itself still happens and is still observed); runUnlessAsked runs a plan without
-// risks and hands one with a risk back unrun.
+// risks and hands one with a risk back unrun. And HostContext (ops/hostcontext.h), the one environment a window's
+// widgets get: a captured tree has no device-mapper and never asks multipathd; the live root's device-mapper is
+// there exactly when the kernel has one this process may open, and its environment carries it.
 #include "../params/paramfixture.h"
 
+#include "dm/dmavailability.h"
+#include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 #include "ops/tuningoperations.h"
 
@@ -24,6 +28,8 @@ private Q_SLOTS:
     void eachCallGetsItsOwnAnswer();
     void aGoneContextIsNotCalledBack();
     void runUnlessAskedRunsOrHandsThePlanBack();
+    void hostContextOfACapturedTree();
+    void hostContextOfThisMachine();
 
 private:
     QJsonObject nomerges(const QString &device, const QString &value) const
@@ -140,6 +146,36 @@ void TestOperationService::runUnlessAskedRunsOrHandsThePlanBack()
     QVERIFY(!planned.first().risks.isEmpty());
     QCOMPARE(finished.size(), 1);
     QCOMPARE(attr(QStringLiteral("sdb"), QStringLiteral("queue/write_cache")), QStringLiteral("write back"));
+}
+
+void TestOperationService::hostContextOfACapturedTree()
+{
+    const HostContext host(m_sysfs);
+    QVERIFY(!host.actsAsRoot());
+    QVERIFY(!host.deviceMapper());
+    QVERIFY(!host.newDeviceMapper());
+    QVERIFY(!host.deviceMapperProblem().isEmpty());
+    const OperationEnvironment env = host.environment();
+    QCOMPARE(env.sysfs.root(), m_sysfs.root());
+    QVERIFY(!env.dm);
+    QVERIFY(!env.multipathd); // never this machine's multipathd for another tree
+}
+
+void TestOperationService::hostContextOfThisMachine()
+{
+    const SysfsRoot live;
+    QVERIFY(live.isLive());
+    const HostContext host(live);
+    QCOMPARE(host.actsAsRoot(), processIsRoot());
+    const DmAvailability available = checkDeviceMapper(live);
+    QCOMPARE(bool(host.deviceMapper()), available.available);
+    QCOMPARE(host.deviceMapperProblem(), available.reason);
+    const OperationEnvironment env = host.environment();
+    QCOMPARE(env.dm, host.deviceMapper().get());
+    QVERIFY(env.multipathd);
+    const auto own = host.newDeviceMapper();
+    QCOMPARE(bool(own), available.available);
+    QVERIFY(!own || own != host.deviceMapper()); // a backend of its own for a blocking thread
 }
 
 QTEST_MAIN(TestOperationService)
