@@ -14,6 +14,7 @@
 #include "experiments/experimentpanel.h"
 #include "fleet/fleetwindow.h"
 #include "jobs/jobtracker.h"
+#include "ops/hostcontext.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorypanel.h"
 #include "params/parametereditor.h"
@@ -88,6 +89,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
 MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     : QMainWindow(parent)
     , m_sysfs(std::move(sysfs))
+    , m_host(std::make_shared<const HostContext>(m_sysfs))
     , m_remote(host)
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -115,7 +117,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
 
     m_detail = new DeviceDetailPane(m_sysfs);
     // One Applier for the window: the Tune tab and the History dock share it (and its busy state).
-    m_session = new TuningSession(m_sysfs, Applier::Mode::Auto, this);
+    m_session = new TuningSession(m_host, Applier::Mode::Auto, this);
     m_session->setReadOnly(!m_sysfs.isLive());
     if (m_remote) // planned on the host's capture, run by its agent there
         m_session->setRemote(m_remoteOps, m_remote->displayName());
@@ -418,7 +420,7 @@ void MainWindow::onTransactionFinished(const ApplyResult &result, bool wasUndo)
 void MainWindow::setupPathGroups()
 {
     // A remote host's panel reads the maps of the host's capture and has its agent plan and run the operations.
-    m_pathGroups = m_remote ? new PathGroupsPanel(m_sysfs, m_remoteOps) : new PathGroupsPanel(m_sysfs);
+    m_pathGroups = m_remote ? new PathGroupsPanel(m_sysfs, m_remoteOps) : new PathGroupsPanel(m_host);
     m_tabs->addTab(m_pathGroups, tr("&Path groups"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
         tr("The selected map's path groups: move paths, pick selectors and features, "

@@ -9,6 +9,9 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <memory>
+
+class QJsonObject;
 class QDialog;
 class QDockWidget;
 class QLabel;
@@ -22,6 +25,7 @@ namespace dmtune {
 
 class ChangeHistoryPanel;
 class ExplainPane;
+class HostContext;
 struct ProposedSweep;
 class JobTracker;
 class DeviceDetailPane;
@@ -204,8 +208,10 @@ private:
     void updateRemoteHeader();
     void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
-    void onLabPlanned(const OperationPlan &plan, const QString &tag);
-    void onLabFinished(const OperationResult &result, const QString &tag);
+    // lab.create (creating) or lab.remove, run unless its plan asks; the answers come back with `creating`.
+    void runLabOperation(bool creating, const QString &kind, const QJsonObject &request);
+    void onLabPlanned(const OperationPlan &plan, bool creating);
+    void onLabFinished(const OperationResult &result, bool creating);
     void labSettled(const QString &message); // not busy any more: panel, hint, status bar
     void teardownLabDevices(); // ~MainWindow: the runner joins, then the lab devices go
     void chartSelectedDevice(); // the selected device, or a map and its paths, or an NVMe head and its paths
@@ -215,6 +221,8 @@ private:
     void offerHeadStatistics();
 
     SysfsRoot m_sysfs;
+    // The host this window shows, made once here and handed to the widgets (environment, device-mapper, root).
+    std::shared_ptr<const HostContext> m_host;
     Discovery *m_discovery = nullptr;
     DeviceTreeModel *m_model = nullptr;
     DeviceTreeView *m_tree = nullptr;

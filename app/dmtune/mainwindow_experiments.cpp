@@ -16,7 +16,7 @@ void MainWindow::setupExperiments()
     // A remote host's window reads a capture: its sweeps are `dmtunectl --host HOST sweep`.
     if (m_remote)
         return;
-    m_experimentPanel = new ExperimentPanel(m_sysfs);
+    m_experimentPanel = new ExperimentPanel(m_host);
     m_tabs->addTab(m_experimentPanel, tr("E&xperiment"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_experimentPanel),
         tr("Sweep one or two parameters over lists of values under fio workloads; results per point, charted; "

@@ -6,6 +6,7 @@
 
 #include "discovery/discovery.h"
 #include "jobs/jobtracker.h"
+#include "ops/hostcontext.h"
 #include "ops/laboperations.h"
 #include "ops/operationrunner.h"
 #include "ops/plandialog.h"
@@ -23,8 +24,6 @@ namespace dmtune {
 namespace {
 const auto createLink = QStringLiteral("lab:create");
 const auto removeLink = QStringLiteral("lab:remove");
-const auto createTag = QStringLiteral("create");
-const auto removeTag = QStringLiteral("remove");
 
 // "Lab device loop3 created" + the run's warnings.
 QString withWarnings(QString text, const QStringList &warnings)
@@ -59,17 +58,9 @@ void MainWindow::setupFirstRun()
         LabDevices::canCreate(&m_labWhyNot);
     m_labs = new LabDevices; // no device until asked; teardownLabDevices() removes the ones it made
     m_labRunner = new OperationRunner(this);
-    OperationEnvironment env;
-    env.sysfs = m_sysfs;
-    env.labs = m_labs;
+    OperationEnvironment env = m_host->environment();
+    env.labs = m_labs; // the window's own
     m_labRunner->setEnvironment(env);
-    connect(m_labRunner, &OperationRunner::planned, this, &MainWindow::onLabPlanned);
-    connect(m_labRunner, &OperationRunner::finished, this, &MainWindow::onLabFinished);
-    connect(m_labRunner, &OperationRunner::planFailed, this,
-        [this](const QString &, const QString &error, const QString &tag) {
-            labSettled(tag == createTag ? tr("Lab device not created: %1").arg(error)
-                                        : tr("Lab device not removed: %1").arg(error));
-        });
     if (m_labWhyNot.isEmpty()) {
         // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
         // job of a tracker the window owns (it joins the job when the window goes).
@@ -100,8 +91,7 @@ void MainWindow::createLabDevice()
     if (m_workloadPanel)
         m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
     statusBar()->showMessage(tr("Creating a lab device…"));
-    m_labRunner->runUnlessAsked(
-        QString::fromLatin1(LabCreateKind), labCreateRequest(LabLoop::DefaultBytes, m_labBaseDir), createTag);
+    runLabOperation(true, QString::fromLatin1(LabCreateKind), labCreateRequest(LabLoop::DefaultBytes, m_labBaseDir));
 }
 
 void MainWindow::removeLabDevice()
@@ -112,13 +102,23 @@ void MainWindow::removeLabDevice()
     if (m_workloadPanel)
         m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
     statusBar()->showMessage(tr("Removing lab device %1…").arg(m_labName));
-    m_labRunner->runUnlessAsked(QString::fromLatin1(LabRemoveKind), labRemoveRequest(m_labName), removeTag);
+    runLabOperation(false, QString::fromLatin1(LabRemoveKind), labRemoveRequest(m_labName));
 }
 
-void MainWindow::onLabPlanned(const OperationPlan &plan, const QString &tag)
+void MainWindow::runLabOperation(bool creating, const QString &kind, const QJsonObject &request)
+{
+    m_labRunner->runUnlessAsked(
+        kind, request, this, [this, creating](const OperationPlan &plan) { onLabPlanned(plan, creating); },
+        [this, creating](const QString &error) {
+            labSettled(
+                creating ? tr("Lab device not created: %1").arg(error) : tr("Lab device not removed: %1").arg(error));
+        },
+        [this, creating](const OperationResult &result) { onLabFinished(result, creating); });
+}
+
+void MainWindow::onLabPlanned(const OperationPlan &plan, bool creating)
 {
     // runUnlessAsked() hands a plan back only when it cannot run as it is: refused, or a risk to answer.
-    const bool creating = tag == createTag;
     if (!plan.runnable()) {
         QString why = plan.refusals.value(0);
         for (const OperationRisk &risk : plan.risks) {
@@ -130,8 +130,10 @@ void MainWindow::onLabPlanned(const OperationPlan &plan, const QString &tag)
     }
     auto *dialog = new PlanDialog(plan, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &PlanDialog::answered, this,
-        [this, plan, tag](const OperationAnswers &answers) { m_labRunner->run(plan, answers, tag); });
+    connect(dialog, &PlanDialog::answered, this, [this, plan, creating](const OperationAnswers &answers) {
+        m_labRunner->run(
+            plan, answers, this, [this, creating](const OperationResult &result) { onLabFinished(result, creating); });
+    });
     connect(dialog, &QDialog::rejected, this, [this, creating] {
         labSettled(
             creating ? tr("Lab device not created (not confirmed)") : tr("Lab device not removed (not confirmed)"));
@@ -139,10 +141,10 @@ void MainWindow::onLabPlanned(const OperationPlan &plan, const QString &tag)
     dialog->open();
 }
 
-void MainWindow::onLabFinished(const OperationResult &result, const QString &tag)
+void MainWindow::onLabFinished(const OperationResult &result, bool creating)
 {
     const QJsonObject details = result.details;
-    if (tag == createTag) {
+    if (creating) {
         if (!result.ok) {
             labSettled(tr("Lab device not created: %1").arg(result.error));
             return;

@@ -35,7 +35,7 @@ void MainWindow::makeRemoteOperations()
     m_remoteOps = new RemoteOperationRunner(m_remote->client(), this);
     // A result changed the host (or may have: a connection lost during the run leaves the outcome unknown): its
     // capture again, and the tree, the cards and the preview show the state there. A dry run changed nothing.
-    connect(m_remoteOps, &OperationService::finished, this, [this](const OperationResult &result, const QString &) {
+    connect(m_remoteOps, &OperationService::finished, this, [this](const OperationResult &result) {
         if (!result.dryRun)
             m_remote->refetch();
     });

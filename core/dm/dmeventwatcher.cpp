@@ -92,7 +92,7 @@ struct DmEventWatcher::Waiter {
     std::atomic<bool> ended { false };
 };
 
-DmEventWatcher::DmEventWatcher(std::function<std::unique_ptr<DeviceMapper>()> backendFactory, QObject *parent)
+DmEventWatcher::DmEventWatcher(std::function<std::shared_ptr<DeviceMapper>()> backendFactory, QObject *parent)
     : QObject(parent)
     , m_factory(std::move(backendFactory))
 {
@@ -183,7 +183,7 @@ void DmEventWatcher::startPollJob()
             const auto stopped = [&job, watcher](const QString &map, const QString &reason) {
                 job.post([watcher, map, reason] { watcher->deliverStopped(map, reason); });
             };
-            const std::unique_ptr<DeviceMapper> backend = factory ? factory() : nullptr;
+            const std::shared_ptr<DeviceMapper> backend = factory ? factory() : nullptr;
             if (!backend) {
                 const QString reason = QStringLiteral("no device-mapper backend");
                 QMutexLocker lock(&shared->mutex);
@@ -327,7 +327,7 @@ void DmEventWatcher::startWaitJob(const QString &map)
                 waiter->ended.store(true);
                 return 0;
             };
-            const std::unique_ptr<DeviceMapper> backend = factory ? factory() : nullptr;
+            const std::shared_ptr<DeviceMapper> backend = factory ? factory() : nullptr;
             if (!backend)
                 return stop(QStringLiteral("%1: no device-mapper backend").arg(map));
             const auto first = backend->info(map);

@@ -33,9 +33,9 @@ public:
     };
     Q_ENUM(Mode)
 
-    // The jobs make their backends with the factory (LibDevmapperBackend on a real system): one for the poll job,
-    // one per map in the fallback.
-    explicit DmEventWatcher(std::function<std::unique_ptr<DeviceMapper>()> backendFactory, QObject *parent = nullptr);
+    // The jobs make their backends with the factory (HostContext::newDeviceMapper() on a real system): one for the poll
+    // job, one per map in the fallback.
+    explicit DmEventWatcher(std::function<std::shared_ptr<DeviceMapper>()> backendFactory, QObject *parent = nullptr);
     ~DmEventWatcher() override; // stops and joins its jobs (wakes the poll, interrupts the waits)
 
     // The set of maps to watch: maps no longer listed are dropped (no event for them is delivered after this
@@ -67,7 +67,7 @@ private:
     void deliverStarted(const QString &map, quint32 eventNr);
     void deliverStopped(const QString &map, const QString &reason);
 
-    std::function<std::unique_ptr<DeviceMapper>()> m_factory;
+    std::function<std::shared_ptr<DeviceMapper>()> m_factory;
     QStringList m_wanted;
     Mode m_mode = Mode::None;
     QString m_fallbackReason;

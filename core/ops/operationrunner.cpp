@@ -24,21 +24,34 @@ OperationRunner::~OperationRunner()
     delete m_jobs; // joins: an operation that has begun finishes (a suspended map is resumed)
 }
 
-void OperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
+void OperationRunner::startPlan(
+    const QString &kind, const QJsonObject &request, const Replies &replies, bool runUnlessAsked)
 {
     const OperationEnvironment env = m_env;
     m_jobs->start(
-        QStringLiteral("plan %1").arg(kind),
-        [env, kind, request](JobContext &) { return planOperation(env, kind, request); },
-        [this, kind, tag](const Result<OperationPlan> &plan) {
-            if (plan)
-                Q_EMIT planned(plan.value(), tag);
+        QStringLiteral("%1 %2").arg(runUnlessAsked ? QStringLiteral("run") : QStringLiteral("plan"), kind),
+        [env, kind, request, runUnlessAsked](JobContext &context) {
+            PlanOrResult out { planOperation(env, kind, request), false, {} };
+            if (runUnlessAsked && out.plan && out.plan->risks.isEmpty() && out.plan->refusals.isEmpty()
+                && !context.isCancelled()) {
+                OperationEnvironment withCancel = env;
+                withCancel.cancelled = [&context] { return context.isCancelled(); };
+                out.ran = true;
+                out.result = runOperation(withCancel, out.plan.value(), acceptAll(out.plan.value()));
+            }
+            return out;
+        },
+        [this, replies](const PlanOrResult &out) {
+            if (!out.plan)
+                deliverPlanFailed(replies, out.plan.errorMessage());
+            else if (out.ran)
+                deliverFinished(replies, out.result);
             else
-                Q_EMIT planFailed(kind, plan.errorMessage(), tag);
+                deliverPlanned(replies, out.plan.value());
         });
 }
 
-void OperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
+void OperationRunner::startRun(const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies)
 {
     const OperationEnvironment env = m_env;
     m_jobs->start(
@@ -48,32 +61,7 @@ void OperationRunner::run(const OperationPlan &plan, const OperationAnswers &ans
             withCancel.cancelled = [&context] { return context.isCancelled(); };
             return runOperation(withCancel, plan, answers);
         },
-        [this, tag](const OperationResult &result) { Q_EMIT finished(result, tag); });
-}
-
-void OperationRunner::runUnlessAsked(const QString &kind, const QJsonObject &request, const QString &tag)
-{
-    const OperationEnvironment env = m_env;
-    m_jobs->start(
-        QStringLiteral("run %1").arg(kind),
-        [env, kind, request](JobContext &context) {
-            PlanOrResult out { planOperation(env, kind, request), false, {} };
-            if (out.plan && out.plan->risks.isEmpty() && out.plan->refusals.isEmpty() && !context.isCancelled()) {
-                OperationEnvironment withCancel = env;
-                withCancel.cancelled = [&context] { return context.isCancelled(); };
-                out.ran = true;
-                out.result = runOperation(withCancel, out.plan.value(), acceptAll(out.plan.value()));
-            }
-            return out;
-        },
-        [this, kind, tag](const PlanOrResult &out) {
-            if (!out.plan)
-                Q_EMIT planFailed(kind, out.plan.errorMessage(), tag);
-            else if (out.ran)
-                Q_EMIT finished(out.result, tag);
-            else
-                Q_EMIT planned(out.plan.value(), tag);
-        });
+        [this, replies](const OperationResult &result) { deliverFinished(replies, result); });
 }
 
 } // namespace dmtune

@@ -1,5 +1,6 @@
 #include "params/tuningsession.h"
 
+#include "ops/hostcontext.h"
 #include "ops/operationregistry.h"
 #include "ops/operationservice.h"
 #include "ops/tuningoperations.h"
@@ -12,8 +13,23 @@
 namespace dmtune {
 
 TuningSession::TuningSession(SysfsRoot sysfs, Applier::Mode mode, QObject *parent)
+    : TuningSession(std::make_shared<const HostContext>(sysfs), mode, parent)
+{
+}
+
+TuningSession::~TuningSession() = default;
+
+OperationEnvironment TuningSession::operationEnvironment() const
+{
+    OperationEnvironment env = m_host->environment();
+    env.applyTransaction = m_applier->transactionHook();
+    return env;
+}
+
+TuningSession::TuningSession(std::shared_ptr<const HostContext> host, Applier::Mode mode, QObject *parent)
     : QObject(parent)
-    , m_applier(new Applier(std::move(sysfs), this))
+    , m_host(std::move(host))
+    , m_applier(new Applier(m_host->sysfs(), this))
 {
     m_applier->setMode(mode);
     // The history first: when our slot runs, the entry for the result is already there.
@@ -38,19 +54,21 @@ void TuningSession::setRemote(OperationService *service, const QString &hostName
     m_remote = service;
     m_remoteHost = hostName;
     m_readOnly = false;
-    connect(service, &OperationService::finished, this, [this](const OperationResult &result, const QString &tag) {
-        if (tag != QLatin1String("tuning") || !m_remoteBusy)
-            return;
-        m_remoteBusy = false;
-        ApplyResult applied = applyResultOf(result);
-        // The history names where it was written: "agent on root@db1 (in-process)".
-        applied.executor = QStringLiteral("agent on %1 (%2)").arg(m_remoteHost, applied.executor);
-        if (applied.ok() && !applied.dryRun)
-            m_history->record(applied); // the history entry and the chart markers, as a local transaction's
-        Q_EMIT finished(applied, false);
-        Q_EMIT operationFinished(result);
-        Q_EMIT busyChanged(false);
-    });
+}
+
+void TuningSession::onRemoteFinished(const OperationResult &result)
+{
+    if (!m_remoteBusy)
+        return;
+    m_remoteBusy = false;
+    ApplyResult applied = applyResultOf(result);
+    // The history names where it was written: "agent on root@db1 (in-process)".
+    applied.executor = QStringLiteral("agent on %1 (%2)").arg(m_remoteHost, applied.executor);
+    if (applied.ok() && !applied.dryRun)
+        m_history->record(applied); // the history entry and the chart markers, as a local transaction's
+    Q_EMIT finished(applied, false);
+    Q_EMIT operationFinished(result);
+    Q_EMIT busyChanged(false);
 }
 
 bool TuningSession::apply(const ChangeSet &changes, RiskConsent consent)
@@ -76,7 +94,7 @@ bool TuningSession::run(const OperationPlan &plan, const OperationAnswers &answe
         return false;
     if (m_remote) {
         m_remoteBusy = true;
-        m_remote->run(plan, answers, QStringLiteral("tuning"));
+        m_remote->run(plan, answers, this, [this](const OperationResult &result) { onRemoteFinished(result); });
         Q_EMIT busyChanged(true);
         return true;
     }

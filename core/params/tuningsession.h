@@ -7,19 +7,30 @@
 
 #include <QObject>
 
+#include <memory>
+
 namespace dmtune {
 
+class HostContext;
 class OperationService;
 
 class TuningSession : public QObject {
     Q_OBJECT
 public:
     // mode: Auto applies in-process as root (or on a temp tree), through pkexec dmtune-helper otherwise.
+    // The host (ops/hostcontext.h) is the window's, shared with its other widgets; `sysfs` alone makes one.
+    explicit TuningSession(
+        std::shared_ptr<const HostContext> host, Applier::Mode mode = Applier::Mode::Auto, QObject *parent = nullptr);
     explicit TuningSession(SysfsRoot sysfs, Applier::Mode mode = Applier::Mode::Auto, QObject *parent = nullptr);
+    ~TuningSession() override;
 
     Applier *applier() const { return m_applier; }
     ChangeHistory *history() const { return m_history; }
     const SysfsRoot &sysfs() const { return m_applier->sysfs(); }
+    const std::shared_ptr<const HostContext> &host() const { return m_host; }
+    // What an operation that writes attributes gets here: the host's environment with the applier's way of
+    // writing a transaction (in this process, or pkexec dmtune-helper).
+    OperationEnvironment operationEnvironment() const;
 
     // Captured trees are inspected, not written: the editor previews but does not apply.
     void setReadOnly(bool readOnly);
@@ -77,7 +88,9 @@ Q_SIGNALS:
 
 private:
     void onFinished(const ApplyResult &result);
+    void onRemoteFinished(const OperationResult &result); // run()'s answer from the remote service
 
+    std::shared_ptr<const HostContext> m_host;
     Applier *m_applier = nullptr;
     ChangeHistory *m_history = nullptr;
     bool m_readOnly = false;

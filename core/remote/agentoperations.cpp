@@ -57,21 +57,6 @@ AgentOperations::AgentOperations(const SysfsRoot &root, Send send, QObject *pare
         env.multipathd = [] { return liveMultipathd(); };
     m_runner = new OperationRunner(this);
     m_runner->setEnvironment(env);
-    connect(m_runner, &OperationRunner::planned, this, [this](const OperationPlan &plan, const QString &tag) {
-        m_sentJobFiles.remove(tag);
-        m_send({ { key("type"), QStringLiteral("plan") }, { key("id"), tag.toLongLong() },
-            { key("plan"), planToJson(plan) } });
-    });
-    connect(m_runner, &OperationRunner::planFailed, this,
-        [this](const QString &kind, const QString &error, const QString &tag) {
-            m_sentJobFiles.remove(tag);
-            m_send({ { key("type"), QStringLiteral("error") }, { key("id"), tag.toLongLong() },
-                { key("error"), QStringLiteral("%1: %2").arg(kind, error) } });
-        });
-    connect(m_runner, &OperationRunner::finished, this, [this](const OperationResult &result, const QString &tag) {
-        m_send({ { key("type"), QStringLiteral("result") }, { key("id"), tag.toLongLong() },
-            { key("result"), resultToJson(result) } });
-    });
 }
 
 AgentOperations::~AgentOperations()
@@ -87,7 +72,6 @@ bool AgentOperations::isOperationOp(const QString &op)
 
 QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject &request)
 {
-    const QString tag = QString::number(id);
     if (op == QLatin1String("kinds")) {
         QJsonArray kinds;
         for (const QString &kind : operationKinds()) {
@@ -113,11 +97,22 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
                 const auto dir = writeSentJobFile(**sent, &path);
                 if (!dir)
                     return dir.errorMessage();
-                m_sentJobFiles.insert(tag, dir.value());
+                m_sentJobFiles.insert(id, dir.value());
                 asked = withJobFileAt(asked, path);
             }
         }
-        m_runner->plan(kind, asked, tag);
+        m_runner->plan(
+            kind, asked, this,
+            [this, id](const OperationPlan &plan) {
+                m_sentJobFiles.remove(id);
+                m_send(
+                    { { key("type"), QStringLiteral("plan") }, { key("id"), id }, { key("plan"), planToJson(plan) } });
+            },
+            [this, id, kind](const QString &error) {
+                m_sentJobFiles.remove(id);
+                m_send({ { key("type"), QStringLiteral("error") }, { key("id"), id },
+                    { key("error"), QStringLiteral("%1: %2").arg(kind, error) } });
+            });
         return {};
     }
     const Result<OperationPlan> plan = planFromJson(request.value(key("plan")).toObject());
@@ -126,7 +121,10 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
     const Result<OperationAnswers> answers = answersFromJson(request.value(key("answers")).toObject());
     if (!answers)
         return QStringLiteral("run: the answers: %1").arg(answers.errorMessage());
-    m_runner->run(*plan, *answers, tag);
+    m_runner->run(*plan, *answers, this, [this, id](const OperationResult &result) {
+        m_send(
+            { { key("type"), QStringLiteral("result") }, { key("id"), id }, { key("result"), resultToJson(result) } });
+    });
     return {};
 }
 

@@ -39,7 +39,7 @@ public:
 
 private:
     Send m_send;
-    QHash<QString, std::shared_ptr<QTemporaryDir>> m_sentJobFiles; // by tag: a plan's job file, until it is made
+    QHash<qint64, std::shared_ptr<QTemporaryDir>> m_sentJobFiles; // by request id: a plan's job file, until it is made
     std::shared_ptr<DeviceMapper> m_dm; // outlives the runner (declared first, destroyed last)
     OperationRunner *m_runner = nullptr;
 };

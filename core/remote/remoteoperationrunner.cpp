@@ -16,20 +16,10 @@ RemoteOperationRunner::RemoteOperationRunner(AgentClient *client, QObject *paren
     });
 }
 
-void RemoteOperationRunner::plan(const QString &kind, const QJsonObject &request, const QString &tag)
+void RemoteOperationRunner::startPlan(
+    const QString &kind, const QJsonObject &request, const Replies &replies, bool runUnlessAsked)
 {
-    sendPlan(kind, request, tag, false);
-}
-
-void RemoteOperationRunner::runUnlessAsked(const QString &kind, const QJsonObject &request, const QString &tag)
-{
-    sendPlan(kind, request, tag, true);
-}
-
-void RemoteOperationRunner::sendPlan(
-    const QString &kind, const QJsonObject &request, const QString &tag, bool runUnlessAsked)
-{
-    const Pending pending { false, runUnlessAsked, kind, {}, {}, tag };
+    const Pending pending { false, runUnlessAsked, kind, {}, {}, replies };
     if (!m_client->isReady()) {
         // Asynchronous as an answer of the agent would be: the caller may not expect a signal inside its call.
         QTimer::singleShot(0, this, [this, pending] {
@@ -42,9 +32,9 @@ void RemoteOperationRunner::sendPlan(
     m_pending.insert(id, pending);
 }
 
-void RemoteOperationRunner::run(const OperationPlan &plan, const OperationAnswers &answers, const QString &tag)
+void RemoteOperationRunner::startRun(const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies)
 {
-    const Pending pending { true, false, plan.kind, plan.id, plan.target, tag };
+    const Pending pending { true, false, plan.kind, plan.id, plan.target, replies };
     if (!m_client->isReady()) {
         QTimer::singleShot(0, this, [this, pending] {
             fail(pending, QStringLiteral("not connected to %1: nothing was run").arg(m_client->address().display()));
@@ -59,7 +49,7 @@ void RemoteOperationRunner::run(const OperationPlan &plan, const OperationAnswer
 void RemoteOperationRunner::fail(const Pending &pending, const QString &error)
 {
     if (!pending.isRun) {
-        Q_EMIT planFailed(pending.kind, error, pending.tag);
+        deliverPlanFailed(pending.replies, error);
         return;
     }
     OperationResult result;
@@ -67,7 +57,7 @@ void RemoteOperationRunner::fail(const Pending &pending, const QString &error)
     result.planId = pending.planId;
     result.target = pending.target;
     result.error = error;
-    Q_EMIT finished(result, pending.tag);
+    deliverFinished(pending.replies, result);
 }
 
 void RemoteOperationRunner::failAll(const QString &error)
@@ -92,15 +82,15 @@ void RemoteOperationRunner::onMessage(const QJsonObject &message)
     } else if (type == QLatin1String("plan") && !pending.isRun) {
         const Result<OperationPlan> plan = planFromJson(message.value(QLatin1String("plan")).toObject());
         if (plan && pending.runUnlessAsked && plan->risks.isEmpty() && plan->refusals.isEmpty())
-            run(*plan, acceptAll(*plan), pending.tag); // the agent checks it again before it acts
+            startRun(*plan, acceptAll(*plan), pending.replies); // the agent checks it again before it acts
         else if (plan)
-            Q_EMIT planned(*plan, pending.tag);
+            deliverPlanned(pending.replies, *plan);
         else
             fail(pending, QStringLiteral("the agent's plan: %1").arg(plan.errorMessage()));
     } else if (type == QLatin1String("result") && pending.isRun) {
         const Result<OperationResult> result = resultFromJson(message.value(QLatin1String("result")).toObject());
         if (result)
-            Q_EMIT finished(*result, pending.tag);
+            deliverFinished(pending.replies, *result);
         else
             fail(pending, QStringLiteral("the agent's result: %1").arg(result.errorMessage()));
     } else {

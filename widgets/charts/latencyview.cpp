@@ -6,6 +6,7 @@
 #include "latency/dmstatslatency.h"
 #include "latency/helperlatencystream.h"
 #include "latency/timeabovepaths.h"
+#include "ops/hostcontext.h"
 #include "stats/samplebatch.h"
 
 #include <QGridLayout>
@@ -14,8 +15,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
-
-#include <unistd.h>
 
 namespace dmtune {
 
@@ -103,7 +102,7 @@ void LatencyView::loadProbe()
             m_probe = opened.probe;
             m_reason = opened.error;
             // Not root: the one privileged path can load it (BTF and lockdown are the helper's to report).
-            m_helperButton->setVisible(!m_probe && ::geteuid() != 0);
+            m_helperButton->setVisible(!m_probe && !processIsRoot());
             watchShown();
             Q_EMIT probeReady(m_probe != nullptr);
         });

@@ -5,6 +5,7 @@
 #include "experiments/sweepresultsmodel.h"
 #include "experiments/sweeprunner.h"
 #include "jobs/jobtracker.h"
+#include "ops/hostcontext.h"
 #include "ops/plandialog.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/sweepreport.h"
@@ -48,9 +49,10 @@ QSpinBox *spin(int minimum, int maximum, int value, const QString &suffix)
 
 } // namespace
 
-ExperimentPanel::ExperimentPanel(SysfsRoot root, QWidget *parent)
+ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidget *parent)
     : QWidget(parent)
-    , m_root(std::move(root))
+    , m_host(std::move(host))
+    , m_root(m_host->sysfs())
     , m_model(new SweepResultsModel(this))
     , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
 {
@@ -408,8 +410,7 @@ void ExperimentPanel::run()
     m_checking = true;
     updateButtons();
     setStatus(tr("Planning the sweep on /dev/%1...").arg(request->device));
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     const QJsonObject asked = sweepRequestToJson(request.value());
     m_jobs->start(
         QStringLiteral("plan experiment.sweep"),
@@ -449,8 +450,7 @@ void ExperimentPanel::startChecked(const OperationPlan &plan, const OperationAns
             return setStatus(made.errorMessage);
     m_checking = true;
     updateButtons();
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     m_jobs->start(
         QStringLiteral("check experiment.sweep"),
         [env, plan, answers](JobContext &) { return startSweep(env, plan, answers); },
@@ -473,8 +473,7 @@ void ExperimentPanel::launch(std::shared_ptr<const PreparedSweep> sweep, const Q
         connect(m_thread, &QThread::finished, m_threadContext, &QObject::deleteLater);
         m_thread->start();
     }
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     // Made on its thread, so its timers, sampler and fio process live there.
     SweepRunner *runner = nullptr;
     QMetaObject::invokeMethod(

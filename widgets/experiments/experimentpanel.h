@@ -14,6 +14,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -27,6 +29,7 @@ class QThread;
 
 namespace dmtune {
 
+class HostContext;
 class JobTracker;
 class SweepChart;
 class SweepResultsModel;
@@ -35,7 +38,8 @@ class SweepRunner;
 class ExperimentPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ExperimentPanel(SysfsRoot root, QWidget *parent = nullptr);
+    // host: the window's (ops/hostcontext.h); sweeps run on its devices when its tree is live.
+    explicit ExperimentPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
     ~ExperimentPanel() override;
 
     void setSnapshot(const DeviceSnapshot &snapshot);
@@ -95,7 +99,8 @@ private:
     void log(const QString &line);
     void destroyRunner();
 
-    SysfsRoot m_root;
+    std::shared_ptr<const HostContext> m_host;
+    SysfsRoot m_root; // m_host's tree
     DeviceSnapshot m_snapshot;
     SweepRequest m_shown; // the request of the results shown
     QString m_shownDir; // their folder (sweep.json), or empty

@@ -500,11 +500,8 @@ void ParameterEditor::updatePreview()
     updateActions();
     m_jobs->startLatest(
         QStringLiteral("preview"), QStringLiteral("plan tuning.apply"),
-        [sysfs = m_session->sysfs(), planned = *changes](JobContext &) {
-            OperationEnvironment env;
-            env.sysfs = sysfs;
-            return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(planned));
-        },
+        [env = m_session->operationEnvironment(), planned = *changes](
+            JobContext &) { return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(planned)); },
         [this, generation, changes](const Result<OperationPlan> &operation) {
             if (generation != m_previewGeneration)
                 return; // the edits, the scope or the device changed since: a newer plan is on its way

@@ -12,11 +12,6 @@
 
 namespace dmtune {
 
-namespace {
-const QString tagPrefix = QStringLiteral("tree-action:");
-const QString askSuffix = QStringLiteral(":ask");
-} // namespace
-
 MultipathActions::MultipathActions(OperationService *runner, QWidget *dialogParent, QObject *parent)
     : QObject(parent)
     , m_dialogParent(dialogParent)
@@ -26,17 +21,7 @@ MultipathActions::MultipathActions(OperationService *runner, QWidget *dialogPare
 
 void MultipathActions::setRunner(OperationService *runner)
 {
-    if (m_runner)
-        disconnect(m_runner, nullptr, this, nullptr);
     m_runner = runner;
-    if (!runner)
-        return;
-    connect(runner, &OperationService::planned, this, &MultipathActions::onPlanned);
-    connect(
-        runner, &OperationService::planFailed, this, [this](const QString &, const QString &error, const QString &tag) {
-            if (tag.startsWith(tagPrefix))
-                Q_EMIT operationRefused(error);
-        });
 }
 
 void MultipathActions::setSnapshot(const DeviceSnapshot &snapshot)
@@ -213,30 +198,35 @@ bool MultipathActions::run(
     }
     // alwaysAsk: the operation changes where I/O goes even without a risk (fail a path, switch or disable a
     // group); the others ask only when the plan has risks (runUnlessAsked runs them at once otherwise).
-    const QString tag = tagPrefix + QString::number(m_nextTag++) + (alwaysAsk ? askSuffix : QString());
-    m_startTexts.insert(tag, startText);
+    // The panel shows the results (the runner's finished(), every run's).
+    OperationService *runner = m_runner;
+    const auto planned = [this, runner, startText, alwaysAsk](const OperationPlan &plan) {
+        if (runner == m_runner) // not a runner replaced since
+            onPlanned(plan, startText, alwaysAsk);
+    };
+    const auto failed = [this, runner](const QString &error) {
+        if (runner == m_runner)
+            Q_EMIT operationRefused(error);
+    };
     if (alwaysAsk)
-        m_runner->plan(kind, request, tag);
+        m_runner->plan(kind, request, this, planned, failed);
     else
-        m_runner->runUnlessAsked(kind, request, tag);
+        m_runner->runUnlessAsked(kind, request, this, planned, failed, nullptr);
     if (!alwaysAsk)
         Q_EMIT operationStarted(startText);
     return true;
 }
 
-void MultipathActions::onPlanned(const OperationPlan &plan, const QString &tag)
+void MultipathActions::onPlanned(const OperationPlan &plan, const QString &startText, bool alwaysAsk)
 {
-    if (!tag.startsWith(tagPrefix))
-        return;
-    const QString startText = m_startTexts.take(tag);
     if (!plan.runnable()) {
         Q_EMIT operationRefused(plan.refusals.isEmpty()
                 ? tr("%1: refused: %2").arg(plan.target, plan.risks.first().text)
                 : plan.refusals.first());
         return;
     }
-    if (!tag.endsWith(askSuffix) && !plan.needsAnswers()) { // runUnlessAsked hands back only plans that ask
-        m_runner->run(plan, acceptAll(plan), tag);
+    if (!alwaysAsk && !plan.needsAnswers()) { // runUnlessAsked hands back only plans that ask
+        m_runner->run(plan, acceptAll(plan), this, nullptr);
         return;
     }
     if (m_dialog) // one question at a time: a newer one replaces the older (it was not answered)
@@ -248,11 +238,11 @@ void MultipathActions::onPlanned(const OperationPlan &plan, const QString &tag)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     QPointer<OperationService> runner = m_runner;
-    connect(dialog, &PlanDialog::answered, this, [this, runner, plan, tag, startText](const OperationAnswers &answers) {
+    connect(dialog, &PlanDialog::answered, this, [this, runner, plan, startText](const OperationAnswers &answers) {
         if (!runner)
             return;
         Q_EMIT operationStarted(startText);
-        runner->run(plan, answers, tag);
+        runner->run(plan, answers, this, nullptr);
     });
     dialog->open();
     Q_EMIT planOpened(dialog);

@@ -3,13 +3,12 @@
 // enable / disable a group (group rows), "Edit path groups…" (map rows). Each is a core operation
 // (ops/multipathoperations.h): planned through the OperationService (off the UI thread), shown in a
 // PlanDialog (open(), never exec()) when it is risky or changes where I/O goes, and run on its answer;
-// the core re-validates the map at run time. The results come back as the runner's finished(), which
-// the panel shows.
+// the core re-validates the map at run time. Each call's plan comes back to its own continuation; the results
+// are the runner's finished() (every run's), which the panel shows.
 #include "discovery/devicesnapshot.h"
 #include "ops/operation.h"
 #include "ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
 
-#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
@@ -75,17 +74,16 @@ Q_SIGNALS:
 private:
     bool run(
         const QString &map, const QString &kind, const QJsonObject &request, const QString &startText, bool alwaysAsk);
-    void onPlanned(const OperationPlan &plan, const QString &tag);
+    // alwaysAsk: shown in a PlanDialog even when it has no risk (it changes where I/O goes).
+    void onPlanned(const OperationPlan &plan, const QString &startText, bool alwaysAsk);
     QString pathLabel(const QString &map, const QString &device) const;
 
     QPointer<OperationService> m_runner;
     QWidget *m_dialogParent = nullptr;
     DeviceSnapshot m_snapshot;
     QString m_unavailable;
-    QHash<QString, QString> m_startTexts; // by tag
     QPointer<PlanDialog> m_dialog;
     OperationPlan m_lastAsked;
-    int m_nextTag = 1;
 };
 
 } // namespace dmtune

@@ -528,21 +528,7 @@ void PathGroupEditor::buildUi()
 
 void PathGroupEditor::setRunner(OperationService *runner)
 {
-    if (m_runner)
-        disconnect(m_runner, nullptr, this, nullptr);
     m_runner = runner;
-    if (runner) {
-        connect(runner, &OperationService::planned, this, &PathGroupEditor::onPlanned);
-        connect(runner, &OperationService::planFailed, this,
-            [this](const QString &, const QString &error, const QString &tag) {
-                if (tag != applyTag())
-                    return;
-                m_planning = false;
-                setBanner(tr("Cannot reload %1: %2").arg(m_map, error), true);
-                refresh();
-            });
-        connect(runner, &OperationService::finished, this, &PathGroupEditor::onRunFinished);
-    }
     refreshResult();
 }
 
@@ -1058,11 +1044,6 @@ PathGroupModel *PathGroupEditor::groupModel(int group) const
                                                                                 : nullptr;
 }
 
-QString PathGroupEditor::applyTag() const
-{
-    return QStringLiteral("editor-reload:") + QString::number(quintptr(this));
-}
-
 bool PathGroupEditor::apply()
 {
     if (!canApply())
@@ -1071,17 +1052,27 @@ bool PathGroupEditor::apply()
     // PlanDialog opened, never exec(): the poll goes on meanwhile, and the run re-checks the map against
     // the plan's basis, so a map that changed while the user read the dialog is refused as stale.
     m_planning = true;
-    m_runner->plan(QStringLiteral("multipath.reload"),
-        { { QLatin1String("map"), m_map }, { QLatin1String("table"), formatMultipathTable(m_draft.table()) } },
-        applyTag());
+    OperationService *runner = m_runner;
+    m_runner->plan(
+        QStringLiteral("multipath.reload"),
+        { { QLatin1String("map"), m_map }, { QLatin1String("table"), formatMultipathTable(m_draft.table()) } }, this,
+        [this, runner](const OperationPlan &plan) {
+            if (runner == m_runner) // not a runner replaced since
+                onPlanned(plan);
+        },
+        [this, runner](const QString &error) {
+            if (runner != m_runner)
+                return;
+            m_planning = false;
+            setBanner(tr("Cannot reload %1: %2").arg(m_map, error), true);
+            refresh();
+        });
     refresh();
     return true;
 }
 
-void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
+void PathGroupEditor::onPlanned(const OperationPlan &plan)
 {
-    if (tag != applyTag())
-        return;
     m_planning = false;
     if (!plan.runnable()) {
         setBanner(tr("Cannot reload %1: %2")
@@ -1101,7 +1092,11 @@ void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
             return;
         m_applying = true;
         setBanner(tr("Reloading %1…").arg(plan.target), false);
-        m_runner->run(plan, answers, applyTag());
+        OperationService *runner = m_runner;
+        m_runner->run(plan, answers, this, [this, runner](const OperationResult &result) {
+            if (runner == m_runner)
+                onRunFinished(result);
+        });
         Q_EMIT applyStarted(plan.target);
         refresh();
     });
@@ -1112,10 +1107,8 @@ void PathGroupEditor::onPlanned(const OperationPlan &plan, const QString &tag)
     refresh();
 }
 
-void PathGroupEditor::onRunFinished(const OperationResult &result, const QString &tag)
+void PathGroupEditor::onRunFinished(const OperationResult &result)
 {
-    if (tag != applyTag())
-        return;
     m_applying = false;
     const QString via = result.details.value(QLatin1String("via")).toString();
     QString text;

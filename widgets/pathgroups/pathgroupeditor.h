@@ -122,9 +122,8 @@ Q_SIGNALS:
 
 private:
     void buildUi();
-    QString applyTag() const;
-    void onPlanned(const OperationPlan &plan, const QString &tag);
-    void onRunFinished(const OperationResult &result, const QString &tag);
+    void onPlanned(const OperationPlan &plan);
+    void onRunFinished(const OperationResult &result);
     QString devnumOf(const QString &device) const;
     QStringList addRisks(const QString &devnum, int group, int row) const;
     void addAccepted();

@@ -8,7 +8,7 @@
 #include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
-#include "dm/libdevmapperbackend.h"
+#include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 
 #include <QDateTime>
@@ -24,28 +24,20 @@
 
 namespace dmtune {
 
-PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
+PathGroupsPanel::PathGroupsPanel(std::shared_ptr<const HostContext> host, QWidget *parent)
     : QWidget(parent)
-    , m_warningsRoot(sysfs)
+    , m_host(std::move(host))
+    , m_warningsRoot(m_host->sysfs())
 {
-    if (!sysfs.isLive()) {
-        m_unavailable = tr("captured sysfs tree: device-mapper is not queried");
-    } else {
-        const DmAvailability availability = checkDeviceMapper(sysfs);
-        if (!availability.available) {
-            m_unavailable = availability.reason.isEmpty() ? tr("device-mapper is not available") : availability.reason;
-        } else {
-            // Reads here, operations on the control's worker thread: one backend each.
-            m_ownedReadDm = std::make_unique<LibDevmapperBackend>(sysfs);
-            m_ownedControlDm = std::make_unique<LibDevmapperBackend>(sysfs);
-            m_readDm = m_ownedReadDm.get();
-        }
-    }
+    // Reads here and operations on the runner's job share the host's backend (libdevmapper under its one lock).
+    m_readDm = m_host->deviceMapper().get();
+    if (!m_readDm)
+        m_unavailable = m_host->deviceMapperProblem();
     init();
     if (m_readDm) {
-        makeRunner(m_ownedControlDm.get(), sysfs, true);
+        makeRunner();
         m_multipathdQuery = liveMultipathdMaps();
-        m_watcher = new DmEventWatcher([sysfs] { return std::make_unique<LibDevmapperBackend>(sysfs); }, this);
+        m_watcher = new DmEventWatcher([host = m_host] { return host->newDeviceMapper(); }, this);
         connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
     }
     m_actions->setUnavailableReason(m_unavailable);
@@ -53,12 +45,12 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent)
 
 PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
     : QWidget(parent)
+    , m_host(HostContext::withDeviceMapper(dm)) // tests and demos never talk to a multipathd of the machine
     , m_readDm(dm)
 {
     init();
     if (m_readDm) {
-        // Tests and demos never talk to a multipathd that may run on the machine.
-        makeRunner(dm, SysfsRoot(), false);
+        makeRunner();
     } else {
         m_unavailable = tr("no device-mapper");
         m_actions->setUnavailableReason(m_unavailable);
@@ -76,7 +68,7 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
-        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+        [this](const OperationResult &result) { onOperationFinished(result); });
     m_unavailable = tr("the host's devices are not fetched yet");
     m_actions->setUnavailableReason(m_unavailable);
     m_multipathdQuery = [capture] { return capturedMultipathdMaps(capture); };
@@ -101,21 +93,16 @@ PathGroupsPanel::~PathGroupsPanel()
     m_jobs = nullptr;
 }
 
-void PathGroupsPanel::makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool liveMultipathd)
+void PathGroupsPanel::makeRunner()
 {
     auto *runner = new OperationRunner(this);
-    OperationEnvironment env;
-    env.sysfs = sysfs;
-    env.dm = dm;
-    if (liveMultipathd)
-        env.multipathd = &dmtune::liveMultipathd; // asked per operation, on the runner's job
-    runner->setEnvironment(env);
+    runner->setEnvironment(m_host->environment()); // multipathd asked per operation, on the runner's job
     m_runner = runner;
     m_ownsRunner = true;
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
-        [this](const OperationResult &result, const QString &) { onOperationFinished(result); });
+        [this](const OperationResult &result) { onOperationFinished(result); });
 }
 
 QString PathGroupsPanel::resultText(const OperationResult &result)

@@ -27,6 +27,7 @@ namespace dmtune {
 
 class DeviceMapper;
 class DmEventWatcher;
+class HostContext;
 class MultipathActions;
 class OperationService;
 class PathGroupEditor;
@@ -35,9 +36,9 @@ class SelectorChart;
 class PathGroupsPanel : public QWidget {
     Q_OBJECT
 public:
-    // Live: libdevmapper when the kernel has device-mapper (checked once, here) and sysfs is the live
-    // root; a captured tree or a kernel without it leaves everything read-only with the reason.
-    explicit PathGroupsPanel(const SysfsRoot &sysfs, QWidget *parent = nullptr);
+    // This machine: the host's device-mapper (HostContext::deviceMapper(): the live root, with device-mapper,
+    // as root); a captured tree or a kernel without it leaves everything read-only with the reason.
+    explicit PathGroupsPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
     // Tests and demos: this device-mapper (not owned, e.g. a FakeDeviceMapper), no event watcher.
     explicit PathGroupsPanel(DeviceMapper *dm, QWidget *parent = nullptr);
     // A remote host: the maps of its capture under `capture` (read again with every snapshot, i.e. every
@@ -91,7 +92,7 @@ private:
     void fitSplitter();
     void onOperationFinished(const OperationResult &result);
     void onStateRead(const QString &map, const Result<MultipathMapState> &state);
-    void makeRunner(DeviceMapper *dm, const SysfsRoot &sysfs, bool liveMultipathd);
+    void makeRunner(); // an OperationRunner in m_host's environment
     void onMapEvent(const QString &map);
     QHash<QString, QString> deviceNames() const;
     MapIdentity identityOf(const QString &uuid) const;
@@ -101,14 +102,13 @@ private:
     // capture recorded of the host's multipathd, read once per capture and map.
     void fetchMultipathdView();
 
-    std::unique_ptr<DeviceMapper> m_ownedReadDm;
+    std::shared_ptr<const HostContext> m_host; // local: the window's host (its device-mapper); null when remote
     // Remote: the capture's maps (CapturedDeviceMapper), made again for every snapshot; a read in flight holds
     // the one it reads.
     SysfsRoot m_capture;
     std::shared_ptr<DeviceMapper> m_capturedDm;
     bool m_remote = false;
     QString m_connectionProblem;
-    std::unique_ptr<DeviceMapper> m_ownedControlDm;
     DeviceMapper *m_readDm = nullptr;
     QString m_unavailable;
     DeviceSnapshot m_snapshot;

@@ -3,7 +3,6 @@
 
 #include "messagestyle.h"
 
-#include "dm/libdevmapperbackend.h"
 #include "dm/multipathoperation.h"
 #include "jobs/jobtracker.h"
 #include "ops/operationrunner.h"
@@ -21,7 +20,6 @@
 #include "presets/presetstore.h"
 
 #include <algorithm>
-#include <unistd.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -46,12 +44,6 @@ namespace dmtune {
 
 namespace {
 
-// The tags this manager gives its plans and runs (a remote window's OperationService is shared with the path group
-// panel and the Tune tab, whose answers come here too).
-bool isPresetTag(const QString &tag)
-{
-    return tag == QLatin1String("dry-run") || tag == QLatin1String("apply") || tag.startsWith(QLatin1String("keep:"));
-}
 constexpr int PathRole = Qt::UserRole + 1;
 
 // JSON and exported text: fixed font, no wrapping (udev rules are long lines).
@@ -85,9 +77,6 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
     , m_runner(new OperationRunner(this))
     , m_jobs(new JobTracker(this))
 {
-    // Reloads need the kernel's device-mapper, as root, on the machine itself (not a captured tree).
-    if (m_session->sysfs().isLive() && ::geteuid() == 0)
-        m_dm = std::make_unique<LibDevmapperBackend>(m_session->sysfs());
     updateEnvironment();
     buildUi();
     setOperationService(nullptr, {});
@@ -114,30 +103,57 @@ PresetManager::~PresetManager()
 
 void PresetManager::updateEnvironment()
 {
-    // The session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
-    OperationEnvironment env = m_session->applier()->environment();
-    env.dm = m_dm.get();
-    if (env.sysfs.isLive())
-        env.multipathd = [] { return liveMultipathd(); };
+    // The window's host (its device-mapper: the kernel's, as root on the machine itself; multipathd) and the
+    // session's rule for the attribute writes: in-process as root, else pkexec dmtune-helper.
+    OperationEnvironment env = m_session->operationEnvironment();
+    if (m_dmFromFactory)
+        env.dm = m_dm.get();
     m_runner->setEnvironment(env);
 }
 
 void PresetManager::setOperationService(OperationService *service, const QString &host)
 {
-    if (m_service)
-        disconnect(m_service, nullptr, this, nullptr);
     m_service = service ? service : m_runner;
     m_remoteHost = service ? host : QString();
-    connect(m_service, &OperationService::planned, this, &PresetManager::onPlanned);
-    connect(m_service, &OperationService::finished, this, &PresetManager::onOperationFinished);
-    connect(m_service, &OperationService::planFailed, this,
-        [this](const QString &, const QString &error, const QString &tag) {
-            if (!isPresetTag(tag))
-                return;
-            --m_operations;
-            refreshPreview();
-            setStatus(error);
+}
+
+void PresetManager::callService(const Call &call, const QJsonObject &request)
+{
+    // The answers of a service replaced since (a window made remote) are not this manager's any more.
+    OperationService *service = m_service;
+    const auto planned = [this, service, call](const OperationPlan &plan) {
+        if (service == m_service)
+            onPlanned(plan, call);
+    };
+    const auto failed = [this, service](const QString &error) {
+        if (service == m_service)
+            onPlanFailed(error);
+    };
+    if (call.purpose == Call::DryRun) {
+        m_service->plan(QStringLiteral("preset.apply"), request, this, planned, failed);
+        return;
+    }
+    m_service->runUnlessAsked(QStringLiteral("preset.apply"), request, this, planned, failed,
+        [this, service, call](const OperationResult &result) {
+            if (service == m_service)
+                onOperationFinished(result, call);
         });
+}
+
+void PresetManager::runOnService(const OperationPlan &plan, const OperationAnswers &answers, const Call &call)
+{
+    OperationService *service = m_service;
+    m_service->run(plan, answers, this, [this, service, call](const OperationResult &result) {
+        if (service == m_service)
+            onOperationFinished(result, call);
+    });
+}
+
+void PresetManager::onPlanFailed(const QString &error)
+{
+    --m_operations;
+    refreshPreview();
+    setStatus(error);
 }
 
 bool PresetManager::canApply() const
@@ -151,6 +167,7 @@ void PresetManager::setDeviceMapperFactory(DeviceMapperFactory factory)
     if (m_dm)
         m_retiredDms.push_back(std::move(m_dm)); // a job in flight may still use it
     m_dm = factory ? factory() : nullptr;
+    m_dmFromFactory = true;
     updateEnvironment();
     refreshPreview();
 }
@@ -267,7 +284,7 @@ void PresetManager::buildUi()
         if (!m_current)
             return;
         ++m_operations;
-        m_service->plan(QStringLiteral("preset.apply"), presetRequest(*m_current), QStringLiteral("dry-run"));
+        callService({ Call::DryRun, {} }, presetRequest(*m_current));
     });
     connect(verify, &QPushButton::clicked, this, &PresetManager::verifyCurrent);
     connect(m_driftOnly, &QCheckBox::toggled, m_model, &PresetPreviewModel::setDriftOnly);
@@ -495,17 +512,14 @@ bool PresetManager::applyCurrent(const QStringList &devices)
     m_apply->setEnabled(false);
     setStatus(m_remoteHost.isEmpty() ? tr("Applying \"%1\": planning…").arg(m_current->name)
                                      : tr("Applying \"%1\" on %2: planning there…").arg(m_current->name, m_remoteHost));
-    m_service->runUnlessAsked(
-        QStringLiteral("preset.apply"), presetRequest(*m_current, devices), QStringLiteral("apply"));
+    callService({ Call::Apply, {} }, presetRequest(*m_current, devices));
     return true;
 }
 
-void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
+void PresetManager::onPlanned(const OperationPlan &plan, const Call &call)
 {
-    if (!isPresetTag(tag))
-        return; // a remote window's service is shared: another panel's plan
     --m_operations;
-    if (tag == QLatin1String("dry-run")) {
+    if (call.purpose == Call::DryRun) {
         QStringList lines = plan.steps;
         for (const QString &r : plan.refusals)
             lines << tr("error: %1").arg(r);
@@ -518,11 +532,11 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
                 : tr("Dry run, in this order: %1").arg(lines.join(QStringLiteral("; "))));
         return;
     }
-    if (tag.startsWith(QLatin1String("keep:"))) {
+    if (call.purpose == Call::Keep) {
         // Nobody is asked for a device that just appeared: a plan that needs answers is not run.
         const QString why
             = plan.refusals.isEmpty() ? tr("needs confirmation") : plan.refusals.join(QStringLiteral("; "));
-        setStatus(tr("Keep applied: %1 (%2; not applied)").arg(tag.mid(5), why));
+        setStatus(tr("Keep applied: %1 (%2; not applied)").arg(call.keepReason, why));
         refreshPreview();
         return;
     }
@@ -541,7 +555,7 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
             return;
         ++m_operations;
         setStatus(tr("Applying \"%1\"…").arg(m_planDialog->plan().target));
-        m_service->run(m_planDialog->plan(), answers, QStringLiteral("apply"));
+        runOnService(m_planDialog->plan(), answers, { Call::Apply, {} });
     });
     connect(dialog, &QDialog::rejected, this, [this, name = plan.target] {
         refreshPreview();
@@ -551,12 +565,10 @@ void PresetManager::onPlanned(const OperationPlan &plan, const QString &tag)
     dialog->open();
 }
 
-void PresetManager::onOperationFinished(const OperationResult &result, const QString &tag)
+void PresetManager::onOperationFinished(const OperationResult &result, const Call &call)
 {
-    if (!isPresetTag(tag))
-        return; // another panel's result (the Tune tab records its own)
     --m_operations;
-    const bool keep = tag.startsWith(QLatin1String("keep:"));
+    const bool keep = call.purpose == Call::Keep;
     // The transaction goes into the window's history (Undo) and puts markers on the charts.
     const auto apply = applyResultFromJson(result.details);
     if (apply && result.details.contains(QLatin1String("changes")) && !result.dryRun)
@@ -565,7 +577,7 @@ void PresetManager::onOperationFinished(const OperationResult &result, const QSt
                                   [](const ChangeOutcome &c) { return c.written && !c.sideEffect; })
                                     : 0;
     const int reloaded = int(result.details.value(QLatin1String("reloaded")).toArray().size());
-    const QString reason = tag.mid(5); // keep: why it was applied again
+    const QString &reason = call.keepReason;
     const QString writes = QString::number(written);
     const QString tables = QString::number(reloaded);
     QString text;
@@ -777,8 +789,7 @@ void PresetManager::onReapply(const QStringList &devices, const QString &reason)
         return;
     }
     ++m_operations;
-    m_service->runUnlessAsked(
-        QStringLiteral("preset.apply"), presetRequest(m_keeper->preset(), devices), QStringLiteral("keep:") + reason);
+    callService({ Call::Keep, reason }, presetRequest(m_keeper->preset(), devices));
 }
 
 void PresetManager::importFile()

@@ -39,6 +39,7 @@ class PlanDialog;
 class PresetKeeper;
 class PresetPreviewModel;
 class TuningSession;
+struct OperationAnswers;
 struct OperationPlan;
 struct OperationResult;
 struct PresetResolution;
@@ -62,8 +63,9 @@ public:
     void showPreset(const Preset &preset);
 
     // Where the per-map multipath settings are reloaded (by the preset.apply operation, on the manager's job
-    // thread). Default: libdevmapper, as root on the live /sys; none otherwise (then a preset with map settings
-    // is refused). The backend made here lives as long as the manager.
+    // thread). Default: the session's host's (HostContext::deviceMapper(): the kernel's, as root on the live /sys;
+    // none otherwise, and then a preset with map settings is refused). Tests: the factory's (null: none); the
+    // backend made here lives as long as the manager.
     using DeviceMapperFactory = std::function<std::unique_ptr<DeviceMapper>()>;
     void setDeviceMapperFactory(DeviceMapperFactory factory);
     // A remote host's window: preset.apply is planned and run on `host` by `service` (its agent; not owned, it
@@ -129,8 +131,18 @@ private:
     void refreshPreview();
     void showResolution(const Preset &preset, const PresetResolution &res, bool notes);
     void refreshExport();
-    void onPlanned(const OperationPlan &plan, const QString &tag);
-    void onOperationFinished(const OperationResult &result, const QString &tag);
+    // What one call of this manager to the service is for; its answers come back with it.
+    struct Call {
+        enum Purpose { DryRun, Apply, Keep };
+        Purpose purpose = Apply;
+        QString keepReason; // Keep: why it is applied again ("sdd appeared")
+    };
+    // preset.apply for `request`: planned only (a dry run), else run unless it asks.
+    void callService(const Call &call, const QJsonObject &request);
+    void runOnService(const OperationPlan &plan, const OperationAnswers &answers, const Call &call);
+    void onPlanned(const OperationPlan &plan, const Call &call);
+    void onPlanFailed(const QString &error);
+    void onOperationFinished(const OperationResult &result, const Call &call);
     void updateEnvironment();
     void onReapply(const QStringList &devices, const QString &reason);
     void importFile();
@@ -146,8 +158,10 @@ private:
     QStringList m_selection;
     std::optional<Preset> m_current;
     PresetKeeper *m_keeper;
-    // Backends the operations reload maps with; retired ones stay until the runner has joined (a job may use one).
+    // Backends the operations reload maps with, made by setDeviceMapperFactory() (else the host's); retired ones
+    // stay until the runner has joined (a job may use one).
     std::unique_ptr<DeviceMapper> m_dm;
+    bool m_dmFromFactory = false;
     std::vector<std::unique_ptr<DeviceMapper>> m_retiredDms;
     int m_operations = 0; // plans and runs of this manager in flight
     bool m_previewStale = false;

@@ -9,6 +9,7 @@
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencyintervals.h"
+#include "ops/hostcontext.h"
 #include "ops/workloadoperations.h"
 #include "recordings/recordingwriter.h"
 #include "remote/agentclient.h"
@@ -46,7 +47,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <unistd.h>
 
 namespace dmtune {
 
@@ -79,9 +79,10 @@ bool selectData(QComboBox *combo, const QString &data)
 
 } // namespace
 
-WorkloadPanel::WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent)
+WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *sampler, QWidget *parent)
     : QWidget(parent)
-    , m_root(std::move(root))
+    , m_host(std::move(host))
+    , m_root(m_host->sysfs())
     , m_sampler(sampler)
     , m_session(new WorkloadSession(sampler, this))
     , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
@@ -479,28 +480,6 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
     m_remotePlanner = planner;
     m_hostName = hostName;
     m_remoteRun = new RemoteWorkload(client, this);
-    connect(
-        m_remotePlanner, &RemoteOperationRunner::planned, this, [this](const OperationPlan &plan, const QString &tag) {
-            if (!tag.startsWith(QLatin1String("workload:")))
-                return;
-            m_checking = false;
-            updateButtons();
-            // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
-            if (m_remoteJobContent
-                && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
-                return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
-                                    "update it there")
-                                     .arg(m_hostName));
-            onPlanned(plan, tag.mid(9));
-        });
-    connect(m_remotePlanner, &RemoteOperationRunner::planFailed, this,
-        [this](const QString &, const QString &error, const QString &tag) {
-            if (!tag.startsWith(QLatin1String("workload:")))
-                return;
-            m_checking = false;
-            updateButtons();
-            setStatus(error);
-        });
     connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
         // Remembered for this host's later windows: offered again if this one is closed before the job ends.
         rememberJob(m_hostName, { job, m_remoteRun->recordPath(), m_remoteJob.title, m_remoteDevice });
@@ -625,10 +604,28 @@ void WorkloadPanel::start()
         setStatus(tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
         m_remoteJob = job;
         m_remoteDevice = device;
-        m_remotePlanner->plan(QString::fromLatin1(WorkloadStartKind),
+        m_remotePlanner->plan(
+            QString::fromLatin1(WorkloadStartKind),
             m_remoteJobContent ? workloadRequestWithContent(job, device, *m_remoteJobContent)
                                : workloadRequest(job, device),
-            QStringLiteral("workload:") + request.recordPath);
+            this,
+            [this, recordPath = request.recordPath](const OperationPlan &plan) {
+                m_checking = false;
+                updateButtons();
+                // An agent that took the content plans its copy's path; an older one ignores the field and plans
+                // no file.
+                if (m_remoteJobContent
+                    && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
+                    return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
+                                        "update it there")
+                                         .arg(m_hostName));
+                onPlanned(plan, recordPath);
+            },
+            [this](const QString &error) {
+                m_checking = false;
+                updateButtons();
+                setStatus(error);
+            });
         return;
     }
     // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
@@ -636,8 +633,7 @@ void WorkloadPanel::start()
     m_checking = true;
     updateButtons();
     setStatus(tr("Checking the job and /dev/%1...").arg(device));
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     const QJsonObject asked = workloadRequest(job, device);
     m_jobs->start(
         QStringLiteral("plan workload.start"),
@@ -688,11 +684,10 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
     }
     m_checking = true;
     updateButtons();
-    OperationEnvironment env;
-    env.sysfs = m_root;
+    const OperationEnvironment env = m_host->environment();
     // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
     // microsecond per I/O, only while the run records).
-    const bool latency = !recordPath.isEmpty() && m_root.isLive() && ::geteuid() == 0;
+    const bool latency = !recordPath.isEmpty() && m_host->actsAsRoot();
     const QStringList recorded = latency ? workloadDevices(m_snapshot, plan.target) : QStringList();
     struct Checked {
         WorkloadStart start;

@@ -31,6 +31,7 @@ namespace dmtune {
 class AgentClient;
 class BlockLatencyProbe;
 class ConfirmWriteDialog;
+class HostContext;
 class RemoteOperationRunner;
 class RemoteWorkload;
 class FioChart;
@@ -53,7 +54,8 @@ class WorkloadPanel : public QWidget {
     Q_OBJECT
 public:
     // sampler: the window's (it samples the charted devices; the panel neither starts nor stops it).
-    WorkloadPanel(SysfsRoot root, Sampler *sampler, QWidget *parent = nullptr);
+    // host: the window's (ops/hostcontext.h): its tree, whether this process is root there.
+    WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *sampler, QWidget *parent = nullptr);
     ~WorkloadPanel() override;
 
     // The devices to choose from; keeps the choice, prefers the lab device when there is one.
@@ -131,7 +133,8 @@ private:
     void log(const QString &line);
     QString defaultRecordPath(const FioJob &job) const;
 
-    SysfsRoot m_root;
+    std::shared_ptr<const HostContext> m_host;
+    SysfsRoot m_root; // m_host's tree
     Sampler *m_sampler = nullptr;
     RemoteWorkload *m_remoteRun = nullptr; // a remote window's runs
     RemoteOperationRunner *m_remotePlanner = nullptr; // not owned

@@ -8,6 +8,7 @@
 #include "experiments/experimentpanel.h"
 #include "experiments/sweepchart.h"
 #include "experiments/sweepresultsmodel.h"
+#include "ops/hostcontext.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -125,7 +126,7 @@ void TestExperimentPanel::formRefusesInOneLine()
     QFETCH(QString, param);
     QFETCH(QStringList, templates);
     QFETCH(QString, expected);
-    ExperimentPanel panel { SysfsRoot() };
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ u"loop3"_s }));
     panel.selectDevice(device);
     panel.setParameters(param);
@@ -145,7 +146,7 @@ void TestExperimentPanel::reopensResultsIntoTableAndChart()
 {
     QTemporaryDir dir;
     QVERIFY(writeFile(dir.filePath(u"sweep.json"_s), QJsonDocument(labManifest()).toJson()));
-    ExperimentPanel panel { SysfsRoot() };
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.resize(1400, 800);
     panel.show();
     panel.setSnapshot(snapshotWith({ u"dm-0"_s, u"sdb"_s }));
@@ -226,7 +227,7 @@ void TestExperimentPanel::refusesAFolderThatIsNoSweeps()
     QTemporaryDir good, bad, empty;
     QVERIFY(writeFile(good.filePath(u"sweep.json"_s), QJsonDocument(labManifest()).toJson()));
     QVERIFY(writeFile(bad.filePath(u"sweep.json"_s), R"({"points": []})"));
-    ExperimentPanel panel { SysfsRoot() };
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     QVERIFY(panel.openResults(good.path()));
     QVERIFY(!panel.openResults(bad.path()));
     QVERIFY2(panel.statusText().contains(u"not a dmtune sweep"_s), qPrintable(panel.statusText()));
@@ -240,7 +241,7 @@ void TestExperimentPanel::reportReadsRecordingsInTheFolderOnly()
 {
     QTemporaryDir dir;
     QVERIFY(writeFile(dir.filePath(u"sweep.json"_s), QJsonDocument(labManifest(u"/etc/passwd"_s)).toJson()));
-    ExperimentPanel panel { SysfsRoot() };
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     QVERIFY(panel.openResults(dir.path()));
     const Status written = panel.writeReport(dir.filePath(u"report.html"_s));
     QVERIFY(!written);
@@ -251,7 +252,7 @@ void TestExperimentPanel::reportReadsRecordingsInTheFolderOnly()
 void TestExperimentPanel::capturedSystemRunsNothing()
 {
     QTemporaryDir capture;
-    ExperimentPanel panel(SysfsRoot(capture.path()));
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot(capture.path())));
     panel.setSnapshot(snapshotWith({ u"loop3"_s }));
     panel.selectDevice(u"loop3"_s);
     panel.setParameters(u"nomerges=0,2"_s);

@@ -7,6 +7,7 @@
 #include "../../live/scratchloop.h"
 #include "experiments/experimentpanel.h"
 #include "experiments/sweepresultsmodel.h"
+#include "ops/hostcontext.h"
 
 #include <QDir>
 #include <QFile>
@@ -115,7 +116,7 @@ private Q_SLOTS:
         QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s)); // restored as found, not to the default
         QTemporaryDir dir;
         const QString recordDir = dir.filePath(u"sweep"_s);
-        ExperimentPanel panel(m_sys);
+        ExperimentPanel panel(std::make_shared<const HostContext>(m_sys));
         panel.resize(1400, 800);
         panel.show();
         fill(panel, loop, recordDir);
@@ -143,7 +144,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(recordDir + u"/point-01-repeat-1.dmrec"_s));
 
         // Reopened from the folder: the same numbers.
-        ExperimentPanel again(m_sys);
+        ExperimentPanel again(std::make_shared<const HostContext>(m_sys));
         QVERIFY2(again.openResults(recordDir), qPrintable(again.statusText()));
         QCOMPARE(again.resultsModel()->rowCount(), 2);
         QCOMPARE(again.resultsModel()->index(0, wrqm).data(Qt::UserRole).toDouble(), merged);
@@ -156,7 +157,7 @@ private Q_SLOTS:
         if (!problem.isEmpty())
             QSKIP(qPrintable(problem));
         QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s));
-        auto panel = std::make_unique<ExperimentPanel>(m_sys);
+        auto panel = std::make_unique<ExperimentPanel>(std::make_shared<const HostContext>(m_sys));
         fill(*panel, loop, QString());
         panel->setRuntimeSeconds(20);
         QVERIFY2(confirmPlan(*panel), qPrintable(panel->statusText()));

@@ -9,6 +9,7 @@
 #include "testpaths.h"
 
 #include "fakedevicemapper.h"
+#include "ops/hostcontext.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
     const QStringList files = QStringList(args).filter(QRegularExpression(QStringLiteral("^[^-]")));
     const QString file = !files.isEmpty() ? files.first() : DMTUNE_SOURCE_PATH("/docs/screenshot-pathgroups.png");
     if (unavailable) {
-        PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
+        PathGroupsPanel panel(std::make_shared<const HostContext>(SysfsRoot(QDir::tempPath(), QString())));
         DeviceSnapshot s = snapshot();
         s.deviceMapper.available = false;
         s.maps[0].groupsKnown = false;

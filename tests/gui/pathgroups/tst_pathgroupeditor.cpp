@@ -16,6 +16,7 @@
 #include "fakedevicemapper.h"
 #include "fakesysfs.h"
 #include "multipathfixture.h"
+#include "ops/hostcontext.h"
 #include "ops/plandialog.h"
 
 #include <QAbstractItemModelTester>
@@ -862,7 +863,7 @@ private Q_SLOTS:
     void withoutDeviceMapper()
     {
         // A captured tree: device-mapper is not queried; the tab says why and edits nothing.
-        PathGroupsPanel panel(SysfsRoot(QDir::tempPath(), QString()));
+        PathGroupsPanel panel(std::make_shared<const HostContext>(SysfsRoot(QDir::tempPath(), QString())));
         QVERIFY(!panel.deviceMapperAvailable());
         QVERIFY(panel.unavailableReason().contains(QLatin1String("captured")));
         DeviceSnapshot snapshot = snapshotOf(m_tree, *m_dm);

@@ -7,6 +7,7 @@
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
 #include "mainwindow.h"
+#include "ops/hostcontext.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
 #include "workloads/confirmwritedialog.h"
@@ -166,7 +167,7 @@ void TestLiveWorkloadPanel::asksBeforeWritingOverExt4()
     mkfs.start(QStringLiteral("mkfs.ext4"), { QStringLiteral("-q"), QStringLiteral("-F"), loop.devicePath() });
     QVERIFY(mkfs.waitForFinished(30000) && mkfs.exitCode() == 0);
 
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(Discovery::scan(SysfsRoot()));
     QVERIFY(panel.selectDevice(loop.name()));
     QVERIFY(panel.selectTemplate(QStringLiteral("batched-write-4k")));
@@ -206,7 +207,7 @@ void TestLiveWorkloadPanel::freezesTheJobAtStartAndHoldsTheDevice()
 {
     ScratchLoop loop;
     QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(Discovery::scan(SysfsRoot()));
     QVERIFY(panel.selectDevice(loop.name()));
     QVERIFY(panel.selectTemplate(QStringLiteral("batched-write-4k")));
@@ -249,7 +250,7 @@ void TestLiveWorkloadPanel::recordToAsksAndProposesAFreshName()
     QVERIFY2(loop.create(64LL << 20), qPrintable(loop.error()));
     QTemporaryDir dir;
     const QString recording = dir.filePath(QStringLiteral("run.dmrec"));
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(Discovery::scan(SysfsRoot()));
     QVERIFY(panel.selectDevice(loop.name()));
     QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));

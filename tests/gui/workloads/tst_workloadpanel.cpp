@@ -1,6 +1,7 @@
 // The Workload panel without devices: every template fills the form, the command line is the exact one the
 // core builds and follows every edit, Copy copies it, Start needs a device, the confirmation dialog's button
 // needs the exact device name.
+#include "ops/hostcontext.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/fiojob.h"
@@ -66,7 +67,7 @@ void TestWorkloadPanel::everyTemplateFillsTheForm_data()
 void TestWorkloadPanel::everyTemplateFillsTheForm()
 {
     QFETCH(QString, id);
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3"), QStringLiteral("sdb") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QVERIFY(panel.selectTemplate(id));
@@ -78,7 +79,7 @@ void TestWorkloadPanel::everyTemplateFillsTheForm()
 
 void TestWorkloadPanel::editsShowInTheCommandLine()
 {
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
@@ -119,7 +120,7 @@ void TestWorkloadPanel::editsShowInTheCommandLine()
 
 void TestWorkloadPanel::startNeedsADevice()
 {
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb") }));
     QVERIFY(panel.currentDevice().isEmpty()); // never chosen for the user (no lab device here)
     QVERIFY(panel.commandLine().contains(QStringLiteral("--filename=/dev/DEV")));
@@ -155,7 +156,7 @@ void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
 void TestWorkloadPanel::capturedSystemRunsNothing()
 {
     QTemporaryDir captured;
-    WorkloadPanel panel(SysfsRoot(captured.path(), QString()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot(captured.path(), QString())), nullptr);
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QPushButton *start = nullptr, *create = nullptr;
@@ -177,7 +178,7 @@ void TestWorkloadPanel::capturedSystemRunsNothing()
 // The Create/Remove buttons show what the window says (LabDeviceState); the panel never asks the device.
 void TestWorkloadPanel::labButtonsFollowTheWindowsState()
 {
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
     QPushButton *create = nullptr, *remove = nullptr;
     for (QPushButton *b : panel.findChildren<QPushButton *>()) {
@@ -234,7 +235,7 @@ void TestWorkloadPanel::jobFileIsCheckedByTheCore()
         return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
     };
     const QString device = QStringLiteral("dmtune-test-nodev"); // no such device: nothing can run
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     panel.setSnapshot(snapshotWith({ device }));
     QVERIFY(panel.selectDevice(device));
     QVERIFY(panel.selectTemplate(QStringLiteral("custom")));

@@ -245,22 +245,26 @@ private Q_SLOTS:
         client->connectToHost();
         QVERIFY(ready.wait(15000));
         RemoteOperationRunner runner(client.get());
-        QSignalSpy planned(&runner, &RemoteOperationRunner::planned);
-        QSignalSpy failed(&runner, &RemoteOperationRunner::planFailed);
-        QSignalSpy finished(&runner, &RemoteOperationRunner::finished);
+        // Each call's answer comes to its own continuation.
+        QList<OperationPlan> planned;
+        QStringList failed;
+        QList<OperationResult> finished;
+        const auto onPlanned = [&planned](const OperationPlan &plan) { planned << plan; };
+        const auto onFailed = [&failed](const QString &error) { failed << error; };
+        const auto onFinished = [&finished](const OperationResult &result) { finished << result; };
         const QJsonObject request
             = tuningRequest({ Change { m_loop.name(), QStringLiteral("queue/nomerges"), other } });
 
-        runner.plan(QString::fromLatin1(TuningApplyKind), request, QStringLiteral("first"));
-        QVERIFY(planned.wait(15000));
-        const auto plan = planned.takeFirst().at(0).value<OperationPlan>();
+        runner.plan(QString::fromLatin1(TuningApplyKind), request, this, onPlanned, onFailed);
+        QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 1, 15000);
+        const auto plan = planned.takeFirst();
         QCOMPARE(plan.kind, QString::fromLatin1(TuningApplyKind));
         QCOMPARE(plan.target, m_loop.name());
         QVERIFY2(plan.runnable(), qPrintable(plan.refusals.join(QLatin1Char(';'))));
         QCOMPARE(readSysfs(attr), before); // a plan changes nothing
-        runner.run(plan, acceptAll(plan), QStringLiteral("first"));
-        QVERIFY(finished.wait(15000));
-        const auto result = finished.takeFirst().at(0).value<OperationResult>();
+        runner.run(plan, acceptAll(plan), this, onFinished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const auto result = finished.takeFirst();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.planId, plan.id);
         QVERIFY2(result.changes.join(QLatin1Char('\n')).contains(QStringLiteral("nomerges")),
@@ -269,22 +273,23 @@ private Q_SLOTS:
 
         // Back to the first value, but the plan goes stale before it runs.
         runner.plan(QString::fromLatin1(TuningApplyKind),
-            tuningRequest({ Change { m_loop.name(), QStringLiteral("queue/nomerges"), before } }));
-        QVERIFY(planned.wait(15000));
-        const auto back = planned.takeFirst().at(0).value<OperationPlan>();
+            tuningRequest({ Change { m_loop.name(), QStringLiteral("queue/nomerges"), before } }), this, onPlanned,
+            onFailed);
+        QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 1, 15000);
+        const auto back = planned.takeFirst();
         QVERIFY(writeSysfs(attr, QStringLiteral("2")));
-        runner.run(back, acceptAll(back));
-        QVERIFY(finished.wait(15000));
-        const auto stale = finished.takeFirst().at(0).value<OperationResult>();
+        runner.run(back, acceptAll(back), this, onFinished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const auto stale = finished.takeFirst();
         QVERIFY(!stale.ok);
         QVERIFY2(stale.stale, qPrintable(stale.error));
         QCOMPARE(readSysfs(attr), QStringLiteral("2"));
         QVERIFY(writeSysfs(attr, before)); // the test restores what it wrote
 
-        runner.plan(QStringLiteral("no.such-kind"), {});
-        QVERIFY(failed.wait(15000));
-        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("no operation 'no.such-kind'")),
-            qPrintable(failed.first().at(1).toString()));
+        runner.plan(QStringLiteral("no.such-kind"), {}, this, onPlanned, onFailed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 15000);
+        QVERIFY2(failed.first().contains(QStringLiteral("no operation 'no.such-kind'")), qPrintable(failed.first()));
+        QVERIFY(planned.isEmpty());
     }
 
     // A far side whose sudo refuses the password asks again and waits for a line that never comes: the client

@@ -1,0 +1,46 @@
+#include "ops/operationservice.h"
+
+namespace dmtune {
+
+void OperationService::plan(
+    const QString &kind, const QJsonObject &request, QObject *context, Planned onPlanned, PlanFailed onFailed)
+{
+    startPlan(kind, request, Replies { context, std::move(onPlanned), std::move(onFailed), {} }, false);
+}
+
+void OperationService::run(
+    const OperationPlan &plan, const OperationAnswers &answers, QObject *context, Finished onFinished)
+{
+    startRun(plan, answers, Replies { context, {}, {}, std::move(onFinished) });
+}
+
+void OperationService::runUnlessAsked(const QString &kind, const QJsonObject &request, QObject *context,
+    Planned onPlanned, PlanFailed onFailed, Finished onFinished)
+{
+    startPlan(
+        kind, request, Replies { context, std::move(onPlanned), std::move(onFailed), std::move(onFinished) }, true);
+}
+
+void OperationService::deliverPlanned(const Replies &replies, const OperationPlan &plan)
+{
+    if (replies.context && replies.planned)
+        replies.planned(plan);
+}
+
+void OperationService::deliverPlanFailed(const Replies &replies, const QString &error)
+{
+    if (replies.context && replies.planFailed)
+        replies.planFailed(error);
+}
+
+void OperationService::deliverFinished(const Replies &replies, const OperationResult &result)
+{
+    // The callback may delete this service's owner; the observers are told only while this is still there.
+    const QPointer<OperationService> self(this);
+    if (replies.context && replies.finished)
+        replies.finished(result);
+    if (self)
+        Q_EMIT finished(result);
+}
+
+} // namespace dmtune

@@ -1,0 +1,31 @@
+#!/bin/bash
+# One host model (issue 37), checked on the source tree (docs/architecture.md, "The host a window shows"):
+# - widgets/ and app/dmtune/: no device-mapper backend of their own (LibDevmapperBackend: HostContext's
+#   deviceMapper() is the window's), no euid check (HostContext::actsAsRoot(), processIsRoot()), no
+#   OperationEnvironment filled by hand (HostContext::environment(), TuningSession::operationEnvironment()).
+# - the OperationService's callers (widgets/, app/dmtune/, core/): no answer told apart by a string tag; each call
+#   carries its continuation.
+# Prints each violation as file:line: text and exits 1 when there is one.
+set -u
+src=${1:?usage: check_host_model.sh SOURCE_DIR}
+cd "$src" || exit 2
+found=0
+report() { # pattern, dirs...
+    local pattern=$1; shift
+    local hits
+    hits=$(grep -rnE --include='*.cpp' --include='*.h' "$pattern" "$@" 2>/dev/null | grep -vE '^[^:]+:[0-9]+:\s*//')
+    if [ -n "$hits" ]; then
+        echo "$hits"
+        found=1
+    fi
+}
+shells=(widgets app/dmtune)
+report 'LibDevmapperBackend|geteuid\(' "${shells[@]}"
+report 'OperationEnvironment\s+\w+\s*;|OperationEnvironment\s+\w+\s*\{\s*\}|\benv\.sysfs\s*=' "${shells[@]}"
+# The tags the service's callers used to parse, and their shapes: a tag parameter, parsed or compared.
+report 'const QString &tag\b|\btag\.(mid|startsWith|endsWith)\(|\btag\s*[!=]=|[A-Za-z]Tag\(\)|"(keep|workload|tree-action|editor-reload):"' \
+    "${shells[@]}" core
+if [ $found = 0 ]; then
+    echo "host model: no widget makes its own environment, backend or euid check; no answer by tag"
+fi
+exit $found
