@@ -84,7 +84,8 @@ int fail(Streams io, const QString &message)
 
 int usageError(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << printable(message) << "\n(see dmtunectl "
+    // One line, as every error: what is wrong, then where the command's own help is.
+    io.err << "dmtunectl: " << printable(message) << " (see dmtunectl "
            << (io.command.isEmpty() ? QString() : io.command + u' ') << "--help)\n";
     io.err.flush();
     return ExitUsage;

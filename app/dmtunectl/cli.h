@@ -59,7 +59,8 @@ int hostLacks(Streams io, const QString &message);
 std::optional<QString> deviceOnThisHost(
     const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QString &spec, Streams io, int *exitCode);
 // The command line is wrong (arguments, options, a name dmtune does not know whatever the host: an unknown
-// command, attribute or template): the error, then where the command's own help is; ExitUsage.
+// command, attribute or template): one line, the error then where the command's own help is
+// ("... (see dmtunectl set --help)"); ExitUsage.
 int usageError(Streams io, const QString &message);
 // What follows "unknown ... 'typed'": " (did you mean NAME?)" for a near miss of one of `names`
 // (util/nearmiss.h), else " (a, b, c)".

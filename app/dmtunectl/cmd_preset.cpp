@@ -179,11 +179,11 @@ int runVerify(const QCommandLineParser &parser, const QJsonObject &request, Stre
 {
     std::shared_ptr<DeviceMapper> dm;
     const OperationEnvironment env = presetEnvironment(sysfsRootFrom(parser), &dm);
-    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
-        return code;
     const auto plan = planOperation(env, QStringLiteral("preset.verify"), request);
     if (!plan)
         return usageError(io, plan.errorMessage());
+    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
+        return code;
     if (!plan->refusals.isEmpty())
         return refuse(io, *plan);
     const OperationResult result = runOperation(env, *plan, acceptAll(*plan));
@@ -209,11 +209,12 @@ int runPresetApply(
 {
     const bool dryRun = options.dryRun;
     const bool json = options.json;
-    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
-        return code;
     const auto plan = planOperation(env, QStringLiteral("preset.apply"), request);
     if (!plan)
         return usageError(io, plan.errorMessage());
+    // A preset that does not load is the command line's (2); a DEV this host lacks is the host's (1).
+    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
+        return code;
     if (!json) {
         io.out << "preset \"" << plan->target << "\"" << (dryRun ? " (dry run, nothing written)" : "") << ":\n";
         printLines(io.out, plan->preview);

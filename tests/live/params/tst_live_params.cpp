@@ -449,7 +449,7 @@ void TestLiveParams::cliNamesAndOnlyChanges()
     QCOMPARE(out, QString());
     QCOMPARE(err,
         QStringLiteral("dmtunectl: set: queue/logical_block_size is read-only: the kernel reports it, nothing can set "
-                       "it\n(see dmtunectl set --help)\n"));
+                       "it (see dmtunectl set --help)\n"));
     QCOMPARE(value("queue/logical_block_size"), blockSize);
 
     std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("scheduler=mq-deadline") });
