@@ -3,6 +3,7 @@
 #include "discovery/discovery.h"
 #include "discovery/sysfscapture.h"
 #include "params/deviceresolver.h"
+#include "util/nearmiss.h"
 #include "util/printable.h"
 
 namespace dmtune::cli {
@@ -83,17 +84,33 @@ int fail(Streams io, const QString &message)
 
 int usageError(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << printable(message) << "\n(see dmtunectl "
+    // One line, as every error: what is wrong, then where the command's own help is.
+    io.err << "dmtunectl: " << printable(message) << " (see dmtunectl "
            << (io.command.isEmpty() ? QString() : io.command + u' ') << "--help)\n";
     io.err.flush();
     return ExitUsage;
 }
 
-int badArgument(Streams io, const QString &message)
+int hostLacks(Streams io, const QString &message)
 {
-    io.err << "dmtunectl: " << printable(message) << '\n';
-    io.err.flush();
-    return ExitUsage;
+    const QString prefix = io.command.isEmpty() ? QString() : io.command + QStringLiteral(": ");
+    return fail(io, message.startsWith(prefix) ? message : prefix + message);
+}
+
+std::optional<QString> deviceOnThisHost(
+    const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QString &spec, Streams io, int *exitCode)
+{
+    const auto device = resolveDeviceSpec(sysfs, snapshot, spec);
+    if (device)
+        return device.value();
+    *exitCode = hostLacks(io, device.errorMessage());
+    return std::nullopt;
+}
+
+QString nearOrList(const QString &typed, const QStringList &names)
+{
+    const QString nearest = didYouMean(typed, names);
+    return nearest.isEmpty() ? QStringLiteral(" (%1)").arg(names.join(QStringLiteral(", "))) : nearest;
 }
 
 QString counted(qsizetype n, const QString &singular, const QString &plural)

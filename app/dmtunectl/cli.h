@@ -1,5 +1,6 @@
 #pragma once
 // Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
+#include "discovery/devicesnapshot.h"
 #include "ops/consent.h"
 #include "ops/operationregistry.h"
 #include "sysfs/sysfsroot.h"
@@ -11,6 +12,7 @@
 #include <QTextStream>
 
 #include <memory>
+#include <optional>
 
 namespace dmtune::cli {
 
@@ -44,13 +46,25 @@ inline ExistingFile existingFileFor(bool replace)
 {
     return replace ? ExistingFile::Replace : ExistingFile::Refuse;
 }
+// The one rule of exit statuses: 2 for a malformed command line (usageError: whatever the host, the line is
+// wrong), 1 for a well-formed one that fails (fail, hostLacks: a device, map, path or group this host does not
+// have is 1, like a file that cannot be read or a refused change).
 // One-line error on stderr, prefixed with the program name; returns ExitFailure.
 int fail(Streams io, const QString &message);
-// The command line is wrong (arguments, options): the error and where the command's help is; ExitUsage.
+// A well-formed command line names something this host does not have (a device, a map, a path of a map, an
+// attribute of that device): "dmtunectl: COMMAND: MESSAGE", one line, ExitFailure.
+int hostLacks(Streams io, const QString &message);
+// DEV as this host names it (sdX, dm-N, a map name, /dev/..., MAJ:MIN); a name it does not have is hostLacks'
+// line (*exitCode ExitFailure) and an empty optional.
+std::optional<QString> deviceOnThisHost(
+    const SysfsRoot &sysfs, const DeviceSnapshot &snapshot, const QString &spec, Streams io, int *exitCode);
+// The command line is wrong (arguments, options, a name dmtune does not know whatever the host: an unknown
+// command, attribute or template): one line, the error then where the command's own help is
+// ("... (see dmtunectl set --help)"); ExitUsage.
 int usageError(Streams io, const QString &message);
-// An argument names nothing that can be used (an unknown or read-only attribute, a group the map does not have):
-// one line, ExitUsage.
-int badArgument(Streams io, const QString &message);
+// What follows "unknown ... 'typed'": " (did you mean NAME?)" for a near miss of one of `names`
+// (util/nearmiss.h), else " (a, b, c)".
+QString nearOrList(const QString &typed, const QStringList &names);
 // "1 rule", "2 rules" (plural: the irregular form, default singular + "s").
 QString counted(qsizetype n, const QString &singular, const QString &plural = {});
 

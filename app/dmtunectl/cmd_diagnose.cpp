@@ -209,9 +209,9 @@ int runDiagnose(const QStringList &args, Streams io)
     for (const QString &name : wanted) {
         const MultipathMap *map = snapshot.map(name);
         if (!map && !snapshot.nvmeHead(name))
-            return badArgument(io,
+            return hostLacks(io,
                 QStringLiteral(
-                    "diagnose: '%1' is not a multipath map or a native NVMe head (dmtunectl list shows them)")
+                    "diagnose: '%1' is not a multipath map or a native NVMe head here (dmtunectl list shows them)")
                     .arg(name));
     }
     QStringList devices;

@@ -5,6 +5,7 @@
 #include "params/catalog.h"
 #include "params/deviceresolver.h"
 #include "params/tunable.h"
+#include "util/nearmiss.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,16 @@
 namespace dmtune::cli {
 
 namespace {
+
+// "nomerges" of queue/nomerges: the names a near miss may be of, besides the whole keys.
+QStringList shortNames(const QStringList &keys)
+{
+    QStringList out;
+    for (const QString &key : keys)
+        out.append(key.section(QLatin1Char('/'), -1));
+    out.removeDuplicates();
+    return out;
+}
 
 QJsonObject tunableToJson(const Tunable &t)
 {
@@ -84,9 +95,9 @@ int runGet(const QStringList &args, Streams io)
     if (!sysfs.isDir(QStringLiteral("block")))
         return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
-    const auto device = resolveDeviceSpec(sysfs, snapshot, positional.takeFirst());
+    const auto device = deviceOnThisHost(sysfs, snapshot, positional.takeFirst(), io, &code);
     if (!device)
-        return fail(io, device.errorMessage());
+        return code;
 
     const QList<Tunable> all = readTunables(sysfs, *device);
     QStringList keys;
@@ -98,14 +109,17 @@ int runGet(const QStringList &args, Streams io)
         // name or any last part that names one alone.
         const QStringList found = catalog::matching(keys, wanted);
         if (found.size() > 1)
-            return badArgument(io,
+            return usageError(io,
                 QStringLiteral("get: '%1' names several attributes of %2 (%3): give more of the name")
                     .arg(wanted, *device, found.join(QStringLiteral(", "))));
         if (found.isEmpty()) {
+            // An attribute name is the command line's (2), as set's are; the device is the host's (1, above).
             const auto known = catalog::resolve(wanted);
-            return badArgument(io,
-                known ? QStringLiteral("get: %1 has no %2").arg(*device, known.value())
-                      : QStringLiteral("get: %1 has no attribute '%2'").arg(*device, wanted));
+            if (known)
+                return usageError(io, QStringLiteral("get: %1 has no %2").arg(*device, known.value()));
+            return usageError(io,
+                QStringLiteral("get: %1 has no attribute '%2'%3")
+                    .arg(*device, wanted, didYouMean(wanted, keys + shortNames(keys))));
         }
         shown << all.at(keys.indexOf(found.first()));
     }

@@ -32,7 +32,11 @@ int runGroup(const QStringList &args, Streams io)
         { QStringLiteral("enable"), QStringLiteral("multipath.enable-group") },
         { QStringLiteral("disable"), QStringLiteral("multipath.disable-group") } };
     if (!kinds.contains(action))
-        return usageError(io, QStringLiteral("unknown group action '%1' (switch, enable, disable)").arg(action));
+        return usageError(io,
+            QStringLiteral("unknown group action '%1'%2")
+                .arg(action,
+                    nearOrList(
+                        action, { QStringLiteral("switch"), QStringLiteral("enable"), QStringLiteral("disable") })));
     bool ok = false;
     const int group = positional.at(2).toInt(&ok);
     if (!ok || group < 1)

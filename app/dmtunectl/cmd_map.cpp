@@ -389,7 +389,11 @@ int runMap(const QStringList &args, Streams io)
             io);
     }
     if (action != QLatin1String("show") && action != QLatin1String("reload") && action != QLatin1String("queueing"))
-        return usageError(io, QStringLiteral("unknown map action '%1' (show, reload, queueing)").arg(action));
+        return usageError(io,
+            QStringLiteral("unknown map action '%1'%2")
+                .arg(action,
+                    nearOrList(
+                        action, { QStringLiteral("show"), QStringLiteral("reload"), QStringLiteral("queueing") })));
     return usageError(io, QStringLiteral("wrong number of arguments for 'map %1'").arg(action));
 }
 

@@ -62,39 +62,12 @@ QString riskTexts(const OperationPlan &plan)
     return texts.join(QStringLiteral("; "));
 }
 
-namespace {
-
-// Whether a plan failed on the command line's own argument: a group number the map does not have, a device that
-// is not one of its paths (bad usage, exit 2), rather than on the system (no such map, no device-mapper: 1).
-bool namesNothingOfTheMap(const QCommandLineParser &parser, const QJsonObject &request)
-{
-    const SysfsRoot sysfs = sysfsRootFrom(parser);
-    const auto dm = deviceMapperFor(sysfs);
-    if (!dm)
-        return false;
-    const auto state = readMultipathMapState(*dm.value(), request.value(QLatin1String("map")).toString());
-    if (!state)
-        return false;
-    if (request.contains(QLatin1String("group")))
-        return request.value(QLatin1String("group")).toInt() > state->table.groups.size();
-    if (request.contains(QLatin1String("path"))) {
-        const auto path = resolvePathDevice(sysfs, request.value(QLatin1String("path")).toString());
-        return !path || !state->table.devices().contains(path->devnum);
-    }
-    return false;
-}
-
-} // namespace
-
 int runMultipathMessageCli(
     const QCommandLineParser &parser, const QString &kind, const QJsonObject &request, Streams io)
 {
     const auto op = planMultipathCli(parser, kind, request, !parser.isSet(QStringLiteral("no-multipathd")));
-    if (!op) {
-        if (namesNothingOfTheMap(parser, request))
-            return badArgument(io, op.errorMessage());
+    if (!op) // no such map, path of it or group: the host's, not the command line's (1)
         return fail(io, op.errorMessage());
-    }
     const OperationPlan &plan = op->plan;
     const QString map = plan.target;
     const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
@@ -170,7 +143,10 @@ int runPath(const QStringList &args, Streams io)
     else if (positional.at(0) == QLatin1String("reinstate"))
         kind = QStringLiteral("multipath.reinstate-path");
     else
-        return usageError(io, QStringLiteral("unknown path action '%1' (fail, reinstate)").arg(positional.at(0)));
+        return usageError(io,
+            QStringLiteral("unknown path action '%1'%2")
+                .arg(positional.at(0),
+                    nearOrList(positional.at(0), { QStringLiteral("fail"), QStringLiteral("reinstate") })));
     if (refuseCapturedTree(parser, QStringLiteral("path ") + positional.at(0), parser.isSet(QStringLiteral("dry-run")),
             true, io, &code))
         return code;

@@ -100,9 +100,9 @@ int runSave(const QStringList &args, Streams io)
     const DeviceSnapshot snapshot = Discovery::scan(sysfs);
     QStringList devices;
     for (const auto &spec : pos.mid(1)) {
-        const auto d = resolveDeviceSpec(sysfs, snapshot, spec);
+        const auto d = deviceOnThisHost(sysfs, snapshot, spec, io, &code);
         if (!d)
-            return usageError(io, d.errorMessage());
+            return code;
         devices << *d;
     }
     const QString name = parser.isSet(QStringLiteral("name")) ? parser.value(QStringLiteral("name"))
@@ -161,6 +161,20 @@ int refuse(Streams io, const OperationPlan &plan)
     return maps ? ExitFailure : ExitUsage;
 }
 
+// The request's DEVs as this host has them: a name it does not have is hostLacks' line (1), as in every command.
+bool devicesOnThisHost(const SysfsRoot &sysfs, const QJsonObject &request, Streams io, int *exitCode)
+{
+    const QJsonArray devices = request.value(QLatin1String("devices")).toArray();
+    if (devices.isEmpty())
+        return true;
+    const DeviceSnapshot snapshot = Discovery::scan(sysfs);
+    for (const QJsonValue &device : devices) {
+        if (!deviceOnThisHost(sysfs, snapshot, device.toString(), io, exitCode))
+            return false;
+    }
+    return true;
+}
+
 int runVerify(const QCommandLineParser &parser, const QJsonObject &request, Streams io)
 {
     std::shared_ptr<DeviceMapper> dm;
@@ -168,6 +182,8 @@ int runVerify(const QCommandLineParser &parser, const QJsonObject &request, Stre
     const auto plan = planOperation(env, QStringLiteral("preset.verify"), request);
     if (!plan)
         return usageError(io, plan.errorMessage());
+    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
+        return code;
     if (!plan->refusals.isEmpty())
         return refuse(io, *plan);
     const OperationResult result = runOperation(env, *plan, acceptAll(*plan));
@@ -196,6 +212,9 @@ int runPresetApply(
     const auto plan = planOperation(env, QStringLiteral("preset.apply"), request);
     if (!plan)
         return usageError(io, plan.errorMessage());
+    // A preset that does not load is the command line's (2); a DEV this host lacks is the host's (1).
+    if (int code = ExitOk; !devicesOnThisHost(env.sysfs, request, io, &code))
+        return code;
     if (!json) {
         io.out << "preset \"" << plan->target << "\"" << (dryRun ? " (dry run, nothing written)" : "") << ":\n";
         printLines(io.out, plan->preview);
@@ -469,7 +488,9 @@ int runPreset(const QStringList &args, Streams io)
         return runExport(rest, subIo);
     if (sub == QLatin1String("list"))
         return runPresetList(rest, subIo);
-    return usageError(io, QStringLiteral("unknown preset subcommand '%1' (%2)").arg(sub, subcommandNames()));
+    return usageError(io,
+        QStringLiteral("unknown preset subcommand '%1'%2")
+            .arg(sub, nearOrList(sub, subcommandNames().split(QStringLiteral(", ")))));
 }
 
 } // namespace dmtune::cli

@@ -3,6 +3,7 @@
 // command exits 1.
 #include "cli.h"
 
+#include "discovery/discovery.h"
 #include "ops/operationregistry.h"
 #include "ops/tuningoperations.h"
 #include "params/catalog.h"
@@ -92,8 +93,10 @@ int runSet(const QStringList &args, Streams io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Set tunables as one transaction: safe order, read back, rollback on any error.\n"
-                       "exit status: 0 applied, 1 refused, or failed and rolled back, 2 bad usage or invalid value.\n")
+        QStringLiteral(
+            "Set tunables as one transaction: safe order, read back, rollback on any error.\n"
+            "exit status: 0 applied (or nothing to change: a device's current value is never refused), 1 refused,\n"
+            "or failed and rolled back, or a device this host does not have, 2 bad usage or invalid value.\n")
         + consentHelp(ConsentWays()));
     parser.addPositionalArgument(QStringLiteral("DEV"), QStringLiteral("sdX, dm-N, a map name, /dev/..., MAJ:MIN."));
     parser.addPositionalArgument(QStringLiteral("ATTR=VALUE"),
@@ -114,13 +117,6 @@ int runSet(const QStringList &args, Streams io)
     QStringList positional = parser.positionalArguments();
     if (positional.size() < 2)
         return usageError(io, QStringLiteral("set needs a device and at least one ATTR=VALUE"));
-    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
-    if (refuseCapturedTree(parser, QStringLiteral("set"), dryRun, true, io, &code))
-        return code;
-    const SysfsRoot sysfs = sysfsRootFrom(parser);
-    if (!sysfs.isDir(QStringLiteral("block")))
-        return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
-
     QList<Assignment> assignments;
     for (const auto &text : positional.mid(1)) {
         if (!text.contains(QLatin1Char('=')) || text.startsWith(QLatin1Char('=')))
@@ -130,12 +126,24 @@ int runSet(const QStringList &args, Streams io)
         if (!a) {
             const QString name = text.section(QLatin1Char('='), 0, 0).trimmed();
             const bool reported = !catalog::matching(catalog::readOnlyAttributes(), name).isEmpty();
-            return badArgument(io,
+            const bool suggested = a.errorMessage().contains(QLatin1String("(did you mean"));
+            return usageError(io,
                 QStringLiteral("set: ") + a.errorMessage()
-                    + (reported ? QString() : QStringLiteral(" (dmtunectl get DEV lists a device's attributes)")));
+                    + (reported || suggested ? QString()
+                                             : QStringLiteral(" (dmtunectl get DEV lists a device's attributes)")));
         }
         assignments << *a;
     }
+    // The command line is well-formed (a malformed one is 2 whatever the tree): what follows fails with 1.
+    const bool dryRun = parser.isSet(QStringLiteral("dry-run"));
+    if (refuseCapturedTree(parser, QStringLiteral("set"), dryRun, true, io, &code))
+        return code;
+    const SysfsRoot sysfs = sysfsRootFrom(parser);
+    if (!sysfs.isDir(QStringLiteral("block")))
+        return fail(io, QStringLiteral("%1: no block/ directory (not a sysfs tree)").arg(sysfs.root()));
+    // A device this host does not have, before any plan.
+    if (!deviceOnThisHost(sysfs, Discovery::scan(sysfs), positional.first(), io, &code))
+        return code;
     ChangeSet changes;
     for (const Assignment &a : std::as_const(assignments))
         changes << Change { positional.first(), a.attribute, a.value };

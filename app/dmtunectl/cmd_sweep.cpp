@@ -90,7 +90,7 @@ int readRequest(const QCommandLineParser &parser, Streams io, SweepRequest *requ
     for (const QString &text : params) {
         const auto parameter = parseSweepParameter(text);
         if (!parameter)
-            return badArgument(io, QStringLiteral("sweep: ") + parameter.errorMessage());
+            return usageError(io, QStringLiteral("sweep: ") + parameter.errorMessage());
         request->parameters.append(parameter.value());
     }
     int runtime = 0;
@@ -103,7 +103,7 @@ int readRequest(const QCommandLineParser &parser, Streams io, SweepRequest *requ
     for (const QString &id : positional.mid(1)) {
         const FioJob *found = fioTemplate(id);
         if (!found)
-            return badArgument(io, QStringLiteral("sweep: no template '%1' (see run --list)").arg(id));
+            return usageError(io, QStringLiteral("sweep: no template '%1' (see run --list)").arg(id));
         FioJob job = *found;
         if (runtime > 0)
             job.runtimeSeconds = runtime;

@@ -1,5 +1,6 @@
 // dmtunectl: the command-line twin of dmtune. Same core, JSON or text out.
 #include "cli.h"
+#include "util/nearmiss.h"
 
 #include <QCoreApplication>
 
@@ -46,7 +47,8 @@ void printUsage(QTextStream &s)
          "JOB.\n"
          "More options before COMMAND: --ssh-config FILE (ssh -F), --remote-dmtunectl PATH, --sudo-password-stdin.\n"
          "\n'dmtunectl COMMAND --help' describes a command's options.\n"
-         "exit status: 0 success, 1 failure (reason on stderr), 2 bad usage.\n";
+         "exit status: 0 success; 1 a well-formed command that fails (reason on stderr; a device, map or path this\n"
+         "host does not have is one); 2 a malformed command line (the line names the command's --help).\n";
 }
 
 } // namespace
@@ -84,5 +86,8 @@ int main(int argc, char **argv)
         if (first == QLatin1String(c.name))
             return c.run(args, Streams { out, err, first });
     }
-    return usageError(io, QStringLiteral("unknown command '%1'").arg(first));
+    QStringList names { QStringLiteral("job") };
+    for (const auto &c : commands)
+        names.append(QLatin1String(c.name));
+    return usageError(io, QStringLiteral("unknown command '%1'%2").arg(first, dmtune::didYouMean(first, names)));
 }

@@ -29,5 +29,5 @@ int main(int argc, char **argv)
     args.removeFirst();
     if (args.value(0) != QLatin1String("report"))
         args.prepend(QStringLiteral("report"));
-    return dmtune::cli::runReport(args, dmtune::cli::Streams { out, err });
+    return dmtune::cli::runReport(args, dmtune::cli::Streams { out, err, QStringLiteral("report") });
 }

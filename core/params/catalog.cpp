@@ -1,5 +1,7 @@
 #include "params/catalog.h"
 
+#include "util/nearmiss.h"
+
 namespace dmtune {
 
 QString tunableTypeName(TunableType type)
@@ -335,7 +337,15 @@ Result<QString> resolve(const QString &name)
     if (const QStringList reported = matching(readOnlyAttributes(), trimmed); reported.size() == 1)
         return R::failure(
             QStringLiteral("%1 is read-only: the kernel reports it, nothing can set it").arg(reported.first()));
-    return R::failure(QStringLiteral("unknown attribute '%1'").arg(trimmed));
+    // A near miss of a key ("queue/nomerge") or of a short name ("nomerge"): the one it is near.
+    static const QStringList names = [] {
+        QStringList out = keys;
+        for (const QString &key : keys)
+            out.append(key.section(QLatin1Char('/'), -1));
+        out.removeDuplicates();
+        return out;
+    }();
+    return R::failure(QStringLiteral("unknown attribute '%1'%2").arg(trimmed, didYouMean(trimmed, names)));
 }
 
 QStringList schedulerAttributes(const QString &scheduler)

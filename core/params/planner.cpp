@@ -136,7 +136,8 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes, RiskConsent c
             }
             w.oldValue = normalizeValue(*def, *current);
         }
-        const auto value = checkValue(*def, deviceLimits(*def, ctx, scheduler), c.value);
+        // The value the file holds is no error even off the grid: it plans as unchanged and is never written.
+        const auto value = checkValueFrom(*def, deviceLimits(*def, ctx, scheduler), w.oldValue, c.value);
         if (!value) {
             plan.errors << invalid(c, value.errorMessage());
             continue;

@@ -23,7 +23,14 @@ Result<QString> Tunable::check(const QString &input) const
         return Result<QString>::failure(QStringLiteral("%1 is ignored by current kernels: %2").arg(attribute, note));
     if (!writable)
         return Result<QString>::failure(QStringLiteral("%1 of %2 is read-only").arg(attribute, device));
-    return checkValue(*def, limits, input);
+    // The value shown as current is never refused (a kernel's own default may lie off the grid).
+    return checkValueFrom(*def, limits, readable ? value : QString(), input);
+}
+
+bool Tunable::kernelTakesBack() const
+{
+    const TunableDef *def = catalog::find(attribute);
+    return def && readable && checkValue(*def, limits, value).ok();
 }
 
 namespace {

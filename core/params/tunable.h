@@ -31,6 +31,9 @@ struct Tunable {
     QString limitsText() const;
     // The check the planner will make: the text to write, or why not.
     Result<QString> check(const QString &input) const;
+    // Whether the current value is one a write may set (within the limits, on the grid): what a preset may store to
+    // write back elsewhere. The kernel reports some it refuses (discard_max_bytes 0xfffffe00 off the granularity).
+    bool kernelTakesBack() const;
 };
 
 // Every tunable the device has: catalog entries that apply and exist, then the unknown files of

@@ -113,6 +113,14 @@ Result<QString> checkValue(const TunableDef &def, const ValueLimits &limits, con
     return Result<QString>::failure(QStringLiteral("unknown type"));
 }
 
+Result<QString> checkValueFrom(
+    const TunableDef &def, const ValueLimits &limits, const QString &current, const QString &input)
+{
+    if (!current.trimmed().isEmpty() && sameValue(def, current, input))
+        return normalizeValue(def, input);
+    return checkValue(def, limits, input);
+}
+
 QString normalizeValue(const TunableDef &def, const QString &raw)
 {
     const QString t = raw.trimmed();

@@ -28,6 +28,12 @@ struct ValueLimits {
 ValueLimits staticLimits(const TunableDef &def);
 // Checks the type and the limits; returns the text to write (trimmed, booleans in the attribute's style).
 Result<QString> checkValue(const TunableDef &def, const ValueLimits &limits, const QString &input);
+// The check of a value for a file that holds `current` (as the kernel reports it, empty when unknown): the current
+// value itself passes whether or not it lies on the limits' grid, as the normalized text. The kernel reports values
+// it refuses back (discard_max_bytes off the discard granularity); asking for what is there changes nothing and is
+// never written, so it is no error. Anything else gets checkValue.
+Result<QString> checkValueFrom(
+    const TunableDef &def, const ValueLimits &limits, const QString &current, const QString &input);
 // The value as compared and shown: the current scheduler's name, booleans in the attribute's style,
 // integers without padding. Unparsable text comes back trimmed.
 QString normalizeValue(const TunableDef &def, const QString &raw);

@@ -2,6 +2,7 @@
 
 #include "params/catalog.h"
 #include "params/tunable.h"
+#include "params/valueparsers.h"
 #include "presets/presetselection.h"
 
 #include <QSysInfo>
@@ -110,6 +111,9 @@ Result<Preset> presetFromSelection(const SysfsRoot &sysfs, const DeviceSnapshot 
                 continue;
             if (!t.writable || !t.readable)
                 return R::failure(QStringLiteral("%1 %2 is not writable").arg(devName, t.attribute));
+            if (const auto back = checkValue(*catalog::find(t.attribute), t.limits, t.value); !back)
+                return R::failure(QStringLiteral("%1 %2=%3: the kernel would refuse it back (%4)")
+                                      .arg(devName, t.attribute, t.value, back.errorMessage()));
             rule.settings << Assignment { t.attribute, t.value };
         }
         for (const auto &a : std::as_const(attributes)) {

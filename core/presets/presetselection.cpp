@@ -34,7 +34,8 @@ bool isSavableTunable(const Tunable &tunable)
     if (!tunable.known || !tunable.writable || !tunable.readable)
         return false;
     const TunableDef *def = catalog::find(tunable.attribute);
-    return def && def->location != TunableLocation::Module;
+    // A value the kernel would refuse back is not stored: applying the preset must never be refused for it.
+    return def && def->location != TunableLocation::Module && tunable.kernelTakesBack();
 }
 
 QList<AttributeChoice> defaultAttributeChoices(const QString &device, const QList<Tunable> &tunables,

@@ -264,6 +264,32 @@ private Q_SLOTS:
         QCOMPARE(model.pendingChanges().size(), 2);
     }
 
+    // Issue 40, point 10: the value a device has now is never shown as invalid, even off the grid (a loop device's
+    // discard_max_bytes 4294966784 with a 4096 granularity): committing it unchanged is accepted, as no edit.
+    void currentValueOffTheGridIsNoError()
+    {
+        const QString loop = m_fake->devicePath(QStringLiteral("loop0"));
+        m_fake->file(loop + QStringLiteral("/queue/discard_max_bytes"), QStringLiteral("4294966784"));
+        m_fake->file(loop + QStringLiteral("/queue/discard_max_hw_bytes"), QStringLiteral("4294966784"), false);
+        m_fake->file(loop + QStringLiteral("/queue/discard_granularity"), QStringLiteral("4096"), false);
+        TunableTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTunables(QStringLiteral("loop0"), readTunables(m_sysfs, QStringLiteral("loop0")));
+        QSignalSpy rejected(&model, &TunableTableModel::editRejected);
+        const QModelIndex discard
+            = cell(model, QStringLiteral("queue/discard_max_bytes"), TunableTableModel::NewValueColumn);
+        QVERIFY(discard.isValid());
+        QCOMPARE(discard.data(Qt::EditRole).toString(), QStringLiteral("4294966784"));
+        QVERIFY(model.setData(discard, discard.data(Qt::EditRole), Qt::EditRole));
+        QCOMPARE(rejected.count(), 0);
+        QVERIFY(!model.hasPending());
+        // Another value off the grid is refused, as the kernel would.
+        QVERIFY(!model.setData(discard, QStringLiteral("1048577"), Qt::EditRole));
+        QCOMPARE(rejected.count(), 1);
+        QVERIFY2(rejected.first().at(1).toString().contains(QLatin1String("not a multiple of 4096")),
+            qPrintable(rejected.first().at(1).toString()));
+    }
+
     void previewModel()
     {
         ChangePreviewModel model;

@@ -142,7 +142,7 @@ void TestPresetParity::sameRefusalsAndWarnings_data()
         << QStringLiteral("dm-0 queue/max_sectors_kb=8192") << QString() << QString() << 2 << false;
     QTest::newRow("unknown device") << QByteArray(R"({"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}})")
                                     << QStringList { QStringLiteral("sdz") } << false
-                                    << QStringLiteral("sdz: no such device") << QString() << QString() << 2 << false;
+                                    << QStringLiteral("sdz: no such device") << QString() << QString() << 1 << false;
     QTest::newRow("device the preset has no setting for")
         << QByteArray(R"({"match": {"name": "sdb"}, "settings": {"queue/nomerges": 1}})")
         << QStringList { QStringLiteral("sdc") } << false

@@ -101,6 +101,7 @@ private Q_SLOTS:
     void helperApplies();
     void cli();
     void cliNamesAndOnlyChanges();
+    void cliCurrentValueIsUnchanged();
 
 private:
     QString value(const char *attribute) const
@@ -448,7 +449,7 @@ void TestLiveParams::cliNamesAndOnlyChanges()
     QCOMPARE(out, QString());
     QCOMPARE(err,
         QStringLiteral("dmtunectl: set: queue/logical_block_size is read-only: the kernel reports it, nothing can set "
-                       "it\n"));
+                       "it (see dmtunectl set --help)\n"));
     QCOMPARE(value("queue/logical_block_size"), blockSize);
 
     std::tie(code, out, err) = run({ QStringLiteral("set"), m_loop, QStringLiteral("scheduler=mq-deadline") });
@@ -481,4 +482,49 @@ void TestLiveParams::cliNamesAndOnlyChanges()
 }
 
 QTEST_GUILESS_MAIN(TestLiveParams)
+// Issue 40, point 10: a loop device reports discard_max_bytes 4294966784 (0xfffffe00), off its 4096 granularity; the
+// kernel refuses that very value as a write. Setting a device's current value is "already set", exit 0, nothing
+// written; preset save stores only what the kernel takes back, so saving and applying on the same device plans
+// nothing refused.
+void TestLiveParams::cliCurrentValueIsUnchanged()
+{
+    const QString ctl = DMTUNE_BINARY_PATH("/app/dmtunectl/dmtunectl");
+    const auto run = [&](const QStringList &args) {
+        QProcess p;
+        p.start(ctl, args);
+        p.waitForFinished(30000);
+        return std::make_tuple(
+            p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()));
+    };
+    const QString current = value("queue/discard_max_bytes");
+    const auto granularity = parseInteger(value("queue/discard_granularity"));
+    if (current.isEmpty() || !granularity)
+        QSKIP("the loop device reports no discard limits");
+    const bool offGrid = *granularity > 1 && parseInteger(current).value() % *granularity != 0;
+    qInfo("discard_max_bytes %s, granularity %lld: %s", qPrintable(current), *granularity,
+        offGrid ? "off the grid (the kernel refuses it as a write)" : "on the grid");
+    const QMap<QString, QString> before = queueState();
+    auto [code, out, err]
+        = run({ QStringLiteral("set"), m_loop, QStringLiteral("queue/discard_max_bytes=") + current });
+    QVERIFY2(code == 0, qPrintable(out + err));
+    QCOMPARE(
+        out, QStringLiteral("nothing to write\nalready set: queue/discard_max_bytes=%1 on %2\n").arg(current, m_loop));
+    QCOMPARE(err, QString());
+    QCOMPARE(queueState(), before);
+
+    const QString file = m_dir.filePath(QStringLiteral("loop-saved.json"));
+    std::tie(code, out, err) = run({ QStringLiteral("preset"), QStringLiteral("save"), file, m_loop });
+    QVERIFY2(code == 0, qPrintable(out + err));
+    QFile saved(file);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QByteArray text = saved.readAll();
+    QCOMPARE(text.contains("queue/discard_max_bytes"), !offGrid);
+    std::tie(code, out, err)
+        = run({ QStringLiteral("preset"), QStringLiteral("apply"), file, m_loop, QStringLiteral("--dry-run") });
+    QVERIFY2(code == 0, qPrintable(out + err));
+    QCOMPARE(err, QString());
+    QVERIFY2(!out.contains(QLatin1String("->")), qPrintable(out)); // nothing to change on the device it came from
+    QCOMPARE(queueState(), before);
+}
+
 #include "tst_live_params.moc"

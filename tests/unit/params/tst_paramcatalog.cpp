@@ -20,6 +20,8 @@ private Q_SLOTS:
     void schedulerList();
     void checkValues_data();
     void checkValues();
+    void currentValuePasses_data();
+    void currentValuePasses();
     void iopolicyChoicesFollowTheKernel_data();
     void iopolicyChoicesFollowTheKernel();
     void catalogIsComplete();
@@ -173,6 +175,50 @@ void TestParamCatalog::checkValues()
     ctx.schedulers = *parseSchedulerList(QStringLiteral("[mq-deadline] kyber bfq none"));
     ctx.kernelRelease = QStringLiteral("6.11.0-1-amd64"); // every value a current kernel takes (older ones below)
     const auto r = checkValue(*def, deviceLimits(*def, ctx, scheduler), input);
+    QVERIFY2(r.ok() == ok, qPrintable(r.ok() ? r.value() : r.errorMessage()));
+    if (ok)
+        QTEST(r.value(), "written");
+}
+
+// The value a file holds passes whatever the grid says (issue 40, point 10): a loop device reports
+// discard_max_bytes 4294966784 (0xfffffe00) with a granularity of 4096, a value the kernel refuses to be written.
+void TestParamCatalog::currentValuePasses_data()
+{
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<QString>("current"); // as the kernel reports it; empty: not known
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("written");
+    auto row = [](const char *name, const char *attr, const char *current, const char *in, bool ok, const char *out) {
+        QTest::newRow(name) << QString::fromLatin1(attr) << QString::fromLatin1(current) << QString::fromLatin1(in)
+                            << ok << QString::fromLatin1(out);
+    };
+    const char *discard = "queue/discard_max_bytes";
+    row("discard_max_bytes: the current value off the grid", discard, "4294966784", "4294966784", true, "4294966784");
+    row("discard_max_bytes: the same, with blanks", discard, "4294966784\n", " 4294966784 ", true, "4294966784");
+    row("discard_max_bytes: off the grid, not current", discard, "4294963200", "4294966784", false, "");
+    row("discard_max_bytes: off the grid, nothing current", discard, "", "4294966784", false, "");
+    row("discard_max_bytes: below the current, off the grid", discard, "4294966784", "4294966783", false, "");
+    row("discard_max_bytes: on the grid", discard, "4294966784", "1048576", true, "1048576");
+    row("discard_max_bytes: above the hardware's", discard, "4294966784", "4294967296", false, "");
+    row("nomerges: current 2", "queue/nomerges", "2", "2", true, "2");
+    row("nomerges: 3 is not current", "queue/nomerges", "2", "3", false, "");
+    row("add_random: y is the current 1", "queue/add_random", "1", "y", true, "1");
+}
+
+void TestParamCatalog::currentValuePasses()
+{
+    QFETCH(QString, attribute);
+    QFETCH(QString, current);
+    QFETCH(QString, input);
+    QFETCH(bool, ok);
+    const TunableDef *def = catalog::find(attribute);
+    QVERIFY2(def, qPrintable(attribute));
+    DeviceContext ctx;
+    ctx.name = QStringLiteral("loop1");
+    ctx.discardGranularity = 4096;
+    ctx.discardMaxHwBytes = 4294966784;
+    const auto r = checkValueFrom(*def, deviceLimits(*def, ctx, QString()), current, input);
     QVERIFY2(r.ok() == ok, qPrintable(r.ok() ? r.value() : r.errorMessage()));
     if (ok)
         QTEST(r.value(), "written");

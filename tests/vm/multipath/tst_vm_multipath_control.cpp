@@ -201,16 +201,17 @@ private Q_SLOTS:
 
     void cliErrors()
     {
-        // A path or group the map does not have is the command line's mistake: bad usage, exit 2, one line.
+        // A path or group the map does not have is a well-formed command that fails here: exit 1, one line
+        // (issue 40, point 11); a malformed line is 2.
         vm::Run r = ctl({ u"path"_s, u"fail"_s, env("MAP"), u"sdzz"_s });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.trimmed().count(u'\n'), 0); // one line
         QVERIFY2(r.err.contains(u"sdzz: no such block device"_s), qPrintable(r.err));
         r = ctl({ u"path"_s, u"fail"_s, env("MAP"), env("N0") }); // a path of the other map
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"is not a path of this map"_s), qPrintable(r.err));
         r = ctl({ u"group"_s, u"switch"_s, env("MAP"), u"3"_s });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"out of range 1-2"_s), qPrintable(r.err));
         QCOMPARE(ctl({ u"group"_s, u"switch"_s, env("MAP"), u"x"_s }).exitCode, 2);
         QCOMPARE(ctl({ u"map"_s, u"reload"_s, env("MAP") }).exitCode, 2);
