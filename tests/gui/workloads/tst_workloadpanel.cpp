@@ -135,7 +135,7 @@ void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
 {
     const auto writes
         = [](const WorkloadPanel &panel) { return panel.currentJob().rw.contains(QLatin1String("write")); };
-    WorkloadPanel panel(SysfsRoot(), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
     QVERIFY2(!writes(panel), qPrintable(panel.currentJob().id)); // no target
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
     panel.setLabState({ QStringLiteral("loop3"), QString(), false });
