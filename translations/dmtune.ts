@@ -1038,7 +1038,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+31"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1765,7 +1765,7 @@
 <context>
     <name>dmtune::AboutDialog</name>
     <message>
-        <location filename="../widgets/about/aboutdialog.cpp" line="+22"/>
+        <location filename="../widgets/about/aboutdialog.cpp" line="+23"/>
         <source>About dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2321,7 +2321,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+81"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+83"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2543,7 +2543,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Refused: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2558,7 +2558,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+57"/>
         <source>point %1/%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2921,7 +2921,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+32"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+33"/>
         <source>Fleet — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3110,7 +3110,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+33"/>
         <source>Read through pkexec…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3343,7 +3343,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+107"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3591,25 +3591,25 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+57"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+56"/>
         <source>a captured system is read-only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
         <location line="+58"/>
-        <location line="+19"/>
+        <location line="+14"/>
+        <location line="+21"/>
         <source>Lab device not created: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-76"/>
-        <location line="+57"/>
+        <location line="-35"/>
+        <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-55"/>
         <source>Stale lab devices: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3619,12 +3619,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Removing lab device %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+35"/>
         <source>Lab device not created (not confirmed)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3669,7 +3669,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+28"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+29"/>
         <source>Presets — %1 — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3931,7 +3931,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MultipathActions</name>
     <message>
-        <location filename="../widgets/pathgroups/multipathactions.cpp" line="+127"/>
+        <location filename="../widgets/pathgroups/multipathactions.cpp" line="+112"/>
         <location line="+84"/>
         <source>no device-mapper access</source>
         <translation type="unfinished"></translation>
@@ -4023,7 +4023,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+58"/>
         <source>%1: refused: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4066,7 +4066,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::NewPresetDialog</name>
     <message>
-        <location filename="../widgets/presets/newpresetdialog.cpp" line="+29"/>
+        <location filename="../widgets/presets/newpresetdialog.cpp" line="+30"/>
         <source>New preset from selection</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4318,7 +4318,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>&lt;span style=&quot;color:%2; font-weight:600&quot;&gt;Cannot apply&lt;/span&gt; (nothing would be written):&lt;ul style=&quot;margin:0&quot;&gt;%1&lt;/ul&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4492,12 +4492,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+5"/>
-        <location line="+543"/>
+        <location line="+529"/>
         <source>initial group</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-488"/>
+        <location line="-474"/>
         <source>No changes: drag paths, pick selectors or features above.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4528,18 +4528,18 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+2"/>
-        <location line="+523"/>
+        <location line="+509"/>
         <source>Reload the map with the new table (asks first)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-503"/>
-        <location line="+546"/>
+        <location line="+37"/>
+        <location line="+11"/>
         <source>Cannot reload %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-510"/>
+        <location line="-515"/>
         <source>The live table of %1 changed while you edited (multipathd or someone else reloaded it). Your edits stay; the changes below are against the new live table.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4650,7 +4650,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+2"/>
-        <location line="+61"/>
+        <location line="+66"/>
         <source>Reloading %1…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4660,7 +4660,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>Reloaded %1 (via %2).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4767,18 +4767,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+32"/>
-        <source>captured sysfs tree: device-mapper is not queried</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+270"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+293"/>
         <source>device-mapper is not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-243"/>
+        <location line="-238"/>
         <source>no device-mapper</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4788,7 +4782,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+39"/>
         <source>%1: done</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4973,7 +4967,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+170"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+187"/>
         <source>&amp;New from selection…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5069,12 +5063,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+437"/>
+        <location line="+432"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-397"/>
+        <location line="-392"/>
         <location line="+3"/>
         <source>built-in</source>
         <translation type="unfinished"></translation>
@@ -5141,7 +5135,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
         <source>error: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5196,7 +5190,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Keep applied: %1 (already at the preset&apos;s values)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5308,7 +5302,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Import preset</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5822,7 +5816,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+93"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+96"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5843,7 +5837,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5958,7 +5952,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>fio job file</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5968,7 +5962,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+131"/>
         <source>(choose a device, or create the lab device)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5978,7 +5972,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>a captured system is read-only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5989,17 +5983,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+13"/>
-        <location line="+138"/>
+        <location line="+116"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="+51"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-127"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6055,12 +6049,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+3"/>
-        <location line="+342"/>
+        <location line="+358"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-336"/>
+        <location line="-352"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6080,12 +6074,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+31"/>
         <source>Checking the job and /dev/%1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6105,7 +6099,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+46"/>
         <source>Replace the recording?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6216,7 +6210,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+146"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+150"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1038,7 +1038,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+31"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
     </message>
@@ -1765,7 +1765,7 @@
 <context>
     <name>dmtune::AboutDialog</name>
     <message>
-        <location filename="../widgets/about/aboutdialog.cpp" line="+22"/>
+        <location filename="../widgets/about/aboutdialog.cpp" line="+23"/>
         <source>About dmtune</source>
         <translation>Über dmtune</translation>
     </message>
@@ -2322,7 +2322,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+81"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+83"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2544,7 +2544,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Der Sweep auf /dev/%1 wird geplant...</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
     </message>
@@ -2559,7 +2559,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+57"/>
         <source>point %1/%2: %3</source>
         <translation>Punkt %1/%2: %3</translation>
     </message>
@@ -2923,7 +2923,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::FleetWindow</name>
     <message>
-        <location filename="../widgets/fleet/fleetwindow.cpp" line="+32"/>
+        <location filename="../widgets/fleet/fleetwindow.cpp" line="+33"/>
         <source>Fleet — dmtune</source>
         <translation>Flotte — dmtune</translation>
     </message>
@@ -3113,7 +3113,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+33"/>
         <source>Read through pkexec…</source>
         <translation>Über pkexec lesen…</translation>
     </message>
@@ -3346,7 +3346,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+107"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3594,25 +3594,25 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Versionen werden gelesen…</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+57"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+56"/>
         <source>a captured system is read-only</source>
         <translation>ein erfasstes System ist schreibgeschützt</translation>
     </message>
     <message>
-        <location line="+13"/>
         <location line="+58"/>
-        <location line="+19"/>
+        <location line="+14"/>
+        <location line="+21"/>
         <source>Lab device not created: %1</source>
         <translation>Testgerät nicht angelegt: %1</translation>
     </message>
     <message>
-        <location line="-76"/>
-        <location line="+57"/>
+        <location line="-35"/>
+        <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation>Testgerät nicht entfernt: %1</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-55"/>
         <source>Stale lab devices: %1</source>
         <translation>Verwaiste Testgeräte: %1</translation>
     </message>
@@ -3622,12 +3622,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät wird angelegt…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Removing lab device %1…</source>
         <translation>Testgerät %1 wird entfernt…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+35"/>
         <source>Lab device not created (not confirmed)</source>
         <translation>Testgerät nicht angelegt (nicht bestätigt)</translation>
     </message>
@@ -3672,7 +3672,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Mit einem Testgerät (einem Loop-Gerät über einer Sparse-Datei) können Sie beides gefahrlos ausprobieren; %1.</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+28"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+29"/>
         <source>Presets — %1 — dmtune</source>
         <translation>Voreinstellungen — %1 — dmtune</translation>
     </message>
@@ -3934,7 +3934,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MultipathActions</name>
     <message>
-        <location filename="../widgets/pathgroups/multipathactions.cpp" line="+127"/>
+        <location filename="../widgets/pathgroups/multipathactions.cpp" line="+112"/>
         <location line="+84"/>
         <source>no device-mapper access</source>
         <translation>kein Zugriff auf Device-Mapper</translation>
@@ -4026,7 +4026,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 ist aktiv</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+58"/>
         <source>%1: refused: %2</source>
         <translation>%1: abgelehnt: %2</translation>
     </message>
@@ -4069,7 +4069,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::NewPresetDialog</name>
     <message>
-        <location filename="../widgets/presets/newpresetdialog.cpp" line="+29"/>
+        <location filename="../widgets/presets/newpresetdialog.cpp" line="+30"/>
         <source>New preset from selection</source>
         <translation>Neue Voreinstellung aus Auswahl</translation>
     </message>
@@ -4321,7 +4321,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>&lt;i&gt;Die aktuellen Werte werden gelesen…&lt;/i&gt;</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+39"/>
         <source>&lt;span style=&quot;color:%2; font-weight:600&quot;&gt;Cannot apply&lt;/span&gt; (nothing would be written):&lt;ul style=&quot;margin:0&quot;&gt;%1&lt;/ul&gt;</source>
         <translation>&lt;span style=&quot;color:%2; font-weight:600&quot;&gt;Übernehmen nicht möglich&lt;/span&gt; (nichts würde geschrieben):&lt;ul style=&quot;margin:0&quot;&gt;%1&lt;/ul&gt;</translation>
     </message>
@@ -4495,12 +4495,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+5"/>
-        <location line="+543"/>
+        <location line="+529"/>
         <source>initial group</source>
         <translation>Startgruppe</translation>
     </message>
     <message>
-        <location line="-488"/>
+        <location line="-474"/>
         <source>No changes: drag paths, pick selectors or features above.</source>
         <translation>Keine Änderungen: Ziehen Sie oben Pfade, wählen Sie Selektoren oder Features.</translation>
     </message>
@@ -4531,18 +4531,18 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+2"/>
-        <location line="+523"/>
+        <location line="+509"/>
         <source>Reload the map with the new table (asks first)</source>
         <translation>Die Map mit der neuen Tabelle neu laden (fragt zuerst nach)</translation>
     </message>
     <message>
-        <location line="-503"/>
-        <location line="+546"/>
+        <location line="+37"/>
+        <location line="+11"/>
         <source>Cannot reload %1: %2</source>
         <translation>%1 kann nicht neu geladen werden: %2</translation>
     </message>
     <message>
-        <location line="-510"/>
+        <location line="-515"/>
         <source>The live table of %1 changed while you edited (multipathd or someone else reloaded it). Your edits stay; the changes below are against the new live table.</source>
         <translation>Die Live-Tabelle von %1 hat sich während Ihrer Bearbeitung geändert (multipathd oder jemand anderes hat sie neu geladen). Ihre Änderungen bleiben erhalten; die Änderungen unten beziehen sich auf die neue Live-Tabelle.</translation>
     </message>
@@ -4653,7 +4653,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+2"/>
-        <location line="+61"/>
+        <location line="+66"/>
         <source>Reloading %1…</source>
         <translation>%1 wird neu geladen…</translation>
     </message>
@@ -4663,7 +4663,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 neu laden</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>Reloaded %1 (via %2).</source>
         <translation>%1 neu geladen (über %2).</translation>
     </message>
@@ -4770,18 +4770,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+32"/>
-        <source>captured sysfs tree: device-mapper is not queried</source>
-        <translation>erfasster sysfs-Baum: Device-Mapper wird nicht abgefragt</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+270"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+293"/>
         <source>device-mapper is not available</source>
         <translation>Device-Mapper ist nicht verfügbar</translation>
     </message>
     <message>
-        <location line="-243"/>
+        <location line="-238"/>
         <source>no device-mapper</source>
         <translation>kein Device-Mapper</translation>
     </message>
@@ -4791,7 +4785,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>die Geräte des Hosts sind noch nicht abgeholt</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+39"/>
         <source>%1: done</source>
         <translation>%1: erledigt</translation>
     </message>
@@ -4976,7 +4970,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+170"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+187"/>
         <source>&amp;New from selection…</source>
         <translation>&amp;Neu aus Auswahl…</translation>
     </message>
@@ -5072,12 +5066,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+437"/>
+        <location line="+432"/>
         <source>Saved %1</source>
         <translation>%1 gespeichert</translation>
     </message>
     <message>
-        <location line="-397"/>
+        <location line="-392"/>
         <location line="+3"/>
         <source>built-in</source>
         <translation>eingebaut</translation>
@@ -5144,7 +5138,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>„%1“ wird auf %2 angewendet: Planung dort…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
         <source>error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
@@ -5199,7 +5193,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>„%1“ erfordert Bestätigung: %2 Risiken</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Keep applied: %1 (already at the preset&apos;s values)</source>
         <translation>Dauerhaft anwenden: %1 (hat bereits die Werte der Voreinstellung)</translation>
     </message>
@@ -5311,7 +5305,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Dauerhaft anwenden: %1 (beschäftigt; nicht angewendet)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Import preset</source>
         <translation>Voreinstellung importieren</translation>
     </message>
@@ -5825,7 +5819,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+93"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+96"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5846,7 +5840,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -5961,7 +5955,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Meldungen von fio und die Zusammenfassungen der Läufe</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>fio job file</source>
         <translation>fio-Job-Datei</translation>
     </message>
@@ -5971,7 +5965,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>fio-Job-Dateien (*.fio *.ini);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+131"/>
         <source>(choose a device, or create the lab device)</source>
         <translation>(wählen Sie ein Gerät oder legen Sie das Testgerät an)</translation>
     </message>
@@ -5981,7 +5975,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>(Testgerät)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>a captured system is read-only</source>
         <translation>ein erfasstes System ist schreibgeschützt</translation>
     </message>
@@ -5992,17 +5986,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+13"/>
-        <location line="+138"/>
+        <location line="+116"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="+51"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-127"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6058,12 +6052,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+3"/>
-        <location line="+342"/>
+        <location line="+358"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-336"/>
+        <location line="-352"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
@@ -6083,12 +6077,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Job und /dev/%1 auf %2 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+31"/>
         <source>Checking the job and /dev/%1...</source>
         <translation>Job und /dev/%1 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation>Warten auf Bestätigung: /dev/%1 ist nicht leer</translation>
     </message>
@@ -6108,7 +6102,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+46"/>
         <source>Replace the recording?</source>
         <translation>Aufzeichnung ersetzen?</translation>
     </message>
@@ -6220,7 +6214,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+146"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+150"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

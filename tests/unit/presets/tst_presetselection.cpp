@@ -1,6 +1,8 @@
 // New from selection's default choice (issue 16, item 10): the attributes changed through dmtune on the device (the
 // tuning history) or differing from the first-seen values are checked, with the reason; only savable tunables
 // (known, readable, writable, per device) are listed. FirstSeenValues keeps the first value per stable identity.
+#include "params/catalog.h"
+#include "params/valueparsers.h"
 #include "presets/presetselection.h"
 
 #include <QTest>
@@ -26,6 +28,12 @@ Tunable tunable(const QString &attribute, const QString &value, bool writable = 
     t.known = true;
     t.readable = true;
     t.writable = writable;
+    // As a device reports them: a value off these limits is one the kernel would refuse back, never saved.
+    if (const TunableDef *def = catalog::find(attribute))
+        t.limits = staticLimits(*def);
+    if (attribute == QLatin1String("queue/scheduler"))
+        t.limits.choices
+            = { QStringLiteral("mq-deadline"), QStringLiteral("kyber"), QStringLiteral("bfq"), QStringLiteral("none") };
     return t;
 }
 
