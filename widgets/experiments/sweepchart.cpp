@@ -63,7 +63,31 @@ void SweepChart::setData(const SweepChartData &data)
     }
     // From 0: a percentage or a rate read against zero, never against the smallest point.
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
+    // No results: a line saying where they come from, not an axis from 0 to 1 over nothing.
+    const bool empty = data.series.isEmpty();
+    for (QCPAxis *axis : { m_plot->xAxis, m_plot->yAxis }) {
+        axis->setTicks(!empty);
+        axis->setTickLabels(!empty);
+    }
+    m_plot->legend->setVisible(!empty);
+    for (int i = m_plot->itemCount() - 1; i >= 0; --i)
+        m_plot->removeItem(i);
+    if (empty) {
+        auto *idle = new QCPItemText(m_plot);
+        idle->position->setType(QCPItemPosition::ptAxisRectRatio);
+        idle->position->setCoords(0.5, 0.5);
+        idle->setPositionAlignment(Qt::AlignCenter);
+        idle->setText(idleText());
+        idle->setColor(palette().color(QPalette::PlaceholderText));
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepChart::idleText() const
+{
+    return m_data.series.isEmpty()
+        ? tr("No results yet: Run sweep… charts each point as it is measured,\nOpen results… an earlier sweep's.")
+        : QString();
 }
 
 QImage SweepChart::toImage(QSize size) const
