@@ -104,6 +104,10 @@ bool readablePlot(QCustomPlot *plot, const QString &what, QString *why)
                    .arg(describe(plot->rect()));
         return false;
     }
+    if (area.width() < plot->width() / 2) {
+        *why = QStringLiteral("%1: a plot area of %2 px wide in %3").arg(what).arg(area.width()).arg(plot->width());
+        return false;
+    }
     for (QCPAxis *axis : plot->axisRect()->axes()) {
         const QList<QRect> rects = tickLabelRects(axis);
         for (int a = 0; a < rects.size(); ++a) {
@@ -239,6 +243,12 @@ private Q_SLOTS:
         QString why;
         QVERIFY2(wholeOnScreen(chart, &why), qPrintable(why));
         QVERIFY2(readablePlot(chart->plot(), QStringLiteral("the empty sweep chart"), &why), qPrintable(why));
+        SweepChartData one = sampleChart();
+        one.series.removeLast();
+        chart->setData(one);
+        QVERIFY2(readablePlot(chart->plot(), QStringLiteral("the sweep chart of one series"), &why), qPrintable(why));
+        chart->setData({});
+        QVERIFY2(readablePlot(chart->plot(), QStringLiteral("the sweep chart emptied"), &why), qPrintable(why));
         chart->setData(sampleChart());
         QVERIFY2(readablePlot(chart->plot(), QStringLiteral("the sweep chart"), &why), qPrintable(why));
         QCOMPARE(chart->plot()->xAxis->tickVectorLabels().size(), 5);

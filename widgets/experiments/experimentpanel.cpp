@@ -180,7 +180,9 @@ void ExperimentPanel::buildUi()
     // right and the chart collapsed to an axis): the sweep's form beside its buttons, and its results (the chart
     // beside the log, the table under both). The form scrolls only vertically and only when the tab is short.
     auto *formBox = new QWidget;
-    formBox->setLayout(form);
+    auto *formColumn = new QVBoxLayout(formBox); // the rows at their height, the room left under them
+    formColumn->addLayout(form);
+    formColumn->addStretch(1);
     auto *formScroll = new QScrollArea;
     formScroll->setWidget(formBox);
     formScroll->setWidgetResizable(true);

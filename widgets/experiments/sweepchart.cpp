@@ -69,6 +69,17 @@ void SweepChart::setData(const SweepChartData &data)
         axis->setTicks(!empty);
         axis->setTickLabels(!empty);
     }
+    // An empty legend's maximum width is its margins, which would cap the axis rect's column at ~50 px: out of
+    // the layout while there is nothing in it, back under the plot with the first series.
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    const bool inGrid = grid->elements(false).contains(m_plot->legend);
+    if (empty && inGrid) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    } else if (!empty && !inGrid) {
+        grid->addElement(grid->rowCount(), 0, m_plot->legend);
+        grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+    }
     m_plot->legend->setVisible(!empty);
     for (int i = m_plot->itemCount() - 1; i >= 0; --i)
         m_plot->removeItem(i);
