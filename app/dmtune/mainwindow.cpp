@@ -30,6 +30,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
@@ -44,9 +45,32 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <functional>
+
 namespace dmtune {
 
 namespace {
+
+// Calls `resized` whenever the watched widget changes size.
+class ResizeWatcher : public QObject {
+public:
+    ResizeWatcher(QObject *parent, std::function<void()> resized)
+        : QObject(parent)
+        , m_resized(std::move(resized))
+    {
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Resize)
+            m_resized();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_resized;
+};
 
 // The device a visitor came to see: the first map, else the first real disk (not a loop or zram
 // device, which most machines have a handful of, idle), else the first device at all.
@@ -149,6 +173,11 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
             m_fitTreeTimer->start(0);
     });
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_autoFitTree = false; });
+    // The window or a dock beside the tabs (Explain) changes the splitter's width: fitted again.
+    m_splitter->installEventFilter(new ResizeWatcher(m_splitter, [this] {
+        if (m_autoFitTree)
+            m_fitTreeTimer->start(0);
+    }));
 
     m_kernelLabel = new QLabel;
     m_deviceMapperLabel = new QLabel;
@@ -347,7 +376,9 @@ void MainWindow::fitSplitterToTree()
     // At most a third of the window: the tabs need the room more than the tree (two path group cards side by side
     // at 1400 px, the iostat table's columns; the filter finds a device among hundreds). The tabs'
     // share would undercut a quarter (below ~610 px): the quarter wins (qBound needs min <= max).
-    const int minWidth = total / 4;
+    // Never under 280 px while the splitter has twice that (the Explain dock beside the tabs at 1280 px): the
+    // names and kinds of the tree stay readable.
+    const int minWidth = qMax(total / 4, qMin(MinimumTreeWidth, total / 2));
     const int maxWidth = qMax(minWidth, qMin(total - 460, total / 3));
     const int treeWidth = qBound(minWidth, m_tree->contentsWidthHint(), maxWidth);
     m_splitter->setSizes({ treeWidth, qMax(1, total - treeWidth) });

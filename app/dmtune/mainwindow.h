@@ -265,6 +265,8 @@ private:
     QString m_noteHead; // the head the statistics note is about
     bool m_applyingSnapshot = false;
     bool m_autoFitTree = true;
+    // The tree's width when the splitter has twice that: its names and kinds readable (issue 40, item 5).
+    static constexpr int MinimumTreeWidth = 280;
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
     // Remote mode (mainwindow_remote.cpp): the host (a child), its sampler, the header and the banner.

@@ -28,6 +28,26 @@ void MainWindow::setupExplain()
     m_explainDock->setAllowedAreas(Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea | Qt::BottomDockWidgetArea);
     addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
     m_explainDock->hide(); // the tabs keep their room until asked
+    // Shown the first time, it takes a reading width beside the tabs when the window has room for the tree, the
+    // tabs and it; on a narrower screen (1280 px) it goes under them, beside the Workload and History docks, so
+    // that neither the tree nor the tabs are squeezed (issue 40, item 5). Where the user puts it after, it stays.
+    connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_explainDock->isFloating() || m_explainDock->property("placed").toBool())
+            return;
+        m_explainDock->setProperty("placed", true);
+        const int room = width() - MinimumTreeWidth - m_tabs->minimumSizeHint().width() - 30; // 30: the handles
+        QDockWidget *below = m_workloadDock ? m_workloadDock : m_historyDock;
+        if (room < 280 && below && dockWidgetArea(m_explainDock) == Qt::RightDockWidgetArea) {
+            addDockWidget(Qt::BottomDockWidgetArea, m_explainDock);
+            tabifyDockWidget(below, m_explainDock);
+            m_explainDock->show();
+            m_explainDock->raise();
+            // Room for a finding or two at a time, the tabs keeping the rest.
+            resizeDocks({ m_explainDock }, { height() * 2 / 5 }, Qt::Vertical);
+            return;
+        }
+        resizeDocks({ m_explainDock }, { qMin(room, qBound(280, width() / 4, 420)) }, Qt::Horizontal);
+    });
     // The numbers the charts show are the numbers it explains (a remote window: its agent's stream).
     if (m_remoteSampler)
         connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_explain, &ExplainPane::addBatch);

@@ -33,14 +33,26 @@ void setUpPlot(QWidget *chart, QCustomPlot *plot)
         0, 0, new QCPTextElement(plot, QString(), QFont(chart->font().family(), -1, QFont::Bold)));
 }
 
-// Two significant digits: the bounds are powers of two in microseconds, 1024 us reads "1 ms", 8192 us "8.2 ms".
+namespace {
+// Two significant digits in plain notation: 524.3 reads "520", 8.192 "8.2", 1.024 "1" (never "5.2e+02").
+QString twoDigits(double value)
+{
+    if (value >= 100) {
+        const double step = std::pow(10.0, std::floor(std::log10(value)) - 1);
+        return QString::number(std::round(value / step) * step, 'f', 0);
+    }
+    return QString::number(value, 'g', 2); // below 100, 'g' never takes an exponent at two digits
+}
+} // namespace
+
+// The bounds are powers of two in microseconds: 1024 us reads "1 ms", 8192 us "8.2 ms", 524288 us "520 ms".
 QString boundLabel(double us)
 {
     if (us >= 1000000)
-        return QStringLiteral("%1 s").arg(us / 1000000, 0, 'g', 2);
+        return QStringLiteral("%1 s").arg(twoDigits(us / 1000000));
     if (us >= 1000)
-        return QStringLiteral("%1 ms").arg(us / 1000, 0, 'g', 2);
-    return QStringLiteral("%1 µs").arg(us, 0, 'g', 3);
+        return QStringLiteral("%1 ms").arg(twoDigits(us / 1000));
+    return QStringLiteral("%1 µs").arg(us, 0, 'g', 3); // below 1000, three digits never take an exponent
 }
 
 } // namespace latencyaxis
@@ -64,7 +76,8 @@ LatencyHeatMap::LatencyHeatMap(QWidget *parent)
     , m_plot(new QCustomPlot(this))
 {
     latencyaxis::setUpPlot(this, m_plot);
-    m_plot->xAxis->setLabel(tr("seconds before the last interval"));
+    m_xLabel = tr("seconds before the last interval");
+    m_plot->xAxis->setLabel(m_xLabel);
     m_plot->yAxis->setLabel(tr("device time"));
 
     m_colorMap = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
@@ -128,6 +141,7 @@ void LatencyHeatMap::setIntervalLimit(int limit)
 void LatencyHeatMap::setTimeOrigin(double epochSeconds, const QString &axisLabel)
 {
     m_origin = epochSeconds;
+    m_xLabel = axisLabel;
     m_plot->xAxis->setLabel(axisLabel);
 }
 
@@ -243,6 +257,30 @@ void LatencyHeatMap::rebuild()
     for (int i = m_plot->itemCount() - 1; i >= 0; --i)
         m_plot->removeItem(i);
     m_drawnMarkerKeys.clear();
+
+    // Nothing measured yet: no axis range that means nothing (an x of -1.5..0.5 s, a latency scale over no I/O),
+    // one line in the plot instead.
+    bool anyIo = false;
+    for (const Interval &i : std::as_const(m_intervals))
+        anyIo = anyIo || i.histogram.total() > 0;
+    const bool timed = !m_intervals.isEmpty();
+    m_plot->xAxis->setTicks(timed);
+    m_plot->xAxis->setTickLabels(timed);
+    m_plot->xAxis->setLabel(timed ? m_xLabel : QString());
+    m_plot->yAxis->setTicks(anyIo);
+    m_plot->yAxis->setTickLabels(anyIo);
+    m_plot->yAxis->setLabel(anyIo ? tr("device time") : QString());
+    m_idleText = !timed ? tr("No interval measured yet")
+        : !anyIo        ? tr("No I/O completed on this device in the %n interval(s) shown", nullptr, columns)
+                        : QString();
+    if (!m_idleText.isEmpty()) {
+        auto *idle = new QCPItemText(m_plot);
+        idle->position->setType(QCPItemPosition::ptAxisRectRatio);
+        idle->position->setCoords(0.5, 0.5);
+        idle->setPositionAlignment(Qt::AlignCenter);
+        idle->setText(m_idleText);
+        idle->setColor(palette().color(QPalette::PlaceholderText));
+    }
     if (m_intervals.isEmpty())
         return;
     for (const ChartMarker &marker : std::as_const(m_markers)) {

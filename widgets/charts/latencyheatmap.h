@@ -21,7 +21,8 @@ namespace dmtune {
 namespace latencyaxis {
 // Where a latency sits on the axis: inside its bucket in proportion; NaN for NaN.
 double coordinate(double us);
-// "512 µs", "1 ms", "8.2 ms": a bucket bound with two or three significant digits.
+// "512 µs", "1 ms", "8.2 ms", "520 ms", "1.2 s": a bucket bound with two or three significant digits, in plain
+// notation.
 QString boundLabel(double us);
 // Both latency charts' frame: `plot` filling `chart` edge to edge, a bold title row above it.
 void setUpPlot(QWidget *chart, QCustomPlot *plot);
@@ -61,6 +62,9 @@ public:
     // The y range drawn, in buckets (the populated ones and one more each side).
     std::pair<int, int> bucketRange() const;
     QCustomPlot *plotWidget() const { return m_plot; }
+    // The line drawn in the plot instead of axes while nothing is measured ("No interval measured yet", no I/O in
+    // the intervals shown); empty when the data is drawn.
+    QString idleText() const { return m_idleText; }
     // Drawn off screen at `size` (logical pixels), `scale` times as many real ones: the reports' image.
     QImage toImage(QSize size, double scale = 1.0);
 
@@ -79,6 +83,8 @@ private:
     QList<ChartMarker> m_markers;
     QList<double> m_drawnMarkerKeys;
     QString m_title;
+    QString m_xLabel;
+    QString m_idleText;
     int m_limit = MaxIntervals;
     std::optional<double> m_origin; // epoch seconds at x = 0; none: x counts back from the newest interval
 };

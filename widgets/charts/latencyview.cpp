@@ -122,6 +122,7 @@ void LatencyView::setDevices(const QList<Device> &devices)
 {
     m_devices = devices;
     m_before.clear();
+    m_sawIo = false;
     stopDmStats(); // its regions were for the devices shown before
     rebuildCharts();
     watchShown();
@@ -333,18 +334,32 @@ void LatencyView::watchShown()
         return; // the next request carries the shown devices
     if (!m_probe) {
         if (!m_reason.isEmpty())
-            m_status->setText(m_reason);
+            m_status->setText(tr("The latency probe is not available: %1").arg(m_reason));
         return;
     }
     const QList<BlockDeviceNumber> numbers = shownNumbers();
     if (const Status s = m_probe->setWatched(numbers); !s) {
-        m_status->setText(s.errorMessage);
+        m_status->setText(tr("The latency probe cannot watch these devices: %1").arg(s.errorMessage));
         return;
     }
-    m_status->setText(m_devices.isEmpty()
-            ? tr("Select a device or a map in the tree.")
-            : tr("Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each "
-                 "interval's I/O in a latency bucket, the lines its percentiles."));
+    showProbeState();
+}
+
+void LatencyView::showProbeState()
+{
+    if (m_devices.isEmpty()) {
+        m_status->setText(tr("The latency probe is running. Select a device or a map in the tree to chart it."));
+        return;
+    }
+    QStringList names;
+    for (const Device &d : std::as_const(m_devices))
+        names << d.name;
+    m_status->setText(m_sawIo
+            ? tr("The latency probe is running. Device time (issue to complete) of every I/O, whoever issued it: "
+                 "colour is the share of each interval's I/O in a latency bucket, the lines its percentiles.")
+            : tr("The latency probe is running and waiting for I/O on %1: nothing has completed there since "
+                 "it was shown.")
+                  .arg(names.join(QStringLiteral(", "))));
 }
 
 void LatencyView::addMarker(const ChartMarker &marker)
@@ -430,6 +445,11 @@ void LatencyView::chartReadings(qint64 wallMs, const QHash<QString, DeviceLatenc
         const DeviceLatency now = readings.value(d.name);
         if (m_before.contains(d.name)) {
             interval.insert(d.name, now.since(m_before.value(d.name)));
+            if (!m_sawIo && interval.value(d.name).device.total() > 0) {
+                m_sawIo = true;
+                if (m_probe && !m_dmStats)
+                    showProbeState(); // "waiting for I/O" no longer
+            }
             if (LatencyHeatMap *chart = m_charts.value(d.name)) {
                 chart->appendInterval(wallMs, interval.value(d.name));
                 chart->replot();

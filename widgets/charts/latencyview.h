@@ -80,6 +80,8 @@ protected:
 private:
     void rebuildCharts();
     void watchShown();
+    // The status line while the probe runs: waiting for I/O on the shown devices, or what the charts show.
+    void showProbeState();
     QList<BlockDeviceNumber> shownNumbers() const;
     // Charts each shown device's interval from its cumulative reading at `wallMs`.
     void chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &now);
@@ -93,6 +95,7 @@ private:
     std::shared_ptr<BlockLatencyProbe> m_probe;
     bool m_loading = false;
     QString m_reason;
+    bool m_sawIo = false; // an interval of the shown devices had I/O
     QLabel *m_status = nullptr;
     QLabel *m_above = nullptr;
     QPushButton *m_helperButton = nullptr;

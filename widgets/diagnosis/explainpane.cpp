@@ -84,6 +84,9 @@ ExplainPane::ExplainPane(const SysfsRoot &root, QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(m_status);
     layout->addWidget(m_text, 1);
+    // Nothing explained yet: the hint above and no empty box under it (issue 40, item 5).
+    layout->addStretch(0);
+    m_text->hide();
 
     // Live numbers change every interval: explained again while the pane is in view.
     m_refresh = new QTimer(this);
@@ -173,6 +176,7 @@ void ExplainPane::explainNow()
         m_findings.clear();
         m_title->clear();
         m_text->clear();
+        m_text->hide();
         m_status->setText(tr("Select a multipath map, one of its paths or an NVMe head to explain it."));
         return;
     }
@@ -291,6 +295,7 @@ void ExplainPane::present(const Shown &shown)
     }
     const int scroll = m_text->verticalScrollBar() ? m_text->verticalScrollBar()->value() : 0;
     m_text->setHtml(html);
+    m_text->show();
     m_text->verticalScrollBar()->setValue(scroll); // a refresh keeps the reader's place
     Q_EMIT explained();
 }

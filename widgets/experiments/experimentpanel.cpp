@@ -30,6 +30,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
@@ -59,6 +60,7 @@ ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidge
     qRegisterMetaType<dmtune::SweepMeasurement>();
     qRegisterMetaType<dmtune::SweepOutcome>();
     buildUi();
+    updatePlaceholders();
     updateButtons();
 }
 
@@ -83,12 +85,11 @@ void ExperimentPanel::buildUi()
     form->addRow(tr("Device:"), m_device);
     m_param1 = new QLineEdit;
     m_param1->setObjectName(QStringLiteral("sweepParam1"));
-    m_param1->setPlaceholderText(QStringLiteral("queue_depth=2,8,32"));
     form->addRow(tr("Parameter:"), m_param1);
     m_param2 = new QLineEdit;
     m_param2->setObjectName(QStringLiteral("sweepParam2"));
-    m_param2->setPlaceholderText(tr("optional, e.g. nr_requests=64,256"));
     form->addRow(tr("Second parameter:"), m_param2);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &ExperimentPanel::updatePlaceholders);
     m_withPaths = new QCheckBox(tr("Write the values on a map's paths too"));
     form->addRow(QString(), m_withPaths);
     m_templates = new QListWidget;
@@ -140,7 +141,7 @@ void ExperimentPanel::buildUi()
     recordRow->addWidget(m_recordDir, 1);
     form->addRow(tr("Recordings:"), recordRow);
 
-    auto *buttons = new QHBoxLayout;
+    auto *buttons = new QVBoxLayout;
     m_run = new QPushButton(tr("&Run sweep…"));
     m_run->setObjectName(QStringLiteral("sweepRun"));
     m_stop = new QPushButton(tr("S&top"));
@@ -166,7 +167,6 @@ void ExperimentPanel::buildUi()
         setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
     });
     buttons->addWidget(m_report);
-    buttons->addStretch(1);
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -176,21 +176,26 @@ void ExperimentPanel::buildUi()
     m_log->setMinimumHeight(2 * m_log->fontMetrics().height());
     m_log->setPlaceholderText(tr("Each point's writes, read back, and each run's numbers appear here."));
 
-    // The form scrolls (on a small screen the results keep their rows, and the Workload dock its own); the
-    // buttons, the status and the log stay in view under it.
+    // Two pages, each with the tab's whole room (issue 40, item 3: side by side at 1280 px the form was cut on the
+    // right and the chart collapsed to an axis): the sweep's form beside its buttons, and its results (the chart
+    // beside the log, the table under both). The form scrolls only vertically and only when the tab is short.
     auto *formBox = new QWidget;
-    formBox->setLayout(form);
+    auto *formColumn = new QVBoxLayout(formBox); // the rows at their height, the room left under them
+    formColumn->addLayout(form);
+    formColumn->addStretch(1);
     auto *formScroll = new QScrollArea;
     formScroll->setWidget(formBox);
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
-    auto *left = new QWidget;
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(formScroll, 3);
-    leftLayout->addLayout(buttons);
-    leftLayout->addWidget(m_status);
-    leftLayout->addWidget(m_log, 1);
+    // No minimum width of its own: beside the Explain dock at 1280 px the tree keeps its width and the form
+    // scrolls instead (its page is wide enough for it whole otherwise).
+    auto *side = new QVBoxLayout;
+    side->addLayout(buttons);
+    side->addStretch(1);
+    auto *setupPage = new QWidget;
+    auto *setupLayout = new QHBoxLayout(setupPage);
+    setupLayout->addWidget(formScroll, 1);
+    setupLayout->addLayout(side);
 
     auto *pick = new QHBoxLayout;
     m_resultDevice = new QComboBox;
@@ -228,22 +233,37 @@ void ExperimentPanel::buildUi()
         + 2 * m_table->frameWidth() + m_table->horizontalScrollBar()->sizeHint().height() + 4);
     m_chart = new SweepChart;
 
-    // The form and the chart side by side; the table, wide (fio's and iostat's columns), under both.
-    auto *chartBox = new QWidget;
-    auto *chartLayout = new QVBoxLayout(chartBox);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addLayout(pick);
-    chartLayout->addWidget(m_chart, 1);
-    auto *top = new QSplitter(Qt::Horizontal);
-    top->addWidget(left);
-    top->addWidget(chartBox);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
-    // A layout, not a splitter: it gives the table at least its minimum (three points) at any window size.
+    auto *chartAndLog = new QSplitter(Qt::Horizontal);
+    chartAndLog->addWidget(m_chart);
+    chartAndLog->addWidget(m_log);
+    chartAndLog->setStretchFactor(0, 2);
+    chartAndLog->setStretchFactor(1, 1);
+    chartAndLog->setChildrenCollapsible(false);
+    auto *resultsPage = new QWidget;
+    auto *resultsLayout = new QVBoxLayout(resultsPage);
+    resultsLayout->addLayout(pick);
+    resultsLayout->addWidget(chartAndLog, 3);
+    resultsLayout->addWidget(m_table, 1);
+
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("sweepPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(setupPage, tr("S&weep"));
+    m_pages->addTab(resultsPage, tr("Res&ults and log"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(top, 3);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_status); // under both pages: what the sweep does now
+}
+
+void ExperimentPanel::showPage(Page page)
+{
+    m_pages->setCurrentIndex(page == Page::Sweep ? 0 : 1);
+}
+
+ExperimentPanel::Page ExperimentPanel::currentPage() const
+{
+    return m_pages->currentIndex() == 0 ? Page::Sweep : Page::Results;
 }
 
 void ExperimentPanel::setSnapshot(const DeviceSnapshot &snapshot)
@@ -262,6 +282,23 @@ void ExperimentPanel::setSnapshot(const DeviceSnapshot &snapshot)
         m_device->addItem(text, d.name);
     }
     selectDevice(keep);
+    updatePlaceholders();
+}
+
+void ExperimentPanel::updatePlaceholders()
+{
+    // Examples the device has, by what the snapshot knows of it: queue_depth on a SCSI disk only (a loop
+    // device, a virtio disk, a map have no device/queue_depth), nr_requests where a blk-mq queue offers
+    // schedulers, read_ahead_kb and max_sectors_kb on every queue.
+    QStringList examples;
+    const BlockDevice *device = m_snapshot.device(currentDevice());
+    if (device && device->kind == DeviceKind::Scsi)
+        examples << QStringLiteral("queue_depth=2,8,32");
+    if (!device || !device->schedulers.isEmpty())
+        examples << QStringLiteral("nr_requests=64,256");
+    examples << QStringLiteral("read_ahead_kb=128,1024,4096") << QStringLiteral("max_sectors_kb=128,512");
+    m_param1->setPlaceholderText(examples.at(0));
+    m_param2->setPlaceholderText(tr("optional, e.g. %1").arg(examples.at(1)));
 }
 
 bool ExperimentPanel::selectDevice(const QString &name)
@@ -321,6 +358,7 @@ void ExperimentPanel::setRecordDirectory(const QString &dir)
 
 void ExperimentPanel::setRequest(const SweepRequest &request)
 {
+    showPage(Page::Sweep);
     selectDevice(request.device);
     const auto text = [](const SweepParameter &p) {
         return sweepParameterName(p.attribute) + QLatin1Char('=') + p.values.join(QLatin1Char(','));
@@ -473,6 +511,7 @@ void ExperimentPanel::launch(std::shared_ptr<const PreparedSweep> sweep, const Q
         connect(m_thread, &QThread::finished, m_threadContext, &QObject::deleteLater);
         m_thread->start();
     }
+    showPage(Page::Results); // the log and the points as they come
     const OperationEnvironment env = m_host->environment();
     // Made on its thread, so its timers, sampler and fio process live there.
     SweepRunner *runner = nullptr;
@@ -580,6 +619,7 @@ bool ExperimentPanel::openResults(const QString &dir)
     m_shownDir = dir;
     setRequest(manifest->request);
     showResults(manifest->request, manifest->outcome.results);
+    showPage(Page::Results);
     setStatus(tr("%1: %2 points of a sweep on %3%4")
                   .arg(QDir::toNativeSeparators(dir))
                   .arg(manifest->outcome.results.size())

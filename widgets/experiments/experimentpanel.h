@@ -24,6 +24,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 class QThread;
 
@@ -70,6 +71,11 @@ public:
     Status writeReport(const QString &path, ExistingFile existing = ExistingFile::Refuse);
     QString shownDirectory() const { return m_shownDir; }
 
+    // The form's page or the results' (the chart, the log, the table): each has the tab's whole room.
+    enum class Page { Sweep, Results };
+    void showPage(Page page);
+    Page currentPage() const;
+
     PlanDialog *pendingConfirmation() const { return m_confirm; }
     SweepResultsModel *resultsModel() const { return m_model; }
     QTableView *resultsView() const { return m_table; }
@@ -94,6 +100,7 @@ private:
     void onFinished(const SweepOutcome &outcome);
     void showResults(const SweepRequest &request, const QList<SweepPointResult> &results);
     void updateChart();
+    void updatePlaceholders(); // the parameter examples, for the device chosen
     void updateButtons();
     void setStatus(const QString &text);
     void log(const QString &line);
@@ -110,6 +117,7 @@ private:
     bool m_checking = false;
     QPointer<PlanDialog> m_confirm;
 
+    QTabWidget *m_pages = nullptr;
     QComboBox *m_device = nullptr;
     QLineEdit *m_param1 = nullptr;
     QLineEdit *m_param2 = nullptr;

@@ -63,7 +63,42 @@ void SweepChart::setData(const SweepChartData &data)
     }
     // From 0: a percentage or a rate read against zero, never against the smallest point.
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.1 : 1);
+    // No results: a line saying where they come from, not an axis from 0 to 1 over nothing.
+    const bool empty = data.series.isEmpty();
+    for (QCPAxis *axis : { m_plot->xAxis, m_plot->yAxis }) {
+        axis->setTicks(!empty);
+        axis->setTickLabels(!empty);
+    }
+    // An empty legend's maximum width is its margins, which would cap the axis rect's column at ~50 px: out of
+    // the layout while there is nothing in it, back under the plot with the first series.
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    const bool inGrid = grid->elements(false).contains(m_plot->legend);
+    if (empty && inGrid) {
+        grid->take(m_plot->legend);
+        grid->simplify();
+    } else if (!empty && !inGrid) {
+        grid->addElement(grid->rowCount(), 0, m_plot->legend);
+        grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+    }
+    m_plot->legend->setVisible(!empty);
+    for (int i = m_plot->itemCount() - 1; i >= 0; --i)
+        m_plot->removeItem(i);
+    if (empty) {
+        auto *idle = new QCPItemText(m_plot);
+        idle->position->setType(QCPItemPosition::ptAxisRectRatio);
+        idle->position->setCoords(0.5, 0.5);
+        idle->setPositionAlignment(Qt::AlignCenter);
+        idle->setText(idleText());
+        idle->setColor(palette().color(QPalette::PlaceholderText));
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepChart::idleText() const
+{
+    return m_data.series.isEmpty()
+        ? tr("No results yet: Run sweep… charts each point as it is measured,\nOpen results… an earlier sweep's.")
+        : QString();
 }
 
 QImage SweepChart::toImage(QSize size) const

@@ -18,6 +18,8 @@ public:
     void setData(const SweepChartData &data);
     const SweepChartData &data() const { return m_data; }
     QCustomPlot *plot() const { return m_plot; }
+    // The line drawn instead of axes while there are no results; empty when there are.
+    QString idleText() const;
     // The chart as the report embeds it.
     QImage toImage(QSize size) const;
 

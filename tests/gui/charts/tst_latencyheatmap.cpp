@@ -33,6 +33,9 @@ private Q_SLOTS:
     void cellsAreSharesOfEachInterval();
     void percentileLinesFollowTheHistogram();
     void rangeFollowsTheData();
+    void boundLabelsInPlainUnits_data();
+    void boundLabelsInPlainUnits();
+    void idleDrawsNoAxisRange();
     void keepsTheNewestIntervals();
     void marksChangesInsideTheIntervalsShown();
     void drawsAtTheAppsSizes_data();
@@ -76,6 +79,55 @@ void TestLatencyHeatMap::percentileLinesFollowTheHistogram()
     QVERIFY(std::isnan(p50->data()->at(1)->value)); // a gap, not a zero
     QCOMPARE(p50->data()->at(1)->key, 0.0); // the newest interval at 0
     QCOMPARE(p50->data()->at(0)->key, -1.0);
+}
+
+// The latency axis' labels read as numbers with a unit (issue 40, item 4): "520 ms", never "5.2e+02 ms".
+void TestLatencyHeatMap::boundLabelsInPlainUnits_data()
+{
+    QTest::addColumn<double>("us");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("512 us") << 512.0 << QStringLiteral("512 µs");
+    QTest::newRow("1 ms") << 1024.0 << QStringLiteral("1 ms");
+    QTest::newRow("8.2 ms") << 8192.0 << QStringLiteral("8.2 ms");
+    QTest::newRow("16 ms") << 16384.0 << QStringLiteral("16 ms");
+    QTest::newRow("130 ms") << 131072.0 << QStringLiteral("130 ms");
+    QTest::newRow("520 ms") << 524288.0 << QStringLiteral("520 ms");
+    QTest::newRow("1 s") << 1048576.0 << QStringLiteral("1 s");
+    QTest::newRow("1.2 s") << 1200000.0 << QStringLiteral("1.2 s");
+    QTest::newRow("130 s") << 134217728.0 << QStringLiteral("130 s");
+}
+
+void TestLatencyHeatMap::boundLabelsInPlainUnits()
+{
+    QFETCH(double, us);
+    QFETCH(QString, label);
+    QCOMPARE(latencyaxis::boundLabel(us), label);
+}
+
+// Nothing measured: a line in the plot instead of an x axis from -1.5 to 0.5 s and a latency scale over no I/O.
+void TestLatencyHeatMap::idleDrawsNoAxisRange()
+{
+    LatencyHeatMap map;
+    map.resize(600, 300);
+    map.replot();
+    QCustomPlot *plot = map.plotWidget();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(map.idleText(), QStringLiteral("No interval measured yet"));
+    QVERIFY(!plot->xAxis->tickLabels());
+    QVERIFY(!plot->yAxis->tickLabels());
+    QVERIFY(plot->xAxis->label().isEmpty());
+    // Intervals without I/O: their time is drawn, no latency scale.
+    map.appendInterval(1000, interval(0, 0));
+    map.appendInterval(2000, interval(0, 0));
+    map.replot();
+    QVERIFY(map.idleText().contains(QLatin1String("No I/O")));
+    QVERIFY(plot->xAxis->tickLabels());
+    QVERIFY(!plot->yAxis->tickLabels());
+    // I/O: everything drawn, no line over it.
+    map.appendInterval(3000, interval(5, 1));
+    map.replot();
+    QVERIFY(map.idleText().isEmpty());
+    QVERIFY(plot->xAxis->tickLabels() && plot->yAxis->tickLabels());
 }
 
 void TestLatencyHeatMap::rangeFollowsTheData()
