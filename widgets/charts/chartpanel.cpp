@@ -381,6 +381,25 @@ void ChartPanel::updateLegendWrap(int width)
         m_legendWrap = wrap;
         m_plot->legend->setWrap(wrap);
         m_plot->legend->setFillOrder(m_plot->legend->fillOrder(), true);
+        // Every legend row past the first is taken from the curves: the chart grows by it, its plot area stays
+        // 120 px or more (issue 40, item 2).
+        int rowHeight = 0;
+        for (int i = 0; i < m_plot->legend->elementCount(); ++i) {
+            if (const QCPLayoutElement *item = m_plot->legend->elementAt(i))
+                rowHeight = std::max(rowHeight, item->minimumOuterSizeHint().height());
+        }
+        const int rows = (entries + wrap - 1) / wrap;
+        const int height = MinimumHeight + std::max(0, rows - 1) * rowHeight;
+        if (height != m_plot->minimumHeight()) {
+            // Not from inside the plot's layout: the widget's own layout moves it.
+            QMetaObject::invokeMethod(
+                this,
+                [this, height] {
+                    m_plot->setMinimumHeight(height);
+                    setMinimumHeight(height);
+                },
+                Qt::QueuedConnection);
+        }
     }
 }
 

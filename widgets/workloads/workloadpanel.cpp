@@ -246,9 +246,10 @@ void WorkloadPanel::buildUi()
     m_recorded->setObjectName(QStringLiteral("recordedTo"));
     m_recorded->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_recorded->hide();
+    oneLine(m_recorded);
     auto *statusRow = new QHBoxLayout;
     statusRow->addWidget(m_status, 1);
-    statusRow->addWidget(m_recorded);
+    statusRow->addWidget(m_recorded, 1);
     m_readout = new QLabel(tr("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
     m_readout->setObjectName(QStringLiteral("fioReadout"));
     m_readout->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -930,6 +931,7 @@ void WorkloadPanel::onProgress(const FioProgress &progress)
         return;
     m_chart->addRates(progress.epochSeconds, progress.rates);
     m_readout->setText(readoutLine(progress.rates));
+    m_readout->setToolTip(m_readout->text());
 }
 
 QString WorkloadPanel::readoutLine(const QList<FioRates> &rates)
@@ -955,6 +957,7 @@ void WorkloadPanel::showRunResult(const QList<FioRates> &overall, const QString 
     // The readout ends on the whole run, as the summary says it, not on fio's last second (issue 40, item 7).
     if (!overall.isEmpty())
         m_readout->setText(readoutLine(overall) + tr("   (whole run)"));
+    m_readout->setToolTip(m_readout->text());
     // The summary is what one looks for after a run: in view even when the pane was scrolled up.
     m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
     showRecording(recordedTo, false);
