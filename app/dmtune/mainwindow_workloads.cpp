@@ -13,7 +13,6 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QScrollArea>
-#include <QStyle>
 #include <QTabWidget>
 
 #include <memory>
@@ -36,8 +35,9 @@ void MainWindow::setupWorkloads()
     // Never shorter than the panel: it scrolled sideways only. A dock shorter than the form scrolled the Template row
     // (or Start) out of view, and fio's charts shrank to a few dozen pixels (issue 40, item 2).
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumHeight(
-        m_workloadPanel->minimumSizeHint().height() + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    // No room kept for a sideways scroll bar: the window's minimum height has to fit 1280x720, and the panel is
+    // narrower than the window there.
+    scroll->setMinimumHeight(m_workloadPanel->minimumSizeHint().height());
     m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);

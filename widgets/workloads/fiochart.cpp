@@ -47,6 +47,7 @@ QCustomPlot *makePlot(QWidget *parent, const QString &title, const QString &left
     }
     for (QCPAxis *axis : { plot->xAxis, plot->yAxis, plot->yAxis2 })
         axis->setTickLabelFont(small);
+    plot->xAxis->setTickLabelPadding(1);
     axisticks::keepReadable(plot);
     return plot;
 }

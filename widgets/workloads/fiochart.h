@@ -14,7 +14,7 @@ class FioChart : public QWidget {
 public:
     // Each chart's least size: a plot area of 120 px high under its title and over its time axis.
     static constexpr int MinimumPlotWidth = 200;
-    static constexpr int MinimumPlotHeight = 166;
+    static constexpr int MinimumPlotHeight = 170;
 
     explicit FioChart(QWidget *parent = nullptr);
 

@@ -248,6 +248,7 @@ void WorkloadPanel::buildUi()
     m_recorded->hide();
     oneLine(m_recorded);
     auto *statusRow = new QHBoxLayout;
+    statusRow->setSpacing(16);
     statusRow->addWidget(m_status, 1);
     statusRow->addWidget(m_recorded, 1);
     m_readout = new QLabel(tr("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
@@ -286,7 +287,7 @@ void WorkloadPanel::buildUi()
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setContentsMargins(0, 0, 0, 0); // every pixel of height to fio's charts
     layout->addWidget(split);
 
     connect(m_template, &QComboBox::currentIndexChanged, this, &WorkloadPanel::loadTemplate);
