@@ -32,12 +32,19 @@ void MainWindow::setupWorkloads()
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     m_workloadDock->setWidget(scroll);
+    // Never shorter than the panel: it scrolled sideways only. A dock shorter than the form scrolled the Template row
+    // (or Start) out of view, and fio's charts shrank to a few dozen pixels (issue 40, item 2).
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // No room kept for a sideways scroll bar: the window's minimum height has to fit 1280x720, and the panel is
+    // narrower than the window there.
+    scroll->setMinimumHeight(m_workloadPanel->minimumSizeHint().height());
     m_workloadDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);
-    // Tall enough for every row down to Start and the fio readout, so fio's charts beside them get that height too
-    // (the History dock's 150 px hid Device, Command, Record and Start at 1280x720 and up: issue 16, item 6).
-    resizeDocks({ m_workloadDock }, { m_workloadPanel->minimumSizeHint().height() + 40 }, Qt::Vertical);
+    // As tall as the panel: every row down to Start and the fio readout, and fio's charts beside them (the History
+    // dock's 150 px hid Device, Command, Record and Start at 1280x720 and up: issue 16, item 6); the rest is the
+    // Statistics tab's.
+    resizeDocks({ m_workloadDock }, { scroll->minimumHeight() }, Qt::Vertical);
     if (QMenu *view = menuNamed(tr("&View")))
         view->addAction(m_workloadDock->toggleViewAction());
 

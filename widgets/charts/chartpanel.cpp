@@ -1,5 +1,6 @@
 #include "charts/chartpanel.h"
 
+#include "charts/axisticks.h"
 #include "charts/chartstyle.h"
 #include "charts/qcp_p.h"
 
@@ -26,35 +27,6 @@ const QString hoverLayer = QStringLiteral("hover");
 constexpr double percentAxisUpper = 104; // 100 % stays clear of the frame
 constexpr int fallbackExportWidth = 960;
 constexpr int fallbackExportHeight = 360;
-
-// Tick labels with SI suffixes: a kB/s axis reads "250k", not "2.5·10^5". One suffix per axis, from its
-// range, so that "8k" does not sit under "10000".
-class SiTicker : public QCPAxisTicker {
-public:
-    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
-        QVector<double> *subTicks, QVector<QString> *tickLabels) override
-    {
-        m_magnitude = std::max(std::abs(range.lower), std::abs(range.upper));
-        QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
-    }
-
-protected:
-    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
-    {
-        if (tick == 0)
-            return QStringLiteral("0");
-        if (m_magnitude >= 1e9)
-            return QString::number(tick / 1e9, 'g', 4) + u'G';
-        if (m_magnitude >= 1e6)
-            return QString::number(tick / 1e6, 'g', 4) + u'M';
-        if (m_magnitude >= 1e4)
-            return QString::number(tick / 1e3, 'g', 4) + u'k';
-        return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
-    }
-
-private:
-    double m_magnitude = 0;
-};
 
 QFont sized(QFont font, qreal points, bool bold = false)
 {
@@ -222,6 +194,7 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
 
     setupAxes();
     applyMinimumMargins();
+    axisticks::keepReadable(m_plot); // as many ticks as the axes have room for (issue 40, item 2)
 
     m_plot->addLayer(markersLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_plot->addLayer(hoverLayer, m_plot->layer(QStringLiteral("overlay")), QCustomPlot::limAbove);
@@ -264,14 +237,14 @@ void ChartPanel::setupAxes()
     m_xLabel = tr("time (local)");
     x->setLabel(m_xLabel);
 
-    const QSharedPointer<QCPAxisTicker> siTicker(new SiTicker);
+    const QSharedPointer<QCPAxisTicker> siTicker = axisticks::siTicker();
     m_plot->yAxis->setTicker(siTicker);
     m_leftLabel = s.leftLabel;
     m_plot->yAxis->setLabel(s.leftLabel);
     m_plot->yAxis->setRange(0, s.leftPercent ? percentAxisUpper : 1);
     if (!s.rightLabel.isEmpty()) {
         m_plot->yAxis2->setVisible(true);
-        m_plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new SiTicker));
+        m_plot->yAxis2->setTicker(axisticks::siTicker());
         m_rightLabel = s.rightLabel;
         m_plot->yAxis2->setLabel(s.rightLabel);
         m_plot->yAxis2->setRange(0, s.rightPercent ? percentAxisUpper : 1);
@@ -380,23 +353,53 @@ void ChartPanel::addLegendEntry(const QString &name, const QPen &pen, const QStr
 
 void ChartPanel::updateLegendWrap(int width)
 {
-    // As many entries per row as fit the width, every column as wide as the widest entry. setWrap() alone only
-    // applies to entries added later: the entries are arranged again in the new rows.
-    const int entries = int(m_legendPlottables.size());
-    int widest = 1;
+    // As many entries per row as fit the width, each column as wide as its widest entry: a row per wrap, not per
+    // widest name ("mpatha (dm-0)" beside "sdm" took a second row that the curves needed at 1280x720, issue 40,
+    // item 2). setWrap() alone only applies to entries added later: the entries are arranged again in the new rows.
+    QList<int> widths;
     for (int i = 0; i < m_plot->legend->elementCount(); ++i) {
         if (const QCPLayoutElement *item = m_plot->legend->elementAt(i)) // null: an empty cell of the grid
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            widths.append(item->minimumOuterSizeHint().width());
     }
+    const int entries = std::max(1, int(widths.size()));
     const QMargins margins = m_plot->legend->margins();
     const int spacing = m_plot->legend->columnSpacing();
     const int available = width - margins.left() - margins.right() - 4;
-    const int perRow = std::max(1, (available + spacing) / (widest + spacing));
-    const int wrap = std::max(1, std::min(entries, perRow));
+    int wrap = entries;
+    for (; wrap > 1; --wrap) {
+        // Entry i sits in column i % wrap (the legend fills its rows first).
+        QList<int> columns(wrap, 0);
+        for (int i = 0; i < int(widths.size()); ++i)
+            columns[i % wrap] = std::max(columns[i % wrap], widths[i]);
+        int total = spacing * (wrap - 1);
+        for (int c : columns)
+            total += c;
+        if (total <= available)
+            break;
+    }
     if (wrap != m_legendWrap) {
         m_legendWrap = wrap;
         m_plot->legend->setWrap(wrap);
         m_plot->legend->setFillOrder(m_plot->legend->fillOrder(), true);
+        // Every legend row past the first is taken from the curves: the chart grows by it, its plot area stays
+        // 120 px or more (issue 40, item 2).
+        int rowHeight = 0;
+        for (int i = 0; i < m_plot->legend->elementCount(); ++i) {
+            if (const QCPLayoutElement *item = m_plot->legend->elementAt(i))
+                rowHeight = std::max(rowHeight, item->minimumOuterSizeHint().height());
+        }
+        const int rows = (entries + wrap - 1) / wrap;
+        const int height = MinimumHeight + std::max(0, rows - 1) * rowHeight;
+        if (height != m_plot->minimumHeight()) {
+            // Not from inside the plot's layout: the widget's own layout moves it.
+            QMetaObject::invokeMethod(
+                this,
+                [this, height] {
+                    m_plot->setMinimumHeight(height);
+                    setMinimumHeight(height);
+                },
+                Qt::QueuedConnection);
+        }
     }
 }
 

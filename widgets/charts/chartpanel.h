@@ -52,7 +52,7 @@ void keepAxisTitlesWhole(QCustomPlot *plot);
 class ChartPanel : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int MinimumHeight = 220;
+    static constexpr int MinimumHeight = 198; // a plot area of 120 px under a one-row legend
     // Lines of several devices are drawn this many pixels apart at most (see lineOffset()).
     static constexpr double MaxLineSpread = 8.0;
 

@@ -1,9 +1,9 @@
 #include "workloads/fiochart.h"
 
+#include "charts/axisticks.h"
 #include "charts/chartstyle.h"
 #include "charts/qcp_p.h"
 
-#include <QCoreApplication>
 #include <QHBoxLayout>
 
 namespace dmtune {
@@ -16,24 +16,39 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &title, const QString &left, const QString &right)
 {
     auto *plot = new QCustomPlot(parent);
-    plot->setMinimumSize(220, 160);
+    // Room for a plot area of 120 px under the title row and over the time axis (issue 40, item 2).
+    plot->setMinimumSize(FioChart::MinimumPlotWidth, FioChart::MinimumPlotHeight);
+    plot->plotLayout()->setMargins(QMargins(0, 0, 0, 0));
+    const QFont small(plot->font().family(), 8);
+    // The title and the legend share one row: every pixel of the dock's height goes to the curves.
     plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold)));
-    plot->xAxis->setLabel(QCoreApplication::translate("FioChart", "seconds since fio started"));
+    auto *top = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(0, 0, top);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->plotLayout()->setRowSpacing(0);
+    top->addElement(0, 0, new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold)));
+    plot->legend->setVisible(true);
+    plot->legend->setFont(small);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+    plot->legend->setIconSize(18, 8);
+    plot->legend->setMargins(QMargins(4, 0, 4, 0));
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    top->addElement(0, 1, plot->legend);
+    top->setColumnStretchFactors({ 1, 0.001 });
+    // The time axis' unit is in the tab's title ("s since fio started"): its own label row cost the curves 14 px.
     plot->yAxis->setLabel(left);
+    plot->yAxis->setTicker(axisticks::siTicker()); // 150k, not 150000
     if (!right.isEmpty()) {
         plot->yAxis2->setVisible(true);
         plot->yAxis2->setLabel(right);
+        plot->yAxis2->setTicker(axisticks::siTicker());
     }
-    // The legend in one row under the title, as the device charts have it: nothing covers the curves.
-    plot->legend->setVisible(true);
-    plot->legend->setFont(QFont(plot->font().family(), 8));
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->insertRow(1);
-    plot->plotLayout()->addElement(1, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    for (QCPAxis *axis : { plot->xAxis, plot->yAxis, plot->yAxis2 })
+        axis->setTickLabelFont(small);
+    plot->xAxis->setTickLabelPadding(1);
+    axisticks::keepReadable(plot);
     return plot;
 }
 
@@ -52,10 +67,10 @@ FioChart::FioChart(QWidget *parent)
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_throughput = makePlot(this, tr("fio: IOPS and bandwidth"), tr("IOPS (1/s)"), QStringLiteral("MiB/s"));
+    m_throughput = makePlot(this, tr("fio: IOPS, MiB/s"), tr("IOPS (1/s)"), QStringLiteral("MiB/s"));
     addGraph(m_throughput, m_throughput->yAxis, tr("IOPS"), deviceColor(0), Qt::SolidLine);
     addGraph(m_throughput, m_throughput->yAxis2, QStringLiteral("MiB/s"), deviceColor(1), Qt::DashLine);
-    m_latency = makePlot(this, tr("fio: completion latency"), QStringLiteral("clat (us)"), QString());
+    m_latency = makePlot(this, tr("fio: clat"), QStringLiteral("clat (us)"), QString());
     addGraph(m_latency, m_latency->yAxis, QStringLiteral("p50"), deviceColor(0), Qt::SolidLine);
     addGraph(m_latency, m_latency->yAxis, QStringLiteral("p99"), deviceColor(2), Qt::DashLine);
     layout->addWidget(m_throughput);

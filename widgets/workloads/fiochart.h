@@ -12,6 +12,10 @@ namespace dmtune {
 class FioChart : public QWidget {
     Q_OBJECT
 public:
+    // Each chart's least size: a plot area of 120 px high under its title and over its time axis.
+    static constexpr int MinimumPlotWidth = 200;
+    static constexpr int MinimumPlotHeight = 170;
+
     explicit FioChart(QWidget *parent = nullptr);
 
     void clear();

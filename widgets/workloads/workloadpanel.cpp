@@ -40,9 +40,11 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -101,6 +103,7 @@ WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *s
     connect(m_session, &WorkloadSession::failed, this, [this](const QString &message) {
         setStatus(tr("fio failed: %1").arg(message));
         log(tr("failed: %1").arg(message));
+        m_right->setCurrentWidget(m_log); // fio's own words on why
         updateButtons();
     });
     connect(m_session, &WorkloadSession::recordingFailed, this,
@@ -121,6 +124,8 @@ void WorkloadPanel::buildUi()
 {
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setVerticalSpacing(4);
 
     m_template = new QComboBox(this);
     for (const FioJob &job : fioTemplates()) {
@@ -159,19 +164,27 @@ void WorkloadPanel::buildUi()
     m_batching = new QCheckBox(tr("&batched"), this); // short: this row sets the dock's minimum width
     m_batching->setToolTip(tr("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
                               "several requests at once and can merge them"));
-    const auto labelled = [&](const QString &text, QWidget *w) {
-        params->addWidget(new QLabel(text, this));
-        params->addWidget(w);
+    // In two rows: in one they set the form's width, and fio's charts beside it had 200 px each at 1280 (issue 40,
+    // item 2); the form has the height to spare (the charts set the dock's).
+    auto *params2 = new QHBoxLayout;
+    const auto labelled = [&](QHBoxLayout *row, const QString &text, QWidget *w) {
+        row->addWidget(new QLabel(text, this));
+        row->addWidget(w);
     };
-    labelled(QStringLiteral("rw"), m_rw);
-    labelled(QStringLiteral("bs"), m_bs);
-    labelled(QStringLiteral("iodepth"), m_iodepth);
-    labelled(QStringLiteral("numjobs"), m_numjobs);
-    labelled(QStringLiteral("runtime"), m_runtime);
-    labelled(QStringLiteral("ioengine"), m_engine);
-    params->addWidget(m_batching);
+    labelled(params, QStringLiteral("rw"), m_rw);
+    labelled(params, QStringLiteral("bs"), m_bs);
+    labelled(params, QStringLiteral("iodepth"), m_iodepth);
+    labelled(params, QStringLiteral("numjobs"), m_numjobs);
     params->addStretch();
-    form->addRow(tr("Parameters:"), params);
+    labelled(params2, QStringLiteral("runtime"), m_runtime);
+    labelled(params2, QStringLiteral("ioengine"), m_engine);
+    params2->addWidget(m_batching);
+    params2->addStretch();
+    auto *paramRows = new QVBoxLayout;
+    paramRows->setSpacing(4);
+    paramRows->addLayout(params);
+    paramRows->addLayout(params2);
+    form->addRow(tr("Parameters:"), paramRows);
 
     auto *deviceRow = new QHBoxLayout;
     m_device = new QComboBox(this);
@@ -218,11 +231,31 @@ void WorkloadPanel::buildUi()
     runRow->addWidget(m_stop);
     form->addRow(QString(), runRow);
 
+    // One line each, whatever they say (the whole text in the tooltip): a long status that wrapped made the panel
+    // taller than the dock during a run, which then scrolled the Template row away (issue 40, item 2).
+    const auto oneLine = [](QLabel *label) {
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(40);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    };
     m_status = new QLabel(this);
-    m_status->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("workloadStatus"));
+    oneLine(m_status);
+    // The recording's file name beside the status, under Record to (issue 40, item 7); the path in its tooltip.
+    m_recorded = new QLabel(this);
+    m_recorded->setObjectName(QStringLiteral("recordedTo"));
+    m_recorded->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_recorded->hide();
+    oneLine(m_recorded);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->setSpacing(16);
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_recorded, 1);
     m_readout = new QLabel(tr("IOPS -   bandwidth -   clat p50 -   p99 -"), this);
+    m_readout->setObjectName(QStringLiteral("fioReadout"));
     m_readout->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    form->addRow(tr("Status:"), m_status);
+    oneLine(m_readout);
+    form->addRow(tr("Status:"), statusRow);
     form->addRow(QStringLiteral("fio:"), m_readout);
     // A remote host's jobs that an earlier window started (closed, or the app quit): attach or fetch (showOffers).
     m_offersBox = new QWidget(this);
@@ -239,18 +272,22 @@ void WorkloadPanel::buildUi()
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(500);
     m_log->setPlaceholderText(tr("fio's messages and the run summaries"));
-    auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_chart);
-    right->addWidget(m_log);
-    right->setStretchFactor(0, 4);
-    right->setStretchFactor(1, 1);
-    right->setSizes({ 500, 60 }); // the log's own size hint took half the dock from fio's charts (issue 16, item 6)
+    // fio's charts and its messages as tabs: under the charts the log left them a few dozen pixels at 1280x720
+    // (issue 40, item 2); the dock's height is the form's, and the charts get all of it.
+    m_right = new QTabWidget(this);
+    m_right->setObjectName(QStringLiteral("fioTabs"));
+    m_right->setDocumentMode(true);
+    m_right->addTab(m_chart, tr("fio, by s since it started"));
+    m_right->addTab(m_log, tr("Messages"));
+    QWidget *right = m_right;
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
+    split->setStretchFactor(0, 0); // the form at its width, the charts take the rest
     split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setContentsMargins(0, 0, 0, 0); // every pixel of height to fio's charts
     layout->addWidget(split);
 
     connect(m_template, &QComboBox::currentIndexChanged, this, &WorkloadPanel::loadTemplate);
@@ -419,6 +456,10 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
 void WorkloadPanel::setLabState(const LabDeviceState &state)
 {
     const bool newDevice = state.device != m_lab.device;
+    // The lab device went away (removed): it is nobody's target any more, its loop node stays behind at 0 B with no
+    // backing file; nothing is chosen until the user chooses (issue 40, item 9).
+    if (newDevice && !m_lab.device.isEmpty() && currentDevice() == m_lab.device && !isRunning())
+        m_device->setCurrentIndex(0);
     m_lab = state;
     if (newDevice && !m_snapshot.devices.isEmpty())
         setSnapshot(m_snapshot); // the "(lab device)" mark and the default target
@@ -445,11 +486,20 @@ void WorkloadPanel::updateLabButtons()
 void WorkloadPanel::updateButtons()
 {
     const bool running = isRunning();
-    const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty();
+    // A device of 0 B (a loop node without a backing file, a drive without a medium) has nothing to run on.
+    const BlockDevice *target = m_snapshot.device(currentDevice());
+    const bool empty = target && target->sizeBytes <= 0;
+    const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty() && !empty;
     const bool here = m_root.isLive() || m_remoteRun; // a live system: this machine's, or the remote host's
     m_start->setEnabled(here && !running && !m_checking && valid);
     if (!here)
         m_start->setToolTip(tr("A captured system is read-only: workloads run on this machine's own devices"));
+    else if (empty)
+        m_start->setToolTip(tr("/dev/%1 is 0 B: nothing to run on").arg(currentDevice()));
+    else if (currentDevice().isEmpty())
+        m_start->setToolTip(tr("Choose a device first"));
+    else
+        m_start->setToolTip(QString());
     m_stop->setEnabled(running);
     if (m_offersBox)
         m_offersBox->setEnabled(!running && !m_checking);
@@ -540,15 +590,12 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
                                         .arg(summary.value(QLatin1String("seconds")).toDouble(), 0, 'f', 1)
                                         .arg(m_hostName)
                                   : tr("fio on %1 ended with status %2 (see the log)").arg(m_hostName).arg(status));
-            for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray()) {
-                const FioRates r = fioRatesFromJson(v.toObject());
-                log(tr("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
-                        .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
-                            QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
-                            latencyText(r.clat.p99Ns)));
-            }
+            QList<FioRates> overall;
+            for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray())
+                overall.append(fioRatesFromJson(v.toObject()));
             if (!recordedTo.isEmpty())
                 log(tr("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
+            showRunResult(overall, recordedTo);
             updateButtons();
             m_remoteRun->listJobs(); // the next of an earlier window's jobs, if any
             Q_EMIT runFinished(summary);
@@ -564,6 +611,8 @@ void WorkloadPanel::start()
     const FioJob job = currentJob();
     if (isRunning() || m_checking || device.isEmpty())
         return;
+    if (const BlockDevice *target = m_snapshot.device(device); target && target->sizeBytes <= 0)
+        return setStatus(tr("/dev/%1 is 0 B: nothing to run on").arg(device));
     if (!m_root.isLive() && !m_remoteRun)
         return setStatus(tr("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
@@ -678,6 +727,7 @@ void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswe
         if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
             m_recordPath->setText(nextFreshFilePath(recordPath)); // the next Start records to a new file
         log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
+        showRecording(recordPath, true);
         setStatus(tr("Starting fio on %1...").arg(m_hostName));
         updateButtons();
         return;
@@ -777,6 +827,7 @@ void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
     log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));
     if (!recordPath.isEmpty())
         log(tr("recording to %1").arg(recordPath));
+    showRecording(recordPath, true);
     if (request.latencyProbe)
         log(tr("recording the latency histograms of %1 (block-layer probe)")
                 .arg(workloadDevices(m_snapshot, request.device).join(QStringLiteral(", "))));
@@ -880,15 +931,52 @@ void WorkloadPanel::onProgress(const FioProgress &progress)
     if (progress.rates.isEmpty() || progress.rates.first().seconds <= 0)
         return;
     m_chart->addRates(progress.epochSeconds, progress.rates);
+    m_readout->setText(readoutLine(progress.rates));
+    m_readout->setToolTip(m_readout->text());
+}
+
+QString WorkloadPanel::readoutLine(const QList<FioRates> &rates)
+{
     double iops = 0, bytes = 0;
-    for (const FioRates &r : progress.rates) {
+    for (const FioRates &r : rates) {
         iops += r.iops();
         bytes += r.bytesPerSecond();
     }
-    const FioLatency &clat = progress.rates.first().clat;
-    m_readout->setText(tr("IOPS %1   %2 MiB/s   clat p50 %3   p99 %4")
-                           .arg(rateText(iops), QString::number(bytes / (1024.0 * 1024.0), 'f', 1),
-                               latencyText(clat.p50Ns), latencyText(clat.p99Ns)));
+    const FioLatency clat = rates.isEmpty() ? FioLatency() : rates.first().clat;
+    return tr("IOPS %1   %2 MiB/s   clat p50 %3   p99 %4")
+        .arg(rateText(iops), QString::number(bytes / (1024.0 * 1024.0), 'f', 1), latencyText(clat.p50Ns),
+            latencyText(clat.p99Ns));
+}
+
+void WorkloadPanel::showRunResult(const QList<FioRates> &overall, const QString &recordedTo)
+{
+    for (const FioRates &r : overall)
+        log(tr("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
+                .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
+                    QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
+                    latencyText(r.clat.p99Ns)));
+    // The readout ends on the whole run, as the summary says it, not on fio's last second (issue 40, item 7).
+    if (!overall.isEmpty())
+        m_readout->setText(readoutLine(overall) + tr("   (whole run)"));
+    m_readout->setToolTip(m_readout->text());
+    // The summary is what one looks for after a run: in view even when the pane was scrolled up.
+    m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+    showRecording(recordedTo, false);
+}
+
+void WorkloadPanel::showRecording(const QString &path, bool running)
+{
+    m_recorded->setVisible(!path.isEmpty());
+    if (path.isEmpty())
+        return;
+    const QString name = QFileInfo(path).fileName();
+    m_recorded->setText(running ? tr("recording to %1").arg(name) : tr("recorded to %1").arg(name));
+    m_recorded->setToolTip(path);
+}
+
+QString WorkloadPanel::recordingText() const
+{
+    return m_recorded->isHidden() ? QString() : m_recorded->text();
 }
 
 void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &summary)
@@ -899,13 +987,9 @@ void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &sum
         m_statsView->addMarker(outcome.endedAt, label, MarkerKind::WorkloadStop);
     setStatus((outcome.stopped ? tr("Stopped after %1 s") : tr("Done after %1 s"))
                   .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1));
-    for (const FioRates &r : outcome.overall)
-        log(tr("%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6")
-                .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
-                    QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
-                    latencyText(r.clat.p99Ns)));
     if (!m_session->recordPath().isEmpty())
         log(tr("recorded to %1").arg(m_session->recordPath()));
+    showRunResult(outcome.overall, m_session->recordPath());
     updateButtons();
     Q_EMIT runFinished(summary);
 }
@@ -913,6 +997,7 @@ void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &sum
 void WorkloadPanel::setStatus(const QString &text)
 {
     m_status->setText(text);
+    m_status->setToolTip(text);
 }
 
 ConfirmWriteDialog *WorkloadPanel::pendingConfirmation() const

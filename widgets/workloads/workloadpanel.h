@@ -10,6 +10,7 @@
 #include "remote/remotejobs.h"
 #include "sysfs/sysfsroot.h"
 #include "workloads/fiojob.h"
+#include "workloads/fiostream.h"
 #include "workloads/writeguard.h"
 
 #include <QPointer>
@@ -25,6 +26,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace dmtune {
 
@@ -95,6 +97,11 @@ public:
     ConfirmWriteDialog *pendingConfirmation() const; // the dialog waiting for the device name, or null
     QString statusText() const;
     QString readoutText() const;
+    // The recording's file name as the dock shows it ("recorded to NAME"); empty when the run records nothing.
+    QString recordingText() const;
+    // A finished run as the dock shows it: the summary in the messages (scrolled to), the readout on the run's
+    // overall numbers, the recording's name. `recordedTo` empty: nothing was recorded.
+    void showRunResult(const QList<FioRates> &overall, const QString &recordedTo);
 
 Q_SIGNALS:
     void createLabDeviceRequested();
@@ -129,6 +136,8 @@ private:
     void onProgress(const FioProgress &progress);
     void onFinished(const FioOutcome &outcome, const QJsonObject &summary);
     void setStatus(const QString &text);
+    void showRecording(const QString &path, bool running);
+    static QString readoutLine(const QList<FioRates> &rates);
     void showOffers(const QList<JobOffer> &offers);
     void log(const QString &line);
     QString defaultRecordPath(const FioJob &job) const;
@@ -180,9 +189,11 @@ private:
     QPushButton *m_stop = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_readout = nullptr;
+    QLabel *m_recorded = nullptr; // the recording's file name, under Record to
     QWidget *m_offersBox = nullptr;
     FioChart *m_chart = nullptr;
     QPlainTextEdit *m_log = nullptr;
+    QTabWidget *m_right = nullptr; // fio charts | Messages
     JobTracker *m_jobs = nullptr; // child; deleted (joined) first in the destructor
 };
 

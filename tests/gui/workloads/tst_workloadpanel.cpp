@@ -12,8 +12,11 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -55,6 +58,8 @@ private Q_SLOTS:
     void confirmationNeedsTheExactName();
     void jobFileIsCheckedByTheCore();
     void chartTakesRates();
+    void removedLabDeviceIsNoTarget();
+    void runResultShowsTheSummary();
 };
 
 void TestWorkloadPanel::everyTemplateFillsTheForm_data()
@@ -272,6 +277,77 @@ void TestWorkloadPanel::chartTakesRates()
     QCOMPARE(chart.pointCount(), 2);
     chart.clear();
     QCOMPARE(chart.pointCount(), 0);
+}
+
+// A removed lab device stays in the snapshot as a 0 B loop node: it is no longer the target, and Start waits for a
+// device to be chosen (issue 40, item 9).
+void TestWorkloadPanel::removedLabDeviceIsNoTarget()
+{
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
+    panel.setLabState({ QStringLiteral("loop3"), QString(), false });
+    QCOMPARE(panel.currentDevice(), QStringLiteral("loop3"));
+    panel.setLabState({ QStringLiteral("loop3"), QString(), true }); // being removed
+    panel.setLabState({ QString(), QString(), false }); // removed
+    QVERIFY(panel.currentDevice().isEmpty());
+    // The next scan still lists the loop node, detached: 0 B.
+    DeviceSnapshot after = snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") });
+    after.devices[1].sizeBytes = 0;
+    panel.setSnapshot(after);
+    QVERIFY(panel.currentDevice().isEmpty());
+    QPushButton *start = nullptr;
+    for (QPushButton *b : panel.findChildren<QPushButton *>()) {
+        if (b->text() == QLatin1String("&Start"))
+            start = b;
+    }
+    QVERIFY(start);
+    QVERIFY(!start->isEnabled());
+    // Chosen by hand (or by the tree), the 0 B node still cannot be started on.
+    QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
+    QVERIFY(!start->isEnabled());
+    QVERIFY(start->toolTip().contains(QLatin1String("0 B")));
+    QVERIFY(panel.selectDevice(QStringLiteral("sdb")));
+    QVERIFY(start->isEnabled() || !SysfsRoot().isLive());
+}
+
+// After a run the readout shows the summary's numbers (not fio's last second), the messages end on the summary, the
+// recording's file name is in the dock (issue 40, item 7).
+void TestWorkloadPanel::runResultShowsTheSummary()
+{
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    panel.resize(1200, 260);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // fio's last second: 137.1k IOPS.
+    FioRates last;
+    last.seconds = 1;
+    last.writeIops = 137'100;
+    last.writeBytesPerSecond = 137'100 * 4096;
+    panel.chart()->addRates(1001, { last });
+    auto *log = panel.findChild<QPlainTextEdit *>();
+    QVERIFY(log);
+    for (int i = 0; i < 200; ++i)
+        log->appendPlainText(QStringLiteral("fio: line %1").arg(i));
+    log->verticalScrollBar()->setValue(0); // the user scrolled up
+    FioRates overall;
+    overall.name = QStringLiteral("seq-write-4k-64jobs");
+    overall.writeIops = 116'500;
+    overall.writeBytesPerSecond = 116'500 * 4096;
+    overall.clat.p50Ns = 180'000;
+    overall.clat.p99Ns = 1'250'000;
+    panel.showRunResult({ overall }, QStringLiteral("/tmp/recordings/20261206-091500-seq-write-4k-64jobs.dmrec"));
+    QVERIFY2(panel.readoutText().contains(QLatin1String("IOPS 116.5k")), qPrintable(panel.readoutText()));
+    QVERIFY(!panel.readoutText().contains(QLatin1String("137.1k")));
+    QCOMPARE(log->verticalScrollBar()->value(), log->verticalScrollBar()->maximum());
+    QVERIFY(log->toPlainText().endsWith(QLatin1String("p99 1.25 ms")));
+    QVERIFY2(panel.recordingText().contains(QLatin1String("20261206-091500-seq-write-4k-64jobs.dmrec")),
+        qPrintable(panel.recordingText()));
+    auto *recorded = panel.findChild<QLabel *>(QStringLiteral("recordedTo"));
+    QVERIFY(recorded && recorded->isVisible());
+    QCOMPARE(recorded->toolTip(), QStringLiteral("/tmp/recordings/20261206-091500-seq-write-4k-64jobs.dmrec"));
+    // A run that recorded nothing shows no name.
+    panel.showRunResult({ overall }, QString());
+    QVERIFY(panel.recordingText().isEmpty());
 }
 
 QTEST_MAIN(TestWorkloadPanel)
