@@ -1028,14 +1028,6 @@
     </message>
 </context>
 <context>
-    <name>FioChart</name>
-    <message>
-        <location filename="../widgets/workloads/fiochart.cpp" line="+22"/>
-        <source>seconds since fio started</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>MainWindow</name>
     <message>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
@@ -1953,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+264"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+237"/>
         <source>time (local)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1968,7 +1960,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+728"/>
+        <location line="+758"/>
         <source>Time at the end of each sampling interval.
 Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep coming).</source>
         <translation type="unfinished"></translation>
@@ -2321,27 +2313,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+83"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+85"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Parameter:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>optional, e.g. nr_requests=64,256</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>Second parameter:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Write the values on a map&apos;s paths too</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2493,12 +2480,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Whose iostat numbers the table and the chart show: the device or one of its paths</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2513,12 +2500,27 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+39"/>
+        <source>S&amp;weep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Res&amp;ults and log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>(choose a device)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+26"/>
+        <source>optional, e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+91"/>
         <source>Choose the device to sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2558,7 +2560,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>point %1/%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2623,7 +2625,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>%1: %2 points of a sweep on %3%4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2671,8 +2673,8 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location line="+81"/>
+        <location line="+37"/>
+        <location line="+82"/>
         <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2740,13 +2742,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::FioChart</name>
     <message>
-        <location filename="../widgets/workloads/fiochart.cpp" line="+33"/>
-        <source>fio: IOPS and bandwidth</source>
+        <location filename="../widgets/workloads/fiochart.cpp" line="+70"/>
+        <source>IOPS (1/s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>IOPS (1/s)</source>
+        <source>fio: IOPS, MiB/s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2756,7 +2758,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+2"/>
-        <source>fio: completion latency</source>
+        <source>fio: clat</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3092,19 +3094,32 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+67"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+79"/>
         <source>seconds before the last interval</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+191"/>
         <source>device time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="-176"/>
         <source>share of the interval&apos;s I/O</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+177"/>
+        <source>No interval measured yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>No I/O completed on this device in the %n interval(s) shown</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3145,7 +3160,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+82"/>
         <location line="+58"/>
         <source>dm-stats: %1</source>
         <translation type="unfinished"></translation>
@@ -3176,22 +3191,37 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Select a device or a map in the tree.</source>
+        <location line="+19"/>
+        <source>The latency probe is not available: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <location line="+5"/>
+        <source>The latency probe cannot watch these devices: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+9"/>
+        <source>The latency probe is running. Select a device or a map in the tree to chart it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The latency probe is running. Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The latency probe is running and waiting for I/O on %1: nothing has completed there since it was shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3343,7 +3373,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+125"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3368,25 +3398,25 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>History</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+378"/>
+        <location line="+380"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-377"/>
+        <location line="-379"/>
         <location line="+157"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="-82"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+47"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+67"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
@@ -3415,7 +3445,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+9"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+41"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3476,7 +3506,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+101"/>
         <source>Not applied: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3860,7 +3890,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-14"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-21"/>
         <source>Workload</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3880,12 +3910,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-16"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
         <source>Explain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+38"/>
         <source>E&amp;xplain selected map</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5700,6 +5730,15 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::SweepChart</name>
+    <message>
+        <location filename="../widgets/experiments/sweepchart.cpp" line="+100"/>
+        <source>No results yet: Run sweep… charts each point as it is measured,
+Open results… an earlier sweep&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::SweepResultsModel</name>
     <message>
         <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+107"/>
@@ -5816,7 +5855,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+96"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+98"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5827,17 +5866,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+1"/>
-        <location line="+406"/>
+        <location line="+454"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-402"/>
+        <location line="-449"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5872,7 +5911,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+22"/>
         <source>Parameters:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5932,12 +5971,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+27"/>
         <source>IOPS -   bandwidth -   clat p50 -   p99 -</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Status:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5952,7 +5991,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+6"/>
+        <source>fio, by s since it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>fio job file</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5972,7 +6021,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>a captured system is read-only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5982,18 +6031,29 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+116"/>
+        <location line="+16"/>
+        <location line="+121"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="-119"/>
+        <location line="+117"/>
+        <source>/dev/%1 is 0 B: nothing to run on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-115"/>
+        <source>Choose a device first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+168"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-126"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6048,23 +6108,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+358"/>
+        <location line="+362"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-357"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the lab device is made on this machine, not on %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>: give another file to record to</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6094,7 +6153,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Starting fio on %1...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6120,11 +6179,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+43"/>
+        <location line="+144"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-141"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6190,12 +6250,17 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
+        <source>   (whole run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Stopped after %1 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6205,12 +6270,13 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-15"/>
+        <location line="+18"/>
         <source>recorded to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+150"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

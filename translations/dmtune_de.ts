@@ -1028,14 +1028,6 @@
     </message>
 </context>
 <context>
-    <name>FioChart</name>
-    <message>
-        <location filename="../widgets/workloads/fiochart.cpp" line="+22"/>
-        <source>seconds since fio started</source>
-        <translation>Sekunden seit dem Start von fio</translation>
-    </message>
-</context>
-<context>
     <name>MainWindow</name>
     <message>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
@@ -1953,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+264"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+237"/>
         <source>time (local)</source>
         <translation>Zeit (lokal)</translation>
     </message>
@@ -1968,7 +1960,7 @@
         <translation>Seine Linien werden %1 px unter seinen Werten gezeichnet, damit gleiche Linien mehrerer Geräte nebeneinander bleiben; die Anzeige liefert die genauen Werte.</translation>
     </message>
     <message>
-        <location line="+728"/>
+        <location line="+758"/>
         <source>Time at the end of each sampling interval.
 Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep coming).</source>
         <translation>Zeit am Ende jedes Messintervalls.
@@ -2322,27 +2314,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+83"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+85"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Parameter:</source>
         <translation>Parameter:</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>optional, e.g. nr_requests=64,256</source>
-        <translation>optional, z. B. nr_requests=64,256</translation>
-    </message>
-    <message>
-        <location line="+1"/>
         <source>Second parameter:</source>
         <translation>Zweiter Parameter:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Write the values on a map&apos;s paths too</source>
         <translation>Die Werte auch auf die Pfade einer Map schreiben</translation>
     </message>
@@ -2494,12 +2481,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
         <translation>Die Schreibvorgänge jedes Punkts, zurückgelesen, und die Zahlen jedes Laufs erscheinen hier.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Whose iostat numbers the table and the chart show: the device or one of its paths</source>
         <translation>Wessen iostat-Zahlen Tabelle und Diagramm zeigen: das Gerät oder einer seiner Pfade</translation>
     </message>
@@ -2514,12 +2501,27 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Diagramm:</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+39"/>
+        <source>S&amp;weep</source>
+        <translation>S&amp;weep</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Res&amp;ults and log</source>
+        <translation>E&amp;rgebnisse und Protokoll</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>(choose a device)</source>
         <translation>(wählen Sie ein Gerät)</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+26"/>
+        <source>optional, e.g. %1</source>
+        <translation>optional, z. B. %1</translation>
+    </message>
+    <message>
+        <location line="+91"/>
         <source>Choose the device to sweep</source>
         <translation>Wählen Sie das Gerät für den Sweep</translation>
     </message>
@@ -2559,7 +2561,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+58"/>
         <source>point %1/%2: %3</source>
         <translation>Punkt %1/%2: %3</translation>
     </message>
@@ -2624,7 +2626,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Anhalten: fio, dann die ursprünglichen Werte...</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>%1: %2 points of a sweep on %3%4</source>
         <translation>%1: %2 Punkte eines Sweeps auf %3%4</translation>
     </message>
@@ -2672,8 +2674,8 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die ausgewählte Map erneut erklären, mit den jetzt gemessenen Zahlen</translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location line="+81"/>
+        <location line="+37"/>
+        <location line="+82"/>
         <source>Select a multipath map, one of its paths or an NVMe head to explain it.</source>
         <translation>Wählen Sie eine Multipath-Map, einen ihrer Pfade oder einen NVMe-Kopf, um ihn zu erklären.</translation>
     </message>
@@ -2741,14 +2743,14 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::FioChart</name>
     <message>
-        <location filename="../widgets/workloads/fiochart.cpp" line="+33"/>
-        <source>fio: IOPS and bandwidth</source>
-        <translation>fio: IOPS und Bandbreite</translation>
+        <location filename="../widgets/workloads/fiochart.cpp" line="+70"/>
+        <source>IOPS (1/s)</source>
+        <translation>IOPS (1/s)</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>IOPS (1/s)</source>
-        <translation>IOPS (1/s)</translation>
+        <source>fio: IOPS, MiB/s</source>
+        <translation>fio: IOPS, MiB/s</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2757,8 +2759,8 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+2"/>
-        <source>fio: completion latency</source>
-        <translation>fio: Abschlusslatenz</translation>
+        <source>fio: clat</source>
+        <translation>fio: clat</translation>
     </message>
 </context>
 <context>
@@ -3095,19 +3097,33 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+67"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+79"/>
         <source>seconds before the last interval</source>
         <translation>Sekunden vor dem letzten Intervall</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <location line="+191"/>
         <source>device time</source>
         <translation>Gerätezeit</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="-176"/>
         <source>share of the interval&apos;s I/O</source>
         <translation>Anteil an der I/O des Intervalls</translation>
+    </message>
+    <message>
+        <location line="+177"/>
+        <source>No interval measured yet</source>
+        <translation>Noch kein Intervall gemessen</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>No I/O completed on this device in the %n interval(s) shown</source>
+        <translation>
+            <numerusform>In dem angezeigten Intervall wurde auf diesem Gerät keine I/O abgeschlossen</numerusform>
+            <numerusform>In den %n angezeigten Intervallen wurde auf diesem Gerät keine I/O abgeschlossen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3148,7 +3164,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Latenzsonde der Block-Schicht wird geladen…</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+82"/>
         <location line="+58"/>
         <source>dm-stats: %1</source>
         <translation>dm-stats: %1</translation>
@@ -3179,22 +3195,37 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dmtune-helper wird über pkexec gestartet (es fragt eventuell nach einem Passwort)…</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>Select a device or a map in the tree.</source>
-        <translation>Wählen Sie ein Gerät oder eine Map im Baum.</translation>
+        <location line="+19"/>
+        <source>The latency probe is not available: %1</source>
+        <translation>Die Latenzmessung ist nicht verfügbar: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
-        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, egal wer sie auslöste: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
+        <location line="+5"/>
+        <source>The latency probe cannot watch these devices: %1</source>
+        <translation>Die Latenzmessung kann diese Geräte nicht beobachten: %1</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+9"/>
+        <source>The latency probe is running. Select a device or a map in the tree to chart it.</source>
+        <translation>Die Latenzmessung läuft. Wählen Sie im Baum ein Gerät oder eine Map, um sie darzustellen.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The latency probe is running. Device time (issue to complete) of every I/O, whoever issued it: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation>Die Latenzmessung läuft. Gerätezeit (Ausgabe bis Abschluss) jeder I/O, gleich wer sie ausgab: die Farbe ist der Anteil der I/O eines Intervalls in einem Latenzbereich, die Linien sind seine Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The latency probe is running and waiting for I/O on %1: nothing has completed there since it was shown.</source>
+        <translation>Die Latenzmessung läuft und wartet auf I/O auf %1: dort ist seit der Anzeige nichts abgeschlossen worden.</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, wer immer sie ausgab, über dmtune-helper gelesen: die Farbe ist der Anteil der I/O jedes Intervalls in einem Latenzbereich, die Linien ihre Perzentile.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation>Über den Pfaden im letzten Intervall: %1 µs (Map %2 µs, nach Anteil gewichtetes Mittel der Pfade %3 µs, %4 I/Os).</translation>
     </message>
@@ -3346,7 +3377,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+101"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+125"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3371,25 +3402,25 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Warteschlangenparameter des ausgewählten Geräts bearbeiten, in der Vorschau ansehen und übernehmen</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>History</source>
         <translation>Verlauf</translation>
     </message>
     <message>
         <location line="+8"/>
-        <location line="+378"/>
+        <location line="+380"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-377"/>
+        <location line="-379"/>
         <location line="+157"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
         <location line="-82"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+47"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+67"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
@@ -3418,7 +3449,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     <message>
         <location line="+9"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+41"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -3479,7 +3510,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>unbekannt (erfasster Baum)</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+101"/>
         <source>Not applied: %1</source>
         <translation>Nicht übernommen: %1</translation>
     </message>
@@ -3863,7 +3894,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1: iostats 0 -&gt; 1 steht aus: Übernehmen lässt den Kernel die I/O des Kopfs zählen</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-14"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="-21"/>
         <source>Workload</source>
         <translation>Arbeitslast</translation>
     </message>
@@ -3883,12 +3914,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>das Fenster eines entfernten Hosts hat keinen Reiter „Experiment“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-16"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
         <source>Explain</source>
         <translation>Erklären</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+38"/>
         <source>E&amp;xplain selected map</source>
         <translation>Ausgewählte Map &amp;erklären</translation>
     </message>
@@ -5703,6 +5734,16 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::SweepChart</name>
+    <message>
+        <location filename="../widgets/experiments/sweepchart.cpp" line="+100"/>
+        <source>No results yet: Run sweep… charts each point as it is measured,
+Open results… an earlier sweep&apos;s.</source>
+        <translation>Noch keine Ergebnisse: „Sweep starten…“ zeichnet jeden Punkt, sobald er gemessen ist,
+„Ergebnisse öffnen…“ die eines früheren Sweeps.</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::SweepResultsModel</name>
     <message>
         <location filename="../widgets/experiments/sweepresultsmodel.cpp" line="+107"/>
@@ -5819,7 +5860,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+96"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+98"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5830,17 +5871,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+1"/>
-        <location line="+406"/>
+        <location line="+454"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-402"/>
+        <location line="-449"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -5875,7 +5916,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>iodepth_batch_submit=16, iodepth_batch_complete_min=8: Der Scheduler sieht mehrere Anfragen auf einmal und kann sie zusammenführen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+22"/>
         <source>Parameters:</source>
         <translation>Parameter:</translation>
     </message>
@@ -5935,12 +5976,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>St&amp;oppen</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+27"/>
         <source>IOPS -   bandwidth -   clat p50 -   p99 -</source>
         <translation>IOPS -   Bandbreite -   clat p50 -   p99 -</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Status:</source>
         <translation>Status:</translation>
     </message>
@@ -5955,7 +5996,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Meldungen von fio und die Zusammenfassungen der Läufe</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+6"/>
+        <source>fio, by s since it started</source>
+        <translation>fio, nach s seit dem Start</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Messages</source>
+        <translation>Meldungen</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>fio job file</source>
         <translation>fio-Job-Datei</translation>
     </message>
@@ -5975,7 +6026,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>(Testgerät)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>a captured system is read-only</source>
         <translation>ein erfasstes System ist schreibgeschützt</translation>
     </message>
@@ -5985,18 +6036,29 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Beenden von dmtune entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+116"/>
+        <location line="+16"/>
+        <location line="+121"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="-119"/>
+        <location line="+117"/>
+        <source>/dev/%1 is 0 B: nothing to run on</source>
+        <translation>/dev/%1 hat 0 B: nichts, worauf es laufen könnte</translation>
+    </message>
+    <message>
+        <location line="-115"/>
+        <source>Choose a device first</source>
+        <translation>Wählen Sie zuerst ein Gerät</translation>
+    </message>
+    <message>
+        <location line="+168"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-126"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6051,23 +6113,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>fio auf %1 endete mit Status %2 (siehe Protokoll)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+358"/>
+        <location line="+362"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-352"/>
+        <location line="-357"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the lab device is made on this machine, not on %1</source>
         <translation>das Testgerät wird auf diesem Rechner angelegt, nicht auf %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>: give another file to record to</source>
         <translation>: eine andere Datei für die Aufzeichnung angeben</translation>
     </message>
@@ -6097,7 +6158,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Starting fio on %1...</source>
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
@@ -6123,11 +6184,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+43"/>
+        <location line="+144"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-141"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation>zeichne die Latenzhistogramme von %1 auf (Block-Layer-Sonde)</translation>
     </message>
@@ -6194,12 +6256,17 @@ Aufzeichnung hier nach %2</translation>
         <translation>fio wird gestoppt (SIGINT; SIGKILL nach %1 s)...</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
+        <source>   (whole run)</source>
+        <translation>   (ganzer Lauf)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Stopped after %1 s</source>
         <translation>Nach %1 s angehalten</translation>
     </message>
@@ -6209,12 +6276,13 @@ Aufzeichnung hier nach %2</translation>
         <translation>Nach %1 s fertig</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-15"/>
+        <location line="+18"/>
         <source>recorded to %1</source>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+150"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>
