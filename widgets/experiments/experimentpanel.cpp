@@ -225,11 +225,11 @@ void ExperimentPanel::buildUi()
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Rows one line high, and the header and three points at least, however small the window: a clipped table
-    // hides the results.
+    // Rows one line high, and the header and two points at least, however small the window: a clipped table
+    // hides the results (two, not three: the window's minimum height has to fit a 720-pixel screen).
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     // (The header has no sections yet, so no height of its own: a line and its margins.)
-    m_table->setMinimumHeight(m_table->fontMetrics().height() + 12 + 3 * m_table->verticalHeader()->defaultSectionSize()
+    m_table->setMinimumHeight(m_table->fontMetrics().height() + 12 + 2 * m_table->verticalHeader()->defaultSectionSize()
         + 2 * m_table->frameWidth() + m_table->horizontalScrollBar()->sizeHint().height() + 4);
     m_chart = new SweepChart;
 

@@ -16,7 +16,7 @@ SweepChart::SweepChart(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setMinimumSize(320, 220);
+    m_plot->setMinimumSize(320, 200); // a plot area of 120 px at 1280x720, in a window that fits the screen
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(m_plot->font().family(), 8));
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
