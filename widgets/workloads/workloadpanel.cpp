@@ -483,12 +483,19 @@ void WorkloadPanel::updateLabButtons()
     m_removeLab->setEnabled(exists && !m_lab.busy && !isRunning());
 }
 
+// A device of 0 B (a loop node without a backing file, a drive without a medium) has nothing to run on. Not the lab
+// device the window reports: the window made it with its size, and a scan can see the loop node before its backing
+// file is attached.
+bool WorkloadPanel::nothingToRunOn(const QString &device) const
+{
+    const BlockDevice *target = m_snapshot.device(device);
+    return target && target->sizeBytes <= 0 && device != m_lab.device;
+}
+
 void WorkloadPanel::updateButtons()
 {
     const bool running = isRunning();
-    // A device of 0 B (a loop node without a backing file, a drive without a medium) has nothing to run on.
-    const BlockDevice *target = m_snapshot.device(currentDevice());
-    const bool empty = target && target->sizeBytes <= 0;
+    const bool empty = nothingToRunOn(currentDevice());
     const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty() && !empty;
     const bool here = m_root.isLive() || m_remoteRun; // a live system: this machine's, or the remote host's
     m_start->setEnabled(here && !running && !m_checking && valid);
@@ -611,7 +618,7 @@ void WorkloadPanel::start()
     const FioJob job = currentJob();
     if (isRunning() || m_checking || device.isEmpty())
         return;
-    if (const BlockDevice *target = m_snapshot.device(device); target && target->sizeBytes <= 0)
+    if (nothingToRunOn(device))
         return setStatus(tr("/dev/%1 is 0 B: nothing to run on").arg(device));
     if (!m_root.isLive() && !m_remoteRun)
         return setStatus(tr("A captured system is read-only: workloads run on this machine's own devices"));

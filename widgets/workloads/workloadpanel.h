@@ -114,6 +114,7 @@ private:
     void buildUi();
     void loadTemplate(int index);
     void proposeTemplate();
+    bool nothingToRunOn(const QString &device) const;
     void updateCommandLine();
     void updateButtons();
     void updateLabButtons();

@@ -83,7 +83,7 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
     panel->setRecording(recording);
     panel->start();
     QVERIFY(!panel->pendingConfirmation()); // an empty lab device needs no confirmation
-    QTRY_VERIFY_WITH_TIMEOUT(panel->isRunning(), 5000);
+    QTRY_VERIFY2_WITH_TIMEOUT(panel->isRunning(), qPrintable(panel->statusText()), 5000);
     // Selecting another device while fio runs leaves the charts (and what is recorded) on the target.
     const QStringList charted = window.statsView()->devices();
     QVERIFY(charted.contains(lab));
