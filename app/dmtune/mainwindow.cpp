@@ -147,6 +147,9 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
         m_session->setRemote(m_remoteOps, m_remote->displayName());
     m_editor = new ParameterEditor(m_session);
     m_tabs = new QTabWidget;
+    // The tallest page (a real map's Path groups cards, the Experiment's results) must not make the window taller
+    // than a 720-pixel screen: below this the pages share what is left rather than push the window off the screen.
+    m_tabs->setMinimumHeight(TabsMinimumHeight);
     m_tabs->setObjectName(QStringLiteral("deviceTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_detail, tr("&Details"));

@@ -269,6 +269,7 @@ private:
     static constexpr int MinimumTreeWidth = 280;
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
+    static constexpr int TabsMinimumHeight = 424; // with the menus, the Workload dock and the status bar: < 716
     // Remote mode (mainwindow_remote.cpp): the host (a child), its sampler, the header and the banner.
     RemoteHost *m_remote = nullptr;
     RemoteSampler *m_remoteSampler = nullptr;
