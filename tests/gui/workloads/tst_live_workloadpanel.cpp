@@ -16,6 +16,8 @@
 #include "workloads/workloadsession.h"
 #include "workloads/writeguard.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QDockWidget>
 #include <QJsonArray>
@@ -116,13 +118,18 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
     quint64 counted = 0;
     quint64 probed = 0;
     quint64 lost = 0;
+    // I/Os per sampled interval: the probe and the counters are read one after the other, not at one instant.
+    QList<quint64> perInterval;
     for (const SampleBatch &b : replayBatches(*rec)) {
         for (const DeviceSample &d : b.devices) {
             if (d.name() == lab)
-                counted += d.deltas[DiskField::ReadIos] + d.deltas[DiskField::WriteIos]
+                perInterval << d.deltas[DiskField::ReadIos] + d.deltas[DiskField::WriteIos]
                     + d.deltas[DiskField::DiscardIos] + d.deltas[DiskField::FlushIos];
         }
     }
+    QVERIFY(perInterval.size() >= 2);
+    for (quint64 n : std::as_const(perInterval))
+        counted += n;
     for (const RecordedBatch &b : rec->batches) {
         for (const RecordedLatency &l : b.latency) {
             if (rec->devices.value(l.device).name == lab)
@@ -133,8 +140,16 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
         qPrintable(lab), probed, lost);
     QVERIFY(counted > 100);
     // The lab device is watched from the run's start, while fio may already be running: the probe's first reading
-    // comes microseconds after the counters' first read, so a few I/Os of that moment are in the counters only.
-    QVERIFY(probed + lost <= counted && (counted - probed - lost) * 1000 <= counted);
+    // comes just after the counters' first read (and its last just after theirs), so the I/Os of those moments are
+    // in the counters only. How many depends on the machine's load (105 of 90,401 in one CI run, a few ms of I/O);
+    // a quarter of the busiest interval is far more than those moments hold, and every other I/O is in both.
+    const quint64 busiest = *std::max_element(perInterval.cbegin(), perInterval.cend());
+    QVERIFY2(probed + lost <= counted && (counted - probed - lost) * 4 < busiest,
+        qPrintable(QStringLiteral("%1 counted, %2 probed, %3 lost, busiest interval %4")
+                       .arg(counted)
+                       .arg(probed)
+                       .arg(lost)
+                       .arg(busiest)));
     QVERIFY(panel->readoutText().contains(QStringLiteral("MiB/s")));
     QVERIFY(!panel->readoutText().contains(QStringLiteral("IOPS -")));
 
