@@ -1,22 +1,22 @@
 // dmtunectl sweep: one or two tunables over lists of values, times fio workloads, each point measured (fio and
 // iostat -x of the device and its paths), the original values restored however it ends. The sweep is one core
 // operation (experiments/sweepoperation.h): planned, answered once by the consent model (ops/consent.h:
-// --destroy-data-on for a data risk, --force for an availability risk), run by a SweepRunner.
+// --destroy-data-on for a data risk, --force for an availability risk), started through an OperationRunner
+// (OperationService::start, as the Experiment tab starts it): progress events printed as they come.
 #include "cli.h"
 #include "signalguard.h"
 
 #include "discovery/discovery.h"
 #include "experiments/sweeprunner.h"
+#include "ops/operationrunner.h"
 #include "params/deviceresolver.h"
-#include "util/atomicfile.h"
-#include "workloads/fiorun.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QTimer>
+#include <QPointer>
 
 namespace dmtune::cli {
 
@@ -286,51 +286,55 @@ int runSweep(const QStringList &args, Streams io)
         return fail(io, QStringLiteral("sweep: refused: ") + plan->refusals.join(QLatin1String("; ")));
     if (!consent)
         return fail(io, QStringLiteral("sweep: ") + consent.errorMessage());
-    const auto fio = FioRun::findFio();
-    if (!fio)
-        return fail(io, QStringLiteral("sweep: ") + fio.errorMessage());
-    if (!request.recordDir.isEmpty())
-        if (const Status made = makeOutputDirectory(request.recordDir); !made)
-            return fail(io, QStringLiteral("sweep: ") + made.errorMessage);
-    const SweepStart start = startSweep(env, plan.value(), consent.value());
-    if (!start.result.ok)
-        return fail(io, QStringLiteral("sweep: ") + start.result.error);
-
+    // Started as the GUI starts it (OperationService::start): the checks again on the state now (fio, the record
+    // directory, the answers, a fresh plan, its basis), then the sweep on the service's own thread; its progress
+    // events are printed as they come, its result ends the loop.
     const bool json = parser.isSet(QStringLiteral("json"));
     const bool csv = parser.isSet(QStringLiteral("csv"));
     QTextStream &progress = json || csv ? io.err : io.out;
-    SweepRunner runner(env, start.sweep);
-    runner.setFioProgram(fio.value());
-    progress << plan->summary << '\n';
-    progress.flush();
-    const int points = int(start.sweep->points.size());
-    QObject::connect(&runner, &SweepRunner::pointApplied, [&](int point, const QStringList &changes) {
-        progress << "point " << point + 1 << '/' << points << ": "
-                 << sweepPointLabel(request, start.sweep->points.at(point)) << '\n';
-        for (const QString &c : changes)
-            progress << "  " << c << '\n';
+    OperationRunner operations;
+    operations.setEnvironment(env);
+    bool started = false;
+    const auto onProgress = [&](const QJsonObject &event) {
+        const QString name = event.value(QLatin1String("event")).toString();
+        if (name == QLatin1String("started")) {
+            started = true;
+            progress << plan->summary << '\n';
+        } else if (name == QLatin1String("point")) {
+            progress << "point " << event.value(QLatin1String("point")).toInt() << '/'
+                     << event.value(QLatin1String("points")).toInt() << ": "
+                     << event.value(QLatin1String("label")).toString() << '\n';
+            for (const QJsonValue &c : event.value(QLatin1String("changes")).toArray())
+                progress << "  " << c.toString() << '\n';
+        } else if (name == QLatin1String("run")) {
+            const SweepMeasurement m = sweepMeasurementFromJson(event.value(QLatin1String("run")).toObject());
+            progress << "  run " << m.repeat << ": "
+                     << number(m.fio.value(QLatin1String("read_iops")).toDouble()
+                                + m.fio.value(QLatin1String("write_iops")).toDouble(),
+                            0)
+                     << " IOPS";
+            const QJsonObject device = m.devices.value(request.device).toObject();
+            if (!device.isEmpty())
+                progress << ", " << request.device << " %wrqm "
+                         << number(device.value(QLatin1String("wrqm")).toDouble(), 1) << " %rrqm "
+                         << number(device.value(QLatin1String("rrqm")).toDouble(), 1);
+            if (!m.recording.isEmpty())
+                progress << ", recorded to " << m.recording;
+            progress << '\n';
+        } else if (name == QLatin1String("output")) {
+            io.err << event.value(QLatin1String("line")).toString() << '\n';
+            io.err.flush();
+        }
         progress.flush();
-    });
-    QObject::connect(&runner, &SweepRunner::runFinished, [&](const SweepMeasurement &m) {
-        progress << "  run " << m.repeat << ": "
-                 << number(m.fio.value(QLatin1String("read_iops")).toDouble()
-                            + m.fio.value(QLatin1String("write_iops")).toDouble(),
-                        0)
-                 << " IOPS";
-        const QJsonObject device = m.devices.value(request.device).toObject();
-        if (!device.isEmpty())
-            progress << ", " << request.device << " %wrqm " << number(device.value(QLatin1String("wrqm")).toDouble(), 1)
-                     << " %rrqm " << number(device.value(QLatin1String("rrqm")).toDouble(), 1);
-        if (!m.recording.isEmpty())
-            progress << ", recorded to " << m.recording;
-        progress << '\n';
-        progress.flush();
-    });
-    QObject::connect(runner.session()->fio(), &FioRun::outputLine, [&](const QString &line) {
-        io.err << line << '\n';
-        io.err.flush();
-    });
-    QObject::connect(&runner, &SweepRunner::finished, [&](const SweepOutcome &outcome) {
+    };
+    const auto onFinished = [&](const OperationResult &result) {
+        const auto sweep = sweepOutcomeOf(result);
+        if (!started || !sweep) { // refused before it began: nothing was written
+            fail(io, QStringLiteral("sweep: ") + result.error);
+            QCoreApplication::exit(ExitFailure);
+            return;
+        }
+        const SweepOutcome &outcome = sweep->outcome;
         printOutcome(io, parser, request, outcome);
         if (!outcome.manifestError.isEmpty())
             fail(io, QStringLiteral("sweep: results not saved next to the recordings: ") + outcome.manifestError);
@@ -339,19 +343,17 @@ int runSweep(const QStringList &args, Streams io)
         progress.flush();
         for (const QString &e : outcome.restoreErrors)
             fail(io, QStringLiteral("sweep: not restored: ") + e);
-        if (!outcome.error.isEmpty())
-            fail(io, QStringLiteral("sweep: ") + outcome.error);
-        else if (outcome.stopped)
-            fail(io,
-                QStringLiteral("sweep: stopped; %1 of %2 run(s) measured")
-                    .arg(runner.measurements().size())
-                    .arg(points * request.repeats));
-        const bool ok = outcome.error.isEmpty() && !outcome.stopped && outcome.restoreErrors.isEmpty();
-        QCoreApplication::exit(ok ? ExitOk : ExitFailure);
-    });
+        if (!outcome.error.isEmpty() || outcome.stopped)
+            fail(io, QStringLiteral("sweep: ") + result.error);
+        QCoreApplication::exit(result.ok ? ExitOk : ExitFailure);
+    };
+    const QPointer<OperationRun> run
+        = operations.start(plan.value(), consent.value(), &operations, onProgress, onFinished);
     SignalGuard signalGuard;
-    signalGuard.onSignal(&runner, [&] { runner.stop(); });
-    QTimer::singleShot(0, &runner, [&] { runner.start(); }); // in the loop: its end may come at once
+    signalGuard.onSignal(&operations, [&] {
+        if (run)
+            run->cancel();
+    });
     return QCoreApplication::exec();
 }
 

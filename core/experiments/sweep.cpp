@@ -360,14 +360,30 @@ QString sweepResultsCsv(const SweepRequest &request, const QList<SweepPointResul
     return csv;
 }
 
+QJsonObject sweepMeasurementToJson(const SweepMeasurement &measurement)
+{
+    return QJsonObject { { QStringLiteral("point"), measurement.point + 1 },
+        { QStringLiteral("repeat"), measurement.repeat }, { QStringLiteral("fio"), measurement.fio },
+        { QStringLiteral("devices"), measurement.devices }, { QStringLiteral("recording"), measurement.recording } };
+}
+
+SweepMeasurement sweepMeasurementFromJson(const QJsonObject &json)
+{
+    SweepMeasurement m;
+    m.point = json.value(QLatin1String("point")).toInt() - 1;
+    m.repeat = json.value(QLatin1String("repeat")).toInt();
+    m.fio = json.value(QLatin1String("fio")).toObject();
+    m.devices = json.value(QLatin1String("devices")).toObject();
+    m.recording = json.value(QLatin1String("recording")).toString();
+    return m;
+}
+
 QJsonObject sweepManifest(const SweepRequest &request, const QList<SweepMeasurement> &runs, const SweepOutcome &outcome)
 {
     QJsonObject out = sweepResultsToJson(request, outcome);
     QJsonArray list;
     for (const SweepMeasurement &m : runs)
-        list.append(QJsonObject { { QStringLiteral("point"), m.point + 1 }, { QStringLiteral("repeat"), m.repeat },
-            { QStringLiteral("fio"), m.fio }, { QStringLiteral("devices"), m.devices },
-            { QStringLiteral("recording"), m.recording } });
+        list.append(sweepMeasurementToJson(m));
     out.insert(QStringLiteral("runs"), list);
     out.insert(QStringLiteral("format"), QStringLiteral("dmtune-sweep-1"));
     return out;
@@ -385,19 +401,13 @@ Result<SweepManifest> readSweepManifest(const QJsonObject &json)
     manifest.request = request.value();
     const QList<SweepPoint> points = sweepPoints(manifest.request);
     for (const QJsonValue &v : json.value(QLatin1String("runs")).toArray()) {
-        const QJsonObject o = v.toObject();
-        SweepMeasurement m;
-        m.point = o.value(QLatin1String("point")).toInt() - 1;
-        m.repeat = o.value(QLatin1String("repeat")).toInt();
+        const SweepMeasurement m = sweepMeasurementFromJson(v.toObject());
         if (m.point < 0 || m.point >= points.size() || m.repeat < 1 || m.repeat > manifest.request.repeats)
             return R::failure(QStringLiteral("a run of point %1, repeat %2: the sweep has %3 point(s) x %4 repeat(s)")
                                   .arg(m.point + 1)
                                   .arg(m.repeat)
                                   .arg(points.size())
                                   .arg(manifest.request.repeats));
-        m.fio = o.value(QLatin1String("fio")).toObject();
-        m.devices = o.value(QLatin1String("devices")).toObject();
-        m.recording = o.value(QLatin1String("recording")).toString();
         manifest.runs.append(m);
     }
     manifest.outcome.results = summarizeSweep(points, manifest.runs);

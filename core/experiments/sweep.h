@@ -78,6 +78,9 @@ struct SweepMeasurement {
     QJsonObject devices; // kernel name -> metricsToJson() over fio's I/O window
     QString recording; // the file, or empty
 };
+// {"point" (1-based), "repeat", "fio", "devices", "recording"}: a run in sweep.json and in the sweep's progress.
+QJsonObject sweepMeasurementToJson(const SweepMeasurement &measurement);
+SweepMeasurement sweepMeasurementFromJson(const QJsonObject &json); // unchecked: readSweepManifest() checks
 
 // Mean and spread (the sample standard deviation; 0 for one repeat) of every number over a point's repeats.
 struct SweepPointResult {

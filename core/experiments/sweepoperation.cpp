@@ -1,5 +1,7 @@
 #include "experiments/sweepoperation.h"
 
+#include "experiments/sweeprunner.h"
+
 #include "discovery/discovery.h"
 #include "discovery/sysfscapture.h"
 #include "dm/devicemapper.h"
@@ -310,8 +312,8 @@ OperationResult runSweep(const OperationEnvironment &, const OperationPlan &fres
         result.changes = fresh.steps;
         return result;
     }
-    result.error = QStringLiteral("experiment.sweep: a sweep runs in a SweepRunner (dmtunectl sweep), which runs the "
-                                  "checked sweep startSweep() hands back");
+    result.error
+        = QStringLiteral("experiment.sweep runs for minutes: it is started (OperationService::start), not run");
     return result;
 }
 
@@ -454,6 +456,7 @@ void registerExperimentOperations()
     op.plan = planSweep;
     op.run = runSweep;
     registerOperation(std::move(op));
+    registerLongOperation(QString::fromLatin1(ExperimentSweepKind), startSweepOperation);
 }
 
 } // namespace dmtune

@@ -7,9 +7,11 @@
 // from the plan to its last run. The basis: the current value of every attribute swept, on every device, and
 // each workload's own basis. What the sweep restores at the end is that basis.
 //
-// Like workload.start, the run takes minutes and streams: startSweep() makes runOperation()'s checks and hands
-// the fresh plan's prepared sweep to a SweepRunner (sweeprunner.h), which re-validates each point before it
-// runs it and restores the original values however the sweep ends.
+// The run takes minutes and streams: a long-running operation (ops/operationactivity.h), started through an
+// OperationService (start(): a handle to cancel it, progress events, the result at the end). Its start
+// (startSweepOperation(), sweeprunner.h) makes runOperation()'s checks with startSweep() and hands the fresh plan's
+// prepared sweep to a SweepRunner on the service's thread, which re-validates each point before it runs it and
+// restores the original values however the sweep ends.
 #include "experiments/sweep.h"
 #include "ops/operationregistry.h"
 #include "params/changeset.h"
@@ -56,7 +58,8 @@ struct SweepStart {
     std::shared_ptr<const PreparedSweep> sweep;
 };
 // runOperation()'s checks for experiment.sweep without running it: the plan's hold let go, the answers
-// checked, the plan made again on the state now (holding the device again) and its basis compared.
+// checked, the plan made again on the state now (holding the device again) and its basis compared. The first step
+// of startSweepOperation(); shells start the operation instead (OperationService::start).
 SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
 
 // One point's plans on the state now: the tuning as tuning.apply makes it (none when only the selector is

@@ -4,8 +4,10 @@
 #include "ops/tuningoperations.h"
 #include "recordings/recordingwriter.h"
 #include "util/atomicfile.h"
+#include "workloads/fiorun.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace dmtune {
@@ -201,6 +203,111 @@ void SweepRunner::writeManifest()
             ExistingFile::Replace); // rewritten after every run, in the new (or empty) directory the sweep made
         !written)
         m_outcome.manifestError = written.errorMessage;
+}
+
+SweepActivity::SweepActivity(OperationEnvironment env, std::shared_ptr<const PreparedSweep> sweep, const QString &fio,
+    OperationResult checked, QObject *parent)
+    : OperationActivity(parent)
+    , m_runner(std::move(env), std::move(sweep), this)
+    , m_checked(std::move(checked))
+{
+    m_runner.setFioProgram(fio);
+    const SweepRequest &request = m_runner.sweep().request;
+    const int points = int(m_runner.sweep().points.size());
+    connect(&m_runner, &SweepRunner::pointApplied, this, [this, points](int point, const QStringList &changes) {
+        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("point") },
+            { QStringLiteral("point"), point + 1 }, { QStringLiteral("points"), points },
+            { QStringLiteral("label"), sweepPointLabel(m_runner.sweep().request, m_runner.sweep().points.at(point)) },
+            { QStringLiteral("changes"), QJsonArray::fromStringList(changes) } });
+    });
+    connect(&m_runner, &SweepRunner::runStarted, this, [this](int point, int repeat) {
+        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("run-started") },
+            { QStringLiteral("point"), point + 1 }, { QStringLiteral("repeat"), repeat } });
+    });
+    connect(&m_runner, &SweepRunner::runFinished, this, [this](const SweepMeasurement &measurement) {
+        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("run") },
+            { QStringLiteral("run"), sweepMeasurementToJson(measurement) } });
+    });
+    connect(m_runner.session()->fio(), &FioRun::outputLine, this, [this](const QString &line) {
+        Q_EMIT progress(
+            QJsonObject { { QStringLiteral("event"), QStringLiteral("output") }, { QStringLiteral("line"), line } });
+    });
+    connect(&m_runner, &SweepRunner::finished, this, [this, request, points](const SweepOutcome &outcome) {
+        OperationResult result = m_checked;
+        result.changes = outcome.restored;
+        result.warnings = outcome.restoreErrors;
+        result.details = sweepManifest(request, m_runner.measurements(), outcome);
+        result.details.insert(QStringLiteral("manifest_error"), outcome.manifestError);
+        result.ok = outcome.error.isEmpty() && !outcome.stopped && outcome.restoreErrors.isEmpty();
+        if (!outcome.error.isEmpty())
+            result.error = outcome.error;
+        else if (outcome.stopped)
+            result.error = QStringLiteral("stopped; %1 of %2 run(s) measured")
+                               .arg(m_runner.measurements().size())
+                               .arg(points * request.repeats);
+        else if (!outcome.restoreErrors.isEmpty())
+            result.error = QStringLiteral("not restored: ") + outcome.restoreErrors.join(QLatin1String("; "));
+        else
+            result.error.clear();
+        Q_EMIT finished(result);
+    });
+}
+
+void SweepActivity::start()
+{
+    const PreparedSweep &sweep = m_runner.sweep();
+    Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("started") },
+        { QStringLiteral("request"), sweepRequestToJson(sweep.request) },
+        { QStringLiteral("points"), int(sweep.points.size()) }, { QStringLiteral("repeats"), sweep.request.repeats } });
+    m_runner.start();
+}
+
+void SweepActivity::cancel()
+{
+    m_runner.stop();
+}
+
+OperationStart startSweepOperation(
+    const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers)
+{
+    OperationStart out;
+    out.result.kind = plan.kind;
+    out.result.planId = plan.id;
+    out.result.target = plan.target;
+    const auto refuse = [&](const QString &error) {
+        // The plan's hold is let go: nothing will run.
+        if (const PreparedSweep *mine = preparedSweepOf(plan); mine && mine->hold)
+            mine->hold->release();
+        out.result.error = error;
+        return out;
+    };
+    if (answers.dryRun)
+        return refuse(QStringLiteral("experiment.sweep: a dry run is run(), not started"));
+    const auto fio = FioRun::findFio();
+    if (!fio)
+        return refuse(fio.errorMessage());
+    if (const PreparedSweep *mine = preparedSweepOf(plan); mine && !mine->request.recordDir.isEmpty()) {
+        if (const Status made = makeOutputDirectory(mine->request.recordDir); !made)
+            return refuse(made.errorMessage);
+    }
+    SweepStart start = startSweep(env, plan, answers);
+    out.result = start.result;
+    if (!start.result.ok)
+        return out;
+    out.make = [env, sweep = std::move(start.sweep), program = fio.value(), checked = start.result] {
+        return std::make_unique<SweepActivity>(env, sweep, program, checked);
+    };
+    return out;
+}
+
+Result<SweepManifest> sweepOutcomeOf(const OperationResult &result)
+{
+    const auto manifest = readSweepManifest(result.details);
+    if (!manifest)
+        return manifest;
+    SweepManifest read = manifest.value();
+    read.outcome.manifestError = result.details.value(QLatin1String("manifest_error")).toString();
+    return read;
 }
 
 } // namespace dmtune

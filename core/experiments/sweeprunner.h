@@ -4,7 +4,12 @@
 // fio's own I/O window and, when asked, recorded. The original values are put back whenever it ends: done,
 // failed, or stopped (stop(): fio is stopped, its partial run dropped). Event-driven: no thread, no nested loop;
 // the owner keeps it and the event loop running until finished().
+//
+// Shells do not make one: experiment.sweep is a long-running operation (ops/operationactivity.h), started through
+// an OperationService (OperationService::start: dmtunectl sweep, the Experiment tab), whose activity (SweepActivity)
+// runs a SweepRunner on the service's thread for it and turns its signals into progress events.
 #include "experiments/sweepoperation.h"
+#include "ops/operationactivity.h"
 #include "stats/sampler.h"
 #include "workloads/workloadsession.h"
 
@@ -57,5 +62,34 @@ private:
     bool m_running = false;
     bool m_stopping = false;
 };
+
+// experiment.sweep's activity. Progress events, in order:
+//   {"event": "started", "request": sweepRequestToJson (the device as a kernel name), "points", "repeats"}
+//   per point: {"event": "point", "point" (1-based), "points", "label", "changes": [the writes, read back]}
+//   per run:   {"event": "run-started", "point", "repeat"}, then {"event": "run", "run": sweepMeasurementToJson}
+//   fio's own lines: {"event": "output", "line"}
+// The result: ok when every run was measured and every value put back; "changes" the values put back; "details"
+// sweepManifest() (request, runs, results, restored, stopped, error) plus "manifest_error" (sweepOutcomeOf()).
+// A cancel stops fio (its partial run dropped) and restores: ok false, "stopped" true.
+class SweepActivity : public OperationActivity {
+    Q_OBJECT
+public:
+    SweepActivity(OperationEnvironment env, std::shared_ptr<const PreparedSweep> sweep, const QString &fio,
+        OperationResult checked, QObject *parent = nullptr);
+    void start() override;
+    void cancel() override;
+
+private:
+    SweepRunner m_runner;
+    OperationResult m_checked; // the start's result: kind, plan, target
+};
+
+// experiment.sweep's start (registered with registerLongOperation()): fio found, the record directory made, then
+// startSweep()'s checks; the activity made on the service's thread.
+OperationStart startSweepOperation(
+    const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
+// The sweep's request, its runs and its outcome from a SweepActivity's result (its details); an error for a result
+// without them (a sweep refused before it began).
+Result<SweepManifest> sweepOutcomeOf(const OperationResult &result);
 
 } // namespace dmtune

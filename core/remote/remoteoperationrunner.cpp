@@ -46,6 +46,22 @@ void RemoteOperationRunner::startRun(const OperationPlan &plan, const OperationA
     m_pending.insert(id, pending);
 }
 
+OperationRun *RemoteOperationRunner::startLong(
+    const OperationPlan &plan, const OperationAnswers &, const Replies &replies)
+{
+    auto *run = new OperationRun(plan.kind, this);
+    OperationResult result;
+    result.kind = plan.kind;
+    result.planId = plan.id;
+    result.target = plan.target;
+    result.error = QStringLiteral("%1 on %2 is not supported from a window yet: nothing was run (run it there: "
+                                  "dmtunectl --host %2 ...)")
+                       .arg(plan.kind, m_client->address().display());
+    // Asynchronous as the agent's answer would be.
+    QTimer::singleShot(0, run, [this, run, replies, result] { deliverRunFinished(run, replies, result); });
+    return run;
+}
+
 void RemoteOperationRunner::fail(const Pending &pending, const QString &error)
 {
     if (!pending.isRun) {

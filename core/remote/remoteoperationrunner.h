@@ -27,6 +27,10 @@ protected:
     void startPlan(
         const QString &kind, const QJsonObject &request, const Replies &replies, bool runUnlessAsked) override;
     void startRun(const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies) override;
+    // Not yet through the agent (protocol 1.1 has no progress stream for an operation): the handle's result refuses
+    // it at once, with the command that runs it there (`dmtunectl --host HOST sweep`).
+    OperationRun *startLong(
+        const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies) override;
 
 private:
     struct Pending {

@@ -5,6 +5,9 @@
 #   OperationEnvironment filled by hand (HostContext::environment(), TuningSession::operationEnvironment()).
 # - the OperationService's callers (widgets/, app/dmtune/, core/): no answer told apart by a string tag; each call
 #   carries its continuation.
+# - widgets/ and app/dmtune/: no thread of their own (new QThread, QThread::create, a QThread member or variable)
+#   and no BlockingQueuedConnection: a long-running action is a core operation started through the
+#   OperationService (start(): a run handle, progress events, the result), run on a thread the core owns.
 # Prints each violation as file:line: text and exits 1 when there is one.
 set -u
 src=${1:?usage: check_host_model.sh SOURCE_DIR}
@@ -25,7 +28,10 @@ report 'OperationEnvironment\s+\w+\s*;|OperationEnvironment\s+\w+\s*\{\s*\}|\ben
 # The tags the service's callers used to parse, and their shapes: a tag parameter, parsed or compared.
 report 'const QString &tag\b|\btag\.(mid|startsWith|endsWith)\(|\btag\s*[!=]=|[A-Za-z]Tag\(\)|"(keep|workload|tree-action|editor-reload):"' \
     "${shells[@]}" core
+# A thread made by a shell: created (new, QThread::create), or held (a QThread or QThread* member or variable).
+report '\bnew\s+QThread\b|QThread::create\b|\bQThread\s*\*?\s*[A-Za-z_]\w*\s*(;|=|\{|\()|BlockingQueuedConnection' \
+    "${shells[@]}"
 if [ $found = 0 ]; then
-    echo "host model: no widget makes its own environment, backend or euid check; no answer by tag"
+    echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag"
 fi
 exit $found

@@ -4,12 +4,11 @@
 #include "experiments/sweepchart.h"
 #include "experiments/sweepresultsmodel.h"
 #include "experiments/sweeprunner.h"
-#include "jobs/jobtracker.h"
 #include "ops/hostcontext.h"
+#include "ops/operationrunner.h"
 #include "ops/plandialog.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/sweepreport.h"
-#include "workloads/fiorun.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +19,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -32,7 +32,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace dmtune {
@@ -55,10 +54,9 @@ ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidge
     , m_host(std::move(host))
     , m_root(m_host->sysfs())
     , m_model(new SweepResultsModel(this))
-    , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
+    , m_operations(new OperationRunner(this))
 {
-    qRegisterMetaType<dmtune::SweepMeasurement>();
-    qRegisterMetaType<dmtune::SweepOutcome>();
+    m_operations->setEnvironment(m_host->environment());
     buildUi();
     updatePlaceholders();
     updateButtons();
@@ -66,15 +64,10 @@ ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidge
 
 ExperimentPanel::~ExperimentPanel()
 {
-    // A running sweep stops here and its values go back before the window is gone (the runner's destructor
-    // stops fio and restores, on its own thread; this one waits for it).
-    destroyRunner();
-    if (m_thread) {
-        m_thread->quit();
-        m_thread->wait();
-    }
-    delete m_jobs;
-    m_jobs = nullptr;
+    // A running sweep stops here and its values go back before the window is gone: the service deletes its
+    // activity on the sweep's thread (fio stopped, the values restored) and waits for it.
+    delete m_operations;
+    m_operations = nullptr;
 }
 
 void ExperimentPanel::buildUi()
@@ -448,17 +441,17 @@ void ExperimentPanel::run()
     m_checking = true;
     updateButtons();
     setStatus(tr("Planning the sweep on /dev/%1...").arg(request->device));
-    const OperationEnvironment env = m_host->environment();
-    const QJsonObject asked = sweepRequestToJson(request.value());
-    m_jobs->start(
-        QStringLiteral("plan experiment.sweep"),
-        [env, asked](JobContext &) { return planOperation(env, QString::fromLatin1(ExperimentSweepKind), asked); },
-        [this](const Result<OperationPlan> &plan) {
+    m_operations->plan(
+        QString::fromLatin1(ExperimentSweepKind), sweepRequestToJson(request.value()), this,
+        [this](const OperationPlan &plan) {
             m_checking = false;
             updateButtons();
-            if (!plan)
-                return setStatus(plan.errorMessage());
-            onPlanned(plan.value());
+            onPlanned(plan);
+        },
+        [this](const QString &error) {
+            m_checking = false;
+            updateButtons();
+            setStatus(error);
         });
 }
 
@@ -479,72 +472,49 @@ void ExperimentPanel::onPlanned(const OperationPlan &plan)
 
 void ExperimentPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers)
 {
-    const auto fio = FioRun::findFio();
-    if (!fio)
-        return setStatus(fio.errorMessage());
-    const SweepRequest request = preparedSweepOf(plan)->request;
-    if (!request.recordDir.isEmpty())
-        if (const Status made = makeOutputDirectory(request.recordDir); !made)
-            return setStatus(made.errorMessage);
-    m_checking = true;
+    setStatus(tr("Checking the plan again on /dev/%1...").arg(plan.target));
+    m_sweep = m_operations->start(
+        plan, answers, this, [this](const QJsonObject &event) { onProgress(event); },
+        [this](const OperationResult &result) { onResult(result); });
     updateButtons();
-    const OperationEnvironment env = m_host->environment();
-    m_jobs->start(
-        QStringLiteral("check experiment.sweep"),
-        [env, plan, answers](JobContext &) { return startSweep(env, plan, answers); },
-        [this, program = fio.value()](const SweepStart &start) {
-            m_checking = false;
-            updateButtons();
-            if (!start.result.ok)
-                return setStatus(start.result.error);
-            launch(start.sweep, program);
-        });
 }
 
-void ExperimentPanel::launch(std::shared_ptr<const PreparedSweep> sweep, const QString &fio)
+void ExperimentPanel::onProgress(const QJsonObject &event)
 {
-    if (!m_thread) {
-        m_thread = new QThread(this);
-        m_thread->setObjectName(QStringLiteral("sweep"));
-        m_threadContext = new QObject;
-        m_threadContext->moveToThread(m_thread);
-        connect(m_thread, &QThread::finished, m_threadContext, &QObject::deleteLater);
-        m_thread->start();
+    const QString name = event.value(QLatin1String("event")).toString();
+    if (name == QLatin1String("started")) {
+        const auto request = sweepRequestFromJson(event.value(QLatin1String("request")).toObject());
+        if (request)
+            onStarted(request.value(), event.value(QLatin1String("points")).toInt());
+    } else if (name == QLatin1String("point")) {
+        log(tr("point %1/%2: %3")
+                .arg(event.value(QLatin1String("point")).toInt())
+                .arg(event.value(QLatin1String("points")).toInt())
+                .arg(event.value(QLatin1String("label")).toString()));
+        for (const QJsonValue &c : event.value(QLatin1String("changes")).toArray())
+            log(QStringLiteral("  ") + c.toString());
+    } else if (name == QLatin1String("run-started")) {
+        setStatus(tr("Point %1 of %2, run %3: fio runs")
+                      .arg(event.value(QLatin1String("point")).toInt())
+                      .arg(m_points.size())
+                      .arg(event.value(QLatin1String("repeat")).toInt()));
+    } else if (name == QLatin1String("run")) {
+        onRunFinished(sweepMeasurementFromJson(event.value(QLatin1String("run")).toObject()));
     }
+}
+
+void ExperimentPanel::onStarted(const SweepRequest &request, int points)
+{
     showPage(Page::Results); // the log and the points as they come
-    const OperationEnvironment env = m_host->environment();
-    // Made on its thread, so its timers, sampler and fio process live there.
-    SweepRunner *runner = nullptr;
-    QMetaObject::invokeMethod(
-        m_threadContext,
-        [&runner, env, sweep, fio] {
-            runner = new SweepRunner(env, sweep);
-            runner->setFioProgram(fio);
-        },
-        Qt::BlockingQueuedConnection);
-    m_runner = runner;
     m_measurements.clear();
-    m_points = sweep->points;
+    m_points = sweepPoints(request);
     m_outcome = {};
-    const SweepRequest request = sweep->request;
     m_shownDir = request.recordDir;
     showResults(request, {});
-    const int points = int(sweep->points.size());
-    connect(runner, &SweepRunner::pointApplied, this, [this, request, points](int point, const QStringList &changes) {
-        log(tr("point %1/%2: %3").arg(point + 1).arg(points).arg(sweepPointLabel(request, m_points.value(point))));
-        for (const QString &c : changes)
-            log(QStringLiteral("  ") + c);
-    });
-    connect(runner, &SweepRunner::runStarted, this, [this, points](int point, int repeat) {
-        setStatus(tr("Point %1 of %2, run %3: fio runs").arg(point + 1).arg(points).arg(repeat));
-    });
-    connect(runner, &SweepRunner::runFinished, this, &ExperimentPanel::onRunFinished);
-    connect(runner, &SweepRunner::finished, this, &ExperimentPanel::onFinished);
     log(QStringLiteral("$ dmtunectl sweep %1 …").arg(request.device));
     if (!request.recordDir.isEmpty())
         log(tr("recording to %1").arg(request.recordDir));
     Q_EMIT targetChosen(request.device);
-    QMetaObject::invokeMethod(runner, &SweepRunner::start, Qt::QueuedConnection);
     setStatus(tr("Sweep started: %1 points x %2 runs").arg(points).arg(request.repeats));
     updateButtons();
 }
@@ -582,28 +552,28 @@ void ExperimentPanel::onFinished(const SweepOutcome &outcome)
         setStatus(tr("Done: %1 points measured; the original values are back").arg(outcome.results.size()));
     if (!outcome.restoreErrors.isEmpty())
         setStatus(tr("Not every value could be put back: %1").arg(outcome.restoreErrors.join(QLatin1String("; "))));
-    destroyRunner();
     updateButtons();
     Q_EMIT sweepFinished(outcome);
 }
 
-void ExperimentPanel::destroyRunner()
+void ExperimentPanel::onResult(const OperationResult &result)
 {
-    SweepRunner *runner = std::exchange(m_runner, nullptr);
-    if (!runner)
+    m_sweep = nullptr; // the service deletes its handle
+    const auto sweep = sweepOutcomeOf(result);
+    if (!sweep) { // refused before it began (stale, not confirmed, no fio): nothing was written
+        setStatus(result.error);
+        updateButtons();
         return;
-    disconnect(runner, nullptr, this, nullptr);
-    // On its thread, where its objects live; the destructor of a running one stops fio and restores.
-    QMetaObject::invokeMethod(
-        runner, [runner] { delete runner; }, Qt::BlockingQueuedConnection);
+    }
+    onFinished(sweep->outcome);
 }
 
 void ExperimentPanel::stop()
 {
-    if (!m_runner)
+    if (!m_sweep)
         return;
     setStatus(tr("Stopping: fio, then the original values..."));
-    QMetaObject::invokeMethod(m_runner, &SweepRunner::stop, Qt::QueuedConnection);
+    m_sweep->cancel();
 }
 
 bool ExperimentPanel::openResults(const QString &dir)

@@ -1,10 +1,11 @@
 #pragma once
 // The Experiment tab (docs/experiments.md): the GUI's `dmtunectl sweep`. The form makes a SweepRequest; Run
-// plans experiment.sweep as a job, shows the plan (PlanDialog: the device's name to type when a workload
-// would destroy data) and checks it again (startSweep(), a job); the SweepRunner then runs on the panel's own
-// thread, so no sysfs write or fio start happens on the UI thread. Results fill the table and the chart after
-// every run; Open reads an earlier sweep's sweep.json. Closing the panel stops a running sweep and waits for
-// its values to be put back.
+// plans experiment.sweep through the panel's OperationService (an OperationRunner in the host's environment),
+// shows the plan (PlanDialog: the device's name to type when a workload would destroy data) and starts it
+// (OperationService::start: the checks again, then the sweep on the service's own thread, so no sysfs write or fio
+// start happens on the UI thread). Its progress events fill the log, the table and the chart after every run;
+// Stop cancels it through its handle; Open reads an earlier sweep's sweep.json. Closing the panel stops a running
+// sweep and waits for its values to be put back (the service's destructor).
 #include "discovery/devicesnapshot.h"
 #include "experiments/sweepoperation.h"
 #include "ops/plandialog.h"
@@ -26,15 +27,14 @@ class QPushButton;
 class QSpinBox;
 class QTabWidget;
 class QTableView;
-class QThread;
 
 namespace dmtune {
 
 class HostContext;
-class JobTracker;
+class OperationRun;
+class OperationRunner;
 class SweepChart;
 class SweepResultsModel;
-class SweepRunner;
 
 class ExperimentPanel : public QWidget {
     Q_OBJECT
@@ -60,11 +60,11 @@ public:
     void setRequest(const SweepRequest &request);
     // The request as the form says it; an error names the field.
     Result<SweepRequest> currentRequest() const;
-    // Run as the button does: plan (a job), the dialog when the plan asks, the check again (a job), the run.
+    // Run as the button does: plan (a job), the dialog, then the start (checked again, then run).
     void run();
     void stop();
-    bool isRunning() const { return m_runner != nullptr; }
-    bool isBusy() const { return m_checking || m_runner; }
+    bool isRunning() const { return !m_sweep.isNull(); }
+    bool isBusy() const { return m_checking || isRunning(); }
     // An earlier sweep's results from DIR/sweep.json; false (and the reason in the status) when unreadable.
     bool openResults(const QString &dir);
     // The report (HTML or PDF, by the suffix) of the sweep shown, when it has a folder (recorded or opened).
@@ -95,8 +95,10 @@ private:
     void buildUi();
     void onPlanned(const OperationPlan &plan);
     void startChecked(const OperationPlan &plan, const OperationAnswers &answers);
-    void launch(std::shared_ptr<const PreparedSweep> sweep, const QString &fio);
+    void onProgress(const QJsonObject &event);
+    void onStarted(const SweepRequest &request, int points);
     void onRunFinished(const SweepMeasurement &measurement);
+    void onResult(const OperationResult &result);
     void onFinished(const SweepOutcome &outcome);
     void showResults(const SweepRequest &request, const QList<SweepPointResult> &results);
     void updateChart();
@@ -104,7 +106,6 @@ private:
     void updateButtons();
     void setStatus(const QString &text);
     void log(const QString &line);
-    void destroyRunner();
 
     std::shared_ptr<const HostContext> m_host;
     SysfsRoot m_root; // m_host's tree
@@ -142,11 +143,10 @@ private:
     SweepResultsModel *m_model = nullptr;
     SweepChart *m_chart = nullptr;
 
-    // The runner lives on m_thread (created there, deleted there); the panel owns both.
-    QThread *m_thread = nullptr;
-    QObject *m_threadContext = nullptr;
-    SweepRunner *m_runner = nullptr;
-    JobTracker *m_jobs = nullptr; // last: joined first
+    // Plans and starts experiment.sweep in m_host's environment; deleted first in the destructor (a running sweep
+    // stops and restores there). m_sweep: the running sweep's handle (the service deletes it after its result).
+    OperationRunner *m_operations = nullptr;
+    QPointer<OperationRun> m_sweep;
 };
 
 } // namespace dmtune
