@@ -286,8 +286,10 @@ OperationStart startSweepOperation(
     const auto fio = FioRun::findFio();
     if (!fio)
         return refuse(fio.errorMessage());
-    if (const PreparedSweep *mine = preparedSweepOf(plan); mine && !mine->request.recordDir.isEmpty()) {
-        if (const Status made = makeOutputDirectory(mine->request.recordDir); !made)
+    // From the request, not the plan's prepared sweep: a plan read from its JSON has none (the checks below make it
+    // again).
+    if (const auto request = sweepRequestFromJson(plan.request); request && !request->recordDir.isEmpty()) {
+        if (const Status made = makeOutputDirectory(request->recordDir); !made)
             return refuse(made.errorMessage);
     }
     SweepStart start = startSweep(env, plan, answers);

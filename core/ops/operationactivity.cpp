@@ -28,11 +28,11 @@ StartOperation startOf(const QString &kind)
 
 } // namespace
 
-void registerLongOperation(const QString &kind, StartOperation start)
+void registerLongOperation(const QString &kind, const StartOperation &start)
 {
     LongKinds &kinds = longKinds();
     const QMutexLocker lock(&kinds.mutex);
-    kinds.starts.insert(kind, std::move(start));
+    kinds.starts.insert(kind, start);
 }
 
 bool isLongOperation(const QString &kind)

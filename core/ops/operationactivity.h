@@ -41,7 +41,7 @@ using StartOperation
     = std::function<OperationStart(const OperationEnvironment &, const OperationPlan &, const OperationAnswers &)>;
 
 // A long-running kind (registered with registerOperation() too: its plan, and its run, which answers a dry run).
-void registerLongOperation(const QString &kind, StartOperation start);
+void registerLongOperation(const QString &kind, const StartOperation &start);
 bool isLongOperation(const QString &kind);
 // The checks of `plan` with `answers` on the state now, on the caller's thread (a job): a refusal, or the maker
 // of the activity. A kind that is not long-running is refused with the line that says to run it.

@@ -2,6 +2,7 @@
 //   * nomerges over 0 and 2 under batched-write-4k, run from the panel: the plan dialog, the run on the panel's
 //     thread, the table filled point by point (merges at 0, none at 2), the old nomerges back, the recordings'
 //     folder reopening into the same table;
+//   * Stop during the first point: the sweep cancelled through its run handle, nomerges back;
 //   * the panel destroyed during the second point (the window closed): fio stopped and nomerges back before the
 //     destructor returns.
 #include "../../live/scratchloop.h"
@@ -148,6 +149,33 @@ private Q_SLOTS:
         QVERIFY2(again.openResults(recordDir), qPrintable(again.statusText()));
         QCOMPARE(again.resultsModel()->rowCount(), 2);
         QCOMPARE(again.resultsModel()->index(0, wrqm).data(Qt::UserRole).toDouble(), merged);
+    }
+
+    // Stop while fio runs on the first point: the run handle cancels the sweep; fio stopped, nothing measured,
+    // nomerges back, the panel ready again.
+    void stopRestores()
+    {
+        ScratchLoop loop;
+        const QString problem = loop.createWithMqDeadline(m_sys, 256LL << 20);
+        if (!problem.isEmpty())
+            QSKIP(qPrintable(problem));
+        QVERIFY(loop.setQueue(m_sys, u"nomerges"_s, u"1"_s));
+        ExperimentPanel panel(std::make_shared<const HostContext>(m_sys));
+        fill(panel, loop, QString());
+        panel.setRuntimeSeconds(20);
+        QSignalSpy finished(&panel, &ExperimentPanel::sweepFinished);
+        QVERIFY2(confirmPlan(panel), qPrintable(panel.statusText()));
+        QTRY_VERIFY_WITH_TIMEOUT(fioRunsOn(loop.devicePath()), 20000);
+        QCOMPARE(nomerges(loop), u"0"_s);
+        panel.stop();
+        QVERIFY2(finished.wait(30000), qPrintable(panel.logText()));
+        QVERIFY(panel.lastOutcome().stopped);
+        QVERIFY2(panel.statusText().startsWith(u"Stopped; 0 run(s) measured"_s), qPrintable(panel.statusText()));
+        QCOMPARE(nomerges(loop), u"1"_s);
+        QVERIFY2(
+            panel.logText().contains(u"restored: %1 nomerges 0 -> 1"_s.arg(loop.name())), qPrintable(panel.logText()));
+        QVERIFY(!panel.isBusy());
+        QVERIFY(!fioRunsOn(loop.devicePath()));
     }
 
     void closingThePanelRestores()
