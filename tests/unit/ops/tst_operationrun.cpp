@@ -7,9 +7,12 @@
 //   * cancel while the checks run: the activity is never made, nothing is written;
 //   * a plan whose basis changed: refused as stale, never made; a kind that is not long-running: refused;
 //   * the runner deleted mid-run (a window closed): the value is back before its destructor returns;
-//   * the caller's context gone: the run is cancelled (the value back) and nothing is called back.
+//   * the caller's context gone: the run is cancelled (the value back) and nothing is called back;
+//   * a remote host's service refuses a start in one line (not supported through the agent yet), nothing sent.
 #include "ops/operationactivity.h"
 #include "ops/operationrunner.h"
+#include "remote/agentclient.h"
+#include "remote/remoteoperationrunner.h"
 
 #include <QPointer>
 #include <QTest>
@@ -280,6 +283,27 @@ private Q_SLOTS:
         QTRY_VERIFY(run.isNull());
         QVERIFY(!c.result.has_value());
         QCOMPARE(c.events.size(), seen);
+    }
+
+    void aRemoteHostRefusesTheStart()
+    {
+        const OperationPlan p = plan(QString::fromLatin1(CountKind), 5);
+        AgentClient client(parseHostAddress(u"db1.invalid"_s).value(), SshSettings {}); // never connected
+        RemoteOperationRunner remote(&client);
+        Collected c;
+        const QPointer<OperationRun> run = remote.start(
+            p, acceptAll(p), this, [&c](const QJsonObject &e) { c.events.append(e); },
+            [&c](const OperationResult &r) { c.result = r; });
+        QVERIFY(run);
+        QVERIFY(!c.result.has_value()); // asynchronous, as the agent's answer would be
+        QTRY_VERIFY(c.result.has_value());
+        QVERIFY(!c.result->ok);
+        QCOMPARE(c.result->error,
+            u"test.count on db1.invalid is not supported from a window yet: nothing was run (run it there: dmtunectl "
+            "--host db1.invalid ...)"_s);
+        QVERIFY(c.events.isEmpty());
+        QCOMPARE(g_made.load(), 0);
+        QTRY_VERIFY(run.isNull());
     }
 };
 
