@@ -67,7 +67,8 @@ AgentOperations::~AgentOperations()
 
 bool AgentOperations::isOperationOp(const QString &op)
 {
-    return op == QLatin1String("kinds") || op == QLatin1String("plan") || op == QLatin1String("run");
+    return op == QLatin1String("kinds") || op == QLatin1String("plan") || op == QLatin1String("run")
+        || op == QLatin1String("start") || op == QLatin1String("cancel-run");
 }
 
 QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject &request)
@@ -115,12 +116,35 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
             });
         return {};
     }
+    if (op == QLatin1String("cancel-run")) {
+        const qint64 target = request.value(key("target")).toInteger();
+        const QPointer<OperationRun> run = m_runs.value(target);
+        if (!run)
+            return QStringLiteral("cancel-run: no operation %1 runs here").arg(target);
+        run->cancel(); // its result still comes, to the start's id
+        m_send({ { key("type"), QStringLiteral("cancelling") }, { key("id"), id }, { key("target"), target } });
+        return {};
+    }
     const Result<OperationPlan> plan = planFromJson(request.value(key("plan")).toObject());
     if (!plan)
-        return QStringLiteral("run: the plan: %1").arg(plan.errorMessage());
+        return QStringLiteral("%1: the plan: %2").arg(op, plan.errorMessage());
     const Result<OperationAnswers> answers = answersFromJson(request.value(key("answers")).toObject());
     if (!answers)
-        return QStringLiteral("run: the answers: %1").arg(answers.errorMessage());
+        return QStringLiteral("%1: the answers: %2").arg(op, answers.errorMessage());
+    if (op == QLatin1String("start")) {
+        const QPointer<OperationRun> run = m_runner->start(
+            *plan, *answers, this,
+            [this, id](const QJsonObject &event) {
+                m_send({ { key("type"), QStringLiteral("progress") }, { key("id"), id }, { key("event"), event } });
+            },
+            [this, id](const OperationResult &result) {
+                m_runs.remove(id);
+                m_send({ { key("type"), QStringLiteral("result") }, { key("id"), id },
+                    { key("result"), resultToJson(result) } });
+            });
+        m_runs.insert(id, run);
+        return {};
+    }
     m_runner->run(*plan, *answers, this, [this, id](const OperationResult &result) {
         m_send(
             { { key("type"), QStringLiteral("result") }, { key("id"), id }, { key("result"), resultToJson(result) } });

@@ -8,12 +8,18 @@
 //          fio reads it here and the write guard looks at this host's device; removed once the plan is made.
 //   run    {"plan":planToJson, "answers":answersToJson} -> {"type":"result","result":resultToJson}: run() plans
 //          again on the state here and refuses a stale plan or answers that do not cover it, as locally.
+//   start  {"plan", "answers"} of a long-running kind (ops/operationactivity.h: experiment.sweep) ->
+//          {"type":"progress","event":{...}} for each of its progress events, in order, then {"type":"result"}:
+//          OperationService::start here (the checks, then the activity on this agent's runner). A refusal is the
+//          result alone. The connection's end stops it (the runner goes: a sweep restores its values).
+//   cancel-run {"target": the start's id} -> {"type":"cancelling"}; the run's result follows to the start's id.
 // The operations run one at a time on a job (OperationRunner): the agent's streams go on meanwhile.
 #include "sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
+#include <QPointer>
 
 #include <functional>
 #include <memory>
@@ -23,6 +29,7 @@ class QTemporaryDir;
 namespace dmtune {
 
 class DeviceMapper;
+class OperationRun;
 class OperationRunner;
 
 class AgentOperations : public QObject {
@@ -40,6 +47,7 @@ public:
 private:
     Send m_send;
     QHash<qint64, std::shared_ptr<QTemporaryDir>> m_sentJobFiles; // by request id: a plan's job file, until it is made
+    QHash<qint64, QPointer<OperationRun>> m_runs; // by the start's id, until its result
     std::shared_ptr<DeviceMapper> m_dm; // outlives the runner (declared first, destroyed last)
     OperationRunner *m_runner = nullptr;
 };

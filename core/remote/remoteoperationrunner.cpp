@@ -46,19 +46,45 @@ void RemoteOperationRunner::startRun(const OperationPlan &plan, const OperationA
     m_pending.insert(id, pending);
 }
 
+namespace {
+
+// A start on the agent: cancel() asks the agent to stop it (the result still comes to the start's id).
+class RemoteRun final : public OperationRun {
+public:
+    RemoteRun(const QString &kind, AgentClient *client, QObject *parent)
+        : OperationRun(kind, parent)
+        , m_client(client)
+    {
+    }
+    qint64 requestId = 0; // the start's; 0 while nothing was sent
+
+protected:
+    void requestCancel() override
+    {
+        if (requestId > 0 && m_client->isReady())
+            m_client->request(QStringLiteral("cancel-run"), { { QLatin1String("target"), requestId } });
+    }
+
+private:
+    AgentClient *m_client;
+};
+
+} // namespace
+
 OperationRun *RemoteOperationRunner::startLong(
-    const OperationPlan &plan, const OperationAnswers &, const Replies &replies)
+    const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies)
 {
-    auto *run = new OperationRun(plan.kind, this);
-    OperationResult result;
-    result.kind = plan.kind;
-    result.planId = plan.id;
-    result.target = plan.target;
-    result.error = QStringLiteral("%1 on %2 is not supported from a window yet: nothing was run (run it there: "
-                                  "dmtunectl --host %2 ...)")
-                       .arg(plan.kind, m_client->address().display());
-    // Asynchronous as the agent's answer would be.
-    QTimer::singleShot(0, run, [this, run, replies, result] { deliverRunFinished(run, replies, result); });
+    auto *run = new RemoteRun(plan.kind, m_client, this);
+    const Pending pending { true, false, plan.kind, plan.id, plan.target, replies, run };
+    if (!m_client->isReady()) {
+        QTimer::singleShot(0, this, [this, pending] {
+            fail(pending, QStringLiteral("not connected to %1: nothing was run").arg(m_client->address().display()));
+        });
+        return run;
+    }
+    run->requestId = m_client->request(QStringLiteral("start"),
+        { { QLatin1String("plan"), planToJson(plan) }, { QLatin1String("answers"), answersToJson(answers) } });
+    m_pending.insert(run->requestId, pending);
     return run;
 }
 
@@ -73,7 +99,15 @@ void RemoteOperationRunner::fail(const Pending &pending, const QString &error)
     result.planId = pending.planId;
     result.target = pending.target;
     result.error = error;
-    deliverFinished(pending.replies, result);
+    finish(pending, result);
+}
+
+void RemoteOperationRunner::finish(const Pending &pending, const OperationResult &result)
+{
+    if (pending.run)
+        deliverRunFinished(pending.run, pending.replies, result);
+    else
+        deliverFinished(pending.replies, result);
 }
 
 void RemoteOperationRunner::failAll(const QString &error)
@@ -91,8 +125,12 @@ void RemoteOperationRunner::onMessage(const QJsonObject &message)
     const qint64 id = message.value(QLatin1String("id")).toInteger();
     if (!m_pending.contains(id))
         return;
-    const Pending pending = m_pending.take(id);
     const QString type = message.value(QLatin1String("type")).toString();
+    if (type == QLatin1String("progress")) { // a start's, before its result
+        deliverProgress(m_pending.value(id).replies, message.value(QLatin1String("event")).toObject());
+        return;
+    }
+    const Pending pending = m_pending.take(id);
     if (type == QLatin1String("error")) {
         fail(pending, message.value(QLatin1String("error")).toString());
     } else if (type == QLatin1String("plan") && !pending.isRun) {
@@ -106,7 +144,7 @@ void RemoteOperationRunner::onMessage(const QJsonObject &message)
     } else if (type == QLatin1String("result") && pending.isRun) {
         const Result<OperationResult> result = resultFromJson(message.value(QLatin1String("result")).toObject());
         if (result)
-            deliverFinished(pending.replies, *result);
+            finish(pending, *result);
         else
             fail(pending, QStringLiteral("the agent's result: %1").arg(result.errorMessage()));
     } else {

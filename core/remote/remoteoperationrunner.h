@@ -27,8 +27,9 @@ protected:
     void startPlan(
         const QString &kind, const QJsonObject &request, const Replies &replies, bool runUnlessAsked) override;
     void startRun(const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies) override;
-    // Not yet through the agent (protocol 1.1 has no progress stream for an operation): the handle's result refuses
-    // it at once, with the command that runs it there (`dmtunectl --host HOST sweep`).
+    // The agent's `start` (agentoperations.h): its progress messages to the call's onProgress, its result to
+    // onFinished; the handle's cancel() sends `cancel-run`. A connection lost meanwhile: a failed result whose
+    // outcome is unknown (the agent's end stops the run there, which restores what it changed).
     OperationRun *startLong(
         const OperationPlan &plan, const OperationAnswers &answers, const Replies &replies) override;
 
@@ -38,9 +39,11 @@ private:
         bool runUnlessAsked = false; // a plan that needs no answer is run when it comes
         QString kind, planId, target;
         Replies replies;
+        QPointer<OperationRun> run; // a start's handle
     };
     void onMessage(const QJsonObject &message);
     void fail(const Pending &pending, const QString &error);
+    void finish(const Pending &pending, const OperationResult &result); // a start's through its handle
     void failAll(const QString &error);
 
     AgentClient *m_client;

@@ -2,9 +2,11 @@
 // the same rates as a Sampler here over the same seconds; a lost connection ends the series (a gap in the history)
 // and the stream comes back by itself when the client is connected again; bad stream requests get one line each.
 // The core operations through RemoteOperationRunner: planned and run there, read back; a stale plan refused. A
-// workload.start plan of a job file sent as content: fio reads it there, the guard is the far side's.
+// workload.start plan of a job file sent as content: fio reads it there, the guard is the far side's. A sweep
+// started there (the agent's `start`): its progress here in order, its result; cancelled (`cancel-run`): restored.
 #include "../scratchloop.h"
 #include "../workloads/livesupport.h"
+#include "experiments/sweeprunner.h"
 #include "ops/tuningoperations.h"
 #include "ops/workloadoperations.h"
 #include "remote/agentclient.h"
@@ -22,11 +24,13 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
 
 #include <cmath>
 #include <csignal>
+#include <optional>
 
 using namespace dmtune;
 using namespace dmtune::live;
@@ -290,6 +294,84 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 15000);
         QVERIFY2(failed.first().contains(QStringLiteral("no operation 'no.such-kind'")), qPrintable(failed.first()));
         QVERIFY(planned.isEmpty());
+    }
+
+    // A long-running operation started through the agent (`start`): experiment.sweep of nomerges on the test's loop
+    // device, its progress events here in order, its result, the value back; then one cancelled while fio runs
+    // (`cancel-run`): stopped, nothing measured, the value back.
+    void aSweepIsStartedThereAndCancelled()
+    {
+        const QString attr = QStringLiteral("/sys/block/%1/queue/nomerges").arg(m_loop.name());
+        const QString before = readSysfs(attr);
+        QVERIFY(!before.isEmpty());
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        RemoteOperationRunner runner(client.get());
+        const auto planSweep = [&](int runtime) {
+            SweepRequest request;
+            request.device = m_loop.name();
+            request.parameters = { *parseSweepParameter(QStringLiteral("nomerges=0,2")) };
+            FioJob job = *fioTemplate(QStringLiteral("batched-write-4k"));
+            job.runtimeSeconds = runtime;
+            request.workloads = { job };
+            request.settleSeconds = 0;
+            std::optional<OperationPlan> planned;
+            QString failed;
+            runner.plan(
+                QString::fromLatin1(ExperimentSweepKind), sweepRequestToJson(request), this,
+                [&](const OperationPlan &plan) { planned = plan; }, [&](const QString &error) { failed = error; });
+            if (!QTest::qWaitFor([&] { return planned.has_value() || !failed.isEmpty(); }, 30000))
+                failed = QStringLiteral("no plan");
+            if (!failed.isEmpty())
+                qWarning() << failed;
+            return planned;
+        };
+        QList<QJsonObject> events;
+        std::optional<OperationResult> result;
+        const auto onProgress = [&events](const QJsonObject &event) {
+            if (event.value(QLatin1String("event")).toString() != QLatin1String("output"))
+                events << event;
+        };
+        const auto onFinished = [&result](const OperationResult &r) { result = r; };
+        const auto names = [&events] {
+            QStringList out;
+            for (const QJsonObject &e : std::as_const(events))
+                out << e.value(QLatin1String("event")).toString();
+            return out;
+        };
+
+        const auto plan = planSweep(1);
+        QVERIFY(plan && plan->runnable());
+        runner.start(*plan, acceptAll(*plan), this, onProgress, onFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 90000);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QCOMPARE(result->planId, plan->id);
+        QCOMPARE(names(),
+            QStringList({ QStringLiteral("started"), QStringLiteral("point"), QStringLiteral("run-started"),
+                QStringLiteral("run"), QStringLiteral("point"), QStringLiteral("run-started"),
+                QStringLiteral("run") }));
+        const auto sweep = sweepOutcomeOf(*result);
+        QVERIFY2(sweep, qPrintable(sweep.errorMessage()));
+        QCOMPARE(sweep->runs.size(), 2);
+        QCOMPARE(readSysfs(attr), before);
+
+        events.clear();
+        result.reset();
+        const auto longer = planSweep(30);
+        QVERIFY(longer && longer->runnable());
+        const QPointer<OperationRun> run = runner.start(*longer, acceptAll(*longer), this, onProgress, onFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(names().contains(QStringLiteral("run-started")), 30000);
+        QCOMPARE(readSysfs(attr), QStringLiteral("0"));
+        QVERIFY(run);
+        run->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 30000);
+        QVERIFY(!result->ok);
+        QVERIFY2(
+            result->error.startsWith(QStringLiteral("stopped; 0 of 2 run(s) measured")), qPrintable(result->error));
+        QVERIFY(!names().contains(QStringLiteral("run")));
+        QCOMPARE(readSysfs(attr), before);
     }
 
     // A far side whose sudo refuses the password asks again and waits for a line that never comes: the client
