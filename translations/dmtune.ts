@@ -2313,7 +2313,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+85"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+78"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2560,22 +2560,27 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+6"/>
+        <source>Checking the plan again on /dev/%1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>point %1/%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Point %1 of %2, run %3: fio runs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+19"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Sweep started: %1 points x %2 runs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3383,7 +3388,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>&amp;Details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5866,12 +5871,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+454"/>
+        <location line="+461"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-449"/>
+        <location line="-456"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6031,7 +6036,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+23"/>
         <location line="+121"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
@@ -6276,7 +6281,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

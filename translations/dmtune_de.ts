@@ -2314,7 +2314,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+85"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+78"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2561,22 +2561,27 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+6"/>
+        <source>Checking the plan again on /dev/%1...</source>
+        <translation>Der Plan wird auf /dev/%1 erneut geprüft...</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>point %1/%2: %3</source>
         <translation>Punkt %1/%2: %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Point %1 of %2, run %3: fio runs</source>
         <translation>Punkt %1 von %2, Lauf %3: fio läuft</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+19"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Sweep started: %1 points x %2 runs</source>
         <translation>Sweep gestartet: %1 Punkte x %2 Läufe</translation>
     </message>
@@ -3387,7 +3392,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dmtune — %1 (erfasster Baum, schreibgeschützt)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+28"/>
         <source>&amp;Details</source>
         <translation>&amp;Details</translation>
     </message>
@@ -5871,12 +5876,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+454"/>
+        <location line="+461"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-449"/>
+        <location line="-456"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
@@ -6036,7 +6041,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Beenden von dmtune entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+23"/>
         <location line="+121"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
@@ -6282,7 +6287,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>
