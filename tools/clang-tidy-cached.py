@@ -18,8 +18,10 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -32,6 +34,26 @@ def cache_dir():
     path = os.path.join(base, "dmtune", "clang-tidy")
     os.makedirs(path, mode=0o700, exist_ok=True)
     return path
+
+
+def without_pch(entry):
+    """The entry without the build's precompiled header (CMakeLists.txt, DMTUNE_PCH): clang would take GCC's
+    cmake_pch.hxx.gch beside the -include for its own PCH and fail, and tidy should see the file's own includes."""
+    args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    out, skip = [], False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a == "-Winvalid-pch":
+            continue
+        if a == "-include" and i + 1 < len(args) and args[i + 1].endswith("cmake_pch.hxx"):
+            skip = True
+            continue
+        out.append(a)
+    filtered = {k: v for k, v in entry.items() if k not in ("command", "arguments")}
+    filtered["command"] = shlex.join(out)
+    return filtered
 
 
 def preprocess_command(entry):
@@ -108,6 +130,8 @@ def key_of(entry, source_dir, common, deps):
     if listed:
         h.update(b"deps\0")
         for dep in listed:
+            if "cmake_pch" in dep:  # the PCH is not part of what tidy sees (without_pch)
+                continue
             h.update(dep.encode().replace(source_dir, placeholder) + b"\0")
             h.update(content_digest(os.path.join(entry["directory"], dep)))
         return h.hexdigest()
@@ -127,7 +151,11 @@ def main():
     build, pattern = sys.argv[1], re.compile(sys.argv[2])
     source_dir = os.getcwd().encode()
     with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
-        entries = [e for e in json.load(f) if pattern.search(e["file"])]
+        entries = [without_pch(e) for e in json.load(f) if pattern.search(e["file"])]
+    # tidy reads its commands from a database: the same entries, without the PCH, in a folder of our own
+    tidy_db = tempfile.mkdtemp(prefix="dmtune-tidy-")
+    with open(os.path.join(tidy_db, "compile_commands.json"), "w", encoding="utf-8") as f:
+        json.dump(entries, f)
     version = subprocess.run([TIDY, "--version"], stdout=subprocess.PIPE, check=True).stdout
     with open(".clang-tidy", "rb") as f:
         config = f.read()
@@ -142,7 +170,7 @@ def main():
         if marker and use_cache and os.path.exists(marker):
             os.utime(marker)  # still in use: kept by the pruning below
             return entry["file"], True, 0, ""
-        proc = subprocess.run([TIDY, "-p", build, "-quiet", entry["file"]], stdout=subprocess.PIPE,
+        proc = subprocess.run([TIDY, "-p", tidy_db, "-quiet", entry["file"]], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, check=False)
         if proc.returncode == 0 and marker:
             tmp = "%s.%d.tmp" % (marker, os.getpid())
@@ -166,6 +194,7 @@ def main():
                          and not l.startswith("Suppressed ") and not l.startswith("Use -header-filter")]
                 if lines:
                     print("\n".join(lines))
+    shutil.rmtree(tidy_db, ignore_errors=True)
     cutoff = time.time() - KEEP_DAYS * 86400
     for name in os.listdir(cache):
         path = os.path.join(cache, name)
