@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -247,20 +248,42 @@ QString SysfsRoot::linkTarget(const QString &relative) const
 {
     // sysfs links are relative to the directory that holds them, which is itself often reached
     // through a link (block/sda -> ../devices/...): resolve that directory first, inside the root.
-    const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (root.get() < 0 || relative.isEmpty())
+    if (relative.isEmpty())
         return {};
     const QByteArray name = QFile::encodeName(relative);
     const qsizetype slash = name.lastIndexOf('/');
-    QByteArray dir;
-    if (slash >= 0 && !beneath::resolve(root.get(), name.left(slash), &dir))
-        return {};
     const QByteArray leaf = slash >= 0 ? name.mid(slash + 1) : name;
     if (leaf.isEmpty() || leaf == "." || leaf == "..")
         return {};
-    const QByteArray linkPath = dir.isEmpty() ? leaf : dir + '/' + leaf;
+    QByteArray dir;
     char buffer[4096];
-    const ssize_t n = ::readlinkat(root.get(), linkPath.constData(), buffer, sizeof buffer - 1);
+    ssize_t n = -1;
+    if (isLive()) {
+        // The kernel's tree: realpath() and readlink() by name open nothing (a scan of thousands of devices
+        // resolves a few links each).
+        const QByteArray rootName = QFile::encodeName(m_root);
+        if (slash >= 0) {
+            char *real = ::realpath((rootName + '/' + name.left(slash)).constData(), nullptr);
+            if (!real)
+                return {};
+            const QByteArray resolved(real);
+            std::free(real);
+            if (resolved.startsWith(rootName + '/'))
+                dir = resolved.mid(rootName.size() + 1);
+            else if (resolved != rootName)
+                return {};
+        }
+        const QByteArray linkPath = rootName + '/' + (dir.isEmpty() ? leaf : dir + '/' + leaf);
+        n = ::readlink(linkPath.constData(), buffer, sizeof buffer - 1);
+    } else {
+        const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (root.get() < 0)
+            return {};
+        if (slash >= 0 && !beneath::resolve(root.get(), name.left(slash), &dir))
+            return {};
+        const QByteArray linkPath = dir.isEmpty() ? leaf : dir + '/' + leaf;
+        n = ::readlinkat(root.get(), linkPath.constData(), buffer, sizeof buffer - 1);
+    }
     if (n <= 0 || buffer[0] == '/')
         return {};
     // The target as text (its own links are not followed), cleaned against the directory: ".." past the
