@@ -255,9 +255,11 @@ QStringList inKernelOrder(QStringList names)
 // The hardware device a disk hangs off: its "device" link, or, in trees that lost their links
 // (umockdev, some captures), the directory above ".../block/NAME" (or ".../NAME"). Empty for
 // virtual devices.
-QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString &syspath)
+QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString &syspath, const KernelBlockIndex *index)
 {
-    const QString linked = sysfs.linkTarget(blockPath(name, QStringLiteral("device")));
+    // With the kernel's tables the directory is known resolved: the link is read where it is.
+    const QString linked = index && !syspath.isEmpty() ? sysfs.linkTargetIn(syspath, QStringLiteral("device"))
+                                                       : sysfs.linkTarget(blockPath(name, QStringLiteral("device")));
     if (!linked.isEmpty())
         return linked;
     if (syspath.isEmpty() || syspath.startsWith(QLatin1String("devices/virtual/")))
@@ -337,7 +339,9 @@ BlockDevice readDevice(const SysfsRoot &sysfs, const UdevRecord &record, const K
     BlockDevice d;
     d.name = record.sysname;
     d.udevProperties = record.properties;
-    d.syspath = sysfs.linkTarget(blockPath(d.name));
+    d.syspath = index ? index->syspathByName.value(d.name) : QString();
+    if (d.syspath.isEmpty())
+        d.syspath = sysfs.linkTarget(blockPath(d.name));
     d.devnum = index ? index->devnumByName.value(d.name) : QString();
     if (d.devnum.isEmpty())
         d.devnum = readNoted(sysfs, blockPath(d.name, QStringLiteral("dev")), d, QStringLiteral("dev"));
@@ -354,7 +358,7 @@ BlockDevice readDevice(const SysfsRoot &sysfs, const UdevRecord &record, const K
     parseScheduler(scheduler, d);
     d.partitions = readPartitions(sysfs, d.name, index);
 
-    d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath);
+    d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath, index);
     const QString parentSubsystem
         = d.parentDevicePath.isEmpty() ? QString() : sysfs.linkName(d.parentDevicePath + QStringLiteral("/subsystem"));
     d.kind = classify(sysfs, d.name, parentSubsystem);
@@ -436,24 +440,21 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
 KernelBlockIndex readKernelBlockIndex(const SysfsRoot &sysfs)
 {
     KernelBlockIndex index;
-    const QStringList devnums = sysfs.list(QStringLiteral("dev/block"));
+    const QHash<QString, QString> syspathByDevnum = sysfs.linkTargets(QStringLiteral("dev/block"));
     QHash<QString, QString> nameBySyspath;
-    QList<std::pair<QString, QString>> syspathAndName;
-    nameBySyspath.reserve(devnums.size());
-    syspathAndName.reserve(devnums.size());
-    for (const QString &devnum : devnums) {
-        const QString syspath = sysfs.linkTarget(QStringLiteral("dev/block/") + devnum);
-        if (syspath.isEmpty())
-            continue;
-        const QString name = syspath.section(QLatin1Char('/'), -1);
-        index.devnumByName.insert(name, devnum);
-        nameBySyspath.insert(syspath, name);
-        syspathAndName.append({ syspath, name });
+    nameBySyspath.reserve(syspathByDevnum.size());
+    index.devnumByName.reserve(syspathByDevnum.size());
+    index.syspathByName.reserve(syspathByDevnum.size());
+    for (auto it = syspathByDevnum.constBegin(); it != syspathByDevnum.constEnd(); ++it) {
+        const QString name = it.value().section(QLatin1Char('/'), -1);
+        index.devnumByName.insert(name, it.key());
+        index.syspathByName.insert(name, it.value());
+        nameBySyspath.insert(it.value(), name);
     }
-    for (const auto &[syspath, name] : std::as_const(syspathAndName)) {
-        const auto disk = nameBySyspath.constFind(syspath.section(QLatin1Char('/'), 0, -2));
-        if (disk != nameBySyspath.constEnd() && sysfs.exists(syspath + QStringLiteral("/partition")))
-            index.partitionsByDisk[disk.value()].append(name);
+    for (auto it = index.syspathByName.constBegin(); it != index.syspathByName.constEnd(); ++it) {
+        const auto disk = nameBySyspath.constFind(it.value().section(QLatin1Char('/'), 0, -2));
+        if (disk != nameBySyspath.constEnd() && sysfs.exists(it.value() + QStringLiteral("/partition")))
+            index.partitionsByDisk[disk.value()].append(it.key());
     }
     for (QStringList &names : index.partitionsByDisk)
         std::sort(names.begin(), names.end());

@@ -18,13 +18,15 @@ QList<UdevRecord> enumerateBlockDirectory(const SysfsRoot &sysfs);
 
 // What the kernel's own tables say of every block device at once, so that a scan of thousands of devices opens
 // only each device's attribute files (the live /sys, where the kernel keeps these tables consistent):
-// - dev/block/MAJ:MIN links name every disk and partition: the device numbers, and which block device sits in
-//   another's directory (a partition, with its "partition" attribute);
+// - dev/block/MAJ:MIN links name every disk and partition: the device numbers, their directories (the links'
+//   targets, as block/NAME's), and which block device sits in another's directory (a partition, with its
+//   "partition" attribute);
 // - slaves/ and holders/ are filled together, only by bd_link_disk_holder() (device-mapper, md, bcache: kinds
 //   DmOther.., Md, Other): holders/ of every disk and partition is the inverse of those holders' slaves/, and
 //   the disks of the other kinds (loop, SCSI, NVMe...) have an empty slaves/.
 struct KernelBlockIndex {
     QHash<QString, QString> devnumByName; // disks and partitions
+    QHash<QString, QString> syspathByName; // where their directories are ("devices/virtual/block/loop0")
     QHash<QString, QStringList> partitionsByDisk; // names, sorted
 };
 KernelBlockIndex readKernelBlockIndex(const SysfsRoot &sysfs);
