@@ -4,7 +4,7 @@
 #   (none)   what builds and runs the programs (packaging/build-and-run.sh)
 #   --tests  adds what the unit, gui, live and package tests and the code checks use: umockdev, Xvfb and
 #            ImageMagick for screenshots, sshd, pcp's daemons, Prometheus and node_exporter, clang-tidy
-#            and clang-format (packaging/build-and-test.sh)
+#            and clang-format, strace (the list scan's file-open count) (packaging/build-and-test.sh)
 #   --lab    adds what the vm and package tests need (implies --tests): QEMU & co., debootstrap,
 #            lintian and rpm
 set -euo pipefail
@@ -23,7 +23,7 @@ TEST_PKGS=(
     clang-tidy clang-format
     xvfb xauth imagemagick poppler-utils
     file appstream desktop-file-utils
-    openssh-client openssh-server
+    openssh-client openssh-server strace
     pcp python3-pcp prometheus prometheus-node-exporter
 )
 LAB_PKGS=(qemu-system-x86 busybox-static kmod cpio xz-utils multipath-tools debootstrap lintian rpm)

@@ -27,13 +27,7 @@ Discovery::~Discovery() = default;
 
 DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
 {
-    QList<UdevRecord> records;
-    if (sysfs.isLive()) {
-        auto enumerated = enumerateWithUdev();
-        records = enumerated ? enumerated.value() : enumerateBlockDirectory(sysfs);
-    } else {
-        records = enumerateBlockDirectory(sysfs);
-    }
+    QList<UdevRecord> records = enumerateBlockDirectory(sysfs);
     DeviceMapperState dmState;
     if (!sysfs.isLive()) {
         // A capture made by dmtunectl carries device-mapper's tables and statuses: path groups as they were.
@@ -55,15 +49,19 @@ DeviceSnapshot Discovery::scan(const SysfsRoot &sysfs)
         dmState.libraryVersion = dm.value(QStringLiteral("library_version")).toString();
         return buildSnapshot(sysfs, records, &captured, dmState);
     }
+    // The live kernel's tables and udev's database, each read once for all devices: a scan of thousands of
+    // devices opens only each one's attribute files (and its database entry where udevd keeps one).
+    const KernelBlockIndex index = readKernelBlockIndex(sysfs);
+    addUdevDatabaseProperties(records, index.devnumByName, QString::fromLatin1(UdevDataDirectory));
     const DmAvailability availability = checkDeviceMapper(sysfs);
     dmState.available = availability.available;
     dmState.reason = availability.reason;
     if (!availability.available)
-        return buildSnapshot(sysfs, records, nullptr, dmState);
+        return buildSnapshot(sysfs, records, nullptr, dmState, &index);
     LibDevmapperBackend backend(sysfs);
     dmState.driverVersion = backend.driverVersion();
     dmState.libraryVersion = LibDevmapperBackend::libraryVersion();
-    return buildSnapshot(sysfs, records, &backend, dmState);
+    return buildSnapshot(sysfs, records, &backend, dmState, &index);
 }
 
 void Discovery::start()

@@ -3,8 +3,6 @@
 #include "discovery/multipathreader.h"
 #include "discovery/nvmemultipath.h"
 
-#include <QRegularExpression>
-
 #include <algorithm>
 
 namespace dmtune {
@@ -184,35 +182,84 @@ DeviceKind classify(const SysfsRoot &sysfs, const QString &name, const QString &
     return DeviceKind::Other;
 }
 
-QList<Partition> readPartitions(const SysfsRoot &sysfs, const QString &name)
+Partition readPartition(const SysfsRoot &sysfs, const QString &disk, const QString &name, const KernelBlockIndex *index)
+{
+    const QString base = blockPath(disk, name);
+    Partition p;
+    p.name = name;
+    p.devnum = index ? index->devnumByName.value(name) : QString();
+    if (p.devnum.isEmpty())
+        p.devnum = sysfs.readOr(base + QStringLiteral("/dev"));
+    bool ok = false;
+    const qint64 sectors = sysfs.readOr(base + QStringLiteral("/size")).toLongLong(&ok);
+    p.sizeBytes = ok ? sectors * 512 : -1;
+    p.number = sysfs.readOr(base + QStringLiteral("/partition")).toInt();
+    if (!index) // else the inverse of the holders' slaves (buildSnapshot)
+        p.holders = sysfs.list(base + QStringLiteral("/holders"));
+    return p;
+}
+
+QList<Partition> readPartitions(const SysfsRoot &sysfs, const QString &name, const KernelBlockIndex *index)
 {
     QList<Partition> partitions;
-    const auto entries = sysfs.list(blockPath(name));
-    for (const auto &entry : entries) {
-        const QString base = blockPath(name, entry);
-        if (!sysfs.exists(base + QStringLiteral("/partition")))
-            continue;
-        Partition p;
-        p.name = entry;
-        p.devnum = sysfs.readOr(base + QStringLiteral("/dev"));
-        bool ok = false;
-        const qint64 sectors = sysfs.readOr(base + QStringLiteral("/size")).toLongLong(&ok);
-        p.sizeBytes = ok ? sectors * 512 : -1;
-        p.number = sysfs.readOr(base + QStringLiteral("/partition")).toInt();
-        p.holders = sysfs.list(base + QStringLiteral("/holders"));
-        partitions.append(p);
+    if (index) {
+        for (const QString &entry : index->partitionsByDisk.value(name))
+            partitions.append(readPartition(sysfs, name, entry, index));
+    } else {
+        const auto entries = sysfs.list(blockPath(name));
+        for (const auto &entry : entries) {
+            if (sysfs.exists(blockPath(name, entry) + QStringLiteral("/partition")))
+                partitions.append(readPartition(sysfs, name, entry, nullptr));
+        }
     }
     std::sort(partitions.begin(), partitions.end(),
         [](const Partition &a, const Partition &b) { return a.number < b.number; });
     return partitions;
 }
 
+// Whether a disk of this kind can hold others (bd_link_disk_holder: device-mapper, md, bcache and anything not
+// known): only those have entries in slaves/.
+bool mayHoldOthers(DeviceKind kind)
+{
+    switch (kind) {
+    case DeviceKind::Scsi:
+    case DeviceKind::NvmeNamespace:
+    case DeviceKind::Virtio:
+    case DeviceKind::Loop:
+    case DeviceKind::Zram:
+    case DeviceKind::Nbd:
+    case DeviceKind::NullBlk:
+    case DeviceKind::Ram:
+    case DeviceKind::Mmc:
+        return false;
+    case DeviceKind::Multipath:
+    case DeviceKind::DmLvm:
+    case DeviceKind::DmCrypt:
+    case DeviceKind::DmOther:
+    case DeviceKind::Md:
+    case DeviceKind::Other:
+        break;
+    }
+    return true;
+}
+
+// Names as sysfs.list() gives them (sorted), then in kernel order; the same two sorts as for a listing, so
+// that the order is the listing's also for names the kernel order calls equal.
+QStringList inKernelOrder(QStringList names)
+{
+    std::sort(names.begin(), names.end());
+    std::sort(names.begin(), names.end(), kernelNameLess);
+    return names;
+}
+
 // The hardware device a disk hangs off: its "device" link, or, in trees that lost their links
 // (umockdev, some captures), the directory above ".../block/NAME" (or ".../NAME"). Empty for
 // virtual devices.
-QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString &syspath)
+QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString &syspath, const KernelBlockIndex *index)
 {
-    const QString linked = sysfs.linkTarget(blockPath(name, QStringLiteral("device")));
+    // With the kernel's tables the directory is known resolved: the link is read where it is.
+    const QString linked = index && !syspath.isEmpty() ? sysfs.linkTargetIn(syspath, QStringLiteral("device"))
+                                                       : sysfs.linkTarget(blockPath(name, QStringLiteral("device")));
     if (!linked.isEmpty())
         return linked;
     if (syspath.isEmpty() || syspath.startsWith(QLatin1String("devices/virtual/")))
@@ -226,16 +273,34 @@ QString parentDevice(const SysfsRoot &sysfs, const QString &name, const QString 
 
 } // namespace
 
+namespace {
+bool isAsciiDigit(QChar c)
+{
+    return c >= QLatin1Char('0') && c <= QLatin1Char('9');
+}
+
+// The run of ASCII digits, or of anything else, that starts at `from` (what "(\d+|\D+)" matches); `from`
+// moves past it.
+QStringView nextNameToken(QStringView name, qsizetype &from)
+{
+    const qsizetype start = from;
+    const bool digits = isAsciiDigit(name[from]);
+    while (from < name.size() && isAsciiDigit(name[from]) == digits)
+        ++from;
+    return name.mid(start, from - start);
+}
+} // namespace
+
 bool kernelNameLess(const QString &a, const QString &b)
 {
     // Compare alphabetic runs as strings, numeric runs as numbers; shorter alphabetic runs first
-    // (sdz < sdaa) since the kernel names disks in that order.
-    static const QRegularExpression token(QStringLiteral("(\\d+|\\D+)"));
-    auto ia = token.globalMatch(a);
-    auto ib = token.globalMatch(b);
-    while (ia.hasNext() && ib.hasNext()) {
-        const QString ta = ia.next().captured(1);
-        const QString tb = ib.next().captured(1);
+    // (sdz < sdaa) since the kernel names disks in that order. Sorting thousands of names calls this
+    // ~10^4 times: runs are views, nothing is allocated.
+    qsizetype ia = 0;
+    qsizetype ib = 0;
+    while (ia < a.size() && ib < b.size()) {
+        const QStringView ta = nextNameToken(a, ia);
+        const QStringView tb = nextNameToken(b, ib);
         const bool na = ta.front().isDigit();
         const bool nb = tb.front().isDigit();
         if (na && nb) {
@@ -247,7 +312,7 @@ bool kernelNameLess(const QString &a, const QString &b)
             return na;
         } else if (ta != tb) {
             // Same driver prefix (sd, vd, xvd...): the kernel counts sdz, sdaa, so shorter first.
-            int common = 0;
+            qsizetype common = 0;
             while (common < ta.size() && common < tb.size() && ta[common] == tb[common])
                 ++common;
             if (common >= 2 && ta.size() != tb.size())
@@ -255,7 +320,7 @@ bool kernelNameLess(const QString &a, const QString &b)
             return ta < tb;
         }
     }
-    return !ia.hasNext() && ib.hasNext();
+    return ia >= a.size() && ib < b.size();
 }
 
 QList<UdevRecord> enumerateBlockDirectory(const SysfsRoot &sysfs)
@@ -267,13 +332,19 @@ QList<UdevRecord> enumerateBlockDirectory(const SysfsRoot &sysfs)
     return records;
 }
 
-BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
+namespace {
+
+BlockDevice readDevice(const SysfsRoot &sysfs, const UdevRecord &record, const KernelBlockIndex *index)
 {
     BlockDevice d;
     d.name = record.sysname;
     d.udevProperties = record.properties;
-    d.syspath = sysfs.linkTarget(blockPath(d.name));
-    d.devnum = readNoted(sysfs, blockPath(d.name, QStringLiteral("dev")), d, QStringLiteral("dev"));
+    d.syspath = index ? index->syspathByName.value(d.name) : QString();
+    if (d.syspath.isEmpty())
+        d.syspath = sysfs.linkTarget(blockPath(d.name));
+    d.devnum = index ? index->devnumByName.value(d.name) : QString();
+    if (d.devnum.isEmpty())
+        d.devnum = readNoted(sysfs, blockPath(d.name, QStringLiteral("dev")), d, QStringLiteral("dev"));
     bool ok = false;
     const qint64 sectors
         = readNoted(sysfs, blockPath(d.name, QStringLiteral("size")), d, QStringLiteral("size")).toLongLong(&ok);
@@ -285,16 +356,16 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     const QString scheduler
         = readNoted(sysfs, blockPath(d.name, QStringLiteral("queue/scheduler")), d, QStringLiteral("queue/scheduler"));
     parseScheduler(scheduler, d);
-    d.slaves = sysfs.list(blockPath(d.name, QStringLiteral("slaves")));
-    d.holders = sysfs.list(blockPath(d.name, QStringLiteral("holders")));
-    std::sort(d.slaves.begin(), d.slaves.end(), kernelNameLess);
-    std::sort(d.holders.begin(), d.holders.end(), kernelNameLess);
-    d.partitions = readPartitions(sysfs, d.name);
+    d.partitions = readPartitions(sysfs, d.name, index);
 
-    d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath);
+    d.parentDevicePath = parentDevice(sysfs, d.name, d.syspath, index);
     const QString parentSubsystem
         = d.parentDevicePath.isEmpty() ? QString() : sysfs.linkName(d.parentDevicePath + QStringLiteral("/subsystem"));
     d.kind = classify(sysfs, d.name, parentSubsystem);
+    if (!index || mayHoldOthers(d.kind))
+        d.slaves = inKernelOrder(sysfs.list(blockPath(d.name, QStringLiteral("slaves"))));
+    if (!index) // else the inverse of the holders' slaves (buildSnapshot)
+        d.holders = inKernelOrder(sysfs.list(blockPath(d.name, QStringLiteral("holders"))));
 
     switch (d.kind) {
     case DeviceKind::DmOther:
@@ -314,7 +385,9 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
         d.serial = sysfs.readOr(blockPath(d.name, QStringLiteral("serial")));
         break;
     case DeviceKind::Loop:
-        d.loopBackingFile = sysfs.readOr(blockPath(d.name, QStringLiteral("loop/backing_file")));
+        // A loop device without a backing file has no loop/ directory: nothing to open.
+        if (sysfs.isDir(blockPath(d.name, QStringLiteral("loop"))))
+            d.loopBackingFile = sysfs.readOr(blockPath(d.name, QStringLiteral("loop/backing_file")));
         break;
     case DeviceKind::Md:
         d.mdLevel = sysfs.readOr(blockPath(d.name, QStringLiteral("md/level")));
@@ -338,8 +411,58 @@ BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
     return d;
 }
 
-DeviceSnapshot buildSnapshot(
-    const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm, const DeviceMapperState &dmState)
+// holders/ of every disk and partition from the slaves/ of the disks that hold others (KernelBlockIndex).
+void fillHoldersFromSlaves(QList<BlockDevice> &devices)
+{
+    QHash<QString, QStringList> holdersOf;
+    for (const BlockDevice &d : std::as_const(devices)) {
+        for (const QString &slave : d.slaves)
+            holdersOf[slave].append(d.name);
+    }
+    if (holdersOf.isEmpty())
+        return;
+    for (BlockDevice &d : devices) {
+        d.holders = inKernelOrder(holdersOf.value(d.name));
+        for (Partition &p : d.partitions) {
+            p.holders = holdersOf.value(p.name);
+            std::sort(p.holders.begin(), p.holders.end());
+        }
+    }
+}
+
+} // namespace
+
+BlockDevice readBlockDevice(const SysfsRoot &sysfs, const UdevRecord &record)
+{
+    return readDevice(sysfs, record, nullptr);
+}
+
+KernelBlockIndex readKernelBlockIndex(const SysfsRoot &sysfs)
+{
+    KernelBlockIndex index;
+    const QHash<QString, QString> syspathByDevnum = sysfs.linkTargets(QStringLiteral("dev/block"));
+    QHash<QString, QString> nameBySyspath;
+    nameBySyspath.reserve(syspathByDevnum.size());
+    index.devnumByName.reserve(syspathByDevnum.size());
+    index.syspathByName.reserve(syspathByDevnum.size());
+    for (auto it = syspathByDevnum.constBegin(); it != syspathByDevnum.constEnd(); ++it) {
+        const QString name = it.value().section(QLatin1Char('/'), -1);
+        index.devnumByName.insert(name, it.key());
+        index.syspathByName.insert(name, it.value());
+        nameBySyspath.insert(it.value(), name);
+    }
+    for (auto it = index.syspathByName.constBegin(); it != index.syspathByName.constEnd(); ++it) {
+        const auto disk = nameBySyspath.constFind(it.value().section(QLatin1Char('/'), 0, -2));
+        if (disk != nameBySyspath.constEnd() && sysfs.exists(it.value() + QStringLiteral("/partition")))
+            index.partitionsByDisk[disk.value()].append(it.key());
+    }
+    for (QStringList &names : index.partitionsByDisk)
+        std::sort(names.begin(), names.end());
+    return index;
+}
+
+DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &records, DeviceMapper *dm,
+    const DeviceMapperState &dmState, const KernelBlockIndex *index)
 {
     DeviceSnapshot snapshot;
     snapshot.sysfsRoot = sysfs.root();
@@ -351,8 +474,10 @@ DeviceSnapshot buildSnapshot(
         // A device that vanished between enumeration and reading has no dev file left: skip it.
         if (!sysfs.exists(blockPath(record.sysname)))
             continue;
-        snapshot.devices.append(readBlockDevice(sysfs, record));
+        snapshot.devices.append(readDevice(sysfs, record, index));
     }
+    if (index)
+        fillHoldersFromSlaves(snapshot.devices);
     std::sort(snapshot.devices.begin(), snapshot.devices.end(),
         [](const BlockDevice &a, const BlockDevice &b) { return kernelNameLess(a.name, b.name); });
     snapshot.nvmeMultipath = readNvmeMultipath(sysfs, snapshot.devices);

@@ -1,7 +1,16 @@
 #include "discovery/udevsource.h"
 
+#include "util/fd.h"
+
+#include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QSocketNotifier>
+
+#include <cerrno>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <libudev.h>
 
@@ -53,6 +62,60 @@ Result<QList<UdevRecord>> enumerateWithUdev()
     udev_enumerate_unref(en);
     udev_unref(udev);
     return records;
+}
+
+QHash<QString, QString> parseUdevDatabaseEntry(const QByteArray &text)
+{
+    QHash<QString, QString> properties;
+    for (const QByteArray &line : text.split('\n')) {
+        if (!line.startsWith("E:"))
+            continue;
+        const qsizetype equals = line.indexOf('=', 2);
+        if (equals <= 2)
+            continue;
+        properties.insert(QString::fromUtf8(line.mid(2, equals - 2)), QString::fromUtf8(line.mid(equals + 1)));
+    }
+    return properties;
+}
+
+namespace {
+// One entry, whole (a few hundred bytes; a bigger one is cut at the cap, which no udev rule set reaches).
+QByteArray readDatabaseEntry(const QString &path)
+{
+    constexpr qsizetype cap = 1 << 20;
+    const Fd fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return {};
+    QByteArray data;
+    char chunk[4096];
+    while (data.size() < cap) {
+        const ssize_t n = ::read(fd.get(), chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        data.append(chunk, n);
+    }
+    return data;
+}
+} // namespace
+
+void addUdevDatabaseProperties(
+    QList<UdevRecord> &records, const QHash<QString, QString> &devnumByName, const QString &dataDir)
+{
+    QSet<QString> present;
+    if (DIR *dir = ::opendir(QFile::encodeName(dataDir).constData())) {
+        while (const dirent *e = ::readdir(dir))
+            present.insert(QFile::decodeName(e->d_name));
+        ::closedir(dir);
+    }
+    if (present.isEmpty())
+        return;
+    for (UdevRecord &record : records) {
+        const QString entry = QLatin1Char('b') + devnumByName.value(record.sysname);
+        if (entry.size() > 1 && present.contains(entry))
+            record.properties = parseUdevDatabaseEntry(readDatabaseEntry(dataDir + QLatin1Char('/') + entry));
+    }
 }
 
 UdevMonitor::UdevMonitor(QObject *parent)

@@ -13,6 +13,20 @@ namespace dmtune {
 // Disks (DEVTYPE disk) of subsystem block, with udev database properties when udevd has them.
 Result<QList<UdevRecord>> enumerateWithUdev();
 
+// Where udevd keeps its database: one file per device, b<MAJ:MIN> for block devices.
+inline constexpr auto UdevDataDirectory = "/run/udev/data";
+
+// The properties (E:KEY=VALUE lines) of one entry of udev's database; the other lines (S: links, G: tags, I:
+// time) are not properties.
+QHash<QString, QString> parseUdevDatabaseEntry(const QByteArray &text);
+
+// Fills each record's properties from udev's database in dataDir, the device numbers from devnumByName: the
+// directory is listed once and only the entries it has are opened, one each (without udevd: none at all).
+// libudev reads the same files, but per device it walks the device's path a component at a time and reads its
+// entry up to a dozen times.
+void addUdevDatabaseProperties(
+    QList<UdevRecord> &records, const QHash<QString, QString> &devnumByName, const QString &dataDir);
+
 // Whether udevd runs (its control socket exists); without it events come from the kernel.
 bool udevDaemonRunning();
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -243,30 +244,15 @@ QStringList SysfsRoot::list(const QString &relative) const
     return names;
 }
 
-QString SysfsRoot::linkTarget(const QString &relative) const
+namespace {
+// A link's target text cleaned against the directory that holds it (relative to the root): ".." past the root
+// leaves it (empty), an absolute target too. Its own links are not followed.
+QString cleanedTarget(const QByteArray &dir, const char *target, ssize_t size)
 {
-    // sysfs links are relative to the directory that holds them, which is itself often reached
-    // through a link (block/sda -> ../devices/...): resolve that directory first, inside the root.
-    const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (root.get() < 0 || relative.isEmpty())
+    if (size <= 0 || target[0] == '/')
         return {};
-    const QByteArray name = QFile::encodeName(relative);
-    const qsizetype slash = name.lastIndexOf('/');
-    QByteArray dir;
-    if (slash >= 0 && !beneath::resolve(root.get(), name.left(slash), &dir))
-        return {};
-    const QByteArray leaf = slash >= 0 ? name.mid(slash + 1) : name;
-    if (leaf.isEmpty() || leaf == "." || leaf == "..")
-        return {};
-    const QByteArray linkPath = dir.isEmpty() ? leaf : dir + '/' + leaf;
-    char buffer[4096];
-    const ssize_t n = ::readlinkat(root.get(), linkPath.constData(), buffer, sizeof buffer - 1);
-    if (n <= 0 || buffer[0] == '/')
-        return {};
-    // The target as text (its own links are not followed), cleaned against the directory: ".." past the
-    // root leaves it.
     QStringList parts = dir.isEmpty() ? QStringList() : QFile::decodeName(dir).split(QLatin1Char('/'));
-    for (const QString &part : QFile::decodeName(QByteArray(buffer, int(n))).split(QLatin1Char('/'))) {
+    for (const QString &part : QFile::decodeName(QByteArray(target, int(size))).split(QLatin1Char('/'))) {
         if (part.isEmpty() || part == QLatin1String("."))
             continue;
         if (part == QLatin1String("..")) {
@@ -278,6 +264,84 @@ QString SysfsRoot::linkTarget(const QString &relative) const
         parts.append(part);
     }
     return parts.join(QLatin1Char('/'));
+}
+
+bool isPlainName(const QByteArray &leaf)
+{
+    return !leaf.isEmpty() && leaf != "." && leaf != ".." && !leaf.contains('/');
+}
+} // namespace
+
+QString SysfsRoot::readLiveLink(const QByteArray &dir, const QByteArray &leaf) const
+{
+    // readlink() by name opens nothing (a scan of thousands of devices resolves a few links each).
+    const QByteArray linkPath = QFile::encodeName(m_root) + '/' + (dir.isEmpty() ? leaf : dir + '/' + leaf);
+    char buffer[4096];
+    const ssize_t n = ::readlink(linkPath.constData(), buffer, sizeof buffer - 1);
+    return cleanedTarget(dir, buffer, n);
+}
+
+QString SysfsRoot::linkTarget(const QString &relative) const
+{
+    // sysfs links are relative to the directory that holds them, which is itself often reached
+    // through a link (block/sda -> ../devices/...): resolve that directory first, inside the root.
+    if (relative.isEmpty())
+        return {};
+    const QByteArray name = QFile::encodeName(relative);
+    const qsizetype slash = name.lastIndexOf('/');
+    const QByteArray leaf = slash >= 0 ? name.mid(slash + 1) : name;
+    if (!isPlainName(leaf))
+        return {};
+    QByteArray dir;
+    if (isLive()) {
+        // The kernel's tree: realpath() opens nothing either.
+        if (slash >= 0) {
+            const QByteArray rootName = QFile::encodeName(m_root);
+            char *real = ::realpath((rootName + '/' + name.left(slash)).constData(), nullptr);
+            if (!real)
+                return {};
+            const QByteArray resolved(real);
+            std::free(real);
+            if (resolved.startsWith(rootName + '/'))
+                dir = resolved.mid(rootName.size() + 1);
+            else if (resolved != rootName)
+                return {};
+        }
+        return readLiveLink(dir, leaf);
+    }
+    const Fd root(::open(QFile::encodeName(m_root).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (root.get() < 0)
+        return {};
+    if (slash >= 0 && !beneath::resolve(root.get(), name.left(slash), &dir))
+        return {};
+    char buffer[4096];
+    const ssize_t n
+        = ::readlinkat(root.get(), (dir.isEmpty() ? leaf : dir + '/' + leaf).constData(), buffer, sizeof buffer - 1);
+    return cleanedTarget(dir, buffer, n);
+}
+
+QString SysfsRoot::linkTargetIn(const QString &resolvedDir, const QString &leaf) const
+{
+    if (!isLive())
+        return linkTarget(resolvedDir.isEmpty() ? leaf : resolvedDir + QLatin1Char('/') + leaf);
+    const QByteArray leafName = QFile::encodeName(leaf);
+    if (!isPlainName(leafName))
+        return {};
+    return readLiveLink(QFile::encodeName(resolvedDir), leafName);
+}
+
+QHash<QString, QString> SysfsRoot::linkTargets(const QString &dir) const
+{
+    QHash<QString, QString> targets;
+    const QStringList names = list(dir);
+    targets.reserve(names.size());
+    for (const QString &name : names) {
+        // dir is no link on the live root (dev/block, block): its entries' links resolve against it as it is.
+        const QString target = isLive() ? linkTargetIn(dir, name) : linkTarget(dir + QLatin1Char('/') + name);
+        if (!target.isEmpty())
+            targets.insert(name, target);
+    }
+    return targets;
 }
 
 QString SysfsRoot::linkName(const QString &relative) const

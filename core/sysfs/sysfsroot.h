@@ -5,6 +5,7 @@
 // written. Only the live root, and a scratch tree this process built (tests), can be written.
 #include "util/result.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 
@@ -52,6 +53,11 @@ public:
     // Target of a symlink, relative to the root when it stays inside it ("devices/pci0000:00/...");
     // empty when it is not a link or leaves the root.
     QString linkTarget(const QString &relative) const;
+    // linkTarget(dir + "/" + leaf) for a dir that linkTarget() gave (no link on its way): on the live root no
+    // directory is resolved again.
+    QString linkTargetIn(const QString &resolvedDir, const QString &leaf) const;
+    // linkTarget() of every entry of a directory that is no link (dev/block), by entry name; the links only.
+    QHash<QString, QString> linkTargets(const QString &dir) const;
     // The last component of a link's target (e.g. "0:0:0:0" for block/sda/device).
     QString linkName(const QString &relative) const;
     // Whether the owner may write the file (mode bits; the write itself re-checks).
@@ -70,6 +76,8 @@ private:
     // Live and scratch trees are read with plain opens; a captured one through beneath::open.
     bool trusted() const { return m_kind != Kind::Captured; }
     Result<QString> readUnder(const QString &root, const QString &relative, qint64 cap) const;
+    // The live root's link `leaf` in the resolved directory `dir` (relative to the root), cleaned against it.
+    QString readLiveLink(const QByteArray &dir, const QByteArray &leaf) const;
 
     QString m_root;
     QString m_procRoot;

@@ -4,10 +4,12 @@
 #include "discovery/discovery.h"
 #include "discovery/snapshotbuilder.h"
 #include "discovery/snapshotjson.h"
+#include "discovery/udevsource.h"
 
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,6 +30,9 @@ private Q_SLOTS:
     void zramWithoutQueueFiles();
     void loopWithBackingFile();
     void partitionsAndHolders();
+    void kernelIndexReadsAsEachDevice();
+    void udevDatabaseEntry();
+    void udevDatabaseFillsIdentity();
     void tarCaptureWithPaddedFiles();
     void malformedTreeNeverCrashes();
     void kernelNameOrder_data();
@@ -227,6 +232,108 @@ void TestSnapshotBuilder::partitionsAndHolders()
     QCOMPARE(s.device(QStringLiteral("dm-1"))->kind, DeviceKind::DmLvm);
     QCOMPARE(s.device(QStringLiteral("dm-1"))->slaves, QStringList { QStringLiteral("sda2") });
     QVERIFY(s.maps.isEmpty());
+}
+
+// The live scan's shortcuts (KernelBlockIndex: device numbers and partitions from dev/block, holders as the
+// inverse of slaves) give the snapshot that reading each device's own files gives, on a tree laid out as the
+// kernel lays out /sys: a multipath map over a disk and a partition, an LVM volume on a partition, a loop
+// device with and one without a backing file, an NVMe namespace, a virtio disk.
+void TestSnapshotBuilder::kernelIndexReadsAsEachDevice()
+{
+    FakeSysfs t;
+    const QString wwid = QStringLiteral("naa.600a098038303053453f463045727a4d");
+    t.scsiDisk(QStringLiteral("sda"), QStringLiteral("8:0"), QStringLiteral("0:0:0:0"), QStringLiteral("ATA"),
+        QStringLiteral("Samsung SSD"), QStringLiteral("naa.5002538e40000001"));
+    t.partition(QStringLiteral("sda"), QStringLiteral("sda2"), QStringLiteral("8:2"), 2, 1000);
+    t.partition(QStringLiteral("sda"), QStringLiteral("sda1"), QStringLiteral("8:1"), 1, 2048);
+    t.scsiDisk(QStringLiteral("sdb"), QStringLiteral("8:16"), QStringLiteral("2:0:1:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
+    t.scsiDisk(QStringLiteral("sdc"), QStringLiteral("8:32"), QStringLiteral("3:0:1:5"), QStringLiteral("NETAPP"),
+        QStringLiteral("LUN C-Mode"), wwid);
+    t.dmDevice(QStringLiteral("dm-0"), QStringLiteral("253:0"), QStringLiteral("mpatha"),
+        QStringLiteral("mpath-3600a098038303053453f463045727a4d"), { QStringLiteral("sdc"), QStringLiteral("sdb") });
+    t.dmDevice(QStringLiteral("dm-1"), QStringLiteral("253:1"), QStringLiteral("vg-root"), QStringLiteral("LVM-abc"),
+        { QStringLiteral("sda2") });
+    t.dmDevice(QStringLiteral("dm-2"), QStringLiteral("253:2"), QStringLiteral("vg-home"), QStringLiteral("LVM-def"),
+        { QStringLiteral("sda2"), QStringLiteral("sda1") });
+    const QString loop = t.virtualDisk(QStringLiteral("loop0"), QStringLiteral("7:0"), 524288);
+    t.file(loop + QStringLiteral("/loop/backing_file"), QStringLiteral("/var/tmp/lab.img"));
+    t.virtualDisk(QStringLiteral("loop1"), QStringLiteral("7:1"), 0);
+    t.nvmeNamespace(QStringLiteral("nvme0n1"), QStringLiteral("259:0"), QStringLiteral("nvme0"),
+        QStringLiteral("nvme-subsys0"), QStringLiteral("eui.0025388b71b1a2c4"));
+    const QStringList devnums { QStringLiteral("8:0"), QStringLiteral("8:1"), QStringLiteral("8:2"),
+        QStringLiteral("8:16"), QStringLiteral("8:32"), QStringLiteral("253:0"), QStringLiteral("253:1"),
+        QStringLiteral("253:2"), QStringLiteral("7:0"), QStringLiteral("7:1"), QStringLiteral("259:0") };
+    const QStringList names { QStringLiteral("sda"), QStringLiteral("sda1"), QStringLiteral("sda2"),
+        QStringLiteral("sdb"), QStringLiteral("sdc"), QStringLiteral("dm-0"), QStringLiteral("dm-1"),
+        QStringLiteral("dm-2"), QStringLiteral("loop0"), QStringLiteral("loop1"), QStringLiteral("nvme0n1") };
+    for (qsizetype i = 0; i < names.size(); ++i)
+        t.link(QStringLiteral("dev/block/") + devnums[i], t.devicePath(names[i]));
+
+    const SysfsRoot sysfs = SysfsRoot::scratch(t.root());
+    const KernelBlockIndex index = readKernelBlockIndex(sysfs);
+    QCOMPARE(index.devnumByName.size(), names.size());
+    QCOMPARE(index.devnumByName.value(QStringLiteral("sda2")), QStringLiteral("8:2"));
+    QCOMPARE(index.partitionsByDisk.keys(), QStringList { QStringLiteral("sda") });
+    QCOMPARE(index.partitionsByDisk.value(QStringLiteral("sda")),
+        (QStringList { QStringLiteral("sda1"), QStringLiteral("sda2") }));
+
+    const QList<UdevRecord> records = enumerateBlockDirectory(sysfs);
+    const DeviceSnapshot perDevice = buildSnapshot(sysfs, records, nullptr, {});
+    const DeviceSnapshot indexed = buildSnapshot(sysfs, records, nullptr, {}, &index);
+    QCOMPARE(QJsonDocument(snapshotToJson(indexed)).toJson(), QJsonDocument(snapshotToJson(perDevice)).toJson());
+    // What the comparison covers (so that it cannot pass on two empty snapshots):
+    QCOMPARE(indexed.devices.size(), 9);
+    const BlockDevice *sda = indexed.device(QStringLiteral("sda"));
+    QVERIFY(sda);
+    QCOMPARE(sda->devnum, QStringLiteral("8:0"));
+    QCOMPARE(sda->partitions.size(), 2);
+    QCOMPARE(sda->partitions[1].holders, (QStringList { QStringLiteral("dm-1"), QStringLiteral("dm-2") }));
+    QCOMPARE(indexed.device(QStringLiteral("sdb"))->holders, QStringList { QStringLiteral("dm-0") });
+    QCOMPARE(
+        indexed.device(QStringLiteral("dm-0"))->slaves, (QStringList { QStringLiteral("sdb"), QStringLiteral("sdc") }));
+    QCOMPARE(indexed.device(QStringLiteral("loop0"))->loopBackingFile, QStringLiteral("/var/tmp/lab.img"));
+}
+
+void TestSnapshotBuilder::udevDatabaseEntry()
+{
+    const QByteArray entry = "S:disk/by-id/wwn-0x5002538e40000001\n"
+                             "I:1722000000\n"
+                             "E:ID_SERIAL_SHORT=S3Z9NB0K\n"
+                             "E:ID_WWN=0x5002538e40000001\n"
+                             "E:ID_FS_LABEL=a=b\n"
+                             "E:=empty key\n"
+                             "G:systemd\n";
+    const QHash<QString, QString> properties = parseUdevDatabaseEntry(entry);
+    QCOMPARE(properties.size(), 3);
+    QCOMPARE(properties.value(QStringLiteral("ID_SERIAL_SHORT")), QStringLiteral("S3Z9NB0K"));
+    QCOMPARE(properties.value(QStringLiteral("ID_WWN")), QStringLiteral("0x5002538e40000001"));
+    QCOMPARE(properties.value(QStringLiteral("ID_FS_LABEL")), QStringLiteral("a=b"));
+}
+
+// udev's identity (ID_SERIAL_SHORT, ID_WWN) reaches the devices that have a database entry, read by device
+// number; a device without one keeps sysfs's.
+void TestSnapshotBuilder::udevDatabaseFillsIdentity()
+{
+    FakeSysfs t;
+    t.virtualDisk(QStringLiteral("vda"), QStringLiteral("254:0"), 2048);
+    t.virtualDisk(QStringLiteral("vdb"), QStringLiteral("254:16"), 2048);
+    t.link(QStringLiteral("dev/block/254:0"), t.devicePath(QStringLiteral("vda")));
+    t.link(QStringLiteral("dev/block/254:16"), t.devicePath(QStringLiteral("vdb")));
+    t.file(QStringLiteral("run/udev/data/b254:0"),
+        QStringLiteral("E:ID_SERIAL_SHORT=VIRT-1\nE:ID_WWN=0x5000c500a1b2c3d4"));
+    t.file(QStringLiteral("run/udev/data/c10:1"), QStringLiteral("E:ID_SERIAL_SHORT=not-a-disk"));
+
+    const SysfsRoot sysfs = SysfsRoot::scratch(t.root());
+    const KernelBlockIndex index = readKernelBlockIndex(sysfs);
+    QList<UdevRecord> records = enumerateBlockDirectory(sysfs);
+    addUdevDatabaseProperties(records, index.devnumByName, t.root() + QStringLiteral("/run/udev/data"));
+    const DeviceSnapshot s = buildSnapshot(sysfs, records, nullptr, {}, &index);
+    QCOMPARE(s.device(QStringLiteral("vda"))->serial, QStringLiteral("VIRT-1"));
+    QCOMPARE(s.device(QStringLiteral("vda"))->wwid, QStringLiteral("0x5000c500a1b2c3d4"));
+    QCOMPARE(s.device(QStringLiteral("vda"))->udevProperties.size(), 2);
+    QVERIFY(s.device(QStringLiteral("vdb"))->serial.isEmpty());
+    QVERIFY(s.device(QStringLiteral("vdb"))->udevProperties.isEmpty());
 }
 
 // A support engineer's capture made with tar: sysfs states 4096 bytes for every attribute, tar reads fewer and

@@ -88,7 +88,10 @@ void TestUdevUmockdev::enumerationSeesMapAndPaths()
     QCOMPARE(sdu->kind, DeviceKind::Scsi);
     QCOMPARE(sdu->scsi.hctl, QStringLiteral("2:0:1:5"));
     QCOMPARE(sdu->vendor, QStringLiteral("NETAPP"));
-    QCOMPARE(sdu->serial, QStringLiteral("80LqA$RB1Y8a"));
+    // The scan takes udev's identity from udev's database (tst_snapshotbuilder udevDatabaseFillsIdentity), which
+    // umockdev does not emulate: it writes a device's properties into its uevent file, where the kernel never
+    // puts ID_SERIAL_SHORT. The serial here is sysfs's: none.
+    QVERIFY(sdu->serial.isEmpty());
     QCOMPARE(sdu->scheduler, QStringLiteral("mq-deadline"));
     const BlockDevice *map = s.device(QStringLiteral("dm-3"));
     QVERIFY(map);
