@@ -124,7 +124,7 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
         for (const DeviceSample &d : b.devices) {
             if (d.name() == lab)
                 perInterval << d.deltas[DiskField::ReadIos] + d.deltas[DiskField::WriteIos]
-                    + d.deltas[DiskField::DiscardIos] + d.deltas[DiskField::FlushIos];
+                        + d.deltas[DiskField::DiscardIos] + d.deltas[DiskField::FlushIos];
         }
     }
     QVERIFY(perInterval.size() >= 2);
