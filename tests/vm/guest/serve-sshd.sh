@@ -62,9 +62,7 @@ PrintMotd no
 SetEnv DM_DISABLE_UDEV=1
 EOF
 /usr/sbin/sshd -t -f "$DIR/sshd_config" || die "sshd -t: bad config"
-# -r: no re-execution of sshd for each connection (every --host command is a new one): under emulation the
-# binary's start-up, its config and host key read again cost each connection time the test does not check.
-/usr/sbin/sshd -D -e -r -f "$DIR/sshd_config" </dev/null >>"$DIR/sshd.log" 2>&1 &
+/usr/sbin/sshd -D -e -f "$DIR/sshd_config" </dev/null >>"$DIR/sshd.log" 2>&1 &
 SSHD=$!
 for _ in $(seq 100); do
     grep -q "Server listening" "$DIR/sshd.log" 2>/dev/null && break
