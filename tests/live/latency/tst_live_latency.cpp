@@ -216,7 +216,10 @@ void TestLiveLatency::runRecordsLatency()
     }
     qInfo("recording: %llu I/Os in the counters, %llu in the latency frames", counted, probed);
     QVERIFY(counted > 1000);
-    QCOMPARE(probed, counted);
+    // Never more than the counters; fewer only by the probe's recursion misses (a completion interrupting another
+    // on the same CPU), which the recording does not keep: a handful in a hundred thousand, never 0.1 %.
+    QVERIFY2(probed <= counted && (counted - probed) * 1000 < counted,
+        qPrintable(QStringLiteral("%1 probed, %2 counted").arg(probed).arg(counted)));
     const DeviceLatency window = workloadLatency(*rec).value(m_loop.name());
     QVERIFY(window.device.total() > 1000);
     QCOMPARE(summaryLatency.value(u"ios"_s).toDouble(), double(window.device.total()));
