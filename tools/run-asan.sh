@@ -1,5 +1,5 @@
 #!/bin/bash
-# ASan + UBSan over the unit and gui tests: the asan preset (build-asan: -O1, Debug, warnings as
+# ASan + UBSan over the unit and gui tests: the asan preset (build-asan: -O0, Debug, warnings as
 # errors), building only what those two labels run (targets tests-unit, tests-gui), then
 # `ctest --preset asan`, whose environment makes any finding fail its test (halt_on_error,
 # detect_leaks; tools/lsan.supp holds the only leaks we accept, in system libraries).
