@@ -1030,7 +1030,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+34"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1229,12 +1229,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+337"/>
+        <location line="+345"/>
         <source>recording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-337"/>
+        <location line="-345"/>
         <source>host</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1289,7 +1289,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>job</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1365,12 +1365,12 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+231"/>
+        <location line="+233"/>
         <source>metric</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-191"/>
         <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1430,7 +1430,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>note</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-282"/>
-        <location line="+285"/>
+        <location line="-284"/>
+        <location line="+287"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1561,7 +1561,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation type="unfinished"></translation>
@@ -1590,7 +1590,7 @@
 <context>
     <name>ReportDialog</name>
     <message>
-        <location filename="../widgets/reports/reportdialog.cpp" line="+20"/>
+        <location filename="../widgets/reports/reportdialog.cpp" line="+21"/>
         <source>HTML report</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1605,7 +1605,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Export report</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+237"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+240"/>
         <source>time (local)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2005,7 +2005,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::CompareView</name>
     <message>
-        <location filename="../widgets/reports/compareview.cpp" line="+40"/>
+        <location filename="../widgets/reports/compareview.cpp" line="+41"/>
         <source>Compare recordings</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2015,7 +2015,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+5"/>
+        <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Charts</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2030,7 +2035,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
+        <source>Compare: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> vs </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2313,7 +2328,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+78"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+79"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2353,12 +2368,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Job files:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2450,7 +2465,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>A sweep&apos;s folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2465,7 +2480,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Sweep report</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2480,7 +2495,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3099,7 +3114,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+79"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+84"/>
         <source>seconds before the last interval</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3378,7 +3393,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+125"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+126"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3409,20 +3424,20 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+380"/>
+        <location line="+377"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-379"/>
-        <location line="+157"/>
+        <location line="-376"/>
+        <location line="+154"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-82"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+67"/>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
+        <location line="-79"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
@@ -3438,7 +3453,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3449,7 +3464,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-7"/>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
@@ -3925,22 +3940,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Explain &amp;recording…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Explain recording</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4954,7 +4969,23 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PlanDialog</name>
     <message>
-        <location filename="../widgets/ops/plandialog.cpp" line="+30"/>
+        <location filename="../widgets/ops/plandialog.cpp" line="+35"/>
+        <location line="+7"/>
+        <source>the line below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>the %1 lines below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the command below</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Confirm</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5002,7 +5033,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+187"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+189"/>
         <source>&amp;New from selection…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5347,17 +5378,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Imported into %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>Export preset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Exported to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5451,7 +5482,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+31"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+32"/>
         <source>Recording: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5461,7 +5492,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+5"/>
+        <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Statistics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5871,12 +5907,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+461"/>
+        <location line="+462"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-456"/>
+        <location line="-457"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5971,12 +6007,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>St&amp;op</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>IOPS -   bandwidth -   clat p50 -   p99 -</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6011,12 +6047,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>fio job files (*.fio *.ini);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+129"/>
         <source>(choose a device, or create the lab device)</source>
         <translation type="unfinished"></translation>
     </message>

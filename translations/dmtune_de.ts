@@ -1030,7 +1030,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+32"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+34"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
     </message>
@@ -1229,12 +1229,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+337"/>
+        <location line="+345"/>
         <source>recording</source>
         <translation>Aufzeichnung</translation>
     </message>
     <message>
-        <location line="-337"/>
+        <location line="-345"/>
         <source>host</source>
         <translation>Host</translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation>Datei</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5</source>
         <translation>%1, %2 Bytes, %3 Geräte-Samples (je %4 B in Sample-Frames), Format v%5</translation>
     </message>
@@ -1289,7 +1289,7 @@
         <translation>Arbeitslasten (fio)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>job</source>
         <translation>Job</translation>
     </message>
@@ -1365,12 +1365,12 @@
     </message>
     <message>
         <location line="+8"/>
-        <location line="+231"/>
+        <location line="+233"/>
         <source>metric</source>
         <translation>Metrik</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-191"/>
         <source>Device time (issue to complete) of every I/O the block-layer probe saw, summed over each recording&apos;s workload (from &quot;fio start&quot; to &quot;fio end&quot;, else the whole recording); percentiles interpolated inside the probe&apos;s buckets (two per octave).</source>
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, die die Block-Layer-Sonde sah, summiert über die Arbeitslast jeder Aufzeichnung (von „fio start“ bis „fio end“, sonst die gesamte Aufzeichnung); Perzentile innerhalb der Bereiche der Sonde interpoliert (zwei pro Oktave).</translation>
     </message>
@@ -1430,7 +1430,7 @@
         <translation>Erfasst beim Start jeder Aufzeichnung: die Geräte, jeder einstellbare Parameter aus dem Katalog von dmtune und die Device-Mapper-Tabellen.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>note</source>
         <translation>Notiz</translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="-282"/>
-        <location line="+285"/>
+        <location line="-284"/>
+        <location line="+287"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
@@ -1561,7 +1561,7 @@
         <translation>Die Abschnitte unten berichten über die erste Aufzeichnung jedes Punkts: ihre Konfiguration wie aufgezeichnet, wie sich die Punkte unterscheiden, und ihre Statistik.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+21"/>
         <source> vs </source>
         <extracomment>between the names of the recordings compared, spaces included</extracomment>
         <translation> vs. </translation>
@@ -1590,7 +1590,7 @@
 <context>
     <name>ReportDialog</name>
     <message>
-        <location filename="../widgets/reports/reportdialog.cpp" line="+20"/>
+        <location filename="../widgets/reports/reportdialog.cpp" line="+21"/>
         <source>HTML report</source>
         <translation>HTML-Bericht</translation>
     </message>
@@ -1605,7 +1605,7 @@
         <translation>PDF-Bericht, A4</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Export report</source>
         <translation>Bericht exportieren</translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+237"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+240"/>
         <source>time (local)</source>
         <translation>Zeit (lokal)</translation>
     </message>
@@ -2006,7 +2006,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::CompareView</name>
     <message>
-        <location filename="../widgets/reports/compareview.cpp" line="+40"/>
+        <location filename="../widgets/reports/compareview.cpp" line="+41"/>
         <source>Compare recordings</source>
         <translation>Aufzeichnungen vergleichen</translation>
     </message>
@@ -2016,7 +2016,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+5"/>
+        <source>Report written to %1</source>
+        <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Charts</source>
         <translation>Diagramme</translation>
     </message>
@@ -2031,7 +2036,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Konfigurationsvergleich</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
+        <source>Compare: %1</source>
+        <translation>Vergleich: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> vs </source>
+        <translation> vs. </translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, Kernel %4, %5 UTC, Geräte %6</translation>
     </message>
@@ -2314,7 +2329,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+78"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+79"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2354,12 +2369,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>fio-Job-Dateien</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>fio job files (*.fio *.ini *.job);;All files (*)</source>
         <translation>fio-Job-Dateien (*.fio *.ini *.job);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Job files:</source>
         <translation>Job-Dateien:</translation>
     </message>
@@ -2451,7 +2466,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ergebnisse ö&amp;ffnen…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>A sweep&apos;s folder</source>
         <translation>Ordner eines Sweeps</translation>
     </message>
@@ -2466,7 +2481,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht des Sweeps, HTML oder PDF: Ergebnisse pro Punkt, Diagramme, Konfiguration jedes Punkts</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Sweep report</source>
         <translation>Sweep-Bericht</translation>
     </message>
@@ -2481,7 +2496,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Each point&apos;s writes, read back, and each run&apos;s numbers appear here.</source>
         <translation>Die Schreibvorgänge jedes Punkts, zurückgelesen, und die Zahlen jedes Laufs erscheinen hier.</translation>
     </message>
@@ -3102,7 +3117,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyHeatMap</name>
     <message>
-        <location filename="../widgets/charts/latencyheatmap.cpp" line="+79"/>
+        <location filename="../widgets/charts/latencyheatmap.cpp" line="+84"/>
         <source>seconds before the last interval</source>
         <translation>Sekunden vor dem letzten Intervall</translation>
     </message>
@@ -3382,7 +3397,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+125"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+126"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3413,20 +3428,20 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+380"/>
+        <location line="+377"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-379"/>
-        <location line="+157"/>
+        <location line="-376"/>
+        <location line="+154"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
-        <location line="-82"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+67"/>
-        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+12"/>
+        <location line="-79"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
+        <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
         <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
@@ -3442,7 +3457,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Hostdatei der Flotte öffnen</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -3453,7 +3468,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-6"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-7"/>
         <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
@@ -3929,22 +3944,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Ausgewählte Map &amp;erklären</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Explain &amp;recording…</source>
         <translation>Aufzeichnung e&amp;rklären…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Explain recording</source>
         <translation>Aufzeichnung erklären</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>dmtune recordings (*.dmrec);;All files (*)</source>
         <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+25"/>
         <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
         <translation>Sweeps eines entfernten Hosts laufen mit dmtunectl --host HOST %1</translation>
     </message>
@@ -4958,7 +4973,23 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PlanDialog</name>
     <message>
-        <location filename="../widgets/ops/plandialog.cpp" line="+30"/>
+        <location filename="../widgets/ops/plandialog.cpp" line="+35"/>
+        <location line="+7"/>
+        <source>the line below</source>
+        <translation>die Zeile unten</translation>
+    </message>
+    <message>
+        <location line="-7"/>
+        <source>the %1 lines below</source>
+        <translation>die %1 Zeilen unten</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the command below</source>
+        <translation>den Befehl unten</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Confirm</source>
         <translation>Bestätigen</translation>
     </message>
@@ -5006,7 +5037,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+187"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+189"/>
         <source>&amp;New from selection…</source>
         <translation>&amp;Neu aus Auswahl…</translation>
     </message>
@@ -5351,17 +5382,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Voreinstellungen (*.json)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Imported into %1</source>
         <translation>Importiert nach %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>Export preset</source>
         <translation>Voreinstellung exportieren</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Exported to %1</source>
         <translation>Exportiert nach %1</translation>
     </message>
@@ -5455,7 +5486,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::RecordingView</name>
     <message>
-        <location filename="../widgets/reports/recordingview.cpp" line="+31"/>
+        <location filename="../widgets/reports/recordingview.cpp" line="+32"/>
         <source>Recording: %1</source>
         <translation>Aufzeichnung: %1</translation>
     </message>
@@ -5465,7 +5496,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+5"/>
+        <source>Report written to %1</source>
+        <translation>Bericht nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Statistics</source>
         <translation>Statistik</translation>
     </message>
@@ -5876,12 +5912,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+461"/>
+        <location line="+462"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-456"/>
+        <location line="-457"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
@@ -5976,12 +6012,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>&amp;Starten</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>St&amp;op</source>
         <translation>St&amp;oppen</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>IOPS -   bandwidth -   clat p50 -   p99 -</source>
         <translation>IOPS -   Bandbreite -   clat p50 -   p99 -</translation>
     </message>
@@ -6016,12 +6052,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio-Job-Datei</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>fio job files (*.fio *.ini);;All files (*)</source>
         <translation>fio-Job-Dateien (*.fio *.ini);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+129"/>
         <source>(choose a device, or create the lab device)</source>
         <translation>(wählen Sie ein Gerät oder legen Sie das Testgerät an)</translation>
     </message>

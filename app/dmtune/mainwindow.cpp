@@ -12,6 +12,7 @@
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
 #include "experiments/experimentpanel.h"
+#include "filedialogs.h"
 #include "fleet/fleetwindow.h"
 #include "jobs/jobtracker.h"
 #include "ops/hostcontext.h"
@@ -29,9 +30,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QEvent>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -285,15 +286,12 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     // File > Open fleet…: many hosts' figures through PCP or Prometheus, from a hosts file (docs/fleet.md).
     QAction *fleet = file->addAction(tr("Open &fleet…"), this, [this] {
-        auto *dialog = new QFileDialog(this, tr("Open fleet hosts file"));
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->setFileMode(QFileDialog::ExistingFile);
-        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-            QString error;
-            if (!openFleet(path, &error))
-                statusBar()->showMessage(error, 15000);
-        });
-        dialog->open();
+        filedialogs::open(this, { QStringLiteral("fleet"), tr("Open fleet hosts file"), QDir::homePath(), QString() },
+            [this](const QStringList &files) {
+                QString error;
+                if (!openFleet(files.constFirst(), &error))
+                    statusBar()->showMessage(error, 15000);
+            });
     });
     fleet->setObjectName(QStringLiteral("openFleetAction"));
     file->addSeparator();

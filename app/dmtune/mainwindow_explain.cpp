@@ -8,11 +8,13 @@
 #include "diagnosis/explainpane.h"
 #include "discovery/discovery.h"
 #include "experiments/experimentpanel.h"
+#include "filedialogs.h"
+#include "recordings/recordingsfolder.h"
 #include "remote/remotesampler.h"
 #include "stats/sampler.h"
 
+#include <QAction>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QMenu>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -64,15 +66,25 @@ void MainWindow::setupExplain()
         toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
         view->addAction(toggle);
     }
+    // File > Explain recording…, with the other recording entries: before the separator above Quit.
     if (QMenu *file = menuNamed(tr("&File"))) {
-        file->addAction(tr("Explain &recording…"), this, [this] {
-            const QString path = QFileDialog::getOpenFileName(
-                this, tr("Explain recording"), QString(), tr("dmtune recordings (*.dmrec);;All files (*)"));
-            if (path.isEmpty())
-                return;
-            showExplain();
-            m_explain->explainRecording(path);
+        auto *explain = new QAction(tr("Explain &recording…"), file);
+        explain->setObjectName(QStringLiteral("explainRecordingAction"));
+        connect(explain, &QAction::triggered, this, [this] {
+            filedialogs::open(this,
+                { QStringLiteral("recordings"), tr("Explain recording"), recordingsBrowseDirectory(),
+                    tr("dmtune recordings (*.dmrec);;All files (*)") },
+                [this](const QStringList &files) {
+                    showExplain();
+                    m_explain->explainRecording(files.constFirst());
+                });
         });
+        QAction *before = nullptr;
+        for (QAction *action : file->actions()) {
+            if (action->isSeparator())
+                before = action; // the last separator: the one above Quit
+        }
+        file->insertAction(before, explain);
     }
 }
 

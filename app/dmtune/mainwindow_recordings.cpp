@@ -4,6 +4,7 @@
 // windows so that the live Statistics tab keeps running beside them.
 #include "mainwindow.h"
 
+#include "filedialogs.h"
 #include "fleet/pcparchivedialog.h"
 #include "jobs/jobtracker.h"
 #include "recordings/recordingreader.h"
@@ -23,18 +24,17 @@ namespace dmtune {
 
 namespace {
 
-// A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`. It starts in the
-// recordings folder (where the Workload dock records), not in the process's current directory.
+// A non-modal open dialog (no nested event loop) that hands the chosen files to `chosen`. It starts in the folder
+// recordings were last opened from, the first time in the recordings folder (where the Workload dock records).
 void chooseRecordings(
     QWidget *parent, const QString &title, bool several, const std::function<void(const QStringList &)> &chosen)
 {
-    auto *dialog = new QFileDialog(parent, title, recordingsBrowseDirectory(),
-        QCoreApplication::translate("MainWindow", "dmtune recordings (*.dmrec);;All files (*)"));
+    QFileDialog *dialog = filedialogs::open(parent,
+        { QStringLiteral("recordings"), title, recordingsBrowseDirectory(),
+            QCoreApplication::translate("MainWindow", "dmtune recordings (*.dmrec);;All files (*)"),
+            several ? QFileDialog::ExistingFiles : QFileDialog::ExistingFile },
+        chosen);
     dialog->setObjectName(QStringLiteral("chooseRecordings"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setFileMode(several ? QFileDialog::ExistingFiles : QFileDialog::ExistingFile);
-    QObject::connect(dialog, &QFileDialog::filesSelected, parent, chosen);
-    dialog->open();
 }
 
 } // namespace

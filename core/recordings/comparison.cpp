@@ -88,8 +88,8 @@ Comparison compareRecordings(const QList<Recording> &recordings, QList<QHash<QSt
             histories.append(replayHistories(r));
     }
     QList<QHash<QString, QList<TimedMetrics>>> windows;
+    c.recordings = distinctRecordingNames(recordings);
     for (qsizetype r = 0; r < recordings.size(); ++r) {
-        c.recordings.append(recordings[r].displayName());
         c.windowSeconds.append(recordings[r].workloadEndSeconds() - recordings[r].alignSeconds());
         QHash<QString, QList<TimedMetrics>> w;
         for (auto it = histories[r].constBegin(); it != histories[r].constEnd(); ++it)

@@ -18,7 +18,9 @@ QString valueText(const QJsonValue &v)
     case QJsonValue::Double:
         return QString::number(v.toDouble(), 'g', 15);
     case QJsonValue::String:
-        return v.toString();
+        // An empty value is one the capture could not read (a driver_version without device-mapper): said as
+        // the other unknowns are, not a blank cell.
+        return v.toString().isEmpty() ? QStringLiteral("(unknown)") : v.toString();
     case QJsonValue::Array: {
         QStringList parts;
         for (const QJsonValue &item : v.toArray())
@@ -81,8 +83,8 @@ ConfigDiff configurationDiff(const QList<Recording> &recordings)
     const QList<DeviceSlot> slotList = deviceSlots(recordings);
     QList<QMap<QString, QString>> flat;
     QSet<QString> keys;
+    diff.recordings = distinctRecordingNames(recordings);
     for (qsizetype r = 0; r < recordings.size(); ++r) {
-        diff.recordings.append(recordings[r].displayName());
         QHash<QString, QString> slotOf;
         for (const DeviceSlot &slot : slotList) {
             if (!slot.names.value(r).isEmpty())

@@ -1,6 +1,8 @@
 #include "recordings/recording.h"
 
+#include <QDateTime>
 #include <QFileInfo>
+#include <QSet>
 
 namespace dmtune {
 
@@ -53,6 +55,55 @@ QStringList Recording::deviceNames() const
             names.append(d.name);
     }
     return names;
+}
+
+namespace {
+
+// Which entries of `names` occur more than once.
+QList<bool> repeated(const QStringList &names)
+{
+    QList<bool> out;
+    for (const QString &n : names)
+        out.append(names.count(n) > 1);
+    return out;
+}
+
+} // namespace
+
+QStringList distinctRecordingNames(const QList<Recording> &recordings)
+{
+    QStringList names;
+    for (const Recording &r : recordings)
+        names.append(r.displayName());
+    const QList<bool> clash = repeated(names);
+    const auto start
+        = [](const Recording &r) { return QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC); };
+    // The date only where the clashing recordings were made on different days.
+    QSet<QDate> days;
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        if (clash[i])
+            days.insert(start(recordings[i]).date());
+    }
+    const QString format = days.size() > 1 ? QStringLiteral("yyyy-MM-dd hh:mm:ss") : QStringLiteral("hh:mm:ss");
+    QStringList timed = names;
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        if (clash[i])
+            timed[i] = QStringLiteral("%1 (%2)").arg(names[i], start(recordings[i]).toString(format));
+    }
+    const QList<bool> stillTimed = repeated(timed);
+    QStringList out = timed;
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        if (!stillTimed[i])
+            continue;
+        const QString file = QFileInfo(recordings[i].path).fileName();
+        out[i] = file.isEmpty() ? timed[i] : QStringLiteral("%1 (%2)").arg(names[i], file);
+    }
+    const QList<bool> stillFiled = repeated(out);
+    for (qsizetype i = 0; i < recordings.size(); ++i) {
+        if (stillFiled[i])
+            out[i] = QStringLiteral("%1 (#%2)").arg(names[i]).arg(i + 1);
+    }
+    return out;
 }
 
 } // namespace dmtune

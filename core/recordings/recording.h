@@ -79,7 +79,8 @@ struct Recording {
     qint64 sampleFrameBytes = 0; // the bytes of sample and device frames, framing included
     qint64 latencyFrameBytes = 0; // the bytes of latency frames, framing included
 
-    // A short name for tables and legends: the title, else the file's base name.
+    // A short name for tables and legends: the title, else the file's base name. Two recordings of one template
+    // share it: distinctRecordingNames() tells those apart.
     QString displayName() const;
     // Epoch seconds of the first batch's interval start (the header's start time without batches).
     double startSeconds() const;
@@ -99,5 +100,10 @@ struct Recording {
         return deviceSamples ? double(sampleFrameBytes) / double(deviceSamples) : 0;
     }
 };
+
+// The names of `recordings` side by side (report titles, headings, table headers): each displayName(), and where
+// two are the same, each of those followed by its start time (UTC, hh:mm:ss, with the date when their days
+// differ), else by its file name, else by its place in the list (#2).
+QStringList distinctRecordingNames(const QList<Recording> &recordings);
 
 } // namespace dmtune

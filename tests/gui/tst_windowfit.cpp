@@ -3,6 +3,7 @@
 // that size (its configfile option, tests/gui/CMakeLists.txt) and DMTUNE_TEST_SCREEN names the size it should be.
 #include "fakesysfs.h"
 #include "standardmachine.h"
+#include "testlocale.h"
 #include "testpaths.h"
 
 #include "about/aboutdialog.h"
@@ -68,6 +69,8 @@ private Q_SLOTS:
         const QSize screen = QGuiApplication::primaryScreen()->geometry().size();
         QVERIFY2(!wanted.isEmpty(), "DMTUNE_TEST_SCREEN is not set: run through ctest");
         QCOMPARE(QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height()), wanted);
+        const QString locale = test::installTestLocale();
+        QVERIFY2(locale.isEmpty(), qPrintable(locale));
     }
 
     void boundedSize_data()

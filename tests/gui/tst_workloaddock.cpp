@@ -5,6 +5,7 @@
 // into each other. DMTUNE_SCREENSHOT_DIR=DIR saves what it looks like.
 #include "fakesysfs.h"
 #include "standardmachine.h"
+#include "testlocale.h"
 
 #include "charts/chartpanel.h"
 #include "charts/livestatsview.h"
@@ -151,7 +152,8 @@ void saveScreenshot(QWidget *widget, const QString &name)
 {
     const QString dir = qEnvironmentVariable("DMTUNE_SCREENSHOT_DIR");
     if (!dir.isEmpty())
-        widget->grab().save(dir + QStringLiteral("/dock-%1-%2.png").arg(name, screenName()));
+        widget->grab().save(
+            dir + QStringLiteral("/dock-%1-%2%3.png").arg(name, screenName(), test::testVariantSuffix()));
 }
 
 } // namespace
@@ -192,10 +194,12 @@ class TestWorkloadDock : public QObject {
         const QList<QComboBox *> combos = panel->findChildren<QComboBox *>();
         if (!wholeOnScreen(combos.constFirst(), QStringLiteral("the Template row"), &why))
             return why;
-        for (QPushButton *button : panel->findChildren<QPushButton *>()) {
-            if (button->text() == QLatin1String("&Start") && !wholeOnScreen(button, QStringLiteral("Start"), &why))
-                return why;
-            if (button->text() == QLatin1String("St&op") && !wholeOnScreen(button, QStringLiteral("Stop"), &why))
+        // By name, not text: the German run's buttons read "&Starten" and "St&oppen".
+        for (const QString &name : { QStringLiteral("workloadStart"), QStringLiteral("workloadStop") }) {
+            auto *button = panel->findChild<QPushButton *>(name);
+            if (!button)
+                return QStringLiteral("no button %1").arg(name);
+            if (!wholeOnScreen(button, button->text(), &why))
                 return why;
         }
         return {};
@@ -208,6 +212,8 @@ private Q_SLOTS:
         const QString wanted = qEnvironmentVariable("DMTUNE_TEST_SCREEN");
         QVERIFY2(!wanted.isEmpty(), "DMTUNE_TEST_SCREEN is not set: run through ctest");
         QCOMPARE(screenName(), wanted);
+        const QString locale = test::installTestLocale();
+        QVERIFY2(locale.isEmpty(), qPrintable(locale));
     }
 
     void readableBeforeAndDuringARun()
@@ -241,14 +247,10 @@ private Q_SLOTS:
 
         // A run as the panel shows it (fio itself is not needed for the layout): Start, Template and Device
         // disabled, Stop enabled and focused, the status, the readout and the recording's name filled in.
-        for (QPushButton *button : panel->findChildren<QPushButton *>()) {
-            if (button->text() == QLatin1String("&Start"))
-                button->setEnabled(false);
-            if (button->text() == QLatin1String("St&op")) {
-                button->setEnabled(true);
-                button->setFocus();
-            }
-        }
+        panel->findChild<QPushButton *>(QStringLiteral("workloadStart"))->setEnabled(false);
+        auto *stop = panel->findChild<QPushButton *>(QStringLiteral("workloadStop"));
+        stop->setEnabled(true);
+        stop->setFocus();
         for (QComboBox *combo : panel->findChildren<QComboBox *>())
             combo->setEnabled(false);
         panel->findChild<QLabel *>(QStringLiteral("workloadStatus"))

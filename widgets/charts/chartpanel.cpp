@@ -23,6 +23,8 @@ namespace dmtune {
 namespace {
 
 const QString markersLayer = QStringLiteral("markers");
+// Marker labels above every marker line: a line added later never crosses an earlier label.
+const QString markerLabelsLayer = QStringLiteral("markerLabels");
 const QString hoverLayer = QStringLiteral("hover");
 constexpr double percentAxisUpper = 104; // 100 % stays clear of the frame
 constexpr int fallbackExportWidth = 960;
@@ -197,6 +199,7 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
     axisticks::keepReadable(m_plot); // as many ticks as the axes have room for (issue 40, item 2)
 
     m_plot->addLayer(markersLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_plot->addLayer(markerLabelsLayer, m_plot->layer(markersLayer), QCustomPlot::limAbove);
     m_plot->addLayer(hoverLayer, m_plot->layer(QStringLiteral("overlay")), QCustomPlot::limAbove);
     m_hoverLayer = m_plot->layer(hoverLayer);
     // The readout moves with the mouse: only its own buffer is redrawn then, not the graphs.
@@ -652,7 +655,7 @@ void ChartPanel::addMarker(const ChartMarker &marker)
     items.line->setSelectable(false);
 
     items.text = new QCPItemText(m_plot);
-    items.text->setLayer(markersLayer);
+    items.text->setLayer(markerLabelsLayer);
     items.text->setSelectable(false);
     // Placed in pixels by updateMarkerLabels() after every layout, when the plot's rect is known.
     items.text->position->setType(QCPItemPosition::ptAbsolute);

@@ -5,7 +5,12 @@
 
 #include <QVBoxLayout>
 
+#include <QFontMetricsF>
+
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace dmtune {
 
@@ -283,25 +288,69 @@ void LatencyHeatMap::rebuild()
     }
     if (m_intervals.isEmpty())
         return;
+    placeMarkers(left - half, right + half);
+}
+
+void LatencyHeatMap::placeMarkers(double lower, double upper)
+{
+    // Every line first, then the labels: items draw in the order they were made, so no line crosses a label. Each
+    // label beside its line on the side with room (right of it in the plot's left half, left of it in the right
+    // half: "fio end" at the newest interval is not cut to "fio er"), in the first of three rows where it overlaps
+    // no other label; with all three taken it is left out (the line stays; the events list names it).
+    struct Placed {
+        double key;
+        QString text;
+        QColor color;
+    };
+    QList<Placed> shown;
     for (const ChartMarker &marker : std::as_const(m_markers)) {
         const double key = keyOf(marker.time);
-        if (key < left - half || key > right + half)
+        if (key < lower || key > upper)
             continue;
         const QColor color = chartstyle::markerColor(marker.kind);
         auto *line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(key, 0);
         line->point2->setCoords(key, 1);
         line->setPen(QPen(color, 1.2, Qt::DashLine));
+        shown.append({ key, marker.shortLabel(), color });
+        m_drawnMarkerKeys.append(key);
+    }
+    std::sort(shown.begin(), shown.end(), [](const Placed &a, const Placed &b) { return a.key < b.key; });
+    const QRect rect = m_plot->axisRect()->rect();
+    const double pixelsPerKey = upper > lower ? rect.width() / (upper - lower) : 0;
+    const QMargins padding(3, 0, 3, 0);
+    const QFontMetricsF metrics(m_plot->font()); // what a QCPItemText draws with
+    const double rowHeight = metrics.height() + 2;
+    constexpr int rows = 3;
+    std::array<std::vector<std::pair<double, double>>, rows> taken; // per row, the pixel spans of its labels
+    const double middle = (lower + upper) / 2;
+    for (const Placed &p : std::as_const(shown)) {
+        const double x = (p.key - lower) * pixelsPerKey;
+        const double width = metrics.horizontalAdvance(p.text) + padding.left() + padding.right();
+        const bool rightOfLine = p.key <= middle;
+        const double from = rightOfLine ? x : x - width;
+        const double to = rightOfLine ? x + width : x;
+        int row = 0;
+        const auto overlaps = [&](int r) {
+            return std::any_of(taken[size_t(r)].begin(), taken[size_t(r)].end(),
+                [&](const std::pair<double, double> &span) { return from < span.second + 3 && span.first < to + 3; });
+        };
+        while (row < rows && overlaps(row))
+            ++row;
+        if (row == rows)
+            continue;
+        taken[size_t(row)].emplace_back(from, to);
         auto *label = new QCPItemText(m_plot);
+        label->setObjectName(QStringLiteral("markerLabel"));
         label->setClipToAxisRect(true);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(key, 0.02);
-        label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
-        label->setPadding(QMargins(3, 0, 3, 0));
-        label->setText(marker.shortLabel());
-        label->setColor(color);
+        const double rowRatio = rect.height() > 0 ? row * rowHeight / rect.height() : row * 0.08;
+        label->position->setCoords(p.key, 0.02 + rowRatio);
+        label->setPositionAlignment(Qt::AlignTop | (rightOfLine ? Qt::AlignLeft : Qt::AlignRight));
+        label->setPadding(padding);
+        label->setText(p.text);
+        label->setColor(p.color);
         label->setBrush(QBrush(QColor(255, 255, 255, 200)));
-        m_drawnMarkerKeys.append(key);
     }
 }
 

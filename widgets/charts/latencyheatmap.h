@@ -74,6 +74,8 @@ private:
         LatencyHistogram histogram;
     };
     void rebuild();
+    // The markers between the keys `lower` and `upper` (the x range): their lines, then their labels.
+    void placeMarkers(double lower, double upper);
     double keyOf(double epochSeconds) const; // x of a time
 
     QCustomPlot *m_plot = nullptr;

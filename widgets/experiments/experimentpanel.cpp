@@ -4,6 +4,7 @@
 #include "experiments/sweepchart.h"
 #include "experiments/sweepresultsmodel.h"
 #include "experiments/sweeprunner.h"
+#include "filedialogs.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 #include "ops/plandialog.h"
@@ -100,10 +101,10 @@ void ExperimentPanel::buildUi()
     m_jobFiles->setPlaceholderText(tr("fio job files, separated by ';'"));
     auto *browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("fio job files"), QString(), tr("fio job files (*.fio *.ini *.job);;All files (*)"));
-        if (!files.isEmpty())
-            m_jobFiles->setText(files.join(QLatin1Char(';')));
+        filedialogs::open(this,
+            { QStringLiteral("jobfiles"), tr("fio job files"), QDir::homePath(),
+                tr("fio job files (*.fio *.ini *.job);;All files (*)"), QFileDialog::ExistingFiles },
+            [this](const QStringList &files) { m_jobFiles->setText(files.join(QLatin1Char(';'))); });
     });
     jobRow->addWidget(m_jobFiles, 1);
     jobRow->addWidget(browse);
@@ -142,9 +143,10 @@ void ExperimentPanel::buildUi()
     connect(m_run, &QPushButton::clicked, this, &ExperimentPanel::run);
     connect(m_stop, &QPushButton::clicked, this, &ExperimentPanel::stop);
     connect(m_open, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("A sweep's folder"), recordingsDirectory());
-        if (!dir.isEmpty())
-            openResults(dir);
+        filedialogs::open(this,
+            { QStringLiteral("sweeps"), tr("A sweep's folder"), recordingsDirectory(), QString(),
+                QFileDialog::Directory },
+            [this](const QStringList &dirs) { openResults(dirs.constFirst()); });
     });
     buttons->addWidget(m_run);
     buttons->addWidget(m_stop);
@@ -152,12 +154,15 @@ void ExperimentPanel::buildUi()
     m_report = new QPushButton(tr("Re&port…"));
     m_report->setToolTip(tr("The sweep's report, HTML or PDF: results per point, charts, each point's configuration"));
     connect(m_report, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Sweep report"),
-            QDir(m_shownDir).filePath(QStringLiteral("report.html")), tr("HTML (*.html);;PDF (*.pdf)"));
-        if (path.isEmpty())
-            return;
-        const Status written = writeReport(path, ExistingFile::Replace); // the dialog asked before replacing
-        setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
+        // In the sweep's own folder, beside its recordings (no purpose: not remembered across sweeps).
+        filedialogs::open(this,
+            { QString(), tr("Sweep report"), QDir(m_shownDir).filePath(QStringLiteral("report.html")),
+                tr("HTML (*.html);;PDF (*.pdf)"), QFileDialog::AnyFile, QFileDialog::AcceptSave },
+            [this](const QStringList &files) {
+                const QString path = files.constFirst();
+                const Status written = writeReport(path, ExistingFile::Replace); // the dialog asked before replacing
+                setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
+            });
     });
     buttons->addWidget(m_report);
     m_status = new QLabel;

@@ -22,6 +22,30 @@ QString listHtml(const QStringList &items)
 }
 } // namespace
 
+QStringList PlanDialog::stepsBesidePreview(const OperationPlan &plan)
+{
+    // The preview shows the exact lines (the fio command, the sysfs writes); a step that is one of them is not
+    // listed again, and a step that names one refers to it.
+    const QStringList lines = plan.preview.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QStringList steps;
+    bool folded = false;
+    for (const QString &step : plan.steps) {
+        if (lines.contains(step)) {
+            if (!folded)
+                steps.append(lines.size() == 1 ? tr("the line below") : tr("the %1 lines below").arg(lines.size()));
+            folded = true;
+            continue;
+        }
+        QString shown = step;
+        for (const QString &line : lines) {
+            if (line.size() >= 8 && shown.contains(line))
+                shown.replace(line, lines.size() == 1 ? tr("the command below") : tr("the line below"));
+        }
+        steps.append(shown);
+    }
+    return steps;
+}
+
 PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     : QDialog(parent)
     , m_plan(plan)
@@ -40,7 +64,7 @@ PlanDialog::PlanDialog(const OperationPlan &plan, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     QString text = QStringLiteral("<p><b>%1</b></p>").arg(plan.summary.toHtmlEscaped());
     if (!plan.steps.isEmpty())
-        text += tr("<p>What happens:</p>") + listHtml(plan.steps);
+        text += tr("<p>What happens:</p>") + listHtml(stepsBesidePreview(plan));
     if (!plan.refusals.isEmpty())
         text += tr("<p><b>It cannot run:</b></p>") + listHtml(plan.refusals);
     QStringList risks;

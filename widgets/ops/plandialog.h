@@ -25,6 +25,8 @@ public:
     bool confirmed() const;
     QLineEdit *wordEdit() const { return m_edit; }
     QPushButton *runButton() const { return m_run; }
+    // The plan's steps as the dialog lists them: none repeats a line of the preview shown under them.
+    static QStringList stepsBesidePreview(const OperationPlan &plan);
 
 Q_SIGNALS:
     void answered(const dmtune::OperationAnswers &answers);

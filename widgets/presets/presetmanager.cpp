@@ -1,6 +1,7 @@
 #include "presets/presetmanager.h"
 #include "presets/newpresetdialog.h"
 
+#include "filedialogs.h"
 #include "messagestyle.h"
 
 #include "dm/multipathoperation.h"
@@ -23,6 +24,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -794,16 +796,17 @@ void PresetManager::onReapply(const QStringList &devices, const QString &reason)
 
 void PresetManager::importFile()
 {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Import preset"), QString(), tr("Presets (*.json)"));
-    if (file.isEmpty())
-        return;
-    const auto preset = loadPresetFile(file);
-    if (!preset) {
-        setStatus(preset.errorMessage());
-        return;
-    }
-    const auto path = storeAndSelect(*preset);
-    setStatus(path ? tr("Imported into %1").arg(*path) : path.errorMessage());
+    filedialogs::open(this,
+        { QStringLiteral("presets"), tr("Import preset"), QDir::homePath(), tr("Presets (*.json)") },
+        [this](const QStringList &files) {
+            const auto preset = loadPresetFile(files.constFirst());
+            if (!preset) {
+                setStatus(preset.errorMessage());
+                return;
+            }
+            const auto path = storeAndSelect(*preset);
+            setStatus(path ? tr("Imported into %1").arg(*path) : path.errorMessage());
+        });
 }
 
 void PresetManager::exportToFile()
@@ -811,16 +814,21 @@ void PresetManager::exportToFile()
     if (!m_current)
         return;
     const auto format = parsePresetExportFormat(m_format->currentData().toString());
-    const QString file
-        = QFileDialog::getSaveFileName(this, tr("Export preset"), presetExportFileName(*m_current, *format));
-    if (file.isEmpty())
-        return;
-    // The dialog asked before replacing a file; a symbolic link at the name is still refused.
-    if (const Status s = writeFileAtomically(file, m_exportView->toPlainText().toUtf8(), ExistingFile::Replace); !s) {
-        setStatus(s.errorMessage);
-        return;
-    }
-    setStatus(tr("Exported to %1").arg(file));
+    // The text is taken now: what the user saw when asking to export is what is written.
+    const QByteArray text = m_exportView->toPlainText().toUtf8();
+    filedialogs::open(this,
+        { QStringLiteral("presets"), tr("Export preset"),
+            QDir::home().filePath(presetExportFileName(*m_current, *format)), QString(), QFileDialog::AnyFile,
+            QFileDialog::AcceptSave },
+        [this, text](const QStringList &files) {
+            const QString file = files.constFirst();
+            // The dialog asked before replacing a file; a symbolic link at the name is still refused.
+            if (const Status s = writeFileAtomically(file, text, ExistingFile::Replace); !s) {
+                setStatus(s.errorMessage);
+                return;
+            }
+            setStatus(tr("Exported to %1").arg(file));
+        });
 }
 
 void PresetManager::setStatus(const QString &text)

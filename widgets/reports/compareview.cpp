@@ -2,6 +2,7 @@
 
 #include "charts/chartpanel.h"
 #include "charts/latencydistribution.h"
+#include "messagebanner.h"
 #include "recordings/recordingreplay.h"
 #include "reports/recordingcharts.h"
 #include "reports/reportdialog.h"
@@ -43,8 +44,12 @@ CompareView::CompareView(QWidget *parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *exportButton = new QPushButton(tr("Export report…"), this);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        exportReportWithDialog(this, m_recordings,
-            [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
+        exportReportWithDialog(this, m_recordings, [this](const QString &path, const QString &error) {
+            // Said in this window, where the user asked (the main window may be behind it).
+            m_exportMessage->showMessage(error.isEmpty() ? MessageTone::Positive : MessageTone::Error,
+                error.isEmpty() ? tr("Report written to %1").arg(path) : error);
+            Q_EMIT reportExported(path, error);
+        });
     });
     auto *top = new QHBoxLayout;
     top->addWidget(m_summary, 1);
@@ -95,6 +100,11 @@ CompareView::CompareView(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    m_exportMessage = new MessageBanner(this);
+    m_exportMessage->setObjectName(QStringLiteral("exportMessage"));
+    m_exportMessage->setCloseButtonVisible(true);
+    m_exportMessage->hide();
+    layout->addWidget(m_exportMessage);
     layout->addWidget(m_tabs, 1);
 }
 
@@ -110,16 +120,18 @@ void CompareView::setRecordings(const QList<Recording> &recordings)
         showAligned(*panel, aligned);
         panel->replotQueued();
     }
+    // Two recordings of one template are told apart by their start times (distinctRecordingNames).
+    const QStringList names = distinctRecordingNames(recordings);
+    setWindowTitle(tr("Compare: %1").arg(names.join(tr(" vs "))));
     QStringList lines;
     for (qsizetype i = 0; i < recordings.size(); ++i) {
         const Recording &r = recordings[i];
-        lines.append(
-            tr("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
-                .arg(i + 1)
-                .arg(r.displayName().toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
-                    QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
-                        .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")),
-                    r.deviceNames().join(QStringLiteral(", ")).toHtmlEscaped()));
+        lines.append(tr("<b>#%1</b> %2 — %3, kernel %4, %5 UTC, devices %6")
+                         .arg(i + 1)
+                         .arg(names[i].toHtmlEscaped(), r.meta.host.toHtmlEscaped(), r.meta.kernel.toHtmlEscaped(),
+                             QDateTime::fromMSecsSinceEpoch(qint64(r.startSeconds() * 1000), Qt::UTC)
+                                 .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")),
+                             r.deviceNames().join(QStringLiteral(", ")).toHtmlEscaped()));
     }
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     fillStats();
@@ -239,14 +251,14 @@ void CompareView::fillLatency()
     qDeleteAll(m_latencyCharts);
     m_latencyCharts.clear();
     auto *column = static_cast<QVBoxLayout *>(m_latencyChartBox->layout());
+    const QStringList names = distinctRecordingNames(m_recordings);
     for (const LatencyComparisonRow &slot : std::as_const(m_latencyRows)) {
         auto *chart = new LatencyDistributionChart(m_latencyChartBox);
         chart->setTitle(slot.slot);
         QList<LatencyDistributionChart::Series> series;
         for (qsizetype r = 0; r < slot.latency.size(); ++r) {
             if (slot.latency[r])
-                series.append({ QStringLiteral("#%1 %2").arg(r + 1).arg(m_recordings[r].displayName()),
-                    slot.latency[r]->device });
+                series.append({ QStringLiteral("#%1 %2").arg(r + 1).arg(names[r]), slot.latency[r]->device });
         }
         chart->setSeries(series);
         chart->setMinimumHeight(280);

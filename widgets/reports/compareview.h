@@ -16,6 +16,7 @@ namespace dmtune {
 
 class ChartPanel;
 class LatencyDistributionChart;
+class MessageBanner;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -46,6 +47,7 @@ private:
     QList<Recording> m_recordings;
     Comparison m_comparison;
     QLabel *m_summary = nullptr;
+    MessageBanner *m_exportMessage = nullptr; // what became of the last export
     QTabWidget *m_tabs = nullptr;
     QList<ChartPanel *> m_panels;
     QTableWidget *m_stats = nullptr;

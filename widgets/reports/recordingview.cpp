@@ -3,6 +3,7 @@
 #include "charts/chartpanel.h"
 #include "charts/latencyheatmap.h"
 #include "charts/livestatsview.h"
+#include "messagebanner.h"
 #include "recordings/recordingreplay.h"
 #include "reports/recordingcharts.h"
 #include "reports/reportdialog.h"
@@ -40,8 +41,12 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *exportButton = new QPushButton(tr("Export report…"), this);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        exportReportWithDialog(this, { m_recording },
-            [this](const QString &path, const QString &error) { Q_EMIT reportExported(path, error); });
+        exportReportWithDialog(this, { m_recording }, [this](const QString &path, const QString &error) {
+            // Said in this window, where the user asked (the main window may be behind it).
+            m_exportMessage->showMessage(error.isEmpty() ? MessageTone::Positive : MessageTone::Error,
+                error.isEmpty() ? tr("Report written to %1").arg(path) : error);
+            Q_EMIT reportExported(path, error);
+        });
     });
     auto *top = new QHBoxLayout;
     top->addWidget(m_summary, 1);
@@ -71,6 +76,11 @@ RecordingView::RecordingView(Recording recording, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    m_exportMessage = new MessageBanner(this);
+    m_exportMessage->setObjectName(QStringLiteral("exportMessage"));
+    m_exportMessage->setCloseButtonVisible(true);
+    m_exportMessage->hide();
+    layout->addWidget(m_exportMessage);
     if (latencyDevices(m_recording).isEmpty()) {
         layout->addWidget(statistics, 1);
         return;

@@ -19,6 +19,7 @@ namespace dmtune {
 
 class LatencyHeatMap;
 class LiveStatsView;
+class MessageBanner;
 class SeriesStore;
 
 class RecordingView : public QWidget {
@@ -48,6 +49,7 @@ private:
     std::unique_ptr<SeriesStore> m_store; // declared before the view: destroyed after it
     LiveStatsView *m_view = nullptr;
     QLabel *m_summary = nullptr;
+    MessageBanner *m_exportMessage = nullptr; // what became of the last export
     QTabWidget *m_tabs = nullptr;
     QTableWidget *m_latencyTable = nullptr;
     QList<LatencyHeatMap *> m_heatMaps;

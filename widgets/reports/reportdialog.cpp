@@ -1,5 +1,6 @@
 #include "reports/reportdialog.h"
 
+#include "filedialogs.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/report.h"
 
@@ -32,11 +33,13 @@ QString pdfFilter(ReportPaper paper)
 QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &recordings,
     const std::function<void(const QString &path, const QString &error)> &done)
 {
-    // Beside the recordings (the recordings folder for those the Workload dock made), named after the first.
+    // In the folder the last report went to; the first time beside the recordings (the recordings folder for
+    // those the Workload dock made). Named after the first recording.
     const QString first = recordings.isEmpty() ? QString() : recordings.first().path;
     QString directory = first.isEmpty() ? QString() : QFileInfo(first).absolutePath();
     if (directory.isEmpty() || !QFileInfo(directory).isDir())
         directory = recordingsBrowseDirectory();
+    directory = filedialogs::startFolder(QStringLiteral("reports"), directory);
     const QString base
         = first.isEmpty() ? QStringLiteral("report") : QFileInfo(first).completeBaseName() + QStringLiteral("-report");
 
@@ -61,6 +64,7 @@ QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &rec
             = dialog->selectedNameFilter() == pdfFilter(ReportPaper::Letter) ? ReportPaper::Letter : ReportPaper::A4;
         // Seven charts rendered off screen and the file written: well under a second, on the GUI thread
         // because the charts are widgets.
+        filedialogs::remember(QStringLiteral("reports"), path);
         QApplication::setOverrideCursor(Qt::WaitCursor);
         const Result<Report> report = buildReport(recordings);
         const Status written = report

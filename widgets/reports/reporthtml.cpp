@@ -52,6 +52,7 @@ void recordingsSection(QString &h, const Report &r, bool forPrint)
                  QCoreApplication::translate("Report", "kernel"), QCoreApplication::translate("Report", "started"),
                  QCoreApplication::translate("Report", "length"), QCoreApplication::translate("Report", "interval"),
                  QCoreApplication::translate("Report", "devices"), QCoreApplication::translate("Report", "file"));
+    const QStringList names = distinctRecordingNames(r.recordings);
     for (qsizetype i = 0; i < r.recordings.size(); ++i) {
         const Recording &rec = r.recordings[i];
         // One multi-arg call: a file name holding "%2" must not pick up the next value.
@@ -68,7 +69,7 @@ void recordingsSection(QString &h, const Report &r, bool forPrint)
         h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 "
                             "s</td><td>%8</td><td>%9</td></tr>")
                  .arg(i + 1)
-                 .arg(esc(rec.displayName()), esc(rec.meta.host), esc(rec.meta.kernel), utc(rec.startSeconds()),
+                 .arg(esc(names[i]), esc(rec.meta.host), esc(rec.meta.kernel), utc(rec.startSeconds()),
                      clock(rec.endSeconds() - rec.startSeconds()), statText(rec.meta.intervalSeconds),
                      esc(rec.deviceNames().join(QStringLiteral(", "))), file);
     }
@@ -83,12 +84,17 @@ void fioSection(QString &h, const Report &r, bool forPrint)
     if (!any)
         return;
     h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Workloads (fio)"));
-    for (const Recording &rec : r.recordings) {
+    // Headed as the recordings table numbers and names them: two runs of one template read apart.
+    const QStringList names = distinctRecordingNames(r.recordings);
+    const bool several = r.recordings.size() > 1;
+    for (qsizetype i = 0; i < r.recordings.size(); ++i) {
+        const Recording &rec = r.recordings[i];
+        const QString heading = several ? QStringLiteral("#%1 %2").arg(i + 1).arg(names[i]) : names[i];
         for (const RecordedFioResult &fio : rec.fioResults) {
             // QTextDocument never wraps <pre>: the PDF gets a wrapping monospace paragraph instead.
             h += (forPrint ? QStringLiteral("<h3>%1</h3><p><code>%2</code></p>")
                            : QStringLiteral("<h3>%1</h3><pre>%2</pre>"))
-                     .arg(esc(rec.displayName()), esc(shellCommandLine(fio.argv)));
+                     .arg(esc(heading), esc(shellCommandLine(fio.argv)));
             h += table(forPrint)
                 + QStringLiteral(
                     "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
@@ -356,11 +362,13 @@ void eventsSection(QString &h, const Report &r, bool forPrint)
     for (qsizetype i = 0; i < r.recordings.size(); ++i) {
         const Recording &rec = r.recordings[i];
         const double align = rec.alignSeconds();
+        // "#2" where several are compared (the recordings table names each): a name here wrapped to six lines.
+        const QString recordingColumn = several ? QStringLiteral("#%1").arg(i + 1) : rec.displayName();
         const auto add = [&](const RecordedEvent &e, bool note) {
             const qsizetype n = numberOf(i, e, note);
             rows.append({ n, e.time - align,
                 QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                    .arg(n > 0 ? QString::number(n) : QString(), esc(rec.displayName()), clock(e.time - align),
+                    .arg(n > 0 ? QString::number(n) : QString(), esc(recordingColumn), clock(e.time - align),
                         note ? QCoreApplication::translate("Report", "note")
                              : QCoreApplication::translate("Report", "marker"),
                         esc(e.text)) });
@@ -582,9 +590,7 @@ QStringList reportMarkerKey(const AlignedCharts &charts)
 
 QString reportHtml(const Report &r, const std::function<QString(const ReportChart &)> &imageSource, bool forPrint)
 {
-    QStringList names;
-    for (const Recording &rec : r.recordings)
-        names.append(rec.displayName());
+    const QStringList names = distinctRecordingNames(r.recordings);
     //: between the names of the recordings compared, spaces included
     const QString vs = QCoreApplication::translate("Report", " vs ");
     QString title = QCoreApplication::translate("Report", "dmtune report: %1").arg(names.join(vs));

@@ -6,6 +6,7 @@
 
 #include "charts/livestatsview.h"
 #include "devices/devicelabels.h"
+#include "filedialogs.h"
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/latencyintervals.h"
@@ -28,7 +29,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -188,6 +188,7 @@ void WorkloadPanel::buildUi()
 
     auto *deviceRow = new QHBoxLayout;
     m_device = new QComboBox(this);
+    m_device->setObjectName(QStringLiteral("workloadDevice"));
     m_device->setMinimumContentsLength(18);
     // Hundreds of devices: typing filters the list (any part of the name, the map's name, the size); a text that names
     // no device goes back to the chosen one (issue 16, item 9).
@@ -200,7 +201,9 @@ void WorkloadPanel::buildUi()
     connect(m_device->lineEdit(), &QLineEdit::editingFinished, this, [this] {
         if (m_device->lineEdit()->text() != m_device->itemText(m_device->currentIndex()))
             m_device->setEditText(m_device->itemText(m_device->currentIndex()));
+        showDeviceTextFromItsStart();
     });
+    connect(m_device, &QComboBox::currentIndexChanged, this, &WorkloadPanel::showDeviceTextFromItsStart);
     m_createLab = new QPushButton(tr("Create lab device"), this); // its tooltip: updateLabButtons()
     m_removeLab = new QPushButton(tr("Remove lab device"), this);
     deviceRow->addWidget(m_device, 1);
@@ -224,7 +227,9 @@ void WorkloadPanel::buildUi()
     m_recordPath->setObjectName(QStringLiteral("recordPath"));
     m_recordPath->setPlaceholderText(tr("(a new file under %1)").arg(recordingsDirectory()));
     m_start = new QPushButton(tr("&Start"), this);
+    m_start->setObjectName(QStringLiteral("workloadStart"));
     m_stop = new QPushButton(tr("St&op"), this);
+    m_stop->setObjectName(QStringLiteral("workloadStop"));
     runRow->addWidget(m_record);
     runRow->addWidget(m_recordPath, 1);
     runRow->addWidget(m_start);
@@ -303,11 +308,10 @@ void WorkloadPanel::buildUi()
     connect(m_template, &QComboBox::activated, this, [this] { m_templatePicked = true; });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_command->text()); });
     connect(m_browse, &QPushButton::clicked, this, [this] {
-        auto *dialog
-            = new QFileDialog(this, tr("fio job file"), QString(), tr("fio job files (*.fio *.ini);;All files (*)"));
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) { m_jobFile->setText(file); });
-        dialog->open();
+        filedialogs::open(this,
+            { QStringLiteral("jobfiles"), tr("fio job file"), QDir::homePath(),
+                tr("fio job files (*.fio *.ini);;All files (*)") },
+            [this](const QStringList &files) { m_jobFile->setText(files.constFirst()); });
     });
     connect(m_start, &QPushButton::clicked, this, &WorkloadPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &WorkloadPanel::stop);
@@ -425,6 +429,13 @@ bool WorkloadPanel::selectDevice(const QString &name)
     return selectData(m_device, name);
 }
 
+void WorkloadPanel::showDeviceTextFromItsStart()
+{
+    // An editable combo's field shows the end of a text longer than itself ("evice, or create the lab device)" at
+    // 1280x720): the start names the device.
+    m_device->lineEdit()->setCursorPosition(0);
+}
+
 void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
 {
     m_snapshot = snapshot;
@@ -448,6 +459,7 @@ void WorkloadPanel::setSnapshot(const DeviceSnapshot &snapshot)
     }
     if (!selectDevice(keep) && !lab.isEmpty())
         selectDevice(lab);
+    showDeviceTextFromItsStart();
     proposeTemplate(); // the combo's signals were blocked
     updateCommandLine();
     updateLabButtons();

@@ -118,6 +118,7 @@ private:
     void updateCommandLine();
     void updateButtons();
     void updateLabButtons();
+    void showDeviceTextFromItsStart();
     // What Start was pressed on, frozen then: editing the form while the guard probes (or while the
     // confirmation is open) cannot change what runs.
     struct StartRequest {

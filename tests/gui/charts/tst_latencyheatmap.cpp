@@ -38,6 +38,7 @@ private Q_SLOTS:
     void idleDrawsNoAxisRange();
     void keepsTheNewestIntervals();
     void marksChangesInsideTheIntervalsShown();
+    void markerLabelsWholeAndApart();
     void drawsAtTheAppsSizes_data();
     void drawsAtTheAppsSizes();
 };
@@ -180,6 +181,52 @@ void TestLatencyHeatMap::marksChangesInsideTheIntervalsShown()
     map.setMarkers({});
     map.replot();
     QCOMPARE(map.plotWidget()->itemCount(), 0);
+}
+
+// Labels at both ends of the plot and two markers half a second apart: every label whole inside the plot area
+// ("fio end" at the newest interval is not cut to "fio er"), none over another.
+void TestLatencyHeatMap::markerLabelsWholeAndApart()
+{
+    LatencyHeatMap map;
+    for (int i = 0; i < 30; ++i)
+        map.appendInterval(100000 + 1000 * i, interval(90, 3)); // 100 s .. 129 s
+    map.setMarkers({ { 1, 100.5, QStringLiteral("fio start"), MarkerKind::WorkloadStart },
+        { 2, 114.0, QStringLiteral("sdb queue_depth 192 -> 2"), MarkerKind::ParameterChange },
+        { 3, 114.5, QStringLiteral("sdc queue_depth 192 -> 2"), MarkerKind::ParameterChange },
+        { 4, 129.0, QStringLiteral("fio end"), MarkerKind::WorkloadStop } });
+    map.resize(820, 300);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    QCustomPlot *plot = map.plotWidget();
+    map.replot();
+    plot->replot(QCustomPlot::rpImmediateRefresh); // laid out: the labels are placed against the plot's width
+    map.replot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QRectF area = QRectF(plot->axisRect()->rect()).adjusted(-1, -1, 1, 1);
+    QList<QPair<QString, QRectF>> labels;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto *label = qobject_cast<QCPItemText *>(plot->item(i));
+        if (!label || label->objectName() != QLatin1String("markerLabel"))
+            continue;
+        // Every line was made before any label: no line is drawn over a label.
+        for (int j = i + 1; j < plot->itemCount(); ++j)
+            QVERIFY2(!qobject_cast<QCPItemStraightLine *>(plot->item(j)), "a marker line drawn after a label");
+        const QRectF box(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition());
+        QVERIFY2(area.contains(box),
+            qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 outside the plot area")
+                           .arg(label->text())
+                           .arg(box.x())
+                           .arg(box.y())
+                           .arg(box.width())
+                           .arg(box.height())));
+        labels.append({ label->text(), box });
+    }
+    QCOMPARE(labels.size(), 4);
+    for (qsizetype a = 0; a < labels.size(); ++a) {
+        for (qsizetype b = a + 1; b < labels.size(); ++b)
+            QVERIFY2(!labels[a].second.intersects(labels[b].second),
+                qPrintable(labels[a].first + QStringLiteral(" over ") + labels[b].first));
+    }
 }
 
 void TestLatencyHeatMap::drawsAtTheAppsSizes_data()

@@ -12,6 +12,7 @@
 #include "charts/livestatsview.h"
 #include "fakesysfs.h"
 #include "mainwindow.h"
+#include "messagebanner.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/compareview.h"
 #include "reports/recordingview.h"
@@ -25,7 +26,10 @@
 #include <QFileDialog>
 #include <QJsonArray>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -351,6 +355,30 @@ void TestRecordingViews::comparesTwo()
     QTRY_VERIFY(view.diffTable()->isVisible());
     flushLayout();
     save(&view, QStringLiteral("compare-diff.png"));
+
+    // Export report… says what it did in this window (issue 40, item 12), not in the main window behind it.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().remove(QStringLiteral("fileDialogs"));
+    auto *banner = view.findChild<MessageBanner *>(QStringLiteral("exportMessage"));
+    QVERIFY(banner && !banner->isVisible());
+    QPushButton *exportButton = nullptr;
+    for (QPushButton *button : view.findChildren<QPushButton *>()) {
+        if (button->text() == QString::fromUtf8("Export report…"))
+            exportButton = button;
+    }
+    QVERIFY(exportButton);
+    QSignalSpy exported(&view, &CompareView::reportExported);
+    exportButton->click();
+    auto *dialog = view.findChild<QFileDialog *>();
+    QVERIFY(dialog);
+    const QString out = m_dir.filePath(QStringLiteral("compare-export.html"));
+    Q_EMIT dialog->fileSelected(out);
+    QCOMPARE(exported.count(), 1);
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->tone(), MessageTone::Positive);
+    QVERIFY2(banner->text().contains(out), qPrintable(banner->text()));
+    dialog->close();
+    QFile::remove(out);
 }
 
 void TestRecordingViews::writesReports()
@@ -592,6 +620,7 @@ void TestRecordingViews::reportEscapesEveryName()
 void TestRecordingViews::exportDialogStartsBesideTheRecordings()
 {
     QStandardPaths::setTestModeEnabled(true);
+    QSettings().remove(QStringLiteral("fileDialogs"));
     QWidget parent;
     QString writtenPath;
     QString error = QStringLiteral("not called");
@@ -614,7 +643,9 @@ void TestRecordingViews::exportDialogStartsBesideTheRecordings()
     Q_EMIT dialog->filterSelected(QStringLiteral("PDF report, US Letter (*.pdf)"));
     QCOMPARE(dialog->defaultSuffix(), QStringLiteral("pdf"));
     QCOMPARE(dialog->selectedFiles().value(0), QDir(folder).filePath(base + QStringLiteral("-report.pdf")));
-    const QString out = m_dir.filePath(QStringLiteral("letter.pdf"));
+    const QString exports = m_dir.filePath(QStringLiteral("exports"));
+    QVERIFY(QDir().mkpath(exports));
+    const QString out = QDir(exports).filePath(QStringLiteral("letter.pdf"));
     Q_EMIT dialog->fileSelected(out);
     QCOMPARE(error, QString());
     QCOMPARE(writtenPath, out);
@@ -623,7 +654,14 @@ void TestRecordingViews::exportDialogStartsBesideTheRecordings()
     QVERIFY(f.readAll().contains("/MediaBox [0 0 612.000000 792.000000]"));
     dialog->close();
 
-    // A recording without a folder of its own (read from bytes): the recordings folder.
+    // The next report starts where this one went, whatever the recordings' folder.
+    QFileDialog *next = exportReportWithDialog(&parent, m_recordings, [](const QString &, const QString &) {});
+    QCOMPARE(next->directory().absolutePath(), exports);
+    QCOMPARE(next->selectedFiles().value(0), QDir(exports).filePath(base + QStringLiteral("-report.html")));
+    next->close();
+
+    // A recording without a folder of its own (read from bytes), nothing remembered: the recordings folder.
+    QSettings().remove(QStringLiteral("fileDialogs"));
     Recording orphan = m_recordings.first();
     orphan.path.clear();
     QFileDialog *second = exportReportWithDialog(&parent, { orphan }, [](const QString &, const QString &) {});
@@ -666,6 +704,12 @@ void TestRecordingViews::mainWindowOpensRecordings()
         entries.append(a->text());
     for (const char *entry : { "&Open recording…", "&Compare recordings…", "&Export report…", "&Quit" })
         QVERIFY2(entries.contains(QString::fromUtf8(entry)), qPrintable(entries.join(QLatin1Char('|'))));
+    // Explain recording… is with the recording entries, above the separator and Quit, not below Quit.
+    const qsizetype explain = entries.indexOf(QString::fromUtf8("Explain &recording…"));
+    const qsizetype quit = entries.indexOf(QStringLiteral("&Quit"));
+    QVERIFY2(explain >= 0 && explain < quit, qPrintable(entries.join(QLatin1Char('|'))));
+    QVERIFY2(
+        file->actions().at(quit - 1)->isSeparator() && explain == quit - 2, qPrintable(entries.join(QLatin1Char('|'))));
     // File > Export report… asks for the recordings first, in the recordings folder (not the current directory).
     for (QAction *a : file->actions()) {
         if (a->text() == QString::fromUtf8("&Export report…"))

@@ -129,6 +129,15 @@ void TestWorkloadPanel::startNeedsADevice()
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb") }));
     QVERIFY(panel.currentDevice().isEmpty()); // never chosen for the user (no lab device here)
     QVERIFY(panel.commandLine().contains(QStringLiteral("--filename=/dev/DEV")));
+    // The Device field shows its text from the start, not the end of a text longer than itself (issue 40: at
+    // 1280x720 it read "evice, or create the lab device)").
+    auto *device = panel.findChild<QComboBox *>(QStringLiteral("workloadDevice"));
+    QVERIFY(device && device->isEditable());
+    QCOMPARE(device->lineEdit()->cursorPosition(), 0);
+    device->setCurrentIndex(1);
+    QCOMPARE(device->lineEdit()->cursorPosition(), 0);
+    Q_EMIT device->lineEdit()->editingFinished();
+    QCOMPARE(device->lineEdit()->cursorPosition(), 0);
     panel.start();
     QVERIFY(!panel.isRunning());
     QVERIFY(!panel.pendingConfirmation());
@@ -226,6 +235,23 @@ void TestWorkloadPanel::confirmationNeedsTheExactName()
     dialog.nameEdit()->setText(QStringLiteral("loop3"));
     QVERIFY(dialog.destroyButton()->isEnabled());
     QCOMPARE(dialog.typedName(), QStringLiteral("loop3"));
+
+    // The fio command is shown once, in the preview; the step that runs it refers to it (issue 40, item 12).
+    OperationPlan plan = dialog.plan();
+    const QString command = QStringLiteral("/usr/bin/fio --name=seq --filename=/dev/loop3 --rw=write --bs=4k");
+    plan.preview = command;
+    plan.steps = { QStringLiteral("hold /dev/loop3 (O_EXCL) until fio ends"), QStringLiteral("run ") + command };
+    ConfirmWriteDialog shown(plan);
+    const QString text = shown.findChild<QLabel *>(QStringLiteral("planText"))->text();
+    QVERIFY2(!text.contains(command.toHtmlEscaped()), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("run the command below")), qPrintable(text));
+    QCOMPARE(shown.findChild<QPlainTextEdit *>(QStringLiteral("planPreview"))->toPlainText(), command);
+    // Steps that are the preview's lines (a tuning plan's writes) are folded into one entry.
+    plan.preview
+        = QStringLiteral("/sys/block/loop3/queue/nr_requests: 64 -> 2\n/sys/block/loop3/queue/nomerges: 0 -> 1");
+    plan.steps = plan.preview.split(u'\n') + QStringList { QStringLiteral("read every value back") };
+    QCOMPARE(PlanDialog::stepsBesidePreview(plan),
+        QStringList({ QStringLiteral("the 2 lines below"), QStringLiteral("read every value back") }));
 }
 
 // Start reads a job file through the core's check (fio --showcmd), off the UI thread, as dmtunectl does.

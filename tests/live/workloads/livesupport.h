@@ -24,13 +24,9 @@ struct ProgramRun {
     QString out, err;
 };
 
-inline ProgramRun runProgram(
-    const QString &program, const QStringList &args, const QString &workingDirectory = {}, int timeoutMs = 60000)
+// What a started process did, once it ends (killed, "timed out", after timeoutMs).
+inline ProgramRun collectRun(QProcess &p, int timeoutMs)
 {
-    QProcess p;
-    if (!workingDirectory.isEmpty())
-        p.setWorkingDirectory(workingDirectory);
-    p.start(program, args);
     ProgramRun r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -42,6 +38,16 @@ inline ProgramRun runProgram(
     r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
     r.err = QString::fromLocal8Bit(p.readAllStandardError());
     return r;
+}
+
+inline ProgramRun runProgram(
+    const QString &program, const QStringList &args, const QString &workingDirectory = {}, int timeoutMs = 60000)
+{
+    QProcess p;
+    if (!workingDirectory.isEmpty())
+        p.setWorkingDirectory(workingDirectory);
+    p.start(program, args);
+    return collectRun(p, timeoutMs);
 }
 
 // mkfs.ext4 on the device and one file written on it (mounted only for that).

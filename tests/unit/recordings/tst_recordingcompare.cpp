@@ -13,6 +13,7 @@
 
 using namespace dmtune;
 using namespace dmtune::test;
+using namespace Qt::StringLiterals;
 
 class TestRecordingCompare : public QObject {
     Q_OBJECT
@@ -24,6 +25,8 @@ private Q_SLOTS:
     void slots();
     void comparesTheWorkloadWindow();
     void diffsConfigurations();
+    void distinctNames_data();
+    void distinctNames();
 
 private:
     Recording record(const QString &title, const QString &device, quint64 mergesPerInterval, const QJsonObject &config);
@@ -161,6 +164,58 @@ void TestRecordingCompare::diffsConfigurations()
     QCOMPARE(diff.rows[1].values, QStringList({ QStringLiteral("0"), QStringLiteral("2"), QStringLiteral("2") }));
     QCOMPARE(diff.rows[0].values, QStringList({ QStringLiteral("6.1"), QStringLiteral("6.1"), QStringLiteral("6.5") }));
     QVERIFY(diff.comparedKeys >= 5); // host, kernel, scheduler, two tunables
+
+    // A value the capture could not read (an empty driver_version) reads "(unknown)", as a null one does.
+    QJsonObject unknown = config(QStringLiteral("loop0"), QStringLiteral("0"), QStringLiteral("6.1"));
+    QJsonObject known = unknown;
+    unknown.insert(QStringLiteral("device_mapper"), QJsonObject { { QStringLiteral("driver_version"), QString() } });
+    known.insert(QStringLiteral("device_mapper"),
+        QJsonObject { { QStringLiteral("driver_version"), QStringLiteral("4.47.0") } });
+    const ConfigDiff versions
+        = configurationDiff({ record(QStringLiteral("dm-unknown"), QStringLiteral("loop0"), 1, unknown),
+            record(QStringLiteral("dm-known"), QStringLiteral("loop0"), 1, known) });
+    QCOMPARE(versions.rows.size(), 1);
+    QCOMPARE(versions.rows[0].key, QStringLiteral("device_mapper / driver_version"));
+    QCOMPARE(versions.rows[0].values, QStringList({ QStringLiteral("(unknown)"), QStringLiteral("4.47.0") }));
+}
+
+void TestRecordingCompare::distinctNames_data()
+{
+    // Each recording: "title|start (UTC, ISO)|file"; the names expected side by side.
+    QTest::addColumn<QStringList>("recordings");
+    QTest::addColumn<QStringList>("names");
+    QTest::newRow("different titles: unchanged")
+        << QStringList { u"4K reads|2026-12-06T10:00:00|/r/a.dmrec"_s, u"4K writes|2026-12-06T10:00:00|/r/b.dmrec"_s }
+        << QStringList { u"4K reads"_s, u"4K writes"_s };
+    QTest::newRow("one template twice: the start times")
+        << QStringList { u"4K sequential writes|2026-12-06T10:00:05|/r/a.dmrec"_s,
+               u"4K sequential writes|2026-12-06T10:02:41|/r/b.dmrec"_s, u"4K reads|2026-12-06T10:04:00|/r/c.dmrec"_s }
+        << QStringList { u"4K sequential writes (10:00:05)"_s, u"4K sequential writes (10:02:41)"_s, u"4K reads"_s };
+    QTest::newRow("on different days: the dates too")
+        << QStringList { u"seq|2026-12-05T10:00:05|/r/a.dmrec"_s, u"seq|2026-12-06T10:00:05|/r/b.dmrec"_s }
+        << QStringList { u"seq (2026-12-05 10:00:05)"_s, u"seq (2026-12-06 10:00:05)"_s };
+    QTest::newRow("the same second: the file names") << QStringList { u"seq|2026-12-06T10:00:05|/r/a.dmrec"_s,
+        u"seq|2026-12-06T10:00:05|/s/b.dmrec"_s } << QStringList { u"seq (a.dmrec)"_s, u"seq (b.dmrec)"_s };
+    QTest::newRow("one file opened twice: the places") << QStringList { u"seq|2026-12-06T10:00:05|/r/a.dmrec"_s,
+        u"seq|2026-12-06T10:00:05|/r/a.dmrec"_s } << QStringList { u"seq (#1)"_s, u"seq (#2)"_s };
+}
+
+void TestRecordingCompare::distinctNames()
+{
+    QFETCH(QStringList, recordings);
+    QFETCH(QStringList, names);
+    QList<Recording> list;
+    for (const QString &spec : recordings) {
+        const QStringList parts = spec.split(u'|');
+        Recording r;
+        r.meta.title = parts[0];
+        r.meta.started = QDateTime::fromString(parts[1] + u'Z', Qt::ISODate); // UTC
+        r.path = parts[2];
+        list.append(r);
+    }
+    QCOMPARE(distinctRecordingNames(list), names);
+    // The comparison's and the configuration diff's headers are these names.
+    QCOMPARE(configurationDiff(list).recordings, names);
 }
 
 QTEST_GUILESS_MAIN(TestRecordingCompare)

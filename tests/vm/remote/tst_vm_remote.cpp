@@ -296,21 +296,8 @@ class TestVmRemote : public QObject {
         QProcess localProcess;
         viaHostProcess.start(dmtunectl, remote(command));
         localProcess.start(QStringLiteral("ssh"), inGuestArgs(dmtunectl, command));
-        const auto collect = [](QProcess &p) {
-            ProgramRun r;
-            if (!p.waitForFinished(180000)) {
-                p.kill();
-                p.waitForFinished();
-                r.err = QStringLiteral("timed out");
-                return r;
-            }
-            r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-            r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
-            r.err = QString::fromLocal8Bit(p.readAllStandardError());
-            return r;
-        };
-        const ProgramRun there = collect(viaHostProcess);
-        const ProgramRun local = collect(localProcess);
+        const ProgramRun there = collectRun(viaHostProcess, 180000);
+        const ProgramRun local = collectRun(localProcess, 180000);
         const QString what = command.join(QLatin1Char(' '));
         QVERIFY2(there.exitCode == local.exitCode,
             qPrintable(describe(QStringLiteral("--host ") + what, there) + QLatin1Char('\n')
