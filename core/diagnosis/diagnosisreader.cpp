@@ -15,7 +15,7 @@ namespace dmtune {
 
 namespace {
 
-qint64 readInt(const SysfsRoot &sysfs, const QString &relative)
+qint64 sysfsInteger(const SysfsRoot &sysfs, const QString &relative)
 {
     const auto v = parseInteger(sysfs.readOr(relative));
     return v ? *v : -1;
@@ -33,9 +33,9 @@ DiagnosedPath readPath(const SysfsRoot &sysfs, const QString &name, int group, c
     p.name = name;
     p.group = group;
     p.dmState = dmState;
-    p.queueDepth = readInt(sysfs, QStringLiteral("block/%1/device/queue_depth").arg(name));
+    p.queueDepth = sysfsInteger(sysfs, QStringLiteral("block/%1/device/queue_depth").arg(name));
     p.scheduler = currentScheduler(sysfs, name);
-    p.maxSectorsKb = readInt(sysfs, QStringLiteral("block/%1/queue/max_sectors_kb").arg(name));
+    p.maxSectorsKb = sysfsInteger(sysfs, QStringLiteral("block/%1/queue/max_sectors_kb").arg(name));
     return p;
 }
 
@@ -47,8 +47,8 @@ DiagnosedMap readDiagnosedMap(const SysfsRoot &sysfs, const MultipathMap &map)
     d.name = map.name;
     d.device = map.device;
     d.requestBased = readDeviceContext(sysfs, map.device).requestBased;
-    d.nrRequests = readInt(sysfs, QStringLiteral("block/%1/queue/nr_requests").arg(map.device));
-    d.maxSectorsKb = readInt(sysfs, QStringLiteral("block/%1/queue/max_sectors_kb").arg(map.device));
+    d.nrRequests = sysfsInteger(sysfs, QStringLiteral("block/%1/queue/nr_requests").arg(map.device));
+    d.maxSectorsKb = sysfsInteger(sysfs, QStringLiteral("block/%1/queue/max_sectors_kb").arg(map.device));
     d.scheduler = currentScheduler(sysfs, map.device);
     d.queueIfNoPath = map.features.contains(QLatin1String("queue_if_no_path"));
     if (map.groupsKnown) {

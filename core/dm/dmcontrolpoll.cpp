@@ -1,4 +1,5 @@
 #include "dm/dmcontrolpoll.h"
+#include "util/errnotext.h"
 
 #include <fcntl.h>
 #include <linux/dm-ioctl.h>
@@ -12,11 +13,6 @@
 namespace dmtune {
 
 namespace {
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
 class ControlEventPoll final : public DmEventPoll {
 public:
     explicit ControlEventPoll(int fd)

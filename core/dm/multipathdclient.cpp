@@ -1,4 +1,5 @@
 #include "dm/multipathdclient.h"
+#include "util/errnotext.h"
 #include "util/fd.h"
 
 #include <QDeadlineTimer>
@@ -18,11 +19,6 @@ namespace dmtune {
 namespace {
 // Replies can be long (show config: ~2000 lines); more than this is not multipathd talking.
 constexpr size_t maxReplyBytes = 64 * 1024 * 1024;
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 // connect() to the abstract socket: sun_path starts with a NUL, the name is not NUL-terminated.
 int connectAbstract(const QString &name, int &error)

@@ -63,7 +63,7 @@ QStringList words(const QString &text)
     return text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
 }
 
-QStringList counted(const QStringList &list)
+QStringList countedWords(const QStringList &list)
 {
     QStringList out { QString::number(list.size()) };
     out += list;
@@ -204,12 +204,12 @@ QStringList compareMultipathdView(
     const MultipathdMapView &view, const MultipathTable &table, const MultipathStatus &status)
 {
     QStringList out;
-    if (words(view.features) != counted(table.features))
+    if (words(view.features) != countedWords(table.features))
         out.append(QStringLiteral("features: kernel %1, multipathd %2")
-                       .arg(counted(table.features).join(QLatin1Char(' ')), view.features));
-    if (words(view.hwhandler) != counted(table.hwHandler))
+                       .arg(countedWords(table.features).join(QLatin1Char(' ')), view.features));
+    if (words(view.hwhandler) != countedWords(table.hwHandler))
         out.append(QStringLiteral("hardware handler: kernel %1, multipathd %2")
-                       .arg(counted(table.hwHandler).join(QLatin1Char(' ')), view.hwhandler));
+                       .arg(countedWords(table.hwHandler).join(QLatin1Char(' ')), view.hwhandler));
     if (!view.queueing.isEmpty() && view.queueing != QLatin1String("-")
         && multipathdWantsQueueing(view.queueing) != table.queueIfNoPath())
         out.append(QStringLiteral("queueing: kernel queue_if_no_path %1, multipathd \"%2\"")
@@ -223,7 +223,7 @@ QStringList compareMultipathdView(
         const PathGroupSpec *spec = i < table.groups.size() ? &table.groups.at(i) : nullptr;
         const GroupStatus *groupStatus = statusMatches && spec ? &status.groups.at(i) : nullptr;
         if (spec) {
-            const QStringList kernelSelector = QStringList { spec->selector } + counted(spec->selectorArgs);
+            const QStringList kernelSelector = QStringList { spec->selector } + countedWords(spec->selectorArgs);
             if (words(group.selector) != kernelSelector)
                 out.append(QStringLiteral("group %1: kernel selector %2, multipathd %3")
                                .arg(number)

@@ -9,7 +9,6 @@
 namespace dmtune {
 
 namespace {
-constexpr quint32 maxCount = 1024;
 
 bool parseGroup(TokenReader &reader, int number, GroupStatus &group)
 {
@@ -22,14 +21,15 @@ bool parseGroup(TokenReader &reader, int number, GroupStatus &group)
     group.state = state.front();
 
     quint32 count = 0;
-    if (!reader.readNumber(QStringLiteral("the number of selector status words") + where, 0, maxCount, count)
+    if (!reader.readNumber(QStringLiteral("the number of selector status words") + where, 0, multipathMaxCount, count)
         || !reader.readWords(QStringLiteral("the selector status") + where, count, group.selectorStatusArgs))
         return false;
 
     quint32 pathCount = 0;
     quint32 infoCount = 0;
-    if (!reader.readNumber(QStringLiteral("the number of paths") + where, 1, maxCount, pathCount)
-        || !reader.readNumber(QStringLiteral("the number of info words per path") + where, 0, maxCount, infoCount))
+    if (!reader.readNumber(QStringLiteral("the number of paths") + where, 1, multipathMaxCount, pathCount)
+        || !reader.readNumber(
+            QStringLiteral("the number of info words per path") + where, 0, multipathMaxCount, infoCount))
         return false;
     group.perPathInfoCount = int(infoCount);
 
@@ -55,12 +55,6 @@ bool parseGroup(TokenReader &reader, int number, GroupStatus &group)
         group.paths.append(std::move(path));
     }
     return true;
-}
-
-void appendCounted(QStringList &words, const QStringList &items)
-{
-    words.append(QString::number(items.size()));
-    words.append(items);
 }
 
 int featureNumber(const QStringList &features, qsizetype index)
@@ -124,17 +118,17 @@ Result<MultipathStatus> parseMultipathStatus(QStringView params)
     const auto failed = [&] { return R::failure(reader.error()); };
 
     quint32 count = 0;
-    if (!reader.readNumber(QStringLiteral("the number of feature words"), 0, maxCount, count)
+    if (!reader.readNumber(QStringLiteral("the number of feature words"), 0, multipathMaxCount, count)
         || !reader.readWords(QStringLiteral("the features"), count, status.features))
         return failed();
-    if (!reader.readNumber(QStringLiteral("the number of hardware handler status words"), 0, maxCount, count)
+    if (!reader.readNumber(QStringLiteral("the number of hardware handler status words"), 0, multipathMaxCount, count)
         || !reader.readWords(QStringLiteral("the hardware handler status"), count, status.hwHandlerStatus))
         return failed();
 
     quint32 groupCount = 0;
     quint32 next = 0;
-    if (!reader.readNumber(QStringLiteral("the number of priority groups"), 0, maxCount, groupCount)
-        || !reader.readNumber(QStringLiteral("the current priority group"), 0, maxCount, next))
+    if (!reader.readNumber(QStringLiteral("the number of priority groups"), 0, multipathMaxCount, groupCount)
+        || !reader.readNumber(QStringLiteral("the current priority group"), 0, multipathMaxCount, next))
         return failed();
     if ((groupCount == 0) != (next == 0) || next > groupCount) {
         reader.failLast(

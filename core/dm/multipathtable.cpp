@@ -7,7 +7,6 @@ namespace dmtune {
 namespace {
 // Ranges from drivers/md/dm-mpath.c (dm_arg tables of multipath_ctr and its helpers).
 constexpr quint32 maxFeatureWords = 8;
-constexpr quint32 maxCount = 1024;
 constexpr quint32 maxPgInitRetries = 50;
 constexpr quint32 maxPgInitDelayMsecs = 60000;
 constexpr quint64 maxUnsigned = 0xffffffffu;
@@ -141,7 +140,7 @@ bool parseGroup(TokenReader &reader, int number, PathGroupSpec &group)
         return reader.failLast(QStringLiteral("expected a path selector name") + where);
 
     quint32 count = 0;
-    if (!reader.readNumber(QStringLiteral("the number of selector arguments") + where, 0, maxCount, count))
+    if (!reader.readNumber(QStringLiteral("the number of selector arguments") + where, 0, multipathMaxCount, count))
         return false;
     const qsizetype argsStart = reader.position();
     if (!reader.readWords(QStringLiteral("the selector arguments") + where, count, group.selectorArgs))
@@ -151,9 +150,9 @@ bool parseGroup(TokenReader &reader, int number, PathGroupSpec &group)
 
     quint32 pathCount = 0;
     quint32 perPath = 0;
-    if (!reader.readNumber(QStringLiteral("the number of paths") + where, 1, maxCount, pathCount))
+    if (!reader.readNumber(QStringLiteral("the number of paths") + where, 1, multipathMaxCount, pathCount))
         return false;
-    if (!reader.readNumber(QStringLiteral("the number of per-path arguments") + where, 0, maxCount, perPath))
+    if (!reader.readNumber(QStringLiteral("the number of per-path arguments") + where, 0, multipathMaxCount, perPath))
         return false;
     group.perPathArgCount = int(perPath);
 
@@ -174,12 +173,13 @@ bool parseGroup(TokenReader &reader, int number, PathGroupSpec &group)
     return true;
 }
 
+} // namespace
+
 void appendCounted(QStringList &words, const QStringList &items)
 {
     words.append(QString::number(items.size()));
     words.append(items);
 }
-} // namespace
 
 bool MultipathTable::queueIfNoPath() const
 {
@@ -226,14 +226,14 @@ Result<MultipathTable> parseMultipathTable(QStringView params)
         || !checkFeatures(reader, table.features, featuresStart))
         return failed();
 
-    if (!reader.readNumber(QStringLiteral("the number of hardware handler words"), 0, maxCount, count)
+    if (!reader.readNumber(QStringLiteral("the number of hardware handler words"), 0, multipathMaxCount, count)
         || !reader.readWords(QStringLiteral("the hardware handler"), count, table.hwHandler))
         return failed();
 
     quint32 groupCount = 0;
     quint32 initial = 0;
-    if (!reader.readNumber(QStringLiteral("the number of priority groups"), 0, maxCount, groupCount)
-        || !reader.readNumber(QStringLiteral("the initial priority group"), 0, maxCount, initial))
+    if (!reader.readNumber(QStringLiteral("the number of priority groups"), 0, multipathMaxCount, groupCount)
+        || !reader.readNumber(QStringLiteral("the initial priority group"), 0, multipathMaxCount, initial))
         return failed();
     const qsizetype initialPosition = reader.position() - 1;
     if ((groupCount == 0) != (initial == 0))

@@ -13,6 +13,12 @@
 
 namespace dmtune {
 
+// The most words any counted list of a multipath table or status line may have (dm-mpath.c's dm_arg ranges).
+inline constexpr quint32 multipathMaxCount = 1024;
+
+// Appends a counted list as dm-mpath writes it: the number of items, then the items.
+void appendCounted(QStringList &words, const QStringList &items);
+
 struct PathSpec {
     QString device; // as written: "8:16" or "/dev/skd0"
     QStringList args; // the selector's per-path words, e.g. {"1"} for round-robin

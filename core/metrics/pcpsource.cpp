@@ -12,10 +12,11 @@
 
 namespace dmtune {
 
-namespace {
+// Outside the anonymous namespace: PcpSource::Metric holds them.
+enum class PcpMetricRole : unsigned char { Counter, DmName, ScsiPaths };
+enum class PcpMetricTree : unsigned char { Dev, Dm, Other };
 
-enum class Role : unsigned char { Counter, DmName, ScsiPaths };
-enum class Tree : unsigned char { Dev, Dm, Other };
+namespace {
 
 // disk.dev.X and disk.dm.X for every counter; pcp iostat reads the same ones (read_bytes, not blkread: its
 // kB/s is ours to the last digit). inflight is an instant value, the total only.
@@ -85,8 +86,8 @@ double toKernelUnits(const pmDesc &desc)
 
 struct PcpSource::Metric {
     QByteArray name;
-    Role role = Role::Counter;
-    Tree tree = Tree::Other;
+    PcpMetricRole role = PcpMetricRole::Counter;
+    PcpMetricTree tree = PcpMetricTree::Other;
     DiskField field = DiskField::ReadIos;
     pmID id = PM_ID_NULL;
     pmDesc desc {};
@@ -215,7 +216,8 @@ Result<std::unique_ptr<PcpSource>> PcpSource::openArchive(const QString &path, c
 
 Status PcpSource::lookUpMetrics()
 {
-    for (const auto &[tree, prefix] : { std::pair { Tree::Dev, "disk.dev." }, std::pair { Tree::Dm, "disk.dm." } }) {
+    for (const auto &[tree, prefix] :
+        { std::pair { PcpMetricTree::Dev, "disk.dev." }, std::pair { PcpMetricTree::Dm, "disk.dm." } }) {
         for (const FieldName &f : fieldNames) {
             Metric metric;
             metric.name = QByteArray(prefix) + f.suffix;
@@ -224,8 +226,8 @@ Status PcpSource::lookUpMetrics()
             m_metrics.push_back(metric);
         }
     }
-    m_metrics.push_back({ "hinv.map.dmname", Role::DmName });
-    m_metrics.push_back({ "disk.wwid.scsi_paths", Role::ScsiPaths });
+    m_metrics.push_back({ "hinv.map.dmname", PcpMetricRole::DmName });
+    m_metrics.push_back({ "disk.wwid.scsi_paths", PcpMetricRole::ScsiPaths });
 
     std::vector<Metric> found;
     bool treeHasRead[2] = { false, false };
@@ -236,7 +238,7 @@ Status PcpSource::lookUpMetrics()
         if (pmLookupDesc(metric.id, &metric.desc) < 0)
             continue;
         metric.scale = toKernelUnits(metric.desc);
-        if (metric.role == Role::Counter && metric.field == DiskField::ReadIos)
+        if (metric.role == PcpMetricRole::Counter && metric.field == DiskField::ReadIos)
             treeHasRead[int(metric.tree)] = true;
         found.push_back(metric);
     }
@@ -247,19 +249,20 @@ Status PcpSource::lookUpMetrics()
     // A field is had when every tree that is there has it.
     for (const FieldName &f : fieldNames) {
         bool has = true;
-        for (const Tree tree : { Tree::Dev, Tree::Dm }) {
+        for (const PcpMetricTree tree : { PcpMetricTree::Dev, PcpMetricTree::Dm }) {
             if (!treeHasRead[int(tree)])
                 continue;
             bool inTree = false;
             for (const Metric &metric : m_metrics)
-                inTree = inTree || (metric.role == Role::Counter && metric.tree == tree && metric.field == f.field);
+                inTree = inTree
+                    || (metric.role == PcpMetricRole::Counter && metric.tree == tree && metric.field == f.field);
             has = has && inTree;
         }
         m_hasField[std::size_t(f.field)] = has;
     }
     for (const Metric &metric : m_metrics) {
-        m_hasDmNames = m_hasDmNames || metric.role == Role::DmName;
-        m_hasScsiPaths = m_hasScsiPaths || metric.role == Role::ScsiPaths;
+        m_hasDmNames = m_hasDmNames || metric.role == PcpMetricRole::DmName;
+        m_hasScsiPaths = m_hasScsiPaths || metric.role == PcpMetricRole::ScsiPaths;
     }
     return Status::success();
 }
@@ -350,7 +353,7 @@ Result<CounterFrame> PcpSource::fetch()
     pmResult *result = nullptr;
     int readIndex = -1; // a disk.*.read metric: a record without it carries no disk counters
     for (std::size_t i = 0; i < m_metrics.size() && readIndex < 0; ++i) {
-        if (m_metrics[i].role == Role::Counter && m_metrics[i].field == DiskField::ReadIos)
+        if (m_metrics[i].role == PcpMetricRole::Counter && m_metrics[i].field == DiskField::ReadIos)
             readIndex = int(i);
     }
     // An archive's records: the next one that has disk counters (pmlogger may log other groups between them;
@@ -398,7 +401,7 @@ Result<CounterFrame> PcpSource::fetch()
             const QString inst = QString::fromLocal8Bit(instName).section(u' ', 0, 0);
             std::free(instName);
             pmAtomValue atom {};
-            if (metric.role == Role::Counter) {
+            if (metric.role == PcpMetricRole::Counter) {
                 if (pmExtractValue(set->valfmt, &set->vlist[j], metric.desc.type, &atom, PM_TYPE_U64) < 0)
                     continue;
                 const int t = int(metric.tree);
@@ -413,7 +416,7 @@ Result<CounterFrame> PcpSource::fetch()
                     continue;
                 const QString value = QString::fromLocal8Bit(atom.cp);
                 std::free(atom.cp);
-                if (metric.role == Role::DmName)
+                if (metric.role == PcpMetricRole::DmName)
                     kernelNameOfDm.insert(inst, value);
                 else
                     pathsOfWwid.insert(inst, parsePcpScsiPaths(value));
@@ -425,11 +428,11 @@ Result<CounterFrame> PcpSource::fetch()
     const int fieldCount = m_hasField[std::size_t(DiskField::FlushIos)] ? 17
         : m_hasField[std::size_t(DiskField::DiscardIos)]                ? 15
                                                                         : 11;
-    for (const int t : { int(Tree::Dev), int(Tree::Dm) }) {
+    for (const int t : { int(PcpMetricTree::Dev), int(PcpMetricTree::Dm) }) {
         for (const QString &inst : std::as_const(order[t])) {
             DiskCounters counters = devices[t].value(inst);
             counters.fieldCount = fieldCount;
-            if (t == int(Tree::Dm)) {
+            if (t == int(PcpMetricTree::Dm)) {
                 const QString kernelName = kernelNameOfDm.value(inst);
                 if (!kernelName.isEmpty()) {
                     counters.name = kernelName;

@@ -35,7 +35,7 @@ QString sizeText(qint64 bytes)
     return QStringLiteral("%1 bytes").arg(bytes);
 }
 
-QString currentScheduler(const SysfsRoot &sysfs, const QString &name)
+QString schedulerOf(const SysfsRoot &sysfs, const QString &name)
 {
     const auto list = parseSchedulerList(sysfs.readOr(QStringLiteral("block/%1/queue/scheduler").arg(name)));
     return list ? list->current : QString();
@@ -164,7 +164,7 @@ OperationResult runCreate(const OperationEnvironment &env, const OperationPlan &
     // Read back what the kernel says, not what was asked.
     const QString backing = env.sysfs.readOr(QStringLiteral("block/%1/loop/backing_file").arg(lab.name));
     const bool dio = env.sysfs.readOr(QStringLiteral("block/%1/loop/dio").arg(lab.name)) == QLatin1String("1");
-    const QString scheduler = currentScheduler(env.sysfs, lab.name);
+    const QString scheduler = schedulerOf(env.sysfs, lab.name);
     result.ok = true;
     result.target = lab.name;
     result.changes
@@ -326,7 +326,7 @@ OperationResult runRemove(const OperationEnvironment &env, const OperationPlan &
     else
         result.changes << QStringLiteral("detached /dev/%1 (loop/backing_file: %2)")
                               .arg(lab.name, now.file.isEmpty() ? QStringLiteral("none") : now.file);
-    const QString scheduler = currentScheduler(env.sysfs, lab.name);
+    const QString scheduler = schedulerOf(env.sysfs, lab.name);
     if (!lab.schedulerToRestore.isEmpty()) {
         if (scheduler == lab.schedulerToRestore)
             result.changes << QStringLiteral("%1 scheduler mq-deadline -> %2 (as before)").arg(lab.name, scheduler);

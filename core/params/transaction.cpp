@@ -22,7 +22,7 @@ struct Done {
     QList<Saved> companions; // scheduler writes: nr_requests and iosched/* as they were
 };
 
-QString errnoText(const QString &message)
+QString withoutPath(const QString &message)
 {
     // SysfsRoot errors are "PATH: strerror"; the path is already in the error's device/attribute.
     const qsizetype at = message.lastIndexOf(QStringLiteral(": "));
@@ -116,7 +116,7 @@ private:
                 at, ApplyError::Stage::Write, QStringLiteral("resolves elsewhere than planned (%1)").arg(*path));
         const auto current = m_sysfs.read(w.path);
         if (!current)
-            return fail(at, ApplyError::Stage::Write, errnoText(current.errorMessage()));
+            return fail(at, ApplyError::Stage::Write, withoutPath(current.errorMessage()));
         const QString before = normalizeValue(def, *current);
         ChangeOutcome &o = m_result.changes[at];
         if (o.oldValue.isEmpty())
@@ -133,12 +133,12 @@ private:
             done.companions = saveSchedulerCompanions(m_sysfs, w.device);
 
         if (const Status s = m_sysfs.write(w.path, w.value); !s)
-            return fail(at, ApplyError::Stage::Write, errnoText(s.errorMessage));
+            return fail(at, ApplyError::Stage::Write, withoutPath(s.errorMessage));
         m_done << done;
         m_result.changes[at].written = true;
         const auto after = m_sysfs.read(w.path);
         if (!after)
-            return fail(at, ApplyError::Stage::ReadBack, errnoText(after.errorMessage()));
+            return fail(at, ApplyError::Stage::ReadBack, withoutPath(after.errorMessage()));
         ChangeOutcome &written = m_result.changes[at];
         written.newValue = normalizeValue(def, *after);
         written.clamped = !sameValue(def, written.newValue, w.value);
@@ -187,9 +187,9 @@ private:
         const auto back = m_sysfs.read(path);
         QString problem;
         if (!s)
-            problem = errnoText(s.errorMessage);
+            problem = withoutPath(s.errorMessage);
         else if (!back)
-            problem = errnoText(back.errorMessage());
+            problem = withoutPath(back.errorMessage());
         else if (!sameValue(def, *back, value))
             problem = QStringLiteral("reads back %1").arg(normalizeValue(def, *back));
         if (!problem.isEmpty())

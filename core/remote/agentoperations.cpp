@@ -16,12 +16,9 @@
 
 namespace dmtune {
 
-namespace {
+using namespace Qt::StringLiterals;
 
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
+namespace {
 
 // A sent job file in a directory of its own: mkdtemp's (0700, new), the file created O_EXCL beneath it with no
 // link followed (createNewFile). The directory goes when the pointer does.
@@ -76,19 +73,18 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
     if (op == QLatin1String("kinds")) {
         QJsonArray kinds;
         for (const QString &kind : operationKinds()) {
-            kinds.append(
-                QJsonObject { { key("kind"), kind }, { key("description"), findOperation(kind)->description } });
+            kinds.append(QJsonObject { { "kind"_L1, kind }, { "description"_L1, findOperation(kind)->description } });
         }
-        m_send({ { key("type"), QStringLiteral("kinds") }, { key("id"), id }, { key("kinds"), kinds } });
+        m_send({ { "type"_L1, QStringLiteral("kinds") }, { "id"_L1, id }, { "kinds"_L1, kinds } });
         return {};
     }
     if (op == QLatin1String("plan")) {
-        const QString kind = request.value(key("kind")).toString();
+        const QString kind = request.value("kind"_L1).toString();
         if (!findOperation(kind))
             return QStringLiteral("plan: no operation '%1' here (kinds lists them)").arg(kind);
-        if (!request.value(key("request")).isObject())
+        if (!request.value("request"_L1).isObject())
             return QStringLiteral("plan: \"request\" must be an object");
-        QJsonObject asked = request.value(key("request")).toObject();
+        QJsonObject asked = request.value("request"_L1).toObject();
         if (kind == QLatin1String(WorkloadStartKind)) {
             const auto sent = sentJobFileOf(asked);
             if (!sent)
@@ -106,48 +102,46 @@ QString AgentOperations::handle(qint64 id, const QString &op, const QJsonObject 
             kind, asked, this,
             [this, id](const OperationPlan &plan) {
                 m_sentJobFiles.remove(id);
-                m_send(
-                    { { key("type"), QStringLiteral("plan") }, { key("id"), id }, { key("plan"), planToJson(plan) } });
+                m_send({ { "type"_L1, QStringLiteral("plan") }, { "id"_L1, id }, { "plan"_L1, planToJson(plan) } });
             },
             [this, id, kind](const QString &error) {
                 m_sentJobFiles.remove(id);
-                m_send({ { key("type"), QStringLiteral("error") }, { key("id"), id },
-                    { key("error"), QStringLiteral("%1: %2").arg(kind, error) } });
+                m_send({ { "type"_L1, QStringLiteral("error") }, { "id"_L1, id },
+                    { "error"_L1, QStringLiteral("%1: %2").arg(kind, error) } });
             });
         return {};
     }
     if (op == QLatin1String("cancel-run")) {
-        const qint64 target = request.value(key("target")).toInteger();
+        const qint64 target = request.value("target"_L1).toInteger();
         const QPointer<OperationRun> run = m_runs.value(target);
         if (!run)
             return QStringLiteral("cancel-run: no operation %1 runs here").arg(target);
         run->cancel(); // its result still comes, to the start's id
-        m_send({ { key("type"), QStringLiteral("cancelling") }, { key("id"), id }, { key("target"), target } });
+        m_send({ { "type"_L1, QStringLiteral("cancelling") }, { "id"_L1, id }, { "target"_L1, target } });
         return {};
     }
-    const Result<OperationPlan> plan = planFromJson(request.value(key("plan")).toObject());
+    const Result<OperationPlan> plan = planFromJson(request.value("plan"_L1).toObject());
     if (!plan)
         return QStringLiteral("%1: the plan: %2").arg(op, plan.errorMessage());
-    const Result<OperationAnswers> answers = answersFromJson(request.value(key("answers")).toObject());
+    const Result<OperationAnswers> answers = answersFromJson(request.value("answers"_L1).toObject());
     if (!answers)
         return QStringLiteral("%1: the answers: %2").arg(op, answers.errorMessage());
     if (op == QLatin1String("start")) {
         const QPointer<OperationRun> run = m_runner->start(
             *plan, *answers, this,
             [this, id](const QJsonObject &event) {
-                m_send({ { key("type"), QStringLiteral("progress") }, { key("id"), id }, { key("event"), event } });
+                m_send({ { "type"_L1, QStringLiteral("progress") }, { "id"_L1, id }, { "event"_L1, event } });
             },
             [this, id](const OperationResult &result) {
                 m_runs.remove(id);
-                m_send({ { key("type"), QStringLiteral("result") }, { key("id"), id },
-                    { key("result"), resultToJson(result) } });
+                m_send({ { "type"_L1, QStringLiteral("result") }, { "id"_L1, id },
+                    { "result"_L1, resultToJson(result) } });
             });
         m_runs.insert(id, run);
         return {};
     }
     m_runner->run(*plan, *answers, this, [this, id](const OperationResult &result) {
-        m_send(
-            { { key("type"), QStringLiteral("result") }, { key("id"), id }, { key("result"), resultToJson(result) } });
+        m_send({ { "type"_L1, QStringLiteral("result") }, { "id"_L1, id }, { "result"_L1, resultToJson(result) } });
     });
     return {};
 }

@@ -10,6 +10,8 @@
 
 namespace dmtune {
 
+using namespace Qt::StringLiterals;
+
 struct AgentStreams::Stream {
     Sampler sampler;
     SampleStreamWriter writer;
@@ -21,17 +23,12 @@ struct AgentStreams::Stream {
 
 namespace {
 
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
 // The device set of a request: kernel names, never a path (the Sampler joins them to the sysfs root).
 QString readDevices(const QJsonObject &request, QStringList *names)
 {
-    if (!request.contains(key("devices")))
+    if (!request.contains("devices"_L1))
         return {};
-    const QJsonValue value = request.value(key("devices"));
+    const QJsonValue value = request.value("devices"_L1);
     if (!value.isArray())
         return QStringLiteral("\"devices\" must be a list of device names");
     for (const QJsonValue &v : value.toArray()) {
@@ -45,9 +42,9 @@ QString readDevices(const QJsonObject &request, QStringList *names)
 
 QString intervalProblem(const QJsonObject &request, int *ms)
 {
-    if (!request.contains(key("interval_ms")))
+    if (!request.contains("interval_ms"_L1))
         return {};
-    const QJsonValue value = request.value(key("interval_ms"));
+    const QJsonValue value = request.value("interval_ms"_L1);
     const double d = value.toDouble(-1);
     if (!value.isDouble() || d < Sampler::MinIntervalMs || d > Sampler::MaxIntervalMs || d != double(int(d)))
         return QStringLiteral("\"interval_ms\" must be a whole number from %1 to %2")
@@ -93,7 +90,7 @@ QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &re
         return updateStream(id, request);
     if (op == QLatin1String("watch"))
         return startWatch(id);
-    const qint64 target = request.value(key("target")).toInteger();
+    const qint64 target = request.value("target"_L1).toInteger();
     if (Stream *stream = m_streams.take(target)) {
         delete stream;
     } else if (UdevMonitor *watch = m_watches.take(target)) {
@@ -101,7 +98,7 @@ QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &re
     } else {
         return QStringLiteral("cancel: no stream or watch %1").arg(target);
     }
-    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id } });
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id } });
     return {};
 }
 
@@ -114,7 +111,7 @@ QString AgentStreams::startStream(qint64 id, const QJsonObject &request)
         problem = intervalProblem(request, &intervalMs);
     if (!problem.isEmpty())
         return QStringLiteral("stream: %1").arg(problem);
-    const QJsonValue inflight = request.value(key("inflight"));
+    const QJsonValue inflight = request.value("inflight"_L1);
     if (!inflight.isUndefined() && !inflight.isBool())
         return QStringLiteral("stream: \"inflight\" must be true or false");
     auto stream = std::make_unique<Stream>(m_root);
@@ -129,9 +126,9 @@ QString AgentStreams::startStream(qint64 id, const QJsonObject &request)
     connect(&sampler, &Sampler::samplesAvailable, this,
         [this, id, writer](const SampleBatch &batch) { m_send(writer->encode(id, batch)); });
     connect(&sampler, &Sampler::samplingFailed, this, [this, id](const QString &message) {
-        m_send({ { key("type"), QStringLiteral("stream-failed") }, { key("id"), id }, { key("error"), message } });
+        m_send({ { "type"_L1, QStringLiteral("stream-failed") }, { "id"_L1, id }, { "error"_L1, message } });
     });
-    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id }, { key("interval_ms"), intervalMs } });
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id }, { "interval_ms"_L1, intervalMs } });
     sampler.start();
     m_streams.insert(id, stream.release());
     return {};
@@ -139,7 +136,7 @@ QString AgentStreams::startStream(qint64 id, const QJsonObject &request)
 
 QString AgentStreams::updateStream(qint64 id, const QJsonObject &request)
 {
-    const qint64 target = request.value(key("target")).toInteger();
+    const qint64 target = request.value("target"_L1).toInteger();
     Stream *stream = m_streams.value(target);
     if (!stream)
         return QStringLiteral("stream-update: no stream %1").arg(target);
@@ -150,14 +147,14 @@ QString AgentStreams::updateStream(qint64 id, const QJsonObject &request)
         problem = intervalProblem(request, &intervalMs);
     if (!problem.isEmpty())
         return QStringLiteral("stream-update: %1").arg(problem);
-    if (request.contains(key("devices"))) {
+    if (request.contains("devices"_L1)) {
         if (names.isEmpty())
             stream->sampler.watchAll();
         else
             stream->sampler.setWatched(names);
     }
     stream->sampler.setInterval(intervalMs);
-    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id } });
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id } });
     return {};
 }
 
@@ -169,10 +166,10 @@ QString AgentStreams::startWatch(qint64 id)
         return QStringLiteral("watch: %1").arg(started.errorMessage);
     connect(monitor.get(), &UdevMonitor::blockEvent, this,
         [this, id](const QString &action, const QString &sysname, const QString &devtype) {
-            m_send({ { key("type"), QStringLiteral("block") }, { key("id"), id }, { key("action"), action },
-                { key("name"), sysname }, { key("devtype"), devtype } });
+            m_send({ { "type"_L1, QStringLiteral("block") }, { "id"_L1, id }, { "action"_L1, action },
+                { "name"_L1, sysname }, { "devtype"_L1, devtype } });
         });
-    m_send({ { key("type"), QStringLiteral("response") }, { key("id"), id }, { key("source"), monitor->source() } });
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id }, { "source"_L1, monitor->source() } });
     m_watches.insert(id, monitor.release());
     return {};
 }

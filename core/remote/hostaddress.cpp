@@ -17,7 +17,7 @@ bool validHostName(const QString &host)
 }
 
 // Single quotes for the remote shell.
-QString shellQuote(const QString &text)
+QString singleQuoted(const QString &text)
 {
     QString quoted = text;
     quoted.replace(QLatin1String("'"), QLatin1String("'\\''"));
@@ -89,7 +89,7 @@ Result<HostAddress> parseHostAddress(const QString &text)
 
 QString remoteAgentCommand(const SshSettings &settings, bool sudoWithPassword)
 {
-    const QString program = shellQuote(settings.remoteDmtunectl);
+    const QString program = singleQuoted(settings.remoteDmtunectl);
     // `sudo -S -p ''` reads the password the client writes first on stdin, once; `-n` never asks. LC_ALL=C: its
     // "Sorry, try again." after a wrong password is what AgentClient looks for.
     if (sudoWithPassword)

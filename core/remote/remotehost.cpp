@@ -4,6 +4,7 @@
 #include "remote/agentclient.h"
 #include "remote/nearsidefiles.h"
 #include "sysfs/beneath.h"
+#include "util/errnotext.h"
 #include "util/fd.h"
 
 #include <QDir>
@@ -21,11 +22,6 @@
 namespace dmtune {
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 // A relative path of plain names: no "", ".", ".." component, not absolute.
 bool plainRelative(const QString &path)

@@ -12,14 +12,11 @@
 
 namespace dmtune {
 
+using namespace Qt::StringLiterals;
+
 namespace {
 
 const auto settingsKey = QStringLiteral("remote/guiJobs");
-
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
 
 // {"HOST": {"JOB": {"record": ..., "title": ..., "device": ...}}}: one JSON text, readable in the settings file.
 QJsonObject allRemembered()
@@ -50,18 +47,18 @@ QString workloadName(const JobOffer &offer)
 Result<QList<AgentJob>> parseAgentJobs(const QJsonObject &response)
 {
     using R = Result<QList<AgentJob>>;
-    if (response.value(key("type")).toString() == QLatin1String("error"))
-        return R::failure(response.value(key("error")).toString());
-    if (!response.value(key("jobs")).isArray())
+    if (response.value("type"_L1).toString() == QLatin1String("error"))
+        return R::failure(response.value("error"_L1).toString());
+    if (!response.value("jobs"_L1).isArray())
         return R::failure(QStringLiteral("the agent's answer has no job list"));
     QList<AgentJob> jobs;
-    for (const QJsonValue &v : response.value(key("jobs")).toArray()) {
+    for (const QJsonValue &v : response.value("jobs"_L1).toArray()) {
         const QJsonObject o = v.toObject();
         AgentJob job;
-        job.id = o.value(key("job")).toString();
+        job.id = o.value("job"_L1).toString();
         if (job.id.isEmpty())
             return R::failure(QStringLiteral("a job without an id in the agent's answer"));
-        const QString state = o.value(key("state")).toString();
+        const QString state = o.value("state"_L1).toString();
         if (state == QLatin1String("running"))
             job.state = AgentJob::State::Running;
         else if (state == QLatin1String("ended"))
@@ -70,9 +67,9 @@ Result<QList<AgentJob>> parseAgentJobs(const QJsonObject &response)
             job.state = AgentJob::State::Lost;
         else
             return R::failure(QStringLiteral("job %1: unknown state '%2'").arg(job.id, state));
-        job.status = o.value(key("status")).toInt(-1);
-        job.started = QDateTime::fromString(o.value(key("started")).toString(), Qt::ISODate);
-        job.command = o.value(key("command")).toString();
+        job.status = o.value("status"_L1).toInt(-1);
+        job.started = QDateTime::fromString(o.value("started"_L1).toString(), Qt::ISODate);
+        job.command = o.value("command"_L1).toString();
         jobs << job;
     }
     return jobs;
@@ -176,8 +173,8 @@ QList<RememberedJob> rememberedJobs(const QString &host)
     const QJsonObject jobs = allRemembered().value(host).toObject();
     for (auto it = jobs.begin(); it != jobs.end(); ++it) {
         const QJsonObject o = it.value().toObject();
-        out << RememberedJob { it.key(), o.value(key("record")).toString(), o.value(key("title")).toString(),
-            o.value(key("device")).toString() };
+        out << RememberedJob { it.key(), o.value("record"_L1).toString(), o.value("title"_L1).toString(),
+            o.value("device"_L1).toString() };
     }
     return out;
 }
@@ -187,7 +184,7 @@ void rememberJob(const QString &host, const RememberedJob &job)
     QJsonObject all = allRemembered();
     QJsonObject jobs = all.value(host).toObject();
     jobs.insert(job.id,
-        QJsonObject { { key("record"), job.recordPath }, { key("title"), job.title }, { key("device"), job.device } });
+        QJsonObject { { "record"_L1, job.recordPath }, { "title"_L1, job.title }, { "device"_L1, job.device } });
     all.insert(host, jobs);
     storeRemembered(all);
 }

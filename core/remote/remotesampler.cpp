@@ -9,17 +9,6 @@
 
 namespace dmtune {
 
-namespace {
-
-qint64 monotonicNowNs()
-{
-    timespec ts {};
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
-    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-} // namespace
-
 RemoteSampler::RemoteSampler(AgentClient *client, QObject *parent)
     : QObject(parent)
     , m_client(client)

@@ -10,14 +10,7 @@
 
 namespace dmtune {
 
-namespace {
-
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
-} // namespace
+using namespace Qt::StringLiterals;
 
 QStringList remoteRunArguments(const FioJob &job, const QString &device, bool destroyDataConfirmed)
 {
@@ -40,18 +33,18 @@ QStringList remoteRunArguments(const FioJob &job, const QString &device, bool de
 FioRates fioRatesFromJson(const QJsonObject &o)
 {
     FioRates r;
-    r.groupId = o.value(key("group")).toInt();
-    r.name = o.value(key("name")).toString();
-    r.seconds = o.value(key("seconds")).toDouble();
-    r.readIops = o.value(key("read_iops")).toDouble();
-    r.writeIops = o.value(key("write_iops")).toDouble();
-    r.trimIops = o.value(key("trim_iops")).toDouble();
-    r.readBytesPerSecond = o.value(key("read_bytes_per_second")).toDouble();
-    r.writeBytesPerSecond = o.value(key("write_bytes_per_second")).toDouble();
-    r.trimBytesPerSecond = o.value(key("trim_bytes_per_second")).toDouble();
-    r.clat.p50Ns = o.value(key("clat_p50_us")).toDouble() * 1000;
-    r.clat.p90Ns = o.value(key("clat_p90_us")).toDouble() * 1000;
-    r.clat.p99Ns = o.value(key("clat_p99_us")).toDouble() * 1000;
+    r.groupId = o.value("group"_L1).toInt();
+    r.name = o.value("name"_L1).toString();
+    r.seconds = o.value("seconds"_L1).toDouble();
+    r.readIops = o.value("read_iops"_L1).toDouble();
+    r.writeIops = o.value("write_iops"_L1).toDouble();
+    r.trimIops = o.value("trim_iops"_L1).toDouble();
+    r.readBytesPerSecond = o.value("read_bytes_per_second"_L1).toDouble();
+    r.writeBytesPerSecond = o.value("write_bytes_per_second"_L1).toDouble();
+    r.trimBytesPerSecond = o.value("trim_bytes_per_second"_L1).toDouble();
+    r.clat.p50Ns = o.value("clat_p50_us"_L1).toDouble() * 1000;
+    r.clat.p90Ns = o.value("clat_p90_us"_L1).toDouble() * 1000;
+    r.clat.p99Ns = o.value("clat_p99_us"_L1).toDouble() * 1000;
     return r;
 }
 
@@ -119,17 +112,17 @@ bool RemoteWorkload::start(const QStringList &runArguments, const QString &recor
             }
             content = read.value();
         }
-        files.append(QJsonObject { { key("index"), int(job + 1) }, { key("path"), argv.at(job + 1) },
-            { key("output"), false }, { key("data"), QString::fromLatin1(content.toBase64()) } });
+        files.append(QJsonObject { { "index"_L1, int(job + 1) }, { "path"_L1, argv.at(job + 1) },
+            { "output"_L1, false }, { "data"_L1, QString::fromLatin1(content.toBase64()) } });
     }
     if (!recordPath.isEmpty()) {
         argv << QStringLiteral("--record") << QFileInfo(recordPath).fileName();
-        files.append(QJsonObject {
-            { key("index"), int(argv.size() - 1) }, { key("path"), argv.last() }, { key("output"), true } });
+        files.append(
+            QJsonObject { { "index"_L1, int(argv.size() - 1) }, { "path"_L1, argv.last() }, { "output"_L1, true } });
     }
     begin(QString(), recordPath);
     m_requestId = m_client->request(
-        QStringLiteral("cli"), { { key("argv"), QJsonArray::fromStringList(argv) }, { key("files"), files } });
+        QStringLiteral("cli"), { { "argv"_L1, QJsonArray::fromStringList(argv) }, { "files"_L1, files } });
     return true;
 }
 
@@ -139,7 +132,7 @@ bool RemoteWorkload::attach(const QString &jobId, const QString &recordPath, QSt
     if (!error->isEmpty())
         return false;
     begin(jobId, recordPath);
-    m_requestId = m_client->request(QStringLiteral("attach"), { { key("job"), m_job } });
+    m_requestId = m_client->request(QStringLiteral("attach"), { { "job"_L1, m_job } });
     return true;
 }
 
@@ -152,8 +145,7 @@ void RemoteWorkload::listJobs()
 void RemoteWorkload::stop()
 {
     if (m_running && !m_job.isEmpty() && m_client->isReady())
-        m_client->request(
-            QStringLiteral("signal"), { { key("job"), m_job }, { key("signal"), QStringLiteral("INT") } });
+        m_client->request(QStringLiteral("signal"), { { "job"_L1, m_job }, { "signal"_L1, QStringLiteral("INT") } });
 }
 
 void RemoteWorkload::onReady()
@@ -165,7 +157,7 @@ void RemoteWorkload::onReady()
     // Attached again: the job's output from the start (progress already seen is skipped), then its result.
     m_pending.clear();
     m_summaryText.clear();
-    m_requestId = m_client->request(QStringLiteral("attach"), { { key("job"), m_job } });
+    m_requestId = m_client->request(QStringLiteral("attach"), { { "job"_L1, m_job } });
 }
 
 void RemoteWorkload::takeOutput(const QString &text)
@@ -176,8 +168,8 @@ void RemoteWorkload::takeOutput(const QString &text)
         const QString line = m_pending.left(newline);
         m_pending.remove(0, newline + 1);
         if (line.startsWith(QLatin1String("{\"progress\""))) {
-            const QJsonObject p = QJsonDocument::fromJson(line.toUtf8()).object().value(key("progress")).toObject();
-            const double t = p.value(key("t")).toDouble();
+            const QJsonObject p = QJsonDocument::fromJson(line.toUtf8()).object().value("progress"_L1).toObject();
+            const double t = p.value("t"_L1).toDouble();
             if (t <= m_lastProgress)
                 continue; // replayed after a re-attach
             m_lastProgress = t;
@@ -193,16 +185,16 @@ void RemoteWorkload::finish(const QJsonObject &exit)
     takeOutput(QStringLiteral("\n"));
     m_running = false;
     m_requestId = 0;
-    const int status = exit.value(key("status")).toInt(-1);
+    const int status = exit.value("status"_L1).toInt(-1);
     QString recorded;
     QString problem;
-    for (const QJsonValue &v : exit.value(key("files")).toArray()) {
+    for (const QJsonValue &v : exit.value("files"_L1).toArray()) {
         const QJsonObject file = v.toObject();
-        if (m_recordPath.isEmpty() || !file.contains(key("data")))
+        if (m_recordPath.isEmpty() || !file.contains("data"_L1))
             continue;
         // Only where this side asked for it, as a new file (start() refused an existing one; one that appeared
         // since is refused too), never through a link.
-        const QByteArray data = QByteArray::fromBase64(file.value(key("data")).toString().toLatin1());
+        const QByteArray data = QByteArray::fromBase64(file.value("data"_L1).toString().toLatin1());
         if (const Status written = writeFileAtomically(m_recordPath, data, ExistingFile::Refuse); !written)
             problem = QStringLiteral("the recording could not be written: %1").arg(written.errorMessage);
         else
@@ -210,7 +202,7 @@ void RemoteWorkload::finish(const QJsonObject &exit)
     }
     // Forgotten there once its files are here; a recording not written stays there, offered again.
     if (!m_job.isEmpty() && problem.isEmpty())
-        m_client->request(QStringLiteral("forget"), { { key("job"), m_job } });
+        m_client->request(QStringLiteral("forget"), { { "job"_L1, m_job } });
     const QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
     if (!problem.isEmpty())
         Q_EMIT failed(problem);
@@ -219,7 +211,7 @@ void RemoteWorkload::finish(const QJsonObject &exit)
 
 void RemoteWorkload::onMessage(const QJsonObject &message)
 {
-    if (m_jobsRequest && message.value(key("id")).toInteger() == m_jobsRequest) {
+    if (m_jobsRequest && message.value("id"_L1).toInteger() == m_jobsRequest) {
         m_jobsRequest = 0;
         const Result<QList<AgentJob>> jobs = parseAgentJobs(message);
         if (jobs)
@@ -228,19 +220,19 @@ void RemoteWorkload::onMessage(const QJsonObject &message)
             Q_EMIT jobsListFailed(jobs.errorMessage());
         return;
     }
-    if (!m_requestId || message.value(key("id")).toInteger() != m_requestId)
+    if (!m_requestId || message.value("id"_L1).toInteger() != m_requestId)
         return;
-    const QString type = message.value(key("type")).toString();
+    const QString type = message.value("type"_L1).toString();
     if (type == QLatin1String("job")) {
         const bool attaching = !m_job.isEmpty(); // attach(), or again after a lost connection
-        m_job = message.value(key("job")).toString();
+        m_job = message.value("job"_L1).toString();
         if (attaching)
             Q_EMIT attached(m_job);
         else
             Q_EMIT started(m_job);
     } else if (type == QLatin1String("output")) {
-        const QString data = message.value(key("data")).toString();
-        if (message.value(key("stream")).toString() == QLatin1String("err")) {
+        const QString data = message.value("data"_L1).toString();
+        if (message.value("stream"_L1).toString() == QLatin1String("err")) {
             for (const QString &line : data.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
                 Q_EMIT outputLine(line);
         } else {
@@ -251,7 +243,7 @@ void RemoteWorkload::onMessage(const QJsonObject &message)
     } else if (type == QLatin1String("error")) {
         m_running = false;
         m_requestId = 0;
-        Q_EMIT failed(message.value(key("error")).toString());
+        Q_EMIT failed(message.value("error"_L1).toString());
     }
 }
 

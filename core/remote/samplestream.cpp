@@ -6,20 +6,13 @@
 
 namespace dmtune {
 
-namespace {
-
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
-} // namespace
+using namespace Qt::StringLiterals;
 
 QJsonObject SampleStreamWriter::encode(qint64 id, const SampleBatch &batch)
 {
-    QJsonObject message { { key("type"), QStringLiteral("samples") }, { key("id"), id },
-        { key("seq"), qint64(batch.sequence) }, { key("wall_ms"), batch.wallMs }, { key("mono_ns"), batch.monotonicNs },
-        { key("elapsed_us"), qint64(batch.elapsedSeconds * 1e6 + 0.5) } };
+    QJsonObject message { { "type"_L1, QStringLiteral("samples") }, { "id"_L1, id },
+        { "seq"_L1, qint64(batch.sequence) }, { "wall_ms"_L1, batch.wallMs }, { "mono_ns"_L1, batch.monotonicNs },
+        { "elapsed_us"_L1, qint64(batch.elapsedSeconds * 1e6 + 0.5) } };
     bool sameNames = m_names.size() == batch.devices.size();
     for (qsizetype i = 0; sameNames && i < batch.devices.size(); ++i)
         sameNames = m_names.at(i) == batch.devices.at(i).name();
@@ -31,16 +24,16 @@ QJsonObject SampleStreamWriter::encode(qint64 id, const SampleBatch &batch)
             names.append(d.name());
         }
         m_encoders.assign(std::size_t(batch.devices.size()), SampleEncoder());
-        message.insert(key("names"), names);
+        message.insert("names"_L1, names);
     }
     m_bytes.clear();
-    const auto dtUs = quint64(message.value(key("elapsed_us")).toInteger());
+    const auto dtUs = quint64(message.value("elapsed_us"_L1).toInteger());
     for (qsizetype i = 0; i < batch.devices.size(); ++i) {
         const DeviceSample &d = batch.devices.at(i);
         m_encoders[std::size_t(i)].encode(toHistoryValues(d.deltas, d.inflight, dtUs), &m_bytes);
     }
-    message.insert(key("size"), qint64(m_bytes.size()));
-    message.insert(key("data"),
+    message.insert("size"_L1, qint64(m_bytes.size()));
+    message.insert("data"_L1,
         QString::fromLatin1(z85Encode(
             QByteArray::fromRawData(reinterpret_cast<const char *>(m_bytes.data()), qsizetype(m_bytes.size())))));
     return message;
@@ -54,8 +47,8 @@ void SampleStreamReader::reset()
 
 Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
 {
-    if (message.contains(key("names"))) {
-        const QJsonValue value = message.value(key("names"));
+    if (message.contains("names"_L1)) {
+        const QJsonValue value = message.value("names"_L1);
         if (!value.isArray())
             return Result<SampleBatch>::failure(QStringLiteral("samples: \"names\" is not an array"));
         QStringList names;
@@ -66,13 +59,13 @@ Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
         }
         m_names = names;
         m_decoders.assign(std::size_t(names.size()), SampleDecoder());
-    } else if (m_names.isEmpty() && !message.value(key("data")).toString().isEmpty()) {
+    } else if (m_names.isEmpty() && !message.value("data"_L1).toString().isEmpty()) {
         return Result<SampleBatch>::failure(QStringLiteral("samples: data before the device names"));
     }
-    const QJsonValue data = message.value(key("data"));
+    const QJsonValue data = message.value("data"_L1);
     if (!data.isString())
         return Result<SampleBatch>::failure(QStringLiteral("samples: no \"data\""));
-    const QJsonValue size = message.value(key("size"));
+    const QJsonValue size = message.value("size"_L1);
     if (!size.isDouble())
         return Result<SampleBatch>::failure(QStringLiteral("samples: no \"size\""));
     const Result<QByteArray> decoded = z85Decode(data.toString().toLatin1(), qsizetype(size.toInteger(-1)));
@@ -81,10 +74,10 @@ Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
     const QByteArray &bytes = *decoded;
 
     SampleBatch batch;
-    batch.sequence = quint64(message.value(key("seq")).toInteger());
-    batch.wallMs = message.value(key("wall_ms")).toInteger();
-    batch.monotonicNs = message.value(key("mono_ns")).toInteger();
-    const qint64 elapsedUs = message.value(key("elapsed_us")).toInteger();
+    batch.sequence = quint64(message.value("seq"_L1).toInteger());
+    batch.wallMs = message.value("wall_ms"_L1).toInteger();
+    batch.monotonicNs = message.value("mono_ns"_L1).toInteger();
+    const qint64 elapsedUs = message.value("elapsed_us"_L1).toInteger();
     if (elapsedUs <= 0)
         return Result<SampleBatch>::failure(QStringLiteral("samples: no positive \"elapsed_us\""));
     batch.elapsedSeconds = double(elapsedUs) / 1e6;

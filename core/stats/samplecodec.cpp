@@ -4,7 +4,7 @@ namespace dmtune {
 
 namespace {
 
-void putVarint(quint64 value, std::vector<quint8> *out)
+void appendVarint(quint64 value, std::vector<quint8> *out)
 {
     while (value >= 0x80) {
         out->push_back(quint8(value | 0x80));
@@ -67,10 +67,10 @@ void SampleEncoder::encode(const HistoryValues &values, std::vector<quint8> *out
         if (values.v[std::size_t(i)] != m_previous.v[std::size_t(i)])
             changed |= quint64(1) << i;
     }
-    putVarint(changed, out);
+    appendVarint(changed, out);
     for (int i = 0; i < HistoryValues::Count; ++i) {
         if (changed & (quint64(1) << i))
-            putVarint(zigzag(values.v[std::size_t(i)] - m_previous.v[std::size_t(i)]), out);
+            appendVarint(zigzag(values.v[std::size_t(i)] - m_previous.v[std::size_t(i)]), out);
     }
     m_previous = values;
 }

@@ -24,14 +24,14 @@ void assignCounters(DiskCounters &to, const DiskCounters &from)
     to.fieldCount = from.fieldCount;
 }
 
+} // namespace
+
 qint64 monotonicNowNs()
 {
     timespec ts {};
     ::clock_gettime(CLOCK_MONOTONIC, &ts);
     return qint64(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
-
-} // namespace
 
 const DeviceSample *SampleBatch::find(const QString &name) const
 {

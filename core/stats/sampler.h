@@ -9,6 +9,9 @@
 
 namespace dmtune {
 
+// CLOCK_MONOTONIC in nanoseconds: the time base of every sample (local or from an agent).
+qint64 monotonicNowNs();
+
 class Sampler : public QObject {
     Q_OBJECT
 public:

@@ -14,7 +14,7 @@ namespace {
 // A runaway file (a captured tree gone wrong) must not eat memory: /proc/diskstats of 64k devices fits.
 constexpr qsizetype maxBytes = 16 << 20;
 
-QString errnoText(const QByteArray &path, int error)
+QString pathErrorText(const QByteArray &path, int error)
 {
     return QStringLiteral("%1: %2").arg(QString::fromLocal8Bit(path), QString::fromLocal8Bit(std::strerror(error)));
 }
@@ -63,12 +63,12 @@ bool readSmallFile(const QByteArray &path, QByteArray *buffer, QString *error)
         = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); // a FIFO in a capture cannot block
     if (fd < 0) {
         if (error)
-            *error = errnoText(path, errno);
+            *error = pathErrorText(path, errno);
         return false;
     }
     const bool ok = readFromStart(fd, buffer, false);
     if (!ok && error)
-        *error = errnoText(path, errno);
+        *error = pathErrorText(path, errno);
     ::close(fd);
     return ok;
 }

@@ -20,7 +20,7 @@ namespace dmtune {
 
 namespace {
 
-QString errnoText(int error)
+QString sysfsErrorText(int error)
 {
     switch (error) {
     case ENOENT:
@@ -64,7 +64,7 @@ Result<QString> readCapped(int fd, const QString &shown, qint64 cap, bool refuse
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            return Result<QString>::failure(QStringLiteral("%1: %2").arg(shown, errnoText(errno)));
+            return Result<QString>::failure(QStringLiteral("%1: %2").arg(shown, sysfsErrorText(errno)));
         if (n == 0)
             break;
         if (data.size() + n > cap) {
@@ -140,8 +140,9 @@ QString SysfsRoot::resolvedProcPath(const QString &relative) const
 Result<QString> SysfsRoot::readUnder(const QString &root, const QString &relative, qint64 cap) const
 {
     const QString shown = joined(root, relative);
-    const auto failure
-        = [&](int error) { return Result<QString>::failure(QStringLiteral("%1: %2").arg(shown, errnoText(error))); };
+    const auto failure = [&](int error) {
+        return Result<QString>::failure(QStringLiteral("%1: %2").arg(shown, sysfsErrorText(error)));
+    };
     if (trusted()) {
         // The kernel's tree (or one this process built): one open, O_NONBLOCK all the same. Its files are
         // regular; a test's scratch tree may stand a device node in for an attribute that fails writes.

@@ -1,4 +1,5 @@
 #include "util/atomicfile.h"
+#include "util/errnotext.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,11 +16,6 @@
 namespace dmtune {
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 // RENAME_NOREPLACE; some file systems (older NFS, 9p) reject it: link(2) then unlink(2) is the fallback,
 // as atomic about an existing name.

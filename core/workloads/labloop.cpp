@@ -1,6 +1,7 @@
 #include "workloads/labloop.h"
 
 #include "sysfs/sysfsroot.h"
+#include "util/errnotext.h"
 #include "util/fd.h"
 
 #include <QDir>
@@ -21,11 +22,6 @@
 namespace dmtune {
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 // "none [mq-deadline] kyber" -> "mq-deadline"
 QString activeScheduler(const QString &text)

@@ -19,7 +19,7 @@ namespace dmtune {
 
 namespace {
 
-QString plain(const QString &html)
+QString plainText(const QString &html)
 {
     return QTextDocumentFragment::fromHtml(html).toPlainText();
 }
@@ -74,7 +74,7 @@ ChangeHistoryPanel::~ChangeHistoryPanel() = default;
 
 QString ChangeHistoryPanel::messageText() const
 {
-    return plain(m_message->text());
+    return plainText(m_message->text());
 }
 
 PlanDialog *ChangeHistoryPanel::pendingUndoConfirmation() const
@@ -86,7 +86,7 @@ void ChangeHistoryPanel::say(const QString &html)
 {
     m_message->setText(html);
     if (!html.isEmpty())
-        Q_EMIT undoReported(plain(html));
+        Q_EMIT undoReported(plainText(html));
 }
 
 bool ChangeHistoryPanel::requestUndo()

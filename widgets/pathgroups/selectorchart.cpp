@@ -16,7 +16,7 @@ namespace dmtune {
 
 namespace {
 
-QFont sized(QFont font, qreal points)
+QFont atPoints(QFont font, qreal points)
 {
     font.setPointSizeF(points);
     return font;
@@ -121,7 +121,7 @@ SelectorChart::SelectorChart(QWidget *parent)
     m_plot->setNoAntialiasingOnDrag(true);
     m_stack->addWidget(m_plot);
 
-    const QFont small = sized(font(), 8);
+    const QFont small = atPoints(font(), 8);
     // The default axis rect holds the legend: take it out before the layout is rebuilt.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->clear();
@@ -304,7 +304,7 @@ void SelectorChart::addMarker(double time, SelectorChartMarker::Kind kind, const
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->setPadding(QMargins(3, 0, 3, 0));
     label->setText(text);
-    label->setFont(sized(font(), 7.5));
+    label->setFont(atPoints(font(), 7.5));
     label->setColor(color);
     label->setBrush(QBrush(QColor(255, 255, 255, 210)));
 }

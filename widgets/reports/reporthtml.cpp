@@ -1,6 +1,6 @@
 // reportHtml: the report's text. Plain tables and headings: QTextDocument renders it for the PDF too. Every text
 // that comes from a recording (file name, title, host, devices, markers, notes, fio's command line and job
-// names, configuration keys and values) goes through esc(): a recording is a file someone sent.
+// names, configuration keys and values) goes through escaped(): a recording is a file someone sent.
 #include "reports/report.h"
 
 #include "charts/chartmarker.h"
@@ -17,7 +17,7 @@ namespace dmtune {
 
 namespace {
 
-QString esc(const QString &s)
+QString escaped(const QString &s)
 {
     return s.toHtmlEscaped();
 }
@@ -59,19 +59,19 @@ void recordingsSection(QString &h, const Report &r, bool forPrint)
         QString file
             = QCoreApplication::translate(
                 "Report", "%1, %2 bytes, %3 device-samples (%4 B each in sample frames), format v%5")
-                  .arg(esc(QFileInfo(rec.path).fileName()), QString::number(rec.fileBytes),
+                  .arg(escaped(QFileInfo(rec.path).fileName()), QString::number(rec.fileBytes),
                       QString::number(rec.deviceSamples), QString::number(rec.sampleBytesPerDeviceSample(), 'f', 1),
                       QString::number(rec.formatVersion));
         if (rec.truncated)
-            file += QCoreApplication::translate("Report", "; <b>truncated</b>: %1").arg(esc(rec.truncation));
+            file += QCoreApplication::translate("Report", "; <b>truncated</b>: %1").arg(escaped(rec.truncation));
         else if (!rec.complete)
             file += QCoreApplication::translate("Report", "; no end frame (the recorder stopped early)");
         h += QStringLiteral("<tr><td>#%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7 "
                             "s</td><td>%8</td><td>%9</td></tr>")
                  .arg(i + 1)
-                 .arg(esc(names[i]), esc(rec.meta.host), esc(rec.meta.kernel), utc(rec.startSeconds()),
+                 .arg(escaped(names[i]), escaped(rec.meta.host), escaped(rec.meta.kernel), utc(rec.startSeconds()),
                      clock(rec.endSeconds() - rec.startSeconds()), statText(rec.meta.intervalSeconds),
-                     esc(rec.deviceNames().join(QStringLiteral(", "))), file);
+                     escaped(rec.deviceNames().join(QStringLiteral(", "))), file);
     }
     h += QStringLiteral("</table>");
 }
@@ -94,7 +94,7 @@ void fioSection(QString &h, const Report &r, bool forPrint)
             // QTextDocument never wraps <pre>: the PDF gets a wrapping monospace paragraph instead.
             h += (forPrint ? QStringLiteral("<h3>%1</h3><p><code>%2</code></p>")
                            : QStringLiteral("<h3>%1</h3><pre>%2</pre>"))
-                     .arg(esc(heading), esc(shellCommandLine(fio.argv)));
+                     .arg(escaped(heading), escaped(shellCommandLine(fio.argv)));
             h += table(forPrint)
                 + QStringLiteral(
                     "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th><th>%7</th></tr>")
@@ -109,8 +109,8 @@ void fioSection(QString &h, const Report &r, bool forPrint)
                 h += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=\"right\">%3</td><td "
                                     "align=\"right\">%4</td><td align=\"right\">%5</td>"
                                     "<td align=\"right\">%6</td><td align=\"right\">%7</td></tr>")
-                         .arg(esc(s.job), esc(s.direction), statText(s.iops), statText(s.bandwidthKiB), statText(s.ios),
-                             statText(s.clatMeanUs), statText(s.clatP99Us));
+                         .arg(escaped(s.job), escaped(s.direction), statText(s.iops), statText(s.bandwidthKiB),
+                             statText(s.ios), statText(s.clatMeanUs), statText(s.clatP99Us));
             }
             h += QStringLiteral("</table>");
         }
@@ -128,7 +128,7 @@ QString markerKeyHtml(const AlignedCharts &charts)
         const QString text = m.kind == MarkerKind::Note
             ? QCoreApplication::translate("Report", "%1 (note)").arg(m.shortLabel())
             : m.label;
-        entries.append(QStringLiteral("<b>%1</b>&nbsp;%2").arg(i + 1).arg(esc(text)));
+        entries.append(QStringLiteral("<b>%1</b>&nbsp;%2").arg(i + 1).arg(escaped(text)));
     }
     return entries.join(QStringLiteral(" &middot; "));
 }
@@ -152,7 +152,7 @@ void chartsSection(QString &h, const Report &r, const std::function<QString(cons
                 h += QStringLiteral("<p style=\"font-size:7pt\">%1</p>").arg(key);
         } else {
             h += QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%3</figcaption></figure>")
-                     .arg(esc(c.title), src(c), key.isEmpty() ? esc(c.title) : key);
+                     .arg(escaped(c.title), src(c), key.isEmpty() ? escaped(c.title) : key);
         }
     }
 }
@@ -179,7 +179,7 @@ void statsSection(QString &h, const Report &r, bool forPrint)
             if (!slot.isEmpty())
                 h += QStringLiteral("</table>");
             slot = row.slot;
-            h += QStringLiteral("<h3>%1</h3>").arg(esc(slot)) + table(forPrint)
+            h += QStringLiteral("<h3>%1</h3>").arg(escaped(slot)) + table(forPrint)
                 + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "metric"));
             for (qsizetype i = 0; i < c.recordings.size(); ++i) {
                 const QString who = several ? QStringLiteral("#%1 ").arg(i + 1) : QString();
@@ -237,10 +237,10 @@ void latencySection(QString &h, const Report &r, const std::function<QString(con
     if (!several) {
         h += table(forPrint) + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "device"));
         for (const QString &n : names)
-            h += QStringLiteral("<th>%1</th>").arg(esc(n));
+            h += QStringLiteral("<th>%1</th>").arg(escaped(n));
         h += QStringLiteral("</tr>");
         for (const LatencyComparisonRow &row : r.latency) {
-            h += QStringLiteral("<tr><td>%1</td>").arg(esc(row.slot));
+            h += QStringLiteral("<tr><td>%1</td>").arg(escaped(row.slot));
             for (qsizetype s = 0; s < names.size(); ++s)
                 h += QStringLiteral("<td align=\"right\">%1</td>")
                          .arg(latencyValueText(value(row.latency.value(0), s)));
@@ -249,7 +249,7 @@ void latencySection(QString &h, const Report &r, const std::function<QString(con
         h += QStringLiteral("</table>");
     } else {
         for (const LatencyComparisonRow &row : r.latency) {
-            h += QStringLiteral("<h3>%1</h3>").arg(esc(row.slot)) + table(forPrint)
+            h += QStringLiteral("<h3>%1</h3>").arg(escaped(row.slot)) + table(forPrint)
                 + QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "statistic"));
             for (qsizetype i = 0; i < count; ++i)
                 h += QStringLiteral("<th>#%1</th>").arg(i + 1);
@@ -257,7 +257,7 @@ void latencySection(QString &h, const Report &r, const std::function<QString(con
                 h += QStringLiteral("<th>Δ #%1</th><th>Δ #%1 (%)</th>").arg(i + 1);
             h += QStringLiteral("</tr>");
             for (qsizetype s = 0; s < names.size(); ++s) {
-                h += QStringLiteral("<tr><td>%1</td>").arg(esc(names[s]));
+                h += QStringLiteral("<tr><td>%1</td>").arg(escaped(names[s]));
                 const double ref = value(row.latency.value(0), s);
                 for (qsizetype i = 0; i < count; ++i)
                     h += QStringLiteral("<td align=\"right\">%1</td>")
@@ -284,7 +284,7 @@ void latencySection(QString &h, const Report &r, const std::function<QString(con
         h += forPrint
             ? QStringLiteral("<p><img src=\"%1\"></p><p style=\"font-size:7pt\">%2</p>").arg(src(c.chart), key)
             : QStringLiteral("<figure><img alt=\"%1\" src=\"%2\"><figcaption>%1: %3</figcaption></figure>")
-                  .arg(esc(c.chart.title), src(c.chart), key);
+                  .arg(escaped(c.chart.title), src(c.chart), key);
     }
 }
 
@@ -293,9 +293,9 @@ void configRows(QString &h, const QList<ConfigDiffRow> &rows, const QStringList 
     for (const ConfigDiffRow &row : rows) {
         const bool differs = differing.contains(row.key);
         h += differs ? QStringLiteral("<tr bgcolor=\"#fff2cc\">") : QStringLiteral("<tr>");
-        h += QStringLiteral("<td>%1</td>").arg(esc(row.key));
+        h += QStringLiteral("<td>%1</td>").arg(escaped(row.key));
         for (const QString &v : row.values)
-            h += QStringLiteral("<td>%1</td>").arg(v.isNull() ? QStringLiteral("—") : esc(v));
+            h += QStringLiteral("<td>%1</td>").arg(v.isNull() ? QStringLiteral("—") : escaped(v));
         h += QStringLiteral("</tr>");
     }
 }
@@ -305,7 +305,7 @@ void configSection(QString &h, const Report &r, bool forPrint)
     const ConfigDiff &d = r.configuration;
     QString header = QStringLiteral("<tr><th>%1</th>").arg(QCoreApplication::translate("Report", "setting"));
     for (qsizetype i = 0; i < d.recordings.size(); ++i)
-        header += QStringLiteral("<th>#%1 %2</th>").arg(i + 1).arg(esc(d.recordings[i]));
+        header += QStringLiteral("<th>#%1 %2</th>").arg(i + 1).arg(escaped(d.recordings[i]));
     header += QStringLiteral("</tr>");
     QStringList differing;
     for (const ConfigDiffRow &row : d.rows)
@@ -368,10 +368,10 @@ void eventsSection(QString &h, const Report &r, bool forPrint)
             const qsizetype n = numberOf(i, e, note);
             rows.append({ n, e.time - align,
                 QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                    .arg(n > 0 ? QString::number(n) : QString(), esc(recordingColumn), clock(e.time - align),
+                    .arg(n > 0 ? QString::number(n) : QString(), escaped(recordingColumn), clock(e.time - align),
                         note ? QCoreApplication::translate("Report", "note")
                              : QCoreApplication::translate("Report", "marker"),
-                        esc(e.text)) });
+                        escaped(e.text)) });
         };
         for (const RecordedEvent &m : rec.markers)
             add(m, false);
@@ -418,8 +418,8 @@ void formulaSection(QString &h, const Report &r, bool forPrint)
     for (Metric m : shown) {
         const MetricInfo &i = MetricCatalog::info(m);
         h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")
-                 .arg(esc(QString::fromLatin1(i.column)), esc(QString::fromLatin1(i.unit)),
-                     esc(QString::fromUtf8(i.label)), esc(QString::fromUtf8(i.formula)));
+                 .arg(escaped(QString::fromLatin1(i.column)), escaped(QString::fromLatin1(i.unit)),
+                     escaped(QString::fromUtf8(i.label)), escaped(QString::fromUtf8(i.formula)));
     }
     h += QStringLiteral("</table>");
 }
@@ -448,7 +448,7 @@ QList<const SweepMetric *> shownMetrics(
 
 QString metricHeader(const SweepMetric &m)
 {
-    return esc(m.unit.isEmpty() ? m.label : QStringLiteral("%1 (%2)").arg(m.label, m.unit));
+    return escaped(m.unit.isEmpty() ? m.label : QStringLiteral("%1 (%2)").arg(m.label, m.unit));
 }
 
 void sweepSection(
@@ -459,41 +459,42 @@ void sweepSection(
     h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Sweep"));
     QStringList swept;
     for (const SweepParameter &p : q.parameters)
-        swept << QStringLiteral("<b>%1</b> over %2").arg(esc(p.attribute), esc(p.values.join(QStringLiteral(", "))));
+        swept << QStringLiteral("<b>%1</b> over %2")
+                     .arg(escaped(p.attribute), escaped(p.values.join(QStringLiteral(", "))));
     QStringList workloads;
     for (const FioJob &job : q.workloads)
-        workloads << esc(sweepWorkloadName(job));
+        workloads << escaped(sweepWorkloadName(job));
     h += QStringLiteral("<p>%1</p>")
              .arg(QCoreApplication::translate("Report",
                  "On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean "
                  "over a point's runs; ± is their spread (sample standard deviation). Results from %8.")
-                      .arg(esc(q.device),
+                      .arg(escaped(q.device),
                           q.withPaths ? QCoreApplication::translate("Report", " and its paths") : QString(),
                           swept.join(QStringLiteral("; ")), workloads.join(QStringLiteral(", ")))
                       .arg(q.repeats)
                       .arg(q.settleSeconds)
                       .arg(q.warmupSeconds)
-                      .arg(esc(QDir(s.directory).filePath(QLatin1String(SweepManifestName)))));
+                      .arg(escaped(QDir(s.directory).filePath(QLatin1String(SweepManifestName)))));
     if (s.outcome.stopped)
         h += QStringLiteral("<p><b>%1</b></p>")
                  .arg(QCoreApplication::translate(
                      "Report", "The sweep was stopped: the points below are those measured."));
     if (!s.outcome.error.isEmpty())
         h += QStringLiteral("<p><b>%1</b></p>")
-                 .arg(QCoreApplication::translate("Report", "The sweep failed: %1").arg(esc(s.outcome.error)));
+                 .arg(QCoreApplication::translate("Report", "The sweep failed: %1").arg(escaped(s.outcome.error)));
 
     const auto pointCells = [&](const SweepPointResult &r) {
         QString cells = QStringLiteral("<td>%1</td>").arg(r.point.index + 1);
         for (const SweepSetting &setting : r.point.settings)
-            cells += QStringLiteral("<td>%1</td>").arg(esc(setting.value));
+            cells += QStringLiteral("<td>%1</td>").arg(escaped(setting.value));
         cells += QStringLiteral("<td>%1</td><td>%2</td>")
-                     .arg(esc(sweepWorkloadName(q.workloads.value(r.point.workload))))
+                     .arg(escaped(sweepWorkloadName(q.workloads.value(r.point.workload))))
                      .arg(r.repeats);
         return cells;
     };
     QString pointHeader = QStringLiteral("<th>#</th>");
     for (const SweepParameter &p : q.parameters)
-        pointHeader += QStringLiteral("<th>%1</th>").arg(esc(sweepParameterName(p.attribute)));
+        pointHeader += QStringLiteral("<th>%1</th>").arg(escaped(sweepParameterName(p.attribute)));
     pointHeader
         += QStringLiteral("<th>%1</th><th>%2</th>")
                .arg(QCoreApplication::translate("Report", "workload"), QCoreApplication::translate("Report", "runs"));
@@ -540,7 +541,7 @@ void sweepSection(
                     idle << device;
                 continue;
             }
-            h += QStringLiteral("<tr>") + pointCells(r) + QStringLiteral("<td>%1</td>").arg(esc(device));
+            h += QStringLiteral("<tr>") + pointCells(r) + QStringLiteral("<td>%1</td>").arg(escaped(device));
             for (const SweepMetric *m : iostat)
                 h += QStringLiteral("<td align=\"right\">%1</td>").arg(meanSpread(r, *m, device));
             h += QStringLiteral("</tr>");
@@ -551,22 +552,22 @@ void sweepSection(
         h += QStringLiteral("<p>%1</p>")
                  .arg(
                      QCoreApplication::translate("Report", "Without I/O at some or every point (not listed there): %1.")
-                         .arg(esc(idle.join(QStringLiteral(", ")))));
+                         .arg(escaped(idle.join(QStringLiteral(", ")))));
 
     // In print the title is drawn in the chart (sweepreport.cpp): a page break never parts them.
     for (const ReportChart &c : s.charts) {
         h += forPrint
             ? QStringLiteral("<p><img src=\"%1\"></p>").arg(src(c))
-            : QStringLiteral("<h3>%1</h3><figure><img src=\"%2\" alt=\"%1\"></figure>").arg(esc(c.title), src(c));
+            : QStringLiteral("<h3>%1</h3><figure><img src=\"%2\" alt=\"%1\"></figure>").arg(escaped(c.title), src(c));
     }
     if (!s.outcome.restored.isEmpty() || !s.outcome.restoreErrors.isEmpty()) {
         h += QStringLiteral("<h3>%1</h3><p>")
                  .arg(QCoreApplication::translate("Report", "Restored when the sweep ended"));
         for (const QString &line : s.outcome.restored)
-            h += esc(line) + QStringLiteral("<br>");
+            h += escaped(line) + QStringLiteral("<br>");
         for (const QString &line : s.outcome.restoreErrors)
             h += QStringLiteral("<b>%1</b><br>")
-                     .arg(QCoreApplication::translate("Report", "not restored: %1").arg(esc(line)));
+                     .arg(QCoreApplication::translate("Report", "not restored: %1").arg(escaped(line)));
         h += QStringLiteral("</p>");
     }
     if (!s.charts.isEmpty() && s.outcome.results.size() > 0)
@@ -601,7 +602,8 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
         title = QCoreApplication::translate("Report", "dmtune sweep report: %1, %2")
                     .arg(r.sweep->request.device, swept.join(QStringLiteral("; ")));
     }
-    QString h = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title>").arg(esc(title));
+    QString h
+        = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1</title>").arg(escaped(title));
     if (!forPrint) {
         h += QStringLiteral("<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
                             "table{border-collapse:collapse;margin:0.5em 0;font-size:90%}"
@@ -610,7 +612,7 @@ QString reportHtml(const Report &r, const std::function<QString(const ReportChar
                             "img{max-width:100%;border:1px solid #ddd}figure{margin:0.5em 0}</style>");
     }
     h += QStringLiteral("</head><body><h1>%1</h1><p>%2</p>")
-             .arg(esc(title),
+             .arg(escaped(title),
                  QCoreApplication::translate("Report", "Generated %1 by dmtune %2.")
                      .arg(r.generated.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss 'UTC'")),
                          QStringLiteral(DMTUNE_VERSION)));
