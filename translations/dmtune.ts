@@ -1495,7 +1495,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean over a point&apos;s runs; ± is their spread (sample standard deviation). Results from %8.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-284"/>
-        <location line="+287"/>
+        <location line="-285"/>
+        <location line="+288"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1577,7 +1577,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Generated %1 by dmtune %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2045,7 +2045,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2328,7 +2328,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+79"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+80"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2535,7 +2535,27 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+62"/>
+        <source>not recorded: the results are in the table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sweep on %1 is not recorded here; dmtunectl --host %1 sweep --record-dir DIR records one there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fio job files on %1 (paths there), separated by &apos;;&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type the job files&apos; paths on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>Choose the device to sweep</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2545,22 +2565,42 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
+        <source>A job file on %1 is given by its full path: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Check a workload template or give a job file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+22"/>
+        <source>Not connected to %1: nothing was planned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>A captured system is read-only: sweeps run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+6"/>
-        <source>Planning the sweep on /dev/%1...</source>
+        <source>Planning the sweep on %1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
+        <source>Not connected to %1: nothing was started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checking the plan again on %1...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-17"/>
         <source>Refused: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2575,12 +2615,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Checking the plan again on /dev/%1...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+24"/>
         <source>point %1/%2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2590,7 +2625,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2640,7 +2675,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+12"/>
+        <source>%1: the sweep on %2 stops with the connection and puts the original values back there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Stopping: fio, then the original values...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3145,7 +3185,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+33"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
         <source>Read through pkexec…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3175,7 +3215,17 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
+        <source>Latency distributions of %1 appear here when the tab is shown (the block-layer probe of its agent; root there).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Loading the latency probe on %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Loading the block-layer latency probe…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3201,17 +3251,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+49"/>
         <source>Latency through dmtune-helper stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-15"/>
         <source>Starting dmtune-helper through pkexec (it may ask for a password)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
+        <source>Latency on %1 stopped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>The latency probe is not available: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3236,12 +3291,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+44"/>
+        <source>Loading the latency probe on %1 again…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+3"/>
+        <source>Device time (issue to complete) of every I/O on %1, whoever issued it, read by its agent&apos;s probe: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3438,7 +3503,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <location line="-79"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+180"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3641,25 +3706,25 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+56"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+62"/>
         <source>a captured system is read-only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+63"/>
         <location line="+14"/>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Lab device not created: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-37"/>
         <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-59"/>
         <source>Stale lab devices: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3669,12 +3734,18 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Removing lab device %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+7"/>
+        <location line="+26"/>
+        <source>No lab device: this window&apos;s host is gone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Lab device not created (not confirmed)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3699,8 +3770,8 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when dmtune quits. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
+        <location line="+24"/>
+        <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when this window closes. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3810,8 +3881,8 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-129"/>
-        <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo is off for these changes: apply the old value. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-133"/>
+        <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3820,7 +3891,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+58"/>
         <source>connected</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3925,11 +3996,6 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>a remote host&apos;s window has no Experiment tab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
         <source>Explain</source>
         <translation type="unfinished"></translation>
@@ -3955,17 +4021,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+28"/>
         <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+19"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+21"/>
         <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5368,7 +5429,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Import preset</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5907,12 +5968,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+462"/>
+        <location line="+479"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-457"/>
+        <location line="-474"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5957,12 +6018,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>type to filter the devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Create lab device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6052,7 +6113,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+136"/>
         <source>(choose a device, or create the lab device)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6062,39 +6123,34 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+42"/>
         <source>a captured system is read-only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>A loop device with direct I/O over a 1 GiB sparse file, removed when dmtune quits: the safe target</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <location line="+121"/>
+        <location line="+26"/>
+        <location line="+120"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-119"/>
-        <location line="+117"/>
+        <location line="-118"/>
+        <location line="+116"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-114"/>
         <source>Choose a device first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+167"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-125"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6149,22 +6205,22 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+362"/>
+        <location line="+361"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-356"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>the lab device is made on this machine, not on %1</source>
+        <location line="-124"/>
+        <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+158"/>
         <source>: give another file to record to</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6317,7 +6373,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1495,7 +1495,7 @@
         <translation>Sweep</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>On %1%2: %3. Workloads: %4. %5 run(s) per point, %6 s settle, %7 s warm-up. Each number is the mean over a point&apos;s runs; ± is their spread (sample standard deviation). Results from %8.</source>
         <translation>Für %1%2: %3. Arbeitslasten: %4. Läufe pro Punkt: %5, Beruhigung: %6 s, Aufwärmen: %7 s. Jede Zahl ist der Mittelwert über die Läufe eines Punkts; ± ist ihre Streuung (Stichproben-Standardabweichung). Ergebnisse aus %8.</translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="-284"/>
-        <location line="+287"/>
+        <location line="-285"/>
+        <location line="+288"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
@@ -1577,7 +1577,7 @@
         <translation>dmtune-Sweep-Bericht: %1, %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Generated %1 by dmtune %2.</source>
         <translation>Erstellt %1 von dmtune %2.</translation>
     </message>
@@ -2046,7 +2046,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation> vs. </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, kernel %4, %5 UTC, devices %6</source>
         <translation>&lt;b&gt;#%1&lt;/b&gt; %2 — %3, Kernel %4, %5 UTC, Geräte %6</translation>
     </message>
@@ -2329,7 +2329,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+79"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+80"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2536,7 +2536,27 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>optional, z. B. %1</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+62"/>
+        <source>not recorded: the results are in the table</source>
+        <translation>nicht aufgezeichnet: die Ergebnisse stehen in der Tabelle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A sweep on %1 is not recorded here; dmtunectl --host %1 sweep --record-dir DIR records one there</source>
+        <translation>Ein Sweep auf %1 wird hier nicht aufgezeichnet; dmtunectl --host %1 sweep --record-dir DIR zeichnet ihn dort auf</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>fio job files on %1 (paths there), separated by &apos;;&apos;</source>
+        <translation>fio-Jobdateien auf %1 (Pfade dort), getrennt durch &apos;;&apos;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type the job files&apos; paths on %1</source>
+        <translation>Geben Sie die Pfade der Jobdateien auf %1 ein</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>Choose the device to sweep</source>
         <translation>Wählen Sie das Gerät für den Sweep</translation>
     </message>
@@ -2546,22 +2566,42 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Geben Sie einen Parameter und seine Werte an: queue_depth=2,8,32</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
+        <source>A job file on %1 is given by its full path: %2</source>
+        <translation>Eine Jobdatei auf %1 wird mit ihrem vollständigen Pfad angegeben: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Check a workload template or give a job file</source>
         <translation>Haken Sie eine Arbeitslast-Vorlage an oder geben Sie eine Job-Datei an</translation>
     </message>
     <message>
         <location line="+22"/>
+        <source>Not connected to %1: nothing was planned</source>
+        <translation>Nicht mit %1 verbunden: nichts wurde geplant</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>A captured system is read-only: sweeps run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Sweeps laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
         <location line="+6"/>
-        <source>Planning the sweep on /dev/%1...</source>
-        <translation>Der Sweep auf /dev/%1 wird geplant...</translation>
+        <source>Planning the sweep on %1...</source>
+        <translation>Der Sweep auf %1 wird geplant...</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+33"/>
+        <source>Not connected to %1: nothing was started</source>
+        <translation>Nicht mit %1 verbunden: nichts wurde gestartet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Checking the plan again on %1...</source>
+        <translation>Der Plan wird auf %1 erneut geprüft...</translation>
+    </message>
+    <message>
+        <location line="-17"/>
         <source>Refused: %1</source>
         <translation>Abgelehnt: %1</translation>
     </message>
@@ -2576,12 +2616,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Checking the plan again on /dev/%1...</source>
-        <translation>Der Plan wird auf /dev/%1 erneut geprüft...</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+24"/>
         <source>point %1/%2: %3</source>
         <translation>Punkt %1/%2: %3</translation>
     </message>
@@ -2591,7 +2626,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Punkt %1 von %2, Lauf %3: fio läuft</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
@@ -2641,7 +2676,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Nicht jeder Wert konnte zurückgesetzt werden: %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+12"/>
+        <source>%1: the sweep on %2 stops with the connection and puts the original values back there</source>
+        <translation>%1: Der Sweep auf %2 endet mit der Verbindung und setzt dort die ursprünglichen Werte zurück</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Stopping: fio, then the original values...</source>
         <translation>Anhalten: fio, dann die ursprünglichen Werte...</translation>
     </message>
@@ -3149,7 +3189,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+33"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
         <source>Read through pkexec…</source>
         <translation>Über pkexec lesen…</translation>
     </message>
@@ -3179,7 +3219,17 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Latenzverteilungen erscheinen hier, sobald der Reiter gezeigt wird (eine BPF-Sonde an der Block-Schicht; sie braucht root).</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
+        <source>Latency distributions of %1 appear here when the tab is shown (the block-layer probe of its agent; root there).</source>
+        <translation>Latenzverteilungen von %1 erscheinen hier, wenn der Reiter angezeigt wird (die Block-Layer-Sonde seines Agenten; dort root).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Loading the latency probe on %1…</source>
+        <translation>Die Latenzsonde auf %1 wird geladen…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Loading the block-layer latency probe…</source>
         <translation>Die Latenzsonde der Block-Schicht wird geladen…</translation>
     </message>
@@ -3205,17 +3255,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dm-stats beendet: %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+49"/>
         <source>Latency through dmtune-helper stopped: %1</source>
         <translation>Latenz über dmtune-helper beendet: %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-15"/>
         <source>Starting dmtune-helper through pkexec (it may ask for a password)…</source>
         <translation>dmtune-helper wird über pkexec gestartet (es fragt eventuell nach einem Passwort)…</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
+        <source>Latency on %1 stopped: %2</source>
+        <translation>Latenz auf %1 angehalten: %2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>The latency probe is not available: %1</source>
         <translation>Die Latenzmessung ist nicht verfügbar: %1</translation>
     </message>
@@ -3240,12 +3295,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Latenzmessung läuft und wartet auf I/O auf %1: dort ist seit der Anzeige nichts abgeschlossen worden.</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+44"/>
+        <source>Loading the latency probe on %1 again…</source>
+        <translation>Die Latenzsonde auf %1 wird erneut geladen…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Device time (issue to complete) of every I/O, whoever issued it, read through dmtune-helper: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
         <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O, wer immer sie ausgab, über dmtune-helper gelesen: die Farbe ist der Anteil der I/O jedes Intervalls in einem Latenzbereich, die Linien ihre Perzentile.</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+3"/>
+        <source>Device time (issue to complete) of every I/O on %1, whoever issued it, read by its agent&apos;s probe: colour is the share of each interval&apos;s I/O in a latency bucket, the lines its percentiles.</source>
+        <translation>Gerätezeit (Ausgabe bis Abschluss) jeder I/O auf %1, gleich wer sie ausgelöst hat, gelesen von der Sonde seines Agenten: Die Farbe ist der Anteil der I/O jedes Intervalls in einem Latenzbereich, die Linien sind ihre Perzentile.</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Above the paths over the last interval: %1 µs (map %2 µs, paths&apos; share-weighted mean %3 µs, %4 I/Os).</source>
         <translation>Über den Pfaden im letzten Intervall: %1 µs (Map %2 µs, nach Anteil gewichtetes Mittel der Pfade %3 µs, %4 I/Os).</translation>
     </message>
@@ -3442,7 +3507,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <location line="-79"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+176"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+180"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -3645,25 +3710,25 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Versionen werden gelesen…</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+56"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+62"/>
         <source>a captured system is read-only</source>
         <translation>ein erfasstes System ist schreibgeschützt</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+63"/>
         <location line="+14"/>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>Lab device not created: %1</source>
         <translation>Testgerät nicht angelegt: %1</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-37"/>
         <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation>Testgerät nicht entfernt: %1</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-59"/>
         <source>Stale lab devices: %1</source>
         <translation>Verwaiste Testgeräte: %1</translation>
     </message>
@@ -3673,12 +3738,18 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät wird angelegt…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Removing lab device %1…</source>
         <translation>Testgerät %1 wird entfernt…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+7"/>
+        <location line="+26"/>
+        <source>No lab device: this window&apos;s host is gone</source>
+        <translation>Kein Testgerät: der Host dieses Fensters ist nicht mehr da</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Lab device not created (not confirmed)</source>
         <translation>Testgerät nicht angelegt (nicht bestätigt)</translation>
     </message>
@@ -3703,9 +3774,9 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät %1 entfernt</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when dmtune quits. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
-        <translation>Testgerät &lt;b&gt;%1&lt;/b&gt;: eine %2 GiB große Sparse-Datei in %3 hinter einem Loop-Gerät mit Direct I/O, wird beim Beenden von dmtune entfernt. Optimieren Sie es und lassen Sie Arbeitslasten darauf nach Belieben laufen. &lt;a href=&quot;%4&quot;&gt;Entfernen&lt;/a&gt;</translation>
+        <location line="+24"/>
+        <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when this window closes. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
+        <translation>Testgerät &lt;b&gt;%1&lt;/b&gt;: eine %2 GiB große Sparse-Datei in %3 hinter einem Loop-Gerät mit Direct I/O, wird beim Schließen dieses Fensters entfernt. Optimieren Sie es und lassen Sie Arbeitslasten darauf nach Belieben laufen. &lt;a href=&quot;%4&quot;&gt;Entfernen&lt;/a&gt;</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -3814,9 +3885,9 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Das Archiv ist jetzt die Aufzeichnung %1</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-129"/>
-        <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo is off for these changes: apply the old value. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
-        <translation>Optimierung von %1: Die Werte sind die von %1, die Vorschau wird anhand seiner Erfassung geplant, und „Übernehmen“ lässt seinen Agenten erneut planen, dort prüfen und schreiben (ein Wert, der sich dort inzwischen geändert hat, wird als veraltet abgelehnt). Rückgängig ist für diese Änderungen aus: Übernehmen Sie den alten Wert. Dasselbe in einer Shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</translation>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-133"/>
+        <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
+        <translation>Optimierung von %1: Die Werte sind die von %1, die Vorschau wird anhand seiner Erfassung geplant, und „Übernehmen“ lässt seinen Agenten erneut planen, dort prüfen und schreiben (ein Wert, der sich dort inzwischen geändert hat, wird als veraltet abgelehnt). „Rückgängig“ setzt die alten Werte auf dieselbe Weise zurück. Dasselbe in einer Shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -3824,7 +3895,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>nicht mit %1 verbunden</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+58"/>
         <source>connected</source>
         <translation>verbunden</translation>
     </message>
@@ -3929,11 +4000,6 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Einen oder zwei Parameter unter fio-Arbeitslasten über Wertelisten variieren (Sweep); Ergebnisse pro Punkt, als Diagramm; die ursprünglichen Werte werden wiederhergestellt</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>a remote host&apos;s window has no Experiment tab</source>
-        <translation>das Fenster eines entfernten Hosts hat keinen Reiter „Experiment“</translation>
-    </message>
-    <message>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
         <source>Explain</source>
         <translation>Erklären</translation>
@@ -3959,17 +4025,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dmtune-Aufzeichnungen (*.dmrec);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>A remote host&apos;s sweeps run with dmtunectl --host HOST %1</source>
-        <translation>Sweeps eines entfernten Hosts laufen mit dmtunectl --host HOST %1</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+28"/>
         <source>The finding&apos;s sweep is in the Experiment tab: check it, then Run sweep…</source>
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+19"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+21"/>
         <source>&amp;Latency</source>
         <translation>&amp;Latenz</translation>
     </message>
@@ -5372,7 +5433,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Dauerhaft anwenden: %1 (beschäftigt; nicht angewendet)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Import preset</source>
         <translation>Voreinstellung importieren</translation>
     </message>
@@ -5912,12 +5973,12 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+462"/>
+        <location line="+479"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-457"/>
+        <location line="-474"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
@@ -5962,12 +6023,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Parameter:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>type to filter the devices</source>
         <translation>Tippen, um die Geräte zu filtern</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Create lab device</source>
         <translation>Testgerät anlegen</translation>
     </message>
@@ -6057,7 +6118,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio-Job-Dateien (*.fio *.ini);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+136"/>
         <source>(choose a device, or create the lab device)</source>
         <translation>(wählen Sie ein Gerät oder legen Sie das Testgerät an)</translation>
     </message>
@@ -6067,39 +6128,34 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>(Testgerät)</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+42"/>
         <source>a captured system is read-only</source>
         <translation>ein erfasstes System ist schreibgeschützt</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>A loop device with direct I/O over a 1 GiB sparse file, removed when dmtune quits: the safe target</source>
-        <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Beenden von dmtune entfernt: das sichere Ziel</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <location line="+121"/>
+        <location line="+26"/>
+        <location line="+120"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="-119"/>
-        <location line="+117"/>
+        <location line="-118"/>
+        <location line="+116"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation>/dev/%1 hat 0 B: nichts, worauf es laufen könnte</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-114"/>
         <source>Choose a device first</source>
         <translation>Wählen Sie zuerst ein Gerät</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+167"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
     </message>
     <message>
-        <location line="-126"/>
+        <location line="-125"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6154,22 +6210,22 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio auf %1 endete mit Status %2 (siehe Protokoll)</translation>
     </message>
     <message>
-        <location line="+362"/>
+        <location line="+361"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-357"/>
+        <location line="-356"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>the lab device is made on this machine, not on %1</source>
-        <translation>das Testgerät wird auf diesem Rechner angelegt, nicht auf %1</translation>
+        <location line="-124"/>
+        <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
+        <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Schließen des Fensters entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+158"/>
         <source>: give another file to record to</source>
         <translation>: eine andere Datei für die Aufzeichnung angeben</translation>
     </message>
@@ -6323,7 +6379,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

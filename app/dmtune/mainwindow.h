@@ -34,6 +34,7 @@ class DeviceTreeModel;
 class DeviceTreeView;
 class LabDevices;
 class OperationRunner;
+class OperationService;
 struct OperationPlan;
 struct OperationResult;
 class Discovery;
@@ -107,7 +108,8 @@ public:
     // root and on a multipath host, and the offer of the lab device (a loop device over a sparse file,
     // removed when the window goes), which is then selected. One lab device per window: share it.
     // Created and removed by the lab.create / lab.remove operations on the window's OperationRunner (a job:
-    // no loop ioctl on the UI thread); labDeviceChanged() when a result came back.
+    // no loop ioctl on the UI thread); in a remote host's window by its agent, on the host (removed there when the
+    // window's connection ends). labDeviceChanged() when a result came back.
     QLabel *firstRunHint() const { return m_firstRunHint; }
     void createLabDevice();
     void removeLabDevice();
@@ -116,15 +118,18 @@ public:
     bool isLabBusy() const { return m_labBusy; } // a lab operation is planned or running
     // Where the next lab device's directory goes (default LabDevices::defaultBaseDirectory()).
     void setLabBaseDirectory(const QString &dir) { m_labBaseDir = dir; }
-    // The window's lab devices (thread-safe; their calls do loop ioctls: jobs only, never the UI thread).
+    // The window's lab devices (thread-safe; their calls do loop ioctls: jobs only, never the UI thread); null in a
+    // remote host's window (its agent's are on the host).
     LabDevices *labDevices() const { return m_labs; }
 
     // The Workload dock (mainwindow_workloads.cpp): fio templates, the guard, runs charted in Statistics.
     WorkloadPanel *workloadPanel() const { return m_workloadPanel; }
     QDockWidget *workloadDock() const { return m_workloadDock; }
-    // The Experiment tab (mainwindow_experiments.cpp): sweeps on this machine's devices; null in a remote
-    // host's window (there: dmtunectl --host HOST sweep).
+    // The Experiment tab (mainwindow_experiments.cpp): sweeps on the window's host (a remote host's through its
+    // agent).
     ExperimentPanel *experimentPanel() const { return m_experimentPanel; }
+    // The Latency tab (mainwindow_latency.cpp): the probe of this machine, or of a remote host's agent.
+    LatencyView *latencyView() const { return m_latency; }
     // Shows an earlier sweep's results (DIR/sweep.json) in the Experiment tab; false with *error when unreadable.
     bool openSweepResults(const QString &dir, QString *error = nullptr);
 
@@ -133,7 +138,7 @@ public:
     ExplainPane *explainPane() const { return m_explain; }
     QDockWidget *explainDock() const { return m_explainDock; }
     void showExplain();
-    // A finding's experiment into the Experiment tab's form (shown, not run); in a remote window, the command.
+    // A finding's experiment into the Experiment tab's form (shown, not run).
     void setUpProposedSweep(const ProposedSweep &sweep);
 
     // Recordings (mainwindow_recordings.cpp): File > Open recording…, Compare recordings…, Export report….
@@ -241,14 +246,15 @@ private:
     QSplitter *m_splitter = nullptr;
     QLabel *m_firstRunHint = nullptr;
     LabDevices *m_labs = nullptr; // owned; deleted in teardownLabDevices() after m_labRunner
-    OperationRunner *m_labRunner = nullptr;
+    OperationRunner *m_labRunner = nullptr; // this machine's lab operations (null in a remote window)
+    QPointer<OperationService> m_labService; // who runs them: m_labRunner, or a remote host's agent
     QString m_labName, m_labBackingFile, m_labBaseDir;
     QString m_labWhyNot; // empty: a lab device can be made here
     bool m_labBusy = false;
     WorkloadPanel *m_workloadPanel = nullptr;
     ExperimentPanel *m_experimentPanel = nullptr;
     ExplainPane *m_explain = nullptr;
-    LatencyView *m_latency = nullptr; // local windows only: the probe sees this machine's block layer
+    LatencyView *m_latency = nullptr; // this machine's probe, or the remote host's agent's
     QDockWidget *m_explainDock = nullptr;
     QDockWidget *m_workloadDock = nullptr;
     QString m_selectWhenShown; // the lab device just created, selected once a snapshot has it

@@ -1,5 +1,6 @@
-// The Experiment tab: sweeps (widgets/experiments/experimentpanel.h) on this machine's devices, their device
-// charted in the Statistics tab while they run, the tree's device preselected.
+// The Experiment tab: sweeps (widgets/experiments/experimentpanel.h) on the window's host, their device charted in
+// the Statistics tab while they run, the tree's device preselected. A remote host's sweeps are planned and started
+// by its agent and run and restore there.
 #include "mainwindow.h"
 
 #include "devices/devicetreemodel.h"
@@ -13,10 +14,9 @@ namespace dmtune {
 
 void MainWindow::setupExperiments()
 {
-    // A remote host's window reads a capture: its sweeps are `dmtunectl --host HOST sweep`.
-    if (m_remote)
-        return;
     m_experimentPanel = new ExperimentPanel(m_host);
+    if (m_remote)
+        m_experimentPanel->setOperationService(m_remoteOps, m_remote->displayName());
     m_tabs->addTab(m_experimentPanel, tr("E&xperiment"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_experimentPanel),
         tr("Sweep one or two parameters over lists of values under fio workloads; results per point, charted; "
@@ -36,11 +36,6 @@ void MainWindow::setupExperiments()
 
 bool MainWindow::openSweepResults(const QString &dir, QString *error)
 {
-    if (!m_experimentPanel) {
-        if (error)
-            *error = tr("a remote host's window has no Experiment tab");
-        return false;
-    }
     m_tabs->setCurrentWidget(m_experimentPanel);
     if (m_experimentPanel->openResults(dir))
         return true;

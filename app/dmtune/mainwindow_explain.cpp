@@ -96,11 +96,6 @@ void MainWindow::showExplain()
 
 void MainWindow::setUpProposedSweep(const ProposedSweep &proposed)
 {
-    if (!m_experimentPanel) {
-        statusBar()->showMessage(
-            tr("A remote host's sweeps run with dmtunectl --host HOST %1").arg(sweepCommand(proposed).mid(10)), 15000);
-        return;
-    }
     SweepRequest request = sweepRequestFor(proposed);
     if (const MultipathMap *map = m_discovery->snapshot().map(request.device))
         request.device = map->device; // the tree's and the form's name for it

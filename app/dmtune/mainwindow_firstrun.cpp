@@ -1,7 +1,8 @@
 // First run: on a machine without multipath maps (a laptop, a CI box, a server before its SAN is
 // zoned) the window still opens on the real devices, says in one line what dmtune does with root
 // and on a multipath host, and offers the lab device to try tuning and workloads without risk. The lab
-// device is made and removed by the lab.create / lab.remove operations, run by the window's OperationRunner.
+// device is made and removed by the lab.create / lab.remove operations, run by the window's OperationRunner; in a
+// remote host's window by its agent, on the host (its connection's end removes it there).
 #include "mainwindow.h"
 
 #include "discovery/discovery.h"
@@ -14,6 +15,7 @@
 #include "workloads/labloop.h"
 #include "workloads/workloadpanel.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -50,6 +52,10 @@ void MainWindow::setupFirstRun()
             removeLabDevice();
     });
     m_labBaseDir = LabDevices::defaultBaseDirectory();
+    if (m_remote) { // the host's agent plans it there (and refuses where it cannot make one)
+        m_labService = m_remoteOps;
+        return;
+    }
     // A captured tree is another machine's: nothing to create there. (canCreate: the euid and whether
     // /dev/loop-control exists; no device is opened.)
     if (!m_sysfs.isLive())
@@ -61,6 +67,7 @@ void MainWindow::setupFirstRun()
     OperationEnvironment env = m_host->environment();
     env.labs = m_labs; // the window's own
     m_labRunner->setEnvironment(env);
+    m_labService = m_labRunner;
     if (m_labWhyNot.isEmpty()) {
         // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
         // job of a tracker the window owns (it joins the job when the window goes).
@@ -91,7 +98,9 @@ void MainWindow::createLabDevice()
     if (m_workloadPanel)
         m_workloadPanel->setLabState({ m_labName, m_labWhyNot, true });
     statusBar()->showMessage(tr("Creating a lab device…"));
-    runLabOperation(true, QString::fromLatin1(LabCreateKind), labCreateRequest(LabLoop::DefaultBytes, m_labBaseDir));
+    // The base directory is this machine's; a remote host's agent takes its own default.
+    runLabOperation(true, QString::fromLatin1(LabCreateKind),
+        labCreateRequest(LabLoop::DefaultBytes, m_labService == m_labRunner ? m_labBaseDir : QString()));
 }
 
 void MainWindow::removeLabDevice()
@@ -107,7 +116,9 @@ void MainWindow::removeLabDevice()
 
 void MainWindow::runLabOperation(bool creating, const QString &kind, const QJsonObject &request)
 {
-    m_labRunner->runUnlessAsked(
+    if (!m_labService)
+        return labSettled(tr("No lab device: this window's host is gone"));
+    m_labService->runUnlessAsked(
         kind, request, this, [this, creating](const OperationPlan &plan) { onLabPlanned(plan, creating); },
         [this, creating](const QString &error) {
             labSettled(
@@ -131,7 +142,9 @@ void MainWindow::onLabPlanned(const OperationPlan &plan, bool creating)
     auto *dialog = new PlanDialog(plan, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &PlanDialog::answered, this, [this, plan, creating](const OperationAnswers &answers) {
-        m_labRunner->run(
+        if (!m_labService)
+            return labSettled(tr("No lab device: this window's host is gone"));
+        m_labService->run(
             plan, answers, this, [this, creating](const OperationResult &result) { onLabFinished(result, creating); });
     });
     connect(dialog, &QDialog::rejected, this, [this, creating] {
@@ -182,12 +195,14 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_selectWhenShown.clear();
 
     if (!m_labName.isEmpty()) {
+        // The folder the run reported (a remote host's is its agent's choice).
+        const QString folder = m_labBackingFile.isEmpty() ? m_labBaseDir : QFileInfo(m_labBackingFile).path();
         m_firstRunHint->setText(tr("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
-                                   "with direct I/O, removed when dmtune quits. Tune it and run workloads on "
+                                   "with direct I/O, removed when this window closes. Tune it and run workloads on "
                                    "it freely. <a href=\"%4\">Remove it</a>")
                                     .arg(m_labName)
                                     .arg(LabLoop::DefaultBytes >> 30)
-                                    .arg(m_labBaseDir.toHtmlEscaped(), removeLink));
+                                    .arg(folder.toHtmlEscaped(), removeLink));
         m_firstRunHint->show();
         return;
     }

@@ -1,9 +1,13 @@
 // The Latency tab: heat maps of the selected device's (and its paths') latency from the block-layer probe, fed by
-// the Statistics tab's sampler. Local windows only: a remote host's latency is dmtunectl --host H stat --histogram.
+// the Statistics tab's sampler: this machine's probe, or in a remote host's window the probe of its agent, read at
+// each tick of the host's stream.
 #include "mainwindow.h"
 
 #include "charts/latencyview.h"
 #include "charts/livestatsview.h"
+#include "remote/remotehost.h"
+#include "remote/remotelatencystream.h"
+#include "remote/remotesampler.h"
 #include "stats/sampler.h"
 
 #include <QTabWidget>
@@ -12,12 +16,16 @@ namespace dmtune {
 
 void MainWindow::setupLatency()
 {
-    if (m_remote)
-        return;
     m_latency = new LatencyView;
     m_latency->setSysfsRoot(m_sysfs); // a captured tree's maps are never given dm-stats regions
     m_tabs->addTab(m_latency, tr("&Latency"));
-    connect(m_sampler, &Sampler::samplesAvailable, m_latency, &LatencyView::onBatch);
+    if (m_remote) {
+        m_latency->setRemoteSource(
+            [client = m_remote->client()] { return new RemoteLatencyStream(client); }, m_remote->displayName());
+        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_latency, &LatencyView::onBatch);
+    } else {
+        connect(m_sampler, &Sampler::samplesAvailable, m_latency, &LatencyView::onBatch);
+    }
     // Parameter changes and workload starts and stops, as the Statistics tab marks them.
     connect(m_stats, &LiveStatsView::markerAdded, m_latency, &LatencyView::addMarker);
     connect(m_stats, &LiveStatsView::markerRemoved, m_latency, &LatencyView::removeMarker);

@@ -46,7 +46,7 @@ QWidget *MainWindow::remoteTuneTab(QWidget *editor)
     auto *note
         = new QLabel(tr("Tuning %1: the values are %1's, the preview is planned on its capture, and Apply has its "
                         "agent plan again, check and write there (a value that changed there since is refused as "
-                        "stale). Undo is off for these changes: apply the old value. The same from a shell: "
+                        "stale). Undo puts the old values back the same way. The same from a shell: "
                         "<tt>dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE</tt>.")
                          .arg(m_remote->displayName().toHtmlEscaped()));
     note->setObjectName(QStringLiteral("remoteTuneNote"));
@@ -87,6 +87,10 @@ QWidget *MainWindow::setupRemote(QWidget *central)
     layout->addWidget(m_remoteHeader);
     layout->addWidget(m_banner);
     layout->addWidget(central, 1);
+    // The header and the banner take their lines from the tabs, not from the screen: the window still fits 720
+    // pixels (tst_windowfit).
+    const int header = m_remoteHeader->fontMetrics().height() + 6; // one line and its margins
+    m_tabs->setMinimumHeight(TabsMinimumHeight - header - m_banner->sizeHint().height() - 2 * layout->spacing());
 
     // Every fetched capture is rescanned (the tree diffs it row by row, as a local rescan does).
     connect(m_remote, &RemoteHost::captureFetched, m_discovery, &Discovery::refresh);

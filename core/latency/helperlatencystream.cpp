@@ -3,7 +3,7 @@
 namespace dmtune {
 
 HelperLatencyStream::HelperLatencyStream(HelperLatencyProbe::Command command, QObject *parent)
-    : QObject(parent)
+    : LatencySource(parent)
     , m_command(std::move(command))
 {
     qRegisterMetaType<dmtune::LatencyReading>();
@@ -11,11 +11,11 @@ HelperLatencyStream::HelperLatencyStream(HelperLatencyProbe::Command command, QO
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &HelperLatencyStream::onReadyRead);
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            fail(QStringLiteral("%1 did not start (%2)").arg(m_command.program, m_process.errorString()));
+            end(QStringLiteral("%1 did not start (%2)").arg(m_command.program, m_process.errorString()));
     });
     connect(&m_process, &QProcess::finished, this, [this](int exitCode) {
         onReadyRead(); // a last line (the helper's error) before the end
-        fail(QStringLiteral("the privileged helper ended (%1, exit %2)").arg(m_command.program).arg(exitCode));
+        end(QStringLiteral("the privileged helper ended (%1, exit %2)").arg(m_command.program).arg(exitCode));
     });
 }
 
@@ -32,7 +32,7 @@ HelperLatencyStream::~HelperLatencyStream()
 
 bool HelperLatencyStream::request(const QList<BlockDeviceNumber> &devices)
 {
-    if (m_waiting || m_failed)
+    if (isWaiting() || hasFailed())
         return false;
     if (!m_started) {
         if (devices.isEmpty())
@@ -48,35 +48,33 @@ bool HelperLatencyStream::request(const QList<BlockDeviceNumber> &devices)
     } else {
         m_process.write("read\n");
     }
-    m_waiting = true;
+    setWaiting(true);
     return true;
 }
 
 void HelperLatencyStream::onReadyRead()
 {
-    while (m_process.canReadLine() && !m_failed) {
+    while (m_process.canReadLine() && !hasFailed()) {
         const QByteArray line = m_process.readLine(latencyStreamMaxLine);
-        m_waiting = false;
+        setWaiting(false);
         auto reading = parseHelperLatencyLine(line);
         if (!reading) {
-            fail(reading.errorMessage());
+            end(reading.errorMessage());
             return;
         }
         Q_EMIT readingAvailable(reading.value());
     }
     if (m_process.bytesAvailable() > latencyStreamMaxLine)
-        fail(QStringLiteral("the privileged helper's line is too long"));
+        end(QStringLiteral("the privileged helper's line is too long"));
 }
 
-void HelperLatencyStream::fail(const QString &message)
+void HelperLatencyStream::end(const QString &message)
 {
-    if (m_failed)
+    if (hasFailed())
         return;
-    m_failed = true;
-    m_waiting = false;
     if (m_process.state() != QProcess::NotRunning)
         m_process.kill();
-    Q_EMIT failed(message);
+    fail(message);
 }
 
 } // namespace dmtune

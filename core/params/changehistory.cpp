@@ -55,6 +55,15 @@ void ChangeHistory::record(const ApplyResult &result)
     Q_EMIT changed();
 }
 
+void ChangeHistory::recordUndo(const ApplyResult &result)
+{
+    if (!result.ok() || result.dryRun || !result.anyWritten() || m_entries.isEmpty())
+        return;
+    m_entries.removeLast();
+    Q_EMIT applied(result);
+    Q_EMIT changed();
+}
+
 void ChangeHistory::onFinished(const ApplyResult &result)
 {
     const bool wasUndo = std::exchange(m_undoPending, false);

@@ -34,6 +34,8 @@ public:
     // A transaction another runner made on the same tree (a core operation run as a job: preset.apply): an entry
     // like the applier's own, so Undo puts it back.
     void record(const ApplyResult &result);
+    // The newest entry's undo, run by another runner (a remote host's agent): when it wrote, the entry goes.
+    void recordUndo(const ApplyResult &result);
 
 Q_SIGNALS:
     void applied(const dmtune::ApplyResult &result);

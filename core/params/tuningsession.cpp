@@ -61,12 +61,16 @@ void TuningSession::onRemoteFinished(const OperationResult &result)
     if (!m_remoteBusy)
         return;
     m_remoteBusy = false;
+    const bool wasUndo = std::exchange(m_undoRunning, false);
     ApplyResult applied = applyResultOf(result);
     // The history names where it was written: "agent on root@db1 (in-process)".
     applied.executor = QStringLiteral("agent on %1 (%2)").arg(m_remoteHost, applied.executor);
-    if (applied.ok() && !applied.dryRun)
-        m_history->record(applied); // the history entry and the chart markers, as a local transaction's
-    Q_EMIT finished(applied, false);
+    // The history entry (or, for an undo, the entry gone) and the chart markers, as a local transaction's.
+    if (wasUndo)
+        m_history->recordUndo(applied);
+    else if (applied.ok() && !applied.dryRun)
+        m_history->record(applied);
+    Q_EMIT finished(applied, wasUndo);
     Q_EMIT operationFinished(result);
     Q_EMIT busyChanged(false);
 }
@@ -106,7 +110,8 @@ bool TuningSession::run(const OperationPlan &plan, const OperationAnswers &answe
 
 bool TuningSession::undo()
 {
-    if (!canUndo())
+    // A remote host's values are put back by its agent (runUndo); only an entry with nothing to put back goes here.
+    if (!canUndo() || (m_remote && !m_history->undoChanges().isEmpty()))
         return false;
     const qsizetype before = m_history->entries().size();
     if (!m_history->undo())
@@ -123,9 +128,6 @@ bool TuningSession::undo()
 
 QString TuningSession::undoUnavailableReason() const
 {
-    if (m_remote)
-        return QStringLiteral("Undo is off in a remote host's window: apply the old value there (the History dock "
-                              "lists it).");
     if (m_readOnly)
         return QStringLiteral("Read-only: nothing is applied on a captured tree, so there is nothing to undo.");
     if (m_history->entries().isEmpty())
@@ -153,6 +155,13 @@ bool TuningSession::runUndo(const OperationPlan &plan, const OperationAnswers &a
     const ChangeSet changes = m_history->undoChanges();
     if (changes.isEmpty() || plan.kind != QLatin1String(TuningApplyKind) || plan.request != tuningRequest(changes))
         return false;
+    if (m_remote) { // its agent plans again on the state there and writes
+        m_remoteBusy = true;
+        m_undoRunning = true;
+        m_remote->run(plan, answers, this, [this](const OperationResult &result) { onRemoteFinished(result); });
+        Q_EMIT busyChanged(true);
+        return true;
+    }
     if (!m_history->runUndo(plan, answers))
         return false;
     m_undoRunning = true;
@@ -204,8 +213,8 @@ QString TuningSession::executorToolTip() const
         return QStringLiteral("A captured tree is inspected, never written: edits can be previewed, not applied.");
     if (m_remote)
         return QStringLiteral("Planned on %1's capture, then planned again, checked, written and read back there by "
-                              "its agent (a value that changed there since the plan is refused as stale). Undo is "
-                              "off for these changes: apply the old value.")
+                              "its agent (a value that changed there since the plan is refused as stale). Undo puts "
+                              "the old values back the same way.")
             .arg(m_remoteHost);
     if (m_applier->usesHelper()) {
         const QString helper = Applier::defaultHelperPath();

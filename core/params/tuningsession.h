@@ -36,13 +36,14 @@ public:
     void setReadOnly(bool readOnly);
     // A remote host's window: the tree is the host's capture (plans are made on it), runs go to `service` (its
     // agent plans again on the live state there, refuses a stale plan, writes and reads back). The results go into
-    // the history and the markers as local ones do; Undo is off for them (it would write the capture). Not owned.
+    // the history and the markers as local ones do. Undo too: the newest entry's old values planned on the capture
+    // and run by the agent (stale there: refused, nothing written), the entry gone when it wrote. Not owned.
     void setRemote(OperationService *service, const QString &hostName);
     bool isRemote() const { return m_remote != nullptr; }
     bool isReadOnly() const { return m_readOnly; }
     bool isBusy() const { return m_applier->isBusy() || m_remoteBusy; }
     bool canApply() const { return !m_readOnly && !isBusy(); }
-    bool canUndo() const { return !m_readOnly && !m_remote && m_history->canUndo(); }
+    bool canUndo() const { return !m_readOnly && !m_remoteBusy && m_history->canUndo(); }
 
     // Start a transaction / undo the newest history entry; false (nothing started) when busy or read-only.
     // `consent`: the user confirmed the change set's data risks (ConfirmRiskDialog); the core refuses them without.
@@ -54,7 +55,7 @@ public:
     bool run(const OperationPlan &plan, const OperationAnswers &answers);
     bool undo();
     // Undo as every change is made: a tuning.apply operation (plan -> answers -> run). undoUnavailableReason() says
-    // why there is none now (empty when Undo can start): nothing to undo, a transaction running, read-only, remote.
+    // why there is none now (empty when Undo can start): nothing to undo, a transaction running, read-only.
     QString undoUnavailableReason() const;
     // What Undo puts back (the newest entry's old values; empty: nothing to undo, or nothing to put back).
     ChangeSet undoChanges() const { return m_history->undoChanges(); }

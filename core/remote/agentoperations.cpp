@@ -6,6 +6,7 @@
 
 #include "ops/workloadoperations.h"
 #include "util/fd.h"
+#include "workloads/labdevices.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,8 +51,11 @@ AgentOperations::AgentOperations(const SysfsRoot &root, Send send, QObject *pare
         m_dm = dm.value();
         env.dm = m_dm.get();
     }
-    if (root.isLive())
+    if (root.isLive()) {
         env.multipathd = [] { return liveMultipathd(); };
+        m_labs = std::make_unique<LabDevices>();
+        env.labs = m_labs.get();
+    }
     m_runner = new OperationRunner(this);
     m_runner->setEnvironment(env);
 }

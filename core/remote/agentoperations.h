@@ -14,6 +14,8 @@
 //          result alone. The connection's end stops it (the runner goes: a sweep restores its values).
 //   cancel-run {"target": the start's id} -> {"type":"cancelling"}; the run's result follows to the start's id.
 // The operations run one at a time on a job (OperationRunner): the agent's streams go on meanwhile.
+// lab.create and lab.remove act on the connection's own lab devices (a remote window's lab device on the host): the
+// connection's end removes the ones it made.
 #include "sysfs/sysfsroot.h"
 
 #include <QHash>
@@ -29,6 +31,7 @@ class QTemporaryDir;
 namespace dmtune {
 
 class DeviceMapper;
+class LabDevices;
 class OperationRun;
 class OperationRunner;
 
@@ -49,6 +52,7 @@ private:
     QHash<qint64, std::shared_ptr<QTemporaryDir>> m_sentJobFiles; // by request id: a plan's job file, until it is made
     QHash<qint64, QPointer<OperationRun>> m_runs; // by the start's id, until its result
     std::shared_ptr<DeviceMapper> m_dm; // outlives the runner (declared first, destroyed last)
+    std::unique_ptr<LabDevices> m_labs; // outlives the runner too; removes its devices when it goes
     OperationRunner *m_runner = nullptr;
 };
 

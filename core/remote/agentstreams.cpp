@@ -1,11 +1,14 @@
 #include "remote/agentstreams.h"
 
 #include "discovery/udevsource.h"
+#include "latency/latencystream.h"
 #include "remote/samplestream.h"
 #include "stats/sampler.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
+#include <algorithm>
 #include <memory>
 
 namespace dmtune {
@@ -71,7 +74,7 @@ AgentStreams::~AgentStreams()
 bool AgentStreams::isStreamOp(const QString &op)
 {
     return op == QLatin1String("stream") || op == QLatin1String("stream-update") || op == QLatin1String("watch")
-        || op == QLatin1String("cancel");
+        || op == QLatin1String("latency") || op == QLatin1String("latency-read") || op == QLatin1String("cancel");
 }
 
 void AgentStreams::stopAll()
@@ -80,6 +83,8 @@ void AgentStreams::stopAll()
     m_streams.clear();
     qDeleteAll(m_watches);
     m_watches.clear();
+    m_latency.reset();
+    m_latencyId = 0;
 }
 
 QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &request)
@@ -90,11 +95,18 @@ QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &re
         return updateStream(id, request);
     if (op == QLatin1String("watch"))
         return startWatch(id);
+    if (op == QLatin1String("latency"))
+        return startLatency(id, request);
+    if (op == QLatin1String("latency-read"))
+        return readLatency(id, request);
     const qint64 target = request.value("target"_L1).toInteger();
     if (Stream *stream = m_streams.take(target)) {
         delete stream;
     } else if (UdevMonitor *watch = m_watches.take(target)) {
         delete watch;
+    } else if (m_latencyId && target == m_latencyId) {
+        m_latency.reset();
+        m_latencyId = 0;
     } else {
         return QStringLiteral("cancel: no stream or watch %1").arg(target);
     }
@@ -155,6 +167,73 @@ QString AgentStreams::updateStream(qint64 id, const QJsonObject &request)
     }
     stream->sampler.setInterval(intervalMs);
     m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id } });
+    return {};
+}
+
+namespace {
+
+// The device numbers of a latency request, by the helper's own strict parser of a watch line ("MAJ:MIN" strings,
+// distinct, at most the probe's maximum): what this side accepts from dmtune-helper's callers, it accepts here.
+Result<QList<BlockDeviceNumber>> latencyDevicesOf(const QJsonObject &request)
+{
+    const QJsonValue value = request.value("devices"_L1);
+    if (!value.isArray())
+        return Result<QList<BlockDeviceNumber>>::failure(QStringLiteral("\"devices\" must be a list of MAJ:MIN"));
+    QByteArray line = "watch";
+    for (const QJsonValue &v : value.toArray()) {
+        const QString text = v.toString();
+        const bool digitsAndColon = std::all_of(
+            text.cbegin(), text.cend(), [](QChar c) { return c == QLatin1Char(':') || (c >= u'0' && c <= u'9'); });
+        if (!v.isString() || text.isEmpty() || !digitsAndColon) // one word each: no space or line end slips in
+            return Result<QList<BlockDeviceNumber>>::failure(QStringLiteral("a device that is not MAJ:MIN"));
+        line += ' ' + text.toLatin1();
+    }
+    return parseLatencyWatchLine(line + '\n');
+}
+
+} // namespace
+
+QString AgentStreams::startLatency(qint64 id, const QJsonObject &request)
+{
+    if (m_latency)
+        return QStringLiteral("latency: this connection's probe runs already (request %1)").arg(m_latencyId);
+    const auto devices = latencyDevicesOf(request);
+    if (!devices)
+        return QStringLiteral("latency: %1").arg(devices.errorMessage());
+    if (devices->isEmpty())
+        return QStringLiteral("latency: name at least one device");
+    // Loading verifies and attaches the BPF programs: tens of milliseconds, once per connection.
+    auto probe = BlockLatencyProbe::open();
+    if (!probe)
+        return QStringLiteral("latency: the probe cannot run on this host: %1").arg(probe.errorMessage());
+    if (const Status watched = probe.value()->setWatched(devices.value()); !watched)
+        return QStringLiteral("latency: %1").arg(watched.errorMessage);
+    m_latency = std::move(probe.value());
+    m_latencyId = id;
+    m_latencyDevices = devices.value();
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id } });
+    return {};
+}
+
+QString AgentStreams::readLatency(qint64 id, const QJsonObject &request)
+{
+    const qint64 target = request.value("target"_L1).toInteger();
+    if (!m_latency || target != m_latencyId)
+        return QStringLiteral("latency-read: no latency probe %1").arg(target);
+    const auto devices = latencyDevicesOf(request);
+    if (!devices)
+        return QStringLiteral("latency-read: %1").arg(devices.errorMessage());
+    if (devices.value() != m_latencyDevices) {
+        if (const Status watched = m_latency->setWatched(devices.value()); !watched)
+            return QStringLiteral("latency-read: %1").arg(watched.errorMessage);
+        m_latencyDevices = devices.value();
+    }
+    LatencyReading reading;
+    reading.missedEvents = m_latency->missedEvents();
+    for (const BlockDeviceNumber &d : std::as_const(m_latencyDevices))
+        reading.devices.insert(d, m_latency->read(d));
+    m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id },
+        { "reading"_L1, QJsonDocument::fromJson(latencyReadingJson(reading)).object() } });
     return {};
 }
 

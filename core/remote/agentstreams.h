@@ -9,7 +9,12 @@
 //   watch          -> a "block" message per udev event of subsystem block (add, remove, change: device-mapper sends
 //                  change on a reload, a resume and a failed or reinstated path), for the near side to fetch a new
 //                  snapshot.
-//   cancel         {"target":ID}: ends a stream or a watch.
+//   latency        {"devices":["MAJ:MIN", ...] (1 to 128)} -> loads the block-layer latency probe here (root, BTF)
+//                  and watches them: a response, or the line why it cannot load. One per connection.
+//   latency-read   {"target":ID, "devices":[...] (0 to 128: the set from now on, a new device from zero)} -> a
+//                  response with "reading": the cumulative histograms in dmtune-helper's format (latencystream.h).
+//   cancel         {"target":ID}: ends a stream, a watch or the latency probe (the kernel detaches it).
+#include "latency/blocklatencyprobe.h"
 #include "sysfs/sysfsroot.h"
 
 #include <QHash>
@@ -17,6 +22,7 @@
 #include <QObject>
 
 #include <functional>
+#include <memory>
 
 namespace dmtune {
 
@@ -32,7 +38,10 @@ public:
     ~AgentStreams() override;
 
     static bool isStreamOp(const QString &op);
-    bool contains(qint64 id) const { return m_streams.contains(id) || m_watches.contains(id); }
+    bool contains(qint64 id) const
+    {
+        return m_streams.contains(id) || m_watches.contains(id) || (m_latencyId && id == m_latencyId);
+    }
     // Handles one request of isStreamOp(op); an error message for a bad one (nothing started then).
     QString handle(qint64 id, const QString &op, const QJsonObject &request);
     void stopAll();
@@ -42,11 +51,16 @@ private:
     QString startStream(qint64 id, const QJsonObject &request);
     QString updateStream(qint64 id, const QJsonObject &request);
     QString startWatch(qint64 id);
+    QString startLatency(qint64 id, const QJsonObject &request);
+    QString readLatency(qint64 id, const QJsonObject &request);
 
     SysfsRoot m_root;
     Send m_send;
     QHash<qint64, Stream *> m_streams;
     QHash<qint64, UdevMonitor *> m_watches;
+    std::unique_ptr<BlockLatencyProbe> m_latency;
+    qint64 m_latencyId = 0;
+    QList<BlockDeviceNumber> m_latencyDevices;
 };
 
 } // namespace dmtune

@@ -18,13 +18,15 @@ QJsonObject SampleStreamWriter::encode(qint64 id, const SampleBatch &batch)
         sameNames = m_names.at(i) == batch.devices.at(i).name();
     if (!sameNames) {
         m_names.clear();
-        QJsonArray names;
+        QJsonArray names, numbers;
         for (const DeviceSample &d : batch.devices) {
             m_names << d.name();
             names.append(d.name());
+            numbers.append(QStringLiteral("%1:%2").arg(d.counters.majorNumber()).arg(d.counters.minorNumber()));
         }
         m_encoders.assign(std::size_t(batch.devices.size()), SampleEncoder());
         message.insert("names"_L1, names);
+        message.insert("devs"_L1, numbers);
     }
     m_bytes.clear();
     const auto dtUs = quint64(message.value("elapsed_us"_L1).toInteger());
@@ -42,6 +44,7 @@ QJsonObject SampleStreamWriter::encode(qint64 id, const SampleBatch &batch)
 void SampleStreamReader::reset()
 {
     m_names.clear();
+    m_devnums.clear();
     m_decoders.clear();
 }
 
@@ -57,7 +60,21 @@ Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
                 return Result<SampleBatch>::failure(QStringLiteral("samples: a device name that is not a string"));
             names << n.toString();
         }
+        // Their device numbers ("MAJ:MIN", the latency probe's key), from agents that send them.
+        QList<quint64> devnums(names.size(), 0);
+        if (message.contains("devs"_L1)) {
+            const QJsonArray devs = message.value("devs"_L1).toArray();
+            if (devs.size() != names.size())
+                return Result<SampleBatch>::failure(QStringLiteral("samples: \"devs\" and \"names\" differ in length"));
+            for (qsizetype i = 0; i < devs.size(); ++i) {
+                const auto devnum = parseDevnum(devs.at(i).toString());
+                if (!devs.at(i).isString() || !devnum)
+                    return Result<SampleBatch>::failure(QStringLiteral("samples: a device number that is not MAJ:MIN"));
+                devnums[i] = devnum.value();
+            }
+        }
         m_names = names;
+        m_devnums = devnums;
         m_decoders.assign(std::size_t(names.size()), SampleDecoder());
     } else if (m_names.isEmpty() && !message.value("data"_L1).toString().isEmpty()) {
         return Result<SampleBatch>::failure(QStringLiteral("samples: data before the device names"));
@@ -92,6 +109,7 @@ Result<SampleBatch> SampleStreamReader::decode(const QJsonObject &message)
                 QStringLiteral("samples: the data ends before device %1 of %2").arg(i + 1).arg(m_names.size()));
         DeviceSample sample;
         sample.counters.name = m_names.at(i);
+        sample.counters.devnum = m_devnums.at(i);
         sample.deltas = deltasOf(values);
         sample.inflight
             = { quint32(values.v[HistoryValues::InflightReads]), quint32(values.v[HistoryValues::InflightWrites]) };

@@ -1,6 +1,7 @@
 // Every top-level window opens inside the screen it opens on (issue 40, item 1). CTest runs this program once for
 // each screen engineers use (1280x720, 1366x768, 1400x900, 1920x1080): the offscreen platform is given a screen of
 // that size (its configfile option, tests/gui/CMakeLists.txt) and DMTUNE_TEST_SCREEN names the size it should be.
+#include "../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "fakesysfs.h"
 #include "standardmachine.h"
 #include "testlocale.h"
@@ -11,8 +12,11 @@
 #include "mainwindow.h"
 #include "presets/newpresetdialog.h"
 #include "presets/presetmanager.h"
+#include "remote/remotebanner.h"
+#include "remote/remotehost.h"
 #include "windowfit.h"
 
+#include <QFile>
 #include <QGuiApplication>
 #include <QScreen>
 #include <QSettings>
@@ -114,6 +118,26 @@ private Q_SLOTS:
         QWidget *compare = window.openRecordings({ one, two }, &error); // a CompareView
         QVERIFY2(compare, qPrintable(error));
         QVERIFY2(shownInsideTheScreen(compare, &why), qPrintable(why));
+    }
+
+    // A remote host's window has its header and, while the host is away, the banner above the same panes: it fits
+    // too (its tabs give up the room those take).
+    void aRemoteHostsWindow()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty())
+            QSKIP("no ssh client");
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("ssh_config")); // none of the user's ssh set-up
+        QFile(config).open(QIODevice::WriteOnly);
+        const HostAddress address { QStringLiteral("root"), QStringLiteral("127.0.0.1"), sshtest::freeLoopbackPort() };
+        MainWindow local(SysfsRoot(dir.path(), QString()));
+        MainWindow *window = local.openRemoteWindow(address, { config, QStringLiteral("dmtunectl") }, {});
+        QVERIFY(window);
+        QTRY_VERIFY_WITH_TIMEOUT(window->remoteBanner()->isVisible(), 20000); // refused: the banner says so
+        QString why;
+        QVERIFY2(shownInsideTheScreen(window, &why), qPrintable(why));
+        QVERIFY2(window->minimumSizeHint().height() <= available().height(),
+            qPrintable(QString::number(window->minimumSizeHint().height())));
     }
 
     void otherWindows()

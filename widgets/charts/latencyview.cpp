@@ -5,6 +5,7 @@
 #include "latency/blocklatencyprobe.h"
 #include "latency/dmstatslatency.h"
 #include "latency/helperlatencystream.h"
+#include "latency/latencysource.h"
 #include "latency/timeabovepaths.h"
 #include "ops/hostcontext.h"
 #include "stats/samplebatch.h"
@@ -79,9 +80,24 @@ void LatencyView::showEvent(QShowEvent *event)
     loadProbe();
 }
 
+void LatencyView::setRemoteSource(std::function<LatencySource *()> makeSource, const QString &host)
+{
+    m_makeRemoteSource = std::move(makeSource);
+    m_remoteHost = host;
+    m_status->setText(tr("Latency distributions of %1 appear here when the tab is shown (the block-layer probe of "
+                         "its agent; root there).")
+                          .arg(host));
+}
+
 void LatencyView::loadProbe()
 {
-    if (m_probe || m_helper || m_loading || !m_reason.isEmpty())
+    if (m_makeRemoteSource) { // the host's probe, never this machine's
+        m_remoteWanted = true;
+        if (!m_source && m_reason.isEmpty())
+            startSource(m_makeRemoteSource(), tr("Loading the latency probe on %1…").arg(m_remoteHost));
+        return;
+    }
+    if (m_probe || m_source || m_loading || !m_reason.isEmpty())
         return;
     m_loading = true;
     m_status->setText(tr("Loading the block-layer latency probe…"));
@@ -302,20 +318,37 @@ void LatencyView::rebuildCharts()
 
 void LatencyView::readThroughHelper()
 {
-    if (m_helper || m_probe)
+    if (m_source || m_probe || m_makeRemoteSource)
         return;
-    m_helper = new HelperLatencyStream(m_helperCommand, this);
-    connect(m_helper, &HelperLatencyStream::readingAvailable, this, &LatencyView::onHelperReading);
-    connect(m_helper, &HelperLatencyStream::failed, this, [this](const QString &message) {
-        m_status->setText(tr("Latency through dmtune-helper stopped: %1").arg(message));
-        m_helper->deleteLater();
-        m_helper = nullptr;
-        m_helperButton->show(); // try again (pkexec refused, the dialog was dismissed)
-    });
     m_helperButton->hide();
+    startSource(new HelperLatencyStream(m_helperCommand, this),
+        tr("Starting dmtune-helper through pkexec (it may ask for a password)…"));
+}
+
+void LatencyView::startSource(LatencySource *source, const QString &startingText)
+{
+    source->setParent(this);
+    m_source = source;
+    connect(source, &LatencySource::readingAvailable, this, &LatencyView::onSourceReading);
+    connect(source, &LatencySource::failed, this, [this, source](const QString &message) {
+        if (source != m_source)
+            return;
+        m_source = nullptr;
+        source->deleteLater();
+        m_before.clear();
+        if (m_remoteHost.isEmpty()) {
+            m_status->setText(tr("Latency through dmtune-helper stopped: %1").arg(message));
+            m_helperButton->show(); // try again (pkexec refused, the dialog was dismissed)
+            return;
+        }
+        // A lost connection: asked again at the first tick after the reconnect; a probe that cannot run there: not.
+        if (!source->mayRetry())
+            m_reason = message;
+        m_status->setText(tr("Latency on %1 stopped: %2").arg(m_remoteHost, message));
+    });
     m_reason.clear();
     m_before.clear();
-    m_status->setText(tr("Starting dmtune-helper through pkexec (it may ask for a password)…"));
+    m_status->setText(startingText);
 }
 
 QList<BlockDeviceNumber> LatencyView::shownNumbers() const
@@ -330,7 +363,7 @@ QList<BlockDeviceNumber> LatencyView::shownNumbers() const
 
 void LatencyView::watchShown()
 {
-    if (m_helper)
+    if (m_source || m_makeRemoteSource)
         return; // the next request carries the shown devices
     if (!m_probe) {
         if (!m_reason.isEmpty())
@@ -400,10 +433,12 @@ void LatencyView::onBatch(const SampleBatch &batch)
     }
     if (m_dmStats)
         readDmStats(batch.wallMs);
-    if (m_helper) {
-        // Answered asynchronously; a tick while the helper has not answered the previous one is skipped.
-        if (m_helper->request(shownNumbers()))
-            m_helperWallMs = batch.wallMs;
+    if (!m_source && m_remoteWanted && m_reason.isEmpty()) // again after a lost connection: the host's ticks are back
+        startSource(m_makeRemoteSource(), tr("Loading the latency probe on %1 again…").arg(m_remoteHost));
+    if (m_source) {
+        // Answered asynchronously; a tick while the source has not answered the previous one is skipped.
+        if (m_source->request(shownNumbers()))
+            m_sourceWallMs = batch.wallMs;
         return;
     }
     if (!m_probe)
@@ -420,12 +455,17 @@ void LatencyView::onBatch(const SampleBatch &batch)
     chartReadings(batch.wallMs, now);
 }
 
-void LatencyView::onHelperReading(const LatencyReading &reading)
+void LatencyView::onSourceReading(const LatencyReading &reading)
 {
     if (m_before.isEmpty())
-        m_status->setText(tr("Device time (issue to complete) of every I/O, whoever issued it, read through "
-                             "dmtune-helper: colour is the share of each interval's I/O in a latency bucket, the "
-                             "lines its percentiles."));
+        m_status->setText(m_remoteHost.isEmpty()
+                ? tr("Device time (issue to complete) of every I/O, whoever issued it, read through "
+                     "dmtune-helper: colour is the share of each interval's I/O in a latency bucket, the "
+                     "lines its percentiles.")
+                : tr("Device time (issue to complete) of every I/O on %1, whoever issued it, read by its agent's "
+                     "probe: colour is the share of each interval's I/O in a latency bucket, the lines its "
+                     "percentiles.")
+                      .arg(m_remoteHost));
     QHash<QString, DeviceLatency> now;
     for (const Device &d : std::as_const(m_devices)) {
         const auto number = m_numbers.value(d.name);
@@ -433,7 +473,7 @@ void LatencyView::onHelperReading(const LatencyReading &reading)
         if (m_numbers.contains(d.name) && reading.devices.contains(device) && !m_dmStatsDevices.contains(d.name))
             now.insert(d.name, reading.devices.value(device));
     }
-    chartReadings(m_helperWallMs, now);
+    chartReadings(m_sourceWallMs, now);
 }
 
 void LatencyView::chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &readings)

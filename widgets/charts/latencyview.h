@@ -2,7 +2,8 @@
 // The Latency tab: the block-layer probe's heat maps of the selected device and, for a map, each of its paths
 // side by side, read at every sampler tick, with the time spent above the paths. The probe is loaded on a job
 // the first time the view is shown; where it cannot load (not root, no BTF, lockdown) one line says why and
-// nothing is charted.
+// nothing is charted. A normal user's probe runs in dmtune-helper, a remote host's in its agent (a LatencySource,
+// read asynchronously at each tick).
 #include "charts/chartmarker.h"
 #include "latency/latencyhistogram.h"
 #include "latency/latencystream.h"
@@ -13,6 +14,7 @@
 #include <QList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QGridLayout;
@@ -23,8 +25,8 @@ namespace dmtune {
 
 class BlockLatencyProbe;
 class DmStatsLatency;
-class HelperLatencyStream;
 class JobTracker;
+class LatencySource;
 class LatencyHeatMap;
 struct SampleBatch;
 
@@ -55,7 +57,12 @@ public:
     // command is the tests' seam.
     void setHelperCommand(const HelperLatencyProbe::Command &command) { m_helperCommand = command; }
     void readThroughHelper();
-    bool readsThroughHelper() const { return m_helper != nullptr; }
+    bool readsThroughHelper() const { return m_source != nullptr && m_remoteHost.isEmpty(); }
+    // A remote host's window: the readings come from the probe of its agent (`makeSource` makes a source when the tab
+    // is shown, and again after a lost connection), never from one here; `host` names it in the status line. Its
+    // bio-based maps get no dm-stats regions from here.
+    void setRemoteSource(std::function<LatencySource *()> makeSource, const QString &host);
+    bool readsFromRemoteHost() const { return m_source != nullptr && !m_remoteHost.isEmpty(); }
 
     // Bio-based dm maps among the shown devices (linear, striped: the probe sees no requests there) are counted
     // with dm-stats once the user accepted its plan (a region per map while shown, docs/latency.md).
@@ -85,7 +92,8 @@ private:
     QList<BlockDeviceNumber> shownNumbers() const;
     // Charts each shown device's interval from its cumulative reading at `wallMs`.
     void chartReadings(qint64 wallMs, const QHash<QString, DeviceLatency> &now);
-    void onHelperReading(const LatencyReading &reading);
+    void onSourceReading(const LatencyReading &reading);
+    void startSource(LatencySource *source, const QString &startingText);
     void askDmStats(const OperationPlan &plan);
     void readDmStats(qint64 wallMs);
     void stopDmStats();
@@ -105,8 +113,11 @@ private:
     QStringList m_dmStatsDevices; // what it counts (the object itself is the jobs')
     bool m_dmStatsBusy = false; // a plan or start job is running
     HelperLatencyProbe::Command m_helperCommand = HelperLatencyProbe::defaultCommand();
-    HelperLatencyStream *m_helper = nullptr;
-    qint64 m_helperWallMs = 0; // the batch the helper's answer belongs to
+    LatencySource *m_source = nullptr; // dmtune-helper's or the remote agent's probe
+    qint64 m_sourceWallMs = 0; // the batch the source's answer belongs to
+    std::function<LatencySource *()> m_makeRemoteSource;
+    QString m_remoteHost; // empty: this machine
+    bool m_remoteWanted = false; // shown once: a source is asked for whenever none runs
     QGridLayout *m_grid = nullptr;
     QList<Device> m_devices;
     QList<ChartMarker> m_markers;

@@ -58,6 +58,7 @@ ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidge
     , m_operations(new OperationRunner(this))
 {
     m_operations->setEnvironment(m_host->environment());
+    m_service = m_operations;
     buildUi();
     updatePlaceholders();
     updateButtons();
@@ -99,15 +100,15 @@ void ExperimentPanel::buildUi()
     auto *jobRow = new QHBoxLayout;
     m_jobFiles = new QLineEdit;
     m_jobFiles->setPlaceholderText(tr("fio job files, separated by ';'"));
-    auto *browse = new QPushButton(tr("Browse…"));
-    connect(browse, &QPushButton::clicked, this, [this] {
+    m_browseJobFiles = new QPushButton(tr("Browse…"));
+    connect(m_browseJobFiles, &QPushButton::clicked, this, [this] {
         filedialogs::open(this,
             { QStringLiteral("jobfiles"), tr("fio job files"), QDir::homePath(),
                 tr("fio job files (*.fio *.ini *.job);;All files (*)"), QFileDialog::ExistingFiles },
             [this](const QStringList &files) { m_jobFiles->setText(files.join(QLatin1Char(';'))); });
     });
     jobRow->addWidget(m_jobFiles, 1);
-    jobRow->addWidget(browse);
+    jobRow->addWidget(m_browseJobFiles);
     form->addRow(tr("Job files:"), jobRow);
     auto *numbers = new QHBoxLayout;
     m_repeats = spin(1, MaxSweepRepeats, 2, QString());
@@ -348,8 +349,35 @@ void ExperimentPanel::setSettleSeconds(int seconds)
     m_settle->setValue(seconds);
 }
 
+void ExperimentPanel::setOperationService(OperationService *service, const QString &host)
+{
+    m_service = service;
+    m_hostName = host;
+    if (host.isEmpty())
+        return;
+    m_record->setChecked(false);
+    m_record->setEnabled(false);
+    m_recordDir->clear();
+    m_recordDir->setEnabled(false);
+    m_recordDir->setPlaceholderText(tr("not recorded: the results are in the table"));
+    m_record->setToolTip(tr("A sweep on %1 is not recorded here; dmtunectl --host %1 sweep --record-dir DIR records "
+                            "one there")
+                             .arg(host));
+    m_jobFiles->setPlaceholderText(tr("fio job files on %1 (paths there), separated by ';'").arg(host));
+    m_browseJobFiles->setEnabled(false); // the chooser shows this machine's files
+    m_browseJobFiles->setToolTip(tr("Type the job files' paths on %1").arg(host));
+}
+
+QString ExperimentPanel::devicePath(const QString &device) const
+{
+    const QString path = QStringLiteral("/dev/") + device;
+    return m_hostName.isEmpty() ? path : m_hostName + QLatin1Char(':') + path;
+}
+
 void ExperimentPanel::setRecordDirectory(const QString &dir)
 {
+    if (!m_record->isEnabled())
+        return; // a remote host's sweeps are not recorded
     m_record->setChecked(!dir.isEmpty());
     m_recordDir->setText(dir);
 }
@@ -412,7 +440,11 @@ Result<SweepRequest> ExperimentPanel::currentRequest() const
     for (const QString &file : m_jobFiles->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
         FioJob job;
         job.id = QStringLiteral("custom");
-        job.jobFile = QFileInfo(file.trimmed()).absoluteFilePath();
+        // A remote host's path is resolved there, never against this process's folder.
+        if (!m_hostName.isEmpty() && !QDir::isAbsolutePath(file.trimmed()))
+            return Result<SweepRequest>::failure(
+                tr("A job file on %1 is given by its full path: %2").arg(m_hostName, file.trimmed()));
+        job.jobFile = m_hostName.isEmpty() ? QFileInfo(file.trimmed()).absoluteFilePath() : file.trimmed();
         job.title = file.trimmed();
         request.workloads.append(job);
     }
@@ -438,15 +470,17 @@ void ExperimentPanel::run()
 {
     if (isBusy())
         return;
-    if (!m_root.isLive())
+    if (!m_service)
+        return setStatus(tr("Not connected to %1: nothing was planned").arg(m_hostName));
+    if (m_hostName.isEmpty() && !m_root.isLive())
         return setStatus(tr("A captured system is read-only: sweeps run on this machine's own devices"));
     const auto request = currentRequest();
     if (!request)
         return setStatus(request.errorMessage());
     m_checking = true;
     updateButtons();
-    setStatus(tr("Planning the sweep on /dev/%1...").arg(request->device));
-    m_operations->plan(
+    setStatus(tr("Planning the sweep on %1...").arg(devicePath(request->device)));
+    m_service->plan(
         QString::fromLatin1(ExperimentSweepKind), sweepRequestToJson(request.value()), this,
         [this](const OperationPlan &plan) {
             m_checking = false;
@@ -477,8 +511,11 @@ void ExperimentPanel::onPlanned(const OperationPlan &plan)
 
 void ExperimentPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers)
 {
-    setStatus(tr("Checking the plan again on /dev/%1...").arg(plan.target));
-    m_sweep = m_operations->start(
+    if (!m_service)
+        return setStatus(tr("Not connected to %1: nothing was started").arg(m_hostName));
+    m_began = false;
+    setStatus(tr("Checking the plan again on %1...").arg(devicePath(plan.target)));
+    m_sweep = m_service->start(
         plan, answers, this, [this](const QJsonObject &event) { onProgress(event); },
         [this](const OperationResult &result) { onResult(result); });
     updateButtons();
@@ -511,12 +548,14 @@ void ExperimentPanel::onProgress(const QJsonObject &event)
 void ExperimentPanel::onStarted(const SweepRequest &request, int points)
 {
     showPage(Page::Results); // the log and the points as they come
+    m_began = true;
     m_measurements.clear();
     m_points = sweepPoints(request);
     m_outcome = {};
     m_shownDir = request.recordDir;
     showResults(request, {});
-    log(QStringLiteral("$ dmtunectl sweep %1 …").arg(request.device));
+    log(m_hostName.isEmpty() ? QStringLiteral("$ dmtunectl sweep %1 …").arg(request.device)
+                             : QStringLiteral("$ dmtunectl --host %1 sweep %2 …").arg(m_hostName, request.device));
     if (!request.recordDir.isEmpty())
         log(tr("recording to %1").arg(request.recordDir));
     Q_EMIT targetChosen(request.device);
@@ -566,7 +605,11 @@ void ExperimentPanel::onResult(const OperationResult &result)
     m_sweep = nullptr; // the service deletes its handle
     const auto sweep = sweepOutcomeOf(result);
     if (!sweep) { // refused before it began (stale, not confirmed, no fio): nothing was written
-        setStatus(result.error);
+        // Or a remote host's connection lost during the sweep: its agent stops it there and restores (its end).
+        setStatus(m_began && !m_hostName.isEmpty()
+                ? tr("%1: the sweep on %2 stops with the connection and puts the original values back there")
+                      .arg(result.error, m_hostName)
+                : result.error);
         updateButtons();
         return;
     }

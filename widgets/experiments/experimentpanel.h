@@ -6,6 +6,8 @@
 // start happens on the UI thread). Its progress events fill the log, the table and the chart after every run;
 // Stop cancels it through its handle; Open reads an earlier sweep's sweep.json. Closing the panel stops a running
 // sweep and waits for its values to be put back (the service's destructor).
+// In a remote host's window the same form plans and starts the sweep through the host's agent
+// (setOperationService): the sweep runs and restores there, its progress events fill the same log, table and chart.
 #include "discovery/devicesnapshot.h"
 #include "experiments/sweepoperation.h"
 #include "ops/plandialog.h"
@@ -33,6 +35,7 @@ namespace dmtune {
 class HostContext;
 class OperationRun;
 class OperationRunner;
+class OperationService;
 class SweepChart;
 class SweepResultsModel;
 
@@ -42,6 +45,13 @@ public:
     // host: the window's (ops/hostcontext.h); sweeps run on its devices when its tree is live.
     explicit ExperimentPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
     ~ExperimentPanel() override;
+
+    // A remote host's sweeps (its window): planned and started by its agent (`service`, not owned; its runs end when
+    // it goes), on its devices; `host` names it in the panel's lines. Not recorded (a recording would be a folder on
+    // the host: `dmtunectl --host HOST sweep --record-dir DIR`): the results are the table's. Job files are paths
+    // on the host, read there.
+    void setOperationService(OperationService *service, const QString &host);
+    QString hostName() const { return m_hostName; } // empty: this machine
 
     void setSnapshot(const DeviceSnapshot &snapshot);
     bool selectDevice(const QString &name);
@@ -106,6 +116,7 @@ private:
     void updateButtons();
     void setStatus(const QString &text);
     void log(const QString &line);
+    QString devicePath(const QString &device) const; // "/dev/sdb", in a remote window "HOST:/dev/sdb"
 
     std::shared_ptr<const HostContext> m_host;
     SysfsRoot m_root; // m_host's tree
@@ -116,6 +127,7 @@ private:
     QList<SweepPoint> m_points;
     SweepOutcome m_outcome;
     bool m_checking = false;
+    bool m_began = false; // the running sweep's "started" event came
     QPointer<PlanDialog> m_confirm;
 
     QTabWidget *m_pages = nullptr;
@@ -146,6 +158,9 @@ private:
     // Plans and starts experiment.sweep in m_host's environment; deleted first in the destructor (a running sweep
     // stops and restores there). m_sweep: the running sweep's handle (the service deletes it after its result).
     OperationRunner *m_operations = nullptr;
+    QPointer<OperationService> m_service; // who plans and starts: m_operations, or a remote host's agent
+    QString m_hostName; // the remote host's; empty for this machine
+    QPushButton *m_browseJobFiles = nullptr;
     QPointer<OperationRun> m_sweep;
 };
 

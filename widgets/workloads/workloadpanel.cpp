@@ -483,14 +483,20 @@ void WorkloadPanel::setStatsView(LiveStatsView *view)
     m_statsView = view;
 }
 
+bool WorkloadPanel::canCreateLabDevice() const
+{
+    return m_createLab->isEnabled();
+}
+
 void WorkloadPanel::updateLabButtons()
 {
-    // A captured system's devices are another machine's: nothing here may create or run against them.
-    const QString why = m_root.isLive() ? m_lab.whyNot : tr("a captured system is read-only");
+    // A captured system's devices are another machine's: nothing here may create or run against them. A remote
+    // host's capture is its agent's to act on (the window sends lab.create there).
+    const QString why = m_root.isLive() || m_remoteRun ? m_lab.whyNot : tr("a captured system is read-only");
     const bool exists = !m_lab.device.isEmpty();
     m_createLab->setEnabled(why.isEmpty() && !exists && !m_lab.busy);
     m_createLab->setToolTip(why.isEmpty() ? tr("A loop device with direct I/O over a 1 GiB sparse file, "
-                                               "removed when dmtune quits: the safe target")
+                                               "removed when the window closes: the safe target")
                                           : why);
     m_removeLab->setEnabled(exists && !m_lab.busy && !isRunning());
 }
@@ -619,8 +625,7 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
             m_remoteRun->listJobs(); // the next of an earlier window's jobs, if any
             Q_EMIT runFinished(summary);
         });
-    // The lab device is this machine's: not offered for a remote host.
-    setLabState({ {}, tr("the lab device is made on this machine, not on %1").arg(hostName), false });
+    updateLabButtons(); // the host's lab device, made by its agent
     updateButtons();
 }
 

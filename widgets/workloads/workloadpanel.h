@@ -65,6 +65,7 @@ public:
     // The window's lab device: the default target, and what Create/Remove act on (through the signals).
     void setLabState(const LabDeviceState &state);
     LabDeviceState labState() const { return m_lab; }
+    bool canCreateLabDevice() const; // the dock's Create lab device button is enabled
     // Start and stop markers go onto these charts too.
     void setStatsView(LiveStatsView *view);
     // A remote host's window: the workload.start plan (the guard's decision) is made there through `planner`,

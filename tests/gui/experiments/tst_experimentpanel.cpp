@@ -2,7 +2,8 @@
 // planning; a sweep's folder (sweep.json as the runner writes it, with the lab VM's numbers) reopens into the
 // table (mean ±spread, read columns hidden for a write sweep, the device or a path chosen) and the chart (one
 // line per workload, error bars of the spread); a folder that is no sweep's is refused and the shown results
-// stay; the form holds the opened sweep; its report has the table's numbers; a captured system runs nothing.
+// stay; the form holds the opened sweep; its report has the table's numbers; a captured system runs nothing; a
+// remote host's form records nothing and takes its job files as full paths there.
 // DMTUNE_EXPERIMENT_SCREENSHOT=FILE saves the panel.
 #include "charts/qcp_p.h"
 #include "experiments/experimentpanel.h"
@@ -103,6 +104,7 @@ private Q_SLOTS:
     void refusesAFolderThatIsNoSweeps();
     void reportReadsRecordingsInTheFolderOnly();
     void capturedSystemRunsNothing();
+    void aRemoteHostsFormRecordsNothingAndTakesPathsThere();
 };
 
 void TestExperimentPanel::formRefusesInOneLine_data()
@@ -261,6 +263,34 @@ void TestExperimentPanel::capturedSystemRunsNothing()
     panel.run();
     QVERIFY(!panel.isBusy());
     QVERIFY(panel.statusText().contains(u"captured system is read-only"_s));
+}
+
+void TestExperimentPanel::aRemoteHostsFormRecordsNothingAndTakesPathsThere()
+{
+    QTemporaryDir capture; // a remote window's tree is the host's capture
+    ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot(capture.path())));
+    panel.setOperationService(nullptr, u"db1"_s); // its agent's service, gone (the window closing)
+    QCOMPARE(panel.hostName(), u"db1"_s);
+    panel.setSnapshot(snapshotWith({ u"loop3"_s }));
+    QVERIFY(panel.selectDevice(u"loop3"_s));
+    panel.setParameters(u"nomerges=0,2"_s);
+    panel.setWorkloads({ u"batched-write-4k"_s }, { u"/srv/jobs/oltp.fio"_s });
+    panel.setRecordDirectory(u"/tmp/sweep"_s);
+    const auto request = panel.currentRequest();
+    QVERIFY2(request, qPrintable(request.errorMessage()));
+    QVERIFY(request->recordDir.isEmpty()); // a folder here would name nothing there
+    QCOMPARE(request->workloads.size(), 2);
+    QCOMPARE(request->workloads.at(1).jobFile, u"/srv/jobs/oltp.fio"_s); // the host's path, as typed
+
+    panel.setWorkloads({}, { u"jobs/oltp.fio"_s }); // relative to which folder there?
+    const auto relative = panel.currentRequest();
+    QVERIFY(!relative);
+    QCOMPARE(relative.errorMessage(), u"A job file on db1 is given by its full path: jobs/oltp.fio"_s);
+
+    panel.setWorkloads({ u"batched-write-4k"_s });
+    panel.run(); // nothing to plan with: one line, nothing started
+    QVERIFY(!panel.isBusy());
+    QCOMPARE(panel.statusText(), u"Not connected to db1: nothing was planned"_s);
 }
 
 QTEST_MAIN(TestExperimentPanel)

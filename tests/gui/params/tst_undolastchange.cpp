@@ -2,8 +2,9 @@
 // are one action, and Undo is a tuning.apply operation like any change: planned on a job, its data risk asked in a
 // PlanDialog (write_cache back to "write through" asks for the device's name; Cancel writes nothing), and the answer
 // bound to that plan (an Apply that lands meanwhile makes it refused, nothing written). Disabled with the reason when
-// there is nothing to undo, on a captured tree and in a remote window. In the main window: the Edit menu has it,
-// Revert says why it is grey after Apply, Ctrl+Z in a text field stays the field's own undo, Ctrl+Alt+Z undoes.
+// there is nothing to undo and on a captured tree; a remote window's Undo goes to its agent as its Apply does. In the
+// main window: the Edit menu has it, Revert says why it is grey after Apply, Ctrl+Z in a text field stays the field's
+// own undo, Ctrl+Alt+Z undoes.
 #include "fakesysfs.h"
 #include "standardmachine.h"
 #include "tunefixture.h"
@@ -56,7 +57,12 @@ bool applyThroughSession(TuningSession &session, const ChangeSet &changes)
     QSignalSpy finished(&session, &TuningSession::finished);
     if (!session.run(plan.value(), acceptAll(plan.value())))
         return false;
-    return finished.wait(5000) && finished.first().first().value<ApplyResult>().ok();
+    if (!finished.wait(5000))
+        return false;
+    const auto result = finished.first().first().value<ApplyResult>();
+    if (!result.ok())
+        qWarning("apply: %s", qPrintable(result.errorMessage()));
+    return result.ok();
 }
 
 } // namespace
@@ -164,28 +170,40 @@ private Q_SLOTS:
             QVERIFY2(panel.undoAction()->toolTip().startsWith(QStringLiteral("Read-only")),
                 qPrintable(panel.undoAction()->toolTip()));
         }
-        {
-            // A remote window's session: its changes are in the history, Undo is off and says so.
-            TuningSession remote(SysfsRoot(fake.root(), QString()));
-            OperationRunner service;
-            remote.setRemote(&service, QStringLiteral("root@db1"));
-            ChangeHistoryPanel panel(&remote);
-            ApplyResult applied;
-            ChangeOutcome change;
-            change.device = QStringLiteral("sdb");
-            change.attribute = QStringLiteral("queue/nomerges");
-            change.oldValue = QStringLiteral("0");
-            change.requested = change.newValue = QStringLiteral("2");
-            change.written = true;
-            applied.changes.append(change);
-            remote.record(applied);
-            QCOMPARE(remote.history()->entries().size(), 1);
-            QVERIFY(!panel.undoAction()->isEnabled());
-            QVERIFY2(panel.undoAction()->toolTip().contains(QStringLiteral("remote host")),
-                qPrintable(panel.undoAction()->toolTip()));
-            QVERIFY(!panel.requestUndo());
-            QCOMPARE(remote.history()->entries().size(), 1);
-        }
+    }
+
+    // A remote window's session: Apply and Undo go to its service (the host's agent; here a runner on the same tree
+    // stands in for it), never to the window's applier; the history takes the result, and the undone entry goes.
+    void aRemoteSessionUndoesThroughItsService()
+    {
+        FakeSysfs fake;
+        QVERIFY(fake.isValid());
+        dmtune::test::buildTuneFixture(fake);
+        TuningSession remote(SysfsRoot(fake.root(), QString()));
+        OperationRunner service;
+        OperationEnvironment env;
+        env.sysfs = SysfsRoot::scratch(fake.root()); // the "host": writable, where the session's tree is a capture
+        service.setEnvironment(env);
+        remote.setRemote(&service, QStringLiteral("root@db1"));
+        ChangeHistoryPanel panel(&remote);
+        QVERIFY(!panel.undoAction()->isEnabled()); // nothing to undo yet
+        QVERIFY(applyThroughSession(
+            remote, { { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+        QCOMPARE(readValue(fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
+        QCOMPARE(remote.history()->entries().size(), 1);
+        QVERIFY2(remote.history()->entries().first().result.executor.startsWith(QStringLiteral("agent on root@db1")),
+            qPrintable(remote.history()->entries().first().result.executor));
+        QTRY_VERIFY(panel.undoAction()->isEnabled());
+        QVERIFY(remote.undoUnavailableReason().isEmpty());
+
+        QSignalSpy undone(&remote, &TuningSession::finished);
+        QVERIFY(panel.requestUndo());
+        QTRY_COMPARE_WITH_TIMEOUT(undone.count(), 1, 5000);
+        QVERIFY(undone.first().at(1).toBool()); // an undo
+        QVERIFY(undone.first().at(0).value<ApplyResult>().ok());
+        QCOMPARE(readValue(fake, QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("0"));
+        QCOMPARE(remote.history()->entries().size(), 0);
+        QTRY_VERIFY(!panel.undoAction()->isEnabled());
     }
 
     void editMenuShortcutAndRevert()

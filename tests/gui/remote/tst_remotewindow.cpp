@@ -5,6 +5,7 @@
 #include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 #include "charts/chartpanel.h"
 #include "charts/livestatsview.h"
+#include "experiments/experimentpanel.h"
 #include "mainwindow.h"
 #include "params/tuningsession.h"
 #include "remote/connectdialog.h"
@@ -229,11 +230,17 @@ private Q_SLOTS:
         for (ChartPanel *panel : window->statsView()->panels())
             QVERIFY2(panel->titleText().startsWith(name + QLatin1Char(':')), qPrintable(panel->titleText()));
         QVERIFY(window->tuningSession()->isRemote());
-        QVERIFY(!window->tuningSession()->canUndo());
-        // The Workload dock runs fio on the host: offered, with the lab device (this machine's) not.
+        QVERIFY(!window->tuningSession()->canUndo()); // nothing applied yet
+        // The Experiment tab is there too: its sweeps are planned and started by the host's agent.
+        QVERIFY(window->experimentPanel());
+        QCOMPARE(window->experimentPanel()->hostName(), name);
+        QVERIFY(window->showTab(QStringLiteral("experiment")));
+        // The Workload dock runs fio on the host: offered, with a lab device made there.
         QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
         QVERIFY(window->workloadPanel()->remoteWorkload());
         QVERIFY(window->workloadPanel()->labState().device.isEmpty());
+        QVERIFY(window->workloadPanel()->canCreateLabDevice()); // on the host, by its agent
+        QVERIFY(!window->labDevices()); // none of this machine's
 
         // ssh says "Connection refused": the banner says so and counts down to the next attempt.
         RemoteBanner *banner = window->remoteBanner();

@@ -1,5 +1,6 @@
 // The counter stream's wire form (remote/samplestream.h): what the agent's writer sends, the near side's reader
-// gives back exactly, over device churn; a message that cannot be read is refused with one line.
+// gives back exactly (the devices' numbers too: the Latency tab's key), over device churn; a message that cannot be
+// read is refused with one line; an agent that sends no numbers gives 0.
 #include "remote/samplestream.h"
 #include "remote/z85.h"
 
@@ -37,8 +38,12 @@ SampleBatch batch(const QStringList &names, quint64 seq)
     b.wallMs = 1764680000000 + qint64(seq) * 1000;
     b.monotonicNs = 5000000000 + qint64(seq) * 1000000000;
     b.elapsedSeconds = 1.000123;
-    for (qsizetype i = 0; i < names.size(); ++i)
+    for (qsizetype i = 0; i < names.size(); ++i) {
         b.devices.append(sample(names.at(i), seq * 131 + quint64(i)));
+        // A number of the name (the same in every tick), majors over 255 and minors over 255 included.
+        const auto h = quint32(qHash(names.at(i)));
+        b.devices.last().counters.devnum = DiskCounters::makeDevnum(h % 300, (h >> 12) % 1100);
+    }
     return b;
 }
 
@@ -73,11 +78,26 @@ private Q_SLOTS:
             QCOMPARE(got->devices.size(), sent.devices.size());
             for (qsizetype i = 0; i < sent.devices.size(); ++i) {
                 QCOMPARE(got->devices.at(i).name(), sent.devices.at(i).name());
+                QCOMPARE(got->devices.at(i).counters.devnum, sent.devices.at(i).counters.devnum);
                 QVERIFY(got->devices.at(i).deltas.fields == sent.devices.at(i).deltas.fields);
                 QVERIFY(got->devices.at(i).inflight == sent.devices.at(i).inflight);
             }
             QCOMPARE(reader.names(), ticks.at(t));
         }
+    }
+
+    // An agent from before the numbers ("names" alone): the samples read, each device's number unknown (0).
+    void namesWithoutNumbers()
+    {
+        SampleStreamWriter writer;
+        QJsonObject message = writer.encode(1, batch({ S("sda"), S("dm-0") }, 1));
+        QVERIFY(message.contains(QLatin1String("devs")));
+        message.remove(QLatin1String("devs"));
+        SampleStreamReader reader;
+        const Result<SampleBatch> got = reader.decode(message);
+        QVERIFY2(got.ok(), qPrintable(got.errorMessage()));
+        QCOMPARE(got->devices.size(), 2);
+        QCOMPARE(got->devices.at(1).counters.devnum, quint64(0));
     }
 
     // A steady device (same deltas each tick) costs a few bytes a tick, a busy changing one tens.
@@ -142,6 +162,15 @@ private Q_SLOTS:
             << S("\"names\" is not an array");
         QTest::newRow("a name not a string")
             << S(R"({"type":"samples","names":[3],"elapsed_us":1000000,"size":0,"data":""})") << S("not a string");
+        QTest::newRow("devs of another length")
+            << S(R"({"type":"samples","names":["sda"],"devs":[],"elapsed_us":1000000,"size":0,"data":""})")
+            << S("\"devs\" and \"names\" differ in length");
+        QTest::newRow("a dev not MAJ:MIN")
+            << S(R"({"type":"samples","names":["sda"],"devs":["8-0"],"elapsed_us":1000000,"size":0,"data":""})")
+            << S("a device number that is not MAJ:MIN");
+        QTest::newRow("a dev not a string")
+            << S(R"({"type":"samples","names":["sda"],"devs":[2048],"elapsed_us":1000000,"size":0,"data":""})")
+            << S("a device number that is not MAJ:MIN");
         QTest::newRow("no interval") << S(R"({"type":"samples","names":[],"size":0,"data":""})") << S("elapsed_us");
         QTest::newRow("no data") << S(R"({"type":"samples","names":[],"elapsed_us":5})") << S("no \"data\"");
     }
