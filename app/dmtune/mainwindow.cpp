@@ -236,12 +236,9 @@ MainWindow::~MainWindow()
     teardownLabDevices();
     for (const QPointer<MainWindow> &window : std::as_const(m_remoteWindows))
         delete window.data();
-    // The charts read the store: they go first, then the store; the sampler stops feeding it.
-    if (m_remoteSampler) {
-        m_remoteSampler->disconnect(this);
-        m_remoteSampler->stop();
-    }
-    m_sampler->stop();
+    // The charts read the store: they go first, then the store; the sample source stops feeding it.
+    m_samples->disconnect(this);
+    m_samples->stop();
     delete m_stats;
     delete m_store;
 }

@@ -46,6 +46,7 @@ class RemoteBanner;
 class RemoteHost;
 class RemoteOperationRunner;
 class RemoteSampler;
+class SampleSource;
 class Sampler;
 class SeriesStore;
 class PathGroupsPanel;
@@ -211,6 +212,7 @@ private:
     QWidget *remoteTuneTab(QWidget *editor); // mainwindow_remote.cpp: the Tune tab with its read-only line
     void updateRemoteActions(); // mainwindow_remote.cpp: the path group actions follow the connection
     void updateRemoteHeader();
+    QString hostName() const; // a remote host's name for titles; empty for this machine
     void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
     // lab.create (creating) or lab.remove, run unless its plan asks; the answers come back with `creating`.
@@ -238,7 +240,8 @@ private:
     QTabWidget *m_tabs = nullptr;
     PathGroupsPanel *m_pathGroups = nullptr;
     PresetManager *m_presets = nullptr;
-    Sampler *m_sampler = nullptr;
+    Sampler *m_sampler = nullptr; // this machine's (never started in a remote host's window)
+    SampleSource *m_samples = nullptr; // the window's host's: m_sampler, or m_remoteSampler
     SeriesStore *m_store = nullptr;
     LiveStatsView *m_stats = nullptr;
     ChangeHistoryPanel *m_historyPanel = nullptr;

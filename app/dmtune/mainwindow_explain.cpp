@@ -10,8 +10,7 @@
 #include "experiments/experimentpanel.h"
 #include "filedialogs.h"
 #include "recordings/recordingsfolder.h"
-#include "remote/remotesampler.h"
-#include "stats/sampler.h"
+#include "stats/samplesource.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -51,10 +50,7 @@ void MainWindow::setupExplain()
         resizeDocks({ m_explainDock }, { qMin(room, qBound(280, width() / 4, 420)) }, Qt::Horizontal);
     });
     // The numbers the charts show are the numbers it explains (a remote window: its agent's stream).
-    if (m_remoteSampler)
-        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_explain, &ExplainPane::addBatch);
-    else
-        connect(m_sampler, &Sampler::samplesAvailable, m_explain, &ExplainPane::addBatch);
+    connect(m_samples, &SampleSource::samplesAvailable, m_explain, &ExplainPane::addBatch);
     connect(m_discovery, &Discovery::snapshotChanged, m_explain, &ExplainPane::setSnapshot);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, m_explain,
         [this] { m_explain->setDevice(m_tree->currentIndex().data(DeviceTreeModel::DeviceNameRole).toString()); });

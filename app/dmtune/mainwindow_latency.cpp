@@ -7,8 +7,7 @@
 #include "charts/livestatsview.h"
 #include "remote/remotehost.h"
 #include "remote/remotelatencystream.h"
-#include "remote/remotesampler.h"
-#include "stats/sampler.h"
+#include "stats/samplesource.h"
 
 #include <QTabWidget>
 
@@ -22,10 +21,8 @@ void MainWindow::setupLatency()
     if (m_remote) {
         m_latency->setRemoteSource(
             [client = m_remote->client()] { return new RemoteLatencyStream(client); }, m_remote->displayName());
-        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_latency, &LatencyView::onBatch);
-    } else {
-        connect(m_sampler, &Sampler::samplesAvailable, m_latency, &LatencyView::onBatch);
     }
+    connect(m_samples, &SampleSource::samplesAvailable, m_latency, &LatencyView::onBatch);
     // Parameter changes and workload starts and stops, as the Statistics tab marks them.
     connect(m_stats, &LiveStatsView::markerAdded, m_latency, &LatencyView::addMarker);
     connect(m_stats, &LiveStatsView::markerRemoved, m_latency, &LatencyView::removeMarker);

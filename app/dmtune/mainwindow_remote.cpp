@@ -118,6 +118,11 @@ QWidget *MainWindow::setupRemote(QWidget *central)
     return box;
 }
 
+QString MainWindow::hostName() const
+{
+    return m_remote ? m_remote->displayName() : QString();
+}
+
 void MainWindow::updateRemoteHeader()
 {
     if (!m_remote)

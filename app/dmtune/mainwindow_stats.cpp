@@ -1,4 +1,5 @@
-// The Statistics tab of the main window: sampler, history and charts of the selected device.
+// The Statistics tab of the main window: the window's sample source (this machine's Sampler, or a remote host's
+// RemoteSampler), history and charts of the selected device.
 #include "mainwindow.h"
 
 #include "charts/livestatsview.h"
@@ -27,36 +28,28 @@ void MainWindow::setupStatistics()
     m_sampler->setInterval(settings.value(QStringLiteral("statistics/intervalMs"), Sampler::DefaultIntervalMs).toInt());
     m_store = new SeriesStore; // deleted by ~MainWindow, after the view that reads it
     if (m_remote) {
-        // A remote host's counters come from its agent's stream (RemoteSampler: Sampler's signals). The local
-        // Sampler over the capture is never started: it only holds the interval the tab's combo sets, which goes
-        // on to the stream. A lost connection ends every series (deviceVanished): the charts show the gap.
+        // A remote host's counters come from its agent's stream. The Sampler over the capture is never started (the
+        // Workload dock's local session is not used there). A lost connection ends every series (deviceVanished):
+        // the charts show the gap.
         m_remoteSampler = new RemoteSampler(m_remote->client(), this);
         m_remoteSampler->setInterval(m_sampler->interval());
-        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, this,
-            [this](const SampleBatch &batch) { m_store->append(batch); });
-        connect(m_remoteSampler, &RemoteSampler::deviceVanished, this,
-            [this](const QString &name) { m_store->endSeries(name); });
-        connect(m_remoteSampler, &RemoteSampler::samplingFailed, this, [this](const QString &message) {
-            statusBar()->showMessage(QStringLiteral("%1: %2").arg(m_remote->displayName(), message), 10000);
-        });
+        m_samples = m_remoteSampler;
     } else {
-        connect(
-            m_sampler, &Sampler::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
-        connect(m_sampler, &Sampler::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
+        m_samples = m_sampler;
     }
-    m_stats = new LiveStatsView(m_sampler, m_store);
-    if (m_remoteSampler) {
-        connect(m_remoteSampler, &RemoteSampler::samplesAvailable, m_stats, &LiveStatsView::onBatch);
-        m_stats->setTitlePrefix(m_remote->displayName());
-    }
+    connect(
+        m_samples, &SampleSource::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
+    connect(m_samples, &SampleSource::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
+    connect(m_samples, &SampleSource::samplingFailed, this,
+        [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    m_stats = new LiveStatsView(m_samples, m_store);
+    m_stats->setTitlePrefix(hostName());
     m_stats->setWindowSeconds(60); // a tuning session is about the last minute; up to 1 h in the combo
     const int keep = settings.value(QStringLiteral("statistics/retentionSeconds"), 3600).toInt();
     m_store->setRetention(qint64(std::max(keep, 60)) * 1000);
     m_stats->setRetentionSeconds(int(m_store->retention() / 1000));
     connect(m_stats, &LiveStatsView::intervalChosen, this, [this](int ms) {
-        if (m_remoteSampler)
-            m_remoteSampler->setInterval(ms); // this window's host only; the local choice stays
-        else
+        if (m_samples == m_sampler) // a remote host's interval is this window's only; the local choice stays
             QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms);
     });
     connect(m_stats, &LiveStatsView::retentionChosen, this, [this](int seconds) {
@@ -79,7 +72,7 @@ void MainWindow::setupStatistics()
 
 void MainWindow::chartSelectedDevice()
 {
-    if (!m_sampler || m_selectedDevice.isEmpty())
+    if (!m_samples || m_selectedDevice.isEmpty())
         return;
     // While fio runs, the sampler records its target: the charts stay on it until the run ends.
     if (m_workloadPanel && m_workloadPanel->isRunning() && !m_stats->devices().isEmpty()
@@ -122,20 +115,12 @@ void MainWindow::chartSelectedDevice()
         m_stats->setDeviceLabels(labels); // an ANA state or iostats changed
         return;
     }
-    if (m_remoteSampler) {
-        m_remoteSampler->setWatched(devices);
-    } else {
-        m_sampler->setWatched(devices);
-    }
+    m_samples->setWatched(devices);
     m_stats->setDeviceLabels(labels);
     m_stats->setDevices(devices);
     showLatencyOf(devices, labels);
-    if (m_remoteSampler) {
-        if (!m_remoteSampler->isRunning())
-            m_remoteSampler->start(); // it streams whenever the host is connected
-    } else if (!m_sampler->isRunning()) {
-        m_sampler->start();
-    }
+    if (!m_samples->isRunning())
+        m_samples->start(); // a remote host's streams whenever the host is connected
 }
 
 void MainWindow::showHeadStatisticsNote(const NvmeMultipathHead *head)

@@ -10,7 +10,7 @@
 namespace dmtune {
 
 RemoteSampler::RemoteSampler(AgentClient *client, QObject *parent)
-    : QObject(parent)
+    : SampleSource(parent)
     , m_client(client)
 {
     connect(m_client, &AgentClient::message, this, &RemoteSampler::onMessage);

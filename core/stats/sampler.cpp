@@ -43,7 +43,7 @@ const DeviceSample *SampleBatch::find(const QString &name) const
 }
 
 Sampler::Sampler(SysfsRoot root, QObject *parent)
-    : QObject(parent)
+    : SampleSource(parent)
     , m_reader(std::move(root))
 {
     // A coarse timer may fire 5 % early or late; at 100 ms that is visible, so ask for precision.

@@ -2,9 +2,9 @@
 // One timer, one read of the counters of every watched device per tick, rates over the real elapsed time.
 #include "stats/counterreader.h"
 #include "stats/samplebatch.h"
+#include "stats/samplesource.h"
 
 #include <QHash>
-#include <QObject>
 #include <QTimer>
 
 namespace dmtune {
@@ -12,28 +12,24 @@ namespace dmtune {
 // CLOCK_MONOTONIC in nanoseconds: the time base of every sample (local or from an agent).
 qint64 monotonicNowNs();
 
-class Sampler : public QObject {
+class Sampler : public SampleSource {
     Q_OBJECT
 public:
-    static constexpr int MinIntervalMs = 100;
-    static constexpr int MaxIntervalMs = 60000;
-    static constexpr int DefaultIntervalMs = 1000;
-
     explicit Sampler(SysfsRoot root = SysfsRoot(), QObject *parent = nullptr);
     ~Sampler() override;
 
     // Watch exactly these kernel names (whole devices or partitions), reported in this order. Names not
     // present yet are waited for: they start a series when they appear. An empty list is watchAll().
-    void setWatched(const QStringList &names);
+    void setWatched(const QStringList &names) override;
     // Watch every whole device in /sys/block (and every partition when includePartitions).
     void watchAll(bool includePartitions = false);
-    QStringList watched() const { return m_names; }
+    QStringList watched() const override { return m_names; }
     bool watchesAll() const { return m_names.isEmpty(); }
 
     // 100 ms .. 60 s; outside that range nothing changes and false is returned. Takes effect at once while
     // running: the next tick comes one new interval after the call, and its rates use the real elapsed time.
-    bool setInterval(int ms);
-    int interval() const { return m_timer.interval(); }
+    bool setInterval(int ms) override;
+    int interval() const override { return m_timer.interval(); }
 
     // Where counters come from (default Auto: see CounterReader).
     void setSource(CounterSource source) { m_reader.setSource(source); }
@@ -46,21 +42,16 @@ public:
 
     // start() reads a baseline at once (devices present then "appear"), so the first batch covers the
     // first interval, never the time since boot. stop() ends every series (deviceVanished for each).
-    void start();
-    void stop();
-    bool isRunning() const { return m_timer.isActive(); }
+    void start() override;
+    void stop() override;
+    bool isRunning() const override { return m_timer.isActive(); }
 
     // One read now, outside the timer: the baseline when nothing was read yet, else a batch. For tests and
     // for callers that drive the timing themselves.
     void sampleNow();
 
-Q_SIGNALS:
-    void samplesAvailable(const dmtune::SampleBatch &batch);
-    void deviceAppeared(const QString &name);
-    // The device's series ends; its last batch was the previous one.
-    void deviceVanished(const QString &name);
-    // The counters could not be read or parsed this tick (the previous snapshot is kept).
-    void samplingFailed(const QString &message);
+    // Its signals: SampleSource's (samplingFailed: the counters could not be read or parsed this tick, the previous
+    // snapshot is kept).
 
 private:
     void tick();

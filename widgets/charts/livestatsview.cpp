@@ -6,7 +6,7 @@
 #include "charts/samplecsv.h"
 #include "charts/statsexportdialog.h"
 #include "messagebanner.h"
-#include "stats/sampler.h"
+#include "stats/samplesource.h"
 #include "stats/seriesstore.h"
 
 #include <QComboBox>
@@ -79,15 +79,15 @@ int LiveStatsView::retentionSeconds() const
     return m_retentionCombo->currentData().toInt();
 }
 
-LiveStatsView::LiveStatsView(Sampler *sampler, const SeriesStore *store, QWidget *parent)
+LiveStatsView::LiveStatsView(SampleSource *samples, const SeriesStore *store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
-    , m_sampler(sampler)
+    , m_sampler(samples)
 {
     qRegisterMetaType<dmtune::SampleBatch>();
     buildUi();
     if (m_sampler)
-        connect(m_sampler, &Sampler::samplesAvailable, this, &LiveStatsView::onBatch);
+        connect(m_sampler, &SampleSource::samplesAvailable, this, &LiveStatsView::onBatch);
     scrollToNow();
     updateStatus();
 }

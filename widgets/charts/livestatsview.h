@@ -2,8 +2,9 @@
 // Live statistics of a set of devices (a multipath map and its paths): one chart per iostat metric family in
 // a scrolling two-column grid, the iostat -x table of the newest interval, and the events (markers) list.
 //
-// Ownership: the view owns no core object. The caller owns the Sampler and the SeriesStore and feeds the
-// store itself (connect Sampler::samplesAvailable to SeriesStore::append, once per store, whoever else reads
+// Ownership: the view owns no core object. The caller owns the SampleSource (this machine's Sampler or a remote
+// host's RemoteSampler) and the SeriesStore and feeds the store itself (connect samplesAvailable to
+// SeriesStore::append, once per store, whoever else reads
 // it). The view plots each batch's own values as it arrives (so it does not depend on the order of the two
 // connections) and reads the store only to rebuild its graphs: when the device set or the window changes,
 // when the view is paused, and for the CSV export.
@@ -40,7 +41,7 @@ class ChartPanel;
 class IostatTableModel;
 class MessageBanner;
 class StatsExportDialog;
-class Sampler;
+class SampleSource;
 class SeriesStore;
 
 class LiveStatsView : public QWidget {
@@ -50,9 +51,10 @@ public:
     static constexpr int MaxWindowSeconds = 3600;
     static constexpr int DefaultWindowSeconds = 300;
 
-    // sampler: may be null (then call onBatch yourself); its samplesAvailable is connected to onBatch.
+    // samples: may be null (then call onBatch yourself); its samplesAvailable is connected to onBatch, its interval
+    // is the one the tab's combo sets.
     // store: may be null (no history on rebuilds, no CSV). Neither is owned; both must outlive the view.
-    explicit LiveStatsView(Sampler *sampler, const SeriesStore *store, QWidget *parent = nullptr);
+    explicit LiveStatsView(SampleSource *samples, const SeriesStore *store, QWidget *parent = nullptr);
     ~LiveStatsView() override;
 
     // What to chart: kernel names ("dm-0", "sdb", ...), the map first by convention. Colours follow the list
@@ -177,7 +179,7 @@ private:
     double trimMargin() const;
 
     const SeriesStore *m_store = nullptr;
-    QPointer<Sampler> m_sampler;
+    QPointer<SampleSource> m_sampler;
     QStringList m_devices;
     QList<QColor> m_colors; // parallel to m_devices
     QHash<QString, QString> m_labels;
