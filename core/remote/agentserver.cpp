@@ -121,6 +121,10 @@ QJsonObject collectOutput(const QString &remote, bool directory)
             if (!file.open(QIODevice::ReadOnly))
                 continue;
             entry.insert(QLatin1String("data"), QString::fromLatin1(file.readAll().toBase64()));
+            // A capture keeps sysfs's owner-write bit ("rw" in dmtune means writable there): said for the files
+            // without it, so that the near side's copy marks the same attributes read-only.
+            if (!(info.permissions() & QFileDevice::WriteOwner))
+                entry.insert(QLatin1String("ro"), true);
         }
         entries.append(entry);
     }

@@ -141,7 +141,10 @@ Status writeFetchedDirectory(const QString &directory, const QJsonArray &entries
             continue;
         }
         const QByteArray data = QByteArray::fromBase64(entry.value(QLatin1String("data")).toString().toLatin1());
-        if (const Status created = createNewFile(root.get(), path, data, 0600); !created)
+        // Read-only where the host's file is ("ro"): the copy's owner-write bit is what the Tune tab reads as
+        // writable. An agent that sends no "ro" makes every file look writable.
+        const mode_t mode = entry.value(QLatin1String("ro")).toBool() ? 0400 : 0600;
+        if (const Status created = createNewFile(root.get(), path, data, mode); !created)
             return created;
     }
     return Status::success();

@@ -124,6 +124,22 @@ private Q_SLOTS:
         QVERIFY(!there.devices.isEmpty());
         QCOMPARE(deviceNames(copy), deviceNames(there));
         QCOMPARE(copy.maps.size(), there.maps.size());
+        // Writable where the original is, and only there (the Tune tab's "rw" is the owner-write bit): the agent
+        // says which files are not.
+        int readOnly = 0, compared = 0;
+        for (const QJsonValue &e : std::as_const(entries)) {
+            const QString path = e.toObject().value(QStringLiteral("path")).toString();
+            const QFileInfo original(QDir(fake.root()).filePath(path.mid(4))); // "sys/..." below the fake's root
+            if (!path.startsWith(QLatin1String("sys/")) || !e.toObject().contains(QStringLiteral("data"))
+                || !original.isFile() || original.isSymLink())
+                continue;
+            const bool writable = original.permissions() & QFileDevice::WriteOwner;
+            QCOMPARE(bool(QFileInfo(here.filePath(path)).permissions() & QFileDevice::WriteOwner), writable);
+            readOnly += writable ? 0 : 1;
+            ++compared;
+        }
+        QVERIFY(compared > 50);
+        QVERIFY(readOnly > 0); // the machine has read-only attributes to tell apart
     }
 
     void writesFilesDirectoriesAndLinks()
