@@ -24,29 +24,7 @@ for tool in losetup python3; do
 done
 [ -n "${DISPLAY:-}" ] || export QT_QPA_PLATFORM=offscreen
 
-work=$(mktemp -d /var/tmp/dmtune-benchgui.XXXXXX)
-before=$(ls /sys/block)
-attached=()
-cleanup() {
-    local dev name created=()
-    for dev in "${attached[@]}"; do
-        losetup -d "$dev" 2>/dev/null || true
-        name=${dev#/dev/}
-        grep -qx "$name" <<<"$before" || created+=("${name#loop}")
-    done
-    [ ${#created[@]} -eq 0 ] || python3 - "${created[@]}" <<'PY'
-import fcntl, os, sys
-fd = os.open("/dev/loop-control", os.O_RDWR)
-for minor in sys.argv[1:]:
-    try:
-        fcntl.ioctl(fd, 0x4C81, int(minor))
-    except OSError:
-        pass
-os.close(fd)
-PY
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratchloops.sh" benchgui
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # "wall cpu" seconds of one start, the screenshot in $work (a fresh file each time: dmtune never replaces one).
@@ -73,9 +51,6 @@ measure() { # label
 
 measure "this machine"
 echo "bench_gui_start: attaching $count loop devices (1 MiB sparse files in $work)"
-for ((i = 0; i < count; i++)); do
-    truncate -s 1M "$work/$i.img"
-    attached+=("$(losetup --find --show "$work/$i.img")")
-done
+attach_loops "$count"
 measure "+$count loop devices"
 echo "dmtune: $dmtune"

@@ -27,36 +27,10 @@ for tool in losetup lsblk strace python3; do
     command -v "$tool" >/dev/null || { echo "bench_list: $tool missing" >&2; exit 1; }
 done
 
-work=$(mktemp -d /var/tmp/dmtune-benchlist.XXXXXX)
-before=$(ls /sys/block)
-attached=()
-cleanup() {
-    local dev name created=()
-    for dev in "${attached[@]}"; do
-        losetup -d "$dev" 2>/dev/null || true
-        name=${dev#/dev/}
-        grep -qx "$name" <<<"$before" || created+=("${name#loop}")
-    done
-    # LOOP_CTL_REMOVE (0x4C81) deletes the device and, on devtmpfs, its node; EBUSY: someone else took it since.
-    [ ${#created[@]} -eq 0 ] || python3 - "${created[@]}" <<'PY'
-import fcntl, os, sys
-fd = os.open("/dev/loop-control", os.O_RDWR)
-for minor in sys.argv[1:]:
-    try:
-        fcntl.ioctl(fd, 0x4C81, int(minor))
-    except OSError:
-        pass
-os.close(fd)
-PY
-    rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/scratchloops.sh" benchlist
 
 echo "bench_list: attaching $count loop devices (1 MiB sparse files in $work)"
-for ((i = 0; i < count; i++)); do
-    truncate -s 1M "$work/$i.img"
-    attached+=("$(losetup --find --show "$work/$i.img")")
-done
+attach_loops "$count"
 devices=$(ls /sys/class/block | wc -l)
 echo "bench_list: $devices block devices (disks and partitions) on this machine"
 
