@@ -3489,21 +3489,21 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+377"/>
+        <location line="+374"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-376"/>
-        <location line="+154"/>
+        <location line="-373"/>
+        <location line="+151"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="-79"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+66"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+180"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+185"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3881,7 +3881,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-133"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-138"/>
         <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3891,7 +3891,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+63"/>
         <source>connected</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3941,7 +3941,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+71"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+64"/>
         <source>&amp;Statistics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3966,7 +3966,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+30"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3996,12 +3996,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-33"/>
         <source>Explain</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+35"/>
         <source>E&amp;xplain selected map</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4026,7 +4026,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+21"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+20"/>
         <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5957,28 +5957,28 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+98"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+767"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+21"/>
         <source>fio failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+479"/>
+        <location line="-226"/>
+        <location line="+227"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-474"/>
+        <location line="-11"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-663"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6129,28 +6129,28 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+120"/>
+        <location line="+118"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-118"/>
-        <location line="+116"/>
+        <location line="-116"/>
+        <location line="+114"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-112"/>
         <source>Choose a device first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+174"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-130"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6160,7 +6160,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+11"/>
         <source>fio on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6205,37 +6205,37 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+361"/>
+        <location line="+369"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-364"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-122"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+156"/>
         <source>: give another file to record to</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+34"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+1"/>
         <source>Checking the job and /dev/%1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6250,12 +6250,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Starting fio on %1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+102"/>
         <source>Replace the recording?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6275,28 +6275,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+43"/>
-        <location line="+144"/>
+        <location line="-72"/>
+        <location line="+224"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-141"/>
+        <location line="-218"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+16"/>
         <source>recording without latency histograms: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-41"/>
         <source>Starting fio...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+123"/>
         <source>%1
 recording to %2 here</source>
         <translation type="unfinished"></translation>
@@ -6342,12 +6342,12 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Stopping fio (SIGINT; SIGKILL after %1 s)...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6357,7 +6357,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="-162"/>
         <source>Stopped after %1 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6367,13 +6367,13 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-15"/>
-        <location line="+18"/>
+        <location line="+3"/>
+        <location line="+172"/>
         <source>recorded to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

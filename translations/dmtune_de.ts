@@ -3493,21 +3493,21 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+377"/>
+        <location line="+374"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-376"/>
-        <location line="+154"/>
+        <location line="-373"/>
+        <location line="+151"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
         <location line="-79"/>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+70"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="+66"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+180"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+185"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -3885,7 +3885,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Das Archiv ist jetzt die Aufzeichnung %1</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-133"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-138"/>
         <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
         <translation>Optimierung von %1: Die Werte sind die von %1, die Vorschau wird anhand seiner Erfassung geplant, und „Übernehmen“ lässt seinen Agenten erneut planen, dort prüfen und schreiben (ein Wert, der sich dort inzwischen geändert hat, wird als veraltet abgelehnt). „Rückgängig“ setzt die alten Werte auf dieselbe Weise zurück. Dasselbe in einer Shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</translation>
     </message>
@@ -3895,7 +3895,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>nicht mit %1 verbunden</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+63"/>
         <source>connected</source>
         <translation>verbunden</translation>
     </message>
@@ -3945,7 +3945,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Geräte und Statistik eines anderen Hosts über ssh öffnen</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+71"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+64"/>
         <source>&amp;Statistics</source>
         <translation>&amp;Statistik</translation>
     </message>
@@ -3970,7 +3970,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 (Kopf)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+30"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation>iopolicy queue-depth: jede I/O geht über den Pfad mit den wenigsten laufenden I/Os; das Diagramm Warteschlangentiefe zeigt für jeden Pfad die laufenden I/Os und aqu-sz.</translation>
     </message>
@@ -4000,12 +4000,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Einen oder zwei Parameter unter fio-Arbeitslasten über Wertelisten variieren (Sweep); Ergebnisse pro Punkt, als Diagramm; die ursprünglichen Werte werden wiederhergestellt</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-36"/>
+        <location filename="../app/dmtune/mainwindow_explain.cpp" line="-33"/>
         <source>Explain</source>
         <translation>Erklären</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+35"/>
         <source>E&amp;xplain selected map</source>
         <translation>Ausgewählte Map &amp;erklären</translation>
     </message>
@@ -4030,7 +4030,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+21"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+20"/>
         <source>&amp;Latency</source>
         <translation>&amp;Latenz</translation>
     </message>
@@ -5962,28 +5962,28 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+98"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+767"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+21"/>
         <source>fio failed: %1</source>
         <translation>fio fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+479"/>
+        <location line="-226"/>
+        <location line="+227"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-474"/>
+        <location line="-11"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="-663"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -6134,28 +6134,28 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+120"/>
+        <location line="+118"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="-118"/>
-        <location line="+116"/>
+        <location line="-116"/>
+        <location line="+114"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation>/dev/%1 hat 0 B: nichts, worauf es laufen könnte</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-112"/>
         <source>Choose a device first</source>
         <translation>Wählen Sie zuerst ein Gerät</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+174"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-130"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6165,7 +6165,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio läuft auf %1 von %2</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+11"/>
         <source>fio on %1: %2</source>
         <translation>fio auf %1: %2</translation>
     </message>
@@ -6210,37 +6210,37 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio auf %1 endete mit Status %2 (siehe Protokoll)</translation>
     </message>
     <message>
-        <location line="+361"/>
+        <location line="+369"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-356"/>
+        <location line="-364"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-122"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Schließen des Fensters entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+156"/>
         <source>: give another file to record to</source>
         <translation>: eine andere Datei für die Aufzeichnung angeben</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+34"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation>Job und /dev/%1 auf %2 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+1"/>
         <source>Checking the job and /dev/%1...</source>
         <translation>Job und /dev/%1 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation>Warten auf Bestätigung: /dev/%1 ist nicht leer</translation>
     </message>
@@ -6255,12 +6255,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+17"/>
         <source>Starting fio on %1...</source>
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+102"/>
         <source>Replace the recording?</source>
         <translation>Aufzeichnung ersetzen?</translation>
     </message>
@@ -6280,28 +6280,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nicht gestartet: %1 existiert (eine andere Datei für die Aufzeichnung angeben)</translation>
     </message>
     <message>
-        <location line="+43"/>
-        <location line="+144"/>
+        <location line="-72"/>
+        <location line="+224"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location line="-141"/>
+        <location line="-218"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation>zeichne die Latenzhistogramme von %1 auf (Block-Layer-Sonde)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+16"/>
         <source>recording without latency histograms: %1</source>
         <translation>Aufzeichnung ohne Latenzhistogramme: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-41"/>
         <source>Starting fio...</source>
         <translation>fio wird gestartet...</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+123"/>
         <source>%1
 recording to %2 here</source>
         <translation>%1
@@ -6348,12 +6348,12 @@ Aufzeichnung hier nach %2</translation>
         <translation>fio auf %1 wird gestoppt (SIGINT an seinen Job)...</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Stopping fio (SIGINT; SIGKILL after %1 s)...</source>
         <translation>fio wird gestoppt (SIGINT; SIGKILL nach %1 s)...</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</translation>
     </message>
@@ -6363,7 +6363,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>   (ganzer Lauf)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="-162"/>
         <source>Stopped after %1 s</source>
         <translation>Nach %1 s angehalten</translation>
     </message>
@@ -6373,13 +6373,13 @@ Aufzeichnung hier nach %2</translation>
         <translation>Nach %1 s fertig</translation>
     </message>
     <message>
-        <location line="-15"/>
-        <location line="+18"/>
+        <location line="+3"/>
+        <location line="+172"/>
         <source>recorded to %1</source>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

@@ -21,7 +21,7 @@ namespace dmtune {
 
 void MainWindow::setupWorkloads()
 {
-    m_workloadPanel = new WorkloadPanel(m_host, m_sampler);
+    m_workloadPanel = new WorkloadPanel(m_host);
     m_workloadPanel->setLabState({ m_labName, m_labWhyNot, m_labBusy });
     m_workloadPanel->setStatsView(m_stats);
     m_workloadDock = new QDockWidget(tr("Workload"), this);

@@ -6,11 +6,10 @@
 
 #include "discovery/discovery.h"
 #include "latency/latencyformat.h"
-#include "latency/latencyintervals.h"
+#include "latency/latencystream.h"
+#include "ops/operationrunner.h"
 #include "ops/workloadoperations.h"
 #include "params/deviceresolver.h"
-#include "recordings/recordingwriter.h"
-#include "stats/sampler.h"
 #include "util/printable.h"
 #include "workloads/fiorun.h"
 #include "workloads/workloadsession.h"
@@ -21,7 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include <optional>
+#include <QPointer>
 
 namespace dmtune::cli {
 
@@ -256,7 +255,11 @@ int runRun(const QStringList &args, Streams io)
     // and for a write the guard, which holds the device (O_EXCL) from here on.
     OperationEnvironment env;
     env.sysfs = sysfs;
-    const auto plan = planOperation(env, QString::fromLatin1(WorkloadStartKind), workloadRequest(job, device.value()));
+    const QString recordPath = parser.value(QStringLiteral("record"));
+    const QJsonObject request = withWorkloadExtras(workloadRequest(job, device.value()),
+        { recordPath, replaceRecording,
+            parser.isSet(QStringLiteral("histogram")) ? QString::fromLatin1(WorkloadLatencyRequired) : QString() });
+    const auto plan = planOperation(env, QString::fromLatin1(WorkloadStartKind), request);
     if (!plan)
         return fail(io, QStringLiteral("run: ") + plan.errorMessage());
     const PreparedWorkload *prepared = preparedWorkloadOf(plan.value());
@@ -282,145 +285,131 @@ int runRun(const QStringList &args, Streams io)
         QStringList parts = plan->refusals;
         if (!consent)
             parts << consent.errorMessage();
-        io.err << "dmtunectl: run: refusing to write to " << devicePath << ": " << parts.join(QLatin1String("; "))
-               << '\n';
+        io.err << "dmtunectl: run: refusing to " << (writes ? "write to " : "run on ") << devicePath << ": "
+               << parts.join(QLatin1String("; ")) << '\n';
         io.err.flush();
         return ExitFailure;
     }
     if (!fio)
         return fail(io, QStringLiteral("run: ") + fio.errorMessage());
-    // Checked again on the state now (a stale plan is refused); what runs is the fresh plan's frozen job.
-    const WorkloadStart start = startWorkload(env, plan.value(), consent.value());
-    if (!start.result.ok)
-        return fail(io, QStringLiteral("run: ") + start.result.error);
-    const QString command = plan->preview;
-
-    const QStringList watched = workloadDevices(snapshot, device.value());
-    Sampler sampler(sysfs);
-    sampler.setWatched(watched);
-    sampler.setInterval(1000);
-    WorkloadSession session(&sampler);
-    std::unique_ptr<BlockLatencyProbe> probe;
-    if (parser.isSet(QStringLiteral("histogram"))) {
-        auto opened = openLatencyProbeFor(sysfs, watched);
-        if (!opened)
-            return fail(io, QStringLiteral("run: ") + opened.errorMessage());
-        probe = std::move(opened.value());
-        session.setLatencyProbe(probe.get());
-    }
-    std::optional<SampleBatch> lastBatch;
-    QObject::connect(&sampler, &Sampler::samplesAvailable, [&](const SampleBatch &b) { lastBatch = b; });
-
-    const QString recordPath = parser.value(QStringLiteral("record"));
-    RecordingMeta meta;
-    if (!recordPath.isEmpty())
-        meta = workloadRecordingMeta(sysfs, snapshot, watched, job.title);
-
     if (!json) {
-        io.out << command << '\n';
+        io.out << plan->preview << '\n';
         io.out.flush();
     }
-    QObject::connect(&session, &WorkloadSession::progress, [&](const FioProgress &p) {
-        bool printed = false;
-        for (const FioRates &r : p.rates) {
-            if (r.seconds <= 0)
-                continue; // fio's final object after the jobs stopped: no new interval
-            if (r.iops() == 0 && p.parsed.groups.value(0).runtimeMs < 1000)
-                continue; // fio's first status before any I/O: a line of zeros says nothing
-            if (json) {
-                QJsonObject line = fioRatesToJson(r);
-                line.insert(QStringLiteral("t"), p.epochSeconds);
-                if (lastBatch) {
-                    QJsonObject devices;
-                    for (const DeviceSample &d : lastBatch->devices)
-                        devices.insert(d.name(), metricsToJson(d.metrics(lastBatch->elapsedSeconds)));
-                    line.insert(QStringLiteral("devices"), devices);
-                }
-                io.out << QJsonDocument(QJsonObject { { QStringLiteral("progress"), line } })
-                              .toJson(QJsonDocument::Compact)
-                       << '\n';
-            } else {
-                // fio's runtime to a tenth: its status every second and its final object a fraction later are two
-                // lines, not two "[5 s]".
-                io.out << QStringLiteral("[%1 s] ").arg(double(p.parsed.groups.value(0).runtimeMs) / 1000.0, 5, 'f', 1)
-                       << ratesLine(r) << '\n';
-                if (lastBatch) {
-                    for (const DeviceSample &d : lastBatch->devices)
-                        io.out << "        " << deviceLine(d.name(), d.metrics(lastBatch->elapsedSeconds)) << '\n';
+
+    // Started as the Workloads dock starts it (OperationService::start): checked again on the state now (the
+    // answers, a fresh plan and its basis: what runs is the fresh plan's frozen job), then fio on the service's own
+    // thread; its events are printed as they come, its result ends the loop.
+    OperationRunner operations;
+    operations.setEnvironment(env);
+    QStringList watched; // the started event's order: the device, then what it is built on
+    const auto inWatchedOrder = [&watched](const QJsonObject &devices) {
+        QStringList names;
+        for (const QString &name : std::as_const(watched))
+            if (devices.contains(name))
+                names << name;
+        for (const QString &name : devices.keys())
+            if (!names.contains(name))
+                names << name;
+        return names;
+    };
+    const auto onProgress = [&](const QJsonObject &event) {
+        const QString name = event.value(QLatin1String("event")).toString();
+        if (name == QLatin1String("started")) {
+            for (const QJsonValue &d : event.value(QLatin1String("devices")).toArray())
+                watched << d.toString();
+            if (!json)
+                io.err << "dmtunectl: run: fio started on " << devicePath << "; SIGINT, SIGTERM or SIGHUP stops it\n";
+        } else if (name == QLatin1String("output")) {
+            // fio's own "fio: ..." and "note: ..." lines (they quote the job's text)
+            io.err << printable(event.value(QLatin1String("line")).toString()) << '\n';
+        } else if (name == QLatin1String("recording-failed")) {
+            io.err << "dmtunectl: run: recording stopped: " << event.value(QLatin1String("message")).toString() << '\n';
+        } else if (name == QLatin1String("note")) {
+            io.err << "dmtunectl: run: " << event.value(QLatin1String("text")).toString() << '\n';
+        } else if (name == QLatin1String("progress")) {
+            const QJsonObject devices = event.value(QLatin1String("devices")).toObject();
+            for (const QJsonValue &value : event.value(QLatin1String("rates")).toArray()) {
+                if (json) {
+                    QJsonObject line = value.toObject();
+                    line.insert(QStringLiteral("t"), event.value(QLatin1String("t")));
+                    if (event.contains(QLatin1String("devices")))
+                        line.insert(QStringLiteral("devices"), devices);
+                    io.out << QJsonDocument(QJsonObject { { QStringLiteral("progress"), line } })
+                                  .toJson(QJsonDocument::Compact)
+                           << '\n';
+                } else {
+                    // fio's runtime to a tenth: its status every second and its final object a fraction later are
+                    // two lines, not two "[5 s]".
+                    io.out << QStringLiteral("[%1 s] ").arg(
+                        event.value(QLatin1String("runtime_ms")).toDouble() / 1000.0, 5, 'f', 1)
+                           << ratesLine(fioRatesFromJson(value.toObject())) << '\n';
+                    for (const QString &device : inWatchedOrder(devices))
+                        io.out << "        " << deviceLine(device, metricsFromJson(devices.value(device).toObject()))
+                               << '\n';
                 }
             }
-            printed = true;
         }
-        if (printed)
-            lastBatch.reset(); // each device sample once: not again under fio's final object
         io.out.flush();
-    });
-    QObject::connect(&session, &WorkloadSession::started, [&](double, const QStringList &) {
-        if (!json)
-            io.err << "dmtunectl: run: fio started on " << devicePath << "; SIGINT, SIGTERM or SIGHUP stops it\n";
         io.err.flush();
-    });
-    QObject::connect(session.fio(), &FioRun::outputLine, [&](const QString &line) {
-        io.err << printable(line) << '\n'; // fio's own "fio: ..." and "note: ..." lines (they quote the job's text)
-        io.err.flush();
-    });
-    QObject::connect(&session, &WorkloadSession::recordingFailed, [&](const QString &message) {
-        io.err << "dmtunectl: run: recording stopped: " << message << '\n';
-        io.err.flush();
-    });
-    QObject::connect(&session, &WorkloadSession::finished, [&](const FioOutcome &outcome, const QJsonObject &summary) {
-        sampler.stop();
+    };
+    const auto onFinished = [&](const OperationResult &result) {
+        if (!result.ok) {
+            fail(io, QStringLiteral("run: ") + result.error);
+            QCoreApplication::exit(ExitFailure);
+            return;
+        }
+        QJsonObject summary = result.details;
+        const double windowFrom = summary.take(QLatin1String("window_from")).toDouble();
+        const double windowTo = summary.take(QLatin1String("window_to")).toDouble();
+        const QJsonObject histograms = summary.take(QLatin1String("latency_histograms")).toObject();
         if (json) {
             io.out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
         } else {
-            io.out << (outcome.stopped ? "stopped" : "done") << " after "
-                   << QString::number(outcome.endedAt - outcome.startedAt, 'f', 1) << " s\n";
-            for (const FioRates &r : outcome.overall)
+            const QJsonObject devices = summary.value(QLatin1String("devices")).toObject();
+            io.out << (summary.value(QLatin1String("stopped")).toBool() ? "stopped" : "done") << " after "
+                   << QString::number(summary.value(QLatin1String("seconds")).toDouble(), 'f', 1) << " s\n";
+            for (const QJsonValue &group : summary.value(QLatin1String("fio")).toArray()) {
+                const FioRates r = fioRatesFromJson(group.toObject());
                 io.out << "fio " << printable(r.name) << ": " << ratesLine(r) << '\n';
-            const auto &totals = session.totals();
-            if (totals.hasWindow()) {
-                io.out << "devices over fio's " << QString::number(totals.seconds(), 'f', 1) << " s of I/O ("
-                       << QDateTime::fromMSecsSinceEpoch(qint64(totals.windowFrom() * 1000))
-                              .toString(QStringLiteral("HH:mm:ss.z"))
-                       << " to "
-                       << QDateTime::fromMSecsSinceEpoch(qint64(totals.windowTo() * 1000))
-                              .toString(QStringLiteral("HH:mm:ss.z"))
-                       << "; counters of the " << QString::number(totals.sampledSeconds(), 'f', 1)
+            }
+            const auto clock = [](double epoch) {
+                return QDateTime::fromMSecsSinceEpoch(qint64(epoch * 1000)).toString(QStringLiteral("HH:mm:ss.z"));
+            };
+            if (windowTo > windowFrom) {
+                io.out << "devices over fio's "
+                       << QString::number(summary.value(QLatin1String("device_seconds")).toDouble(), 'f', 1)
+                       << " s of I/O (" << clock(windowFrom) << " to " << clock(windowTo) << "; counters of the "
+                       << QString::number(summary.value(QLatin1String("sampled_seconds")).toDouble(), 'f', 1)
                        << " s of intervals around it):\n";
             } else {
-                io.out << "devices over " << QString::number(totals.seconds(), 'f', 1)
+                io.out << "devices over "
+                       << QString::number(summary.value(QLatin1String("device_seconds")).toDouble(), 'f', 1)
                        << " s of intervals (fio gave no I/O window):\n";
             }
-            for (const QString &name : totals.devices())
-                io.out << "  " << deviceLine(name, totals.metrics(name)) << '\n';
-            if (probe) {
+            const QStringList names = inWatchedOrder(devices);
+            for (const QString &name : names)
+                io.out << "  " << deviceLine(name, metricsFromJson(devices.value(name).toObject())) << '\n';
+            if (!histograms.isEmpty()) {
                 io.out << "latency over fio's run (block-layer probe):\n" << latencyformat::summaryHeader();
-                for (const QString &name : totals.devices())
-                    io.out << latencyformat::summaryRows(name, session.latencyTotal(name));
+                for (const QString &name : names) {
+                    const auto latency = parseDeviceLatency(histograms.value(name).toObject(), name);
+                    io.out << latencyformat::summaryRows(name, latency ? latency.value() : DeviceLatency());
+                }
             }
-            if (!session.recordPath().isEmpty())
-                io.out << "recorded to " << session.recordPath() << '\n';
+            if (const QString recorded = summary.value(QLatin1String("recording")).toString(); !recorded.isEmpty())
+                io.out << "recorded to " << recorded << '\n';
         }
         io.out.flush();
         QCoreApplication::exit(ExitOk);
-    });
-    QObject::connect(&session, &WorkloadSession::failed, [&](const QString &message) {
-        sampler.stop();
-        fail(io, QStringLiteral("run: ") + message);
-        QCoreApplication::exit(ExitFailure);
-    });
-
+    };
+    const QPointer<OperationRun> run
+        = operations.start(plan.value(), consent.value(), &operations, onProgress, onFinished);
     SignalGuard signalGuard;
-    signalGuard.onSignal(&session, [&] { session.stop(); });
-    sampler.start(); // the baseline before fio starts: the first interval is the run's own
-    session.setFioProgram(fio.value());
-    DeviceHold hold;
-    if (start.hold)
-        hold = std::move(*start.hold);
-    if (const Status started = session.start(start.job, start.devicePath, recordPath,
-            recordPath.isEmpty() ? nullptr : &meta, std::move(hold), existingFileFor(replaceRecording));
-        !started)
-        return fail(io, QStringLiteral("run: ") + started.errorMessage);
+    signalGuard.onSignal(&operations, [&] {
+        if (run)
+            run->cancel();
+    });
     return QCoreApplication::exec();
 }
 

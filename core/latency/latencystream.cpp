@@ -117,13 +117,35 @@ Result<QList<BlockDeviceNumber>> parseLatencyRequest(const QByteArray &line)
     return devices;
 }
 
+QJsonObject deviceLatencyJson(const DeviceLatency &latency)
+{
+    return { { QStringLiteral("lost"), qint64(latency.lost) },
+        { QStringLiteral("device"), histogramJson(latency.device) },
+        { QStringLiteral("queue"), histogramJson(latency.queue) } };
+}
+
+Result<DeviceLatency> parseDeviceLatency(const QJsonObject &o, const QString &where)
+{
+    using R = Result<DeviceLatency>;
+    const auto lost = count(o.value(QLatin1String("lost")));
+    if (!lost)
+        return R::failure(QStringLiteral("%1: lost is not a count").arg(where));
+    const auto device = parseHistogram(o.value(QLatin1String("device")), where);
+    if (!device)
+        return R::failure(device.errorMessage());
+    const auto queue = parseHistogram(o.value(QLatin1String("queue")), where);
+    if (!queue)
+        return R::failure(queue.errorMessage());
+    return DeviceLatency { device.value(), queue.value(), *lost };
+}
+
 QByteArray latencyReadingJson(const LatencyReading &reading)
 {
     QJsonArray devices;
     for (auto it = reading.devices.cbegin(); it != reading.devices.cend(); ++it) {
-        devices.append(QJsonObject { { QStringLiteral("dev"), numberText(it.key()) },
-            { QStringLiteral("lost"), qint64(it->lost) }, { QStringLiteral("device"), histogramJson(it->device) },
-            { QStringLiteral("queue"), histogramJson(it->queue) } });
+        QJsonObject o = deviceLatencyJson(*it);
+        o.insert(QStringLiteral("dev"), numberText(it.key()));
+        devices.append(o);
     }
     const QJsonObject root { { QStringLiteral("missed"), qint64(reading.missedEvents) },
         { QStringLiteral("devices"), devices } };
@@ -145,17 +167,12 @@ Result<LatencyReading> parseLatencyReading(const QByteArray &line)
     for (const QJsonValue &value : root.value(QLatin1String("devices")).toArray()) {
         const QJsonObject o = value.toObject();
         const auto d = parseNumber(o.value(QLatin1String("dev")).toString());
-        const auto lost = count(o.value(QLatin1String("lost")));
-        if (o.size() != 4 || !d || !lost || reading.devices.contains(*d))
+        if (o.size() != 4 || !d || !count(o.value(QLatin1String("lost"))) || reading.devices.contains(*d))
             return R::failure(QStringLiteral("latency reading: a device is not {dev, lost, device, queue}"));
-        const QString where = numberText(*d);
-        const auto device = parseHistogram(o.value(QLatin1String("device")), where);
-        if (!device)
-            return R::failure(device.errorMessage());
-        const auto queue = parseHistogram(o.value(QLatin1String("queue")), where);
-        if (!queue)
-            return R::failure(queue.errorMessage());
-        reading.devices.insert(*d, DeviceLatency { device.value(), queue.value(), *lost });
+        const auto latency = parseDeviceLatency(o, numberText(*d));
+        if (!latency)
+            return R::failure(latency.errorMessage());
+        reading.devices.insert(*d, latency.value());
     }
     return reading;
 }

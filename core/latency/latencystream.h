@@ -12,6 +12,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QMetaType>
 #include <QProcess>
 #include <QStringList>
@@ -36,6 +37,10 @@ bool isLatencyRequest(const QByteArray &line);
 // Strict: {"latency": {"devices": [...]}}, 1 to MaxDevices distinct "MAJ:MIN" strings, nothing else.
 Result<QList<BlockDeviceNumber>> parseLatencyRequest(const QByteArray &line);
 QByteArray latencyReadingJson(const LatencyReading &reading);
+// One device's histograms as a reading carries them: {"lost", "device": {sum_ns, buckets}, "queue": {...}}; and back,
+// as strictly as a reading (a run's latency totals cross a thread and the agent's pipe in this form).
+QJsonObject deviceLatencyJson(const DeviceLatency &latency);
+Result<DeviceLatency> parseDeviceLatency(const QJsonObject &o, const QString &where);
 // Strict: every bucket index in range and in order, counts and sums as integers.
 Result<LatencyReading> parseLatencyReading(const QByteArray &line);
 // A line from the helper: a reading, or its one-line {"error": ...} (the probe cannot load there).

@@ -1,9 +1,12 @@
 #include "ops/workloadoperations.h"
 
 #include "discovery/discovery.h"
+#include "ops/operationactivity.h"
 #include "params/deviceresolver.h"
+#include "util/atomicfile.h"
 #include "workloads/fiojobfile.h"
 #include "workloads/fiorun.h"
+#include "workloads/workloadactivity.h"
 #include "workloads/writeguard.h"
 
 #include <QFile>
@@ -103,6 +106,23 @@ PlanResult planWorkload(const OperationEnvironment &env, const QJsonObject &requ
         plan.notes.append(QStringLiteral("reads only: nothing on %1 is changed").arg(prepared->devicePath));
     }
     plan.steps.append(QStringLiteral("run %1").arg(prepared->command));
+    // A recording is a new file, never through a link; an existing one only when the request says to replace it.
+    if (const QString record = request.value(QLatin1String("record")).toString(); !record.isEmpty()) {
+        const bool replace = request.value(QLatin1String("replace_recording")).toBool();
+        if (const QString problem = outputFileProblem(record, replace ? ExistingFile::Replace : ExistingFile::Refuse);
+            !problem.isEmpty())
+            plan.refusals.append(problem);
+        else
+            plan.steps.append(QStringLiteral("record the run to %1").arg(record));
+    }
+    if (const QString latency = request.value(QLatin1String("latency")).toString(); !latency.isEmpty()) {
+        if (latency != QLatin1String(WorkloadLatencyRequired) && latency != QLatin1String(WorkloadLatencyWanted))
+            plan.refusals.append(
+                QStringLiteral("workload.start: \"latency\" is \"%1\" or \"%2\", not \"%3\"")
+                    .arg(QLatin1String(WorkloadLatencyRequired), QLatin1String(WorkloadLatencyWanted), latency));
+        else
+            plan.steps.append(QStringLiteral("count the block-layer latency of the watched devices (BPF probe)"));
+    }
     if (!fio)
         plan.notes.append(fio.errorMessage()); // a template is checked without fio; it cannot run without
     plan.prepared = prepared;
@@ -117,12 +137,23 @@ OperationResult runWorkload(const OperationEnvironment &, const OperationPlan &f
         result.changes.append(QStringLiteral("would: %1").arg(fresh.preview));
         return result;
     }
-    result.error = QStringLiteral("workload.start: fio runs in a workload session (dmtunectl run, the Workloads "
-                                  "dock), which starts the checked job startWorkload() hands back");
+    result.error = QStringLiteral("workload.start is started, not run (fio runs for minutes and reports as it goes)");
     return result;
 }
 
 } // namespace
+
+QJsonObject withWorkloadExtras(QJsonObject request, const WorkloadExtras &extras)
+{
+    if (!extras.recordPath.isEmpty()) {
+        request.insert(QStringLiteral("record"), extras.recordPath);
+        if (extras.replaceRecording)
+            request.insert(QStringLiteral("replace_recording"), true);
+    }
+    if (!extras.latency.isEmpty())
+        request.insert(QStringLiteral("latency"), extras.latency);
+    return request;
+}
 
 QJsonObject workloadRequest(const FioJob &job, const QString &device)
 {
@@ -203,29 +234,6 @@ const PreparedWorkload *preparedWorkloadOf(const OperationPlan &plan)
     return static_cast<const PreparedWorkload *>(plan.prepared.get());
 }
 
-WorkloadStart startWorkload(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers)
-{
-    // The plan's hold goes first: the fresh plan takes the device again (an O_EXCL open fails while another
-    // one, ours too, is open). Anything that claims it in between makes the fresh plan refuse.
-    if (const PreparedWorkload *mine = preparedWorkloadOf(plan); mine && mine->hold)
-        mine->hold->release();
-    WorkloadStart start;
-    OperationPlan fresh;
-    start.result = checkOperation(env, plan, answers, &fresh);
-    const PreparedWorkload *prepared = preparedWorkloadOf(fresh);
-    if (!start.result.ok || !prepared)
-        return start;
-    if (answers.dryRun) {
-        start.result.changes.append(QStringLiteral("would: %1").arg(fresh.preview));
-        return start;
-    }
-    start.job = prepared->job;
-    start.devicePath = prepared->devicePath;
-    start.hold = prepared->hold;
-    start.result.changes.append(QStringLiteral("started: %1").arg(prepared->command));
-    return start;
-}
-
 void registerWorkloadOperations()
 {
     OperationKind op;
@@ -235,6 +243,7 @@ void registerWorkloadOperations()
     op.plan = planWorkload;
     op.run = runWorkload;
     registerOperation(std::move(op));
+    registerLongOperation(QString::fromLatin1(WorkloadStartKind), startWorkloadOperation);
 }
 
 } // namespace dmtune

@@ -6,9 +6,8 @@
 // device that holds data (the device's name to type, --destroy-data-on DEV). Preview: the fio command line.
 // Basis: the device's identity (its dev_t, holders, partitions, signatures) and the checked fio arguments.
 //
-// fio itself runs for minutes and streams, so it is started by a WorkloadSession, not by the operation's run:
-// startWorkload() makes runOperation()'s checks (answers, a fresh plan, the basis) and hands back the fresh
-// plan's frozen job and device hold; the session runs exactly those (what runs is what was checked).
+// fio itself runs for minutes and streams, so workload.start is a long-running operation: started, not run
+// (OperationService::start; its activity and events: workloads/workloadactivity.h). Its run answers a dry run only.
 #include "ops/operationregistry.h"
 #include "workloads/devicehold.h"
 #include "workloads/fiojob.h"
@@ -21,7 +20,17 @@ namespace dmtune {
 inline constexpr auto WorkloadStartKind = "workload.start";
 
 // {"device": "loop3" (any spec resolveDeviceSpec knows), "job": fioJobToJson(job)} (a job file: "job_file").
+// Optional: "record" (a new recording file; an existing one is refused unless "replace_recording" is true) and
+// "latency" (WorkloadLatencyRequired or WorkloadLatencyWanted: the block-layer probe's histograms of the run).
 QJsonObject workloadRequest(const FioJob &job, const QString &device);
+inline constexpr auto WorkloadLatencyRequired = "required"; // no probe, no run (dmtunectl run --histogram)
+inline constexpr auto WorkloadLatencyWanted = "wanted"; // no probe: the run goes on and says why (the dock)
+struct WorkloadExtras {
+    QString recordPath; // empty: not recorded
+    bool replaceRecording = false;
+    QString latency; // empty, WorkloadLatencyRequired or WorkloadLatencyWanted
+};
+QJsonObject withWorkloadExtras(QJsonObject request, const WorkloadExtras &extras);
 
 // A job file for another host (a remote window): its content goes in the request, not its path, as
 // "job_file_data" (base64) and "job_file_name" (the path here, for the title). Only an agent takes it
@@ -52,17 +61,6 @@ struct PreparedWorkload {
     std::shared_ptr<DeviceHold> hold; // a write's O_EXCL hold, from the plan until the run takes it
 };
 const PreparedWorkload *preparedWorkloadOf(const OperationPlan &plan);
-
-struct WorkloadStart {
-    OperationResult result; // ok: start `job` on `devicePath` with `hold`; else the refusal (stale, unanswered)
-    FioJob job;
-    QString devicePath;
-    std::shared_ptr<DeviceHold> hold;
-};
-// runOperation() for workload.start without starting fio: lets go of the plan's own hold, checks the answers,
-// plans again (holding the device again) and compares the basis. Blocks (fio --showcmd, libblkid): a job.
-WorkloadStart startWorkload(
-    const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
 
 void registerWorkloadOperations();
 

@@ -12,7 +12,7 @@
 namespace dmtune {
 
 inline constexpr int AgentProtocolMajor = 1;
-inline constexpr int AgentProtocolMinor = 1; // 1.1: stream, stream-update, watch, cancel
+inline constexpr int AgentProtocolMinor = 2; // 1.1: stream, stream-update, watch, cancel; 1.2: start detached
 
 QString agentProtocolVersion(); // "1.0"
 

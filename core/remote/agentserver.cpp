@@ -1,5 +1,11 @@
 #include "remote/agentserver.h"
 
+#include "discovery/sysfscapture.h"
+#include "ops/workloadoperations.h"
+#include "remote/operationjob.h"
+#include "util/atomicfile.h"
+#include "util/fd.h"
+
 #include "remote/agentoperations.h"
 #include "remote/agentprotocol.h"
 #include "remote/agentstreams.h"
@@ -20,6 +26,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -306,6 +313,8 @@ void AgentServer::handle(const QJsonObject &message)
         const QString problem = m_streams->handle(id, op, message);
         if (!problem.isEmpty())
             sendError(id, problem);
+    } else if (op == QLatin1String("start") && message.value(QLatin1String("detach")).toBool()) {
+        startOperationJob(id, message);
     } else if (AgentOperations::isOperationOp(op)) {
         if (!m_operations)
             m_operations = new AgentOperations(
@@ -439,7 +448,7 @@ void AgentServer::startCli(qint64 id, const QJsonObject &request)
 }
 
 bool AgentServer::startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
-    const QHash<QString, QString> &replacements)
+    const QHash<QString, QString> &replacements, const QString &command)
 {
     QJsonObject names;
     for (auto it = replacements.begin(); it != replacements.end(); ++it)
@@ -447,6 +456,8 @@ bool AgentServer::startJob(qint64 id, const QString &workDir, const QStringList 
     QJsonObject meta { { QLatin1String("argv"), QJsonArray::fromStringList(argv) }, { QLatin1String("files"), files },
         { QLatin1String("replacements"), names },
         { QLatin1String("started"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate) } };
+    if (!command.isEmpty())
+        meta.insert(QLatin1String("command"), command); // an operation's job: listed by what it does
     QFile metaFile(workDir + QStringLiteral("/job.json"));
     if (!metaFile.open(QIODevice::WriteOnly) || metaFile.write(QJsonDocument(meta).toJson()) < 0) {
         sendError(id, QStringLiteral("cannot write %1").arg(metaFile.fileName()));
@@ -473,6 +484,78 @@ bool AgentServer::startJob(qint64 id, const QString &workDir, const QStringList 
     send({ { QLatin1String("type"), QStringLiteral("job") }, { QLatin1String("id"), id },
         { QLatin1String("job"), QFileInfo(workDir).fileName() } });
     return true;
+}
+
+void AgentServer::startOperationJob(qint64 id, const QJsonObject &request)
+{
+    const Result<OperationPlan> plan = planFromJson(request.value(QLatin1String("plan")).toObject());
+    if (!plan)
+        return sendError(id, QStringLiteral("start: the plan: %1").arg(plan.errorMessage()));
+    const Result<OperationAnswers> answers = answersFromJson(request.value(QLatin1String("answers")).toObject());
+    if (!answers)
+        return sendError(id, QStringLiteral("start: the answers: %1").arg(answers.errorMessage()));
+    if (!isDetachableOperation(plan->kind))
+        return sendError(
+            id, QStringLiteral("start: %1 does not run as a job (start it without \"detach\")").arg(plan->kind));
+    if (!m_root.isLive())
+        return sendError(id, QStringLiteral("start: this agent reads a captured tree: nothing runs here"));
+    // The answers are the user's for this very plan; the job checks the state against its basis when it starts.
+    if (const QString problem = answersProblem(*plan, *answers); !problem.isEmpty())
+        return sendError(id, QStringLiteral("start: %1").arg(problem));
+
+    const QString jobId = newJobId();
+    const QString workDir = m_jobsDir + QLatin1Char('/') + jobId;
+    if (!makePrivateDir(m_jobsDir) || !makePrivateDir(workDir) || !makePrivateDir(workDir + QStringLiteral("/in"))
+        || !makePrivateDir(workDir + QStringLiteral("/out")))
+        return sendError(id, QStringLiteral("cannot make the job directory %1").arg(workDir));
+    const auto refuse = [&](const QString &error) {
+        QDir(workDir).removeRecursively();
+        sendError(id, error);
+    };
+    OperationJob job { plan->kind, plan->request, plan->basis, answers->accepted, {} };
+    // A job file sent as content is the job's own copy, in its directory: the plan's copy went with the plan.
+    const QJsonObject content { { QStringLiteral("job"), request.value(QLatin1String("job_file")) } };
+    if (const auto sent = sentJobFileOf(content); !sent) {
+        return refuse(sent.errorMessage());
+    } else if (sent->has_value()) {
+        const Fd in(::open(QFile::encodeName(workDir + QStringLiteral("/in")).constData(),
+            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (const Status written = createNewFile(in.get(), (*sent)->fileName, (*sent)->content, 0600); !written)
+            return refuse(QStringLiteral("start: the job file: %1").arg(written.errorMessage));
+        QJsonObject o = job.request.value(QLatin1String("job")).toObject();
+        o.insert(QStringLiteral("job_file"), workDir + QStringLiteral("/in/") + (*sent)->fileName);
+        job.request.insert(QStringLiteral("job"), o);
+    }
+    // The recording is written in the job's directory and fetched to the near side's file when the job ends.
+    QJsonArray files;
+    if (const QString near = request.value(QLatin1String("record")).toString(); !near.isEmpty()) {
+        QString base = QFileInfo(near).fileName();
+        if (base.isEmpty() || base == QLatin1String(".."))
+            base = QStringLiteral("run.dmrec");
+        const QString remote = workDir + QStringLiteral("/out/") + base;
+        job.request.insert(QStringLiteral("record"), remote);
+        files.append(QJsonObject { { QLatin1String("index"), 0 }, { QLatin1String("output"), true },
+            { QLatin1String("remote"), remote }, { QLatin1String("path"), near } });
+    } else {
+        job.request.remove(QStringLiteral("record"));
+    }
+    job.request.remove(QStringLiteral("replace_recording"));
+    job.command = operationJobCommand(job.kind, plan->request);
+    if (const Status written = writeFileAtomically(workDir + QLatin1Char('/') + QLatin1String(OperationJobFileName),
+            QJsonDocument(operationJobToJson(job)).toJson(QJsonDocument::Compact));
+        !written)
+        return refuse(QStringLiteral("start: %1").arg(written.errorMessage));
+    auto command = std::make_unique<Command>();
+    command->id = id;
+    command->files = files;
+    if (!startJob(
+            id, workDir, { QStringLiteral("agent"), QStringLiteral("--run-job"), workDir }, files, {}, job.command)) {
+        QDir(workDir).removeRecursively();
+        return;
+    }
+    command->jobDir = workDir;
+    m_commands.insert(id, command.release());
+    m_jobPoll->start();
 }
 
 void AgentServer::attach(qint64 id, const QString &job)
@@ -542,7 +625,9 @@ void AgentServer::listJobs(qint64 id)
                 a.replace(it.key(), it.value().toString());
             argv << a;
         }
-        job.insert(QLatin1String("command"), argv.join(QLatin1Char(' ')));
+        job.insert(QLatin1String("command"),
+            meta.contains(QLatin1String("command")) ? meta.value(QLatin1String("command")).toString()
+                                                    : argv.join(QLatin1Char(' ')));
         const QString status = readLine(dir + QStringLiteral("/status"));
         if (!status.isEmpty()) {
             job.insert(QLatin1String("state"), QStringLiteral("ended"));

@@ -10,6 +10,8 @@
 //   attach   streams a job's output from the start and its exit status and files once it ended.
 //   stream, stream-update, watch, cancel   (1.1) the host's counters and device events (agentstreams.h).
 //   kinds, plan, run   (1.1) the core operations on this host, planned and run here (agentoperations.h).
+//   start with "detach": true   (1.2) workload.start as a detached job (remote/operationjob.h): the job's output is
+//            its progress events and result as JSON lines; jobs, attach, signal and forget work on it as on `run`.
 // An end of stdin (the connection gone) stops the commands that are not jobs, as a closed terminal would.
 #include "sysfs/sysfsroot.h"
 
@@ -56,8 +58,13 @@ private:
     void send(const QJsonObject &message);
     void sendError(qint64 id, const QString &error);
     void startCli(qint64 id, const QJsonObject &request);
+    // command: how the job list shows it (an operation's job); empty: the argv, its files' near names put back.
     bool startJob(qint64 id, const QString &workDir, const QStringList &argv, const QJsonArray &files,
-        const QHash<QString, QString> &replacements);
+        const QHash<QString, QString> &replacements, const QString &command = {});
+    // {"op": "start", "detach": true, "plan", "answers"[, "record": the near side's file][, "job_file":
+    // {"job_file_data", "job_file_name"}: the job file the plan was made with, sent again]}: a detachable operation
+    // (remote/operationjob.h) as a job of its own, as `run` is.
+    void startOperationJob(qint64 id, const QJsonObject &request);
     void attach(qint64 id, const QString &job);
     void pollJobs();
     void listJobs(qint64 id);

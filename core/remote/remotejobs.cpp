@@ -79,7 +79,8 @@ RunCommandParts runCommandParts(const QString &command)
 {
     const QStringList args = command.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     RunCommandParts parts;
-    if (args.value(0) != QLatin1String("run"))
+    // A `run` command line, or an operation job's listing ("workload.start NAME --device DEV", remote/operationjob.h).
+    if (args.value(0) != QLatin1String("run") && args.value(0) != QLatin1String("workload.start"))
         return parts;
     if (!args.value(1).startsWith(QLatin1Char('-')))
         parts.workload = args.value(1);
@@ -96,7 +97,7 @@ QList<JobOffer> jobOffers(const QList<AgentJob> &jobs, const QList<RememberedJob
 {
     QList<JobOffer> ours, others;
     for (const AgentJob &job : jobs) {
-        if (!job.command.startsWith(QLatin1String("run ")))
+        if (!job.command.startsWith(QLatin1String("run ")) && !job.command.startsWith(QLatin1String("workload.start ")))
             continue;
         JobOffer offer;
         offer.job = job;

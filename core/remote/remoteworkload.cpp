@@ -12,42 +12,6 @@ namespace dmtune {
 
 using namespace Qt::StringLiterals;
 
-QStringList remoteRunArguments(const FioJob &job, const QString &device, bool destroyDataConfirmed)
-{
-    QStringList args { QStringLiteral("run") };
-    if (job.isCustom()) {
-        args << QStringLiteral("--job") << job.jobFile;
-    } else {
-        args << job.id << QStringLiteral("--rw") << job.rw << QStringLiteral("--bs") << job.bs
-             << QStringLiteral("--iodepth") << QString::number(job.iodepth) << QStringLiteral("--numjobs")
-             << QString::number(job.numjobs) << QStringLiteral("--runtime") << QString::number(job.runtimeSeconds)
-             << QStringLiteral("--ioengine") << job.ioengine
-             << (job.batching ? QStringLiteral("--batching") : QStringLiteral("--no-batching"));
-    }
-    args << QStringLiteral("--device") << device << QStringLiteral("--json");
-    if (destroyDataConfirmed)
-        args << QStringLiteral("--destroy-data-on") << device;
-    return args;
-}
-
-FioRates fioRatesFromJson(const QJsonObject &o)
-{
-    FioRates r;
-    r.groupId = o.value("group"_L1).toInt();
-    r.name = o.value("name"_L1).toString();
-    r.seconds = o.value("seconds"_L1).toDouble();
-    r.readIops = o.value("read_iops"_L1).toDouble();
-    r.writeIops = o.value("write_iops"_L1).toDouble();
-    r.trimIops = o.value("trim_iops"_L1).toDouble();
-    r.readBytesPerSecond = o.value("read_bytes_per_second"_L1).toDouble();
-    r.writeBytesPerSecond = o.value("write_bytes_per_second"_L1).toDouble();
-    r.trimBytesPerSecond = o.value("trim_bytes_per_second"_L1).toDouble();
-    r.clat.p50Ns = o.value("clat_p50_us"_L1).toDouble() * 1000;
-    r.clat.p90Ns = o.value("clat_p90_us"_L1).toDouble() * 1000;
-    r.clat.p99Ns = o.value("clat_p99_us"_L1).toDouble() * 1000;
-    return r;
-}
-
 RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
     : QObject(parent)
     , m_client(client)
@@ -88,41 +52,37 @@ void RemoteWorkload::begin(const QString &jobId, const QString &recordPath)
     m_job = jobId;
     m_pending.clear();
     m_summaryText.clear();
+    m_result.reset();
     m_lastProgress = 0;
     m_running = true;
 }
 
-bool RemoteWorkload::start(const QStringList &runArguments, const QString &recordPath, QString *error,
-    const std::optional<QByteArray> &jobFileContent)
+bool RemoteWorkload::startOperation(const OperationPlan &plan, const OperationAnswers &answers,
+    const QString &recordPath, QString *error, const std::optional<QByteArray> &jobFileContent)
 {
     *error = cannotRun(recordPath, QStringLiteral("choose a new file for the recording"));
     if (!error->isEmpty())
         return false;
-    QStringList argv = runArguments;
-    QJsonArray files;
-    if (const qsizetype job = argv.indexOf(QStringLiteral("--job")); job >= 0 && job + 1 < argv.size()) {
-        QByteArray content;
-        if (jobFileContent) {
-            content = *jobFileContent;
-        } else {
-            const auto read = readJobFileContent(argv.at(job + 1));
-            if (!read) {
-                *error = read.errorMessage();
-                return false;
-            }
-            content = read.value();
-        }
-        files.append(QJsonObject { { "index"_L1, int(job + 1) }, { "path"_L1, argv.at(job + 1) },
-            { "output"_L1, false }, { "data"_L1, QString::fromLatin1(content.toBase64()) } });
+    // 1.2 runs an operation as a job; an older agent would run it in its own process, gone with the connection.
+    const QStringList protocol = m_client->agentHello().value("protocol"_L1).toString().split(QLatin1Char('.'));
+    if (protocol.value(0).toInt() == 1 && protocol.value(1).toInt() < 2) {
+        *error
+            = QStringLiteral("the agent on %1 speaks protocol %2: update dmtune there to run workloads from a window")
+                  .arg(m_client->address().display(), protocol.join(QLatin1Char('.')));
+        return false;
     }
-    if (!recordPath.isEmpty()) {
-        argv << QStringLiteral("--record") << QFileInfo(recordPath).fileName();
-        files.append(
-            QJsonObject { { "index"_L1, int(argv.size() - 1) }, { "path"_L1, argv.last() }, { "output"_L1, true } });
+    QJsonObject request { { "detach"_L1, true }, { "plan"_L1, planToJson(plan) },
+        { "answers"_L1, answersToJson(answers) } };
+    if (jobFileContent) {
+        const QJsonObject job = plan.request.value("job"_L1).toObject();
+        request.insert("job_file"_L1,
+            QJsonObject { { "job_file_data"_L1, QString::fromLatin1(jobFileContent->toBase64()) },
+                { "job_file_name"_L1, QFileInfo(job.value("job_file"_L1).toString()).fileName() } });
     }
+    if (!recordPath.isEmpty())
+        request.insert("record"_L1, recordPath);
     begin(QString(), recordPath);
-    m_requestId = m_client->request(
-        QStringLiteral("cli"), { { "argv"_L1, QJsonArray::fromStringList(argv) }, { "files"_L1, files } });
+    m_requestId = m_client->request(QStringLiteral("start"), request);
     return true;
 }
 
@@ -167,8 +127,15 @@ void RemoteWorkload::takeOutput(const QString &text)
     while ((newline = m_pending.indexOf(QLatin1Char('\n'))) >= 0) {
         const QString line = m_pending.left(newline);
         m_pending.remove(0, newline + 1);
-        if (line.startsWith(QLatin1String("{\"progress\""))) {
-            const QJsonObject p = QJsonDocument::fromJson(line.toUtf8()).object().value("progress"_L1).toObject();
+        // One JSON object per line: an operation job's event or result (keys in any order), or a `run --json`
+        // progress object; anything else is the summary's indented JSON, a line at a time.
+        const QJsonObject object = line.startsWith(QLatin1Char('{')) && line.endsWith(QLatin1Char('}'))
+            ? QJsonDocument::fromJson(line.toUtf8()).object()
+            : QJsonObject();
+        if (object.contains("event"_L1) || object.contains("result"_L1)) {
+            takeOperationLine(object);
+        } else if (object.contains("progress"_L1)) {
+            const QJsonObject p = object.value("progress"_L1).toObject();
             const double t = p.value("t"_L1).toDouble();
             if (t <= m_lastProgress)
                 continue; // replayed after a re-attach
@@ -177,6 +144,37 @@ void RemoteWorkload::takeOutput(const QString &text)
         } else {
             m_summaryText += line + QLatin1Char('\n');
         }
+    }
+}
+
+void RemoteWorkload::takeOperationLine(const QJsonObject &line)
+{
+    if (line.contains("result"_L1)) {
+        const auto result = resultFromJson(line.value("result"_L1).toObject());
+        if (result)
+            m_result = result.value();
+        return;
+    }
+    const QString event = line.value("event"_L1).toString();
+    if (event == QLatin1String("progress")) {
+        const double t = line.value("t"_L1).toDouble();
+        if (t <= m_lastProgress)
+            return; // replayed after a re-attach
+        m_lastProgress = t;
+        for (const QJsonValue &rates : line.value("rates"_L1).toArray()) {
+            // As a `run --json` progress object: the rates with "t" and the devices' iostat.
+            QJsonObject p = rates.toObject();
+            p.insert("t"_L1, t);
+            if (line.contains("devices"_L1))
+                p.insert("devices"_L1, line.value("devices"_L1));
+            Q_EMIT progress(t, fioRatesFromJson(p), p);
+        }
+    } else if (event == QLatin1String("output")) {
+        Q_EMIT outputLine(line.value("line"_L1).toString());
+    } else if (event == QLatin1String("note")) {
+        Q_EMIT outputLine(line.value("text"_L1).toString());
+    } else if (event == QLatin1String("recording-failed")) {
+        Q_EMIT outputLine(QStringLiteral("recording stopped: %1").arg(line.value("message"_L1).toString()));
     }
 }
 
@@ -203,7 +201,14 @@ void RemoteWorkload::finish(const QJsonObject &exit)
     // Forgotten there once its files are here; a recording not written stays there, offered again.
     if (!m_job.isEmpty() && problem.isEmpty())
         m_client->request(QStringLiteral("forget"), { { "job"_L1, m_job } });
-    const QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
+    QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
+    if (m_result) { // an operation job: its result is the summary, as `run --json` prints it
+        summary = m_result->details;
+        for (const char *extra : { "window_from", "window_to", "latency_histograms" })
+            summary.remove(QLatin1String(extra));
+        if (!m_result->ok)
+            problem = m_result->error;
+    }
     if (!problem.isEmpty())
         Q_EMIT failed(problem);
     Q_EMIT finished(status, summary, recorded);

@@ -160,6 +160,38 @@ QJsonObject fioRatesToJson(const FioRates &r)
     };
 }
 
+FioRates fioRatesFromJson(const QJsonObject &o)
+{
+    FioRates r;
+    r.groupId = o.value(QLatin1String("group")).toInt();
+    r.name = o.value(QLatin1String("name")).toString();
+    r.seconds = o.value(QLatin1String("seconds")).toDouble();
+    r.readIops = o.value(QLatin1String("read_iops")).toDouble();
+    r.writeIops = o.value(QLatin1String("write_iops")).toDouble();
+    r.trimIops = o.value(QLatin1String("trim_iops")).toDouble();
+    r.readBytesPerSecond = o.value(QLatin1String("read_bytes_per_second")).toDouble();
+    r.writeBytesPerSecond = o.value(QLatin1String("write_bytes_per_second")).toDouble();
+    r.trimBytesPerSecond = o.value(QLatin1String("trim_bytes_per_second")).toDouble();
+    r.clat.p50Ns = o.value(QLatin1String("clat_p50_us")).toDouble() * 1000;
+    r.clat.p90Ns = o.value(QLatin1String("clat_p90_us")).toDouble() * 1000;
+    r.clat.p99Ns = o.value(QLatin1String("clat_p99_us")).toDouble() * 1000;
+    r.clat.p999Ns = o.value(QLatin1String("clat_p99_9_us")).toDouble() * 1000;
+    r.clat.samples = qint64(o.value(QLatin1String("clat_samples")).toDouble());
+    r.clat.perInterval = o.value(QLatin1String("clat_per_interval")).toBool();
+    return r;
+}
+
+IostatMetrics metricsFromJson(const QJsonObject &o)
+{
+    IostatMetrics metrics;
+    for (std::size_t i = 0; i < MetricCount; ++i) {
+        const MetricInfo &info = MetricCatalog::info(Metric(i));
+        if (info.iostatColumn)
+            metrics.values[i] = o.value(QLatin1String(info.jsonKey)).toDouble();
+    }
+    return metrics;
+}
+
 QJsonObject metricsToJson(const IostatMetrics &metrics)
 {
     QJsonObject o;

@@ -73,8 +73,12 @@ std::pair<double, double> fioIoWindow(const QJsonObject &report);
 
 // {"read_iops", "write_iops", "read_bytes_per_second", ..., "clat_p50_us", "clat_p99_us", ...}
 QJsonObject fioRatesToJson(const FioRates &rates);
+// fioRatesToJson's keys back as FioRates (a progress event, a `run --json` line, a summary's "fio" groups).
+FioRates fioRatesFromJson(const QJsonObject &rates);
 // iostat's JSON keys ("w/s" as "w_s" etc., from MetricCatalog) for the iostat -x columns.
 QJsonObject metricsToJson(const IostatMetrics &metrics);
+// metricsToJson's keys back (the other metrics 0).
+IostatMetrics metricsFromJson(const QJsonObject &metrics);
 // A status object as dmtune records it: the histograms (json+ bins, ~5 KB per job and direction) dropped, the
 // per-second rates computed from them added as "dmtune_rates".
 QJsonObject compactFioStatus(const QJsonObject &status, const QList<FioRates> &rates);

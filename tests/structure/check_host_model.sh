@@ -8,6 +8,8 @@
 # - widgets/ and app/dmtune/: no thread of their own (new QThread, QThread::create, a QThread member or variable)
 #   and no BlockingQueuedConnection: a long-running action is a core operation started through the
 #   OperationService (start(): a run handle, progress events, the result), run on a thread the core owns.
+# - widgets/ and app/: fio is never run by a shell (a WorkloadSession of its own, the startWorkload side door):
+#   workload.start is started through an OperationService, as experiment.sweep is.
 # Prints each violation as file:line: text and exits 1 when there is one.
 set -u
 src=${1:?usage: check_host_model.sh SOURCE_DIR}
@@ -31,7 +33,8 @@ report 'const QString &tag\b|\btag\.(mid|startsWith|endsWith)\(|\btag\s*[!=]=|[A
 # A thread made by a shell: created (new, QThread::create), or held (a QThread or QThread* member or variable).
 report '\bnew\s+QThread\b|QThread::create\b|\bQThread\s*\*?\s*[A-Za-z_]\w*\s*(;|=|\{|\()|BlockingQueuedConnection' \
     "${shells[@]}"
+report '\bWorkloadSession\b|\bstartWorkload\(' widgets app
 if [ $found = 0 ]; then
-    echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag"
+    echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag; no shell runs fio itself"
 fi
 exit $found

@@ -1,25 +1,20 @@
 #include "workloads/workloadpanel.h"
 
 #include "recordings/recordingsfolder.h"
-#include "remote/remoteoperationrunner.h"
-#include "remote/remoteworkload.h"
 
 #include "charts/livestatsview.h"
 #include "devices/devicelabels.h"
 #include "filedialogs.h"
-#include "jobs/jobtracker.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/latencyintervals.h"
 #include "ops/hostcontext.h"
+#include "ops/operationrunner.h"
 #include "ops/workloadoperations.h"
-#include "recordings/recordingwriter.h"
 #include "remote/agentclient.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/fiorun.h"
-#include "workloads/workloadsession.h"
+#include "workloads/workloadsession.h" // fioRatesFromJson
 
 #include <QApplication>
 #include <QCheckBox>
@@ -81,34 +76,16 @@ bool selectData(QComboBox *combo, const QString &data)
 
 } // namespace
 
-WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *sampler, QWidget *parent)
+WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *parent)
     : QWidget(parent)
     , m_host(std::move(host))
     , m_root(m_host->sysfs())
-    , m_sampler(sampler)
-    , m_session(new WorkloadSession(sampler, this))
-    , m_jobs(new JobTracker(this, JobTracker::Order::Serial))
 {
+    // This machine's workload.start, planned and started in this process (a remote window's: setRemote()).
+    auto *runner = new OperationRunner(this);
+    runner->setEnvironment(m_host->environment());
+    m_operations = runner;
     buildUi();
-    connect(m_session, &WorkloadSession::started, this, [this](double t, const QStringList &) {
-        const QString label = QStringLiteral("fio start: %1").arg(m_session->job().id);
-        m_chart->addMarker(t, label);
-        if (m_statsView)
-            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
-        setStatus(tr("fio running on %1").arg(m_session->devicePath()));
-        updateButtons();
-    });
-    connect(m_session, &WorkloadSession::progress, this, &WorkloadPanel::onProgress);
-    connect(m_session, &WorkloadSession::finished, this, &WorkloadPanel::onFinished);
-    connect(m_session, &WorkloadSession::failed, this, [this](const QString &message) {
-        setStatus(tr("fio failed: %1").arg(message));
-        log(tr("failed: %1").arg(message));
-        m_right->setCurrentWidget(m_log); // fio's own words on why
-        updateButtons();
-    });
-    connect(m_session, &WorkloadSession::recordingFailed, this,
-        [this](const QString &message) { log(tr("recording stopped: %1").arg(message)); });
-    connect(m_session->fio(), &FioRun::outputLine, this, [this](const QString &line) { log(line); });
     loadTemplate(0);
     proposeTemplate(); // no target yet: a read template
     updateLabButtons();
@@ -117,7 +94,10 @@ WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *s
 
 WorkloadPanel::~WorkloadPanel()
 {
-    delete m_jobs; // joins a plan or check that runs (fio --showcmd, libblkid); their holds go with them
+    // This machine's runner joins a plan or check that runs (fio --showcmd, libblkid; their holds go with them) and
+    // deletes a run's activity on its thread: fio is killed there, the recording closed, the device let go.
+    if (m_operations && m_operations->parent() == this)
+        delete m_operations.data();
 }
 
 void WorkloadPanel::buildUi()
@@ -547,12 +527,14 @@ void WorkloadPanel::setRecording(const QString &path)
 
 bool WorkloadPanel::isRunning() const
 {
-    return m_session->isRunning() || (m_remoteRun && m_remoteRun->isRunning());
+    return (m_run && !m_run->isFinished()) || (m_remoteRun && m_remoteRun->isRunning());
 }
 
 void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName)
 {
-    m_remotePlanner = planner;
+    if (m_operations && m_operations->parent() == this)
+        m_operations->deleteLater(); // nothing ran on it yet: set before anything starts
+    m_operations = planner;
     m_hostName = hostName;
     m_remoteRun = new RemoteWorkload(client, this);
     connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
@@ -568,12 +550,8 @@ void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planne
         setStatus(tr("fio running on %1 of %2").arg(m_remoteDevice, m_hostName));
         updateButtons();
     });
-    connect(m_remoteRun, &RemoteWorkload::progress, this, [this](double t, const FioRates &rates) {
-        FioProgress p;
-        p.epochSeconds = t;
-        p.rates = { rates };
-        onProgress(p);
-    });
+    connect(m_remoteRun, &RemoteWorkload::progress, this,
+        [this](double t, const FioRates &rates) { showProgress(t, { rates }); });
     connect(m_remoteRun, &RemoteWorkload::outputLine, this, [this](const QString &line) { log(line); });
     connect(m_remoteRun, &RemoteWorkload::detached, this, [this](const QString &message) {
         setStatus(message);
@@ -661,62 +639,50 @@ void WorkloadPanel::start()
     }
     m_replaceAnswered.clear();
     Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
+    // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
+    // guard, which holds the device O_EXCL from its look on), made by whoever runs it: this process (a job, never
+    // the window's thread) or the host's agent. There a job file is sent as content, read here once: these bytes are
+    // the far side's plan's and the run's (read again, an edit in between would run unchecked).
+    QJsonObject asked = workloadRequest(job, device);
+    m_remoteJobContent.reset();
     if (m_remoteRun) {
-        // The far side's workload.start plan: the guard's decision on its device, shown and confirmed here.
-        // A job file is read here once: these bytes are the far side's plan's and the run's (read again, an
-        // edit in between would run unchecked).
-        m_remoteJobContent.reset();
         if (job.isCustom()) {
             const auto content = readJobFileContent(job.jobFile);
             if (!content)
                 return setStatus(content.errorMessage());
             m_remoteJobContent = content.value();
+            asked = workloadRequestWithContent(job, device, *m_remoteJobContent);
         }
-        m_checking = true;
-        updateButtons();
-        setStatus(tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
         m_remoteJob = job;
         m_remoteDevice = device;
-        m_remotePlanner->plan(
-            QString::fromLatin1(WorkloadStartKind),
-            m_remoteJobContent ? workloadRequestWithContent(job, device, *m_remoteJobContent)
-                               : workloadRequest(job, device),
-            this,
-            [this, recordPath = request.recordPath](const OperationPlan &plan) {
-                m_checking = false;
-                updateButtons();
-                // An agent that took the content plans its copy's path; an older one ignores the field and plans
-                // no file.
-                if (m_remoteJobContent
-                    && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
-                    return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): "
-                                        "update it there")
-                                         .arg(m_hostName));
-                onPlanned(plan, recordPath);
-            },
-            [this](const QString &error) {
-                m_checking = false;
-                updateButtons();
-                setStatus(error);
-            });
-        return;
+    } else {
+        // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
+        // microsecond per I/O, only while the run records); without the probe it goes on and says why.
+        const bool latency = !request.recordPath.isEmpty() && m_host->actsAsRoot();
+        asked = withWorkloadExtras(asked,
+            { request.recordPath, !m_replacingRecording.isEmpty(),
+                latency ? QString::fromLatin1(WorkloadLatencyWanted) : QString() });
     }
-    // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
-    // guard, which holds the device O_EXCL from its look on), as a job: a slow disk never freezes the window.
     m_checking = true;
     updateButtons();
-    setStatus(tr("Checking the job and /dev/%1...").arg(device));
-    const OperationEnvironment env = m_host->environment();
-    const QJsonObject asked = workloadRequest(job, device);
-    m_jobs->start(
-        QStringLiteral("plan workload.start"),
-        [env, asked](JobContext &) { return planOperation(env, QString::fromLatin1(WorkloadStartKind), asked); },
-        [this, recordPath = request.recordPath](const Result<OperationPlan> &plan) {
+    setStatus(m_remoteRun ? tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName)
+                          : tr("Checking the job and /dev/%1...").arg(device));
+    m_operations->plan(
+        QString::fromLatin1(WorkloadStartKind), asked, this,
+        [this, recordPath = request.recordPath](const OperationPlan &plan) {
             m_checking = false;
             updateButtons();
-            if (!plan)
-                return setStatus(plan.errorMessage());
-            onPlanned(plan.value(), recordPath);
+            // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
+            if (m_remoteJobContent
+                && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
+                return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): update it there")
+                                     .arg(m_hostName));
+            onPlanned(plan, recordPath);
+        },
+        [this](const QString &error) {
+            m_checking = false;
+            updateButtons();
+            setStatus(error);
         });
 }
 
@@ -741,59 +707,116 @@ void WorkloadPanel::onPlanned(const OperationPlan &plan, const QString &recordPa
 void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath)
 {
     if (m_remoteRun) {
-        // `run` checks the guard again there; --destroy-data-on only when this plan's risks were accepted.
+        // The operation as a detached job of the agent there (it outlives a lost connection): the job plans again on
+        // the host and starts only on the state this plan was answered on.
         m_chart->clear();
-        const bool confirmed = plan.needsAnswers() && answersProblem(plan, answers).isEmpty();
         QString error;
-        const QStringList args = remoteRunArguments(m_remoteJob, m_remoteDevice, confirmed);
-        if (!m_remoteRun->start(args, recordPath, &error, m_remoteJobContent))
+        if (!m_remoteRun->startOperation(plan, answers, recordPath, &error, m_remoteJobContent))
             return setStatus(error);
         if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
             m_recordPath->setText(nextFreshFilePath(recordPath)); // the next Start records to a new file
-        log(QStringLiteral("$ dmtunectl --host %1 %2").arg(m_hostName, args.join(QLatin1Char(' '))));
+        log(QStringLiteral("%1$ %2").arg(m_hostName, plan.preview));
         showRecording(recordPath, true);
         setStatus(tr("Starting fio on %1...").arg(m_hostName));
         updateButtons();
         return;
     }
-    m_checking = true;
+    // Started (OperationService::start): checked again on the state now (the answers for this plan, the device and
+    // the job as planned); what runs is the fresh plan's frozen job with its hold, on a thread the core owns.
+    m_chart->clear();
+    m_runDevicePath = QStringLiteral("/dev/") + plan.target;
+    m_runJobId = plan.request.value(QLatin1String("job")).toObject().value(QLatin1String("id")).toString(customId);
+    m_runRecordPath = recordPath;
+    m_runLatency = plan.request.contains(QLatin1String("latency"));
+    m_runLatencyNoted = false;
+    m_replacingRecording.clear();
+    m_run = m_operations->start(
+        plan, answers, this, [this](const QJsonObject &event) { onRunEvent(event); },
+        [this](const OperationResult &result) { onRunResult(result); });
+    // The next Start records to a new file: a name typed here is followed by NAME-2, NAME-3... (empty: the default,
+    // a fresh timestamped name every time).
+    if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
+        m_recordPath->setText(nextFreshFilePath(recordPath));
+    setStatus(tr("Starting fio..."));
     updateButtons();
-    const OperationEnvironment env = m_host->environment();
-    // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
-    // microsecond per I/O, only while the run records).
-    const bool latency = !recordPath.isEmpty() && m_host->actsAsRoot();
-    const QStringList recorded = latency ? workloadDevices(m_snapshot, plan.target) : QStringList();
-    struct Checked {
-        WorkloadStart start;
-        std::shared_ptr<BlockLatencyProbe> probe;
-        QString probeError;
-    };
-    // Checked again on the state now (the answers for this plan, the device and the job as planned); what
-    // starts is the fresh plan's frozen job with its hold. The probe loads in the same job (BPF system calls).
-    m_jobs->start(
-        QStringLiteral("check workload.start"),
-        [env, plan, answers, latency, recorded](JobContext &) {
-            Checked checked { startWorkload(env, plan, answers), nullptr, QString() };
-            if (latency && checked.start.result.ok) {
-                auto probe = openLatencyProbeFor(env.sysfs, recorded);
-                if (probe)
-                    checked.probe = std::shared_ptr<BlockLatencyProbe>(std::move(probe.value()));
-                else
-                    checked.probeError = probe.errorMessage();
-            }
-            return checked;
-        },
-        [this, device = plan.target, recordPath](const Checked &checked) {
-            m_checking = false;
-            updateButtons();
-            const WorkloadStart &start = checked.start;
-            if (!start.result.ok)
-                return setStatus(start.result.error);
-            DeviceHold hold;
-            if (start.hold)
-                hold = std::move(*start.hold);
-            launch(StartRequest { start.job, device, recordPath, checked.probe, checked.probeError }, std::move(hold));
-        });
+}
+
+void WorkloadPanel::onRunEvent(const QJsonObject &event)
+{
+    const QString name = event.value(QLatin1String("event")).toString();
+    if (name == QLatin1String("started")) {
+        const double t = event.value(QLatin1String("t")).toDouble();
+        QStringList argv;
+        for (const QJsonValue &a : event.value(QLatin1String("argv")).toArray())
+            argv << a.toString();
+        const QString label = QStringLiteral("fio start: %1").arg(m_runJobId);
+        m_chart->addMarker(t, label);
+        if (m_statsView)
+            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
+        // The frozen job's command line (the form may show another one by now).
+        log(QStringLiteral("$ ") + event.value(QLatin1String("command")).toString());
+        if (!m_runRecordPath.isEmpty())
+            log(tr("recording to %1").arg(m_runRecordPath));
+        showRecording(m_runRecordPath, true);
+        if (m_runLatency && !m_runLatencyNoted) {
+            QStringList devices;
+            for (const QJsonValue &d : event.value(QLatin1String("devices")).toArray())
+                devices << d.toString();
+            log(tr("recording the latency histograms of %1 (block-layer probe)")
+                    .arg(devices.join(QStringLiteral(", "))));
+        }
+        setStatus(tr("fio running on %1").arg(m_runDevicePath));
+        updateButtons();
+        Q_EMIT fioStarted(argv);
+    } else if (name == QLatin1String("progress")) {
+        QList<FioRates> rates;
+        for (const QJsonValue &r : event.value(QLatin1String("rates")).toArray())
+            rates.append(fioRatesFromJson(r.toObject()));
+        showProgress(event.value(QLatin1String("t")).toDouble(), rates);
+    } else if (name == QLatin1String("output")) {
+        log(event.value(QLatin1String("line")).toString());
+    } else if (name == QLatin1String("recording-failed")) {
+        log(tr("recording stopped: %1").arg(event.value(QLatin1String("message")).toString()));
+    } else if (name == QLatin1String("note")) {
+        m_runLatencyNoted = true;
+        log(tr("recording without latency histograms: %1").arg(event.value(QLatin1String("reason")).toString()));
+    }
+}
+
+void WorkloadPanel::onRunResult(const OperationResult &result)
+{
+    if (!result.ok) {
+        setStatus(tr("fio failed: %1").arg(result.error));
+        log(tr("failed: %1").arg(result.error));
+        m_right->setCurrentWidget(m_log); // fio's own words on why
+        showRecording({}, false);
+        updateButtons();
+        return;
+    }
+    QJsonObject summary = result.details;
+    summary.remove(QStringLiteral("window_from"));
+    summary.remove(QStringLiteral("window_to"));
+    summary.remove(QStringLiteral("latency_histograms"));
+    const bool stopped = summary.value(QLatin1String("stopped")).toBool();
+    const double seconds = summary.value(QLatin1String("seconds")).toDouble();
+    const QDateTime started
+        = QDateTime::fromString(summary.value(QLatin1String("started")).toString(), Qt::ISODateWithMs);
+    const double endedAt = started.isValid() ? double(started.toMSecsSinceEpoch()) / 1000.0 + seconds
+                                             : double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    const QString label = stopped ? QStringLiteral("fio stopped") : QStringLiteral("fio end");
+    m_chart->addMarker(endedAt, label);
+    if (m_statsView)
+        m_statsView->addMarker(endedAt, label, MarkerKind::WorkloadStop);
+    setStatus((stopped ? tr("Stopped after %1 s") : tr("Done after %1 s")).arg(seconds, 0, 'f', 1));
+    const QString recorded = summary.value(QLatin1String("recording")).toString();
+    if (!recorded.isEmpty())
+        log(tr("recorded to %1").arg(recorded));
+    QList<FioRates> overall;
+    for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray())
+        overall.append(fioRatesFromJson(v.toObject()));
+    showRunResult(overall, recorded);
+    updateButtons();
+    Q_EMIT runFinished(summary);
 }
 
 void WorkloadPanel::askToReplaceRecording(const QString &path)
@@ -822,43 +845,6 @@ QString WorkloadPanel::defaultRecordPath(const FioJob &job) const
     QDir().mkpath(dir);
     return QStringLiteral("%1/%2-%3.dmrec")
         .arg(dir, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), job.id);
-}
-
-void WorkloadPanel::launch(const StartRequest &request, DeviceHold hold)
-{
-    const FioJob &job = request.job;
-    const QString &recordPath = request.recordPath;
-    RecordingMeta meta;
-    if (!recordPath.isEmpty())
-        meta = workloadRecordingMeta(m_root, m_snapshot, workloadDevices(m_snapshot, request.device), job.title);
-    m_chart->clear();
-    m_session->setLatencyProbe(request.latencyProbe.get());
-    m_recordProbe = request.latencyProbe; // the previous run's probe goes here, after the session let go of it
-    const ExistingFile existing = !recordPath.isEmpty() && m_replacingRecording == recordPath
-        ? ExistingFile::Replace // the user answered the question for this start
-        : ExistingFile::Refuse;
-    m_replacingRecording.clear();
-    const Status started = m_session->start(job, QStringLiteral("/dev/") + request.device, recordPath,
-        recordPath.isEmpty() ? nullptr : &meta, std::move(hold), existing);
-    if (!started)
-        return setStatus(started.errorMessage);
-    // The next Start records to a new file: a name typed here is followed by NAME-2, NAME-3... (empty: the
-    // default, a fresh timestamped name every time).
-    if (!m_recordPath->text().trimmed().isEmpty() && m_recordPath->text().trimmed() == recordPath)
-        m_recordPath->setText(nextFreshFilePath(recordPath));
-    // The frozen job's command line (the form may show another one by now).
-    const QString program = m_session->fio()->argv().value(0, QStringLiteral("fio"));
-    log(QStringLiteral("$ ") + fioCommandLine(program, job, m_session->devicePath()));
-    if (!recordPath.isEmpty())
-        log(tr("recording to %1").arg(recordPath));
-    showRecording(recordPath, true);
-    if (request.latencyProbe)
-        log(tr("recording the latency histograms of %1 (block-layer probe)")
-                .arg(workloadDevices(m_snapshot, request.device).join(QStringLiteral(", "))));
-    else if (!request.latencyNote.isEmpty())
-        log(tr("recording without latency histograms: %1").arg(request.latencyNote));
-    setStatus(tr("Starting fio..."));
-    updateButtons();
 }
 
 void WorkloadPanel::showOffers(const QList<JobOffer> &offers)
@@ -945,18 +931,20 @@ void WorkloadPanel::stop()
         setStatus(tr("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
         return;
     }
-    m_session->stop();
+    if (m_run)
+        m_run->cancel();
     setStatus(tr("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
 }
 
-void WorkloadPanel::onProgress(const FioProgress &progress)
+void WorkloadPanel::showProgress(double epochSeconds, const QList<FioRates> &rates)
 {
     // fio's final object comes after the jobs stopped: no I/O time since the last one, nothing to show.
-    if (progress.rates.isEmpty() || progress.rates.first().seconds <= 0)
+    if (rates.isEmpty() || rates.first().seconds <= 0)
         return;
-    m_chart->addRates(progress.epochSeconds, progress.rates);
-    m_readout->setText(readoutLine(progress.rates));
+    m_chart->addRates(epochSeconds, rates);
+    m_readout->setText(readoutLine(rates));
     m_readout->setToolTip(m_readout->text());
+    Q_EMIT progressShown(epochSeconds);
 }
 
 QString WorkloadPanel::readoutLine(const QList<FioRates> &rates)
@@ -1001,21 +989,6 @@ void WorkloadPanel::showRecording(const QString &path, bool running)
 QString WorkloadPanel::recordingText() const
 {
     return m_recorded->isHidden() ? QString() : m_recorded->text();
-}
-
-void WorkloadPanel::onFinished(const FioOutcome &outcome, const QJsonObject &summary)
-{
-    const QString label = outcome.stopped ? QStringLiteral("fio stopped") : QStringLiteral("fio end");
-    m_chart->addMarker(outcome.endedAt, label);
-    if (m_statsView)
-        m_statsView->addMarker(outcome.endedAt, label, MarkerKind::WorkloadStop);
-    setStatus((outcome.stopped ? tr("Stopped after %1 s") : tr("Done after %1 s"))
-                  .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1));
-    if (!m_session->recordPath().isEmpty())
-        log(tr("recorded to %1").arg(m_session->recordPath()));
-    showRunResult(outcome.overall, m_session->recordPath());
-    updateButtons();
-    Q_EMIT runFinished(summary);
 }
 
 void WorkloadPanel::setStatus(const QString &text)

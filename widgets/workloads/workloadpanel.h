@@ -3,8 +3,9 @@
 // (copyable), pick the target (the lab device by default), start and stop. A write workload on a device that
 // holds anything asks for the device's name first (ConfirmWriteDialog, the PlanDialog of the workload.start
 // plan). fio's per-second IOPS, bandwidth and completion latency go to its own charts; start and stop become
-// markers on the device charts too; the run can be recorded. Never blocks: the plan (fio --showcmd, the guard's
-// probe) and its re-check run as jobs (jobs/jobtracker.h), fio in its own process.
+// markers on the device charts too; the run can be recorded. Never blocks: workload.start is planned and started
+// through an OperationService (this process's OperationRunner; a remote window's agent plans it), and fio runs as
+// that operation's activity on a thread the core owns (workloads/workloadactivity.h); the panel renders its events.
 #include "discovery/devicesnapshot.h"
 #include "ops/operation.h"
 #include "remote/remotejobs.h"
@@ -31,18 +32,14 @@ class QTabWidget;
 namespace dmtune {
 
 class AgentClient;
-class BlockLatencyProbe;
 class ConfirmWriteDialog;
 class HostContext;
 class RemoteOperationRunner;
 class RemoteWorkload;
 class FioChart;
-class JobTracker;
 class LiveStatsView;
-class Sampler;
-class WorkloadSession;
-struct FioOutcome;
-struct FioProgress;
+class OperationRun;
+class OperationService;
 
 // The window's lab device as the panel shows it: the window keeps it (from the lab.create / lab.remove results)
 // and hands it over; the panel never calls into the device.
@@ -55,9 +52,8 @@ struct LabDeviceState {
 class WorkloadPanel : public QWidget {
     Q_OBJECT
 public:
-    // sampler: the window's (it samples the charted devices; the panel neither starts nor stops it).
     // host: the window's (ops/hostcontext.h): its tree, whether this process is root there.
-    WorkloadPanel(std::shared_ptr<const HostContext> host, Sampler *sampler, QWidget *parent = nullptr);
+    explicit WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
     ~WorkloadPanel() override;
 
     // The devices to choose from; keeps the choice, prefers the lab device when there is one.
@@ -93,7 +89,6 @@ public:
     void stop();
     bool isRunning() const;
 
-    WorkloadSession *session() const { return m_session; }
     FioChart *chart() const { return m_chart; }
     ConfirmWriteDialog *pendingConfirmation() const; // the dialog waiting for the device name, or null
     QString statusText() const;
@@ -110,6 +105,10 @@ Q_SIGNALS:
     // The workload's target, so the window charts it (with a map's paths) while fio runs.
     void targetChosen(const QString &device);
     void runFinished(const QJsonObject &summary);
+    // A run of this machine's has started fio (argv: the frozen job's command, program first).
+    void fioStarted(const QStringList &argv);
+    // fio's rates of an interval went to the chart and the readout.
+    void progressShown(double epochSeconds);
 
 private:
     void buildUi();
@@ -126,18 +125,15 @@ private:
         FioJob job;
         QString device;
         QString recordPath; // empty: no recording
-        // A recording's latency histograms (root: the block-layer probe over the recorded devices), or why none.
-        std::shared_ptr<BlockLatencyProbe> latencyProbe;
-        QString latencyNote;
     };
     void onPlanned(const OperationPlan &plan, const QString &recordPath);
     // An existing recording at `path`: asked (window-modal, not a nested loop); Replace starts again.
     void askToReplaceRecording(const QString &path);
-    // Re-checks the plan with its answers (a job) and starts fio with the fresh plan's frozen job and hold.
+    // Starts the plan with its answers: checked again there, then fio with the fresh plan's frozen job and hold.
     void startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath);
-    void launch(const StartRequest &request, DeviceHold hold);
-    void onProgress(const FioProgress &progress);
-    void onFinished(const FioOutcome &outcome, const QJsonObject &summary);
+    void onRunEvent(const QJsonObject &event);
+    void onRunResult(const OperationResult &result);
+    void showProgress(double epochSeconds, const QList<FioRates> &rates);
     void setStatus(const QString &text);
     void showRecording(const QString &path, bool running);
     static QString readoutLine(const QList<FioRates> &rates);
@@ -147,18 +143,19 @@ private:
 
     std::shared_ptr<const HostContext> m_host;
     SysfsRoot m_root; // m_host's tree
-    Sampler *m_sampler = nullptr;
+    // Who plans and starts workload.start: this machine's runner (a child), or the remote host's agent.
+    QPointer<OperationService> m_operations;
+    QPointer<OperationRun> m_run; // this machine's run under way
+    QString m_runDevicePath, m_runRecordPath, m_runJobId;
+    bool m_runLatency = false; // its recording asked for the latency histograms
+    bool m_runLatencyNoted = false; // and the run said why it goes without
     RemoteWorkload *m_remoteRun = nullptr; // a remote window's runs
-    RemoteOperationRunner *m_remotePlanner = nullptr; // not owned
     QString m_hostName;
     FioJob m_remoteJob; // the job and device of the remote plan asked for (frozen at Start)
     QString m_remoteDevice;
     QList<JobOffer> m_offers;
     bool m_adopting = false; // adoptJob() asked the agent to attach; its answer is not a re-attach
     std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
-    WorkloadSession *m_session = nullptr;
-    // The probe the session's recording reads (kept until the next run replaces it).
-    std::shared_ptr<BlockLatencyProbe> m_recordProbe;
     LabDeviceState m_lab { {}, tr("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;
     QPointer<ConfirmWriteDialog> m_confirm;
@@ -197,7 +194,6 @@ private:
     FioChart *m_chart = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QTabWidget *m_right = nullptr; // fio charts | Messages
-    JobTracker *m_jobs = nullptr; // child; deleted (joined) first in the destructor
 };
 
 } // namespace dmtune

@@ -72,7 +72,7 @@ void TestWorkloadPanel::everyTemplateFillsTheForm_data()
 void TestWorkloadPanel::everyTemplateFillsTheForm()
 {
     QFETCH(QString, id);
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3"), QStringLiteral("sdb") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QVERIFY(panel.selectTemplate(id));
@@ -84,7 +84,7 @@ void TestWorkloadPanel::everyTemplateFillsTheForm()
 
 void TestWorkloadPanel::editsShowInTheCommandLine()
 {
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QVERIFY(panel.selectTemplate(QStringLiteral("seq-read-8k-4jobs")));
@@ -125,7 +125,7 @@ void TestWorkloadPanel::editsShowInTheCommandLine()
 
 void TestWorkloadPanel::startNeedsADevice()
 {
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb") }));
     QVERIFY(panel.currentDevice().isEmpty()); // never chosen for the user (no lab device here)
     QVERIFY(panel.commandLine().contains(QStringLiteral("--filename=/dev/DEV")));
@@ -149,7 +149,7 @@ void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
 {
     const auto writes
         = [](const WorkloadPanel &panel) { return panel.currentJob().rw.contains(QLatin1String("write")); };
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     QVERIFY2(!writes(panel), qPrintable(panel.currentJob().id)); // no target
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
     panel.setLabState({ QStringLiteral("loop3"), QString(), false });
@@ -170,7 +170,7 @@ void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
 void TestWorkloadPanel::capturedSystemRunsNothing()
 {
     QTemporaryDir captured;
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot(captured.path(), QString())), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot(captured.path(), QString())));
     panel.setSnapshot(snapshotWith({ QStringLiteral("loop3") }));
     QVERIFY(panel.selectDevice(QStringLiteral("loop3")));
     QPushButton *start = nullptr, *create = nullptr;
@@ -192,7 +192,7 @@ void TestWorkloadPanel::capturedSystemRunsNothing()
 // The Create/Remove buttons show what the window says (LabDeviceState); the panel never asks the device.
 void TestWorkloadPanel::labButtonsFollowTheWindowsState()
 {
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
     QPushButton *create = nullptr, *remove = nullptr;
     for (QPushButton *b : panel.findChildren<QPushButton *>()) {
@@ -266,7 +266,7 @@ void TestWorkloadPanel::jobFileIsCheckedByTheCore()
         return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
     };
     const QString device = QStringLiteral("dmtune-test-nodev"); // no such device: nothing can run
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ device }));
     QVERIFY(panel.selectDevice(device));
     QVERIFY(panel.selectTemplate(QStringLiteral("custom")));
@@ -309,7 +309,7 @@ void TestWorkloadPanel::chartTakesRates()
 // device to be chosen (issue 40, item 9).
 void TestWorkloadPanel::removedLabDeviceIsNoTarget()
 {
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb"), QStringLiteral("loop3") }));
     panel.setLabState({ QStringLiteral("loop3"), QString(), false });
     QCOMPARE(panel.currentDevice(), QStringLiteral("loop3"));
@@ -340,7 +340,7 @@ void TestWorkloadPanel::removedLabDeviceIsNoTarget()
 // recording's file name is in the dock (issue 40, item 7).
 void TestWorkloadPanel::runResultShowsTheSummary()
 {
-    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()), nullptr);
+    WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
     panel.resize(1200, 260);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));

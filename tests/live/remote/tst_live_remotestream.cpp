@@ -105,7 +105,7 @@ private Q_SLOTS:
         QSignalSpy ready(client.get(), &AgentClient::ready);
         client->connectToHost();
         QVERIFY(ready.wait(15000));
-        QCOMPARE(client->agentHello().value(QLatin1String("protocol")).toString(), QStringLiteral("1.1"));
+        QCOMPARE(client->agentHello().value(QLatin1String("protocol")).toString(), QStringLiteral("1.2"));
 
         // A steady read of the test's loop device (reads only) while both sample it.
         const quint64 readsBefore = counterNow(m_loop.name(), DiskField::ReadIos);
@@ -422,8 +422,15 @@ private Q_SLOTS:
         FioJob job = *fioTemplate(QStringLiteral("batched-write-4k"));
         job.runtimeSeconds = 5;
         QString error;
-        // The test's own blank loop device: the guard there allows the write with the confirmation.
-        QVERIFY2(workload.start(remoteRunArguments(job, m_loop.name(), true), recording, &error), qPrintable(error));
+        // Planned there (workload.start on the test's own blank loop device), started as the agent's detached job.
+        RemoteOperationRunner planner(client.get());
+        std::optional<OperationPlan> plan;
+        planner.plan(
+            QString::fromLatin1(WorkloadStartKind), workloadRequest(job, m_loop.name()), this,
+            [&](const OperationPlan &p) { plan = p; }, [&](const QString &e) { error = e; });
+        QTRY_VERIFY2_WITH_TIMEOUT(plan.has_value(), qPrintable(error), 20000);
+        QVERIFY2(plan->refusals.isEmpty(), qPrintable(plan->refusals.join(u';')));
+        QVERIFY2(workload.startOperation(*plan, acceptAll(*plan), recording, &error), qPrintable(error));
         QVERIFY(started.wait(15000));
         QVERIFY(!workload.jobId().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(times.size() >= 1, 10000);
@@ -454,7 +461,7 @@ private Q_SLOTS:
         QVERIFY2(rec.value(QLatin1String("complete")).toBool(), qPrintable(shown.out.left(400)));
         QVERIFY(rec.value(QLatin1String("devices")).toArray().contains(m_loop.name()));
         // And a second start while none runs, refused when the recording's file exists here.
-        QVERIFY(!workload.start(remoteRunArguments(job, m_loop.name(), true), recording, &error));
+        QVERIFY(!workload.startOperation(*plan, acceptAll(*plan), recording, &error));
         QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
     }
 

@@ -25,6 +25,7 @@
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
 #include "workloads/confirmwritedialog.h"
+#include "workloads/fiorun.h"
 #include "workloads/workloadpanel.h"
 
 #include <QComboBox>
@@ -402,8 +403,12 @@ private Q_SLOTS:
         QTest::mouseClick(ok, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!panel->remoteWorkload()->jobId().isEmpty(), 20000);
         const QString logged = panel->findChild<QPlainTextEdit *>()->toPlainText();
-        QVERIFY2(logged.contains(
-                     QStringLiteral("run --job %1 --device %2 --json --destroy-data-on %2").arg(path, m_loop.name())),
+        // The command there is the plan's frozen job, not the file as it is now.
+        QVERIFY2(logged.contains(QStringLiteral("$ %1 --status-interval=1 --output-format=json+ --name=planned-job "
+                                                "--rw=write --bs=64k")
+                                     .arg(FioRun::findFio().value()))
+                && logged.contains(QStringLiteral("--filename=/dev/%1").arg(m_loop.name()))
+                && !logged.contains(QLatin1String("changed-job")),
             qPrintable(logged));
         QVERIFY(finished.wait(30000));
         QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
@@ -425,7 +430,7 @@ private Q_SLOTS:
         MainWindow *first = openConnectedWindow();
         QVERIFY(first);
         const QString job = startRecordedWorkload(first, 6, recording);
-        QVERIFY(!job.isEmpty());
+        QVERIFY2(!job.isEmpty(), qPrintable(first->workloadPanel()->statusText()));
         QTRY_VERIFY_WITH_TIMEOUT(!first->workloadPanel()->readoutText().startsWith(QLatin1String("IOPS -")), 10000);
         QVERIFY(closeAndWaitUntilGone(first));
         QVERIFY(!QFileInfo::exists(recording));

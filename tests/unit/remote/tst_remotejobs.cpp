@@ -1,6 +1,8 @@
 // The jobs of a remote host that a window offers again (remotejobs.h): the agent's `jobs` answer parsed, which
 // jobs are offered and how (this GUI's: Attach while running, Fetch once ended; others' only while they run), the
 // offer's line, a fresh file name beside one in the way, and the remembered jobs in QSettings.
+#include "ops/workloadoperations.h"
+#include "remote/operationjob.h"
 #include "remote/remotejobs.h"
 
 #include <QFile>
@@ -124,6 +126,13 @@ private Q_SLOTS:
             << answerJobs().last().command << QStringLiteral("batched-write-4k") << QStringLiteral("loop1");
         QTest::newRow("a job file") << QStringLiteral("run --job /home/me/merge.fio --device mpatha --json")
                                     << QStringLiteral("merge.fio") << QStringLiteral("mpatha");
+        QTest::newRow("an operation job, as the agent lists it") << dmtune::operationJobCommand(
+            QStringLiteral("workload.start"),
+            dmtune::workloadRequest(*dmtune::fioTemplate(QStringLiteral("batched-write-4k")), QStringLiteral("loop1")))
+                                                                 << QStringLiteral("batched-write-4k")
+                                                                 << QStringLiteral("loop1");
+        QTest::newRow("an operation job with a job file") << QStringLiteral("workload.start merge.fio --device mpatha")
+                                                          << QStringLiteral("merge.fio") << QStringLiteral("mpatha");
         QTest::newRow("not a run") << QStringLiteral("stat --device sdb") << QString() << QString();
         QTest::newRow("no device") << QStringLiteral("run seq-read-8k-4jobs --device")
                                    << QStringLiteral("seq-read-8k-4jobs") << QString();
