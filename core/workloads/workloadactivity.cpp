@@ -12,7 +12,8 @@
 
 namespace dmtune {
 
-WorkloadActivity::WorkloadActivity(const SysfsRoot &sysfs, CheckedWorkload run, OperationResult checked, QObject *parent)
+WorkloadActivity::WorkloadActivity(
+    const SysfsRoot &sysfs, CheckedWorkload run, OperationResult checked, QObject *parent)
     : OperationActivity(parent)
     , m_run(std::move(run))
     , m_checked(std::move(checked))
@@ -23,10 +24,11 @@ WorkloadActivity::WorkloadActivity(const SysfsRoot &sysfs, CheckedWorkload run, 
     m_sampler.setInterval(1000);
     m_session.setFioProgram(m_run.fio);
     m_session.setLatencyProbe(m_run.probe.get());
-    connect(&m_sampler, &SampleSource::samplesAvailable, this, [this](const SampleBatch &batch) { m_lastBatch = batch; });
+    connect(
+        &m_sampler, &SampleSource::samplesAvailable, this, [this](const SampleBatch &batch) { m_lastBatch = batch; });
     connect(&m_session, &WorkloadSession::started, this, [this](double t, const QStringList &argv) {
-        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("started") }, { QStringLiteral("t"), t },
-            { QStringLiteral("argv"), QJsonArray::fromStringList(argv) },
+        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("started") },
+            { QStringLiteral("t"), t }, { QStringLiteral("argv"), QJsonArray::fromStringList(argv) },
             { QStringLiteral("command"), fioCommandLine(argv.value(0), m_run.job, m_run.devicePath) },
             { QStringLiteral("device"), m_run.devicePath },
             { QStringLiteral("devices"), QJsonArray::fromStringList(m_run.watched) },
@@ -36,8 +38,8 @@ WorkloadActivity::WorkloadActivity(const SysfsRoot &sysfs, CheckedWorkload run, 
     connect(&m_session, &WorkloadSession::finished, this, &WorkloadActivity::onFinished);
     connect(&m_session, &WorkloadSession::failed, this, &WorkloadActivity::fail);
     connect(&m_session, &WorkloadSession::recordingFailed, this, [this](const QString &message) {
-        Q_EMIT progress(QJsonObject { { QStringLiteral("event"), QStringLiteral("recording-failed") },
-            { QStringLiteral("message"), message } });
+        Q_EMIT progress(QJsonObject {
+            { QStringLiteral("event"), QStringLiteral("recording-failed") }, { QStringLiteral("message"), message } });
     });
     connect(m_session.fio(), &FioRun::outputLine, this, [this](const QString &line) {
         Q_EMIT progress(
@@ -86,7 +88,8 @@ void WorkloadActivity::onProgress(const FioProgress &p)
     }
     if (rates.isEmpty())
         return;
-    QJsonObject event { { QStringLiteral("event"), QStringLiteral("progress") }, { QStringLiteral("t"), p.epochSeconds },
+    QJsonObject event { { QStringLiteral("event"), QStringLiteral("progress") },
+        { QStringLiteral("t"), p.epochSeconds },
         { QStringLiteral("runtime_ms"), double(p.parsed.groups.value(0).runtimeMs) },
         { QStringLiteral("rates"), rates } };
     if (m_lastBatch) {
@@ -119,9 +122,9 @@ void WorkloadActivity::onFinished(const FioOutcome &outcome, const QJsonObject &
         result.details.insert(QStringLiteral("latency_histograms"), histograms);
     }
     result.changes = { QStringLiteral("fio %1 after %2 s on %3")
-            .arg(outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"))
-            .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1)
-            .arg(m_run.devicePath) };
+                           .arg(outcome.stopped ? QStringLiteral("stopped") : QStringLiteral("done"))
+                           .arg(outcome.endedAt - outcome.startedAt, 0, 'f', 1)
+                           .arg(m_run.devicePath) };
     Q_EMIT finished(result);
 }
 

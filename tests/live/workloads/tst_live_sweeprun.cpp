@@ -5,6 +5,7 @@
 //   * cancel during the first point's fio: fio stopped, the result "stopped" and not ok, nomerges back, the
 //     device no longer held;
 //   * a plan made on a nomerges that changed before the start: refused as stale, nothing written.
+#include "../operationevents.h"
 #include "../scratchloop.h"
 #include "experiments/sweeprunner.h"
 #include "ops/operationrunner.h"
@@ -21,29 +22,7 @@ using namespace dmtune;
 using dmtune::live::ScratchLoop;
 using namespace Qt::StringLiterals;
 
-namespace {
-
-struct Collected {
-    QList<QJsonObject> events;
-    std::optional<OperationResult> result;
-    QStringList names() const
-    {
-        QStringList out;
-        for (const QJsonObject &e : events) {
-            const QString name = e.value("event"_L1).toString();
-            if (name != "output"_L1) // fio's own lines, as many as it prints
-                out << name + u' ' + QString::number(e.value("point"_L1).toInt());
-        }
-        return out;
-    }
-    bool has(const QString &name) const
-    {
-        return std::any_of(events.cbegin(), events.cend(),
-            [&](const QJsonObject &e) { return e.value("event"_L1).toString() == name; });
-    }
-};
-
-} // namespace
+using Collected = dmtune::live::OperationEvents;
 
 class TestLiveSweepRun : public QObject {
     Q_OBJECT
@@ -107,7 +86,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(c.result.has_value(), 90000);
         QVERIFY2(c.result->ok, qPrintable(c.result->error));
         QCOMPARE(c.result->kind, QString::fromLatin1(ExperimentSweepKind));
-        QCOMPARE(c.names(),
+        QCOMPARE(c.names(true),
             QStringList({ u"started 0"_s, u"point 1"_s, u"run-started 1"_s, u"run 0"_s, u"point 2"_s,
                 u"run-started 2"_s, u"run 0"_s }));
         // The runs come in order, each with its measurement.

@@ -8,6 +8,7 @@
 //   * a device that gained a file system between the plan and the start: refused as stale, nothing written;
 //   * a remote window's detached job checks the same (checkOperationJob): the basis the user answered, the risks
 //     accepted.
+#include "../operationevents.h"
 #include "../scratchloop.h"
 #include "ops/operationrunner.h"
 #include "ops/workloadoperations.h"
@@ -30,29 +31,10 @@
 
 using namespace dmtune;
 using dmtune::live::ScratchLoop;
+using RunEvents = dmtune::live::OperationEvents;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-struct RunEvents {
-    QList<QJsonObject> events;
-    std::optional<OperationResult> result;
-    QStringList names() const
-    {
-        QStringList out;
-        for (const QJsonObject &e : events) {
-            const QString name = e.value("event"_L1).toString();
-            if (name != "output"_L1 && (out.isEmpty() || out.last() != name)) // fio's lines; progress once
-                out << name;
-        }
-        return out;
-    }
-    int count(const QString &name) const
-    {
-        return int(std::count_if(events.cbegin(), events.cend(),
-            [&](const QJsonObject &e) { return e.value("event"_L1).toString() == name; }));
-    }
-};
 
 // errno of an O_EXCL open of the device (0: it opened, nobody holds it).
 int exclusiveOpenErrno(const QString &devicePath)
@@ -126,7 +108,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(events.result.has_value(), 60000);
         QVERIFY2(events.result->ok, qPrintable(events.result->error));
         QCOMPARE(events.result->kind, QString::fromLatin1(WorkloadStartKind));
-        QCOMPARE(events.names(), QStringList({ u"started"_s, u"progress"_s }));
+        const QStringList names = events.names();
+        QCOMPARE(names.first(), u"started"_s);
+        QVERIFY(names.size() >= 2);
+        QCOMPARE(names.count(u"progress"_s), names.size() - 1);
         QVERIFY(!run); // the handle goes once its result was delivered
         QCOMPARE(exclusiveOpenErrno(loop.devicePath()), 0); // released when fio ended
 
@@ -143,9 +128,8 @@ private Q_SLOTS:
             QVERIFY(fioRatesFromJson(rates.first().toObject()).writeIops > 0); // no line of zeros
         }
         // Some progress carries the device's iostat of the newest sample.
-        QVERIFY(std::any_of(events.events.cbegin(), events.events.cend(), [&](const QJsonObject &e) {
-            return e.value("devices"_L1).toObject().contains(loop.name());
-        }));
+        QVERIFY(std::any_of(events.events.cbegin(), events.events.cend(),
+            [&](const QJsonObject &e) { return e.value("devices"_L1).toObject().contains(loop.name()); }));
 
         const QJsonObject summary = events.result->details;
         QVERIFY(!summary.value("stopped"_L1).toBool());
