@@ -1,11 +1,14 @@
 #include "params/devicecontext.h"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QRegularExpression>
 
 #include <algorithm>
 #include <functional>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace dmtune {
@@ -132,6 +135,26 @@ bool appliesTo(const TunableDef &def, const DeviceContext &device, const QString
     return false;
 }
 
+namespace {
+
+// A directory's real path (every link followed), remembered per thread: the same devices' directories are asked
+// for again at every scan. Only the confinement check below reads it, and a directory of sysfs that moves stays
+// under devices/. Empty when it does not exist.
+QString canonicalOf(const QString &directory)
+{
+    thread_local QHash<QString, QString> known;
+    if (const auto it = known.constFind(directory); it != known.constEnd())
+        return *it;
+    if (known.size() >= 16384)
+        known.clear(); // bounded: a host's devices' directories, a few times over
+    const QString real = QFileInfo(directory).canonicalFilePath();
+    if (!real.isEmpty())
+        known.insert(directory, real);
+    return real;
+}
+
+} // namespace
+
 Result<QString> attributePath(const SysfsRoot &sysfs, const DeviceContext &device, const TunableDef &def)
 {
     QString relative;
@@ -151,12 +174,17 @@ Result<QString> attributePath(const SysfsRoot &sysfs, const DeviceContext &devic
         relative = QStringLiteral("class/nvme-subsystem/%1/%2").arg(device.nvmeSubsystem, def.fileName());
         break;
     }
-    const QFileInfo info(sysfs.path(relative));
-    if (!info.exists())
+    const QString full = sysfs.path(relative);
+    struct stat st { };
+    if (::lstat(QFile::encodeName(full).constData(), &st) != 0)
         return Result<QString>::failure(QStringLiteral("%1 has no %2").arg(device.name, def.attribute));
-    // Follow every link: the file must be the kernel's, under devices/ or module/ of this root.
-    const QString root = QFileInfo(sysfs.root()).canonicalFilePath();
-    const QString real = info.canonicalFilePath();
+    // Follow every link: the file must be the kernel's, under devices/ or module/ of this root. The directory's real
+    // path is resolved once (realpath reads every component's link: ten system calls an attribute, twenty
+    // attributes a device); a last component that is itself a link is resolved whole.
+    const QString root = canonicalOf(sysfs.root());
+    const qsizetype slash = full.lastIndexOf(QLatin1Char('/'));
+    const QString real
+        = S_ISLNK(st.st_mode) ? QFileInfo(full).canonicalFilePath() : canonicalOf(full.left(slash)) + full.mid(slash);
     if (root.isEmpty() || real.isEmpty()
         || !(real.startsWith(root + QStringLiteral("/devices/")) || real.startsWith(root + QStringLiteral("/module/"))))
         return Result<QString>::failure(QStringLiteral("%1 %2: %3 leaves the sysfs device tree")

@@ -2,7 +2,9 @@
 
 #include "params/catalog.h"
 
-#include <QFileInfo>
+#include <QFile>
+
+#include <sys/stat.h>
 
 namespace dmtune {
 
@@ -72,9 +74,11 @@ Tunable rawTunable(const SysfsRoot &sysfs, const QString &device, const QString 
 
 bool isReadableFile(const SysfsRoot &sysfs, const QString &relative)
 {
-    const QFileInfo info(sysfs.path(relative));
-    // Write-only files (SCSI delete/rescan) must never be opened: reading some of them acts.
-    return info.isFile() && (info.permissions() & QFileDevice::ReadOwner);
+    // Write-only files (SCSI delete/rescan) must never be opened: reading some of them acts. One stat: the mode's
+    // bits are what the owner may do (QFileInfo's permissions() adds access() calls).
+    struct stat st { };
+    return ::stat(QFile::encodeName(sysfs.path(relative)).constData(), &st) == 0 && S_ISREG(st.st_mode)
+        && (st.st_mode & S_IRUSR);
 }
 
 } // namespace

@@ -630,9 +630,11 @@ void PresetManager::recordFirstSeen(const DeviceSnapshot &snapshot)
         return;
     m_jobs->start(
         QStringLiteral("first-seen values of %1 devices").arg(devices.size()),
-        [sysfs = m_session->sysfs(), snapshot, devices](JobContext &) {
+        [sysfs = m_session->sysfs(), snapshot, devices](JobContext &job) {
             QList<std::pair<BlockDevice, QList<Tunable>>> read;
             for (const QString &name : devices) {
+                if (job.isCancelled())
+                    break; // the window closes: a thousand devices' attributes are not read for nothing
                 if (const BlockDevice *device = snapshot.device(name))
                     read.append({ *device, readTunables(sysfs, name) });
             }
