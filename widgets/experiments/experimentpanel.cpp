@@ -351,6 +351,10 @@ void ExperimentPanel::setSettleSeconds(int seconds)
 
 void ExperimentPanel::setOperationService(OperationService *service, const QString &host)
 {
+    if (m_operations && service != m_operations && !m_operations->isBusy()) {
+        delete m_operations; // this machine's runner: another service plans and starts from now on
+        m_operations = nullptr;
+    }
     m_service = service;
     m_hostName = host;
     if (host.isEmpty())

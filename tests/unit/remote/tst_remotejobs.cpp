@@ -117,6 +117,42 @@ private Q_SLOTS:
             QVERIFY(parsed->first().command.endsWith(QLatin1String("--record 20261203-1402-batched-write-4k.dmrec")));
     }
 
+    // What the agent writes for an operation's job and the job reads back (remote/operationjob.h): only a detachable
+    // kind, every part of its shape, and the risks accepted as names.
+    void operationJobFromJson_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("error"); // empty: read back as written
+        const QByteArray good
+            = R"({"kind":"workload.start","request":{"device":"loop0","job":{"id":"seq-read-8k-4jobs"}},
+            "basis":{"dev":"7:0"},"accepted":["destroy-data:loop0"],"command":"workload.start seq-read-8k-4jobs --device loop0"})";
+        QTest::newRow("a workload") << good << QString();
+        QTest::newRow("a kind that runs in the agent")
+            << QByteArray(R"({"kind":"experiment.sweep","request":{},"basis":{},"accepted":[]})")
+            << QStringLiteral("the job's operation 'experiment.sweep' does not run as a job");
+        QTest::newRow("no basis") << QByteArray(R"({"kind":"workload.start","request":{},"accepted":[]})")
+                                  << QStringLiteral("the job's operation is not {kind, request, basis, accepted}");
+        QTest::newRow("a risk that is not a name")
+            << QByteArray(R"({"kind":"workload.start","request":{},"basis":{},"accepted":[7]})")
+            << QStringLiteral("the job's accepted risks are not names");
+    }
+    void operationJobFromJson()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, error);
+        const QJsonObject written = QJsonDocument::fromJson(json).object();
+        QVERIFY(!written.isEmpty());
+        const auto job = dmtune::operationJobFromJson(written);
+        if (!error.isEmpty()) {
+            QVERIFY(!job);
+            QCOMPARE(job.errorMessage(), error);
+            return;
+        }
+        QVERIFY2(job, qPrintable(job.errorMessage()));
+        QCOMPARE(job->accepted, QStringList { QStringLiteral("destroy-data:loop0") });
+        QCOMPARE(dmtune::operationJobToJson(job.value()), written);
+    }
+
     void runCommandParts_data()
     {
         QTest::addColumn<QString>("command");
