@@ -33,6 +33,7 @@ class DeviceSnapshot;
 class DeviceTreeModel;
 class DeviceTreeView;
 class LabDevices;
+class ExternalChangeWatcher;
 class OperationRunner;
 class OperationService;
 struct OperationPlan;
@@ -103,6 +104,7 @@ public:
     // The "Statistics" tab: one Sampler for the window, its history, and the charts of the selected
     // device (a map with each of its paths). Parameter changes become markers on every chart.
     LiveStatsView *statsView() const { return m_stats; }
+    ExternalChangeWatcher *externalChanges() const { return m_externalChanges; } // null in a captured tree's window
     Sampler *sampler() const { return m_sampler; }
 
     // First run (mainwindow_firstrun.cpp): with no multipath maps, one line on what dmtune does with
@@ -241,6 +243,7 @@ private:
     PathGroupsPanel *m_pathGroups = nullptr;
     PresetManager *m_presets = nullptr;
     Sampler *m_sampler = nullptr; // this machine's (never started in a remote host's window)
+    ExternalChangeWatcher *m_externalChanges = nullptr; // the charted devices' changes by others (a live tree only)
     SampleSource *m_samples = nullptr; // the window's host's: m_sampler, or m_remoteSampler
     SeriesStore *m_store = nullptr;
     LiveStatsView *m_stats = nullptr;

@@ -4,6 +4,7 @@
 
 #include "charts/livestatsview.h"
 #include "discovery/discovery.h"
+#include "params/externalchanges.h"
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
 #include "params/tuningsession.h"
@@ -68,6 +69,15 @@ void MainWindow::setupStatistics()
     connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
         m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
     });
+    // What others change on the charted devices becomes a marker too (issue 40, item 8): the live tree's values read
+    // again every 2 s, told apart by the host's change log. A captured tree (a remote host's window) does not change.
+    if (m_sysfs.isLive()) {
+        m_externalChanges = new ExternalChangeWatcher(m_sysfs, this);
+        connect(m_externalChanges, &ExternalChangeWatcher::changed, m_stats,
+            [this](double epochSeconds, const QString &label) {
+                m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
+            });
+    }
 }
 
 void MainWindow::chartSelectedDevice()
@@ -118,6 +128,8 @@ void MainWindow::chartSelectedDevice()
     m_samples->setWatched(devices);
     m_stats->setDeviceLabels(labels);
     m_stats->setDevices(devices);
+    if (m_externalChanges)
+        m_externalChanges->setDevices(devices);
     showLatencyOf(devices, labels);
     if (!m_samples->isRunning())
         m_samples->start(); // a remote host's streams whenever the host is connected

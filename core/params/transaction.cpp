@@ -1,8 +1,10 @@
 #include "params/transaction.h"
 
 #include "params/catalog.h"
+#include "params/changelog.h"
 #include "params/devicecontext.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 
 namespace dmtune {
@@ -265,7 +267,13 @@ ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun)
         }
         return r;
     }
-    return Transaction(sysfs, plan).run();
+    const ApplyResult result = Transaction(sysfs, plan).run();
+    // What was written to this system goes into the host's change log, so that a window charting the device can say
+    // who changed it (params/changelog.h). A log that cannot be written loses nothing written: it is not an error.
+    if (sysfs.isLive() && result.anyWritten())
+        (void)appendChangeLog(
+            changeLogPath(), changeLogEntries(result, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0));
+    return result;
 }
 
 ApplyResult applyChanges(const SysfsRoot &sysfs, const ChangeSet &changes, bool dryRun, RiskConsent consent)

