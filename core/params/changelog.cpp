@@ -99,7 +99,8 @@ Result<QList<ChangeLogEntry>> readChangeLog(const QString &path)
     using R = Result<QList<ChangeLogEntry>>;
     const Fd fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0)
-        return errno == ENOENT ? R(QList<ChangeLogEntry>()) : R::failure(QStringLiteral("%1: %2").arg(path, errnoText(errno)));
+        return errno == ENOENT ? R(QList<ChangeLogEntry>())
+                               : R::failure(QStringLiteral("%1: %2").arg(path, errnoText(errno)));
     struct stat st { };
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
         return R::failure(QStringLiteral("%1: not a regular file").arg(path));

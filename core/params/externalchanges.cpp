@@ -55,7 +55,8 @@ void ExternalChangeWatcher::readNow()
 {
     if (m_devices.isEmpty())
         return;
-    m_jobs->startLatest(QStringLiteral("external changes"), QStringLiteral("read the charted devices' values"),
+    m_jobs->startLatest(
+        QStringLiteral("external changes"), QStringLiteral("read the charted devices' values"),
         [sysfs = m_sysfs, devices = m_devices, previous = m_values, from = m_lastRead](JobContext &job) {
             Read read;
             read.from = from;

@@ -72,7 +72,8 @@ private Q_SLOTS:
         QCOMPARE(logged->last().newValue, u"2"_s);
         const qint64 pid = logged->last().pid;
         QVERIFY(pid > 0 && pid != ::getpid());
-        QCOMPARE(readOnce(watcher), QStringList { u"%1 nomerges 0 -> 2 (dmtunectl, pid %2)"_s.arg(loop.name()).arg(pid) });
+        QCOMPARE(
+            readOnce(watcher), QStringList { u"%1 nomerges 0 -> 2 (dmtunectl, pid %2)"_s.arg(loop.name()).arg(pid) });
         QCOMPARE(readOnce(watcher), QStringList()); // said once
 
         QFile direct(u"/sys/block/%1/queue/nomerges"_s.arg(loop.name()));

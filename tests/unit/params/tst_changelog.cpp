@@ -53,17 +53,18 @@ private Q_SLOTS:
         QTest::addColumn<double>("from");
         QTest::addColumn<double>("to");
         QTest::addColumn<QString>("label");
-        QTest::newRow("dmtunectl set, in the interval")
-            << u"queue/nomerges"_s << u"0"_s << u"2"_s << 999.0 << 1001.0
-            << u"loop3 nomerges 0 -> 2 (dmtunectl, pid 4242)"_s;
+        QTest::newRow("dmtunectl set, in the interval") << u"queue/nomerges"_s << u"0"_s << u"2"_s << 999.0 << 1001.0
+                                                        << u"loop3 nomerges 0 -> 2 (dmtunectl, pid 4242)"_s;
         QTest::newRow("the log's time a second after the read (slack)")
-            << u"queue/nomerges"_s << u"0"_s << u"2"_s << 998.0 << 999.8 << u"loop3 nomerges 0 -> 2 (dmtunectl, pid 4242)"_s;
+            << u"queue/nomerges"_s << u"0"_s << u"2"_s << 998.0 << 999.8
+            << u"loop3 nomerges 0 -> 2 (dmtunectl, pid 4242)"_s;
         QTest::newRow("the same value long before: nobody of dmtune now")
             << u"queue/nomerges"_s << u"0"_s << u"2"_s << 2000.0 << 2002.0
             << u"loop3 nomerges 0 -> 2 (changed outside dmtune)"_s;
         QTest::newRow("another value than the log's") << u"queue/nomerges"_s << u"0"_s << u"1"_s << 999.0 << 1001.0
                                                       << u"loop3 nomerges 0 -> 1 (changed outside dmtune)"_s;
-        QTest::newRow("this window's helper") << u"queue/nomerges"_s << u"2"_s << u"1"_s << 1009.0 << 1011.0 << QString();
+        QTest::newRow("this window's helper")
+            << u"queue/nomerges"_s << u"2"_s << u"1"_s << 1009.0 << 1011.0 << QString();
         QTest::newRow("this window itself")
             << u"queue/read_ahead_kb"_s << u"128"_s << u"4096"_s << 1019.0 << 1021.0 << QString();
     }
@@ -75,7 +76,8 @@ private Q_SLOTS:
         QFETCH(double, from);
         QFETCH(double, to);
         QFETCH(QString, label);
-        QCOMPARE(externalChangeLabel(u"loop3"_s, attribute, oldValue, newValue, from, to, parseChangeLog(sampleLog()), 77),
+        QCOMPARE(
+            externalChangeLabel(u"loop3"_s, attribute, oldValue, newValue, from, to, parseChangeLog(sampleLog()), 77),
             label);
     }
 
@@ -96,7 +98,8 @@ private Q_SLOTS:
         QVERIFY(!appendChangeLog(linked, { e }));
         QVERIFY(!QFileInfo::exists(target));
         QVERIFY(!readChangeLog(linked));
-        QVERIFY(readChangeLog(dir.filePath(u"none.jsonl"_s)) && readChangeLog(dir.filePath(u"none.jsonl"_s))->isEmpty());
+        QVERIFY(
+            readChangeLog(dir.filePath(u"none.jsonl"_s)) && readChangeLog(dir.filePath(u"none.jsonl"_s))->isEmpty());
     }
 };
 
