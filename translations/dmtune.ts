@@ -2328,7 +2328,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+80"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+91"/>
         <source>Device:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2535,7 +2535,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>not recorded: the results are in the table</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3066,6 +3066,49 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::HostHeader</name>
+    <message>
+        <location filename="../widgets/remote/hostheader.cpp" line="+60"/>
+        <source>connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>remote host · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>devices as of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper event and after every operation; its statistics and latency stream live. Tuning, Undo, path group operations, reloads, presets, sweeps, workloads and the lab device are planned and run there by its agent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1: sudo there asks for the password of the user. It is given once to sudo -S, never stored or logged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or logged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::IostatTableModel</name>
     <message>
         <location filename="../widgets/charts/iostattablemodel.cpp" line="+78"/>
@@ -3185,7 +3228,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+35"/>
         <source>Read through pkexec…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3215,7 +3258,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+27"/>
         <source>Latency distributions of %1 appear here when the tab is shown (the block-layer probe of its agent; root there).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3456,9 +3499,22 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
 </context>
 <context>
+    <name>dmtune::LocalHostSession</name>
+    <message>
+        <location filename="../core/host/localhostsession.cpp" line="+29"/>
+        <source>a captured system is read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Stale lab devices: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+126"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+122"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3468,7 +3524,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>&amp;Details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3489,21 +3545,21 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+374"/>
+        <location line="+368"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-373"/>
-        <location line="+151"/>
+        <location line="-367"/>
+        <location line="+150"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-76"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="+66"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+185"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+85"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3530,7 +3586,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     <message>
         <location line="+9"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-7"/>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+47"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3541,7 +3597,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+1"/>
-        <location line="+50"/>
+        <location line="+47"/>
         <source>Rescanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3591,7 +3647,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+100"/>
         <source>Not applied: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3616,7 +3672,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+112"/>
         <source>device-mapper: available</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3656,42 +3712,42 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+23"/>
         <source>hotplug: not connected</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-12"/>
         <source>hotplug: the agent&apos;s udev events</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>hotplug: off (F5 fetches the host again)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
         <source>hotplug: udev</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>hotplug: kernel uevents</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>hotplug: off (captured tree)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>hotplug: off (press F5 to rescan)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+19"/>
         <source>Showing the remote host %1; the versions are this machine&apos;s (dmtunectl --host %1 version: the host&apos;s).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3706,30 +3762,20 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+62"/>
-        <source>a captured system is read-only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+63"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+97"/>
         <location line="+14"/>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Lab device not created: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-35"/>
         <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-59"/>
-        <source>Stale lab devices: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+20"/>
+        <location line="-37"/>
         <source>Creating a lab device…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3739,13 +3785,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+26"/>
-        <source>No lab device: this window&apos;s host is gone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+35"/>
         <source>Lab device not created (not confirmed)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3770,12 +3810,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when this window closes. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>No multipath maps here. On a dm-multipath host dmtune shows and edits each map&apos;s path groups and paths; as root it tunes queue parameters and runs fio workloads.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3790,7 +3830,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+29"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+27"/>
         <source>Presets — %1 — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3800,7 +3840,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3881,57 +3921,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-138"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-49"/>
         <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+23"/>
-        <source>not connected to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+63"/>
-        <source>connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>connecting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>not connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>remote host · %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>devices as of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper event and after every operation; its statistics stream live. Path group operations, reloads and presets are planned and run there by its agent; tune it with dmtunectl --host %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <source>%1: sudo there asks for the password of the user. It is given once to sudo -S, never stored or logged.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or logged.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+52"/>
         <source>Connect to &amp;host…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3941,7 +3936,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+64"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+51"/>
         <source>&amp;Statistics</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3951,7 +3946,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>Statistics stay on the workload&apos;s devices until it ends</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3966,7 +3961,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3986,7 +3981,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+20"/>
+        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+18"/>
         <source>E&amp;xperiment</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4026,7 +4021,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+20"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
         <source>&amp;Latency</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4878,22 +4873,27 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+293"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+333"/>
         <source>device-mapper is not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-247"/>
         <source>no device-mapper</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>the host&apos;s devices are not fetched yet</source>
+        <location line="-31"/>
+        <source>not connected to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+54"/>
+        <source>the host&apos;s devices are not read yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>%1: done</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5094,7 +5094,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+189"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+190"/>
         <source>&amp;New from selection…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5190,12 +5190,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+432"/>
+        <location line="+434"/>
         <source>Saved %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-392"/>
+        <location line="-394"/>
         <location line="+3"/>
         <source>built-in</source>
         <translation type="unfinished"></translation>
@@ -5362,7 +5362,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <location line="+65"/>
         <location line="+1"/>
         <source>Select devices in the tree first</source>
@@ -5957,7 +5957,7 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+767"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+775"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5967,8 +5967,8 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-226"/>
-        <location line="+227"/>
+        <location line="-227"/>
+        <location line="+228"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5978,7 +5978,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-663"/>
+        <location line="-664"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6145,12 +6145,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-129"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6205,12 +6205,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+369"/>
+        <location line="+371"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-364"/>
+        <location line="-366"/>
         <source>recorded on %1, fetched to %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6255,7 +6255,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+104"/>
         <source>Replace the recording?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6275,28 +6275,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-72"/>
-        <location line="+224"/>
+        <location line="-74"/>
+        <location line="+226"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-220"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>recording without latency histograms: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-42"/>
         <source>Starting fio...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+125"/>
         <source>%1
 recording to %2 here</source>
         <translation type="unfinished"></translation>
@@ -6373,7 +6373,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2329,7 +2329,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::ExperimentPanel</name>
     <message>
-        <location filename="../widgets/experiments/experimentpanel.cpp" line="+80"/>
+        <location filename="../widgets/experiments/experimentpanel.cpp" line="+91"/>
         <source>Device:</source>
         <translation>Gerät:</translation>
     </message>
@@ -2536,7 +2536,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>optional, z. B. %1</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>not recorded: the results are in the table</source>
         <translation>nicht aufgezeichnet: die Ergebnisse stehen in der Tabelle</translation>
     </message>
@@ -3069,6 +3069,49 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::HostHeader</name>
+    <message>
+        <location filename="../widgets/remote/hostheader.cpp" line="+60"/>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>remote host · %1</source>
+        <translation>entfernter Host · %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>devices as of %1</source>
+        <translation>Geräte mit Stand %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper event and after every operation; its statistics and latency stream live. Tuning, Undo, path group operations, reloads, presets, sweeps, workloads and the lab device are planned and run there by its agent.</source>
+        <translation>Die Geräte sind eine Erfassung von %1, erneut abgerufen, wenn sein Agent ein udev- oder Device-Mapper-Ereignis meldet, und nach jeder Operation; seine Statistik und Latenz kommen live. Optimieren, Rückgängig, Pfadgruppen-Operationen, Neuladen, Voreinstellungen, Sweeps, Arbeitslasten und das Testgerät plant und führt dort sein Agent aus.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1: sudo there asks for the password of the user. It is given once to sudo -S, never stored or logged.</source>
+        <translation>%1: sudo verlangt dort das Passwort des Benutzers. Es wird einmal an sudo -S übergeben, nie gespeichert oder protokolliert.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or logged.</source>
+        <translation>%1: sudo verlangt dort das Passwort von %2. Es wird einmal an sudo -S übergeben, nie gespeichert oder protokolliert.</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::IostatTableModel</name>
     <message>
         <location filename="../widgets/charts/iostattablemodel.cpp" line="+78"/>
@@ -3189,7 +3232,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::LatencyView</name>
     <message>
-        <location filename="../widgets/charts/latencyview.cpp" line="+34"/>
+        <location filename="../widgets/charts/latencyview.cpp" line="+35"/>
         <source>Read through pkexec…</source>
         <translation>Über pkexec lesen…</translation>
     </message>
@@ -3219,7 +3262,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Latenzverteilungen erscheinen hier, sobald der Reiter gezeigt wird (eine BPF-Sonde an der Block-Schicht; sie braucht root).</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+27"/>
         <source>Latency distributions of %1 appear here when the tab is shown (the block-layer probe of its agent; root there).</source>
         <translation>Latenzverteilungen von %1 erscheinen hier, wenn der Reiter angezeigt wird (die Block-Layer-Sonde seines Agenten; dort root).</translation>
     </message>
@@ -3460,9 +3503,22 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
 </context>
 <context>
+    <name>dmtune::LocalHostSession</name>
+    <message>
+        <location filename="../core/host/localhostsession.cpp" line="+29"/>
+        <source>a captured system is read-only</source>
+        <translation>ein erfasstes System ist schreibgeschützt</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Stale lab devices: %1</source>
+        <translation>Verwaiste Testgeräte: %1</translation>
+    </message>
+</context>
+<context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+126"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+122"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3472,7 +3528,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dmtune — %1 (erfasster Baum, schreibgeschützt)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>&amp;Details</source>
         <translation>&amp;Details</translation>
     </message>
@@ -3493,21 +3549,21 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+374"/>
+        <location line="+368"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-373"/>
-        <location line="+151"/>
+        <location line="-367"/>
+        <location line="+150"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-76"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="+66"/>
         <location filename="../app/dmtune/mainwindow_recordings.cpp" line="+10"/>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+185"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="+85"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -3534,7 +3590,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     <message>
         <location line="+9"/>
         <location filename="../app/dmtune/mainwindow_explain.cpp" line="-7"/>
-        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+48"/>
+        <location filename="../app/dmtune/mainwindow_workloads.cpp" line="+47"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -3545,7 +3601,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+1"/>
-        <location line="+50"/>
+        <location line="+47"/>
         <source>Rescanning block devices…</source>
         <translation>Blockgeräte werden erneut gescannt…</translation>
     </message>
@@ -3595,7 +3651,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>unbekannt (erfasster Baum)</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+100"/>
         <source>Not applied: %1</source>
         <translation>Nicht übernommen: %1</translation>
     </message>
@@ -3620,7 +3676,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Die Pfadgruppen der ausgewählten Map: Pfade verschieben, Selektoren und Features wählen, neu laden; ihre Pfadselektoren im Zeitverlauf</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+112"/>
         <source>device-mapper: available</source>
         <translation>Device-Mapper: verfügbar</translation>
     </message>
@@ -3660,42 +3716,42 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 Multipath-Maps</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+23"/>
         <source>hotplug: not connected</source>
         <translation>Hotplug: nicht verbunden</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-12"/>
         <source>hotplug: the agent&apos;s udev events</source>
         <translation>Hotplug: udev-Ereignisse des Agenten</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>hotplug: off (F5 fetches the host again)</source>
         <translation>Hotplug: aus (F5 holt den Host erneut ab)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-9"/>
         <source>hotplug: udev</source>
         <translation>Hotplug: udev</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>hotplug: kernel uevents</source>
         <translation>Hotplug: Kernel-uevents</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>hotplug: off (captured tree)</source>
         <translation>Hotplug: aus (erfasster Baum)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>hotplug: off (press F5 to rescan)</source>
         <translation>Hotplug: aus (F5 drücken zum erneuten Scannen)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+19"/>
         <source>Showing the remote host %1; the versions are this machine&apos;s (dmtunectl --host %1 version: the host&apos;s).</source>
         <translation>Gezeigt wird der entfernte Host %1; die Versionen sind die dieses Rechners (dmtunectl --host %1 version: die des Hosts).</translation>
     </message>
@@ -3710,30 +3766,20 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Versionen werden gelesen…</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+62"/>
-        <source>a captured system is read-only</source>
-        <translation>ein erfasstes System ist schreibgeschützt</translation>
-    </message>
-    <message>
-        <location line="+63"/>
+        <location filename="../app/dmtune/mainwindow_firstrun.cpp" line="+97"/>
         <location line="+14"/>
-        <location line="+23"/>
+        <location line="+21"/>
         <source>Lab device not created: %1</source>
         <translation>Testgerät nicht angelegt: %1</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-35"/>
         <location line="+14"/>
         <source>Lab device not removed: %1</source>
         <translation>Testgerät nicht entfernt: %1</translation>
     </message>
     <message>
-        <location line="-59"/>
-        <source>Stale lab devices: %1</source>
-        <translation>Verwaiste Testgeräte: %1</translation>
-    </message>
-    <message>
-        <location line="+20"/>
+        <location line="-37"/>
         <source>Creating a lab device…</source>
         <translation>Testgerät wird angelegt…</translation>
     </message>
@@ -3743,13 +3789,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät %1 wird entfernt…</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <location line="+26"/>
-        <source>No lab device: this window&apos;s host is gone</source>
-        <translation>Kein Testgerät: der Host dieses Fensters ist nicht mehr da</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+35"/>
         <source>Lab device not created (not confirmed)</source>
         <translation>Testgerät nicht angelegt (nicht bestätigt)</translation>
     </message>
@@ -3774,12 +3814,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Testgerät %1 entfernt</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Lab device &lt;b&gt;%1&lt;/b&gt;: a %2 GiB sparse file in %3 behind a loop device with direct I/O, removed when this window closes. Tune it and run workloads on it freely. &lt;a href=&quot;%4&quot;&gt;Remove it&lt;/a&gt;</source>
         <translation>Testgerät &lt;b&gt;%1&lt;/b&gt;: eine %2 GiB große Sparse-Datei in %3 hinter einem Loop-Gerät mit Direct I/O, wird beim Schließen dieses Fensters entfernt. Optimieren Sie es und lassen Sie Arbeitslasten darauf nach Belieben laufen. &lt;a href=&quot;%4&quot;&gt;Entfernen&lt;/a&gt;</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>No multipath maps here. On a dm-multipath host dmtune shows and edits each map&apos;s path groups and paths; as root it tunes queue parameters and runs fio workloads.</source>
         <translation>Hier gibt es keine Multipath-Maps. Auf einem dm-multipath-Host zeigt und bearbeitet dmtune die Pfadgruppen und Pfade jeder Map; als root optimiert es Warteschlangenparameter und führt fio-Arbeitslasten aus.</translation>
     </message>
@@ -3794,7 +3834,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Mit einem Testgerät (einem Loop-Gerät über einer Sparse-Datei) können Sie beides gefahrlos ausprobieren; %1.</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+29"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+27"/>
         <source>Presets — %1 — dmtune</source>
         <translation>Voreinstellungen — %1 — dmtune</translation>
     </message>
@@ -3804,7 +3844,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Voreinstellungen — dmtune</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>Saved %1</source>
         <translation>%1 gespeichert</translation>
     </message>
@@ -3885,57 +3925,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Das Archiv ist jetzt die Aufzeichnung %1</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-138"/>
+        <location filename="../app/dmtune/mainwindow_remote.cpp" line="-49"/>
         <source>Tuning %1: the values are %1&apos;s, the preview is planned on its capture, and Apply has its agent plan again, check and write there (a value that changed there since is refused as stale). Undo puts the old values back the same way. The same from a shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</source>
         <translation>Optimierung von %1: Die Werte sind die von %1, die Vorschau wird anhand seiner Erfassung geplant, und „Übernehmen“ lässt seinen Agenten erneut planen, dort prüfen und schreiben (ein Wert, der sich dort inzwischen geändert hat, wird als veraltet abgelehnt). „Rückgängig“ setzt die alten Werte auf dieselbe Weise zurück. Dasselbe in einer Shell: &lt;tt&gt;dmtunectl --host %1 set DEVICE ATTRIBUTE=VALUE&lt;/tt&gt;.</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <source>not connected to %1</source>
-        <translation>nicht mit %1 verbunden</translation>
-    </message>
-    <message>
-        <location line="+63"/>
-        <source>connected</source>
-        <translation>verbunden</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>connecting…</source>
-        <translation>verbinde…</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>not connected</source>
-        <translation>nicht verbunden</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>remote host · %1</source>
-        <translation>entfernter Host · %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>devices as of %1</source>
-        <translation>Geräte mit Stand %1</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The devices are a capture of %1, fetched again when its agent reports a udev or device-mapper event and after every operation; its statistics stream live. Path group operations, reloads and presets are planned and run there by its agent; tune it with dmtunectl --host %1.</source>
-        <translation>Die Geräte sind eine Erfassung von %1, die erneut abgeholt wird, wenn sein Agent ein udev- oder Device-Mapper-Ereignis meldet, und nach jeder Operation; seine Statistik wird live übertragen. Pfadgruppen-Operationen, Neuladen und Voreinstellungen werden dort von seinem Agenten geplant und ausgeführt; optimieren Sie ihn mit dmtunectl --host %1.</translation>
-    </message>
-    <message>
-        <location line="+18"/>
-        <source>%1: sudo there asks for the password of the user. It is given once to sudo -S, never stored or logged.</source>
-        <translation>%1: sudo verlangt dort das Passwort des Benutzers. Es wird einmal an sudo -S übergeben, nie gespeichert oder protokolliert.</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>%1: sudo there asks for the password of %2. It is given once to sudo -S, never stored or logged.</source>
-        <translation>%1: sudo verlangt dort das Passwort von %2. Es wird einmal an sudo -S übergeben, nie gespeichert oder protokolliert.</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+52"/>
         <source>Connect to &amp;host…</source>
         <translation>Mit &amp;Host verbinden…</translation>
     </message>
@@ -3945,7 +3940,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Geräte und Statistik eines anderen Hosts über ssh öffnen</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+64"/>
+        <location filename="../app/dmtune/mainwindow_stats.cpp" line="+51"/>
         <source>&amp;Statistics</source>
         <translation>&amp;Statistik</translation>
     </message>
@@ -3955,7 +3950,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>iostat -x-Metriken des ausgewählten Geräts (eine Map mit jedem ihrer Pfade), live</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>Statistics stay on the workload&apos;s devices until it ends</source>
         <translation>Die Statistik bleibt bei den Geräten der Arbeitslast, bis diese endet</translation>
     </message>
@@ -3970,7 +3965,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 (Kopf)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth chart shows each path&apos;s in-flight count and aqu-sz.</source>
         <translation>iopolicy queue-depth: jede I/O geht über den Pfad mit den wenigsten laufenden I/Os; das Diagramm Warteschlangentiefe zeigt für jeden Pfad die laufenden I/Os und aqu-sz.</translation>
     </message>
@@ -3990,7 +3985,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Arbeitslast</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+20"/>
+        <location filename="../app/dmtune/mainwindow_experiments.cpp" line="+18"/>
         <source>E&amp;xperiment</source>
         <translation>E&amp;xperiment</translation>
     </message>
@@ -4030,7 +4025,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Der Sweep des Befunds steht im Reiter „Experiment“: prüfen Sie ihn, dann „Sweep starten…“</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+20"/>
+        <location filename="../app/dmtune/mainwindow_latency.cpp" line="+18"/>
         <source>&amp;Latency</source>
         <translation>&amp;Latenz</translation>
     </message>
@@ -4882,22 +4877,27 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+293"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+333"/>
         <source>device-mapper is not available</source>
         <translation>Device-Mapper ist nicht verfügbar</translation>
     </message>
     <message>
-        <location line="-238"/>
+        <location line="-247"/>
         <source>no device-mapper</source>
         <translation>kein Device-Mapper</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>the host&apos;s devices are not fetched yet</source>
-        <translation>die Geräte des Hosts sind noch nicht abgeholt</translation>
+        <location line="-31"/>
+        <source>not connected to %1</source>
+        <translation>nicht mit %1 verbunden</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+54"/>
+        <source>the host&apos;s devices are not read yet</source>
+        <translation>die Geräte des Hosts sind noch nicht gelesen</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>%1: done</source>
         <translation>%1: erledigt</translation>
     </message>
@@ -5098,7 +5098,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PresetManager</name>
     <message>
-        <location filename="../widgets/presets/presetmanager.cpp" line="+189"/>
+        <location filename="../widgets/presets/presetmanager.cpp" line="+190"/>
         <source>&amp;New from selection…</source>
         <translation>&amp;Neu aus Auswahl…</translation>
     </message>
@@ -5194,12 +5194,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+432"/>
+        <location line="+434"/>
         <source>Saved %1</source>
         <translation>%1 gespeichert</translation>
     </message>
     <message>
-        <location line="-392"/>
+        <location line="-394"/>
         <location line="+3"/>
         <source>built-in</source>
         <translation>eingebaut</translation>
@@ -5366,7 +5366,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Warnung: %1</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <location line="+65"/>
         <location line="+1"/>
         <source>Select devices in the tree first</source>
@@ -5962,7 +5962,7 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+767"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+775"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5972,8 +5972,8 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-226"/>
-        <location line="+227"/>
+        <location line="-227"/>
+        <location line="+228"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
@@ -5983,7 +5983,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="-663"/>
+        <location line="-664"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -6150,12 +6150,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Wählen Sie zuerst ein Gerät</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+173"/>
         <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
         <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-129"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6210,12 +6210,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio auf %1 endete mit Status %2 (siehe Protokoll)</translation>
     </message>
     <message>
-        <location line="+369"/>
+        <location line="+371"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-364"/>
+        <location line="-366"/>
         <source>recorded on %1, fetched to %2</source>
         <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
     </message>
@@ -6260,7 +6260,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+104"/>
         <source>Replace the recording?</source>
         <translation>Aufzeichnung ersetzen?</translation>
     </message>
@@ -6280,28 +6280,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nicht gestartet: %1 existiert (eine andere Datei für die Aufzeichnung angeben)</translation>
     </message>
     <message>
-        <location line="-72"/>
-        <location line="+224"/>
+        <location line="-74"/>
+        <location line="+226"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-220"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation>zeichne die Latenzhistogramme von %1 auf (Block-Layer-Sonde)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>recording without latency histograms: %1</source>
         <translation>Aufzeichnung ohne Latenzhistogramme: %1</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-42"/>
         <source>Starting fio...</source>
         <translation>fio wird gestartet...</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+125"/>
         <source>%1
 recording to %2 here</source>
         <translation>%1
@@ -6379,7 +6379,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+159"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

@@ -2,7 +2,7 @@
 
 #include "charts/latencyview.h"
 #include "charts/livestatsview.h"
-#include "stats/sampler.h"
+#include "stats/samplesource.h"
 #include "stats/seriesstore.h"
 
 #include "about/aboutdialog.h"
@@ -14,17 +14,15 @@
 #include "experiments/experimentpanel.h"
 #include "filedialogs.h"
 #include "fleet/fleetwindow.h"
+#include "host/localhostsession.h"
 #include "jobs/jobtracker.h"
-#include "ops/hostcontext.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorypanel.h"
 #include "params/parametereditor.h"
 #include "params/tuningsession.h"
 #include "pathgroups/multipathactions.h"
 #include "pathgroups/pathgroupspanel.h"
-#include "remote/remotehost.h"
-#include "remote/remoteoperationrunner.h"
-#include "remote/remotesampler.h"
+#include "remote/hostheader.h"
 #include "windowfit.h"
 
 #include <QAction>
@@ -107,26 +105,25 @@ const auto splitterKey = QStringLiteral("mainWindow/splitter");
 } // namespace
 
 MainWindow::MainWindow(SysfsRoot sysfs, QWidget *parent)
-    : MainWindow(std::move(sysfs), nullptr, parent)
+    : MainWindow(new LocalHostSession(sysfs), parent)
 {
 }
 
-MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
+MainWindow::MainWindow(HostSession *host, QWidget *parent)
     : QMainWindow(parent)
-    , m_sysfs(std::move(sysfs))
-    , m_host(std::make_shared<const HostContext>(m_sysfs))
-    , m_remote(host)
+    , m_hostSession(host)
+    , m_sysfs(host->sysfs())
+    , m_discovery(host->discovery())
+    , m_samples(host->samples())
 {
     setObjectName(QStringLiteral("MainWindow"));
+    m_hostSession->setParent(this);
     m_jobs = new JobTracker(this);
-    if (m_remote) {
-        m_remote->setParent(this);
-        makeRemoteOperations();
-    }
-    setWindowTitle(m_remote    ? tr("dmtune — %1 (remote)").arg(m_remote->displayName())
-            : m_sysfs.isLive() ? QStringLiteral("dmtune")
-                               : tr("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
-    m_discovery = new Discovery(m_sysfs, this);
+    setWindowTitle(!hostName().isEmpty() ? tr("dmtune — %1 (remote)").arg(hostName())
+            : m_sysfs.isLive()           ? QStringLiteral("dmtune")
+                                         : tr("dmtune — %1 (captured tree, read-only)").arg(m_sysfs.root()));
+    connect(m_hostSession, &HostSession::message, this,
+        [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     m_model = new DeviceTreeModel(this);
 
     m_tree = new DeviceTreeView;
@@ -141,11 +138,10 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     leftLayout->addWidget(m_tree, 1);
 
     m_detail = new DeviceDetailPane(m_sysfs);
-    // One Applier for the window: the Tune tab and the History dock share it (and its busy state).
-    m_session = new TuningSession(m_host, Applier::Mode::Auto, this);
-    m_session->setReadOnly(!m_sysfs.isLive());
-    if (m_remote) // planned on the host's capture, run by its agent there
-        m_session->setRemote(m_remoteOps, m_remote->displayName());
+    m_detail->setMachineName(hostName());
+    // One Applier for the window: the Tune tab and the History dock share it (and its busy state). A remote host's
+    // plans on its capture and runs through its agent there.
+    m_session = m_hostSession->newTuningSession(this);
     m_editor = new ParameterEditor(m_session);
     m_tabs = new QTabWidget;
     // The tallest page (a real map's Path groups cards, the Experiment's results) must not make the window taller
@@ -154,7 +150,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("deviceTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_detail, tr("&Details"));
-    m_tuneTab = m_remote ? remoteTuneTab(m_editor) : m_editor;
+    m_tuneTab = tuneTab(m_editor);
     m_tabs->addTab(m_tuneTab, tr("&Tune"));
     m_tabs->setTabToolTip(1, tr("Edit the selected device's queue parameters, preview and apply them"));
     setupPathGroups();
@@ -166,7 +162,7 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     m_splitter->addWidget(left);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(1, 1);
-    setCentralWidget(m_remote ? setupRemote(m_splitter) : m_splitter);
+    setCentralWidget(withHostHeader(m_splitter));
     // Until the user drags the handle (or settings restore it), the tree is as wide as its columns
     // need, leaving the detail pane room to read: refitted whenever the columns change width.
     m_fitTreeTimer = new QTimer(this);
@@ -226,14 +222,16 @@ MainWindow::MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent)
     setupLatency(); // mainwindow_latency.cpp: the Latency tab
     setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
     windowfit::resizeOnScreen(this, { 1280, 800 });
+    // Last among the children: the widgets, their services and sources go before their host.
+    m_hostSession->setParent(nullptr);
+    m_hostSession->setParent(this);
 }
 
 MainWindow::~MainWindow()
 {
-    // A remote host's operations answer nobody from here on (its connection goes with the host).
-    delete m_remoteOps;
-    m_remoteOps = nullptr;
-    teardownLabDevices();
+    // The host goes after the widgets (it is the last child) and tells this window nothing more.
+    m_hostSession->disconnect(this);
+    m_discovery->disconnect(this);
     for (const QPointer<MainWindow> &window : std::as_const(m_remoteWindows))
         delete window.data();
     // The charts read the store: they go first, then the store; the sample source stops feeding it.
@@ -261,7 +259,7 @@ QWidget *MainWindow::openFleet(const QString &hostsFile, QString *errorMessage)
 
 void MainWindow::start()
 {
-    m_discovery->start();
+    m_hostSession->start();
 }
 
 QTreeView *MainWindow::treeView() const
@@ -310,10 +308,7 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *refresh = view->addAction(tr("&Refresh"), this, [this] {
         statusBar()->showMessage(tr("Rescanning block devices…"));
-        if (m_remote)
-            m_remote->refetch(); // its capture again; the rescan follows when it is in
-        else
-            m_discovery->refresh();
+        m_hostSession->refresh(); // a remote host's capture again: the rescan follows when it is in
     });
     refresh->setShortcut(QKeySequence::Refresh);
     view->addSeparator();
@@ -437,8 +432,7 @@ void MainWindow::onTransactionFinished(const ApplyResult &result, bool wasUndo)
     // Values changed (or were put back): the detail pane re-reads the queue now, and a rescan
     // brings the snapshot's scheduler and queue depth up to date.
     m_detail->setSnapshot(m_discovery->snapshot());
-    if (!m_remote) // a remote host's capture is fetched again after its operation (makeRemoteOperations)
-        m_discovery->refresh();
+    m_hostSession->refresh();
     const QString summary = !result.ok()
         ? tr("Not applied: %1").arg(result.errorMessage().section(QLatin1Char('\n'), 0, 0))
         : wasUndo ? tr("Undone: %1 (%2)").arg(applySummary(result), result.executor)
@@ -449,7 +443,7 @@ void MainWindow::onTransactionFinished(const ApplyResult &result, bool wasUndo)
 void MainWindow::setupPathGroups()
 {
     // A remote host's panel reads the maps of the host's capture and has its agent plan and run the operations.
-    m_pathGroups = m_remote ? new PathGroupsPanel(m_sysfs, m_remoteOps) : new PathGroupsPanel(m_host);
+    m_pathGroups = new PathGroupsPanel(m_hostSession);
     m_tabs->addTab(m_pathGroups, tr("&Path groups"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_pathGroups),
         tr("The selected map's path groups: move paths, pick selectors and features, "
@@ -471,9 +465,8 @@ void MainWindow::setupPathGroups()
         result->setToolTip(r.warnings.join(QLatin1Char('\n')));
     });
     connect(m_pathGroups, &PathGroupsPanel::statusMessage, statusBar(), &QStatusBar::showMessage);
-    // Remote: every result fetches the host's capture again (makeRemoteOperations), the rescan follows it.
-    if (!m_remote)
-        connect(m_pathGroups, &PathGroupsPanel::refreshRequested, m_discovery, &Discovery::refresh);
+    // Remote: a new capture (fetches in a burst are one), then the rescan.
+    connect(m_pathGroups, &PathGroupsPanel::refreshRequested, m_hostSession, &HostSession::refresh);
 }
 
 void MainWindow::updateTuningLabel()
@@ -578,21 +571,30 @@ void MainWindow::updateStatusBar(const DeviceSnapshot &snapshot)
         QStringLiteral("%1 · %2").arg(devices == 1 ? tr("%1 device").arg(devices) : tr("%1 devices").arg(devices),
             maps == 1 ? tr("%1 multipath map").arg(maps) : tr("%1 multipath maps").arg(maps)));
 
-    const QString source = m_discovery->monitorSource();
-    if (m_remote) {
-        // The host's own kernel, from its capture; its udev events come through the agent's watch.
-        m_kernelLabel->setText(tr("kernel %1").arg(kernelRelease()));
-        m_hotplugLabel->setText(m_remote->state() != RemoteHost::State::Connected ? tr("hotplug: not connected")
-                : m_remote->isWatching() ? tr("hotplug: the agent's udev events")
-                                         : tr("hotplug: off (F5 fetches the host again)"));
-    } else if (source == QLatin1String("udev"))
+    m_kernelLabel->setText(tr("kernel %1").arg(kernelRelease())); // the host's own (a capture's /proc)
+    switch (m_hostSession->hotplug()) {
+    case HostSession::Hotplug::Udev:
         m_hotplugLabel->setText(tr("hotplug: udev"));
-    else if (source == QLatin1String("kernel"))
+        break;
+    case HostSession::Hotplug::KernelUevents:
         m_hotplugLabel->setText(tr("hotplug: kernel uevents"));
-    else if (!m_sysfs.isLive())
+        break;
+    case HostSession::Hotplug::AgentEvents:
+        m_hotplugLabel->setText(tr("hotplug: the agent's udev events"));
+        break;
+    case HostSession::Hotplug::OnRequest:
+        m_hotplugLabel->setText(tr("hotplug: off (F5 fetches the host again)"));
+        break;
+    case HostSession::Hotplug::CapturedTree:
         m_hotplugLabel->setText(tr("hotplug: off (captured tree)"));
-    else
+        break;
+    case HostSession::Hotplug::Off:
         m_hotplugLabel->setText(tr("hotplug: off (press F5 to rescan)"));
+        break;
+    case HostSession::Hotplug::NotConnected:
+        m_hotplugLabel->setText(tr("hotplug: not connected"));
+        break;
+    }
     m_hotplugLabel->setToolTip(m_discovery->monitorError());
 }
 
@@ -606,9 +608,9 @@ QString MainWindow::statusText() const
 void MainWindow::showAbout()
 {
     // The versions are this machine's (a captured tree describes another one); fio's arrive later.
-    const QString note = m_remote ? tr("Showing the remote host %1; the versions are this "
-                                       "machine's (dmtunectl --host %1 version: the host's).")
-                                        .arg(m_remote->displayName())
+    const QString note = !hostName().isEmpty() ? tr("Showing the remote host %1; the versions are this "
+                                                    "machine's (dmtunectl --host %1 version: the host's).")
+                                                     .arg(hostName())
         : m_sysfs.isLive() ? QString()
                            : tr("Inspecting the captured tree %1 (read-only).").arg(m_sysfs.root());
     // The device-mapper driver's version is an ioctl that waits while a reload holds libdevmapper's lock, and the

@@ -1,7 +1,7 @@
 #pragma once
 // The main window: device tree on the left, the selected device's details and its Tune tab on the
-// right, the undo history in a dock, the machine's facts in the status bar. It only wires core
-// discovery and the tuning session to the widgets.
+// right, the undo history in a dock, the host's facts in the status bar. It wires the widgets to its host's
+// session (host/hostsession.h: this machine's, or a remote host's through its agent) and never asks which one it is.
 #include "about/aboutdialog.h"
 #include "remote/hostaddress.h"
 #include "sysfs/sysfsroot.h"
@@ -25,7 +25,8 @@ namespace dmtune {
 
 class ChangeHistoryPanel;
 class ExplainPane;
-class HostContext;
+class HostHeader;
+class HostSession;
 struct ProposedSweep;
 class JobTracker;
 class DeviceDetailPane;
@@ -34,7 +35,6 @@ class DeviceTreeModel;
 class DeviceTreeView;
 class LabDevices;
 class ExternalChangeWatcher;
-class OperationRunner;
 class OperationService;
 struct OperationPlan;
 struct OperationResult;
@@ -43,12 +43,8 @@ struct NvmeMultipathHead;
 class ParameterEditor;
 class LatencyView;
 class LiveStatsView;
-class RemoteBanner;
 class RemoteHost;
-class RemoteOperationRunner;
-class RemoteSampler;
 class SampleSource;
-class Sampler;
 class SeriesStore;
 class PathGroupsPanel;
 class PresetManager;
@@ -60,13 +56,16 @@ struct ApplyResult;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // sysfs: the live /sys, or a captured tree (then everything is read-only and the title says so).
+    // This machine's window. sysfs: the live /sys, or a captured tree (then everything is read-only and the title
+    // says so).
     explicit MainWindow(SysfsRoot sysfs = SysfsRoot(), QWidget *parent = nullptr);
-    // A remote host's window (mainwindow_remote.cpp; takes the host): its devices as the capture the host fetches
-    // (read-only, as a captured tree), its statistics from a RemoteSampler over the host's agent, its name on the
-    // title, above the panes and on every chart, and a banner while it is not connected. Call start(), then
-    // connect the host (or openRemoteWindow() does both).
+    // A remote host's window (takes the host): its devices as the capture the host fetches, its statistics and
+    // latency from its agent's streams, every operation planned and run there, its name on the title, above the
+    // panes and on every chart, and a banner while it is not connected. Call start(), then connect the host (or
+    // openRemoteWindow() does both).
     explicit MainWindow(RemoteHost *host, QWidget *parent = nullptr);
+    // The window of a host's session (takes it).
+    explicit MainWindow(HostSession *host, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Starts discovery (and the udev monitor on the live root).
@@ -76,6 +75,8 @@ public:
     // Selects the row that stands for a device; false when the tree does not show it.
     bool selectDevice(const QString &name);
 
+    // The window's host: its environment, devices, counters, operations and connection.
+    HostSession *hostSession() const { return m_hostSession; }
     Discovery *discovery() const { return m_discovery; }
     DeviceTreeModel *treeModel() const { return m_model; }
     QTreeView *treeView() const;
@@ -105,25 +106,25 @@ public:
     // device (a map with each of its paths). Parameter changes become markers on every chart.
     LiveStatsView *statsView() const { return m_stats; }
     ExternalChangeWatcher *externalChanges() const { return m_externalChanges; } // null in a captured tree's window
-    Sampler *sampler() const { return m_sampler; }
+    SampleSource *samples() const { return m_samples; }
 
     // First run (mainwindow_firstrun.cpp): with no multipath maps, one line on what dmtune does with
     // root and on a multipath host, and the offer of the lab device (a loop device over a sparse file,
     // removed when the window goes), which is then selected. One lab device per window: share it.
-    // Created and removed by the lab.create / lab.remove operations on the window's OperationRunner (a job:
-    // no loop ioctl on the UI thread); in a remote host's window by its agent, on the host (removed there when the
-    // window's connection ends). labDeviceChanged() when a result came back.
+    // Created and removed by the lab.create / lab.remove operations of the host's session (this process's runner,
+    // a job: no loop ioctl on the UI thread; or a remote host's agent, on the host, removed there when the window's
+    // connection ends). labDeviceChanged() when a result came back.
     QLabel *firstRunHint() const { return m_firstRunHint; }
     void createLabDevice();
     void removeLabDevice();
     QString labDeviceName() const { return m_labName; } // empty when there is none
     QString labBackingFile() const { return m_labBackingFile; }
     bool isLabBusy() const { return m_labBusy; } // a lab operation is planned or running
-    // Where the next lab device's directory goes (default LabDevices::defaultBaseDirectory()).
-    void setLabBaseDirectory(const QString &dir) { m_labBaseDir = dir; }
-    // The window's lab devices (thread-safe; their calls do loop ioctls: jobs only, never the UI thread); null in a
-    // remote host's window (its agent's are on the host).
-    LabDevices *labDevices() const { return m_labs; }
+    // Where the next lab device's directory goes on this machine (default LabDevices::defaultBaseDirectory()).
+    void setLabBaseDirectory(const QString &dir);
+    // The lab devices this process made for the window (thread-safe; their calls do loop ioctls: jobs only, never
+    // the UI thread); null in a remote host's window (its agent's are on the host).
+    LabDevices *labDevices() const;
 
     // The Workload dock (mainwindow_workloads.cpp): fio templates, the guard, runs charted in Statistics.
     WorkloadPanel *workloadPanel() const { return m_workloadPanel; }
@@ -161,13 +162,9 @@ public:
     // the agent from its context menu; null, with the message, when the file cannot be read or parsed.
     QWidget *openFleet(const QString &hostsFile, QString *errorMessage);
     MainWindow *openRemoteWindow(const HostAddress &address, const SshSettings &ssh, const QByteArray &sudoPassword);
-    bool isRemote() const { return m_remote != nullptr; }
-    RemoteHost *remoteHost() const { return m_remote; }
-    RemoteSampler *remoteSampler() const { return m_remoteSampler; }
-    // The host's operations (path groups, reloads, presets: planned and run by its agent); null when local.
-    RemoteOperationRunner *remoteOperations() const { return m_remoteOps; }
-    RemoteBanner *remoteBanner() const { return m_banner; }
-    QLabel *remoteHeader() const { return m_remoteHeader; }
+    // The lines above the panes that name a remote host, and its banner while it is not connected (hidden for this
+    // machine).
+    HostHeader *hostHeader() const { return m_hostHeader; }
     SeriesStore *seriesStore() const { return m_store; }
 
 Q_SIGNALS:
@@ -186,7 +183,6 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    MainWindow(SysfsRoot sysfs, RemoteHost *host, QWidget *parent);
     void createMenus();
     QMenu *menuNamed(const QString &text) const; // a menu of the menu bar by its text ("&File"); null if none
     void onSnapshot(const DeviceSnapshot &snapshot);
@@ -208,31 +204,26 @@ private:
     void setupExplain(); // mainwindow_explain.cpp
     void setupLatency(); // mainwindow_latency.cpp: the Latency tab
     void showLatencyOf(const QStringList &devices, const QHash<QString, QString> &labels);
-    QWidget *setupRemote(QWidget *central); // mainwindow_remote.cpp: header and banner above `central` (remote)
+    QWidget *withHostHeader(QWidget *central); // mainwindow_remote.cpp: the host's header and banner above `central`
     void setupConnectMenu(); // mainwindow_remote.cpp: File > Connect to host…
-    void makeRemoteOperations(); // mainwindow_remote.cpp: m_remoteOps, before the panels that use it
-    QWidget *remoteTuneTab(QWidget *editor); // mainwindow_remote.cpp: the Tune tab with its read-only line
-    void updateRemoteActions(); // mainwindow_remote.cpp: the path group actions follow the connection
-    void updateRemoteHeader();
+    QWidget *tuneTab(QWidget *editor); // mainwindow_remote.cpp: the Tune tab, with a line on where a remote host's runs
     QString hostName() const; // a remote host's name for titles; empty for this machine
-    void askSudoPassword();
     void updateFirstRunHint(const DeviceSnapshot &snapshot);
     // lab.create (creating) or lab.remove, run unless its plan asks; the answers come back with `creating`.
     void runLabOperation(bool creating, const QString &kind, const QJsonObject &request);
     void onLabPlanned(const OperationPlan &plan, bool creating);
     void onLabFinished(const OperationResult &result, bool creating);
     void labSettled(const QString &message); // not busy any more: panel, hint, status bar
-    void teardownLabDevices(); // ~MainWindow: the runner joins, then the lab devices go
     void chartSelectedDevice(); // the selected device, or a map and its paths, or an NVMe head and its paths
     // Above the charts of a native NVMe head that counts nothing: why, and (where the kernel can) the offer to
     // turn its queue/iostats on, which offerHeadStatistics() makes a pending edit in the Tune tab.
     void showHeadStatisticsNote(const NvmeMultipathHead *head);
     void offerHeadStatistics();
 
-    SysfsRoot m_sysfs;
-    // The host this window shows, made once here and handed to the widgets (environment, device-mapper, root).
-    std::shared_ptr<const HostContext> m_host;
-    Discovery *m_discovery = nullptr;
+    // The host this window shows (a child, moved last among the children: the widgets go before it).
+    HostSession *m_hostSession = nullptr;
+    SysfsRoot m_sysfs; // the host's tree
+    Discovery *m_discovery = nullptr; // the host's
     DeviceTreeModel *m_model = nullptr;
     DeviceTreeView *m_tree = nullptr;
     DeviceDetailPane *m_detail = nullptr;
@@ -242,19 +233,15 @@ private:
     QTabWidget *m_tabs = nullptr;
     PathGroupsPanel *m_pathGroups = nullptr;
     PresetManager *m_presets = nullptr;
-    Sampler *m_sampler = nullptr; // this machine's (never started in a remote host's window)
     ExternalChangeWatcher *m_externalChanges = nullptr; // the charted devices' changes by others (a live tree only)
-    SampleSource *m_samples = nullptr; // the window's host's: m_sampler, or m_remoteSampler
+    SampleSource *m_samples = nullptr; // the host's
     SeriesStore *m_store = nullptr;
     LiveStatsView *m_stats = nullptr;
     ChangeHistoryPanel *m_historyPanel = nullptr;
     QDockWidget *m_historyDock = nullptr;
     QSplitter *m_splitter = nullptr;
     QLabel *m_firstRunHint = nullptr;
-    LabDevices *m_labs = nullptr; // owned; deleted in teardownLabDevices() after m_labRunner
-    OperationRunner *m_labRunner = nullptr; // this machine's lab operations (null in a remote window)
-    QPointer<OperationService> m_labService; // who runs them: m_labRunner, or a remote host's agent
-    QString m_labName, m_labBackingFile, m_labBaseDir;
+    QString m_labName, m_labBackingFile;
     QString m_labWhyNot; // empty: a lab device can be made here
     bool m_labBusy = false;
     WorkloadPanel *m_workloadPanel = nullptr;
@@ -282,14 +269,7 @@ private:
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;
     static constexpr int TabsMinimumHeight = 424; // with the menus, the Workload dock and the status bar: < 716
-    // Remote mode (mainwindow_remote.cpp): the host (a child), its sampler, the header and the banner.
-    RemoteHost *m_remote = nullptr;
-    RemoteSampler *m_remoteSampler = nullptr;
-    RemoteOperationRunner *m_remoteOps = nullptr; // child; deleted first in ~MainWindow (no answer after that)
-    RemoteBanner *m_banner = nullptr;
-    QLabel *m_remoteHeader = nullptr;
-    bool m_rememberedHost = false;
-    QPointer<QDialog> m_passwordDialog;
+    HostHeader *m_hostHeader = nullptr; // mainwindow_remote.cpp
     QPointer<MainWindow> m_opener; // the window whose File > Connect opened this one
     QList<QPointer<MainWindow>> m_remoteWindows; // opened from here: deleted with this window
     JobTracker *m_jobs = nullptr; // the window's own reads (About's versions); last: joins before the rest goes

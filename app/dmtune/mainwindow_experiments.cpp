@@ -14,9 +14,7 @@ namespace dmtune {
 
 void MainWindow::setupExperiments()
 {
-    m_experimentPanel = new ExperimentPanel(m_host);
-    if (m_remote)
-        m_experimentPanel->setOperationService(m_remoteOps, m_remote->displayName());
+    m_experimentPanel = new ExperimentPanel(m_hostSession);
     m_tabs->addTab(m_experimentPanel, tr("E&xperiment"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_experimentPanel),
         tr("Sweep one or two parameters over lists of values under fio workloads; results per point, charted; "

@@ -6,12 +6,10 @@
 #include "mainwindow.h"
 
 #include "discovery/discovery.h"
-#include "jobs/jobtracker.h"
-#include "ops/hostcontext.h"
+#include "host/hostsession.h"
 #include "ops/laboperations.h"
-#include "ops/operationrunner.h"
+#include "ops/operationservice.h"
 #include "ops/plandialog.h"
-#include "workloads/labdevices.h"
 #include "workloads/labloop.h"
 #include "workloads/workloadpanel.h"
 
@@ -51,43 +49,19 @@ void MainWindow::setupFirstRun()
         else if (link == removeLink)
             removeLabDevice();
     });
-    m_labBaseDir = LabDevices::defaultBaseDirectory();
-    if (m_remote) { // the host's agent plans it there (and refuses where it cannot make one)
-        m_labService = m_remoteOps;
-        return;
-    }
-    // A captured tree is another machine's: nothing to create there. (canCreate: the euid and whether
-    // /dev/loop-control exists; no device is opened.)
-    if (!m_sysfs.isLive())
-        m_labWhyNot = tr("a captured system is read-only");
-    else
-        LabDevices::canCreate(&m_labWhyNot);
-    m_labs = new LabDevices; // no device until asked; teardownLabDevices() removes the ones it made
-    m_labRunner = new OperationRunner(this);
-    OperationEnvironment env = m_host->environment();
-    env.labs = m_labs; // the window's own
-    m_labRunner->setEnvironment(env);
-    m_labService = m_labRunner;
-    if (m_labWhyNot.isEmpty()) {
-        // A crashed dmtune's lab devices (their owner is gone) go at start; loop ioctls, so off the UI thread, as a
-        // job of a tracker the window owns (it joins the job when the window goes).
-        auto *jobs = new JobTracker(this);
-        jobs->start(
-            QStringLiteral("remove stale lab devices"),
-            [base = m_labBaseDir](JobContext &) { return LabLoop::removeStale(base); },
-            [this](const QStringList &removed) {
-                if (!removed.isEmpty())
-                    statusBar()->showMessage(tr("Stale lab devices: %1").arg(removed.join(QLatin1String("; "))), 15000);
-            });
-    }
+    // The host's session makes and removes it (this process, or a remote host's agent, which refuses where it cannot
+    // make one) and says beforehand why it cannot here; the devices it made go with it.
+    m_labWhyNot = m_hostSession->labUnavailableReason();
 }
 
-void MainWindow::teardownLabDevices()
+void MainWindow::setLabBaseDirectory(const QString &dir)
 {
-    delete m_labRunner; // joins a lab operation that runs; its result is dropped
-    m_labRunner = nullptr;
-    delete m_labs; // at exit: detaches what the window made (only what is still provably ours)
-    m_labs = nullptr;
+    m_hostSession->setLabBaseDirectory(dir);
+}
+
+LabDevices *MainWindow::labDevices() const
+{
+    return m_hostSession->labDevices();
 }
 
 void MainWindow::createLabDevice()
@@ -100,7 +74,7 @@ void MainWindow::createLabDevice()
     statusBar()->showMessage(tr("Creating a lab device…"));
     // The base directory is this machine's; a remote host's agent takes its own default.
     runLabOperation(true, QString::fromLatin1(LabCreateKind),
-        labCreateRequest(LabLoop::DefaultBytes, m_labService == m_labRunner ? m_labBaseDir : QString()));
+        labCreateRequest(LabLoop::DefaultBytes, m_hostSession->labBaseDirectory()));
 }
 
 void MainWindow::removeLabDevice()
@@ -116,9 +90,7 @@ void MainWindow::removeLabDevice()
 
 void MainWindow::runLabOperation(bool creating, const QString &kind, const QJsonObject &request)
 {
-    if (!m_labService)
-        return labSettled(tr("No lab device: this window's host is gone"));
-    m_labService->runUnlessAsked(
+    m_hostSession->operations()->runUnlessAsked(
         kind, request, this, [this, creating](const OperationPlan &plan) { onLabPlanned(plan, creating); },
         [this, creating](const QString &error) {
             labSettled(
@@ -142,9 +114,7 @@ void MainWindow::onLabPlanned(const OperationPlan &plan, bool creating)
     auto *dialog = new PlanDialog(plan, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &PlanDialog::answered, this, [this, plan, creating](const OperationAnswers &answers) {
-        if (!m_labService)
-            return labSettled(tr("No lab device: this window's host is gone"));
-        m_labService->run(
+        m_hostSession->operations()->run(
             plan, answers, this, [this, creating](const OperationResult &result) { onLabFinished(result, creating); });
     });
     connect(dialog, &QDialog::rejected, this, [this, creating] {
@@ -175,7 +145,7 @@ void MainWindow::onLabFinished(const OperationResult &result, bool creating)
         m_labBackingFile.clear();
         labSettled(withWarnings(tr("Lab device %1 removed").arg(result.target), result.warnings));
     }
-    m_discovery->refresh();
+    // The host's session reads the devices again after every result that may have changed them.
 }
 
 void MainWindow::labSettled(const QString &message)
@@ -196,7 +166,8 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
 
     if (!m_labName.isEmpty()) {
         // The folder the run reported (a remote host's is its agent's choice).
-        const QString folder = m_labBackingFile.isEmpty() ? m_labBaseDir : QFileInfo(m_labBackingFile).path();
+        const QString folder
+            = m_labBackingFile.isEmpty() ? m_hostSession->labBaseDirectory() : QFileInfo(m_labBackingFile).path();
         m_firstRunHint->setText(tr("Lab device <b>%1</b>: a %2 GiB sparse file in %3 behind a loop device "
                                    "with direct I/O, removed when this window closes. Tune it and run workloads on "
                                    "it freely. <a href=\"%4\">Remove it</a>")
@@ -206,8 +177,7 @@ void MainWindow::updateFirstRunHint(const DeviceSnapshot &snapshot)
         m_firstRunHint->show();
         return;
     }
-    if (!snapshot.maps.isEmpty() || !snapshot.nvmeMultipath.isEmpty()
-        || m_remote) { // a remote host's window says what it is in its header
+    if (!snapshot.maps.isEmpty() || !snapshot.nvmeMultipath.isEmpty()) {
         m_firstRunHint->hide();
         return;
     }

@@ -5,8 +5,6 @@
 
 #include "charts/latencyview.h"
 #include "charts/livestatsview.h"
-#include "remote/remotehost.h"
-#include "remote/remotelatencystream.h"
 #include "stats/samplesource.h"
 
 #include <QTabWidget>
@@ -16,12 +14,8 @@ namespace dmtune {
 void MainWindow::setupLatency()
 {
     m_latency = new LatencyView;
-    m_latency->setSysfsRoot(m_sysfs); // a captured tree's maps are never given dm-stats regions
+    m_latency->setHost(m_hostSession); // this process's probe, or a remote host's agent's
     m_tabs->addTab(m_latency, tr("&Latency"));
-    if (m_remote) {
-        m_latency->setRemoteSource(
-            [client = m_remote->client()] { return new RemoteLatencyStream(client); }, m_remote->displayName());
-    }
     connect(m_samples, &SampleSource::samplesAvailable, m_latency, &LatencyView::onBatch);
     // Parameter changes and workload starts and stops, as the Statistics tab marks them.
     connect(m_stats, &LiveStatsView::markerAdded, m_latency, &LatencyView::addMarker);

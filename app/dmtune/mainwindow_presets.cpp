@@ -8,8 +8,6 @@
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
 #include "presets/presetmanager.h"
-#include "remote/remotehost.h"
-#include "remote/remoteoperationrunner.h"
 #include "windowfit.h"
 
 #include <QAction>
@@ -25,12 +23,10 @@ namespace dmtune {
 void MainWindow::setupPresets()
 {
     auto *dialog = new QDialog(this);
-    dialog->setWindowTitle(
-        m_remote ? tr("Presets — %1 — dmtune").arg(m_remote->displayName()) : tr("Presets — dmtune"));
+    dialog->setWindowTitle(hostName().isEmpty() ? tr("Presets — dmtune") : tr("Presets — %1 — dmtune").arg(hostName()));
     windowfit::resizeOnScreen(dialog, { 1100, 700 });
+    // A remote host's session has preset.apply planned and run on the host; the preview reads its capture.
     m_presets = new PresetManager(m_session, dialog);
-    if (m_remote) // preset.apply planned and run on the host; the preview reads its capture
-        m_presets->setOperationService(m_remoteOps, m_remote->displayName());
     auto *layout = new QVBoxLayout(dialog);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_presets);

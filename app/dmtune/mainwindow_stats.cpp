@@ -1,5 +1,5 @@
-// The Statistics tab of the main window: the window's sample source (this machine's Sampler, or a remote host's
-// RemoteSampler), history and charts of the selected device.
+// The Statistics tab of the main window: the host's sample source (this machine's Sampler, or a remote host's
+// agent's stream), history and charts of the selected device.
 #include "mainwindow.h"
 
 #include "charts/livestatsview.h"
@@ -8,9 +8,7 @@
 #include "params/parametereditor.h"
 #include "params/tunabletablemodel.h"
 #include "params/tuningsession.h"
-#include "remote/remotehost.h"
-#include "remote/remotesampler.h"
-#include "stats/sampler.h"
+#include "stats/samplesource.h"
 #include "stats/seriesstore.h"
 #include "workloads/workloadpanel.h"
 
@@ -23,21 +21,11 @@ namespace dmtune {
 
 void MainWindow::setupStatistics()
 {
-    m_sampler = new Sampler(m_sysfs, this);
     // Interval and history kept are the user's choices, remembered between runs.
     QSettings settings;
-    m_sampler->setInterval(settings.value(QStringLiteral("statistics/intervalMs"), Sampler::DefaultIntervalMs).toInt());
+    m_samples->setInterval(
+        settings.value(QStringLiteral("statistics/intervalMs"), SampleSource::DefaultIntervalMs).toInt());
     m_store = new SeriesStore; // deleted by ~MainWindow, after the view that reads it
-    if (m_remote) {
-        // A remote host's counters come from its agent's stream. The Sampler over the capture is never started (the
-        // Workload dock's local session is not used there). A lost connection ends every series (deviceVanished):
-        // the charts show the gap.
-        m_remoteSampler = new RemoteSampler(m_remote->client(), this);
-        m_remoteSampler->setInterval(m_sampler->interval());
-        m_samples = m_remoteSampler;
-    } else {
-        m_samples = m_sampler;
-    }
     connect(
         m_samples, &SampleSource::samplesAvailable, this, [this](const SampleBatch &batch) { m_store->append(batch); });
     connect(m_samples, &SampleSource::deviceVanished, this, [this](const QString &name) { m_store->endSeries(name); });
@@ -49,10 +37,8 @@ void MainWindow::setupStatistics()
     const int keep = settings.value(QStringLiteral("statistics/retentionSeconds"), 3600).toInt();
     m_store->setRetention(qint64(std::max(keep, 60)) * 1000);
     m_stats->setRetentionSeconds(int(m_store->retention() / 1000));
-    connect(m_stats, &LiveStatsView::intervalChosen, this, [this](int ms) {
-        if (m_samples == m_sampler) // a remote host's interval is this window's only; the local choice stays
-            QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms);
-    });
+    connect(m_stats, &LiveStatsView::intervalChosen, this,
+        [](int ms) { QSettings().setValue(QStringLiteral("statistics/intervalMs"), ms); });
     connect(m_stats, &LiveStatsView::retentionChosen, this, [this](int seconds) {
         m_store->setRetention(qint64(seconds) * 1000);
         QSettings().setValue(QStringLiteral("statistics/retentionSeconds"), seconds);

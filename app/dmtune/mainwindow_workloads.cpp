@@ -6,8 +6,6 @@
 #include "devices/devicetreemodel.h"
 #include "devices/devicetreeview.h"
 #include "discovery/discovery.h"
-#include "remote/remotehost.h"
-#include "remote/remoteoperationrunner.h"
 #include "workloads/workloadpanel.h"
 
 #include <QDockWidget>
@@ -21,7 +19,8 @@ namespace dmtune {
 
 void MainWindow::setupWorkloads()
 {
-    m_workloadPanel = new WorkloadPanel(m_host);
+    // A remote host's fio runs there as a job of its agent; the plan (the guard's decision) is made there.
+    m_workloadPanel = new WorkloadPanel(m_hostSession);
     m_workloadPanel->setLabState({ m_labName, m_labWhyNot, m_labBusy });
     m_workloadPanel->setStatsView(m_stats);
     m_workloadDock = new QDockWidget(tr("Workload"), this);
@@ -73,12 +72,6 @@ void MainWindow::setupWorkloads()
     });
     // The selection may have moved during the run: chart it now.
     connect(m_workloadPanel, &WorkloadPanel::runFinished, this, [this] { chartSelectedDevice(); });
-    if (m_remote) {
-        // fio runs on the remote host, as a job of its agent; the plan (the guard's decision) is made there. The
-        // panel's own runner: its plans are not the other panels' to answer.
-        auto *planner = new RemoteOperationRunner(m_remote->client(), m_workloadPanel);
-        m_workloadPanel->setRemote(m_remote->client(), planner, m_remote->displayName());
-    }
 }
 
 } // namespace dmtune

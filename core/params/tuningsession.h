@@ -40,6 +40,9 @@ public:
     // and run by the agent (stale there: refused, nothing written), the entry gone when it wrote. Not owned.
     void setRemote(OperationService *service, const QString &hostName);
     bool isRemote() const { return m_remote != nullptr; }
+    // The service a remote host's transactions run through (null: this process's applier), and that host.
+    OperationService *remoteService() const { return m_remote; }
+    const QString &remoteHostName() const { return m_remoteHost; }
     bool isReadOnly() const { return m_readOnly; }
     bool isBusy() const { return m_applier->isBusy() || m_remoteBusy; }
     bool canApply() const { return !m_readOnly && !isBusy(); }

@@ -12,8 +12,10 @@
 #include "mainwindow.h"
 #include "presets/newpresetdialog.h"
 #include "presets/presetmanager.h"
+#include "remote/hostheader.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "remotewindowaccess.h"
 #include "windowfit.h"
 
 #include <QFile>
@@ -133,7 +135,7 @@ private Q_SLOTS:
         MainWindow local(SysfsRoot(dir.path(), QString()));
         MainWindow *window = local.openRemoteWindow(address, { config, QStringLiteral("dmtunectl") }, {});
         QVERIFY(window);
-        QTRY_VERIFY_WITH_TIMEOUT(window->remoteBanner()->isVisible(), 20000); // refused: the banner says so
+        QTRY_VERIFY_WITH_TIMEOUT(window->hostHeader()->banner()->isVisible(), 20000); // refused: the banner says so
         QString why;
         QVERIFY2(shownInsideTheScreen(window, &why), qPrintable(why));
         QVERIFY2(window->minimumSizeHint().height() <= available().height(),

@@ -10,6 +10,12 @@
 #   OperationService (start(): a run handle, progress events, the result), run on a thread the core owns.
 # - widgets/ and app/: fio is never run by a shell (a WorkloadSession of its own, the startWorkload side door):
 #   workload.start is started through an OperationService, as experiment.sweep is.
+# - app/dmtune/: no local/remote branch. The window wires its host's session (core/host/hostsession.h) and never
+#   asks which kind it is: no remote flag or accessor, no remote part of its own (sampler, runner, latency stream,
+#   the agent's connection), no cast to a kind of session, no RemoteHost state. It makes a session (the
+#   constructors, File > Connect) and that is all it knows of the kinds.
+# - widgets/: no widget reaches into a session of a kind (a cast, a RemoteHost's state) or makes a remote part
+#   itself; what a host can do comes from its session.
 # Prints each violation as file:line: text and exits 1 when there is one.
 set -u
 src=${1:?usage: check_host_model.sh SOURCE_DIR}
@@ -34,7 +40,11 @@ report 'const QString &tag\b|\btag\.(mid|startsWith|endsWith)\(|\btag\s*[!=]=|[A
 report '\bnew\s+QThread\b|QThread::create\b|\bQThread\s*\*?\s*[A-Za-z_]\w*\s*(;|=|\{|\()|BlockingQueuedConnection' \
     "${shells[@]}"
 report '\bWorkloadSession\b|\bstartWorkload\(' widgets app
+report '\bm_remote\b|\bisRemote\(|\bremote(Host|Sampler|Operations)\(|RemoteSampler|RemoteOperationRunner|RemoteLatencyStream|->client\(\)|->agent\(\)|RemoteHost::|(qobject|dynamic|static)_cast<\s*(const\s+)?(Local|Remote)HostSession' \
+    app/dmtune
+report '(qobject|dynamic|static)_cast<\s*(const\s+)?(Local|Remote)HostSession|new\s+(RemoteSampler|RemoteOperationRunner|RemoteLatencyStream)\b' \
+    widgets
 if [ $found = 0 ]; then
-    echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag; no shell runs fio itself"
+    echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag; no shell runs fio itself; the window never asks which host it has"
 fi
 exit $found

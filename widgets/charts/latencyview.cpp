@@ -1,6 +1,7 @@
 #include "charts/latencyview.h"
 
 #include "charts/latencyheatmap.h"
+#include "host/hostsession.h"
 #include "jobs/jobtracker.h"
 #include "latency/blocklatencyprobe.h"
 #include "latency/dmstatslatency.h"
@@ -78,6 +79,13 @@ void LatencyView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     loadProbe();
+}
+
+void LatencyView::setHost(HostSession *host)
+{
+    setSysfsRoot(host->sysfs()); // a captured tree's maps are never given dm-stats regions
+    if (auto makeSource = host->latencySourceMaker())
+        setRemoteSource(std::move(makeSource), host->name());
 }
 
 void LatencyView::setRemoteSource(std::function<LatencySource *()> makeSource, const QString &host)

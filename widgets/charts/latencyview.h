@@ -25,6 +25,7 @@ namespace dmtune {
 
 class BlockLatencyProbe;
 class DmStatsLatency;
+class HostSession;
 class JobTracker;
 class LatencySource;
 class LatencyHeatMap;
@@ -62,6 +63,9 @@ public:
     // is shown, and again after a lost connection), never from one here; `host` names it in the status line. Its
     // bio-based maps get no dm-stats regions from here.
     void setRemoteSource(std::function<LatencySource *()> makeSource, const QString &host);
+    // The window's host (host/hostsession.h): its tree (dm-stats regions on a live one only), and its source when
+    // its readings come from elsewhere (a remote host's agent); else this process's probe (or dmtune-helper's).
+    void setHost(HostSession *host);
     bool readsFromRemoteHost() const { return m_source != nullptr && !m_remoteHost.isEmpty(); }
 
     // Bio-based dm maps among the shown devices (linear, striped: the probe sees no requests there) are counted

@@ -1,10 +1,13 @@
 #include "experiments/experimentpanel.h"
 
+#include "host/hostsession.h"
+
 #include "devices/devicelabels.h"
 #include "experiments/sweepchart.h"
 #include "experiments/sweepresultsmodel.h"
 #include "experiments/sweeprunner.h"
 #include "filedialogs.h"
+#include "host/hostsession.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 #include "ops/plandialog.h"
@@ -64,8 +67,16 @@ ExperimentPanel::ExperimentPanel(std::shared_ptr<const HostContext> host, QWidge
     updateButtons();
 }
 
+ExperimentPanel::ExperimentPanel(HostSession *host, QWidget *parent)
+    : ExperimentPanel(host->context(), parent)
+{
+    m_ownService = host->newOperationService(this);
+    setOperationService(m_ownService, host->name());
+}
+
 ExperimentPanel::~ExperimentPanel()
 {
+    delete m_ownService.data();
     // A running sweep stops here and its values go back before the window is gone: the service deletes its
     // activity on the sweep's thread (fio stopped, the values restored) and waits for it.
     delete m_operations;

@@ -33,6 +33,7 @@ class QTableView;
 namespace dmtune {
 
 class HostContext;
+class HostSession;
 class OperationRun;
 class OperationRunner;
 class OperationService;
@@ -44,6 +45,9 @@ class ExperimentPanel : public QWidget {
 public:
     // host: the window's (ops/hostcontext.h); sweeps run on its devices when its tree is live.
     explicit ExperimentPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
+    // The host's (host/hostsession.h): its sweeps planned and started by a service of the panel's own the host
+    // makes (this process's runner, or the host's agent: the sweep runs and restores there).
+    explicit ExperimentPanel(HostSession *host, QWidget *parent = nullptr);
     ~ExperimentPanel() override;
 
     // A remote host's sweeps (its window): planned and started by its agent (`service`, not owned; its runs end when
@@ -158,6 +162,7 @@ private:
     // Plans and starts experiment.sweep in m_host's environment; deleted first in the destructor (a running sweep
     // stops and restores there). m_sweep: the running sweep's handle (the service deletes it after its result).
     OperationRunner *m_operations = nullptr;
+    QPointer<OperationService> m_ownService; // the host session's, the panel's own: deleted (joined) first
     QPointer<OperationService> m_service; // who plans and starts: m_operations, or a remote host's agent
     QString m_hostName; // the remote host's; empty for this machine
     QPushButton *m_browseJobFiles = nullptr;

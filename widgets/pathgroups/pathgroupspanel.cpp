@@ -8,6 +8,7 @@
 #include "discovery/sysfscapture.h"
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
+#include "host/hostsession.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 
@@ -29,13 +30,42 @@ PathGroupsPanel::PathGroupsPanel(std::shared_ptr<const HostContext> host, QWidge
     , m_host(std::move(host))
     , m_warningsRoot(m_host->sysfs())
 {
+    setUpLive({});
+}
+
+PathGroupsPanel::PathGroupsPanel(HostSession *host, QWidget *parent)
+    : QWidget(parent)
+    , m_host(host->context())
+    , m_warningsRoot(host->sysfs())
+{
+    // A live tree is read through the host's device-mapper and its events; a captured one (a remote host's fetched
+    // capture, a tree opened to inspect) from the capture, again with every snapshot. Operations go to the host's
+    // service either way.
+    if (host->sysfs().isLive()) {
+        setUpLive([this, host] { return host->newOperationService(this); });
+    } else {
+        m_capture = host->sysfs();
+        m_remote = true;
+        init();
+        useCapture(host->newOperationService(this), true);
+    }
+    const auto followConnection = [this, host] {
+        setConnectionProblem(
+            host->state() == HostSession::State::Connected ? QString() : tr("not connected to %1").arg(host->name()));
+    };
+    connect(host, &HostSession::stateChanged, this, followConnection);
+    followConnection();
+}
+
+void PathGroupsPanel::setUpLive(const std::function<OperationService *()> &makeService)
+{
     // Reads here and operations on the runner's job share the host's backend (libdevmapper under its one lock).
     m_readDm = m_host->deviceMapper().get();
     if (!m_readDm)
         m_unavailable = m_host->deviceMapperProblem();
     init();
     if (m_readDm) {
-        makeRunner();
+        makeRunner(makeService ? makeService() : nullptr);
         m_multipathdQuery = liveMultipathdMaps();
         m_watcher = new DmEventWatcher([host = m_host] { return host->newDeviceMapper(); }, this);
         connect(m_watcher, &DmEventWatcher::mapEvent, this, [this](const QString &map, quint32) { onMapEvent(map); });
@@ -50,7 +80,7 @@ PathGroupsPanel::PathGroupsPanel(DeviceMapper *dm, QWidget *parent)
 {
     init();
     if (m_readDm) {
-        makeRunner();
+        makeRunner(nullptr);
     } else {
         m_unavailable = tr("no device-mapper");
         m_actions->setUnavailableReason(m_unavailable);
@@ -64,14 +94,20 @@ PathGroupsPanel::PathGroupsPanel(const SysfsRoot &capture, OperationService *rem
     , m_warningsRoot(capture)
 {
     init();
-    m_runner = remote;
+    useCapture(remote, false);
+}
+
+void PathGroupsPanel::useCapture(OperationService *service, bool owned)
+{
+    m_runner = service;
+    m_ownsRunner = owned;
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);
     connect(m_runner, &OperationService::finished, this,
         [this](const OperationResult &result) { onOperationFinished(result); });
-    m_unavailable = tr("the host's devices are not fetched yet");
+    m_unavailable = tr("the host's devices are not read yet");
     m_actions->setUnavailableReason(m_unavailable);
-    m_multipathdQuery = [capture] { return capturedMultipathdMaps(capture); };
+    m_multipathdQuery = [capture = m_capture] { return capturedMultipathdMaps(capture); };
 }
 
 void PathGroupsPanel::setConnectionProblem(const QString &problem)
@@ -93,11 +129,14 @@ PathGroupsPanel::~PathGroupsPanel()
     m_jobs = nullptr;
 }
 
-void PathGroupsPanel::makeRunner()
+void PathGroupsPanel::makeRunner(OperationService *service)
 {
-    auto *runner = new OperationRunner(this);
-    runner->setEnvironment(m_host->environment()); // multipathd asked per operation, on the runner's job
-    m_runner = runner;
+    if (!service) {
+        auto *runner = new OperationRunner(this);
+        runner->setEnvironment(m_host->environment()); // multipathd asked per operation, on the runner's job
+        service = runner;
+    }
+    m_runner = service;
     m_ownsRunner = true;
     m_actions->setRunner(m_runner);
     m_editor->setRunner(m_runner);

@@ -17,6 +17,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -28,6 +29,7 @@ namespace dmtune {
 class DeviceMapper;
 class DmEventWatcher;
 class HostContext;
+class HostSession;
 class MultipathActions;
 class OperationService;
 class PathGroupEditor;
@@ -41,6 +43,10 @@ public:
     explicit PathGroupsPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
     // Tests and demos: this device-mapper (not owned, e.g. a FakeDeviceMapper), no event watcher.
     explicit PathGroupsPanel(DeviceMapper *dm, QWidget *parent = nullptr);
+    // The host's (host/hostsession.h): its live device-mapper, or the maps of its capture (a remote host's fetched
+    // one, read again with every snapshot); operations through a service of its own the host makes; the actions off
+    // while the host is not connected.
+    explicit PathGroupsPanel(HostSession *host, QWidget *parent = nullptr);
     // A remote host: the maps of its capture under `capture` (read again with every snapshot, i.e. every
     // fetch), every operation through `remote` (not owned; it outlives the panel), which plans and runs it on
     // the host. The caller fetches the capture again on refreshRequested().
@@ -92,7 +98,12 @@ private:
     void fitSplitter();
     void onOperationFinished(const OperationResult &result);
     void onStateRead(const QString &map, const Result<MultipathMapState> &state);
-    void makeRunner(); // an OperationRunner in m_host's environment
+    // `service` (owned from now on), or an OperationRunner in m_host's environment.
+    void makeRunner(OperationService *service);
+    // The live tree's device-mapper, its runner (made by `makeService`, else makeRunner's own), its events.
+    void setUpLive(const std::function<OperationService *()> &makeService);
+    // The maps of m_capture, every operation through `service`.
+    void useCapture(OperationService *service, bool owned);
     void onMapEvent(const QString &map);
     QHash<QString, QString> deviceNames() const;
     MapIdentity identityOf(const QString &uuid) const;

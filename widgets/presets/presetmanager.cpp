@@ -81,7 +81,8 @@ PresetManager::PresetManager(TuningSession *session, QWidget *parent)
 {
     updateEnvironment();
     buildUi();
-    setOperationService(nullptr, {});
+    // A remote host's session runs its transactions through the host's agent: preset.apply is planned and run there.
+    setOperationService(m_session->remoteService(), m_session->remoteHostName());
     connect(m_keeper, &PresetKeeper::reapplyRequested, this, &PresetManager::onReapply);
     // What a transaction found before it wrote is a first-seen value when none was read yet.
     connect(m_session, &TuningSession::finished, this, [this](const ApplyResult &result) {

@@ -70,6 +70,7 @@ public:
     void setDeviceMapperFactory(DeviceMapperFactory factory);
     // A remote host's window: preset.apply is planned and run on `host` by `service` (its agent; not owned, it
     // outlives the manager), the preview reads the session's tree (the host's capture). Null: this process.
+    // Made from the session's: a remote host's session's service and host (TuningSession::remoteService()).
     void setOperationService(OperationService *service, const QString &host);
     OperationService *operationService() const { return m_service; }
 

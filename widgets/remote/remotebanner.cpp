@@ -1,6 +1,6 @@
 #include "remote/remotebanner.h"
 
-#include "remote/remotehost.h"
+#include "host/hostsession.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -8,7 +8,7 @@
 
 namespace dmtune {
 
-RemoteBanner::RemoteBanner(RemoteHost *host, QWidget *parent)
+RemoteBanner::RemoteBanner(HostSession *host, QWidget *parent)
     : MessageBanner(parent)
     , m_host(host)
 {
@@ -19,7 +19,7 @@ RemoteBanner::RemoteBanner(RemoteHost *host, QWidget *parent)
     m_button->setObjectName(QStringLiteral("remoteBannerButton"));
     addButton(m_button);
     connect(m_button, &QPushButton::clicked, this, [this] {
-        if (m_host->state() == RemoteHost::State::Disconnected && m_host->need() == RemoteHost::Need::Password)
+        if (m_host->state() == HostSession::State::Disconnected && m_host->needsPassword())
             Q_EMIT passwordRequested();
         else
             m_host->connectToHost();
@@ -28,20 +28,20 @@ RemoteBanner::RemoteBanner(RemoteHost *host, QWidget *parent)
     m_tick = new QTimer(this);
     m_tick->setInterval(1000);
     connect(m_tick, &QTimer::timeout, this, &RemoteBanner::refresh);
-    connect(m_host, &RemoteHost::stateChanged, this, &RemoteBanner::refresh);
-    connect(m_host, &RemoteHost::retryScheduled, this, &RemoteBanner::refresh);
+    connect(m_host, &HostSession::stateChanged, this, &RemoteBanner::refresh);
+    connect(m_host, &HostSession::retryScheduled, this, &RemoteBanner::refresh);
     refresh();
 }
 
 void RemoteBanner::refresh()
 {
-    const QString name = m_host->displayName();
+    const QString name = m_host->name();
     switch (m_host->state()) {
-    case RemoteHost::State::Connected:
+    case HostSession::State::Connected:
         m_tick->stop();
         hide();
         return;
-    case RemoteHost::State::Connecting:
+    case HostSession::State::Connecting:
         m_tick->stop();
         setTone(m_host->attempts() > 0 ? MessageTone::Error : MessageTone::Information);
         label()->setText(m_host->attempts() == 0 ? tr("Connecting to %1…").arg(name)
@@ -49,13 +49,13 @@ void RemoteBanner::refresh()
         m_button->hide();
         show();
         return;
-    case RemoteHost::State::Disconnected:
+    case HostSession::State::Disconnected:
         break;
     }
     setTone(MessageTone::Error);
     m_button->show();
     const qint64 ms = m_host->msecsUntilRetry();
-    if (m_host->need() == RemoteHost::Need::Password) {
+    if (m_host->needsPassword()) {
         m_tick->stop();
         label()->setText(
             tr("Not connected to %1: sudo there asks for a password (it is given once, never stored).").arg(name));

@@ -1,9 +1,9 @@
 #pragma once
-// The bar at the top of a remote host's window while it is not connected: what happened in one line, when the next
-// attempt comes ("Disconnected from db1: … — reconnecting in 8 s"), and a button: Reconnect now, or Give the sudo
-// password… when sudo there asked for one. Hidden while connected. A MessageBanner (message-widget style, colours from
-// the palette): information while connecting, error while disconnected; the text wrapped (never clipped), the button
-// beside it.
+// The bar at the top of a host's window while it is not connected (never for this machine, which always is): what
+// happened in one line, when the next attempt comes ("Disconnected from db1: … — reconnecting in 8 s"), and a button:
+// Reconnect now, or Give the sudo password… when sudo there asked for one. Hidden while connected. A MessageBanner
+// (message-widget style, colours from the palette): information while connecting, error while disconnected; the text
+// wrapped (never clipped), the button beside it.
 #include "messagebanner.h"
 
 class QPushButton;
@@ -11,12 +11,12 @@ class QTimer;
 
 namespace dmtune {
 
-class RemoteHost;
+class HostSession;
 
 class RemoteBanner : public MessageBanner {
     Q_OBJECT
 public:
-    explicit RemoteBanner(RemoteHost *host, QWidget *parent = nullptr);
+    explicit RemoteBanner(HostSession *host, QWidget *parent = nullptr);
 
     QPushButton *button() const { return m_button; }
 
@@ -26,7 +26,7 @@ Q_SIGNALS:
 
 private:
     void refresh();
-    RemoteHost *m_host;
+    HostSession *m_host;
     QPushButton *m_button = nullptr;
     QTimer *m_tick = nullptr;
 };

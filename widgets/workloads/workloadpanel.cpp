@@ -5,11 +5,11 @@
 #include "charts/livestatsview.h"
 #include "devices/devicelabels.h"
 #include "filedialogs.h"
+#include "host/hostsession.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 #include "ops/workloadoperations.h"
 #include "remote/agentclient.h"
-#include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
@@ -90,6 +90,13 @@ WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *p
     proposeTemplate(); // no target yet: a read template
     updateLabButtons();
     updateButtons();
+}
+
+WorkloadPanel::WorkloadPanel(HostSession *host, QWidget *parent)
+    : WorkloadPanel(host->context(), parent)
+{
+    if (AgentClient *agent = host->agent())
+        setRemote(agent, host->newOperationService(this), host->name());
 }
 
 WorkloadPanel::~WorkloadPanel()
@@ -530,7 +537,7 @@ bool WorkloadPanel::isRunning() const
     return (m_run && !m_run->isFinished()) || (m_remoteRun && m_remoteRun->isRunning());
 }
 
-void WorkloadPanel::setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName)
+void WorkloadPanel::setRemote(AgentClient *client, OperationService *planner, const QString &hostName)
 {
     if (m_operations && m_operations->parent() == this)
         m_operations->deleteLater(); // nothing ran on it yet: set before anything starts

@@ -34,7 +34,7 @@ namespace dmtune {
 class AgentClient;
 class ConfirmWriteDialog;
 class HostContext;
-class RemoteOperationRunner;
+class HostSession;
 class RemoteWorkload;
 class FioChart;
 class LiveStatsView;
@@ -54,6 +54,9 @@ class WorkloadPanel : public QWidget {
 public:
     // host: the window's (ops/hostcontext.h): its tree, whether this process is root there.
     explicit WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
+    // The host's (host/hostsession.h): plans through a service of the panel's own the host makes; a host reached
+    // through its agent starts fio there as a job of the agent's (setRemote()), which outlives a lost connection.
+    explicit WorkloadPanel(HostSession *host, QWidget *parent = nullptr);
     ~WorkloadPanel() override;
 
     // The devices to choose from; keeps the choice, prefers the lab device when there is one.
@@ -68,7 +71,7 @@ public:
     // and fio runs there as a job of its agent (RemoteWorkload: it outlives a lost connection, its recording is
     // fetched here). A job file is read here once at Start and its content sent to both (fio reads it there). The
     // lab device stays local-only. Set once, before anything starts.
-    void setRemote(AgentClient *client, RemoteOperationRunner *planner, const QString &hostName);
+    void setRemote(AgentClient *client, OperationService *planner, const QString &hostName);
     RemoteWorkload *remoteWorkload() const { return m_remoteRun; }
     // A remote host's jobs this GUI started from a window since closed (and others' that run), as the dock
     // offers them; adoptJob() is what an offer's button does (Attach, Fetch result).

@@ -9,8 +9,10 @@
 #include "mainwindow.h"
 #include "params/tuningsession.h"
 #include "remote/connectdialog.h"
+#include "remote/hostheader.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "remotewindowaccess.h"
 #include "workloads/workloadpanel.h"
 
 #include <QAction>
@@ -19,13 +21,17 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
 
 #include <unistd.h>
 
@@ -38,6 +44,37 @@ QAction *connectAction(MainWindow &window)
     return window.findChild<QAction *>(QStringLiteral("connectToHostAction"));
 }
 
+} // namespace
+
+namespace {
+QStringList tabTitles(MainWindow *window)
+{
+    QStringList titles;
+    auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("deviceTabs"));
+    for (int i = 0; tabs && i < tabs->count(); ++i)
+        titles << tabs->tabText(i);
+    return titles;
+}
+
+// "File/Open fleet…", … every entry of every menu (submenus included), separators left out.
+QStringList menuEntries(MainWindow *window)
+{
+    QStringList entries;
+    std::function<void(const QString &, const QList<QAction *> &)> walk
+        = [&](const QString &path, const QList<QAction *> &actions) {
+              for (QAction *action : actions) {
+                  if (action->isSeparator())
+                      continue;
+                  const QString name = path + QLatin1Char('/') + action->text();
+                  if (action->menu())
+                      walk(name, action->menu()->actions());
+                  else
+                      entries << name;
+              }
+          };
+    walk(QString(), window->menuBar()->actions());
+    return entries;
+}
 } // namespace
 
 class TestRemoteWindow : public QObject {
@@ -217,7 +254,7 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 1);
         window->resize(1280, 720);
         const QString name = address.display();
-        QVERIFY(window->isRemote());
+        QVERIFY(!window->hostSession()->name().isEmpty());
         QVERIFY2(window->windowTitle().contains(name), qPrintable(window->windowTitle()));
         QVERIFY(window->windowTitle().contains(QLatin1String("(remote)")));
         // The Tune tab says it only previews there, and how to tune the host.
@@ -225,8 +262,8 @@ private Q_SLOTS:
         QVERIFY(tuneNote);
         QVERIFY2(tuneNote->text().contains(QLatin1String("dmtunectl --host ") + name.toHtmlEscaped()),
             qPrintable(tuneNote->text()));
-        QVERIFY(window->remoteHeader()->isVisible());
-        QVERIFY(window->remoteHeader()->text().contains(name));
+        QVERIFY(window->hostHeader()->label()->isVisible());
+        QVERIFY(window->hostHeader()->label()->text().contains(name));
         for (ChartPanel *panel : window->statsView()->panels())
             QVERIFY2(panel->titleText().startsWith(name + QLatin1Char(':')), qPrintable(panel->titleText()));
         QVERIFY(window->tuningSession()->isRemote());
@@ -242,9 +279,26 @@ private Q_SLOTS:
         QVERIFY(window->workloadPanel()->canCreateLabDevice()); // on the host, by its agent
         QVERIFY(!window->labDevices()); // none of this machine's
 
+        // The same window as this machine's: every tab and every menu entry, in the same order, each tab's page
+        // laid out on a 1280x720 screen (an empty captured tree's window beside it).
+        local.resize(1280, 720);
+        QCOMPARE(tabTitles(window), tabTitles(&local));
+        QCOMPARE(menuEntries(window), menuEntries(&local));
+        QVERIFY2(tabTitles(window).size() >= 6, qPrintable(tabTitles(window).join(QLatin1Char(' '))));
+        window->show();
+        auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("deviceTabs"));
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QVERIFY(tabs->isTabEnabled(i));
+            QTRY_VERIFY(tabs->currentWidget()->isVisible());
+            QVERIFY2(tabs->currentWidget()->height() >= 200, qPrintable(tabs->tabText(i)));
+            QVERIFY(tabs->currentWidget()->geometry().right() <= window->width());
+        }
+
         // ssh says "Connection refused": the banner says so and counts down to the next attempt.
-        RemoteBanner *banner = window->remoteBanner();
-        QTRY_VERIFY_WITH_TIMEOUT(window->remoteHost()->state() == RemoteHost::State::Disconnected, 20000);
+        RemoteBanner *banner = window->hostHeader()->banner();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            remoteSessionOf(window)->remoteHost()->state() == RemoteHost::State::Disconnected, 20000);
         QVERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains(QLatin1String("Connection refused"))
                 && banner->text().contains(QLatin1String("reconnecting in")),
@@ -257,15 +311,15 @@ private Q_SLOTS:
         QVERIFY(banner->button()->geometry().right() <= banner->width());
 
         // Reconnect now: one more attempt at once.
-        const int before = window->remoteHost()->attempts();
+        const int before = remoteSessionOf(window)->remoteHost()->attempts();
         QTest::mouseClick(banner->button(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window->remoteHost()->attempts() > before, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->attempts() > before, 20000);
 
         // The same host again: its window comes forward, no second one.
         QCOMPARE(local.openRemoteWindow(address, { config, QStringLiteral("dmtunectl") }, {}), window);
         QCOMPARE(opened.count(), 1);
         // Closed, it is deleted (and with it the host's private directory).
-        const QString tree = window->remoteHost()->sysfsRoot().root();
+        const QString tree = remoteSessionOf(window)->remoteHost()->sysfsRoot().root();
         QPointer<MainWindow> guard(window);
         window->close();
         QTRY_VERIFY(guard.isNull());

@@ -31,6 +31,7 @@
 #include "presets/presetmanager.h"
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
+#include "remotewindowaccess.h"
 #include "workloads/workloadpanel.h"
 
 #include <QCoreApplication>
@@ -110,7 +111,7 @@ private Q_SLOTS:
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         QVERIFY(window);
         const auto closeWindow = qScopeGuard([&] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name()), 30000);
         TuningSession *session = window->tuningSession();
@@ -212,11 +213,11 @@ private Q_SLOTS:
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         QVERIFY(window);
         const auto closeWindow = qScopeGuard([&] { window->close(); });
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 30000);
         QVERIFY(window->showTab(QStringLiteral("experiment")));
         ExperimentPanel *panel = window->experimentPanel();
         QVERIFY(panel);
-        QCOMPARE(panel->hostName(), window->remoteHost()->displayName());
+        QCOMPARE(panel->hostName(), remoteSessionOf(window)->remoteHost()->displayName());
         QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(m_loop.name()), 30000);
         panel->setParameters(QStringLiteral("nomerges=0,2"));
         panel->setWorkloads({ QStringLiteral("batched-write-4k") });
@@ -274,7 +275,7 @@ private Q_SLOTS:
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         QVERIFY(window);
         const auto closeWindow = qScopeGuard([&] { window->close(); });
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name()), 30000);
         QVERIFY(window->selectDevice(m_loop.name()));
         LatencyView *view = window->latencyView();
@@ -320,7 +321,7 @@ private Q_SLOTS:
             if (window)
                 window->close();
         });
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 30000);
         QVERIFY(!window->labDevices()); // none of this machine's made for the window
         QSignalSpy changed(window.data(), &MainWindow::labDeviceChanged);
         window->createLabDevice();
@@ -357,12 +358,14 @@ private Q_SLOTS:
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         QVERIFY(window);
         const auto closeWindow = qScopeGuard([&] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().device(m_loop.name()), 30000);
         QCOMPARE(window->discovery()->snapshot().device(m_loop.name())->scheduler, QStringLiteral("mq-deadline"));
-        QVERIFY(window->remoteOperations());
-        QCOMPARE(window->presetManager()->operationService(), window->remoteOperations());
+        // The presets run through the window's tuning session's service: the host's agent.
+        OperationService *service = window->tuningSession()->remoteService();
+        QVERIFY(service);
+        QCOMPARE(window->presetManager()->operationService(), service);
 
         // The preset: the scheduler, nomerges and (a data risk: the device's name must be typed) the write cache.
         const auto preset = parsePreset(QStringLiteral(R"({"schema": 1, "name": "remote test", "rules": [{"match":
@@ -387,7 +390,7 @@ private Q_SLOTS:
         QVERIFY(!dialog->runButton()->isEnabled()); // the name first, as locally
         dialog->wordEdit()->setText(m_loop.name());
         QVERIFY(dialog->runButton()->isEnabled());
-        QSignalSpy finished(window->remoteOperations(), &OperationService::finished);
+        QSignalSpy finished(service, &OperationService::finished);
         QTest::mouseClick(dialog->runButton(), Qt::LeftButton);
 
         // Run there: the far side's sysfs (this machine's) has the values, the status line says so.
@@ -411,7 +414,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Disconnected, 10000);
         QVERIFY2(window->pathGroupsPanel()->isRemote(), "the remote panel");
         QStringList failed;
-        window->remoteOperations()->runUnlessAsked(
+        window->hostSession()->operations()->runUnlessAsked(
             QStringLiteral("preset.apply"), {}, this, nullptr, [&failed](const QString &error) { failed << error; },
             nullptr);
         QTRY_COMPARE(failed.size(), 1);

@@ -17,11 +17,13 @@
 #include "mainwindow.h"
 #include "remote/agentclient.h"
 #include "remote/connectdialog.h"
+#include "remote/hostheader.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
 #include "remote/remotejobs.h"
 #include "remote/remotesampler.h"
 #include "remote/remoteworkload.h"
+#include "remotewindowaccess.h"
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
 #include "workloads/confirmwritedialog.h"
@@ -113,8 +115,8 @@ class TestLiveRemoteWindow : public QObject {
     MainWindow *openConnectedWindow()
     {
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
-        window->remoteHost()->setRetryDelays(1000, 1000);
-        if (!QTest::qWaitFor([&] { return window->remoteHost()->hasCapture(); }, 30000))
+        remoteSessionOf(window)->remoteHost()->setRetryDelays(1000, 1000);
+        if (!QTest::qWaitFor([&] { return remoteSessionOf(window)->remoteHost()->hasCapture(); }, 30000))
             return nullptr;
         return window;
     }
@@ -221,12 +223,12 @@ private Q_SLOTS:
             window->close();
         });
         window->resize(1280, 720);
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         remote->setRetryDelays(3000, 3000);
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
-        QVERIFY(!window->remoteBanner()->isVisible());
+        QVERIFY(!window->hostHeader()->banner()->isVisible());
         QVERIFY(window->windowTitle().contains(m_sshd.host()));
-        QVERIFY(window->remoteHeader()->text().contains(m_sshd.host()));
+        QVERIFY(window->hostHeader()->label()->text().contains(m_sshd.host()));
         QVERIFY(!remote->agentHostName().isEmpty());
 
         // The tree shows this machine's devices, fetched over ssh (another test's loop device may come or go
@@ -240,7 +242,7 @@ private Q_SLOTS:
         QVERIFY(window->showTab(QStringLiteral("statistics")));
         SeriesStore *store = window->seriesStore();
         QTRY_VERIFY_WITH_TIMEOUT(store->sampleCount(m_loop.name()) >= 3, 20000);
-        QVERIFY(window->remoteSampler()->isStreaming());
+        QVERIFY(remoteSessionOf(window)->remoteSampler()->isStreaming());
         ChartPanel *iops = window->statsView()->panels().first();
         QVERIFY(iops->titleText().startsWith(m_sshd.host() + QLatin1Char(':')));
         QTRY_VERIFY(iops->pointCount(m_loop.name(), 0) >= 3);
@@ -252,14 +254,14 @@ private Q_SLOTS:
         QProcess *ssh = remote->client()->findChild<QProcess *>();
         QVERIFY(ssh);
         ::kill(static_cast<pid_t>(ssh->processId()), SIGKILL);
-        RemoteBanner *banner = window->remoteBanner();
+        RemoteBanner *banner = window->hostHeader()->banner();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
         QVERIFY2(banner->text().startsWith(QStringLiteral("Disconnected from %1").arg(m_sshd.host()))
                 && banner->text().contains(QLatin1String("reconnecting in")),
             qPrintable(banner->text()));
         QCOMPARE(remote->need(), RemoteHost::Need::Retry);
-        QVERIFY(!window->remoteSampler()->isStreaming());
-        QVERIFY(window->remoteHeader()->text().contains(QLatin1String("not connected")));
+        QVERIFY(!remoteSessionOf(window)->remoteSampler()->isStreaming());
+        QVERIFY(window->hostHeader()->label()->text().contains(QLatin1String("not connected")));
         const qsizetype samplesAtLoss = store->sampleCount(m_loop.name());
         shoot(window, QStringLiteral("disconnected"));
         window->resize(1280, 720);
@@ -296,7 +298,7 @@ private Q_SLOTS:
         QVERIFY2(mkfs.exitCode == 0, qPrintable(mkfs.err));
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         const auto closeWindow = qScopeGuard([window] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         remote->setRetryDelays(1000, 1000);
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(remote->hasCapture(), 30000);
@@ -330,7 +332,7 @@ private Q_SLOTS:
         QProcess *ssh = remote->client()->findChild<QProcess *>();
         QVERIFY(ssh);
         ::kill(static_cast<pid_t>(ssh->processId()), SIGKILL);
-        QTRY_VERIFY_WITH_TIMEOUT(window->remoteBanner()->isVisible(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->hostHeader()->banner()->isVisible(), 10000);
         QVERIFY(panel->isRunning()); // it goes on there
         QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), 40000);
         QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
@@ -354,7 +356,7 @@ private Q_SLOTS:
         QVERIFY2(mkfs.exitCode == 0, qPrintable(mkfs.err));
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFile(), dmtunectl }, {});
         const auto closeWindow = qScopeGuard([window] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         QTRY_COMPARE_WITH_TIMEOUT(remote->state(), RemoteHost::State::Connected, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(remote->hasCapture(), 30000);
         WorkloadPanel *panel = window->workloadPanel();
@@ -471,7 +473,7 @@ private Q_SLOTS:
         QVERIFY(isCompleteRecording(recording));
         // Fetched, then forgotten there and here (the dock lists the jobs again after a run): nothing is offered.
         QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).isEmpty(), 10000);
-        const QString hostName = second->remoteHost()->displayName();
+        const QString hostName = remoteSessionOf(second)->remoteHost()->displayName();
         const auto remembered = [&] {
             const QList<RememberedJob> jobs = rememberedJobs(hostName);
             return std::any_of(jobs.begin(), jobs.end(), [&](const RememberedJob &r) { return r.id == job; });
@@ -568,16 +570,16 @@ private Q_SLOTS:
         MainWindow *window
             = m_local->openRemoteWindow(host(), { m_sshd.configFile(), QStringLiteral("/nonexistent/dmtunectl") }, {});
         const auto closeWindow = qScopeGuard([window] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         QTRY_VERIFY_WITH_TIMEOUT(
             remote->state() == RemoteHost::State::Disconnected && !remote->problem().isEmpty(), 30000);
         QVERIFY2(remote->need() == RemoteHost::Need::User, qPrintable(remote->problem()));
         QCOMPARE(remote->attempts(), 0);
         QCOMPARE(remote->msecsUntilRetry(), -1);
-        const QString text = window->remoteBanner()->text();
+        const QString text = window->hostHeader()->banner()->text();
         QVERIFY2(text.contains(QLatin1String("install dmtune there")) && !text.contains(QLatin1Char('\n')),
             qPrintable(text));
-        QCOMPARE(window->remoteBanner()->button()->text(), QStringLiteral("&Reconnect"));
+        QCOMPARE(window->hostHeader()->banner()->button()->text(), QStringLiteral("&Reconnect"));
         shoot(window, QStringLiteral("no-dmtune"));
     }
 
@@ -604,8 +606,8 @@ private Q_SLOTS:
         const auto closeWindow = qScopeGuard([window] { window->close(); });
         QSignalSpy windowAsked(window, &MainWindow::connectDialogShown);
         QTRY_VERIFY_WITH_TIMEOUT(windowAsked.count() == 1, 30000);
-        QCOMPARE(window->remoteHost()->need(), RemoteHost::Need::Password);
-        QCOMPARE(window->remoteHost()->msecsUntilRetry(), -1);
+        QCOMPARE(remoteSessionOf(window)->remoteHost()->need(), RemoteHost::Need::Password);
+        QCOMPARE(remoteSessionOf(window)->remoteHost()->msecsUntilRetry(), -1);
         auto *dialog = qobject_cast<ConnectDialog *>(windowAsked.first().first().value<QDialog *>());
         QVERIFY(dialog);
         QVERIFY(!dialog->hostCombo()->isEnabled());
@@ -618,8 +620,8 @@ private Q_SLOTS:
         const QList<QByteArray> read = lines.readAll().split('\n');
         QCOMPARE(read.value(0), QByteArray()); // the first attempt, without a password: nothing was sent
         QCOMPARE(read.value(1), QByteArray("pw-once"));
-        QVERIFY(!window->remoteBanner()->text().contains(QLatin1String("pw-once")));
-        QVERIFY(window->remoteBanner()->button()->text().contains(QLatin1String("password")));
+        QVERIFY(!window->hostHeader()->banner()->text().contains(QLatin1String("pw-once")));
+        QVERIFY(window->hostHeader()->banner()->button()->text().contains(QLatin1String("password")));
         QCOMPARE(asked.count(), 0); // the host's window asked, not the one that opened it
     }
 
@@ -627,13 +629,13 @@ private Q_SLOTS:
     {
         MainWindow *window = m_local->openRemoteWindow(host(), { m_sshd.configFileUnknownKey(), dmtunectl }, {});
         const auto closeWindow = qScopeGuard([window] { window->close(); });
-        RemoteHost *remote = window->remoteHost();
+        RemoteHost *remote = remoteSessionOf(window)->remoteHost();
         QTRY_VERIFY_WITH_TIMEOUT(
             remote->state() == RemoteHost::State::Disconnected && !remote->problem().isEmpty(), 30000);
         QVERIFY2(remote->need() == RemoteHost::Need::User, qPrintable(remote->problem()));
         QCOMPARE(remote->msecsUntilRetry(), -1);
-        QVERIFY2(window->remoteBanner()->text().contains(QLatin1String("Host key verification failed")),
-            qPrintable(window->remoteBanner()->text()));
+        QVERIFY2(window->hostHeader()->banner()->text().contains(QLatin1String("Host key verification failed")),
+            qPrintable(window->hostHeader()->banner()->text()));
     }
 };
 

@@ -40,6 +40,7 @@
 #include "discovery/discovery.h"
 #include "mainwindow.h"
 #include "ops/plandialog.h"
+#include "params/tuningsession.h"
 #include "pathgroups/multipathactions.h"
 #include "pathgroups/pathgroupeditor.h"
 #include "pathgroups/pathgroupmodel.h"
@@ -48,6 +49,7 @@
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
+#include "remotewindowaccess.h"
 #include "workloads/workloadpanel.h"
 
 #include <QAction>
@@ -703,11 +705,11 @@ private Q_SLOTS:
         const QString devnum = env("DB");
         MainWindow *window = remoteWindow();
         QVERIFY(window);
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         QTRY_COMPARE_WITH_TIMEOUT(
             snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("A"), 60000);
         MultipathActions *actions = window->pathGroupsPanel()->actions();
-        QSignalSpy finished(window->remoteOperations(), &OperationService::finished);
+        QSignalSpy finished(window->pathGroupsPanel()->runner(), &OperationService::finished);
 
         QSignalSpy opened(actions, &MultipathActions::planOpened);
         QVERIFY(actions->failPath(map, devnum));
@@ -745,7 +747,7 @@ private Q_SLOTS:
         const QString original = env("TABLE").section(QLatin1Char(' '), 3);
         MainWindow *window = remoteWindow();
         QVERIFY(window);
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().map(map), 60000);
         QVERIFY(window->selectDevice(map));
         QVERIFY(window->showTab(QStringLiteral("paths")));
@@ -805,15 +807,15 @@ private Q_SLOTS:
         const QString path = m_sd.at(3); // group 2: no I/O goes there
         MainWindow *window = remoteWindow();
         QVERIFY(window);
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         PresetManager *manager = window->presetManager();
-        QCOMPARE(manager->operationService(), window->remoteOperations());
+        QCOMPARE(manager->operationService(), window->tuningSession()->remoteService());
         const QString nomerges = sysfsInGuest(path, QStringLiteral("queue/nomerges"));
         const QString readAhead = sysfsInGuest(path, QStringLiteral("queue/read_ahead_kb"));
         QVERIFY(!nomerges.isEmpty() && !readAhead.isEmpty());
         const QString newNomerges = nomerges == QLatin1String("2") ? QStringLiteral("1") : QStringLiteral("2");
         const QString newReadAhead = QString::number(readAhead.toInt() * 2 + 64);
-        QSignalSpy finished(window->remoteOperations(), &OperationService::finished);
+        QSignalSpy finished(manager->operationService(), &OperationService::finished);
 
         const struct {
             QString file;
@@ -872,7 +874,7 @@ private Q_SLOTS:
     {
         MainWindow *window = remoteWindow();
         QVERIFY(window);
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         WorkloadPanel *panel = window->workloadPanel();
         QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(env("DM")), 30000); // the lab's map, nothing else
@@ -930,7 +932,7 @@ private Q_SLOTS:
 #ifdef DMTUNE_VM_REMOTE_GUI
         MainWindow *window = remoteWindow();
         QVERIFY(window);
-        QTRY_COMPARE_WITH_TIMEOUT(window->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().map(map), 60000);
         QVERIFY(window->selectDevice(map));
         QVERIFY(window->showTab(QStringLiteral("paths")));
@@ -972,7 +974,7 @@ private Q_SLOTS:
 #ifdef DMTUNE_VM_REMOTE_GUI
         // The window fetches the guest again: the editor has multipathd's view from the capture (the map is
         // multipathd's now: selected again once the tree has it).
-        window->remoteHost()->refetch();
+        remoteSessionOf(window)->remoteHost()->refetch();
         const auto shown = [&] {
             window->selectDevice(map);
             return editor->map() == map ? editorPathStates(editor) : QStringList();

@@ -1,0 +1,153 @@
+// This machine's HostSession over a captured tree: what the window gets from it without asking which host it is.
+// A real tree (FakeSysfs), a real discovery, real runners; nothing here writes outside the tree.
+#include "fakesysfs.h"
+#include "multipathfixture.h"
+
+#include "discovery/discovery.h"
+#include "host/localhostsession.h"
+#include "jobs/jobtracker.h"
+#include "ops/hostcontext.h"
+#include "ops/operationservice.h"
+#include "ops/tuningoperations.h"
+#include "params/tuningsession.h"
+#include "stats/sampler.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace dmtune;
+using dmtune::test::FakeSysfs;
+
+class TestHostSession : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void capturedTreeIsThisMachineReadOnly();
+    void scratchTreeServiceRunsAndRefreshesTheDevices();
+    void aDryRunDoesNotRefreshARunDoes();
+    void laterServicesAreTheCallersOwn();
+};
+
+namespace {
+QJsonObject nomerges(const QString &device, const QString &value)
+{
+    return QJsonObject { { QStringLiteral("changes"),
+        QJsonArray { QJsonObject { { QStringLiteral("device"), device },
+            { QStringLiteral("attribute"), QStringLiteral("queue/nomerges") },
+            { QStringLiteral("value"), value } } } } };
+}
+} // namespace
+
+void TestHostSession::capturedTreeIsThisMachineReadOnly()
+{
+    FakeSysfs tree;
+    buildMultipathFixture(tree);
+    LocalHostSession host(SysfsRoot(tree.root(), QString()));
+    QVERIFY(host.name().isEmpty()); // this machine
+    QCOMPARE(host.state(), HostSession::State::Connected);
+    QVERIFY(!host.context()->actsAsRoot());
+    QVERIFY(!host.context()->deviceMapper()); // a capture is never a device-mapper to ask
+    QVERIFY(!host.labUnavailableReason().isEmpty()); // nothing is made in another machine's tree
+    QVERIFY(!host.latencySourceMaker()); // this process's probe
+    QVERIFY(!host.agent());
+    QCOMPARE(host.samples(), static_cast<SampleSource *>(host.sampler()));
+
+    std::unique_ptr<TuningSession> tuning(host.newTuningSession(nullptr));
+    QVERIFY(tuning->isReadOnly());
+    QVERIFY(!tuning->isRemote());
+
+    QSignalSpy scanned(host.discovery(), &Discovery::snapshotChanged);
+    host.start();
+    QTRY_VERIFY(!scanned.isEmpty());
+    QVERIFY(host.discovery()->snapshot().device(QStringLiteral("sdb")));
+    QCOMPARE(host.hotplug(), HostSession::Hotplug::CapturedTree);
+}
+
+void TestHostSession::scratchTreeServiceRunsAndRefreshesTheDevices()
+{
+    FakeSysfs tree;
+    buildMultipathFixture(tree);
+    LocalHostSession host(SysfsRoot::scratch(tree.root()));
+    QSignalSpy scanned(host.discovery(), &Discovery::snapshotChanged);
+    host.start();
+    QTRY_VERIFY(!scanned.isEmpty());
+    scanned.clear();
+
+    QObject panel;
+    OperationService *service = host.newOperationService(&panel);
+    QCOMPARE(service->parent(), &panel);
+    std::optional<OperationPlan> plan;
+    service->plan(
+        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("2")), &panel,
+        [&plan](const OperationPlan &p) { plan = p; }, [](const QString &error) { QFAIL(qPrintable(error)); });
+    QTRY_VERIFY(plan.has_value());
+    QVERIFY(scanned.isEmpty()); // a plan changes nothing
+
+    std::optional<OperationResult> result;
+    service->run(*plan, acceptAll(*plan), &panel, [&result](const OperationResult &r) { result = r; });
+    QTRY_VERIFY(result.has_value());
+    QVERIFY2(result->ok, qPrintable(result->error));
+    QCOMPARE(SysfsRoot(tree.root(), QString()).readOr(QStringLiteral("block/sdb/queue/nomerges")).trimmed(),
+        QStringLiteral("2"));
+    // The result may have changed the host: its devices are read again without anyone asking.
+    QTRY_VERIFY(!scanned.isEmpty());
+}
+
+void TestHostSession::aDryRunDoesNotRefreshARunDoes()
+{
+    FakeSysfs tree;
+    buildMultipathFixture(tree);
+    LocalHostSession host(SysfsRoot::scratch(tree.root()));
+    QSignalSpy scanned(host.discovery(), &Discovery::snapshotChanged);
+    host.start();
+    QTRY_VERIFY(!scanned.isEmpty());
+    scanned.clear();
+
+    QObject panel;
+    OperationService *service = host.newOperationService(&panel);
+    QSignalSpy finished(service, &OperationService::finished);
+    // A refresh starts a scan at once; the session's own observer of the service runs before this test's spy.
+    QSignalSpy scans(const_cast<JobTracker *>(&host.discovery()->jobs()), &JobTracker::started);
+    std::optional<OperationPlan> plan;
+    service->plan(
+        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("1")), &panel,
+        [&plan](const OperationPlan &p) { plan = p; }, nullptr);
+    QTRY_VERIFY(plan.has_value());
+    OperationAnswers answers = acceptAll(*plan);
+    answers.dryRun = true;
+    service->run(*plan, answers, &panel, nullptr);
+    QTRY_COMPARE(finished.count(), 1);
+    QVERIFY(finished.at(0).at(0).value<OperationResult>().dryRun);
+    QCOMPARE(scans.count(), 0);
+
+    // The same plan run for real: the scan starts as its result is observed.
+    std::optional<OperationPlan> again;
+    service->plan(
+        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("1")), &panel,
+        [&again](const OperationPlan &p) { again = p; }, nullptr);
+    QTRY_VERIFY(again.has_value());
+    service->run(*again, acceptAll(*again), &panel, nullptr);
+    QTRY_COMPARE(finished.count(), 2);
+    QVERIFY(!finished.at(1).at(0).value<OperationResult>().dryRun);
+    QCOMPARE(scans.count(), 1);
+}
+
+void TestHostSession::laterServicesAreTheCallersOwn()
+{
+    FakeSysfs tree;
+    buildMultipathFixture(tree);
+    auto host = std::make_unique<LocalHostSession>(SysfsRoot::scratch(tree.root()));
+    QObject first, second;
+    OperationService *a = host->newOperationService(&first);
+    OperationService *b = host->newOperationService(&second);
+    QVERIFY(a != b && a != host->operations() && b != host->operations());
+    QPointer<OperationService> own(host->operations());
+    host.reset(); // the session's own service goes with it; the callers' stay theirs
+    QVERIFY(own.isNull());
+    QCOMPARE(a->parent(), &first);
+    QCOMPARE(b->parent(), &second);
+}
+
+QTEST_MAIN(TestHostSession)
+#include "tst_hostsession.moc"
