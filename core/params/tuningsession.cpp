@@ -2,6 +2,7 @@
 
 #include "ops/hostcontext.h"
 #include "ops/operationregistry.h"
+#include "ops/operationrunner.h"
 #include "ops/operationservice.h"
 #include "ops/tuningoperations.h"
 
@@ -144,6 +145,20 @@ Result<OperationPlan> TuningSession::planUndo(const SysfsRoot &sysfs, const Chan
     OperationEnvironment env;
     env.sysfs = sysfs;
     return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(undoChanges));
+}
+
+OperationService *TuningSession::planner()
+{
+    if (m_remote)
+        return m_remote;
+    if (!m_localPlanner) {
+        auto *runner = new OperationRunner(this);
+        OperationEnvironment env;
+        env.sysfs = sysfs(); // plans read the tree; runs go through the applier (run(), runUndo())
+        runner->setEnvironment(env);
+        m_localPlanner = runner;
+    }
+    return m_localPlanner;
 }
 
 bool TuningSession::runUndo(const OperationPlan &plan, const OperationAnswers &answers)

@@ -1,7 +1,8 @@
 #include "params/changehistorypanel.h"
 
-#include "jobs/jobtracker.h"
+#include "ops/operationservice.h"
 #include "ops/plandialog.h"
+#include "ops/tuningoperations.h"
 #include "params/applyresulttext.h"
 #include "params/changehistorymodel.h"
 #include "params/tuningsession.h"
@@ -62,7 +63,6 @@ ChangeHistoryPanel::ChangeHistoryPanel(TuningSession *session, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addLayout(buttons);
 
-    m_jobs = new JobTracker(this, JobTracker::Order::Serial);
     connect(m_session, &TuningSession::busyChanged, this, &ChangeHistoryPanel::updateActions);
     connect(m_session, &TuningSession::readOnlyChanged, this, &ChangeHistoryPanel::updateActions);
     connect(m_session, &TuningSession::finished, this, &ChangeHistoryPanel::onFinished);
@@ -104,14 +104,15 @@ bool ChangeHistoryPanel::requestUndo()
         say(tr("The newest entry had nothing to put back: removed from the history."));
         return true;
     }
-    // As Apply: the plan reads sysfs (a job), its risks are asked, the run plans again and refuses a stale plan.
+    // As Apply: planned on the host's state now (a job here, or a remote host's agent there), its risks asked, the
+    // run plans again and refuses a stale plan.
     m_planning = true;
     say(tr("Planning the undo…"));
     updateActions();
-    m_jobs->startLatest(
-        QStringLiteral("undo"), QStringLiteral("plan the undo"),
-        [sysfs = m_session->sysfs(), changes](JobContext &) { return TuningSession::planUndo(sysfs, changes); },
-        [this](const Result<OperationPlan> &plan) { onPlanned(plan); });
+    m_session->planner()->plan(
+        QString::fromLatin1(TuningApplyKind), tuningRequest(changes), this,
+        [this](const OperationPlan &plan) { onPlanned(plan); },
+        [this](const QString &error) { onPlanned(Result<OperationPlan>::failure(error)); });
     return true;
 }
 

@@ -18,7 +18,6 @@ class QTableView;
 namespace dmtune {
 
 class ChangeHistoryModel;
-class JobTracker;
 class PlanDialog;
 class TuningSession;
 struct ApplyResult;
@@ -62,7 +61,6 @@ private:
     QLabel *m_message = nullptr;
     QPointer<PlanDialog> m_confirm;
     bool m_planning = false;
-    JobTracker *m_jobs = nullptr; // last: joins before the rest goes
 };
 
 } // namespace dmtune

@@ -46,37 +46,6 @@ QAction *connectAction(MainWindow &window)
 
 } // namespace
 
-namespace {
-QStringList tabTitles(MainWindow *window)
-{
-    QStringList titles;
-    auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("deviceTabs"));
-    for (int i = 0; tabs && i < tabs->count(); ++i)
-        titles << tabs->tabText(i);
-    return titles;
-}
-
-// "File/Open fleet…", … every entry of every menu (submenus included), separators left out.
-QStringList menuEntries(MainWindow *window)
-{
-    QStringList entries;
-    std::function<void(const QString &, const QList<QAction *> &)> walk
-        = [&](const QString &path, const QList<QAction *> &actions) {
-              for (QAction *action : actions) {
-                  if (action->isSeparator())
-                      continue;
-                  const QString name = path + QLatin1Char('/') + action->text();
-                  if (action->menu())
-                      walk(name, action->menu()->actions());
-                  else
-                      entries << name;
-              }
-          };
-    walk(QString(), window->menuBar()->actions());
-    return entries;
-}
-} // namespace
-
 class TestRemoteWindow : public QObject {
     Q_OBJECT
 

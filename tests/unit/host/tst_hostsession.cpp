@@ -24,8 +24,7 @@ class TestHostSession : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void capturedTreeIsThisMachineReadOnly();
-    void scratchTreeServiceRunsAndRefreshesTheDevices();
-    void aDryRunDoesNotRefreshARunDoes();
+    void aRunRefreshesTheDevicesADryRunDoesNot();
     void laterServicesAreTheCallersOwn();
 };
 
@@ -36,6 +35,18 @@ QJsonObject nomerges(const QString &device, const QString &value)
         QJsonArray { QJsonObject { { QStringLiteral("device"), device },
             { QStringLiteral("attribute"), QStringLiteral("queue/nomerges") },
             { QStringLiteral("value"), value } } } } };
+}
+// The plan of sdb's nomerges to `value` by `service` (waited for); nullopt when it could not be made.
+std::optional<OperationPlan> planNomerges(OperationService *service, QObject *context, const QString &value)
+{
+    std::optional<OperationPlan> plan;
+    bool failed = false;
+    service->plan(
+        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), value), context,
+        [&plan](const OperationPlan &p) { plan = p; }, [&failed](const QString &) { failed = true; });
+    if (!QTest::qWaitFor([&] { return plan.has_value() || failed; }, 5000))
+        return std::nullopt;
+    return plan;
 }
 } // namespace
 
@@ -64,7 +75,7 @@ void TestHostSession::capturedTreeIsThisMachineReadOnly()
     QCOMPARE(host.hotplug(), HostSession::Hotplug::CapturedTree);
 }
 
-void TestHostSession::scratchTreeServiceRunsAndRefreshesTheDevices()
+void TestHostSession::aRunRefreshesTheDevicesADryRunDoesNot()
 {
     FakeSysfs tree;
     buildMultipathFixture(tree);
@@ -77,43 +88,12 @@ void TestHostSession::scratchTreeServiceRunsAndRefreshesTheDevices()
     QObject panel;
     OperationService *service = host.newOperationService(&panel);
     QCOMPARE(service->parent(), &panel);
-    std::optional<OperationPlan> plan;
-    service->plan(
-        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("2")), &panel,
-        [&plan](const OperationPlan &p) { plan = p; }, [](const QString &error) { QFAIL(qPrintable(error)); });
-    QTRY_VERIFY(plan.has_value());
-    QVERIFY(scanned.isEmpty()); // a plan changes nothing
-
-    std::optional<OperationResult> result;
-    service->run(*plan, acceptAll(*plan), &panel, [&result](const OperationResult &r) { result = r; });
-    QTRY_VERIFY(result.has_value());
-    QVERIFY2(result->ok, qPrintable(result->error));
-    QCOMPARE(SysfsRoot(tree.root(), QString()).readOr(QStringLiteral("block/sdb/queue/nomerges")).trimmed(),
-        QStringLiteral("2"));
-    // The result may have changed the host: its devices are read again without anyone asking.
-    QTRY_VERIFY(!scanned.isEmpty());
-}
-
-void TestHostSession::aDryRunDoesNotRefreshARunDoes()
-{
-    FakeSysfs tree;
-    buildMultipathFixture(tree);
-    LocalHostSession host(SysfsRoot::scratch(tree.root()));
-    QSignalSpy scanned(host.discovery(), &Discovery::snapshotChanged);
-    host.start();
-    QTRY_VERIFY(!scanned.isEmpty());
-    scanned.clear();
-
-    QObject panel;
-    OperationService *service = host.newOperationService(&panel);
     QSignalSpy finished(service, &OperationService::finished);
     // A refresh starts a scan at once; the session's own observer of the service runs before this test's spy.
     QSignalSpy scans(const_cast<JobTracker *>(&host.discovery()->jobs()), &JobTracker::started);
-    std::optional<OperationPlan> plan;
-    service->plan(
-        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("1")), &panel,
-        [&plan](const OperationPlan &p) { plan = p; }, nullptr);
-    QTRY_VERIFY(plan.has_value());
+    const std::optional<OperationPlan> plan = planNomerges(service, &panel, QStringLiteral("1"));
+    QVERIFY(plan.has_value());
+    QCOMPARE(scans.count(), 0); // a plan changes nothing
     OperationAnswers answers = acceptAll(*plan);
     answers.dryRun = true;
     service->run(*plan, answers, &panel, nullptr);
@@ -122,15 +102,16 @@ void TestHostSession::aDryRunDoesNotRefreshARunDoes()
     QCOMPARE(scans.count(), 0);
 
     // The same plan run for real: the scan starts as its result is observed.
-    std::optional<OperationPlan> again;
-    service->plan(
-        QString::fromLatin1(TuningApplyKind), nomerges(QStringLiteral("sdb"), QStringLiteral("1")), &panel,
-        [&again](const OperationPlan &p) { again = p; }, nullptr);
-    QTRY_VERIFY(again.has_value());
+    const std::optional<OperationPlan> again = planNomerges(service, &panel, QStringLiteral("1"));
+    QVERIFY(again.has_value());
     service->run(*again, acceptAll(*again), &panel, nullptr);
     QTRY_COMPARE(finished.count(), 2);
-    QVERIFY(!finished.at(1).at(0).value<OperationResult>().dryRun);
+    const auto result = finished.at(1).at(0).value<OperationResult>();
+    QVERIFY2(result.ok && !result.dryRun, qPrintable(result.error));
     QCOMPARE(scans.count(), 1);
+    QCOMPARE(SysfsRoot(tree.root(), QString()).readOr(QStringLiteral("block/sdb/queue/nomerges")).trimmed(),
+        QStringLiteral("1"));
+    QTRY_VERIFY(!scanned.isEmpty()); // the devices read again, with the new value
 }
 
 void TestHostSession::laterServicesAreTheCallersOwn()

@@ -26,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QStandardPaths>
@@ -50,6 +51,7 @@
 #include "remote/remoteoperationrunner.h"
 #include "remote/remoteworkload.h"
 #include "remotewindowaccess.h"
+#include "windowscenario.h"
 #include "workloads/workloadpanel.h"
 
 #include <QAction>
@@ -916,6 +918,130 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT((jobs = viaHost({ QStringLiteral("job"), QStringLiteral("list") })).exitCode == 0
                 && !jobs.out.contains(QLatin1String("running")) && !jobs.out.contains(job),
             qPrintable(jobs.out), 60000);
+    }
+#endif
+
+#ifdef DMTUNE_VM_REMOTE_GUI
+    // Parity (issue 37): the same scenario (windowscenario.h: the tabs and menus offered; the Tune tab's apply and
+    // Edit > Undo of a path's nomerges; Fail path asked and run, Reinstate path run at once; a two-point sweep of the
+    // map's nomerges asked, run and restored; the Latency tab and the Explain pane under a read load) through a local
+    // window in the guest (vm_window_scenario over ssh, as root there) and through this remote window: the same
+    // tabs and actions, the same plan text and risks, the same results; the guest's dm table, status and the values
+    // touched are as before after each.
+    void aLocalAndARemoteWindowAgree()
+    {
+        const QString map = env("MAP");
+        const QString path = m_sd.at(1);
+        const QString devnum = env("DB");
+        const QString dm = inGuest(QStringLiteral("dmsetup"),
+            { QStringLiteral("info"), QStringLiteral("-c"), QStringLiteral("--noheadings"), QStringLiteral("-o"),
+                QStringLiteral("blkdevname"), map })
+                               .out.trimmed();
+        QVERIFY2(dm.startsWith(QLatin1String("dm-")), qPrintable(dm));
+        // The table (its group number after the group count is the group in use now: dm-mpath prints the next or
+        // current one) and the values touched. The paths' states are the scenario's own check (the window shows
+        // the reinstated path active); here a path the kernel failed on an I/O error of scsi_debug's under the TCG
+        // guest's load (DID_ABORT, seen in about 1 of 10 runs, in either window's run) is reinstated, not compared.
+        const auto tableNow = [&] {
+            QStringList words = dmsetup(QStringLiteral("table")).split(QLatin1Char(' '));
+            if (words.size() > 3)
+                words[3] = QStringLiteral("G");
+            return words.join(QLatin1Char(' '));
+        };
+        const auto reinstateKernelFailed = [&](const QString &after) {
+            const QStringList status = dmsetup(QStringLiteral("status")).split(QLatin1Char(' '));
+            for (int i = 0; i + 1 < status.size(); ++i) {
+                if (status.at(i).contains(QLatin1Char(':')) && status.at(i + 1) == QLatin1String("F")) {
+                    qInfo("after %s: the kernel failed %s (its log: scenario-dmesg.txt): reinstated", qPrintable(after),
+                        qPrintable(status.at(i)));
+                    sshtest::writeFile(
+                        m_out + QStringLiteral("/scenario-dmesg.txt"), inGuest(QStringLiteral("dmesg"), {}).out);
+                    inGuest(QStringLiteral("dmsetup"),
+                        { QStringLiteral("message"), map, QStringLiteral("0"), QStringLiteral("reinstate_path"),
+                            status.at(i) });
+                }
+            }
+        };
+        const auto guestState = [&] {
+            return QStringList {
+                tableNow(), sysfsInGuest(path, QStringLiteral("queue/nomerges")),
+                inGuest(QStringLiteral("cat"), { QStringLiteral("/sys/block/%1/queue/nomerges").arg(dm) }).out.trimmed()
+            };
+        };
+        const QStringList before = guestState();
+
+        // The local window in the guest: its settings, change log and runtime files in the shared folder.
+        const QString home = m_out + QStringLiteral("/scenario-home");
+        QDir(home).removeRecursively();
+        QVERIFY(QDir().mkpath(home));
+        QElapsedTimer took;
+        took.start();
+        const ProgramRun local = runProgram(QStringLiteral("ssh"),
+            inGuestArgs(QStringLiteral("env"),
+                { QStringLiteral("QT_QPA_PLATFORM=offscreen"), QStringLiteral("HOME=") + home,
+                    QStringLiteral("XDG_RUNTIME_DIR=") + home,
+                    QStringLiteral("DMTUNE_CHANGE_LOG=") + home + QStringLiteral("/changes.jsonl"),
+                    DMTUNE_BINARY_PATH("/tests/vm/remote/vm_window_scenario"), map, path, devnum }),
+            {}, 900000);
+        qInfo("the local window's scenario in the guest: %.1f s", took.elapsed() / 1000.0);
+        const QJsonObject inGuestWindow
+            = QJsonDocument::fromJson(local.out.trimmed().section(QLatin1Char('\n'), -1).toUtf8()).object();
+        sshtest::writeFile(m_out + QStringLiteral("/scenario-local.json"), local.out);
+        QVERIFY2(local.exitCode == 0 && !inGuestWindow.isEmpty(),
+            qPrintable(describe(QStringLiteral("vm_window_scenario"), local)));
+        reinstateKernelFailed(QStringLiteral("the local window"));
+        QCOMPARE(guestState(), before);
+
+        // The remote window here, the same steps; its load is the same fio, started in the guest over ssh.
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QProcess load;
+        WindowScenario scenario { map, path, devnum, {}, {} };
+        scenario.startLoad = [&] {
+            load.start(QStringLiteral("ssh"),
+                inGuestArgs(QStringLiteral("fio"),
+                    { QStringLiteral("--name=parityload"), QStringLiteral("--filename=/dev/mapper/") + map,
+                        QStringLiteral("--rw=randread"), QStringLiteral("--bs=4k"), QStringLiteral("--direct=1"),
+                        QStringLiteral("--ioengine=libaio"), QStringLiteral("--iodepth=4"),
+                        QStringLiteral("--time_based"), QStringLiteral("--runtime=120"),
+                        QStringLiteral("--output=/dev/null") }));
+            return load.waitForStarted();
+        };
+        scenario.stopLoad = [&] {
+            inGuest(QStringLiteral("pkill"), { QStringLiteral("-f"), QStringLiteral("parityload") });
+            if (!load.waitForFinished(30000))
+                load.kill();
+            load.waitForFinished(5000);
+        };
+        window->resize(1280, 720);
+        window->show();
+        took.restart();
+        const QJsonObject remoteWindowResult = runWindowScenario(window, scenario);
+        qInfo("the remote window's scenario: %.1f s", took.elapsed() / 1000.0);
+        sshtest::writeFile(m_out + QStringLiteral("/scenario-remote.json"),
+            QString::fromUtf8(QJsonDocument(remoteWindowResult).toJson(QJsonDocument::Compact)));
+        QVERIFY2(!remoteWindowResult.contains(QLatin1String("error")),
+            QJsonDocument(remoteWindowResult).toJson().constData());
+
+        // Equal, key by key (the first difference named).
+        for (const QString &key : inGuestWindow.keys() + remoteWindowResult.keys()) {
+            QVERIFY2(inGuestWindow.value(key) == remoteWindowResult.value(key),
+                qPrintable(
+                    QStringLiteral("%1 differs:\nlocal window in the guest: %2\nremote window: %3")
+                        .arg(key, QString::fromUtf8(QJsonDocument(inGuestWindow.value(key).toObject()).toJson()),
+                            QString::fromUtf8(QJsonDocument(remoteWindowResult.value(key).toObject()).toJson()))));
+        }
+        reinstateKernelFailed(QStringLiteral("the remote window"));
+        QCOMPARE(guestState(), before);
+        // What the scenario asserts by itself: both measured latency and explained the map over live numbers.
+        QVERIFY(
+            remoteWindowResult.value(QLatin1String("latency")).toObject().value(QLatin1String("measured")).toBool());
+        QVERIFY(
+            remoteWindowResult.value(QLatin1String("explain")).toObject().value(QLatin1String("explained")).toBool());
+        QCOMPARE(
+            remoteWindowResult.value(QLatin1String("sweep")).toObject().value(QLatin1String("points")).toArray().size(),
+            2);
     }
 #endif
 
