@@ -85,6 +85,10 @@ public:
     virtual void connectToHost(const QByteArray &sudoPassword = {}) { Q_UNUSED(sudoPassword) }
     // When the devices shown were read: a fetched capture's time; invalid while they are read live.
     virtual QDateTime devicesTime() const { return {}; }
+    // The tree is a capture fetched from a live host (again after its events and after every operation) that the
+    // session acts on: read the maps from the capture, act through the services. False for this machine (a
+    // captured tree opened to inspect is read-only; the live one is read and acted on directly).
+    virtual bool fetchesCaptures() const { return false; }
     virtual Hotplug hotplug() const = 0;
 
     // Starts the device scan (and the hotplug monitor of a live tree).

@@ -31,6 +31,7 @@ public:
     int attempts() const override;
     void connectToHost(const QByteArray &sudoPassword = {}) override;
     QDateTime devicesTime() const override;
+    bool fetchesCaptures() const override { return true; }
     Hotplug hotplug() const override;
     void refresh() override;
 

@@ -38,10 +38,10 @@ PathGroupsPanel::PathGroupsPanel(HostSession *host, QWidget *parent)
     , m_host(host->context())
     , m_warningsRoot(host->sysfs())
 {
-    // A live tree is read through the host's device-mapper and its events; a captured one (a remote host's fetched
-    // capture, a tree opened to inspect) from the capture, again with every snapshot. Operations go to the host's
-    // service either way.
-    if (host->sysfs().isLive()) {
+    // A host's live tree is read through its device-mapper and its events (a captured tree opened to inspect has
+    // none: read-only, with the reason); a capture the host fetches (a remote host's) from the capture, again with
+    // every snapshot, the operations through the host's service.
+    if (!host->fetchesCaptures()) {
         setUpLive([this, host] { return host->newOperationService(this); });
     } else {
         m_capture = host->sysfs();

@@ -62,6 +62,7 @@ void TestHostSession::capturedTreeIsThisMachineReadOnly()
     QVERIFY(!host.labUnavailableReason().isEmpty()); // nothing is made in another machine's tree
     QVERIFY(!host.latencySourceMaker()); // this process's probe
     QVERIFY(!host.agent());
+    QVERIFY(!host.fetchesCaptures()); // a captured tree opened to inspect: read-only, nothing fetched
     QCOMPARE(host.samples(), static_cast<SampleSource *>(host.sampler()));
 
     std::unique_ptr<TuningSession> tuning(host.newTuningSession(nullptr));
