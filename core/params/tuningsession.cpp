@@ -138,15 +138,6 @@ QString TuningSession::undoUnavailableReason() const
     return {};
 }
 
-Result<OperationPlan> TuningSession::planUndo(const SysfsRoot &sysfs, const ChangeSet &undoChanges)
-{
-    if (undoChanges.isEmpty())
-        return Result<OperationPlan>::failure(QStringLiteral("nothing to put back"));
-    OperationEnvironment env;
-    env.sysfs = sysfs;
-    return planOperation(env, QString::fromLatin1(TuningApplyKind), tuningRequest(undoChanges));
-}
-
 OperationService *TuningSession::planner()
 {
     if (m_remote)

@@ -62,12 +62,9 @@ public:
     QString undoUnavailableReason() const;
     // What Undo puts back (the newest entry's old values; empty: nothing to undo, or nothing to put back).
     ChangeSet undoChanges() const { return m_history->undoChanges(); }
-    // The plan of undoChanges() on a tree (reads sysfs, writes nothing: for a job). Its risks are asked as Apply's
-    // are (PlanDialog); its refusals say why it cannot run.
-    static Result<OperationPlan> planUndo(const SysfsRoot &sysfs, const ChangeSet &undoChanges);
-    // Who plans a transaction on the host's state now: a remote host's agent (its window's tree is a capture that
-    // may not have the newest change yet: an undo planned on it would be refused as stale there), or a runner of
-    // this process over the session's tree (a job). Undo plans through it.
+    // Who plans a transaction (Undo's: undoChanges() as a tuning.apply request) on the host's state now: a remote
+    // host's agent (its window's tree is a capture that may not have the newest change yet: an undo planned on it would
+    // be refused as stale there), or a runner of this process over the session's tree (a job). Undo plans through it.
     OperationService *planner();
     // Runs an undo plan with the answers given for it; false (nothing started) when Undo is unavailable or the
     // plan is not the newest entry's undo any more (another change came in since it was made). finished(result,
