@@ -1,11 +1,12 @@
 #include "params/devicecontext.h"
 
 #include <QFile>
-#include <QFileInfo>
 #include <QHash>
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <functional>
 
 #include <sys/stat.h>
@@ -137,17 +138,31 @@ bool appliesTo(const TunableDef &def, const DeviceContext &device, const QString
 
 namespace {
 
+// A root's real path, resolved at every call: a remote host's capture is a link repointed at each new capture (one
+// system call for /sys).
+QString realPathOf(const QString &path)
+{
+    char real[PATH_MAX];
+    if (::realpath(QFile::encodeName(path).constData(), real) == nullptr)
+        return QString();
+    return QFile::decodeName(real);
+}
+
 // A directory's real path (every link followed), remembered per thread: the same devices' directories are asked
 // for again at every scan. Only the confinement check below reads it, and a directory of sysfs that moves stays
-// under devices/. Empty when it does not exist.
-QString canonicalOf(const QString &directory)
+// under devices/. A remembered path outside the root's real path now is of an earlier capture: resolved again.
+// Empty when it does not exist.
+QString canonicalOf(const QString &directory, const QString &realRoot)
 {
     thread_local QHash<QString, QString> known;
-    if (const auto it = known.constFind(directory); it != known.constEnd())
+    const auto inRoot = [&](const QString &real) {
+        return real.size() > realRoot.size() && real.startsWith(realRoot) && real.at(realRoot.size()) == u'/';
+    };
+    if (const auto it = known.constFind(directory); it != known.constEnd() && inRoot(*it))
         return *it;
     if (known.size() >= 16384)
         known.clear(); // bounded: a host's devices' directories, a few times over
-    const QString real = QFileInfo(directory).canonicalFilePath();
+    const QString real = realPathOf(directory);
     if (!real.isEmpty())
         known.insert(directory, real);
     return real;
@@ -181,10 +196,9 @@ Result<QString> attributePath(const SysfsRoot &sysfs, const DeviceContext &devic
     // Follow every link: the file must be the kernel's, under devices/ or module/ of this root. The directory's real
     // path is resolved once (realpath reads every component's link: ten system calls an attribute, twenty
     // attributes a device); a last component that is itself a link is resolved whole.
-    const QString root = canonicalOf(sysfs.root());
+    const QString root = realPathOf(sysfs.root());
     const qsizetype slash = full.lastIndexOf(QLatin1Char('/'));
-    const QString real
-        = S_ISLNK(st.st_mode) ? QFileInfo(full).canonicalFilePath() : canonicalOf(full.left(slash)) + full.mid(slash);
+    const QString real = S_ISLNK(st.st_mode) ? realPathOf(full) : canonicalOf(full.left(slash), root) + full.mid(slash);
     if (root.isEmpty() || real.isEmpty()
         || !(real.startsWith(root + QStringLiteral("/devices/")) || real.startsWith(root + QStringLiteral("/module/"))))
         return Result<QString>::failure(QStringLiteral("%1 %2: %3 leaves the sysfs device tree")

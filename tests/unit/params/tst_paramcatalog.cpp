@@ -7,8 +7,12 @@
 #include "params/tunable.h"
 #include "params/valueparsers.h"
 
+#include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
 
 using namespace dmtune;
 using dmtune::test::FakeSysfs;
@@ -30,6 +34,7 @@ private Q_SLOTS:
     void names_data();
     void names();
     void fixtureTunables();
+    void aRootThatIsRepointedIsResolvedAgain();
     void dynamicLimits_data();
     void dynamicLimits();
 };
@@ -419,6 +424,30 @@ void TestParamCatalog::fixtureTunables()
     }
     QCOMPARE(pendingChanges(rows),
         (ChangeSet { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+}
+
+// A remote host's capture is a link, `current`, repointed at each new capture and the old one removed: the
+// confinement check must follow it (it once kept the first capture's real path per thread, and a later capture's
+// attributes "left the sysfs device tree").
+void TestParamCatalog::aRootThatIsRepointedIsResolvedAgain()
+{
+    QTemporaryDir base;
+    QVERIFY(base.isValid());
+    const QString current = base.path() + QStringLiteral("/current");
+    const auto nomergesWritable = [&](const QString &device) {
+        const auto row = readTunable(SysfsRoot(current, QString()), device, QStringLiteral("queue/nomerges"));
+        return row && row->writable;
+    };
+    auto first = std::make_unique<FakeSysfs>();
+    test::buildMultipathFixture(*first);
+    QVERIFY(QFile::link(first->root(), current));
+    QVERIFY(nomergesWritable(QStringLiteral("sdb")));
+    FakeSysfs second;
+    test::buildMultipathFixture(second);
+    QVERIFY(QFile::remove(current) && QFile::link(second.root(), current));
+    first.reset(); // the old capture is gone
+    QVERIFY(nomergesWritable(QStringLiteral("sdc"))); // first seen in the new capture
+    QVERIFY(nomergesWritable(QStringLiteral("sdb")));
 }
 
 void TestParamCatalog::dynamicLimits_data()

@@ -114,8 +114,13 @@ private:
         const QString before = tunableValue(editor, QStringLiteral("queue/nomerges"));
         const qsizetype entries = m_window->tuningSession()->history()->entries().size(); // earlier changes stay
         const QString want = before == QLatin1String("1") ? QStringLiteral("0") : QStringLiteral("1");
-        if (!editor->model()->setPending(QStringLiteral("queue/nomerges"), want))
-            return fail(QStringLiteral("nomerges is not writable in the Tune tab"));
+        QString rejected;
+        const auto connection = QObject::connect(editor->model(), &TunableTableModel::editRejected,
+            [&rejected](const QString &, const QString &message) { rejected = message; });
+        const bool accepted = editor->model()->setPending(QStringLiteral("queue/nomerges"), want);
+        QObject::disconnect(connection);
+        if (!accepted)
+            return fail(QStringLiteral("nomerges is not writable in the Tune tab: ") + rejected);
         editor->updatePreview();
         if (!waitFor([&] { return !editor->isReading() && editor->operationPlan().kind.size() > 0; }, 60000,
                 QStringLiteral("the Tune tab's plan")))
