@@ -1,5 +1,5 @@
 #pragma once
-// The GUI's translations (issue 16, item 19): dmtune_LANG.qm for the user's locale, and Qt's own qtbase_LANG.qm
+// The GUI's translations: dmtune_LANG.qm for the user's locale, and Qt's own qtbase_LANG.qm
 // (standard dialogs and buttons) when the system has it. The CLI never loads one: its output stays as scripts
 // and the man pages know it.
 #include <QLocale>

@@ -71,11 +71,8 @@ private:
     std::function<void()> m_resized;
 };
 
-// The device a visitor came to see: the first map, else the first real disk (not a loop or zram
-// device, which most machines have a handful of, idle), else the first device at all.
 // The first row selected: a multipath map, an NVMe multipath subsystem or the lab device; else none. A disk is never
-// chosen for the user: it may hold the system (vda, mounted on /), and the Workload dock follows the selection
-// (issue 40, item 6).
+// chosen for the user: it may hold the system (vda, mounted on /), and the Workload dock follows the selection.
 QString defaultDevice(const DeviceSnapshot &snapshot, const QString &labDevice)
 {
     if (!snapshot.maps.isEmpty())
@@ -134,7 +131,7 @@ MainWindow::MainWindow(HostSession *host, QWidget *parent)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->setSpacing(2);
     leftLayout->addWidget(m_firstRunHint);
-    leftLayout->addWidget(m_tree->filterEdit(left)); // hundreds of devices: type to narrow (issue 16, item 9)
+    leftLayout->addWidget(m_tree->filterEdit(left)); // hundreds of devices: type to narrow
     leftLayout->addWidget(m_tree, 1);
 
     m_detail = new DeviceDetailPane(m_sysfs);
@@ -239,6 +236,10 @@ MainWindow::~MainWindow()
     m_samples->stop();
     delete m_stats;
     delete m_store;
+    // A widget re-parented since the constructor (a pane moved into a splitter) is a later child now: the host is
+    // made the last again, so every widget, service and source of it goes first.
+    m_hostSession->setParent(nullptr);
+    m_hostSession->setParent(this);
 }
 
 QWidget *MainWindow::openFleet(const QString &hostsFile, QString *errorMessage)

@@ -264,7 +264,7 @@ private:
     QString m_noteHead; // the head the statistics note is about
     bool m_applyingSnapshot = false;
     bool m_autoFitTree = true;
-    // The tree's width when the splitter has twice that: its names and kinds readable (issue 40, item 5).
+    // The tree's width when the splitter has twice that: its names and kinds readable.
     static constexpr int MinimumTreeWidth = 280;
     QTimer *m_fitTreeTimer = nullptr;
     bool m_saveSettings = false;

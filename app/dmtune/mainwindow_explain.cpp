@@ -31,7 +31,7 @@ void MainWindow::setupExplain()
     m_explainDock->hide(); // the tabs keep their room until asked
     // Shown the first time, it takes a reading width beside the tabs when the window has room for the tree, the
     // tabs and it; on a narrower screen (1280 px) it goes under them, beside the Workload and History docks, so
-    // that neither the tree nor the tabs are squeezed (issue 40, item 5). Where the user puts it after, it stays.
+    // that neither the tree nor the tabs are squeezed. Where the user puts it after, it stays.
     connect(m_explainDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible || m_explainDock->isFloating() || m_explainDock->property("placed").toBool())
             return;

@@ -55,7 +55,7 @@ void MainWindow::setupStatistics()
     connect(this, &MainWindow::parameterChanged, m_stats, [this](double epochSeconds, const QString &label) {
         m_stats->addMarker(epochSeconds, label, MarkerKind::ParameterChange);
     });
-    // What others change on the charted devices becomes a marker too (issue 40, item 8): the live tree's values read
+    // What others change on the charted devices becomes a marker too: the live tree's values read
     // again every 2 s, told apart by the host's change log. A captured tree (a remote host's window) does not change.
     if (m_sysfs.isLive()) {
         m_externalChanges = new ExternalChangeWatcher(m_sysfs, this);

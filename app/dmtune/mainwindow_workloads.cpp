@@ -32,7 +32,7 @@ void MainWindow::setupWorkloads()
     scroll->setFrameShape(QFrame::NoFrame);
     m_workloadDock->setWidget(scroll);
     // Never shorter than the panel: it scrolled sideways only. A dock shorter than the form scrolled the Template row
-    // (or Start) out of view, and fio's charts shrank to a few dozen pixels (issue 40, item 2).
+    // (or Start) out of view, and fio's charts shrank to a few dozen pixels.
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // No room kept for a sideways scroll bar: the window's minimum height has to fit 1280x720, and the panel is
     // narrower than the window there.
@@ -41,7 +41,7 @@ void MainWindow::setupWorkloads()
     addDockWidget(Qt::BottomDockWidgetArea, m_workloadDock);
     tabifyDockWidget(m_historyDock, m_workloadDock);
     // As tall as the panel: every row down to Start and the fio readout, and fio's charts beside them (the History
-    // dock's 150 px hid Device, Command, Record and Start at 1280x720 and up: issue 16, item 6); the rest is the
+    // dock's 150 px hid Device, Command, Record and Start at 1280x720 and up); the rest is the
     // Statistics tab's.
     resizeDocks({ m_workloadDock }, { scroll->minimumHeight() }, Qt::Vertical);
     if (QMenu *view = menuNamed(tr("&View")))
@@ -50,7 +50,7 @@ void MainWindow::setupWorkloads()
     connect(m_discovery, &Discovery::snapshotChanged, m_workloadPanel, &WorkloadPanel::setSnapshot);
     // The device combo preselects the tree's device: when the user picks another row, and after a scan when the combo
     // has none (connected after setSnapshot, which keeps the combo's own choice). Not while fio runs, and not for the
-    // rows a rescan moves the current index over: a choice made in the combo stays. (issue 16, item 9)
+    // rows a rescan moves the current index over: a choice made in the combo stays.
     const auto preselect = [this, last = std::make_shared<QString>()](bool picked) {
         if (m_applyingSnapshot || m_workloadPanel->isRunning())
             return;

@@ -58,6 +58,11 @@ Result<RemoteOptions> parseRemoteOptions(const QStringList &args)
             options.sudoPasswordStdin = true;
             continue;
         }
+        // The last word: the option's value is missing, not the option unknown.
+        if (a == QLatin1String("--host"))
+            return Result<RemoteOptions>::failure(QStringLiteral("--host needs [user@]host[:port]"));
+        if (a == QLatin1String("--ssh-config") || a == QLatin1String("--remote-dmtunectl"))
+            return Result<RemoteOptions>::failure(QStringLiteral("%1 needs a value").arg(a));
         if (a.startsWith(QLatin1String("--")))
             return Result<RemoteOptions>::failure(QStringLiteral("unknown option '%1' before the command").arg(a));
         break;

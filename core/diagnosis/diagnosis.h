@@ -1,5 +1,5 @@
 #pragma once
-// Diagnosis (issue 18, item 3; docs/diagnosis.md): rules over a multipath map's configuration and its measured
+// Diagnosis (docs/diagnosis.md): rules over a multipath map's configuration and its measured
 // iostat numbers. Each rule is a pure function of a DiagnosisInput: no I/O, no clock, so recorded numbers and
 // numbers captured in the lab give the same findings as live ones. A finding says what it saw, with the numbers,
 // where the knowledge comes from, and proposes the experiment (a sweep) that tests it instead of a blind change.

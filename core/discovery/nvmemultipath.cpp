@@ -177,9 +177,4 @@ QString nvmeCoreMultipath(const SysfsRoot &sysfs)
     return sysfs.readOr(QStringLiteral("module/nvme_core/parameters/multipath"));
 }
 
-QString nvmeCoreIopolicy(const SysfsRoot &sysfs)
-{
-    return sysfs.readOr(QStringLiteral("module/nvme_core/parameters/iopolicy"));
-}
-
 } // namespace dmtune

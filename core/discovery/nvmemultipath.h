@@ -73,8 +73,7 @@ bool nvmeHeadStatisticsCanBeTurnedOn(const QString &kernelRelease);
 // kernel; empty when the head counts its I/O.
 QString nvmeHeadStatisticsNote(const NvmeMultipathHead &head, const QString &kernelRelease);
 
-// nvme_core's module parameters: "Y"/"N" and the default iopolicy of new subsystems; empty when not loaded.
+// nvme_core's multipath module parameter: "Y"/"N"; empty when not loaded.
 QString nvmeCoreMultipath(const SysfsRoot &sysfs);
-QString nvmeCoreIopolicy(const SysfsRoot &sysfs);
 
 } // namespace dmtune

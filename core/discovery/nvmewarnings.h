@@ -1,5 +1,5 @@
 #pragma once
-// Warnings about how NVMe namespaces are stacked and reached (issue 17, item 4; docs/nvme.md "Warnings"): a
+// Warnings about how NVMe namespaces are stacked and reached (docs/nvme.md "Warnings"): a
 // dm-multipath map over native NVMe multipath, one namespace through several controllers with neither layer doing
 // failover, and native heads without a usable, an optimized or a second path. One English line each, shared by
 // dmtunectl and the GUI.

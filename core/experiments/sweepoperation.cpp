@@ -323,7 +323,7 @@ const PreparedSweep *preparedSweepOf(const OperationPlan &plan)
 {
     if (plan.kind != QLatin1String(ExperimentSweepKind))
         return nullptr;
-    return static_cast<const PreparedSweep *>(plan.prepared.get());
+    return plan.prepared.get<PreparedSweep>();
 }
 
 SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers)
@@ -336,7 +336,7 @@ SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan
     start.result = checkOperation(env, plan, answers, &fresh);
     if (!start.result.ok || !preparedSweepOf(fresh))
         return start;
-    start.sweep = std::static_pointer_cast<const PreparedSweep>(fresh.prepared);
+    start.sweep = fresh.prepared.share<PreparedSweep>();
     start.result.changes = fresh.steps;
     return start;
 }

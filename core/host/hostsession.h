@@ -18,6 +18,7 @@ class AgentClient;
 class Discovery;
 class HostContext;
 class LabDevices;
+class MapStream;
 class LatencySource;
 class OperationService;
 class SampleSource;
@@ -57,6 +58,14 @@ public:
     // The connection to the host's agent for what runs there beyond the operations (a workload's job that survives
     // a lost connection); null for this machine.
     virtual AgentClient *agent() const { return nullptr; }
+
+    // A follower of one map's state as the host reports it (mapstream.h), owned by `parent`; null where a panel
+    // reads the host's device-mapper and its events itself (this machine's, or a captured tree's recorded maps).
+    virtual MapStream *newMapStream(QObject *parent)
+    {
+        Q_UNUSED(parent)
+        return nullptr;
+    }
 
     // The session's own operation service (the lab device's operations; tests); its results refresh the devices.
     OperationService *operations() const { return m_operations; }

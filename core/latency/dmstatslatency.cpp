@@ -295,7 +295,7 @@ Result<std::unique_ptr<DmStatsLatency>> DmStatsLatency::start(const SysfsRoot &r
 
     std::unique_ptr<DmStatsLatency> latency(new DmStatsLatency);
     latency->m_instance = thisInstance(root);
-    const auto &stale = std::static_pointer_cast<const Prepared>(now.prepared)->stale;
+    const auto &stale = now.prepared.get<Prepared>()->stale;
     for (const DmStatsRegion &region : stale) {
         const auto number = deviceNumberOf(root, region.device);
         const Status deleted

@@ -1,5 +1,5 @@
 #pragma once
-// The host a window shows, as its widgets act on it (issue 37): its tree, whether this process acts on it itself as
+// The host a window shows, as its widgets act on it: its tree, whether this process acts on it itself as
 // root, its device-mapper and the environment its operations get. The window makes one (MainWindow) and hands it
 // to its widgets, so none of them checks the euid, makes a device-mapper backend or fills an OperationEnvironment
 // of its own. Immutable once made; shared (std::shared_ptr<const HostContext>) by the widgets and their jobs.

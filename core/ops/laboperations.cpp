@@ -292,7 +292,7 @@ PlanResult planRemove(const OperationEnvironment &env, const QJsonObject &reques
 OperationResult runRemove(const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun)
 {
     OperationResult result;
-    const auto *prepared = static_cast<const PreparedLabRemove *>(fresh.prepared.get());
+    const auto *prepared = fresh.prepared.get<PreparedLabRemove>();
     if (!prepared) {
         result.error = QStringLiteral("lab.remove: the plan was not made in this process (plan again)");
         return result;

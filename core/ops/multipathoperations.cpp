@@ -122,7 +122,7 @@ OperationKind messageKind(const QString &kind, const QString &description)
         return plan;
     };
     op.run = [](const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun) {
-        const auto *prepared = static_cast<const PreparedOperation *>(fresh.prepared.get());
+        const auto *prepared = fresh.prepared.get<PreparedOperation>();
         OperationResult result;
         if (dryRun) {
             result.ok = true;
@@ -198,7 +198,7 @@ OperationKind reloadKind()
         return plan;
     };
     op.run = [](const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun) {
-        const auto *prepared = static_cast<const PreparedReload *>(fresh.prepared.get());
+        const auto *prepared = fresh.prepared.get<PreparedReload>();
         OperationResult result;
         if (dryRun) {
             result.ok = true;
@@ -230,18 +230,19 @@ QJsonObject multipathBasis(const MultipathMapState &state)
 
 QString multipathOperationOf(const OperationPlan &plan)
 {
-    if (!plan.prepared || !plan.kind.startsWith(QLatin1String("multipath."))
+    const auto *prepared = plan.prepared.get<PreparedOperation>();
+    if (!prepared || !plan.kind.startsWith(QLatin1String("multipath."))
         || plan.kind == QLatin1String("multipath.reload"))
         return {};
-    const auto *prepared = static_cast<const PreparedOperation *>(plan.prepared.get());
     return formatMultipathMessage(prepared->message).value();
 }
 
 QString reloadTargetLineOf(const OperationPlan &plan)
 {
-    if (!plan.prepared || plan.kind != QLatin1String("multipath.reload"))
+    const auto *prepared = plan.prepared.get<PreparedReload>();
+    if (!prepared || plan.kind != QLatin1String("multipath.reload"))
         return {};
-    return formatTargetLine(static_cast<const PreparedReload *>(plan.prepared.get())->line);
+    return formatTargetLine(prepared->line);
 }
 
 void registerMultipathOperations()

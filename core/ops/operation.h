@@ -12,7 +12,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <any>
 #include <memory>
+#include <type_traits>
 
 namespace dmtune {
 
@@ -47,6 +49,34 @@ OperationRisk refusedRisk(const QString &id, const QString &text);
 // "data", "availability", "fault": the JSON form's "kind".
 QString riskKindName(RiskKind kind);
 
+// What an operation's plan function prepared for its run function (a resolved preset, the writes of a transaction):
+// held as the operation's own type and given back only as that type (get<T>() is null for any other).
+class PreparedState {
+public:
+    PreparedState() = default;
+    template<typename T>
+    PreparedState(std::shared_ptr<T> value) // NOLINT(google-explicit-constructor): a plan's own value converts
+        : m_value(std::shared_ptr<const std::remove_cv_t<T>>(std::move(value)))
+    {
+    }
+    template<typename T>
+    const T *get() const
+    {
+        const auto *held = std::any_cast<std::shared_ptr<const T>>(&m_value);
+        return held ? held->get() : nullptr;
+    }
+    template<typename T>
+    std::shared_ptr<const T> share() const
+    {
+        const auto *held = std::any_cast<std::shared_ptr<const T>>(&m_value);
+        return held ? *held : nullptr;
+    }
+    explicit operator bool() const { return m_value.has_value(); }
+
+private:
+    std::any m_value;
+};
+
 struct OperationPlan {
     QString kind; // "multipath.fail-path", "multipath.reload", "tuning.apply", "preset.apply", ...
     QString id; // planId(): a digest of kind, request and basis; answers name it
@@ -63,7 +93,7 @@ struct OperationPlan {
     QJsonObject basis;
     // In-process only (never serialised): what the plan function prepared, for the run function of the same
     // process. A plan read from JSON has none; run() then prepares again (it always re-validates).
-    std::shared_ptr<const void> prepared;
+    PreparedState prepared;
 
     bool runnable() const { return refusals.isEmpty() && !hasUnconfirmableRisk(); }
     bool hasUnconfirmableRisk() const;

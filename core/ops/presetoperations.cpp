@@ -223,7 +223,7 @@ QJsonObject applyDetails(const Resolved &r, const ApplyResult &apply, const QStr
 
 OperationResult runApply(const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun)
 {
-    const auto *prepared = static_cast<const PreparedPresetApply *>(fresh.prepared.get());
+    const auto *prepared = fresh.prepared.get<PreparedPresetApply>();
     const Resolved &r = prepared->resolved;
     const RiskConsent consent = prepared->dataRisks ? RiskConsent::Given : RiskConsent::None; // all were accepted
     OperationResult result;
@@ -301,7 +301,7 @@ Result<OperationPlan> planVerify(const OperationEnvironment &env, const QJsonObj
 
 OperationResult runVerify(const OperationEnvironment &, const OperationPlan &fresh, bool)
 {
-    const auto *r = static_cast<const Resolved *>(fresh.prepared.get());
+    const auto *r = fresh.prepared.get<Resolved>();
     QList<PresetItem> drift;
     for (const PresetItem &i : r->resolution.drift()) {
         if (r->targeted(i.device))

@@ -144,7 +144,7 @@ namespace {
 
 OperationResult runTuning(const OperationEnvironment &env, const OperationPlan &fresh, bool dryRun)
 {
-    const auto *planned = static_cast<const Plan *>(fresh.prepared.get());
+    const auto *planned = fresh.prepared.get<Plan>();
     return operationResultOf(env.executeTransaction(*planned, dryRun));
 }
 
@@ -166,7 +166,7 @@ const Plan *tuningPlanOf(const OperationPlan &plan)
 {
     if (plan.kind != QLatin1String(TuningApplyKind))
         return nullptr;
-    return static_cast<const Plan *>(plan.prepared.get());
+    return plan.prepared.get<Plan>();
 }
 
 ApplyResult applyResultOf(const OperationResult &result)

@@ -231,7 +231,7 @@ const PreparedWorkload *preparedWorkloadOf(const OperationPlan &plan)
 {
     if (plan.kind != QLatin1String(WorkloadStartKind))
         return nullptr;
-    return static_cast<const PreparedWorkload *>(plan.prepared.get());
+    return plan.prepared.get<PreparedWorkload>();
 }
 
 void registerWorkloadOperations()

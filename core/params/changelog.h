@@ -1,5 +1,5 @@
 #pragma once
-// The host's change log (issue 40, item 8): every value a dmtune program writes to the live sysfs, one JSON line
+// The host's change log: every value a dmtune program writes to the live sysfs, one JSON line
 // per attribute, whoever wrote it (dmtunectl set, a preset, the GUI in-process or through dmtune-helper, an agent for
 // a remote window). A window that sees a charted value change tells from it who changed it, and says "changed
 // outside dmtune" when no dmtune program did. It is kept where every dmtune program of the host writes it:

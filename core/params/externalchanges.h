@@ -1,5 +1,5 @@
 #pragma once
-// Changes made to the charted devices by anything but this window (issue 40, item 8): `dmtunectl set` in a
+// Changes made to the charted devices by anything but this window: `dmtunectl set` in a
 // terminal, a preset applied elsewhere, an `echo` into sysfs. Every `interval` the devices' tunables are read again
 // (a job: never on the window's thread) with the host's change log (changelog.h); each value that differs from the
 // last read becomes one changed() with the marker's label: who changed it when a dmtune program did, "changed outside

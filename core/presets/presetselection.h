@@ -1,5 +1,5 @@
 #pragma once
-// Which attributes "New from selection" keeps by default (issue 16, item 10): those changed through dmtune in this
+// Which attributes "New from selection" keeps by default: those changed through dmtune in this
 // session (the tuning history) and those whose value differs from the one dmtune first saw on the device. The
 // first-seen values are kept per stable identity (WWID, DM UUID, else MAJ:MIN), so a device renamed between two
 // snapshots keeps its record. Pure logic; the reads are the caller's (a job).

@@ -217,8 +217,9 @@ void AgentServer::start(int inFd, int outFd)
         { QLatin1String("ops"),
             QJsonArray { QStringLiteral("cli"), QStringLiteral("signal"), QStringLiteral("jobs"),
                 QStringLiteral("attach"), QStringLiteral("forget"), QStringLiteral("stream"),
-                QStringLiteral("stream-update"), QStringLiteral("watch"), QStringLiteral("cancel"),
-                QStringLiteral("kinds"), QStringLiteral("plan"), QStringLiteral("run") } } }));
+                QStringLiteral("stream-update"), QStringLiteral("watch"), QStringLiteral("map"),
+                QStringLiteral("cancel"), QStringLiteral("kinds"), QStringLiteral("plan"),
+                QStringLiteral("run") } } }));
     m_notifier = new QSocketNotifier(inFd, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &AgentServer::readInput);
 }

@@ -1,12 +1,18 @@
 #include "remote/agentstreams.h"
 
+#include "discovery/sysfscapture.h"
 #include "discovery/udevsource.h"
+#include "dm/dmeventwatcher.h"
+#include "jobs/jobtracker.h"
 #include "latency/latencystream.h"
+#include "remote/remotemapstream.h"
 #include "remote/samplestream.h"
 #include "stats/sampler.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimer>
 
 #include <algorithm>
 #include <memory>
@@ -22,6 +28,97 @@ struct AgentStreams::Stream {
         : sampler(root)
     {
     }
+};
+
+// One map's reports: a read on a job (a status ioctl can wait on a map being suspended; the agent's other streams go
+// on meanwhile) at every tick and every device-mapper event of the map, one read at a time.
+class AgentStreams::MapReports : public QObject {
+public:
+    MapReports(
+        qint64 id, QString map, std::shared_ptr<DeviceMapper> dm, const SysfsRoot &root, int intervalMs, Send send)
+        : m_id(id)
+        , m_map(std::move(map))
+        , m_dm(std::move(dm))
+        , m_send(std::move(send))
+        , m_jobs(this)
+        , m_events([root] {
+            const Result<std::shared_ptr<DeviceMapper>> dm = deviceMapperFor(root);
+            return dm ? dm.value() : nullptr;
+        })
+    {
+        m_timer.setInterval(intervalMs);
+        connect(&m_timer, &QTimer::timeout, this, &MapReports::read);
+        connect(&m_events, &DmEventWatcher::mapEvent, this, &MapReports::read);
+        connect(&m_events, &DmEventWatcher::watchStarted, this, &MapReports::read);
+        // The map went away (or came back later): the ticks say so, and the watch is tried again on each.
+        connect(&m_events, &DmEventWatcher::watchStopped, this, [this] { m_watchStopped = true; });
+        m_events.watch({ m_map });
+        m_timer.start();
+        read();
+    }
+    ~MapReports() override
+    {
+        m_timer.stop();
+        m_jobs.cancelAll();
+    }
+
+private:
+    void read()
+    {
+        if (m_watchStopped) {
+            m_watchStopped = false;
+            m_events.watch({ m_map });
+        }
+        if (m_reading) {
+            m_readAgain = true; // one more after the read in flight, not one per event
+            return;
+        }
+        m_reading = true;
+        m_readAgain = false;
+        m_jobs.start(
+            QStringLiteral("read %1").arg(m_map),
+            [dm = m_dm, map = m_map](JobContext &) -> Result<MapStateReport> {
+                MapStateReport report;
+                report.name = map;
+                const Result<DmInfo> info = dm->info(map);
+                if (!info)
+                    return Result<MapStateReport>::failure(info.errorMessage());
+                if (!info->exists)
+                    return Result<MapStateReport>::failure(QStringLiteral("%1: no such map").arg(map));
+                report.info = info.value();
+                const Result<QList<DmTargetLine>> table = dm->table(map);
+                const Result<QList<DmTargetLine>> status = table ? dm->status(map) : table;
+                if (!status)
+                    return Result<MapStateReport>::failure(status.errorMessage());
+                report.table = table.value();
+                report.status = status.value();
+                return report;
+            },
+            [this](const Result<MapStateReport> &report) {
+                m_reading = false;
+                QJsonObject message = report ? mapStateReportJson(report.value())
+                                             : QJsonObject { { "type"_L1, QStringLiteral("map-failed") },
+                                                   { "name"_L1, m_map }, { "error"_L1, report.errorMessage() } };
+                if (report)
+                    message.insert("type"_L1, QStringLiteral("map"));
+                message.insert("id"_L1, m_id);
+                message.insert("t"_L1, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+                m_send(message);
+                if (m_readAgain)
+                    read();
+            });
+    }
+
+    const qint64 m_id;
+    const QString m_map;
+    const std::shared_ptr<DeviceMapper> m_dm;
+    const Send m_send;
+    JobTracker m_jobs;
+    DmEventWatcher m_events;
+    QTimer m_timer;
+    bool m_reading = false;
+    bool m_readAgain = false;
+    bool m_watchStopped = false;
 };
 
 namespace {
@@ -74,7 +171,8 @@ AgentStreams::~AgentStreams()
 bool AgentStreams::isStreamOp(const QString &op)
 {
     return op == QLatin1String("stream") || op == QLatin1String("stream-update") || op == QLatin1String("watch")
-        || op == QLatin1String("latency") || op == QLatin1String("latency-read") || op == QLatin1String("cancel");
+        || op == QLatin1String("map") || op == QLatin1String("latency") || op == QLatin1String("latency-read")
+        || op == QLatin1String("cancel");
 }
 
 void AgentStreams::stopAll()
@@ -83,6 +181,8 @@ void AgentStreams::stopAll()
     m_streams.clear();
     qDeleteAll(m_watches);
     m_watches.clear();
+    qDeleteAll(m_maps);
+    m_maps.clear();
     m_latency.reset();
     m_latencyId = 0;
 }
@@ -95,6 +195,8 @@ QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &re
         return updateStream(id, request);
     if (op == QLatin1String("watch"))
         return startWatch(id);
+    if (op == QLatin1String("map"))
+        return startMap(id, request);
     if (op == QLatin1String("latency"))
         return startLatency(id, request);
     if (op == QLatin1String("latency-read"))
@@ -104,11 +206,13 @@ QString AgentStreams::handle(qint64 id, const QString &op, const QJsonObject &re
         delete stream;
     } else if (UdevMonitor *watch = m_watches.take(target)) {
         delete watch;
+    } else if (MapReports *reports = m_maps.take(target)) {
+        delete reports;
     } else if (m_latencyId && target == m_latencyId) {
         m_latency.reset();
         m_latencyId = 0;
     } else {
-        return QStringLiteral("cancel: no stream or watch %1").arg(target);
+        return QStringLiteral("cancel: no stream, watch or map %1").arg(target);
     }
     m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id } });
     return {};
@@ -250,6 +354,28 @@ QString AgentStreams::startWatch(qint64 id)
         });
     m_send({ { "type"_L1, QStringLiteral("response") }, { "id"_L1, id }, { "source"_L1, monitor->source() } });
     m_watches.insert(id, monitor.release());
+    return {};
+}
+
+QString AgentStreams::startMap(qint64 id, const QJsonObject &request)
+{
+    const QString name = request.value("name"_L1).toString();
+    if (const Status named = checkMapName(name); !named)
+        return QStringLiteral("map: %1").arg(named.errorMessage);
+    int intervalMs = 1000;
+    if (request.contains("interval_ms"_L1)) {
+        const QJsonValue value = request.value("interval_ms"_L1);
+        const double d = value.toDouble(-1);
+        if (!value.isDouble() || d < 100 || d > 60000 || d != double(int(d)))
+            return QStringLiteral("map: \"interval_ms\" must be a whole number from 100 to 60000");
+        intervalMs = int(d);
+    }
+    if (m_maps.size() >= MaxFollowedMaps)
+        return QStringLiteral("map: %1 maps are followed already (cancel one)").arg(MaxFollowedMaps);
+    const Result<std::shared_ptr<DeviceMapper>> dm = deviceMapperFor(m_root);
+    if (!dm)
+        return QStringLiteral("map: %1").arg(dm.errorMessage());
+    m_maps.insert(id, new MapReports(id, name, dm.value(), m_root, intervalMs, m_send));
     return {};
 }
 

@@ -13,7 +13,12 @@
 //                  and watches them: a response, or the line why it cannot load. One per connection.
 //   latency-read   {"target":ID, "devices":[...] (0 to 128: the set from now on, a new device from zero)} -> a
 //                  response with "reading": the cumulative histograms in dmtune-helper's format (latencystream.h).
-//   cancel         {"target":ID}: ends a stream, a watch or the latency probe (the kernel detaches it).
+//   map            {"name":MAP, "interval_ms":N (100 to 60000, default 1000)} -> a "map" message (remotemapstream.h:
+//                  name, info, table and status lines as dmsetup prints them, and "t") at once, every interval and
+//                  on each device-mapper event of the map; "map-failed" with "error" when a read fails (the stream
+//                  goes on: a map that comes back is reported again).
+//   cancel         {"target":ID}: ends a stream, a watch, a map's reports or the latency probe (the kernel detaches
+//                  it).
 #include "latency/blocklatencyprobe.h"
 #include "sysfs/sysfsroot.h"
 
@@ -37,10 +42,13 @@ public:
     AgentStreams(SysfsRoot root, Send send, QObject *parent = nullptr);
     ~AgentStreams() override;
 
+    static constexpr int MaxFollowedMaps = 16; // per connection: a window follows the one map it shows
+
     static bool isStreamOp(const QString &op);
     bool contains(qint64 id) const
     {
-        return m_streams.contains(id) || m_watches.contains(id) || (m_latencyId && id == m_latencyId);
+        return m_streams.contains(id) || m_watches.contains(id) || m_maps.contains(id)
+            || (m_latencyId && id == m_latencyId);
     }
     // Handles one request of isStreamOp(op); an error message for a bad one (nothing started then).
     QString handle(qint64 id, const QString &op, const QJsonObject &request);
@@ -48,9 +56,11 @@ public:
 
 private:
     struct Stream;
+    class MapReports;
     QString startStream(qint64 id, const QJsonObject &request);
     QString updateStream(qint64 id, const QJsonObject &request);
     QString startWatch(qint64 id);
+    QString startMap(qint64 id, const QJsonObject &request);
     QString startLatency(qint64 id, const QJsonObject &request);
     QString readLatency(qint64 id, const QJsonObject &request);
 
@@ -58,6 +68,7 @@ private:
     Send m_send;
     QHash<qint64, Stream *> m_streams;
     QHash<qint64, UdevMonitor *> m_watches;
+    QHash<qint64, MapReports *> m_maps;
     std::unique_ptr<BlockLatencyProbe> m_latency;
     qint64 m_latencyId = 0;
     QList<BlockDeviceNumber> m_latencyDevices;

@@ -5,6 +5,7 @@
 #include "params/tuningsession.h"
 #include "remote/remotehost.h"
 #include "remote/remotelatencystream.h"
+#include "remote/remotemapstream.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
 
@@ -80,6 +81,11 @@ OperationService *RemoteHostSession::newOperationService(QObject *parent)
     auto *service = new RemoteOperationRunner(m_host->client(), parent);
     refreshAfterResults(service);
     return service;
+}
+
+MapStream *RemoteHostSession::newMapStream(QObject *parent)
+{
+    return new RemoteMapStream(m_host->client(), parent);
 }
 
 TuningSession *RemoteHostSession::newTuningSession(QObject *parent)

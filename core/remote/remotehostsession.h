@@ -22,6 +22,7 @@ public:
     std::function<LatencySource *()> latencySourceMaker() const override;
     AgentClient *agent() const override;
     OperationService *newOperationService(QObject *parent) override;
+    MapStream *newMapStream(QObject *parent) override;
     TuningSession *newTuningSession(QObject *parent) override;
 
     State state() const override;

@@ -1,5 +1,5 @@
 // The window's default layout at the sizes engineers use (1280x720, 1400x900, 1920x1080), offscreen, over the
-// standard machine (issue 16, items 5, 6, 7 and 9): every row of a four-path map's iostat table and the columns
+// standard machine: every row of a four-path map's iostat table and the columns
 // of the load without scrolling, the Workload dock's rows down to Start, both group cards of a two-group map in
 // the Path groups tab, the device filter over the tree. DMTUNE_SCREENSHOT_DIR=DIR saves what each size looks like.
 #include "fakedevicemapper.h"

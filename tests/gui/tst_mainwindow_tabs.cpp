@@ -1,4 +1,4 @@
-// The Experiment and Latency tabs and the Explain pane on the screens engineers use (issue 40, items 3, 4, 5). CTest
+// The Experiment and Latency tabs and the Explain pane on the screens engineers use. CTest
 // runs this program once per screen (1280x720, 1366x768, 1400x900, 1920x1080): the offscreen platform is given a
 // screen of that size (tests/gui/CMakeLists.txt) and the window takes the whole of it. Every field of the
 // Experiment form whole in view, every chart's plot area readable (>= 120 px, tick labels apart), the Latency tab

@@ -1,4 +1,4 @@
-// Themes (issue 16, item 20), offscreen, under Fusion's light palette and a dark Fusion palette: every message colour
+// Themes, offscreen, under Fusion's light palette and a dark Fusion palette: every message colour
 // the GUI uses (banners, error and warning text on windows and in views, the rich-text spans of the Tune tab and the
 // preset editor, the path group editor's banner style sheet) reaches WCAG AA contrast (4.5:1) with the background it
 // is drawn on, measured from the palette roles the widgets use and, for the banner, from the pixels painted. A palette

@@ -1,4 +1,4 @@
-// The Statistics tab over native NVMe multipath (issue 17, item 2), in a window over the lab VM's capture (6.1, both
+// The Statistics tab over native NVMe multipath, in a window over the lab VM's capture (6.1, both
 // ports optimized, the head's queue/iostats 0): the head is charted beside its two hidden paths, labelled with
 // what it counts and each path's controller and ANA state; the note above the charts says why the head reads zero
 // and which devices count; on a read-only tree it offers nothing, on a writable one its button puts iostats=1 in

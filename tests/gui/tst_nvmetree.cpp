@@ -1,4 +1,4 @@
-// The device tree over native NVMe multipath (issue 17, item 1): on the lab VM's capture after an ANA change (6.1,
+// The device tree over native NVMe multipath: on the lab VM's capture after an ANA change (6.1,
 // port 1 inaccessible, port 2 non-optimized) the head is a multipath device beside the dm maps, its subsystem and
 // both paths under it with each controller's state and ANA state, the unusable path marked; neither the head nor
 // its hidden paths are "Other devices" any more. With multipath=N the two namespaces stay plain devices.

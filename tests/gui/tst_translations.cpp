@@ -1,4 +1,4 @@
-// Translations (issue 16, item 19): the window speaks the locale's language when dmtune_LANG.qm exists (German, from
+// Translations: the window speaks the locale's language when dmtune_LANG.qm exists (German, from
 // the build's translations/dmtune_de.qm), and English when there is none. The translators are installed before the
 // window is made, as main() does; an English run comes first because an installed translator stays.
 #include "fakesysfs.h"

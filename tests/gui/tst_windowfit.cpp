@@ -1,4 +1,4 @@
-// Every top-level window opens inside the screen it opens on (issue 40, item 1). CTest runs this program once for
+// Every top-level window opens inside the screen it opens on. CTest runs this program once for
 // each screen engineers use (1280x720, 1366x768, 1400x900, 1920x1080): the offscreen platform is given a screen of
 // that size (its configfile option, tests/gui/CMakeLists.txt) and DMTUNE_TEST_SCREEN names the size it should be.
 #include "../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on

@@ -1,4 +1,4 @@
-// The Workload dock and the Statistics tab at the screen sizes engineers use (issue 40, item 2). CTest runs this
+// The Workload dock and the Statistics tab at the screen sizes engineers use. CTest runs this
 // program once per screen (1280x720, 1366x768, 1400x900, 1920x1080), the offscreen platform given a screen of that
 // size (tests/gui/CMakeLists.txt), the window maximized on it: the Template row and Start in view before and during a
 // run, fio's charts and the device charts in view with a plot area of 120 px or more and tick labels that do not run

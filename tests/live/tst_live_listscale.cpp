@@ -1,4 +1,4 @@
-// dmtunectl list --json on the live /sys opens a bounded number of files per block device (issue 39): the
+// dmtunectl list --json on the live /sys opens a bounded number of files per block device: the
 // attribute files the output shows, nothing per device besides (libudev used to walk each device's path a
 // component at a time and read its udev database entry a dozen times). Counted at the system-call level with
 // strace (open and openat, failed ones included), over 200 scratch loop devices: the opens that 100 more attached

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One host model (issue 37), checked on the source tree (docs/architecture.md, "The host a window shows"):
+# One host model, checked on the source tree (docs/architecture.md, "The host a window shows"):
 # - widgets/ and app/dmtune/: no device-mapper backend of their own (LibDevmapperBackend: HostContext's
 #   deviceMapper() is the window's), no euid check (HostContext::actsAsRoot(), processIsRoot()), no
 #   OperationEnvironment filled by hand (HostContext::environment(), TuningSession::operationEnvironment()).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The GUI's text is translatable (issue 16, item 19; docs/translations.md), checked on the source tree:
+# The GUI's text is translatable (docs/translations.md), checked on the source tree:
 # - in widgets/ and app/dmtune/, a widget's text, title, tip or placeholder is never a bare literal
 #   (QStringLiteral, u""_s, QLatin1String): it goes through tr() or QCoreApplication::translate, or lupdate misses it;
 # - translations/dmtune.ts holds what lupdate extracts from those sources today (run the lupdate target after

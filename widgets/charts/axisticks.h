@@ -1,7 +1,7 @@
 #pragma once
 // Tick labels that never run together: every axis of a chart gets as many ticks as its length in pixels has
 // room for at the width (horizontal) or height (vertical) of its labels, and value axes read "150k", not
-// "150000" (issue 40, item 2).
+// "150000".
 #include <QSharedPointer>
 
 class QCustomPlot;

@@ -196,7 +196,7 @@ ChartPanel::ChartPanel(ChartPanelKind kind, QWidget *parent)
 
     setupAxes();
     applyMinimumMargins();
-    axisticks::keepReadable(m_plot); // as many ticks as the axes have room for (issue 40, item 2)
+    axisticks::keepReadable(m_plot); // as many ticks as the axes have room for
 
     m_plot->addLayer(markersLayer, m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     m_plot->addLayer(markerLabelsLayer, m_plot->layer(markersLayer), QCustomPlot::limAbove);
@@ -357,8 +357,8 @@ void ChartPanel::addLegendEntry(const QString &name, const QPen &pen, const QStr
 void ChartPanel::updateLegendWrap(int width)
 {
     // As many entries per row as fit the width, each column as wide as its widest entry: a row per wrap, not per
-    // widest name ("mpatha (dm-0)" beside "sdm" took a second row that the curves needed at 1280x720, issue 40,
-    // item 2). setWrap() alone only applies to entries added later: the entries are arranged again in the new rows.
+    // widest name ("mpatha (dm-0)" beside "sdm" took a second row that the curves needed at 1280x720).
+    // setWrap() alone only applies to entries added later: the entries are arranged again in the new rows.
     QList<int> widths;
     for (int i = 0; i < m_plot->legend->elementCount(); ++i) {
         if (const QCPLayoutElement *item = m_plot->legend->elementAt(i)) // null: an empty cell of the grid
@@ -385,7 +385,7 @@ void ChartPanel::updateLegendWrap(int width)
         m_plot->legend->setWrap(wrap);
         m_plot->legend->setFillOrder(m_plot->legend->fillOrder(), true);
         // Every legend row past the first is taken from the curves: the chart grows by it, its plot area stays
-        // 120 px or more (issue 40, item 2).
+        // 120 px or more.
         int rowHeight = 0;
         for (int i = 0; i < m_plot->legend->elementCount(); ++i) {
             if (const QCPLayoutElement *item = m_plot->legend->elementAt(i))

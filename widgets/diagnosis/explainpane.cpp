@@ -84,7 +84,7 @@ ExplainPane::ExplainPane(const SysfsRoot &root, QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(m_status);
     layout->addWidget(m_text, 1);
-    // Nothing explained yet: the hint above and no empty box under it (issue 40, item 5).
+    // Nothing explained yet: the hint above and no empty box under it.
     layout->addStretch(0);
     m_text->hide();
 

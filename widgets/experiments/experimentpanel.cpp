@@ -186,7 +186,7 @@ void ExperimentPanel::buildUi()
     m_log->setMinimumHeight(2 * m_log->fontMetrics().height());
     m_log->setPlaceholderText(tr("Each point's writes, read back, and each run's numbers appear here."));
 
-    // Two pages, each with the tab's whole room (issue 40, item 3: side by side at 1280 px the form was cut on the
+    // Two pages, each with the tab's whole room (side by side at 1280 px the form was cut on the
     // right and the chart collapsed to an axis): the sweep's form beside its buttons, and its results (the chart
     // beside the log, the table under both). The form scrolls only vertically and only when the tab is short.
     auto *formBox = new QWidget;

@@ -113,7 +113,7 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
     m_table->setItemDelegateForColumn(TunableTableModel::NoteColumn, new AnywhereWrapDelegate(m_table));
     // The Attribute column is as wide as the names of the knobs one can set. The name of one current kernels ignore
     // (dm/rq_based_seq_io_merge_deadline, struck out) wraps into two lines instead of widening it: the notes get the
-    // room (issue 16, item 7: half the width went to that name while the notes wrapped into four lines).
+    // room (half the width went to that name while the notes wrapped into four lines).
     header->setSectionResizeMode(TunableTableModel::AttributeColumn, QHeaderView::Interactive);
     m_table->setItemDelegateForColumn(TunableTableModel::AttributeColumn, new AnywhereWrapDelegate(m_table));
     const auto fitAttributeColumn = [this] {

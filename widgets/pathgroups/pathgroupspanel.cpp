@@ -9,6 +9,7 @@
 #include "dm/dmavailability.h"
 #include "dm/dmeventwatcher.h"
 #include "host/hostsession.h"
+#include "host/mapstream.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 
@@ -48,6 +49,18 @@ PathGroupsPanel::PathGroupsPanel(HostSession *host, QWidget *parent)
         m_remote = true;
         init();
         useCapture(host->newOperationService(this), true);
+        // The shown map as the host reports it: each second and at each of its events there, between fetches.
+        m_mapStream = host->newMapStream(this);
+        if (m_mapStream) {
+            connect(m_mapStream, &MapStream::changed, this, [this](const QString &map) {
+                if (map == m_map)
+                    readNow();
+            });
+            connect(m_mapStream, &MapStream::failed, this, [this](const QString &map, const QString &message) {
+                if (map == m_map)
+                    onStateRead(map, Result<MultipathMapState>::failure(message));
+            });
+        }
     }
     const auto followConnection = [this, host] {
         setConnectionProblem(
@@ -191,7 +204,8 @@ void PathGroupsPanel::init()
     m_readTimer = new QTimer(this);
     m_readTimer->setInterval(1000);
     connect(m_readTimer, &QTimer::timeout, this, [this] {
-        if (isVisible() && !m_remote) // a remote host's capture changes only with a fetch (setSnapshot)
+        // A remote host's map is read when its host reports it (m_mapStream) or a fetch replaced the capture.
+        if (isVisible() && !m_remote)
             readNow();
     });
     m_readTimer->start();
@@ -272,6 +286,8 @@ void PathGroupsPanel::showMap(const QString &map)
         m_chart->clear();
         m_chart->setDeviceNames(deviceNames());
     }
+    if (m_mapStream)
+        m_mapStream->follow(m_map);
     if (m_map.isEmpty() && !m_nvmeHead.isEmpty()) {
         QString text = tr("%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their "
                           "controllers' states and ANA states are in the tree; the subsystem's iopolicy, which picks "
@@ -369,7 +385,10 @@ void PathGroupsPanel::readNow()
     m_readAgain = false;
     m_readJobMap = m_map;
     DeviceMapper *dm = m_readDm; // outlives the jobs: the destructor joins them first
-    std::shared_ptr<DeviceMapper> captured = m_capturedDm; // remote: this capture's maps, while the read runs
+    // Remote: the map as the host last reported it, else as this capture has it (kept while the read runs).
+    std::shared_ptr<DeviceMapper> reported
+        = m_mapStream && m_mapStream->followed() == m_map ? m_mapStream->reader() : nullptr;
+    std::shared_ptr<DeviceMapper> captured = reported ? reported : m_capturedDm;
     const QString map = m_map;
     m_readJob = m_jobs->startLatest(
         QStringLiteral("read"), QStringLiteral("read %1").arg(map),

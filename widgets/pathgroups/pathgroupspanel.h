@@ -30,6 +30,7 @@ class DeviceMapper;
 class DmEventWatcher;
 class HostContext;
 class HostSession;
+class MapStream;
 class MultipathActions;
 class OperationService;
 class PathGroupEditor;
@@ -119,6 +120,7 @@ private:
     SysfsRoot m_capture;
     std::shared_ptr<DeviceMapper> m_capturedDm;
     bool m_remote = false;
+    MapStream *m_mapStream = nullptr; // a remote host's reports of the shown map
     QString m_connectionProblem;
     DeviceMapper *m_readDm = nullptr;
     QString m_unavailable;

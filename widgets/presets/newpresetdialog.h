@@ -1,5 +1,5 @@
 #pragma once
-// "New from selection" (issue 16, item 10): a name and the selected devices' writable attributes with their
+// "New from selection": a name and the selected devices' writable attributes with their
 // values, the ones changed through dmtune or differing from what dmtune first saw checked (defaultAttributeChoices).
 // OK is enabled only with a usable name and at least one checked attribute; the line under the list says why not.
 // The manager saves the checked ones through the core's presetFromSelection, as dmtunectl preset save --attr does.

@@ -16,7 +16,7 @@ namespace {
 QCustomPlot *makePlot(QWidget *parent, const QString &title, const QString &left, const QString &right)
 {
     auto *plot = new QCustomPlot(parent);
-    // Room for a plot area of 120 px under the title row and over the time axis (issue 40, item 2).
+    // Room for a plot area of 120 px under the title row and over the time axis.
     plot->setMinimumSize(FioChart::MinimumPlotWidth, FioChart::MinimumPlotHeight);
     plot->plotLayout()->setMargins(QMargins(0, 0, 0, 0));
     const QFont small(plot->font().family(), 8);

@@ -151,8 +151,8 @@ void WorkloadPanel::buildUi()
     m_batching = new QCheckBox(tr("&batched"), this); // short: this row sets the dock's minimum width
     m_batching->setToolTip(tr("iodepth_batch_submit=16, iodepth_batch_complete_min=8: the scheduler sees "
                               "several requests at once and can merge them"));
-    // In two rows: in one they set the form's width, and fio's charts beside it had 200 px each at 1280 (issue 40,
-    // item 2); the form has the height to spare (the charts set the dock's).
+    // In two rows: in one they set the form's width, and fio's charts beside it had 200 px each at 1280); the
+    // form has the height to spare (the charts set the dock's).
     auto *params2 = new QHBoxLayout;
     const auto labelled = [&](QHBoxLayout *row, const QString &text, QWidget *w) {
         row->addWidget(new QLabel(text, this));
@@ -178,7 +178,7 @@ void WorkloadPanel::buildUi()
     m_device->setObjectName(QStringLiteral("workloadDevice"));
     m_device->setMinimumContentsLength(18);
     // Hundreds of devices: typing filters the list (any part of the name, the map's name, the size); a text that names
-    // no device goes back to the chosen one (issue 16, item 9).
+    // no device goes back to the chosen one.
     m_device->setEditable(true);
     m_device->setInsertPolicy(QComboBox::NoInsert);
     m_device->completer()->setCompletionMode(QCompleter::PopupCompletion);
@@ -224,7 +224,7 @@ void WorkloadPanel::buildUi()
     form->addRow(QString(), runRow);
 
     // One line each, whatever they say (the whole text in the tooltip): a long status that wrapped made the panel
-    // taller than the dock during a run, which then scrolled the Template row away (issue 40, item 2).
+    // taller than the dock during a run, which then scrolled the Template row away.
     const auto oneLine = [](QLabel *label) {
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         label->setMinimumWidth(40);
@@ -233,7 +233,7 @@ void WorkloadPanel::buildUi()
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("workloadStatus"));
     oneLine(m_status);
-    // The recording's file name beside the status, under Record to (issue 40, item 7); the path in its tooltip.
+    // The recording's file name beside the status, under Record to; the path in its tooltip.
     m_recorded = new QLabel(this);
     m_recorded->setObjectName(QStringLiteral("recordedTo"));
     m_recorded->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -265,7 +265,7 @@ void WorkloadPanel::buildUi()
     m_log->setMaximumBlockCount(500);
     m_log->setPlaceholderText(tr("fio's messages and the run summaries"));
     // fio's charts and its messages as tabs: under the charts the log left them a few dozen pixels at 1280x720
-    // (issue 40, item 2); the dock's height is the form's, and the charts get all of it.
+    //; the dock's height is the form's, and the charts get all of it.
     m_right = new QTabWidget(this);
     m_right->setObjectName(QStringLiteral("fioTabs"));
     m_right->setDocumentMode(true);
@@ -307,7 +307,7 @@ void WorkloadPanel::buildUi()
 }
 
 // Until the user picks a template, it follows the target: writes only on the lab device (empty, made for this),
-// reads on every other device, which may hold data (issue 40, item 6). The write guard still decides at Start.
+// reads on every other device, which may hold data. The write guard still decides at Start.
 void WorkloadPanel::proposeTemplate()
 {
     if (m_templatePicked || isRunning())
@@ -328,7 +328,7 @@ void WorkloadPanel::loadTemplate(int index)
     const bool custom = id == customId;
     m_jobFile->setEnabled(custom);
     m_browse->setEnabled(custom);
-    // The job file's row only for a job file: one row less for the dock at 1280x720 (issue 16, item 6).
+    // The job file's row only for a job file: one row less for the dock at 1280x720.
     if (auto *form = qobject_cast<QFormLayout *>(m_jobFile->parentWidget()->layout())) {
         for (int row = 0; row < form->rowCount(); ++row) {
             QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
@@ -456,7 +456,7 @@ void WorkloadPanel::setLabState(const LabDeviceState &state)
 {
     const bool newDevice = state.device != m_lab.device;
     // The lab device went away (removed): it is nobody's target any more, its loop node stays behind at 0 B with no
-    // backing file; nothing is chosen until the user chooses (issue 40, item 9).
+    // backing file; nothing is chosen until the user chooses.
     if (newDevice && !m_lab.device.isEmpty() && currentDevice() == m_lab.device && !isRunning())
         m_device->setCurrentIndex(0);
     m_lab = state;
@@ -974,7 +974,7 @@ void WorkloadPanel::showRunResult(const QList<FioRates> &overall, const QString 
                 .arg(r.name, rateText(r.readIops), rateText(r.writeIops),
                     QString::number(r.bytesPerSecond() / (1024.0 * 1024.0), 'f', 1), latencyText(r.clat.p50Ns),
                     latencyText(r.clat.p99Ns)));
-    // The readout ends on the whole run, as the summary says it, not on fio's last second (issue 40, item 7).
+    // The readout ends on the whole run, as the summary says it, not on fio's last second.
     if (!overall.isEmpty())
         m_readout->setText(readoutLine(overall) + tr("   (whole run)"));
     m_readout->setToolTip(m_readout->text());

@@ -82,7 +82,7 @@ void TestLatencyHeatMap::percentileLinesFollowTheHistogram()
     QCOMPARE(p50->data()->at(0)->key, -1.0);
 }
 
-// The latency axis' labels read as numbers with a unit (issue 40, item 4): "520 ms", never "5.2e+02 ms".
+// The latency axis' labels read as numbers with a unit: "520 ms", never "5.2e+02 ms".
 void TestLatencyHeatMap::boundLabelsInPlainUnits_data()
 {
     QTest::addColumn<double>("us");

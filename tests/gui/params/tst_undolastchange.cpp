@@ -1,4 +1,4 @@
-// Undo last change (issue 16, item 8) on the offscreen platform. The History dock's Undo and Edit > Undo last change
+// Undo last change on the offscreen platform. The History dock's Undo and Edit > Undo last change
 // are one action, and Undo is a tuning.apply operation like any change: planned on a job, its data risk asked in a
 // PlanDialog (write_cache back to "write through" asks for the device's name; Cancel writes nothing), and the answer
 // bound to that plan (an Apply that lands meanwhile makes it refused, nothing written). Disabled with the reason when

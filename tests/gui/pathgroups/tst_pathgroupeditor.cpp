@@ -322,7 +322,7 @@ private Q_SLOTS:
         PathGroupModel *third = editor->groupModel(2);
         QAbstractItemModelTester tester(third, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // Path, state, fails, one live info column (in-flight bytes), two table arguments: the relative throughput the
-        // selector reports back is the argument's column, not a second one of its own (issue 16, item 7).
+        // selector reports back is the argument's column, not a second one of its own.
         QCOMPARE(third->columnCount(), 6);
         QCOMPARE(third->headerData(3, Qt::Horizontal).toString(), QStringLiteral("in-flight\nbytes"));
         QCOMPARE(third->headerData(5, Qt::Horizontal).toString(), QStringLiteral("relative_throughput"));

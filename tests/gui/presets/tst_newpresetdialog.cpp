@@ -1,4 +1,4 @@
-// gui (offscreen): "New from selection" (issue 16, item 10) on the standard machine. The manager records the values
+// gui (offscreen): "New from selection" on the standard machine. The manager records the values
 // it first sees; one attribute is changed through the tuning session and another out of band; the dialog lists
 // sdm's writable attributes with exactly those two checked (with the reason), refuses an empty, a built-in's and a
 // stored preset's name and an empty choice in one line with Save disabled, and Save stores a preset holding only

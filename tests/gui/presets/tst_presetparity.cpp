@@ -1,5 +1,5 @@
 // gui (offscreen): the GUI and dmtunectl apply a preset the same way, through the core operation preset.apply
-// (issue 14). One _data() table (a value the planner rejects, an unknown device, a device the preset has no
+//. One _data() table (a value the planner rejects, an unknown device, a device the preset has no
 // setting for, a risky reload without consent, a write that puts data at risk, a clean one) drives the
 // PresetManager over a FakeSysfs tree + FakeDeviceMapper and `dmtunectl preset apply` (cli::runPresetApply,
 // in-process: a process could not share the fake device-mapper) over another tree built the same way: the same

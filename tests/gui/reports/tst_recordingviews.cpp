@@ -356,7 +356,7 @@ void TestRecordingViews::comparesTwo()
     flushLayout();
     save(&view, QStringLiteral("compare-diff.png"));
 
-    // Export report… says what it did in this window (issue 40, item 12), not in the main window behind it.
+    // Export report… says what it did in this window, not in the main window behind it.
     QStandardPaths::setTestModeEnabled(true);
     QSettings().remove(QStringLiteral("fileDialogs"));
     auto *banner = view.findChild<MessageBanner *>(QStringLiteral("exportMessage"));

@@ -162,7 +162,7 @@ void TestLiveWorkloadPanel::runsOnTheLabDeviceFromTheDock()
     QVERIFY2(kinds.contains(QStringLiteral("start")) && kinds.contains(QStringLiteral("stop")),
         qPrintable(kinds.join(u',')));
 
-    // A change made outside dmtune to the charted device becomes a marker that says so (issue 40, item 8).
+    // A change made outside dmtune to the charted device becomes a marker that says so.
     QVERIFY(window.externalChanges());
     QTRY_COMPARE_WITH_TIMEOUT(window.externalChanges()->devices(), window.statsView()->devices(), 5000);
     const QString nomergesPath = QStringLiteral("/sys/block/%1/queue/nomerges").arg(lab);

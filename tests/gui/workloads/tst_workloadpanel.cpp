@@ -129,7 +129,7 @@ void TestWorkloadPanel::startNeedsADevice()
     panel.setSnapshot(snapshotWith({ QStringLiteral("sdb") }));
     QVERIFY(panel.currentDevice().isEmpty()); // never chosen for the user (no lab device here)
     QVERIFY(panel.commandLine().contains(QStringLiteral("--filename=/dev/DEV")));
-    // The Device field shows its text from the start, not the end of a text longer than itself (issue 40: at
+    // The Device field shows its text from the start, not the end of a text longer than itself (at
     // 1280x720 it read "evice, or create the lab device)").
     auto *device = panel.findChild<QComboBox *>(QStringLiteral("workloadDevice"));
     QVERIFY(device && device->isEditable());
@@ -144,7 +144,7 @@ void TestWorkloadPanel::startNeedsADevice()
 }
 
 // Until the user picks a template, it follows the target: writes on the lab device, reads on a device that may hold
-// data (issue 40, item 6); a template the user picked stays.
+// data; a template the user picked stays.
 void TestWorkloadPanel::writeTemplateOnlyOnTheLabDevice()
 {
     const auto writes
@@ -236,7 +236,7 @@ void TestWorkloadPanel::confirmationNeedsTheExactName()
     QVERIFY(dialog.destroyButton()->isEnabled());
     QCOMPARE(dialog.typedName(), QStringLiteral("loop3"));
 
-    // The fio command is shown once, in the preview; the step that runs it refers to it (issue 40, item 12).
+    // The fio command is shown once, in the preview; the step that runs it refers to it.
     OperationPlan plan = dialog.plan();
     const QString command = QStringLiteral("/usr/bin/fio --name=seq --filename=/dev/loop3 --rw=write --bs=4k");
     plan.preview = command;
@@ -306,7 +306,7 @@ void TestWorkloadPanel::chartTakesRates()
 }
 
 // A removed lab device stays in the snapshot as a 0 B loop node: it is no longer the target, and Start waits for a
-// device to be chosen (issue 40, item 9).
+// device to be chosen.
 void TestWorkloadPanel::removedLabDeviceIsNoTarget()
 {
     WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
@@ -337,7 +337,7 @@ void TestWorkloadPanel::removedLabDeviceIsNoTarget()
 }
 
 // After a run the readout shows the summary's numbers (not fio's last second), the messages end on the summary, the
-// recording's file name is in the dock (issue 40, item 7).
+// recording's file name is in the dock.
 void TestWorkloadPanel::runResultShowsTheSummary()
 {
     WorkloadPanel panel(std::make_shared<const HostContext>(SysfsRoot()));

@@ -1,4 +1,4 @@
-// Changes to a charted device by others (issue 40, item 8), on a loop device made here (root): the charted values
+// Changes to a charted device by others, on a loop device made here (root): the charted values
 // read again by ExternalChangeWatcher, and who made each change told from the host's change log:
 //   * `dmtunectl set` in another process: its line in the log, the marker "(dmtunectl, pid N)";
 //   * a write straight into sysfs: "(changed outside dmtune)";

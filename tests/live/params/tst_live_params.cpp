@@ -398,7 +398,7 @@ void TestLiveParams::cli()
     QCOMPARE(code, 0);
     QCOMPARE(value("queue/nomerges"), QStringLiteral("2"));
 
-    // write_cache=write through stops the kernel's flushes: a data risk (issue 36), answered only by naming the
+    // write_cache=write through stops the kernel's flushes: a data risk, answered only by naming the
     // device. Refused without an answer and with --force (one line, exit 1, nothing written); --dry-run previews
     // it and exits as the run would (1, with the same line); written with --destroy-data-on DEV; write back needs
     // nothing.
@@ -429,7 +429,7 @@ void TestLiveParams::cli()
     QCOMPARE(value("queue/write_cache"), QStringLiteral("write back"));
 }
 
-// The names a user types on a real kernel's loop device (issue 16): a read-only attribute is called read-only and
+// The names a user types on a real kernel's loop device: a read-only attribute is called read-only and
 // nothing is written; an iosched file and the scheduler by their last parts; set prints only what changes (the
 // values already set on one "already set:" line, not as steps "X -> X").
 void TestLiveParams::cliNamesAndOnlyChanges()

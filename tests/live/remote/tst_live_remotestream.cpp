@@ -28,6 +28,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <csignal>
 #include <optional>
@@ -211,9 +213,40 @@ private Q_SLOTS:
         QTest::newRow("inflight not a bool") << QStringLiteral("stream") << QStringLiteral(R"({"inflight":"yes"})")
                                              << QStringLiteral("\"inflight\" must be true or false");
         QTest::newRow("cancel of nothing") << QStringLiteral("cancel") << QStringLiteral(R"({"target":999})")
-                                           << QStringLiteral("cancel: no stream or watch 999");
+                                           << QStringLiteral("cancel: no stream, watch or map 999");
         QTest::newRow("update of nothing") << QStringLiteral("stream-update") << QStringLiteral(R"({"target":998})")
                                            << QStringLiteral("stream-update: no stream 998");
+        QTest::newRow("a map without a name")
+            << QStringLiteral("map") << QStringLiteral(R"({})") << QStringLiteral("map: empty map name");
+        QTest::newRow("a path for a map") << QStringLiteral("map") << QStringLiteral(R"({"name":"../control"})")
+                                          << QStringLiteral("map: invalid map name \"../control\"");
+        QTest::newRow("a map read too often")
+            << QStringLiteral("map") << QStringLiteral(R"({"name":"m","interval_ms":10})")
+            << QStringLiteral("map: \"interval_ms\" must be a whole number from 100 to 60000");
+    }
+
+    // A map that is not there: the agent's "map" reports say so each interval (the stream goes on: a map that
+    // comes later is reported), and cancel ends them.
+    void aMapThatIsNotThereIsReportedMissing()
+    {
+        auto client = newClient();
+        QSignalSpy ready(client.get(), &AgentClient::ready);
+        client->connectToHost();
+        QVERIFY(ready.wait(15000));
+        QList<QJsonObject> messages;
+        connect(client.get(), &AgentClient::message, this, [&](const QJsonObject &m) { messages << m; });
+        const QString name = QStringLiteral("dmtune-test-no-such-map-%1").arg(::getpid());
+        const qint64 id = client->request(
+            QStringLiteral("map"), { { QLatin1String("name"), name }, { QLatin1String("interval_ms"), 100 } });
+        QTRY_VERIFY_WITH_TIMEOUT(messages.size() >= 2, 15000);
+        for (const QJsonObject &m : std::as_const(messages)) {
+            QCOMPARE(m.value(QLatin1String("id")).toInteger(), id);
+            QCOMPARE(typeOf(m), QStringLiteral("map-failed"));
+            QCOMPARE(m.value(QLatin1String("error")).toString(), name + QStringLiteral(": no such map"));
+        }
+        const qint64 cancel = client->request(QStringLiteral("cancel"), { { QLatin1String("target"), id } });
+        QTRY_VERIFY_WITH_TIMEOUT(messages.last().value(QLatin1String("id")).toInteger() == cancel, 15000);
+        QCOMPARE(typeOf(messages.last()), QStringLiteral("response"));
     }
     void badStreamRequestsGetOneLine()
     {

@@ -1,4 +1,4 @@
-// Job files on real loop devices, through `dmtunectl run --job`: every spelling of issue 13 that fio reads
+// Job files on real loop devices, through `dmtunectl run --job`: every spelling that fio reads
 // differently from a hand-made grammar is refused on an ext4 device in one line, and fsck finds it intact
 // afterwards; read jobs still run on it, write jobs on an empty device, and on the ext4 device with
 // --destroy-data-on; a job file named "-foo.fio" is a file, not fio options; the job fio runs is the one

@@ -6,7 +6,7 @@
 //   * an ext4 device: without --destroy-data-on, or with it naming another device, nothing is written (not even
 //     the first point's value) and fsck finds the file system intact; a value the catalog refuses, one line.
 //   * a job file with a job aimed at another device: refused even with --force, nothing written.
-//   * issue 36, the consent model: --force does not answer the data risk of a write over ext4 (refused, exit 1,
+//   * the consent model: --force does not answer the data risk of a write over ext4 (refused, exit 1,
 //     fsck clean, the witness file intact); --dry-run with it unanswered exits 1 with the line that says how to
 //     answer it, 0 once --destroy-data-on names the device; the sweep with --destroy-data-on naming the device
 //     runs. A sweep on an empty device needs no answer (nomergesTwoTakesMergesToZero).

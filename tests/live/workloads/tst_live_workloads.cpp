@@ -359,7 +359,7 @@ void TestLiveWorkloads::recordedRunReadsBack()
 QTEST_GUILESS_MAIN(TestLiveWorkloads)
 #include "tst_live_workloads.moc"
 
-// The summary's device rates are over fio's I/O window (issue 16: the map's w/s read 694 against fio's 1,126
+// The summary's device rates are over fio's I/O window (the map's w/s read 694 against fio's 1,126
 // IOPS when divided by the sampling window): on the test's loop device, the device's completed plus merged
 // writes per second equal fio's write IOPS. The progress lines: no line of zeros before the I/O, no runtime
 // printed twice, the merge columns shown.

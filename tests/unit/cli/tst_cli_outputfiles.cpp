@@ -1,4 +1,4 @@
-// dmtunectl's output files (issue 36, holes 4 and 5): `report -o`, `preset export -o` and `sweep --record-dir`
+// dmtunectl's output files (holes 4 and 5): `report -o`, `preset export -o` and `sweep --record-dir`
 // never write through a symbolic link (to a victim, or dangling: its target would be created elsewhere) and never
 // replace an existing file without --replace: exit 1, one line, the victim unchanged. A file dmtune wrote is
 // replaced with --replace; a new file is written. (run --record, preset save and the --host spellings need a

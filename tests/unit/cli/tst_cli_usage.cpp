@@ -172,7 +172,7 @@ private Q_SLOTS:
         QFETCH(QString, err);
         const Run r = dmtunectl(args + root());
         QVERIFY2(r.exitCode == 2, qPrintable(describe(args, r)));
-        // Every exit 2 names the subcommand's own help (issue 40, point 11).
+        // Every exit 2 names the subcommand's own help (point 11).
         QCOMPARE(r.err, err.chopped(1) + QStringLiteral(" (see dmtunectl %1 --help)\n").arg(args.first()));
         QCOMPARE(r.out, QString());
     }

@@ -1,4 +1,4 @@
-// Native NVMe multipath from sysfs (issue 17, item 1), on trees `dmtunectl capture` took in the lab VM (Debian's 6.1,
+// Native NVMe multipath from sysfs, on trees `dmtunectl capture` took in the lab VM (Debian's 6.1,
 // one brd namespace exported by nvmet-tcp on 127.0.0.1:4421 and 127.0.0.2:4422, tests/vm/guest/setup-nvme.sh):
 // multipath=Y with both ports optimized, the same after port 1 became inaccessible and port 2 non-optimized, and
 // multipath=N. Edge cases are made by editing a copy of a capture: a connecting controller, ANA persistent-loss and

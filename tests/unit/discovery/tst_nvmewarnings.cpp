@@ -1,4 +1,4 @@
-// NVMe stacking warnings (issue 17, item 4) on the lab VM's captures (Debian's 6.1, one brd namespace exported by
+// NVMe stacking warnings on the lab VM's captures (Debian's 6.1, one brd namespace exported by
 // nvmet-tcp on two loopback ports; see tst_nvmemultipath): none with both ports optimized, no-optimized-path after
 // port 1 became inaccessible and port 2 non-optimized, no-failover with multipath=N. Edge cases edit the snapshot
 // (controller and ANA states, a path gone, a dm map over the head) or a copy of a capture (ctrl_loss_tmo).

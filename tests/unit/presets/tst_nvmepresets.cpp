@@ -1,4 +1,4 @@
-// iopolicy in presets by subsystem NQN (issue 17, item 3), on the lab VM's captures (Debian's 6.1, one namespace
+// iopolicy in presets by subsystem NQN, on the lab VM's captures (Debian's 6.1, one namespace
 // through two NVMe/TCP controllers; tests/unit/discovery/fixtures): a capture puts nvme/iopolicy in a rule of its
 // own that matches the subsystem's NQN, that rule selects the namespaces (the head with native multipath, each
 // controller's namespace without) and never the hidden paths, apply writes the subsystem's file, and the udev

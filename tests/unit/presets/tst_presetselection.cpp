@@ -1,4 +1,4 @@
-// New from selection's default choice (issue 16, item 10): the attributes changed through dmtune on the device (the
+// New from selection's default choice: the attributes changed through dmtune on the device (the
 // tuning history) or differing from the first-seen values are checked, with the reason; only savable tunables
 // (known, readable, writable, per device) are listed. FirstSeenValues keeps the first value per stable identity.
 #include "params/catalog.h"

@@ -5,7 +5,12 @@
 #include "remote/agentprotocol.h"
 #include "remote/hostaddress.h"
 #include "remote/nearsidefiles.h"
+#include "remote/remotemapstream.h"
 
+#include "dm/multipathoperation.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -101,6 +106,73 @@ private Q_SLOTS:
             = remoteStartProblem(*parseHostAddress(QStringLiteral("db1")), SshSettings {}, status, stderrText);
         QVERIFY2(line.contains(expected), qPrintable(line));
         QVERIFY(!line.contains(QLatin1Char('\n')));
+    }
+
+    // The agent's "map" report: what it sends (dmsetup's lines of the lab's 2 x 2 round-robin map, captured in the
+    // lab VM: tests/unit/dm/fixtures) is read back here into the same state, and the multipath parser reads that.
+    void mapReportRoundTrip()
+    {
+        MapStateReport report;
+        report.name = S("mpatha");
+        report.info = { true, false, false, true, false, 1, 7, 253, 0, 1, S("mpath-1Linux_scsi_debug_2000") };
+        const auto table = parseTargetLines(S("0 131072 multipath 0 0 2 1 round-robin 0 2 1 8:0 1 8:16 1 round-robin "
+                                              "0 2 1 8:32 1 8:48 1 \n"));
+        const auto status = parseTargetLines(
+            S("0 131072 multipath 2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 A 0 E 0 2 0 8:32 A 0 8:48 F 1 \n"));
+        QVERIFY(table && status);
+        report.table = table.value();
+        report.status = status.value();
+        // Through JSON text, as the line travels.
+        const QJsonObject sent = QJsonDocument::fromJson(QJsonDocument(mapStateReportJson(report)).toJson()).object();
+        const Result<MapStateReport> read = parseMapStateReport(sent);
+        QVERIFY2(read, qPrintable(read.errorMessage()));
+        QCOMPARE(read->name, report.name);
+        QCOMPARE(read->info, report.info);
+        QCOMPARE(read->table, report.table);
+        QCOMPARE(read->status, report.status);
+        const std::shared_ptr<DeviceMapper> reader = reportedMapReader(read.value());
+        const Result<MultipathMapState> state = readMultipathMapState(*reader, S("mpatha"));
+        QVERIFY2(state, qPrintable(state.errorMessage()));
+        QCOMPARE(state->table.groups.size(), 2);
+        QCOMPARE(state->status.groups.size(), 2);
+        QCOMPARE(state->status.groups.at(1).paths.at(1).device, S("8:48"));
+        QVERIFY(!state->status.groups.at(1).paths.at(1).active); // F: failed, once
+        QVERIFY(!reader->info(S("mpathb"))->exists); // only the reported map
+        QVERIFY(!reader->message(S("mpatha"), S("fail_path 8:0"))); // read-only
+    }
+
+    void badMapReports_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("error");
+        const QString info = S(R"("info":{"exists":true,"suspended":false,"read_only":false,"live_table":true,)"
+                               R"("inactive_table":false,"open_count":0,"event_nr":3,"major":253,"minor":0,)"
+                               R"("target_count":1,"uuid":""})");
+        const QString lines = S(R"("table":["0 8 multipath 0 0 0 0"],"status":["0 8 multipath 2 0 0 0 0 0"])");
+        QTest::newRow("a path for a name")
+            << (S(R"({"name":"../x",)") + info + u',' + lines + u'}') << S("a map report: invalid map name");
+        QTest::newRow("no info") << (S(R"({"name":"m",)") + lines + u'}') << S("m: a report without \"info\"");
+        QTest::newRow("an event number below zero") << (S(R"({"name":"m",)")
+            + QString(info).replace(S("\"event_nr\":3"), S("\"event_nr\":-1")) + u',' + lines + u'}')
+                                                    << S("m: a report whose \"info\" is malformed");
+        QTest::newRow("a flag as text") << (S(R"({"name":"m",)")
+            + QString(info).replace(S("\"exists\":true"), S("\"exists\":\"yes\"")) + u',' + lines + u'}')
+                                        << S("m: a report whose \"info\" is malformed");
+        QTest::newRow("no status") << (S(R"({"name":"m",)") + info + S(R"(,"table":[]})"))
+                                   << S("m: no \"status\" lines");
+        QTest::newRow("a line that is not dmsetup's")
+            << (S(R"({"name":"m",)") + info + S(R"(,"table":["zero 8 multipath"],"status":[]})")) << S("m: table: ");
+    }
+    void badMapReports()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, error);
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8(), &parseError);
+        QVERIFY2(document.isObject(), qPrintable(parseError.errorString()));
+        const Result<MapStateReport> read = parseMapStateReport(document.object());
+        QVERIFY(!read);
+        QVERIFY2(read.errorMessage().startsWith(error), qPrintable(read.errorMessage()));
     }
 
     void hello_data()

@@ -1,4 +1,4 @@
-// editDistance and nearestName: what "did you mean" suggests for a typed name (issue 40, point 11).
+// editDistance and nearestName: what "did you mean" suggests for a typed name (point 11).
 #include "util/nearmiss.h"
 
 #include <QTest>

@@ -1,8 +1,8 @@
 // Job files as fio reads them: `fio --showcmd` text (captured from fio 3.33) split into argv words and planned
-// with fio's command-line semantics; job files run through the real fio (every spelling of issue 13, the
-// templates and the seeds' jobs as job files); the checked options are what fio runs (the same job options
-// in fio's JSON as the file gives, and edits after the check change nothing); rw classification; a job
-// file named "-foo.fio".
+// with fio's command-line semantics; job files run through the real fio (every spelling fio reads apart from a
+// hand-made grammar, the templates and the seeds' jobs as job files); the checked options are what fio runs (the same
+// job options in fio's JSON as the file gives, and edits after the check change nothing); rw classification; a job file
+// named "-foo.fio".
 #include "workloads/fiojob.h"
 #include "workloads/fiojobfile.h"
 #include "workloads/fiorun.h"

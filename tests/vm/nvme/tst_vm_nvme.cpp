@@ -1,10 +1,10 @@
-// Native NVMe multipath on a real kernel (issue 17), inside the lab VM: one brd namespace exported by nvmet-tcp on
+// Native NVMe multipath on a real kernel, inside the lab VM: one brd namespace exported by nvmet-tcp on
 // two loopback ports (guest/setup-nvme.sh). With DMTUNE_NVME_MULTIPATH=Y (nvme_core multipath=Y): dmtunectl lists
 // the head with both paths; an ANA state changed through nvmet's configfs shows in dmtunectl (the latency is
 // reported, not asserted); fio's I/O goes only through the paths ANA allows, and round-robin spreads it where numa
 // keeps one path; queue-depth is not offered on 6.1; dm-only commands on the head say what to use instead.
 // With N (a separate VM: nvme_core's multipath is fixed at load): two namespaces of one WWID, no head, and a
-// dm-multipath map over them is listed as a dm map over NVMe paths. The NVMe warnings (issue 17, item 4) follow:
+// dm-multipath map over them is listed as a dm map over NVMe paths. The NVMe warnings follow:
 // no-failover until that map exists; no-optimized-path, no-usable-path and single-path as the ports' ANA states
 // change; dm-over-native for a bio-based dm-multipath map over the head (the kernel refuses a request-based one).
 #include "testpaths.h"

@@ -475,7 +475,7 @@ private Q_SLOTS:
         QTest::newRow("map reload without a table")
             << QStringList { QStringLiteral("map"), QStringLiteral("reload"), map } << 2;
         // The guard there: a write to a path that the map holds is refused (a dry run: nothing runs anyway). No
-        // --destroy-data-on: through --host it must name the host too (issue 36), so the two command lines differ.
+        // --destroy-data-on: through --host it must name the host too, so the two command lines differ.
         QTest::newRow("a write to a path of the map") << QStringList { QStringLiteral("run"),
             QStringLiteral("batched-write-4k"), QStringLiteral("--device"), QStringLiteral("PATH0"),
             QStringLiteral("--runtime"), QStringLiteral("3"), QStringLiteral("--dry-run") }
@@ -640,7 +640,7 @@ private Q_SLOTS:
     {
         const QString map = env("MAP");
         // Writes to the lab's map (scsi_debug: nothing on it; --destroy-data-on says so all the same, through
-        // --host naming the host too: issue 36).
+        // --host naming the host too).
         const QStringList run { QStringLiteral("run"), QStringLiteral("batched-write-4k"), QStringLiteral("--device"),
             map, QStringLiteral("--destroy-data-on"), map, QStringLiteral("--runtime"), QStringLiteral("3"),
             QStringLiteral("--record") };
@@ -739,6 +739,44 @@ private Q_SLOTS:
             qPrintable(dmsetup(QStringLiteral("status"))));
         QTRY_COMPARE_WITH_TIMEOUT(
             snapshotPathState(window->discovery()->snapshot(), map, devnum), QStringLiteral("A"), 60000);
+    }
+    // The Path groups tab of a remote window follows the map as the guest reports it (the agent's "map" op): a
+    // status read each second, as a local window's (before, a remote window read the map only when a capture was
+    // fetched, so without an event nothing came), and a path failed in the guest's own shell, not by dmtune, is
+    // shown failed, then active again when it is reinstated there.
+    void thePathGroupsTabFollowsTheMapThere()
+    {
+        const QString map = env("MAP");
+        const QString devnum = env("DB");
+        MainWindow *window = remoteWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(remoteSessionOf(window)->remoteHost()->state(), RemoteHost::State::Connected, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window->discovery()->snapshot().map(map), 60000);
+        QVERIFY(window->selectDevice(map));
+        QVERIFY(window->showTab(QStringLiteral("paths")));
+        PathGroupsPanel *panel = window->pathGroupsPanel();
+        PathGroupEditor *editor = panel->editor();
+        QTRY_VERIFY_WITH_TIMEOUT(editor->map() == map && editorPathStates(editor).size() == 4, 60000);
+        QSignalSpy reads(panel, &PathGroupsPanel::stateRead);
+        QSignalSpy fetched(window->discovery(), &Discovery::snapshotChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(reads.count() >= 3, 30000);
+        qInfo(
+            "%d reads of %s while %d captures were fetched", int(reads.count()), qPrintable(map), int(fetched.count()));
+        for (const QList<QVariant> &read : std::as_const(reads))
+            QVERIFY(read.at(0).toString() == map && read.at(1).toBool());
+
+        const QString failed = devnum + QStringLiteral(" failed");
+        const ProgramRun fail = inGuest(QStringLiteral("dmsetup"),
+            { QStringLiteral("message"), map, QStringLiteral("0"), QStringLiteral("fail_path"), devnum });
+        QVERIFY2(fail.exitCode == 0, qPrintable(describe(QStringLiteral("dmsetup message fail_path"), fail)));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            editorPathStates(editor).contains(failed), qPrintable(editorPathStates(editor).join(u'\n')), 30000);
+        const ProgramRun reinstate = inGuest(QStringLiteral("dmsetup"),
+            { QStringLiteral("message"), map, QStringLiteral("0"), QStringLiteral("reinstate_path"), devnum });
+        QVERIFY2(
+            reinstate.exitCode == 0, qPrintable(describe(QStringLiteral("dmsetup message reinstate_path"), reinstate)));
+        QTRY_VERIFY_WITH_TIMEOUT(editorPathStates(editor).contains(devnum + QStringLiteral(" active")), 30000);
+        QVERIFY(dmsetup(QStringLiteral("status")).contains(devnum + QStringLiteral(" A ")));
     }
     // The path group editor of the window reloads the map there: round-robin -> service-time in both groups,
     // planned by the agent and asked in the PlanDialog, run there; the guest's kernel has the editor's table and
@@ -922,7 +960,7 @@ private Q_SLOTS:
 #endif
 
 #ifdef DMTUNE_VM_REMOTE_GUI
-    // Parity (issue 37): the same scenario (windowscenario.h: the tabs and menus offered; the Tune tab's apply and
+    // Parity: the same scenario (windowscenario.h: the tabs and menus offered; the Tune tab's apply and
     // Edit > Undo of a path's nomerges; Fail path asked and run, Reinstate path run at once; a two-point sweep of the
     // map's nomerges asked, run and restored; the Latency tab and the Explain pane under a read load) through a local
     // window in the guest (vm_window_scenario over ssh, as root there) and through this remote window: the same

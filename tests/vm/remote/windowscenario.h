@@ -3,7 +3,7 @@
 // (vm_window_scenario, run in the guest) and for a remote window on the host over ssh (tst_vm_remote): what the
 // window offers, then Tune apply and Undo of a path's nomerges, fail and reinstate a path, a two-point sweep of the
 // map's nomerges, and the Latency tab and the Explain pane under a load the caller runs. Each step's plan text, risks
-// and result go into one JSON object; the two windows' objects must be equal (parity, issue 37).
+// and result go into one JSON object; the two windows' objects must be equal (parity).
 #include <QJsonObject>
 #include <QString>
 
