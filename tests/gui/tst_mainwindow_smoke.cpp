@@ -82,6 +82,11 @@ private Q_SLOTS:
         QVERIFY(pane->queueModel()->rowCount() > 0);
         QVERIFY(tableHasRow(pane->propertiesTable(), QStringLiteral("dm name"), QStringLiteral("mpatha")));
 
+        // No device: the host's overview, headed by its name (this machine's has none of its own).
+        pane->showDevice(QString());
+        QVERIFY(pane->propertiesTable()->rowCount() > 0 && pane->propertiesTable()->item(0, 0));
+        QCOMPARE(pane->propertiesTable()->item(0, 0)->text(), QStringLiteral("This machine"));
+
         QVERIFY(window.selectDevice(QStringLiteral("sdak")));
         QCOMPARE(pane->shownDevice(), QStringLiteral("sdak"));
         // The queue is read on a job: "reading…" first, never the last device's values under this name.

@@ -16,6 +16,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSize>
 #include <QtEndian>
 #include <QtTest>
@@ -255,33 +256,77 @@ private Q_SLOTS:
 
     // The GUI over the real map: it must draw and exit 0 (the
     // Path groups tab's chart crashed Qt's raster engine at 1400x900 and 1920x1080 here), and the picture is the
-    // window's size.
+    // window's size. The pictures at 1280x720 are the docs' (docs/screenshot-*.png): the Statistics tab under
+    // batched writes, the Tune tab with a pending edit of the paths, a German window.
     void guiDrawsTheMap_data()
     {
         QTest::addColumn<QString>("tab");
         QTest::addColumn<QSize>("size");
-        // The Path groups tab at every size (its cards and chart share the height), the others at the default.
+        QTest::addColumn<QString>("language");
+        // The Path groups tab at every size (its cards and chart share the height), the others at a laptop's.
         for (const QSize size : { QSize(1280, 720), QSize(1400, 900), QSize(1920, 1080) })
-            QTest::addRow("paths %dx%d", size.width(), size.height()) << u"paths"_s << size;
+            QTest::addRow("paths %dx%d", size.width(), size.height()) << u"paths"_s << size << QString();
         for (const QString &tab : { u"details"_s, u"tune"_s, u"statistics"_s })
-            QTest::addRow("%s 1400x900", qPrintable(tab)) << tab << QSize(1400, 900);
+            QTest::addRow("%s 1280x720", qPrintable(tab)) << tab << QSize(1280, 720) << QString();
+        QTest::newRow("details 1280x720 German") << u"details"_s << QSize(1280, 720) << u"de_DE.UTF-8"_s;
     }
     void guiDrawsTheMap()
     {
         QFETCH(QString, tab);
         QFETCH(QSize, size);
+        QFETCH(QString, language);
         const QString gui = DMTUNE_BINARY_PATH("/app/dmtune/dmtune");
         if (!QFileInfo::exists(gui))
             QSKIP("the GUI is not built (DMTUNE_BUILD_GUI=OFF)");
         const QString sizeText = u"%1x%2"_s.arg(size.width()).arg(size.height());
-        const QString file = m_out + u"/gui-%1-%2.png"_s.arg(tab, sizeText);
+        const QString file = m_out
+            + u"/gui-%1-%2%3.png"_s.arg(tab, sizeText, language.isEmpty() ? QString() : u"-"_s + language.left(2));
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        if (!language.isEmpty()) {
+            env.insert(u"LANG"_s, language);
+            env.insert(u"LC_ALL"_s, language);
+            env.insert(u"LANGUAGE"_s, language.left(2));
+        }
         p.setProcessEnvironment(env);
-        p.start(gui,
-            { u"--select"_s, m_env.value(u"MAP"_s), u"--tab"_s, tab, u"--size"_s, sizeText, u"--screenshot-delay"_s,
-                u"2"_s, u"--screenshot"_s, file });
+        QStringList args { u"--select"_s, m_env.value(u"MAP"_s), u"--tab"_s, tab, u"--size"_s, sizeText,
+            u"--screenshot-delay"_s, tab == u"statistics"_s ? u"6"_s : u"2"_s, u"--screenshot"_s, file };
+        if (tab == u"tune"_s)
+            args << u"--edit"_s << u"queue/nomerges=2"_s << u"--scope"_s << u"paths"_s; // previewed, never applied
+        // Seed 002's batched 4k writes on the lab's map (scsi_debug: it holds nothing) with its paths' queue_depth at
+        // 2 while the Statistics tab is shown: the map merges, its paths do not. The depths are put back after.
+        QHash<QString, QByteArray> depths;
+        const auto depthFile = [](const QString &path) { return u"/sys/block/%1/device/queue_depth"_s.arg(path); };
+        const auto restoreDepths = qScopeGuard([&] {
+            for (auto it = depths.cbegin(); it != depths.cend(); ++it) {
+                QFile f(depthFile(it.key()));
+                if (f.open(QIODevice::WriteOnly))
+                    f.write(it.value());
+            }
+        });
+        QProcess fio;
+        if (tab == u"statistics"_s) {
+            for (const QString &path : std::as_const(m_sd)) {
+                QFile f(depthFile(path));
+                QVERIFY2(f.open(QIODevice::ReadWrite), qPrintable(depthFile(path)));
+                depths.insert(path, f.readAll().trimmed());
+                f.seek(0);
+                QVERIFY(f.write("2") == 1);
+            }
+            fio.start(u"fio"_s,
+                { u"--name=shot"_s, u"--filename=/dev/"_s + m_env.value(u"DM"_s), u"--rw=write"_s, u"--bs=4k"_s,
+                    u"--direct=1"_s, u"--ioengine=libaio"_s, u"--iodepth=32"_s, u"--iodepth_batch_submit=32"_s,
+                    u"--iodepth_batch_complete_min=1"_s, u"--time_based"_s, u"--runtime=60"_s });
+            QVERIFY(fio.waitForStarted());
+        }
+        const auto stopFio = qScopeGuard([&fio] {
+            if (fio.state() != QProcess::NotRunning) {
+                fio.terminate();
+                fio.waitForFinished(10000);
+            }
+        });
+        p.start(gui, args);
         QVERIFY(p.waitForStarted());
         QVERIFY2(p.waitForFinished(60000), "the GUI did not finish");
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,

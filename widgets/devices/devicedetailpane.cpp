@@ -192,7 +192,7 @@ void DeviceDetailPane::fitSplitToProperties()
 
 void DeviceDetailPane::setMachineName(const QString &name)
 {
-    m_machineName = name;
+    m_machineName = name.isEmpty() ? tr("This machine") : name; // a host session names only a remote host
     rebuild();
 }
 

@@ -35,7 +35,7 @@ public:
     void showDevice(const QString &name);
     QString shownDevice() const { return m_device; }
     // What the overview calls the machine (default "This machine"; a remote host's window: its name).
-    void setMachineName(const QString &name);
+    void setMachineName(const QString &name); // empty: this machine
 
     const QueueAttributeModel *queueModel() const { return m_queueModel; }
     QString queueSummary() const;

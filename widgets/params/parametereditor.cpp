@@ -127,12 +127,23 @@ ParameterEditor::ParameterEditor(TuningSession *session, QWidget *parent)
             const bool ignored = index.data(TunableTableModel::TunableRole).value<Tunable>().ignored;
             width = std::max(width, (ignored ? text / 2 + metrics.averageCharWidth() : text) + margin);
         }
-        m_table->horizontalHeader()->resizeSection(TunableTableModel::AttributeColumn, width);
+        // At most a quarter of the table: a long module parameter's name wraps, and the notes keep a readable width
+        // (at 1280x720 a map's module parameters took 335 px and left the notes 60, four lines a row).
+        const int cap = std::max(m_table->horizontalHeader()->sectionSizeHint(TunableTableModel::AttributeColumn),
+            m_table->viewport()->width() / 4);
+        width = std::min(width, cap);
+        if (m_table->horizontalHeader()->sectionSize(TunableTableModel::AttributeColumn) != width)
+            m_table->horizontalHeader()->resizeSection(TunableTableModel::AttributeColumn, width);
     };
     connect(m_proxy, &QAbstractItemModel::modelReset, this, fitAttributeColumn);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, fitAttributeColumn);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, fitAttributeColumn);
     connect(m_proxy, &QAbstractItemModel::dataChanged, this, fitAttributeColumn);
+    // The table's width changed (the window, the splitter): the stretched Note column is resized first.
+    connect(header, &QHeaderView::sectionResized, this, [fitAttributeColumn](int section) {
+        if (section == TunableTableModel::NoteColumn)
+            fitAttributeColumn();
+    });
     header->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
     header->setHighlightSections(false);
     m_table->setSortingEnabled(false);

@@ -46,8 +46,10 @@ QString table(bool forPrint)
 void recordingsSection(QString &h, const Report &r, bool forPrint)
 {
     h += QStringLiteral("<h2>%1</h2>").arg(QCoreApplication::translate("Report", "Recordings")) + table(forPrint);
-    h += QStringLiteral("<tr><th>#</th><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th>"
-                        "<th style=\"white-space:nowrap\">%6</th><th>%7</th><th>%8</th></tr>")
+    // Headings whole (on a page "length" and "devices" broke inside the word); the file column wraps instead.
+    h += QStringLiteral("<tr><th>#</th><th style=\"white-space:nowrap\">%1</th><th>%2</th><th>%3</th>"
+                        "<th>%4</th><th style=\"white-space:nowrap\">%5</th><th style=\"white-space:nowrap\">%6</th>"
+                        "<th style=\"white-space:nowrap\">%7</th><th>%8</th></tr>")
              .arg(QCoreApplication::translate("Report", "recording"), QCoreApplication::translate("Report", "host"),
                  QCoreApplication::translate("Report", "kernel"), QCoreApplication::translate("Report", "started"),
                  QCoreApplication::translate("Report", "length"), QCoreApplication::translate("Report", "interval"),

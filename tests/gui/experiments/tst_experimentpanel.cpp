@@ -149,7 +149,7 @@ void TestExperimentPanel::reopensResultsIntoTableAndChart()
     QTemporaryDir dir;
     QVERIFY(writeFile(dir.filePath(u"sweep.json"_s), QJsonDocument(labManifest()).toJson()));
     ExperimentPanel panel(std::make_shared<const HostContext>(SysfsRoot()));
-    panel.resize(1400, 800);
+    panel.resize(1280, 660); // the Experiment tab of a 1280x720 window (the picture in docs/experiments.md)
     panel.show();
     panel.setSnapshot(snapshotWith({ u"dm-0"_s, u"sdb"_s }));
     QVERIFY(panel.openResults(dir.path()));

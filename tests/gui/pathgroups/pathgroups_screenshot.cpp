@@ -1,6 +1,7 @@
 // pathgroups_screenshot [FILE]: the "Path groups" tab over a FakeDeviceMapper map (service-time and
 // queue-length groups, ALUA), with a minute and a half of made-up selector history (a path failing and
-// coming back, a group switch) and one pending edit, saved as a PNG (default: docs/screenshot-pathgroups.png).
+// coming back, a group switch) and one pending edit, saved as a PNG (default: pathgroups-screenshot.png in the working
+// directory; the docs show the lab VM's map instead).
 // --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing
 // here touches a kernel.
 #include "pathgroups/pathgroupeditor.h"
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
     // --unavailable: the tab on a machine without device-mapper (a captured tree here), as it looks there.
     const bool unavailable = args.contains(QStringLiteral("--unavailable"));
     const QStringList files = QStringList(args).filter(QRegularExpression(QStringLiteral("^[^-]")));
-    const QString file = !files.isEmpty() ? files.first() : DMTUNE_SOURCE_PATH("/docs/screenshot-pathgroups.png");
+    const QString file = !files.isEmpty() ? files.first() : QStringLiteral("pathgroups-screenshot.png");
     if (unavailable) {
         PathGroupsPanel panel(std::make_shared<const HostContext>(SysfsRoot(QDir::tempPath(), QString())));
         DeviceSnapshot s = snapshot();

@@ -285,7 +285,7 @@ void TestRecordingViews::flushLayout()
 void TestRecordingViews::replaysOneRecording()
 {
     RecordingView view(m_recordings.first());
-    view.resize(1300, 900);
+    view.resize(1280, 720); // a laptop's screen (the pictures in docs/recordings.md)
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY(chartsDrawn(view.statsView()->panels()));
@@ -314,7 +314,7 @@ void TestRecordingViews::replaysOneRecording()
 void TestRecordingViews::comparesTwo()
 {
     CompareView view;
-    view.resize(1300, 900);
+    view.resize(1280, 720);
     view.setRecordings(m_recordings);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
