@@ -6,34 +6,6 @@ namespace dmtune {
 
 namespace {
 
-QJsonArray linesToJson(const QList<DmTargetLine> &lines)
-{
-    QJsonArray out;
-    for (const DmTargetLine &line : lines)
-        out.append(formatTargetLine(line));
-    return out;
-}
-
-Result<QList<DmTargetLine>> linesFromJson(const QJsonValue &value, const QString &where)
-{
-    if (!value.isArray())
-        return Result<QList<DmTargetLine>>::failure(QStringLiteral("%1: not an array of target lines").arg(where));
-    QList<DmTargetLine> lines;
-    int i = 0;
-    for (const QJsonValue &v : value.toArray()) {
-        auto parsed = parseTargetLine(v.toString());
-        if (!v.isString() || !parsed)
-            return Result<QList<DmTargetLine>>::failure(
-                QStringLiteral("%1[%2]: %3")
-                    .arg(where)
-                    .arg(i)
-                    .arg(v.isString() ? parsed.errorMessage() : QStringLiteral("not a string")));
-        lines.append(parsed.value());
-        ++i;
-    }
-    return lines;
-}
-
 Status readOnly()
 {
     return Status::failure(QStringLiteral("a captured system is read-only: nothing is sent to this host's "
@@ -54,8 +26,8 @@ QJsonObject capturedMapToJson(
         { QStringLiteral("read_only"), info.readOnly },
         { QStringLiteral("open_count"), info.openCount },
         { QStringLiteral("event_nr"), qint64(info.eventNr) },
-        { QStringLiteral("table"), linesToJson(table) },
-        { QStringLiteral("status"), linesToJson(status) },
+        { QStringLiteral("table"), targetLinesJson(table) },
+        { QStringLiteral("status"), targetLinesJson(status) },
     };
 }
 
@@ -82,10 +54,10 @@ Result<QList<CapturedMap>> CapturedDeviceMapper::parseMaps(const QJsonObject &de
         m.info.readOnly = o.value(QStringLiteral("read_only")).toBool();
         m.info.openCount = o.value(QStringLiteral("open_count")).toInt();
         m.info.eventNr = quint32(o.value(QStringLiteral("event_nr")).toInteger());
-        auto table = linesFromJson(o.value(QStringLiteral("table")), where + QStringLiteral(".table"));
+        auto table = targetLinesFromJson(o.value(QStringLiteral("table")), where + QStringLiteral(".table"));
         if (!table)
             return Result<QList<CapturedMap>>::failure(table.errorMessage());
-        auto status = linesFromJson(o.value(QStringLiteral("status")), where + QStringLiteral(".status"));
+        auto status = targetLinesFromJson(o.value(QStringLiteral("status")), where + QStringLiteral(".status"));
         if (!status)
             return Result<QList<CapturedMap>>::failure(status.errorMessage());
         m.table = table.value();

@@ -67,6 +67,34 @@ Result<QList<DmTargetLine>> parseTargetLines(QStringView text)
     return lines;
 }
 
+QJsonArray targetLinesJson(const QList<DmTargetLine> &lines)
+{
+    QJsonArray out;
+    for (const DmTargetLine &line : lines)
+        out.append(formatTargetLine(line));
+    return out;
+}
+
+Result<QList<DmTargetLine>> targetLinesFromJson(const QJsonValue &value, const QString &where)
+{
+    if (!value.isArray())
+        return Result<QList<DmTargetLine>>::failure(QStringLiteral("%1: not an array of target lines").arg(where));
+    QList<DmTargetLine> lines;
+    int i = 0;
+    for (const QJsonValue &v : value.toArray()) {
+        auto parsed = parseTargetLine(v.toString());
+        if (!v.isString() || !parsed)
+            return Result<QList<DmTargetLine>>::failure(
+                QStringLiteral("%1[%2]: %3")
+                    .arg(where)
+                    .arg(i)
+                    .arg(v.isString() ? parsed.errorMessage() : QStringLiteral("not a string")));
+        lines.append(parsed.value());
+        ++i;
+    }
+    return lines;
+}
+
 Result<QString> multipathTargetParams(const QList<DmTargetLine> &lines)
 {
     using R = Result<QString>;

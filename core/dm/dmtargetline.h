@@ -2,6 +2,8 @@
 // One line of `dmsetup table` / `dmsetup status`: "<start> <length> <target type> <params>".
 #include "util/result.h"
 
+#include <QJsonArray>
+#include <QJsonValue>
 #include <QList>
 #include <QString>
 #include <QStringView>
@@ -23,6 +25,11 @@ QString formatTargetLine(const DmTargetLine &line);
 
 // Several lines (a whole `dmsetup table NAME` output); blank lines are skipped.
 Result<QList<DmTargetLine>> parseTargetLines(QStringView text);
+
+// Lines as JSON text, one string each as dmsetup prints it (a capture's tables, the agent's map reports), and back
+// through parseTargetLine(); `where` names the list in an error ("mpatha.table[2]: ...").
+QJsonArray targetLinesJson(const QList<DmTargetLine> &lines);
+Result<QList<DmTargetLine>> targetLinesFromJson(const QJsonValue &value, const QString &where);
 
 // The params of a multipath map's one target (its table or its status); an error when there is not exactly
 // one line or its type is not multipath.

@@ -10,31 +10,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonArray linesJson(const QList<DmTargetLine> &lines)
-{
-    QJsonArray out;
-    for (const DmTargetLine &line : lines)
-        out.append(formatTargetLine(line));
-    return out;
-}
-
-Result<QList<DmTargetLine>> linesOf(const QJsonObject &message, QLatin1StringView key)
-{
-    const QJsonValue value = message.value(key);
-    if (!value.isArray())
-        return Result<QList<DmTargetLine>>::failure(QStringLiteral("no \"%1\" lines").arg(key));
-    QList<DmTargetLine> lines;
-    for (const QJsonValue &v : value.toArray()) {
-        if (!v.isString())
-            return Result<QList<DmTargetLine>>::failure(QStringLiteral("a \"%1\" line that is not text").arg(key));
-        const Result<DmTargetLine> line = parseTargetLine(v.toString());
-        if (!line)
-            return Result<QList<DmTargetLine>>::failure(QStringLiteral("%1: %2").arg(key, line.errorMessage()));
-        lines.append(line.value());
-    }
-    return lines;
-}
-
 // A count of the kernel's (an event number, a device number): a whole number from 0 to 2^32 - 1.
 bool readCount(const QJsonObject &object, QLatin1StringView key, quint32 *out)
 {
@@ -88,8 +63,8 @@ QJsonObject mapStateReportJson(const MapStateReport &report)
         { "live_table"_L1, i.liveTable }, { "inactive_table"_L1, i.inactiveTable }, { "open_count"_L1, i.openCount },
         { "event_nr"_L1, qint64(i.eventNr) }, { "major"_L1, qint64(i.major) }, { "minor"_L1, qint64(i.minor) },
         { "target_count"_L1, i.targetCount }, { "uuid"_L1, i.uuid } };
-    return { { "name"_L1, report.name }, { "info"_L1, info }, { "table"_L1, linesJson(report.table) },
-        { "status"_L1, linesJson(report.status) } };
+    return { { "name"_L1, report.name }, { "info"_L1, info }, { "table"_L1, targetLinesJson(report.table) },
+        { "status"_L1, targetLinesJson(report.status) } };
 }
 
 Result<MapStateReport> parseMapStateReport(const QJsonObject &message)
@@ -121,8 +96,8 @@ Result<MapStateReport> parseMapStateReport(const QJsonObject &message)
     i.openCount = int(openCount);
     i.targetCount = int(targetCount);
     i.uuid = info.value("uuid"_L1).toString();
-    const Result<QList<DmTargetLine>> table = linesOf(message, "table"_L1);
-    const Result<QList<DmTargetLine>> status = linesOf(message, "status"_L1);
+    const Result<QList<DmTargetLine>> table = targetLinesFromJson(message.value("table"_L1), u"table"_s);
+    const Result<QList<DmTargetLine>> status = targetLinesFromJson(message.value("status"_L1), u"status"_s);
     if (!table || !status)
         return Result<MapStateReport>::failure(
             QStringLiteral("%1: %2").arg(report.name, table ? status.errorMessage() : table.errorMessage()));

@@ -380,6 +380,7 @@ void PathGroupEditor::buildUi()
     layout->addWidget(m_title);
     m_bannerLabel = new QLabel;
     m_bannerLabel->setObjectName(QStringLiteral("pathGroupBanner"));
+    m_bannerLabel->setTextFormat(Qt::PlainText); // reasons come from the kernel, multipathd or a remote agent
     m_bannerLabel->setWordWrap(true);
     m_bannerLabel->setMargin(5);
     m_bannerLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -387,6 +388,7 @@ void PathGroupEditor::buildUi()
 
     // Features and hardware handler, one row.
     m_featureRow = new QWidget;
+    m_featureRow->setObjectName(QStringLiteral("pathGroupFeatures"));
     auto *features = new QGridLayout(m_featureRow);
     features->setContentsMargins(0, 0, 0, 0);
     m_queueIfNoPath = new QCheckBox(QStringLiteral("queue_if_no_path"));

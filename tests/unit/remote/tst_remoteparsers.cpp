@@ -159,9 +159,9 @@ private Q_SLOTS:
             + QString(info).replace(S("\"exists\":true"), S("\"exists\":\"yes\"")) + u',' + lines + u'}')
                                         << S("m: a report whose \"info\" is malformed");
         QTest::newRow("no status") << (S(R"({"name":"m",)") + info + S(R"(,"table":[]})"))
-                                   << S("m: no \"status\" lines");
+                                   << S("m: status: not an array of target lines");
         QTest::newRow("a line that is not dmsetup's")
-            << (S(R"({"name":"m",)") + info + S(R"(,"table":["zero 8 multipath"],"status":[]})")) << S("m: table: ");
+            << (S(R"({"name":"m",)") + info + S(R"(,"table":["zero 8 multipath"],"status":[]})")) << S("m: table[0]: ");
     }
     void badMapReports()
     {

@@ -16,6 +16,7 @@
 #include "testpaths.h"
 
 #include "dm/multipathdview.h"
+#include "dm/multipathtable.h"
 #include "presets/presetjson.h"
 
 #include <QDateTime>
@@ -151,6 +152,16 @@ QString multipathdPartOf(const QString &listJson)
     const QJsonObject part { { QStringLiteral("multipathd"), doc.value(QLatin1String("multipathd")) },
         { QStringLiteral("maps"), maps } };
     return QString::fromUtf8(QJsonDocument(part).toJson());
+}
+
+// A multipath table's params with its initial group set to 1 (the rest as the kernel printed it).
+QString withInitialGroupOne(const QString &params)
+{
+    Result<MultipathTable> table = parseMultipathTable(params);
+    if (!table)
+        return params;
+    table.value().initialGroup = 1;
+    return formatMultipathTable(table.value());
 }
 
 #ifdef DMTUNE_VM_REMOTE_GUI
@@ -1170,7 +1181,14 @@ private Q_SLOTS:
         stop.dismiss();
         const ProgramRun stopped = inGuest(QStringLiteral("bash"), { script, QStringLiteral("stop") });
         QVERIFY2(stopped.exitCode == 0, qPrintable(describe(QStringLiteral("lab-multipathd.sh stop"), stopped)));
-        QCOMPARE(dmsetup(QStringLiteral("table")), env("TABLE").section(QLatin1Char(' '), 3));
+        // The kernel prints as the "initial group" the group it uses or will use next: group 2 when group 1's
+        // paths failed the first I/O of the map just made (the partition scan; scsi_debug aborts now and then under
+        // emulation), so that field is said, not compared. The paths' states are checked below.
+        const QString table = dmsetup(QStringLiteral("table"));
+        const QString lab = env("TABLE").section(QLatin1Char(' '), 3);
+        if (table != lab)
+            qInfo("the recreated map's table: %s (the lab's: %s)", qPrintable(table), qPrintable(lab));
+        QCOMPARE(withInitialGroupOne(table), withInitialGroupOne(lab));
         const ProgramRun uuid = inGuest(QStringLiteral("dmsetup"),
             { QStringLiteral("info"), QStringLiteral("-c"), QStringLiteral("--noheadings"), QStringLiteral("-o"),
                 QStringLiteral("uuid"), map });
