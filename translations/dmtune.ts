@@ -1228,7 +1228,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <location line="+345"/>
         <source>recording</source>
         <translation type="unfinished"></translation>
@@ -1828,7 +1828,7 @@
 <context>
     <name>dmtune::ChangeHistoryPanel</name>
     <message>
-        <location filename="../widgets/params/changehistorypanel.cpp" line="+46"/>
+        <location filename="../widgets/params/changehistorypanel.cpp" line="+47"/>
         <source>&amp;Undo last change</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1838,12 +1838,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+54"/>
         <source>The newest entry had nothing to put back: removed from the history.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+57"/>
         <source>Planning the undo…</source>
         <translation type="unfinished"></translation>
@@ -2274,6 +2274,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location line="-108"/>
         <location filename="../widgets/devices/devicedetailpane.h" line="+60"/>
         <source>This machine</source>
         <translation type="unfinished"></translation>
@@ -3514,7 +3515,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+122"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+119"/>
         <source>dmtune — %1 (remote)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3524,7 +3525,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>&amp;Details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3545,13 +3546,13 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+8"/>
-        <location line="+368"/>
+        <location line="+372"/>
         <source>kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-367"/>
-        <location line="+150"/>
+        <location line="-371"/>
+        <location line="+154"/>
         <source>Scanning block devices…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3830,7 +3831,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+27"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+26"/>
         <source>Presets — %1 — dmtune</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4295,7 +4296,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+63"/>
         <source>Preview</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4552,7 +4553,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Queue I/O while no path is left instead of failing it. multipathd&apos;s no_path_retry turns it off after that many checks.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4873,12 +4874,12 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+333"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+348"/>
         <source>device-mapper is not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-247"/>
+        <location line="-250"/>
         <source>no device-mapper</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4913,7 +4914,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+90"/>
         <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4949,7 +4950,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
     </message>
     <message>
         <location line="+36"/>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>No selector state for %1: %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5957,28 +5958,27 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+775"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+695"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+42"/>
         <source>fio failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-227"/>
-        <location line="+228"/>
+        <location line="+2"/>
         <source>failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-32"/>
         <source>recording stopped: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-664"/>
+        <location line="-563"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6129,43 +6129,38 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+118"/>
+        <location line="+47"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+114"/>
+        <location line="-45"/>
+        <location line="+43"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-41"/>
         <source>Choose a device first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+173"/>
-        <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-129"/>
+        <location line="+183"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-21"/>
         <source>fio running on %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+42"/>
         <source>fio on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-18"/>
         <source>job %1 on %2: attached</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6175,7 +6170,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>fio job %1 on %2 (%3 on %4): attached, its output and then its result come here</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6185,12 +6180,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-599"/>
         <source>the jobs on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+639"/>
         <source>Stopped after %1 s on %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6200,42 +6195,27 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>fio on %1 ended with status %2 (see the log)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+371"/>
+        <location line="+158"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-366"/>
-        <source>recorded on %1, fetched to %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="-122"/>
+        <location line="-414"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+156"/>
-        <source>: give another file to record to</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="+106"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Checking the job and /dev/%1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+22"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6250,12 +6230,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Starting fio on %1...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+112"/>
         <source>Replace the recording?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6275,28 +6255,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-74"/>
-        <location line="+226"/>
+        <location line="-100"/>
+        <location line="+254"/>
         <source>recording to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-220"/>
+        <location line="-248"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>recording without latency histograms: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-45"/>
         <source>Starting fio...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+153"/>
         <source>%1
 recording to %2 here</source>
         <translation type="unfinished"></translation>
@@ -6322,7 +6302,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+27"/>
         <source>its recording comes to %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6337,17 +6317,17 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Stopping fio on %1 (SIGINT to its job)...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-1"/>
         <source>Stopping fio (SIGINT; SIGKILL after %1 s)...</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6357,7 +6337,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-166"/>
         <source>Stopped after %1 s</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6367,13 +6347,13 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+172"/>
+        <location line="+5"/>
+        <location line="+174"/>
         <source>recorded to %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+157"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

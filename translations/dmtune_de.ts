@@ -1228,7 +1228,7 @@
         <translation>Aufzeichnungen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <location line="+345"/>
         <source>recording</source>
         <translation>Aufzeichnung</translation>
@@ -1828,7 +1828,7 @@
 <context>
     <name>dmtune::ChangeHistoryPanel</name>
     <message>
-        <location filename="../widgets/params/changehistorypanel.cpp" line="+46"/>
+        <location filename="../widgets/params/changehistorypanel.cpp" line="+47"/>
         <source>&amp;Undo last change</source>
         <translation>Letzte Änderung &amp;rückgängig machen</translation>
     </message>
@@ -1838,12 +1838,12 @@
         <translation>&amp;Rückgängig machen</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+54"/>
         <source>The newest entry had nothing to put back: removed from the history.</source>
         <translation>Der neueste Eintrag hatte nichts zurückzusetzen: aus dem Verlauf entfernt.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <location line="+57"/>
         <source>Planning the undo…</source>
         <translation>Rückgängigmachen wird geplant…</translation>
@@ -2275,6 +2275,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>„Beschreibbar“ (fett) ergibt sich aus den Modus-Bits jeder Datei; der Kernel prüft trotzdem jeden geschriebenen Wert, und Schreiben erfordert root.</translation>
     </message>
     <message>
+        <location line="-108"/>
         <location filename="../widgets/devices/devicedetailpane.h" line="+60"/>
         <source>This machine</source>
         <translation>Dieser Rechner</translation>
@@ -3518,7 +3519,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::MainWindow</name>
     <message>
-        <location filename="../app/dmtune/mainwindow.cpp" line="+122"/>
+        <location filename="../app/dmtune/mainwindow.cpp" line="+119"/>
         <source>dmtune — %1 (remote)</source>
         <translation>dmtune — %1 (entfernt)</translation>
     </message>
@@ -3528,7 +3529,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>dmtune — %1 (erfasster Baum, schreibgeschützt)</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
         <source>&amp;Details</source>
         <translation>&amp;Details</translation>
     </message>
@@ -3549,13 +3550,13 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+8"/>
-        <location line="+368"/>
+        <location line="+372"/>
         <source>kernel %1</source>
         <translation>Kernel %1</translation>
     </message>
     <message>
-        <location line="-367"/>
-        <location line="+150"/>
+        <location line="-371"/>
+        <location line="+154"/>
         <source>Scanning block devices…</source>
         <translation>Blockgeräte werden gescannt…</translation>
     </message>
@@ -3834,7 +3835,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Mit einem Testgerät (einem Loop-Gerät über einer Sparse-Datei) können Sie beides gefahrlos ausprobieren; %1.</translation>
     </message>
     <message>
-        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+27"/>
+        <location filename="../app/dmtune/mainwindow_presets.cpp" line="+26"/>
         <source>Presets — %1 — dmtune</source>
         <translation>Voreinstellungen — %1 — dmtune</translation>
     </message>
@@ -4299,7 +4300,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Auch die Warteschlangenattribute auflisten, die nicht im Katalog von dmtune stehen (nie geschrieben).</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+63"/>
         <source>Preview</source>
         <translation>Vorschau</translation>
     </message>
@@ -4556,7 +4557,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Wählen Sie im Baum eine Multipath-Map aus, um ihre Pfadgruppen zu sehen und zu bearbeiten.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Queue I/O while no path is left instead of failing it. multipathd&apos;s no_path_retry turns it off after that many checks.</source>
         <translation>I/O einreihen, solange kein Pfad übrig ist, statt sie fehlschlagen zu lassen. no_path_retry von multipathd schaltet dies nach so vielen Prüfungen ab.</translation>
     </message>
@@ -4877,12 +4878,12 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PathGroupsPanel</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+333"/>
+        <location filename="../widgets/pathgroups/pathgroupspanel.cpp" line="+348"/>
         <source>device-mapper is not available</source>
         <translation>Device-Mapper ist nicht verfügbar</translation>
     </message>
     <message>
-        <location line="-247"/>
+        <location line="-250"/>
         <source>no device-mapper</source>
         <translation>kein Device-Mapper</translation>
     </message>
@@ -4917,7 +4918,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>%1 wird neu geladen…</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+90"/>
         <source>%1 is a native NVMe multipath head: the kernel has no path groups for it. Its paths, their controllers&apos; states and ANA states are in the tree; the subsystem&apos;s iopolicy, which picks the path, is in the Tune tab.</source>
         <translation>%1 ist ein nativer NVMe-Multipath-Kopf: Der Kernel hat dafür keine Pfadgruppen. Seine Pfade, die Zustände ihrer Controller und die ANA-Zustände stehen im Baum; die iopolicy des Subsystems, die den Pfad wählt, steht im Reiter „Optimieren“.</translation>
     </message>
@@ -4953,7 +4954,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
     </message>
     <message>
         <location line="+36"/>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>No selector state for %1: %2.</source>
         <translation>Kein Selektorzustand für %1: %2.</translation>
     </message>
@@ -5962,28 +5963,27 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+775"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+695"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+42"/>
         <source>fio failed: %1</source>
         <translation>fio fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-227"/>
-        <location line="+228"/>
+        <location line="+2"/>
         <source>failed: %1</source>
         <translation>fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-32"/>
         <source>recording stopped: %1</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="-664"/>
+        <location line="-563"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -6134,43 +6134,38 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+118"/>
+        <location line="+47"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+114"/>
+        <location line="-45"/>
+        <location line="+43"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation>/dev/%1 hat 0 B: nichts, worauf es laufen könnte</translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-41"/>
         <source>Choose a device first</source>
         <translation>Wählen Sie zuerst ein Gerät</translation>
     </message>
     <message>
-        <location line="+173"/>
-        <source>The agent on %1 does not take job files (an older dmtune there): update it there</source>
-        <translation>Der Agent auf %1 nimmt keine Job-Dateien an (dort ist ein älteres dmtune installiert): Aktualisieren Sie es dort</translation>
-    </message>
-    <message>
-        <location line="-129"/>
+        <location line="+183"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-21"/>
         <source>fio running on %1 of %2</source>
         <translation>fio läuft auf %1 von %2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+42"/>
         <source>fio on %1: %2</source>
         <translation>fio auf %1: %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-18"/>
         <source>job %1 on %2: attached</source>
         <translation>Job %1 auf %2: angekoppelt</translation>
     </message>
@@ -6180,7 +6175,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Job %1 auf %2: erneut angekoppelt</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>fio job %1 on %2 (%3 on %4): attached, its output and then its result come here</source>
         <translation>fio-Job %1 auf %2 (%3 auf %4): angekoppelt, seine Ausgabe und dann sein Ergebnis kommen hierher</translation>
     </message>
@@ -6190,12 +6185,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio-Job %1 auf %2 (%3 auf %4): erneut angekoppelt, seine Ausgabe und dann sein Ergebnis kommen hierher</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-599"/>
         <source>the jobs on %1: %2</source>
         <translation>die Jobs auf %1: %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+639"/>
         <source>Stopped after %1 s on %2</source>
         <translation>Nach %1 s auf %2 angehalten</translation>
     </message>
@@ -6205,42 +6200,27 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nach %1 s auf %2 fertig</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>fio on %1 ended with status %2 (see the log)</source>
-        <translation>fio auf %1 endete mit Status %2 (siehe Protokoll)</translation>
-    </message>
-    <message>
-        <location line="+371"/>
+        <location line="+158"/>
         <source>%1: read %2 IOPS, write %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-366"/>
-        <source>recorded on %1, fetched to %2</source>
-        <translation>aufgezeichnet auf %1, abgeholt nach %2</translation>
-    </message>
-    <message>
-        <location line="-122"/>
+        <location line="-414"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Schließen des Fensters entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+156"/>
-        <source>: give another file to record to</source>
-        <translation>: eine andere Datei für die Aufzeichnung angeben</translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="+106"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation>Job und /dev/%1 auf %2 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Checking the job and /dev/%1...</source>
         <translation>Job und /dev/%1 werden geprüft...</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+22"/>
         <source>Waiting for confirmation: /dev/%1 is not empty</source>
         <translation>Warten auf Bestätigung: /dev/%1 ist nicht leer</translation>
     </message>
@@ -6255,12 +6235,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nicht gestartet: nicht bestätigt</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Starting fio on %1...</source>
         <translation>fio wird auf %1 gestartet...</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+112"/>
         <source>Replace the recording?</source>
         <translation>Aufzeichnung ersetzen?</translation>
     </message>
@@ -6280,28 +6260,28 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Nicht gestartet: %1 existiert (eine andere Datei für die Aufzeichnung angeben)</translation>
     </message>
     <message>
-        <location line="-74"/>
-        <location line="+226"/>
+        <location line="-100"/>
+        <location line="+254"/>
         <source>recording to %1</source>
         <translation>Aufzeichnung nach %1</translation>
     </message>
     <message>
-        <location line="-220"/>
+        <location line="-248"/>
         <source>recording the latency histograms of %1 (block-layer probe)</source>
         <translation>zeichne die Latenzhistogramme von %1 auf (Block-Layer-Sonde)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>recording without latency histograms: %1</source>
         <translation>Aufzeichnung ohne Latenzhistogramme: %1</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-45"/>
         <source>Starting fio...</source>
         <translation>fio wird gestartet...</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+153"/>
         <source>%1
 recording to %2 here</source>
         <translation>%1
@@ -6328,7 +6308,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>%1 existiert hier jetzt (nicht überschrieben): Die Aufzeichnung von Job %2 geht nach %3</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+27"/>
         <source>its recording comes to %1</source>
         <translation>seine Aufzeichnung kommt nach %1</translation>
     </message>
@@ -6343,17 +6323,17 @@ Aufzeichnung hier nach %2</translation>
         <translation>Das Ergebnis von fio-Job %1 wird von %2 abgeholt...</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Stopping fio on %1 (SIGINT to its job)...</source>
         <translation>fio auf %1 wird gestoppt (SIGINT an seinen Job)...</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-1"/>
         <source>Stopping fio (SIGINT; SIGKILL after %1 s)...</source>
         <translation>fio wird gestoppt (SIGINT; SIGKILL nach %1 s)...</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</source>
         <translation>IOPS %1   %2 MiB/s   clat p50 %3   p99 %4</translation>
     </message>
@@ -6363,7 +6343,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>   (ganzer Lauf)</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-166"/>
         <source>Stopped after %1 s</source>
         <translation>Nach %1 s angehalten</translation>
     </message>
@@ -6373,13 +6353,13 @@ Aufzeichnung hier nach %2</translation>
         <translation>Nach %1 s fertig</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+172"/>
+        <location line="+5"/>
+        <location line="+174"/>
         <source>recorded to %1</source>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+162"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+157"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

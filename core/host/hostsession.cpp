@@ -1,6 +1,7 @@
 #include "host/hostsession.h"
 
 #include "discovery/discovery.h"
+#include "host/workloadruns.h"
 #include "ops/hostcontext.h"
 #include "ops/operationservice.h"
 #include "params/tuningsession.h"
@@ -36,6 +37,11 @@ void HostSession::refreshAfterResults(OperationService *service)
         if (!result.dryRun)
             refresh();
     });
+}
+
+WorkloadRuns *HostSession::newWorkloadRuns(QObject *parent)
+{
+    return new WorkloadRuns(newOperationService(nullptr), parent);
 }
 
 TuningSession *HostSession::newTuningSession(QObject *parent)

@@ -14,7 +14,6 @@
 
 namespace dmtune {
 
-class AgentClient;
 class Discovery;
 class HostContext;
 class LabDevices;
@@ -24,6 +23,7 @@ class OperationService;
 class SampleSource;
 class SysfsRoot;
 class TuningSession;
+class WorkloadRuns;
 
 class HostSession : public QObject {
     Q_OBJECT
@@ -55,9 +55,6 @@ public:
     // What makes the Latency tab's source when the readings are not this process's probe's (a remote host's agent);
     // empty: this process loads the probe (or dmtune-helper does for a normal user).
     virtual std::function<LatencySource *()> latencySourceMaker() const { return {}; }
-    // The connection to the host's agent for what runs there beyond the operations (a workload's job that survives
-    // a lost connection); null for this machine.
-    virtual AgentClient *agent() const { return nullptr; }
 
     // A follower of one map's state as the host reports it (mapstream.h), owned by `parent`; null where a panel
     // reads the host's device-mapper and its events itself (this machine's, or a captured tree's recorded maps).
@@ -72,6 +69,9 @@ public:
     // A service of a panel's own (its busy state its own), owned by `parent`: this process's runner on a job, or
     // the agent. Every result that may have changed the host (not a dry run) refreshes the devices.
     virtual OperationService *newOperationService(QObject *parent) = 0;
+    // The workloads a panel starts on the host (host/workloadruns.h), owned by `parent`: workload.start planned and
+    // run through a service of its own; a remote host's as jobs of its agent that outlive a lost connection.
+    virtual WorkloadRuns *newWorkloadRuns(QObject *parent);
     // The window's tuning session (the Tune tab, History, Undo, presets), owned by `parent`: read-only on a
     // captured tree; a remote host's plans on its capture and runs through its agent.
     virtual TuningSession *newTuningSession(QObject *parent);

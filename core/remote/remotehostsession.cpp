@@ -8,6 +8,7 @@
 #include "remote/remotemapstream.h"
 #include "remote/remoteoperationrunner.h"
 #include "remote/remotesampler.h"
+#include "remote/remoteworkload.h"
 
 namespace dmtune {
 
@@ -71,11 +72,6 @@ std::function<LatencySource *()> RemoteHostSession::latencySourceMaker() const
     return [client = m_host->client()] { return new RemoteLatencyStream(client); };
 }
 
-AgentClient *RemoteHostSession::agent() const
-{
-    return m_host->client();
-}
-
 OperationService *RemoteHostSession::newOperationService(QObject *parent)
 {
     auto *service = new RemoteOperationRunner(m_host->client(), parent);
@@ -86,6 +82,11 @@ OperationService *RemoteHostSession::newOperationService(QObject *parent)
 MapStream *RemoteHostSession::newMapStream(QObject *parent)
 {
     return new RemoteMapStream(m_host->client(), parent);
+}
+
+WorkloadRuns *RemoteHostSession::newWorkloadRuns(QObject *parent)
+{
+    return new RemoteWorkload(m_host->client(), newOperationService(nullptr), parent);
 }
 
 TuningSession *RemoteHostSession::newTuningSession(QObject *parent)

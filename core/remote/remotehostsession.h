@@ -20,10 +20,10 @@ public:
     HostAddress address() const override;
     QString agentHostName() const override;
     std::function<LatencySource *()> latencySourceMaker() const override;
-    AgentClient *agent() const override;
     OperationService *newOperationService(QObject *parent) override;
     MapStream *newMapStream(QObject *parent) override;
     TuningSession *newTuningSession(QObject *parent) override;
+    WorkloadRuns *newWorkloadRuns(QObject *parent) override;
 
     State state() const override;
     QString problem() const override;

@@ -1,5 +1,6 @@
 #include "remote/remoteworkload.h"
 
+#include "ops/operationservice.h"
 #include "ops/workloadoperations.h"
 #include "remote/agentclient.h"
 #include "util/atomicfile.h"
@@ -12,8 +13,8 @@ namespace dmtune {
 
 using namespace Qt::StringLiterals;
 
-RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
-    : QObject(parent)
+RemoteWorkload::RemoteWorkload(AgentClient *client, OperationService *planner, QObject *parent)
+    : WorkloadRuns(planner, parent)
     , m_client(client)
 {
     connect(m_client, &AgentClient::message, this, &RemoteWorkload::onMessage);
@@ -23,44 +24,59 @@ RemoteWorkload::RemoteWorkload(AgentClient *client, QObject *parent)
         if (!m_running)
             return;
         m_requestId = 0;
-        if (m_job.isEmpty()) { // it had not become a job there: nothing runs
-            m_running = false;
-            Q_EMIT failed(QStringLiteral("the connection was lost before the workload started (%1)").arg(problem));
-            return;
-        }
-        Q_EMIT detached(QStringLiteral("connection lost (%1): job %2 goes on there and is fetched on reconnect")
-                            .arg(problem, m_job));
+        if (m_job.isEmpty()) // it had not become a job there: nothing runs
+            return fail(QStringLiteral("the connection was lost before the workload started (%1)").arg(problem));
+        Q_EMIT event(QJsonObject { { "event"_L1, u"detached"_s },
+            { "message"_L1,
+                QStringLiteral("connection lost (%1): job %2 goes on there and is fetched on reconnect")
+                    .arg(problem, m_job) } });
     });
 }
 
 RemoteWorkload::~RemoteWorkload() = default;
 
-QString RemoteWorkload::cannotRun(const QString &recordPath, const QString &whenRecordingExists) const
+Result<QJsonObject> RemoteWorkload::startRequest(const FioJob &job, const QString &device, const WorkloadExtras &extras)
+{
+    Q_UNUSED(extras) // start()'s: the recording is fetched here, the far side decides on its latency histograms
+    m_jobFileContent.reset();
+    if (!job.isCustom())
+        return workloadRequest(job, device);
+    const auto content = readJobFileContent(job.jobFile);
+    if (!content)
+        return Result<QJsonObject>::failure(content.errorMessage());
+    m_jobFileContent = content.value();
+    return workloadRequestWithContent(job, device, *m_jobFileContent);
+}
+
+QString RemoteWorkload::cannotRun(const QString &recordPath, bool replace, const QString &whenRecordingExists) const
 {
     if (m_running)
         return QStringLiteral("a workload is already running");
     if (!m_client->isReady())
         return QStringLiteral("not connected to %1").arg(m_client->address().display());
-    if (!recordPath.isEmpty() && QFileInfo::exists(recordPath))
+    if (!recordPath.isEmpty() && !replace && QFileInfo::exists(recordPath))
         return QStringLiteral("%1 exists: %2").arg(recordPath, whenRecordingExists);
     return {};
 }
 
-void RemoteWorkload::begin(const QString &jobId, const QString &recordPath)
+void RemoteWorkload::begin(const QString &jobId, const QString &recordPath, bool replace)
 {
     m_recordPath = recordPath;
+    m_replaceRecording = replace;
     m_job = jobId;
     m_pending.clear();
     m_summaryText.clear();
     m_result.reset();
     m_lastProgress = 0;
+    m_startedSeen = false;
     m_running = true;
 }
 
-bool RemoteWorkload::startOperation(const OperationPlan &plan, const OperationAnswers &answers,
-    const QString &recordPath, QString *error, const std::optional<QByteArray> &jobFileContent)
+bool RemoteWorkload::start(
+    const OperationPlan &plan, const OperationAnswers &answers, const WorkloadExtras &extras, QString *error)
 {
-    *error = cannotRun(recordPath, QStringLiteral("choose a new file for the recording"));
+    *error
+        = cannotRun(extras.recordPath, extras.replaceRecording, QStringLiteral("choose a new file for the recording"));
     if (!error->isEmpty())
         return false;
     // 1.2 runs an operation as a job; an older agent would run it in its own process, gone with the connection.
@@ -71,27 +87,33 @@ bool RemoteWorkload::startOperation(const OperationPlan &plan, const OperationAn
                   .arg(m_client->address().display(), protocol.join(QLatin1Char('.')));
         return false;
     }
+    const QJsonObject job = plan.request.value("job"_L1).toObject();
+    // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
+    if (m_jobFileContent && !job.contains("job_file"_L1)) {
+        *error = QStringLiteral("the agent on %1 does not take job files (an older dmtune there): update it there")
+                     .arg(m_client->address().display());
+        return false;
+    }
     QJsonObject request { { "detach"_L1, true }, { "plan"_L1, planToJson(plan) },
         { "answers"_L1, answersToJson(answers) } };
-    if (jobFileContent) {
-        const QJsonObject job = plan.request.value("job"_L1).toObject();
+    if (m_jobFileContent) {
         request.insert("job_file"_L1,
-            QJsonObject { { "job_file_data"_L1, QString::fromLatin1(jobFileContent->toBase64()) },
+            QJsonObject { { "job_file_data"_L1, QString::fromLatin1(m_jobFileContent->toBase64()) },
                 { "job_file_name"_L1, QFileInfo(job.value("job_file"_L1).toString()).fileName() } });
     }
-    if (!recordPath.isEmpty())
-        request.insert("record"_L1, recordPath);
-    begin(QString(), recordPath);
+    if (!extras.recordPath.isEmpty())
+        request.insert("record"_L1, extras.recordPath);
+    begin(QString(), extras.recordPath, extras.replaceRecording);
     m_requestId = m_client->request(QStringLiteral("start"), request);
     return true;
 }
 
 bool RemoteWorkload::attach(const QString &jobId, const QString &recordPath, QString *error)
 {
-    *error = cannotRun(recordPath, QStringLiteral("the recording is not written over it"));
+    *error = cannotRun(recordPath, false, QStringLiteral("the recording is not written over it"));
     if (!error->isEmpty())
         return false;
-    begin(jobId, recordPath);
+    begin(jobId, recordPath, false);
     m_requestId = m_client->request(QStringLiteral("attach"), { { "job"_L1, m_job } });
     return true;
 }
@@ -120,6 +142,22 @@ void RemoteWorkload::onReady()
     m_requestId = m_client->request(QStringLiteral("attach"), { { "job"_L1, m_job } });
 }
 
+void RemoteWorkload::output(const QString &line)
+{
+    Q_EMIT event(QJsonObject { { "event"_L1, u"output"_s }, { "line"_L1, line } });
+}
+
+void RemoteWorkload::takeProgress(double t, const QJsonArray &rates, const QJsonValue &devices)
+{
+    if (t <= m_lastProgress)
+        return; // replayed after a re-attach
+    m_lastProgress = t;
+    QJsonObject progress { { "event"_L1, u"progress"_s }, { "t"_L1, t }, { "rates"_L1, rates } };
+    if (!devices.isUndefined())
+        progress.insert("devices"_L1, devices);
+    Q_EMIT event(progress);
+}
+
 void RemoteWorkload::takeOutput(const QString &text)
 {
     m_pending += text;
@@ -135,12 +173,9 @@ void RemoteWorkload::takeOutput(const QString &text)
         if (object.contains("event"_L1) || object.contains("result"_L1)) {
             takeOperationLine(object);
         } else if (object.contains("progress"_L1)) {
+            // `run --json`'s: one job's rates with the devices' iostat, as an operation's progress event.
             const QJsonObject p = object.value("progress"_L1).toObject();
-            const double t = p.value("t"_L1).toDouble();
-            if (t <= m_lastProgress)
-                continue; // replayed after a re-attach
-            m_lastProgress = t;
-            Q_EMIT progress(t, fioRatesFromJson(p), p);
+            takeProgress(p.value("t"_L1).toDouble(), QJsonArray { p }, p.value("devices"_L1));
         } else {
             m_summaryText += line + QLatin1Char('\n');
         }
@@ -155,27 +190,27 @@ void RemoteWorkload::takeOperationLine(const QJsonObject &line)
             m_result = result.value();
         return;
     }
-    const QString event = line.value("event"_L1).toString();
-    if (event == QLatin1String("progress")) {
-        const double t = line.value("t"_L1).toDouble();
-        if (t <= m_lastProgress)
-            return; // replayed after a re-attach
-        m_lastProgress = t;
-        for (const QJsonValue &rates : line.value("rates"_L1).toArray()) {
-            // As a `run --json` progress object: the rates with "t" and the devices' iostat.
-            QJsonObject p = rates.toObject();
-            p.insert("t"_L1, t);
-            if (line.contains("devices"_L1))
-                p.insert("devices"_L1, line.value("devices"_L1));
-            Q_EMIT progress(t, fioRatesFromJson(p), p);
-        }
-    } else if (event == QLatin1String("output")) {
-        Q_EMIT outputLine(line.value("line"_L1).toString());
-    } else if (event == QLatin1String("note")) {
-        Q_EMIT outputLine(line.value("text"_L1).toString());
-    } else if (event == QLatin1String("recording-failed")) {
-        Q_EMIT outputLine(QStringLiteral("recording stopped: %1").arg(line.value("message"_L1).toString()));
+    const QString name = line.value("event"_L1).toString();
+    if (name == QLatin1String("progress")) {
+        takeProgress(line.value("t"_L1).toDouble(), line.value("rates"_L1).toArray(), line.value("devices"_L1));
+    } else if (name == QLatin1String("started")) {
+        if (!std::exchange(m_startedSeen, true)) // a re-attach replays it
+            Q_EMIT event(line);
+    } else if (name == QLatin1String("output") || name == QLatin1String("note")
+        || name == QLatin1String("recording-failed")) {
+        Q_EMIT event(line);
     }
+}
+
+void RemoteWorkload::fail(const QString &error)
+{
+    m_running = false;
+    m_requestId = 0;
+    OperationResult result;
+    result.kind = QString::fromLatin1(WorkloadStartKind);
+    result.error = error;
+    Q_EMIT finished(result);
+    listJobs();
 }
 
 void RemoteWorkload::finish(const QJsonObject &exit)
@@ -185,33 +220,44 @@ void RemoteWorkload::finish(const QJsonObject &exit)
     m_requestId = 0;
     const int status = exit.value("status"_L1).toInt(-1);
     QString recorded;
-    QString problem;
+    QString notWritten;
     for (const QJsonValue &v : exit.value("files"_L1).toArray()) {
         const QJsonObject file = v.toObject();
         if (m_recordPath.isEmpty() || !file.contains("data"_L1))
             continue;
-        // Only where this side asked for it, as a new file (start() refused an existing one; one that appeared
-        // since is refused too), never through a link.
+        // Only where this side asked for it, as a new file unless the user said to replace it, never through a link.
         const QByteArray data = QByteArray::fromBase64(file.value("data"_L1).toString().toLatin1());
-        if (const Status written = writeFileAtomically(m_recordPath, data, ExistingFile::Refuse); !written)
-            problem = QStringLiteral("the recording could not be written: %1").arg(written.errorMessage);
+        const Status written = writeFileAtomically(
+            m_recordPath, data, m_replaceRecording ? ExistingFile::Replace : ExistingFile::Refuse);
+        if (!written)
+            notWritten = written.errorMessage;
         else
             recorded = m_recordPath;
     }
     // Forgotten there once its files are here; a recording not written stays there, offered again.
-    if (!m_job.isEmpty() && problem.isEmpty())
+    if (!m_job.isEmpty() && notWritten.isEmpty())
         m_client->request(QStringLiteral("forget"), { { "job"_L1, m_job } });
-    QJsonObject summary = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
-    if (m_result) { // an operation job: its result is the summary, as `run --json` prints it
-        summary = m_result->details;
+    if (!notWritten.isEmpty())
+        output(QStringLiteral("the recording could not be written here (it stays on the host, offered again): %1")
+                   .arg(notWritten));
+    OperationResult result;
+    if (m_result) { // an operation job's result: the summary as `run --json` prints it
+        result = *m_result;
         for (const char *extra : { "window_from", "window_to", "latency_histograms" })
-            summary.remove(QLatin1String(extra));
-        if (!m_result->ok)
-            problem = m_result->error;
+            result.details.remove(QLatin1String(extra));
+    } else { // a `run` job's summary
+        result.kind = QString::fromLatin1(WorkloadStartKind);
+        result.details = QJsonDocument::fromJson(m_summaryText.trimmed().toUtf8()).object();
+        result.ok = status == 0;
+        if (!result.ok)
+            result.error = QStringLiteral("fio ended with status %1 (see the log)").arg(status);
     }
-    if (!problem.isEmpty())
-        Q_EMIT failed(problem);
-    Q_EMIT finished(status, summary, recorded);
+    // The recording as it is here, not the far side's file.
+    result.details.remove("recording"_L1);
+    if (!recorded.isEmpty())
+        result.details.insert("recording"_L1, recorded);
+    Q_EMIT finished(result);
+    listJobs(); // the next of an earlier window's jobs, if any
 }
 
 void RemoteWorkload::onMessage(const QJsonObject &message)
@@ -231,24 +277,19 @@ void RemoteWorkload::onMessage(const QJsonObject &message)
     if (type == QLatin1String("job")) {
         const bool attaching = !m_job.isEmpty(); // attach(), or again after a lost connection
         m_job = message.value("job"_L1).toString();
-        if (attaching)
-            Q_EMIT attached(m_job);
-        else
-            Q_EMIT started(m_job);
+        Q_EMIT event(QJsonObject { { "event"_L1, u"job"_s }, { "job"_L1, m_job }, { "attached"_L1, attaching } });
     } else if (type == QLatin1String("output")) {
         const QString data = message.value("data"_L1).toString();
         if (message.value("stream"_L1).toString() == QLatin1String("err")) {
             for (const QString &line : data.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-                Q_EMIT outputLine(line);
+                output(line);
         } else {
             takeOutput(data);
         }
     } else if (type == QLatin1String("exit")) {
         finish(message);
     } else if (type == QLatin1String("error")) {
-        m_running = false;
-        m_requestId = 0;
-        Q_EMIT failed(message.value("error"_L1).toString());
+        fail(message.value("error"_L1).toString());
     }
 }
 

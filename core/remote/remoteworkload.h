@@ -7,14 +7,10 @@
 // host's jobs are listed (listJobs) whenever the client is ready and nothing runs. Stopping is explicit (stop(): SIGINT
 // to the job there). The guard runs there: the job plans again and starts only on the state the user's answers were
 // given for. Jobs of `dmtunectl --host H run` (a `run` command line, its --json lines) are attached and read too.
-#include "ops/operation.h"
-#include "remote/remotejobs.h"
-#include "workloads/fiojob.h"
+#include "host/workloadruns.h"
 #include "workloads/fiostream.h"
-#include "workloads/workloadsession.h" // fioRatesFromJson
 
 #include <QJsonObject>
-#include <QObject>
 #include <QStringList>
 
 #include <optional>
@@ -23,56 +19,47 @@ namespace dmtune {
 
 class AgentClient;
 
-class RemoteWorkload : public QObject {
+class RemoteWorkload : public WorkloadRuns {
     Q_OBJECT
 public:
-    explicit RemoteWorkload(AgentClient *client, QObject *parent = nullptr);
+    // `planner`: the host's (a RemoteOperationRunner on `client`), a child from now on.
+    RemoteWorkload(AgentClient *client, OperationService *planner, QObject *parent = nullptr);
     ~RemoteWorkload() override;
 
-    // workload.start as the agent's detached job (remote/operationjob.h): `plan` made there (the far side's
-    // workload.start), `answers` the user's for it; the job plans again there and refuses a changed state.
-    // jobFileContent: the job file's bytes the plan was made with, sent again (the plan's copy is gone there).
-    // Its events come as progress() and outputLine(), its result as finished() (a refusal: failed() then
-    // finished() with status 1). Re-attached after a lost connection, stopped and listed as a `run` job.
-    bool startOperation(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath,
-        QString *error, const std::optional<QByteArray> &jobFileContent = std::nullopt);
+    // A job file's content goes in the request (read here once: these bytes are planned and run there); the
+    // recording is made there and fetched to extras.recordPath here; the latency histograms are the far side's.
+    Result<QJsonObject> startRequest(const FioJob &job, const QString &device, const WorkloadExtras &extras) override;
+    // workload.start as the agent's detached job (remote/operationjob.h): the job plans again there and refuses a
+    // changed state. Its events as event() (a "job" event once it is one), its result as finished(); re-attached
+    // after a lost connection, stopped and listed as a `run` job. Refused while one runs, when not connected, or
+    // when the recording's file exists here and was not asked to be replaced.
+    bool start(const OperationPlan &plan, const OperationAnswers &answers, const WorkloadExtras &extras,
+        QString *error) override;
     // Adopts the job `jobId` there (one this GUI started, from a window since closed): its output from the start,
     // then its result and recording, written to recordPath here (empty: none; never over an existing file), and
-    // the job forgotten there. Stop works on it as on a run started here. False with *error as start().
-    bool attach(const QString &jobId, const QString &recordPath, QString *error);
-    // Asks the agent for its jobs: jobsListed() with the answer.
-    void listJobs();
-    void stop();
-    bool isRunning() const { return m_running; }
-    QString jobId() const { return m_job; }
+    // the job forgotten there. Stop works on it as on a run started here.
+    bool attach(const QString &jobId, const QString &recordPath, QString *error) override;
+    // Asks the agent for its jobs: jobsListed() with the answer; also when the client is ready and nothing runs,
+    // and after each run.
+    void listJobs() override;
+    void stop() override; // SIGINT to the job there
+    bool isRunning() const override { return m_running; }
+    QString jobId() const override { return m_job; }
     QString recordPath() const { return m_recordPath; }
-
-Q_SIGNALS:
-    void started(const QString &jobId);
-    // The agent attached this client to the job: adopted by attach(), or again after a lost connection.
-    void attached(const QString &jobId);
-    void jobsListed(const QList<dmtune::AgentJob> &jobs);
-    void jobsListFailed(const QString &message);
-    // One `run --json` progress object: t (epoch s), the rates, "devices" (iostat keys per device).
-    void progress(double epochSeconds, const dmtune::FioRates &rates, const QJsonObject &line);
-    void outputLine(const QString &line); // what run printed on stderr there, fio's own lines, a job's notes
-    // The job ended there: its exit status, its summary object (empty when it printed none), the recording
-    // written here (empty when there is none).
-    void finished(int status, const QJsonObject &summary, const QString &recordedTo);
-    void failed(const QString &message);
-    // The connection was lost while the job ran: it goes on there and is attached again on reconnect.
-    void detached(const QString &message);
 
 private:
     // Why neither a start nor an attach can begin now (a run going, not connected, the recording's file there);
     // empty when one can.
-    QString cannotRun(const QString &recordPath, const QString &whenRecordingExists) const;
-    void begin(const QString &jobId, const QString &recordPath); // a run's state afresh
+    QString cannotRun(const QString &recordPath, bool replace, const QString &whenRecordingExists) const;
+    void begin(const QString &jobId, const QString &recordPath, bool replace); // a run's state afresh
     void onMessage(const QJsonObject &message);
     void onReady();
     void takeOutput(const QString &text);
     void takeOperationLine(const QJsonObject &line); // an operation job's event or result
+    void output(const QString &line); // an "output" event
+    void takeProgress(double t, const QJsonArray &rates, const QJsonValue &devices);
     void finish(const QJsonObject &exit);
+    void fail(const QString &error); // a result that failed; the run is over
 
     AgentClient *m_client;
     bool m_running = false;
@@ -80,10 +67,13 @@ private:
     qint64 m_jobsRequest = 0;
     QString m_job;
     QString m_recordPath;
+    bool m_replaceRecording = false;
+    std::optional<QByteArray> m_jobFileContent; // the last startRequest's job file, sent again with its start
     QString m_pending; // stdout not yet a whole line
     QString m_summaryText; // the lines after the progress: the summary's indented JSON
     std::optional<OperationResult> m_result; // an operation job's result line
     double m_lastProgress = 0; // the newest progress object's t: a re-attach replays older ones
+    bool m_startedSeen = false; // the "started" event (a re-attach replays it)
 };
 
 } // namespace dmtune

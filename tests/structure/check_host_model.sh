@@ -14,8 +14,9 @@
 #   asks which kind it is: no remote flag or accessor, no remote part of its own (sampler, runner, latency stream,
 #   the agent's connection), no cast to a kind of session, no RemoteHost state. It makes a session (the
 #   constructors, File > Connect) and that is all it knows of the kinds.
-# - widgets/: no widget reaches into a session of a kind (a cast, a RemoteHost's state) or makes a remote part
-#   itself; what a host can do comes from its session.
+# - widgets/: no widget reaches into a session of a kind (a cast, a RemoteHost's state), talks to an agent's
+#   connection or makes a remote part itself; what a host can do comes from its session (its workloads:
+#   HostSession::newWorkloadRuns, one run path for either kind).
 # Prints each violation as file:line: text and exits 1 when there is one.
 set -u
 src=${1:?usage: check_host_model.sh SOURCE_DIR}
@@ -42,7 +43,7 @@ report '\bnew\s+QThread\b|QThread::create\b|\bQThread\s*\*?\s*[A-Za-z_]\w*\s*(;|
 report '\bWorkloadSession\b|\bstartWorkload\(' widgets app
 report '\bm_remote\b|\bisRemote\(|\bremote(Host|Sampler|Operations)\(|RemoteSampler|RemoteOperationRunner|RemoteLatencyStream|->client\(\)|->agent\(\)|RemoteHost::|(qobject|dynamic|static)_cast<\s*(const\s+)?(Local|Remote)HostSession' \
     app/dmtune
-report '(qobject|dynamic|static)_cast<\s*(const\s+)?(Local|Remote)HostSession|new\s+(RemoteSampler|RemoteOperationRunner|RemoteLatencyStream)\b' \
+report '(qobject|dynamic|static)_cast<\s*(const\s+)?(Local|Remote)HostSession|new\s+(RemoteSampler|RemoteOperationRunner|RemoteLatencyStream|RemoteMapStream|RemoteWorkload)\b|\bAgentClient\b|->agent\(\)' \
     widgets
 if [ $found = 0 ]; then
     echo "host model: no widget makes its own environment, backend, euid check or thread; no answer by tag; no shell runs fio itself; the window never asks which host it has"

@@ -6,11 +6,10 @@
 #include "devices/devicelabels.h"
 #include "filedialogs.h"
 #include "host/hostsession.h"
+#include "host/workloadruns.h"
 #include "ops/hostcontext.h"
 #include "ops/operationrunner.h"
 #include "ops/workloadoperations.h"
-#include "remote/agentclient.h"
-#include "remote/remoteworkload.h"
 #include "workloads/confirmwritedialog.h"
 #include "workloads/fiochart.h"
 #include "workloads/fiorun.h"
@@ -80,31 +79,54 @@ WorkloadPanel::WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *p
     : QWidget(parent)
     , m_host(std::move(host))
     , m_root(m_host->sysfs())
+    , m_actsOnHost(m_root.isLive())
 {
-    // This machine's workload.start, planned and started in this process (a remote window's: setRemote()).
-    auto *runner = new OperationRunner(this);
+    // This machine's workload.start, planned and run in this process by a runner of the panel's own.
+    auto *runner = new OperationRunner;
     runner->setEnvironment(m_host->environment());
-    m_operations = runner;
+    setUp(new WorkloadRuns(runner, this));
+}
+
+WorkloadPanel::WorkloadPanel(HostSession *host, QWidget *parent)
+    : QWidget(parent)
+    , m_host(host->context())
+    , m_root(m_host->sysfs())
+    , m_hostName(host->name())
+    , m_actsOnHost(m_root.isLive() || host->fetchesCaptures())
+{
+    setUp(host->newWorkloadRuns(this));
+    // The host's jobs are offered while it is connected; listed again when it is.
+    connect(host, &HostSession::stateChanged, this, [this](HostSession::State state) {
+        if (state != HostSession::State::Connected)
+            showOffers({});
+    });
+}
+
+WorkloadPanel::~WorkloadPanel()
+{
+    // A run goes before the panel does: this machine's activity is deleted on its thread (fio killed, the recording
+    // closed, the device let go); a remote host's job goes on there and is offered to the host's next window.
+    m_runs->disconnect(this);
+    delete m_runs;
+}
+
+void WorkloadPanel::setUp(WorkloadRuns *runs)
+{
+    m_runs = runs;
+    connect(m_runs, &WorkloadRuns::event, this, &WorkloadPanel::onRunEvent);
+    connect(m_runs, &WorkloadRuns::finished, this, &WorkloadPanel::onRunResult);
+    // Listed when the host's connection is ready and nothing runs: this GUI's jobs of closed windows are offered.
+    connect(m_runs, &WorkloadRuns::jobsListed, this, [this](const QList<AgentJob> &jobs) {
+        keepRememberedJobs(m_hostName, jobs);
+        showOffers(isRunning() ? QList<JobOffer>() : jobOffers(jobs, rememberedJobs(m_hostName)));
+    });
+    connect(m_runs, &WorkloadRuns::jobsListFailed, this,
+        [this](const QString &message) { log(tr("the jobs on %1: %2").arg(m_hostName, message)); });
     buildUi();
     loadTemplate(0);
     proposeTemplate(); // no target yet: a read template
     updateLabButtons();
     updateButtons();
-}
-
-WorkloadPanel::WorkloadPanel(HostSession *host, QWidget *parent)
-    : WorkloadPanel(host->context(), parent)
-{
-    if (AgentClient *agent = host->agent())
-        setRemote(agent, host->newOperationService(this), host->name());
-}
-
-WorkloadPanel::~WorkloadPanel()
-{
-    // This machine's runner joins a plan or check that runs (fio --showcmd, libblkid; their holds go with them) and
-    // deletes a run's activity on its thread: fio is killed there, the recording closed, the device let go.
-    if (m_operations && m_operations->parent() == this)
-        delete m_operations.data();
 }
 
 void WorkloadPanel::buildUi()
@@ -479,7 +501,7 @@ void WorkloadPanel::updateLabButtons()
 {
     // A captured system's devices are another machine's: nothing here may create or run against them. A remote
     // host's capture is its agent's to act on (the window sends lab.create there).
-    const QString why = m_root.isLive() || m_remoteRun ? m_lab.whyNot : tr("a captured system is read-only");
+    const QString why = m_actsOnHost ? m_lab.whyNot : tr("a captured system is read-only");
     const bool exists = !m_lab.device.isEmpty();
     m_createLab->setEnabled(why.isEmpty() && !exists && !m_lab.busy);
     m_createLab->setToolTip(why.isEmpty() ? tr("A loop device with direct I/O over a 1 GiB sparse file, "
@@ -502,7 +524,7 @@ void WorkloadPanel::updateButtons()
     const bool running = isRunning();
     const bool empty = nothingToRunOn(currentDevice());
     const bool valid = bool(validateFioJob(currentJob())) && !currentDevice().isEmpty() && !empty;
-    const bool here = m_root.isLive() || m_remoteRun; // a live system: this machine's, or the remote host's
+    const bool here = m_actsOnHost;
     m_start->setEnabled(here && !running && !m_checking && valid);
     if (!here)
         m_start->setToolTip(tr("A captured system is read-only: workloads run on this machine's own devices"));
@@ -534,84 +556,13 @@ void WorkloadPanel::setRecording(const QString &path)
 
 bool WorkloadPanel::isRunning() const
 {
-    return (m_run && !m_run->isFinished()) || (m_remoteRun && m_remoteRun->isRunning());
+    return m_runs->isRunning();
 }
 
-void WorkloadPanel::setRemote(AgentClient *client, OperationService *planner, const QString &hostName)
+QString WorkloadPanel::startLabel() const
 {
-    if (m_operations && m_operations->parent() == this)
-        m_operations->deleteLater(); // nothing ran on it yet: set before anything starts
-    m_operations = planner;
-    m_hostName = hostName;
-    m_remoteRun = new RemoteWorkload(client, this);
-    connect(m_remoteRun, &RemoteWorkload::started, this, [this](const QString &job) {
-        // Remembered for this host's later windows: offered again if this one is closed before the job ends.
-        rememberJob(m_hostName, { job, m_remoteRun->recordPath(), m_remoteJob.title, m_remoteDevice });
-        showOffers({});
-        const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-        const QString label = QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName);
-        m_chart->addMarker(t, label);
-        if (m_statsView)
-            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
-        log(tr("job %1 on %2 (it goes on if the connection is lost)").arg(job, m_hostName));
-        setStatus(tr("fio running on %1 of %2").arg(m_remoteDevice, m_hostName));
-        updateButtons();
-    });
-    connect(m_remoteRun, &RemoteWorkload::progress, this,
-        [this](double t, const FioRates &rates) { showProgress(t, { rates }); });
-    connect(m_remoteRun, &RemoteWorkload::outputLine, this, [this](const QString &line) { log(line); });
-    connect(m_remoteRun, &RemoteWorkload::detached, this, [this](const QString &message) {
-        setStatus(message);
-        log(message);
-    });
-    connect(m_remoteRun, &RemoteWorkload::failed, this, [this](const QString &message) {
-        setStatus(tr("fio on %1: %2").arg(m_hostName, message));
-        log(tr("failed: %1").arg(message));
-        updateButtons();
-        if (!isRunning())
-            m_remoteRun->listJobs();
-    });
-    connect(m_remoteRun, &RemoteWorkload::attached, this, [this](const QString &job) {
-        const bool first = m_adopting;
-        m_adopting = false;
-        log((first ? tr("job %1 on %2: attached") : tr("job %1 on %2: attached again")).arg(job, m_hostName));
-        setStatus((first ? tr("fio job %1 on %2 (%3 on %4): attached, its output and then its result come here")
-                         : tr("fio job %1 on %2 (%3 on %4): attached again, its output and then its result come here"))
-                      .arg(job, m_hostName, m_remoteJob.title, m_remoteDevice));
-        updateButtons();
-    });
-    // Listed when the connection is ready and nothing runs: this GUI's jobs of closed windows are offered.
-    connect(m_remoteRun, &RemoteWorkload::jobsListed, this, [this](const QList<AgentJob> &jobs) {
-        keepRememberedJobs(m_hostName, jobs);
-        showOffers(isRunning() ? QList<JobOffer>() : jobOffers(jobs, rememberedJobs(m_hostName)));
-    });
-    connect(m_remoteRun, &RemoteWorkload::jobsListFailed, this,
-        [this](const QString &message) { log(tr("the jobs on %1: %2").arg(m_hostName, message)); });
-    connect(client, &AgentClient::disconnected, this, [this] { showOffers({}); });
-    connect(m_remoteRun, &RemoteWorkload::finished, this,
-        [this](int status, const QJsonObject &summary, const QString &recordedTo) {
-            const double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-            const bool stopped = summary.value(QLatin1String("stopped")).toBool();
-            const QString label = stopped ? QStringLiteral("fio stopped") : QStringLiteral("fio end");
-            m_chart->addMarker(t, label);
-            if (m_statsView)
-                m_statsView->addMarker(t, label, MarkerKind::WorkloadStop);
-            setStatus(status == 0 ? (stopped ? tr("Stopped after %1 s on %2") : tr("Done after %1 s on %2"))
-                                        .arg(summary.value(QLatin1String("seconds")).toDouble(), 0, 'f', 1)
-                                        .arg(m_hostName)
-                                  : tr("fio on %1 ended with status %2 (see the log)").arg(m_hostName).arg(status));
-            QList<FioRates> overall;
-            for (const QJsonValue &v : summary.value(QLatin1String("fio")).toArray())
-                overall.append(fioRatesFromJson(v.toObject()));
-            if (!recordedTo.isEmpty())
-                log(tr("recorded on %1, fetched to %2").arg(m_hostName, recordedTo));
-            showRunResult(overall, recordedTo);
-            updateButtons();
-            m_remoteRun->listJobs(); // the next of an earlier window's jobs, if any
-            Q_EMIT runFinished(summary);
-        });
-    updateLabButtons(); // the host's lab device, made by its agent
-    updateButtons();
+    return m_hostName.isEmpty() ? QStringLiteral("fio start: %1").arg(m_runJobId)
+                                : QStringLiteral("fio start: %1 on %2").arg(m_runJobId, m_hostName);
 }
 
 void WorkloadPanel::start()
@@ -622,69 +573,50 @@ void WorkloadPanel::start()
         return;
     if (nothingToRunOn(device))
         return setStatus(tr("/dev/%1 is 0 B: nothing to run on").arg(device));
-    if (!m_root.isLive() && !m_remoteRun)
+    if (!m_actsOnHost)
         return setStatus(tr("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
         return setStatus(valid.errorMessage);
     // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
-    StartRequest request { job, device, {} };
+    WorkloadExtras extras;
     if (m_record->isChecked()) {
-        request.recordPath = m_recordPath->text().trimmed();
-        if (request.recordPath.isEmpty())
-            request.recordPath = defaultRecordPath(job);
+        extras.recordPath = m_recordPath->text().trimmed();
+        if (extras.recordPath.isEmpty())
+            extras.recordPath = defaultRecordPath(job);
     }
     // Never a silent overwrite, never through a link (util/atomicfile.h): an existing file is asked about.
-    m_replacingRecording.clear();
-    if (!request.recordPath.isEmpty()) {
-        const QString problem = outputFileProblem(request.recordPath, ExistingFile::Refuse);
-        if (!problem.isEmpty() && (m_remoteRun || !outputFileOnlyExists(request.recordPath)))
-            return setStatus(problem + (m_remoteRun ? tr(": give another file to record to") : QString()));
-        if (!problem.isEmpty() && m_replaceAnswered != request.recordPath)
-            return askToReplaceRecording(request.recordPath);
-        if (!problem.isEmpty())
-            m_replacingRecording = request.recordPath;
+    if (!extras.recordPath.isEmpty()) {
+        const QString problem = outputFileProblem(extras.recordPath, ExistingFile::Refuse);
+        if (!problem.isEmpty() && !outputFileOnlyExists(extras.recordPath))
+            return setStatus(problem);
+        if (!problem.isEmpty() && m_replaceAnswered != extras.recordPath)
+            return askToReplaceRecording(extras.recordPath);
+        extras.replaceRecording = !problem.isEmpty();
     }
     m_replaceAnswered.clear();
-    Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
+    // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
+    // microsecond per I/O, only while the run records); without the probe it goes on and says why.
+    if (!extras.recordPath.isEmpty() && m_host->actsAsRoot())
+        extras.latency = QString::fromLatin1(WorkloadLatencyWanted);
     // The core's one check, the workload.start plan (a job file read by fio --showcmd and frozen, for a write the
     // guard, which holds the device O_EXCL from its look on), made by whoever runs it: this process (a job, never
-    // the window's thread) or the host's agent. There a job file is sent as content, read here once: these bytes are
-    // the far side's plan's and the run's (read again, an edit in between would run unchecked).
-    QJsonObject asked = workloadRequest(job, device);
-    m_remoteJobContent.reset();
-    if (m_remoteRun) {
-        if (job.isCustom()) {
-            const auto content = readJobFileContent(job.jobFile);
-            if (!content)
-                return setStatus(content.errorMessage());
-            m_remoteJobContent = content.value();
-            asked = workloadRequestWithContent(job, device, *m_remoteJobContent);
-        }
-        m_remoteJob = job;
-        m_remoteDevice = device;
-    } else {
-        // A recording made as root carries the latency histograms of the devices it records (the probe costs under a
-        // microsecond per I/O, only while the run records); without the probe it goes on and says why.
-        const bool latency = !request.recordPath.isEmpty() && m_host->actsAsRoot();
-        asked = withWorkloadExtras(asked,
-            { request.recordPath, !m_replacingRecording.isEmpty(),
-                latency ? QString::fromLatin1(WorkloadLatencyWanted) : QString() });
-    }
+    // the window's thread) or the host's agent, which gets a job file's content as read here once.
+    const Result<QJsonObject> asked = m_runs->startRequest(job, device, extras);
+    if (!asked)
+        return setStatus(asked.errorMessage());
+    Q_EMIT targetChosen(device); // charted (with a map's paths) from now on
+    m_runJob = job;
+    m_runDevice = device;
     m_checking = true;
     updateButtons();
-    setStatus(m_remoteRun ? tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName)
-                          : tr("Checking the job and /dev/%1...").arg(device));
-    m_operations->plan(
-        QString::fromLatin1(WorkloadStartKind), asked, this,
-        [this, recordPath = request.recordPath](const OperationPlan &plan) {
+    setStatus(m_hostName.isEmpty() ? tr("Checking the job and /dev/%1...").arg(device)
+                                   : tr("Checking the job and /dev/%1 on %2...").arg(device, m_hostName));
+    m_runs->planner()->plan(
+        QString::fromLatin1(WorkloadStartKind), asked.value(), this,
+        [this, extras](const OperationPlan &plan) {
             m_checking = false;
             updateButtons();
-            // An agent that took the content plans its copy's path; an older one ignores the field and plans no file.
-            if (m_remoteJobContent
-                && !plan.request.value(QLatin1String("job")).toObject().contains(QLatin1String("job_file")))
-                return setStatus(tr("The agent on %1 does not take job files (an older dmtune there): update it there")
-                                     .arg(m_hostName));
-            onPlanned(plan, recordPath);
+            onPlanned(plan, extras);
         },
         [this](const QString &error) {
             m_checking = false;
@@ -693,58 +625,44 @@ void WorkloadPanel::start()
         });
 }
 
-void WorkloadPanel::onPlanned(const OperationPlan &plan, const QString &recordPath)
+void WorkloadPanel::onPlanned(const OperationPlan &plan, const WorkloadExtras &extras)
 {
     if (!plan.refusals.isEmpty())
         return setStatus(plan.refusals.join(QLatin1String("; ")));
     if (!plan.needsAnswers())
-        return startChecked(plan, acceptAll(plan), recordPath);
+        return startChecked(plan, acceptAll(plan), extras);
     setStatus(tr("Waiting for confirmation: /dev/%1 is not empty").arg(plan.target));
     // The dialog keeps the plan, and so its hold, while it is open; closing it lets go.
     m_confirm = new ConfirmWriteDialog(plan, this);
     m_confirm->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_confirm, &PlanDialog::answered, this, [this, plan, recordPath](const OperationAnswers &answers) {
+    connect(m_confirm, &PlanDialog::answered, this, [this, plan, extras](const OperationAnswers &answers) {
         log(tr("confirmed: the data on /dev/%1 will be destroyed").arg(plan.target));
-        startChecked(plan, answers, recordPath);
+        startChecked(plan, answers, extras);
     });
     connect(m_confirm, &QDialog::rejected, this, [this] { setStatus(tr("Not started: not confirmed")); });
     m_confirm->open();
 }
 
-void WorkloadPanel::startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath)
+void WorkloadPanel::startChecked(
+    const OperationPlan &plan, const OperationAnswers &answers, const WorkloadExtras &extras)
 {
-    if (m_remoteRun) {
-        // The operation as a detached job of the agent there (it outlives a lost connection): the job plans again on
-        // the host and starts only on the state this plan was answered on.
-        m_chart->clear();
-        QString error;
-        if (!m_remoteRun->startOperation(plan, answers, recordPath, &error, m_remoteJobContent))
-            return setStatus(error);
-        if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
-            m_recordPath->setText(nextFreshFilePath(recordPath)); // the next Start records to a new file
-        log(QStringLiteral("%1$ %2").arg(m_hostName, plan.preview));
-        showRecording(recordPath, true);
-        setStatus(tr("Starting fio on %1...").arg(m_hostName));
-        updateButtons();
-        return;
-    }
-    // Started (OperationService::start): checked again on the state now (the answers for this plan, the device and
-    // the job as planned); what runs is the fresh plan's frozen job with its hold, on a thread the core owns.
+    // Started: checked again on the state then (the answers for this plan, the device and the job as planned); what
+    // runs is the fresh plan's frozen job with its hold, on a thread the core owns or as a job of the host's agent.
     m_chart->clear();
     m_runDevicePath = QStringLiteral("/dev/") + plan.target;
     m_runJobId = plan.request.value(QLatin1String("job")).toObject().value(QLatin1String("id")).toString(customId);
-    m_runRecordPath = recordPath;
+    m_runRecordPath = extras.recordPath;
     m_runLatency = plan.request.contains(QLatin1String("latency"));
     m_runLatencyNoted = false;
-    m_replacingRecording.clear();
-    m_run = m_operations->start(
-        plan, answers, this, [this](const QJsonObject &event) { onRunEvent(event); },
-        [this](const OperationResult &result) { onRunResult(result); });
+    m_startShown = false;
+    QString error;
+    if (!m_runs->start(plan, answers, extras, &error))
+        return setStatus(error);
     // The next Start records to a new file: a name typed here is followed by NAME-2, NAME-3... (empty: the default,
     // a fresh timestamped name every time).
-    if (!recordPath.isEmpty() && m_recordPath->text().trimmed() == recordPath)
-        m_recordPath->setText(nextFreshFilePath(recordPath));
-    setStatus(tr("Starting fio..."));
+    if (!extras.recordPath.isEmpty() && m_recordPath->text().trimmed() == extras.recordPath)
+        m_recordPath->setText(nextFreshFilePath(extras.recordPath));
+    setStatus(m_hostName.isEmpty() ? tr("Starting fio...") : tr("Starting fio on %1...").arg(m_hostName));
     updateButtons();
 }
 
@@ -756,10 +674,12 @@ void WorkloadPanel::onRunEvent(const QJsonObject &event)
         QStringList argv;
         for (const QJsonValue &a : event.value(QLatin1String("argv")).toArray())
             argv << a.toString();
-        const QString label = QStringLiteral("fio start: %1").arg(m_runJobId);
-        m_chart->addMarker(t, label);
-        if (m_statsView)
-            m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
+        if (!std::exchange(m_startShown, true)) {
+            const QString label = startLabel();
+            m_chart->addMarker(t, label);
+            if (m_statsView)
+                m_statsView->addMarker(t, label, MarkerKind::WorkloadStart);
+        }
         // The frozen job's command line (the form may show another one by now).
         log(QStringLiteral("$ ") + event.value(QLatin1String("command")).toString());
         if (!m_runRecordPath.isEmpty())
@@ -772,7 +692,8 @@ void WorkloadPanel::onRunEvent(const QJsonObject &event)
             log(tr("recording the latency histograms of %1 (block-layer probe)")
                     .arg(devices.join(QStringLiteral(", "))));
         }
-        setStatus(tr("fio running on %1").arg(m_runDevicePath));
+        setStatus(m_hostName.isEmpty() ? tr("fio running on %1").arg(m_runDevicePath)
+                                       : tr("fio running on %1 of %2").arg(m_runDevicePath, m_hostName));
         updateButtons();
         Q_EMIT fioStarted(argv);
     } else if (name == QLatin1String("progress")) {
@@ -787,13 +708,34 @@ void WorkloadPanel::onRunEvent(const QJsonObject &event)
     } else if (name == QLatin1String("note")) {
         m_runLatencyNoted = true;
         log(tr("recording without latency histograms: %1").arg(event.value(QLatin1String("reason")).toString()));
+    } else if (name == QLatin1String("job")) { // a run that outlives the window: a job of the host's agent
+        const QString job = event.value(QLatin1String("job")).toString();
+        if (!event.value(QLatin1String("attached")).toBool()) {
+            // Remembered for this host's later windows: offered again if this one is closed before the job ends.
+            rememberJob(m_hostName, { job, m_runRecordPath, m_runJob.title, m_runDevice });
+            showOffers({});
+            log(tr("job %1 on %2 (it goes on if the connection is lost)").arg(job, m_hostName));
+        } else {
+            const bool first = std::exchange(m_adopting, false);
+            log((first ? tr("job %1 on %2: attached") : tr("job %1 on %2: attached again")).arg(job, m_hostName));
+            setStatus(
+                (first ? tr("fio job %1 on %2 (%3 on %4): attached, its output and then its result come here")
+                       : tr("fio job %1 on %2 (%3 on %4): attached again, its output and then its result come here"))
+                    .arg(job, m_hostName, m_runJob.title, m_runDevice));
+        }
+        updateButtons();
+    } else if (name == QLatin1String("detached")) {
+        const QString message = event.value(QLatin1String("message")).toString();
+        setStatus(message);
+        log(message);
     }
 }
 
 void WorkloadPanel::onRunResult(const OperationResult &result)
 {
     if (!result.ok) {
-        setStatus(tr("fio failed: %1").arg(result.error));
+        setStatus(m_hostName.isEmpty() ? tr("fio failed: %1").arg(result.error)
+                                       : tr("fio on %1: %2").arg(m_hostName, result.error));
         log(tr("failed: %1").arg(result.error));
         m_right->setCurrentWidget(m_log); // fio's own words on why
         showRecording({}, false);
@@ -814,7 +756,11 @@ void WorkloadPanel::onRunResult(const OperationResult &result)
     m_chart->addMarker(endedAt, label);
     if (m_statsView)
         m_statsView->addMarker(endedAt, label, MarkerKind::WorkloadStop);
-    setStatus((stopped ? tr("Stopped after %1 s") : tr("Done after %1 s")).arg(seconds, 0, 'f', 1));
+    const QString took = QString::number(seconds, 'f', 1);
+    if (m_hostName.isEmpty())
+        setStatus((stopped ? tr("Stopped after %1 s") : tr("Done after %1 s")).arg(took));
+    else
+        setStatus((stopped ? tr("Stopped after %1 s on %2") : tr("Done after %1 s on %2")).arg(took, m_hostName));
     const QString recorded = summary.value(QLatin1String("recording")).toString();
     if (!recorded.isEmpty())
         log(tr("recorded to %1").arg(recorded));
@@ -906,24 +852,29 @@ void WorkloadPanel::adoptJob(const QString &jobId)
     }
     const RunCommandParts parts = runCommandParts(offer.job.command);
     const FioJob *known = fioTemplate(parts.workload);
-    m_remoteJob = known ? *known : FioJob {};
+    m_runJob = known ? *known : FioJob {};
     if (!offer.remembered.title.isEmpty())
-        m_remoteJob.title = offer.remembered.title;
-    m_remoteDevice = offer.remembered.device.isEmpty() ? parts.device : offer.remembered.device;
+        m_runJob.title = offer.remembered.title;
+    m_runDevice = offer.remembered.device.isEmpty() ? parts.device : offer.remembered.device;
     QString error;
-    if (!m_remoteRun->attach(jobId, recordPath, &error))
+    if (!m_runs->attach(jobId, recordPath, &error))
         return setStatus(error);
     m_adopting = true;
+    m_runDevicePath = QStringLiteral("/dev/") + m_runDevice;
+    m_runJobId = m_runJob.id.isEmpty() ? parts.workload : m_runJob.id;
+    m_runRecordPath = recordPath;
+    m_runLatency = false;
     showOffers({});
     m_chart->clear();
-    if (offer.job.started.isValid())
-        m_chart->addMarker(double(offer.job.started.toMSecsSinceEpoch()) / 1000.0,
-            QStringLiteral("fio start: %1 on %2").arg(m_remoteJob.id, m_hostName));
+    // Its start as the agent listed it (a job of `dmtunectl run` reports no start event).
+    m_startShown = offer.job.started.isValid();
+    if (m_startShown)
+        m_chart->addMarker(double(offer.job.started.toMSecsSinceEpoch()) / 1000.0, startLabel());
     log(QStringLiteral("$ dmtunectl --host %1 job attach %2   (%3)").arg(m_hostName, jobId, offer.job.command));
     if (!recordPath.isEmpty())
         log(tr("its recording comes to %1").arg(recordPath));
     if (offer.action == JobOffer::Action::Attach) {
-        Q_EMIT targetChosen(m_remoteDevice);
+        Q_EMIT targetChosen(m_runDevice);
         setStatus(tr("Attaching to fio job %1 on %2...").arg(jobId, m_hostName));
     } else {
         setStatus(tr("Fetching the result of fio job %1 from %2...").arg(jobId, m_hostName));
@@ -933,14 +884,10 @@ void WorkloadPanel::adoptJob(const QString &jobId)
 
 void WorkloadPanel::stop()
 {
-    if (m_remoteRun && m_remoteRun->isRunning()) {
-        m_remoteRun->stop();
-        setStatus(tr("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
-        return;
-    }
-    if (m_run)
-        m_run->cancel();
-    setStatus(tr("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000));
+    m_runs->stop();
+    setStatus(m_hostName.isEmpty()
+            ? tr("Stopping fio (SIGINT; SIGKILL after %1 s)...").arg(FioRun::DefaultGraceMs / 1000)
+            : tr("Stopping fio on %1 (SIGINT to its job)...").arg(m_hostName));
 }
 
 void WorkloadPanel::showProgress(double epochSeconds, const QList<FioRates> &rates)

@@ -4,8 +4,8 @@
 // holds anything asks for the device's name first (ConfirmWriteDialog, the PlanDialog of the workload.start
 // plan). fio's per-second IOPS, bandwidth and completion latency go to its own charts; start and stop become
 // markers on the device charts too; the run can be recorded. Never blocks: workload.start is planned and started
-// through an OperationService (this process's OperationRunner; a remote window's agent plans it), and fio runs as
-// that operation's activity on a thread the core owns (workloads/workloadactivity.h); the panel renders its events.
+// by the host's WorkloadRuns (host/workloadruns.h: this process's runner, on a thread the core owns, or a job of a
+// remote host's agent); the panel renders its events and its result, the same for either.
 #include "discovery/devicesnapshot.h"
 #include "ops/operation.h"
 #include "remote/remotejobs.h"
@@ -31,15 +31,13 @@ class QTabWidget;
 
 namespace dmtune {
 
-class AgentClient;
 class ConfirmWriteDialog;
 class HostContext;
 class HostSession;
-class RemoteWorkload;
 class FioChart;
 class LiveStatsView;
-class OperationRun;
-class OperationService;
+class WorkloadRuns;
+struct WorkloadExtras;
 
 // The window's lab device as the panel shows it: the window keeps it (from the lab.create / lab.remove results)
 // and hands it over; the panel never calls into the device.
@@ -52,10 +50,11 @@ struct LabDeviceState {
 class WorkloadPanel : public QWidget {
     Q_OBJECT
 public:
-    // host: the window's (ops/hostcontext.h): its tree, whether this process is root there.
+    // host: this machine's tree and privilege (ops/hostcontext.h): workloads planned and run by a runner of the
+    // panel's own.
     explicit WorkloadPanel(std::shared_ptr<const HostContext> host, QWidget *parent = nullptr);
-    // The host's (host/hostsession.h): plans through a service of the panel's own the host makes; a host reached
-    // through its agent starts fio there as a job of the agent's (setRemote()), which outlives a lost connection.
+    // The host's (host/hostsession.h): its workloads as the host runs them (HostSession::newWorkloadRuns: a remote
+    // host's as jobs of its agent, which outlive a lost connection and are offered to its later windows).
     explicit WorkloadPanel(HostSession *host, QWidget *parent = nullptr);
     ~WorkloadPanel() override;
 
@@ -67,12 +66,8 @@ public:
     bool canCreateLabDevice() const; // the dock's Create lab device button is enabled
     // Start and stop markers go onto these charts too.
     void setStatsView(LiveStatsView *view);
-    // A remote host's window: the workload.start plan (the guard's decision) is made there through `planner`,
-    // and fio runs there as a job of its agent (RemoteWorkload: it outlives a lost connection, its recording is
-    // fetched here). A job file is read here once at Start and its content sent to both (fio reads it there). The
-    // lab device stays local-only. Set once, before anything starts.
-    void setRemote(AgentClient *client, OperationService *planner, const QString &hostName);
-    RemoteWorkload *remoteWorkload() const { return m_remoteRun; }
+    // Who plans and runs the panel's workloads (its run's job there, once it is one).
+    WorkloadRuns *runs() const { return m_runs; }
     // A remote host's jobs this GUI started from a window since closed (and others' that run), as the dock
     // offers them; adoptJob() is what an offer's button does (Attach, Fetch result).
     QList<JobOffer> offeredJobs() const { return m_offers; }
@@ -129,15 +124,17 @@ private:
         QString device;
         QString recordPath; // empty: no recording
     };
-    void onPlanned(const OperationPlan &plan, const QString &recordPath);
+    void setUp(WorkloadRuns *runs);
+    void onPlanned(const OperationPlan &plan, const WorkloadExtras &extras);
     // An existing recording at `path`: asked (window-modal, not a nested loop); Replace starts again.
     void askToReplaceRecording(const QString &path);
     // Starts the plan with its answers: checked again there, then fio with the fresh plan's frozen job and hold.
-    void startChecked(const OperationPlan &plan, const OperationAnswers &answers, const QString &recordPath);
+    void startChecked(const OperationPlan &plan, const OperationAnswers &answers, const WorkloadExtras &extras);
     void onRunEvent(const QJsonObject &event);
     void onRunResult(const OperationResult &result);
     void showProgress(double epochSeconds, const QList<FioRates> &rates);
     void setStatus(const QString &text);
+    QString startLabel() const; // the run's start marker ("fio start: ID", "... on HOST" in a remote host's window)
     void showRecording(const QString &path, bool running);
     static QString readoutLine(const QList<FioRates> &rates);
     void showOffers(const QList<JobOffer> &offers);
@@ -146,19 +143,17 @@ private:
 
     std::shared_ptr<const HostContext> m_host;
     SysfsRoot m_root; // m_host's tree
-    // Who plans and starts workload.start: this machine's runner (a child), or the remote host's agent.
-    QPointer<OperationService> m_operations;
-    QPointer<OperationRun> m_run; // this machine's run under way
-    QString m_runDevicePath, m_runRecordPath, m_runJobId;
+    QString m_hostName; // empty for this machine
+    bool m_actsOnHost = false; // a live host (this machine's, or a remote one's through its agent): workloads run
+    WorkloadRuns *m_runs = nullptr; // a child, deleted first
+    // The run under way or last run: what Start was pressed on (or the adopted job's), as planned.
+    FioJob m_runJob;
+    QString m_runDevice, m_runDevicePath, m_runRecordPath, m_runJobId;
     bool m_runLatency = false; // its recording asked for the latency histograms
     bool m_runLatencyNoted = false; // and the run said why it goes without
-    RemoteWorkload *m_remoteRun = nullptr; // a remote window's runs
-    QString m_hostName;
-    FioJob m_remoteJob; // the job and device of the remote plan asked for (frozen at Start)
-    QString m_remoteDevice;
+    bool m_startShown = false; // its start marker is on the charts
     QList<JobOffer> m_offers;
     bool m_adopting = false; // adoptJob() asked the agent to attach; its answer is not a re-attach
-    std::optional<QByteArray> m_remoteJobContent; // a job file's bytes as read at Start: planned and run
     LabDeviceState m_lab { {}, tr("no lab device offered here"), false };
     QPointer<LiveStatsView> m_statsView;
     QPointer<ConfirmWriteDialog> m_confirm;
@@ -167,7 +162,6 @@ private:
     // The recording file the user said may be replaced (the question after Start); consumed by the start it
     // answered, so that a later Start asks again.
     QString m_replaceAnswered;
-    QString m_replacingRecording; // the path of the start now being checked, when it replaces a file
     bool m_loadingTemplate = false;
     bool m_templatePicked = false; // the user chose a template: it no longer follows the target
 

@@ -12,6 +12,7 @@
 #include "remote/hostheader.h"
 #include "remote/remotebanner.h"
 #include "remote/remotehost.h"
+#include "remote/remoteworkload.h"
 #include "remotewindowaccess.h"
 #include "workloads/workloadpanel.h"
 
@@ -243,7 +244,7 @@ private Q_SLOTS:
         QVERIFY(window->showTab(QStringLiteral("experiment")));
         // The Workload dock runs fio on the host: offered, with a lab device made there.
         QVERIFY(window->workloadDock()->toggleViewAction()->isVisible());
-        QVERIFY(window->workloadPanel()->remoteWorkload());
+        QVERIFY(qobject_cast<RemoteWorkload *>(window->workloadPanel()->runs())); // jobs of the agent there
         QVERIFY(window->workloadPanel()->labState().device.isEmpty());
         QVERIFY(window->workloadPanel()->canCreateLabDevice()); // on the host, by its agent
         QVERIFY(!window->labDevices()); // none of this machine's

@@ -453,50 +453,62 @@ private Q_SLOTS:
         QVERIFY(ready.wait(15000));
         QTemporaryDir dir;
         const QString recording = dir.filePath(QStringLiteral("remote.dmrec"));
-        RemoteWorkload workload(client.get());
-        QSignalSpy started(&workload, &RemoteWorkload::started);
-        QSignalSpy detached(&workload, &RemoteWorkload::detached);
-        QSignalSpy finished(&workload, &RemoteWorkload::finished);
+        RemoteWorkload workload(client.get(), new RemoteOperationRunner(client.get()));
+        QList<QJsonObject> events;
         QList<double> times;
-        connect(&workload, &RemoteWorkload::progress, this, [&](double t, const FioRates &rates) {
-            times << t;
-            QVERIFY(rates.writeIops > 0);
+        connect(&workload, &WorkloadRuns::event, this, [&](const QJsonObject &e) {
+            events << e;
+            if (e.value(QLatin1String("event")).toString() != QLatin1String("progress"))
+                return;
+            times << e.value(QLatin1String("t")).toDouble();
+            QVERIFY(fioRatesFromJson(e.value(QLatin1String("rates")).toArray().first().toObject()).writeIops > 0);
         });
+        const auto seen = [&](const char *name) {
+            return std::count_if(events.cbegin(), events.cend(), [&](const QJsonObject &e) {
+                return e.value(QLatin1String("event")).toString() == QLatin1String(name);
+            });
+        };
+        QSignalSpy finished(&workload, &WorkloadRuns::finished);
         FioJob job = *fioTemplate(QStringLiteral("batched-write-4k"));
         job.runtimeSeconds = 5;
         QString error;
         // Planned there (workload.start on the test's own blank loop device), started as the agent's detached job.
-        RemoteOperationRunner planner(client.get());
+        const WorkloadExtras extras { recording, false, {} };
+        const Result<QJsonObject> request = workload.startRequest(job, m_loop.name(), extras);
+        QVERIFY2(request, qPrintable(request.errorMessage()));
         std::optional<OperationPlan> plan;
-        planner.plan(
-            QString::fromLatin1(WorkloadStartKind), workloadRequest(job, m_loop.name()), this,
-            [&](const OperationPlan &p) { plan = p; }, [&](const QString &e) { error = e; });
+        workload.planner()->plan(
+            QString::fromLatin1(WorkloadStartKind), request.value(), this, [&](const OperationPlan &p) { plan = p; },
+            [&](const QString &e) { error = e; });
         QTRY_VERIFY2_WITH_TIMEOUT(plan.has_value(), qPrintable(error), 20000);
         QVERIFY2(plan->refusals.isEmpty(), qPrintable(plan->refusals.join(u';')));
-        QVERIFY2(workload.startOperation(*plan, acceptAll(*plan), recording, &error), qPrintable(error));
-        QVERIFY(started.wait(15000));
+        QVERIFY2(workload.start(*plan, acceptAll(*plan), extras, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(seen("job") == 1, 15000);
         QVERIFY(!workload.jobId().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(times.size() >= 1, 10000);
+        QCOMPARE(seen("started"), 1);
         QCOMPARE(::kill(sshtest::sshChildOfThisProcess(), SIGKILL), 0);
-        QVERIFY(detached.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(seen("detached") == 1, 10000);
         QVERIFY(workload.isRunning());
         // The job goes on meanwhile: until its writes show in the device's counters while detached.
         const quint64 writesAtDetach = counterNow(m_loop.name(), DiskField::WriteIos);
         QTRY_VERIFY_WITH_TIMEOUT(counterNow(m_loop.name(), DiskField::WriteIos) > writesAtDetach + 100, 15000);
         client->connectToHost();
         QVERIFY(finished.wait(30000));
-        QCOMPARE(finished.first().at(0).toInt(), 0);
-        const QJsonObject summary = finished.first().at(1).toJsonObject();
-        QVERIFY(summary.value(QLatin1String("fio"))
+        const auto result = finished.first().at(0).value<OperationResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QVERIFY(result.details.value(QLatin1String("fio"))
                     .toArray()
                     .first()
                     .toObject()
                     .value(QLatin1String("write_iops"))
                     .toDouble()
             > 0);
-        QCOMPARE(finished.first().at(2).toString(), recording);
+        QCOMPARE(result.details.value(QLatin1String("recording")).toString(), recording);
         for (qsizetype i = 1; i < times.size(); ++i)
             QVERIFY(times.at(i) > times.at(i - 1)); // a re-attach replays nothing
+        QCOMPARE(seen("started"), 1); // nor its start
+        QCOMPARE(seen("job"), 2); // started, attached again
         const ProgramRun shown = runProgram(
             dmtunectl, { QStringLiteral("record"), QStringLiteral("show"), recording, QStringLiteral("--json") });
         QCOMPARE(shown.exitCode, 0);
@@ -504,7 +516,7 @@ private Q_SLOTS:
         QVERIFY2(rec.value(QLatin1String("complete")).toBool(), qPrintable(shown.out.left(400)));
         QVERIFY(rec.value(QLatin1String("devices")).toArray().contains(m_loop.name()));
         // And a second start while none runs, refused when the recording's file exists here.
-        QVERIFY(!workload.startOperation(*plan, acceptAll(*plan), recording, &error));
+        QVERIFY(!workload.start(*plan, acceptAll(*plan), extras, &error));
         QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
     }
 

@@ -14,6 +14,7 @@
 #include "charts/qcp_p.h"
 #include "devices/devicetreemodel.h"
 #include "discovery/discovery.h"
+#include "host/workloadruns.h"
 #include "mainwindow.h"
 #include "remote/agentclient.h"
 #include "remote/connectdialog.h"
@@ -22,7 +23,6 @@
 #include "remote/remotehost.h"
 #include "remote/remotejobs.h"
 #include "remote/remotesampler.h"
-#include "remote/remoteworkload.h"
 #include "remotewindowaccess.h"
 #include "stats/metriccatalog.h"
 #include "stats/seriesstore.h"
@@ -38,6 +38,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProcess>
@@ -129,6 +130,21 @@ class TestLiveRemoteWindow : public QObject {
         return QTest::qWaitFor([&] { return gone.isNull(); }, 10000);
     }
 
+    // The write confirmation the dock shows, if any, answered with the test device's name.
+    void confirmWithTheDevicesName(WorkloadPanel *panel) const
+    {
+        ConfirmWriteDialog *confirm = panel->pendingConfirmation();
+        if (!confirm)
+            return;
+        confirm->findChild<QLineEdit *>()->setText(m_loop.name());
+        for (QPushButton *b : confirm->findChildren<QPushButton *>()) {
+            if (b->isEnabled() && b->isVisible() && !b->text().contains(QLatin1String("Cancel"))) {
+                QTest::mouseClick(b, Qt::LeftButton);
+                return;
+            }
+        }
+    }
+
     // A recorded batched-write-4k on the test's loop device from the window's dock, as the user starts it (the
     // device's name typed when the far side's plan asks for it); its job id there, or empty.
     QString startRecordedWorkload(MainWindow *window, int runtimeSeconds, const QString &recording)
@@ -140,18 +156,10 @@ class TestLiveRemoteWindow : public QObject {
         panel->setRuntimeSeconds(runtimeSeconds);
         panel->setRecording(recording);
         panel->start();
-        RemoteWorkload *run = panel->remoteWorkload();
+        WorkloadRuns *run = panel->runs();
         if (!QTest::qWaitFor([&] { return panel->pendingConfirmation() || !run->jobId().isEmpty(); }, 20000))
             return {};
-        if (ConfirmWriteDialog *confirm = panel->pendingConfirmation()) {
-            confirm->findChild<QLineEdit *>()->setText(m_loop.name());
-            for (QPushButton *b : confirm->findChildren<QPushButton *>()) {
-                if (b->isEnabled() && b->isVisible() && !b->text().contains(QLatin1String("Cancel"))) {
-                    QTest::mouseClick(b, Qt::LeftButton);
-                    break;
-                }
-            }
-        }
+        confirmWithTheDevicesName(panel);
         return QTest::qWaitFor([&] { return !run->jobId().isEmpty(); }, 20000) ? run->jobId() : QString();
     }
 
@@ -324,7 +332,7 @@ private Q_SLOTS:
         }
         QVERIFY(ok);
         QTest::mouseClick(ok, Qt::LeftButton);
-        RemoteWorkload *run = panel->remoteWorkload();
+        WorkloadRuns *run = panel->runs();
         QTRY_VERIFY_WITH_TIMEOUT(!run->jobId().isEmpty(), 20000);
         QVERIFY(panel->isRunning());
         QTRY_VERIFY_WITH_TIMEOUT(!panel->readoutText().isEmpty(), 10000);
@@ -403,8 +411,11 @@ private Q_SLOTS:
         }
         QVERIFY(ok);
         QTest::mouseClick(ok, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!panel->remoteWorkload()->jobId().isEmpty(), 20000);
-        const QString logged = panel->findChild<QPlainTextEdit *>()->toPlainText();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->runs()->jobId().isEmpty(), 20000);
+        // fio's start there, as the job reports it.
+        const auto *messages = panel->findChild<QPlainTextEdit *>();
+        QTRY_VERIFY_WITH_TIMEOUT(messages->toPlainText().contains(QLatin1String("\n$ ")), 20000);
+        const QString logged = messages->toPlainText();
         // The command there is the plan's frozen job, not the file as it is now.
         QVERIFY2(logged.contains(QStringLiteral("$ %1 --status-interval=1 --output-format=json+ --name=planned-job "
                                                 "--rw=write --bs=64k")
@@ -459,12 +470,12 @@ private Q_SLOTS:
 
         QObject scope; // the connections below end with this function
         QList<double> progress; // the t of each progress line that reaches the dock
-        connect(panel->remoteWorkload(), &RemoteWorkload::progress, &scope, [&](double t) { progress << t; });
+        connect(panel, &WorkloadPanel::progressShown, &scope, [&](double t) { progress << t; });
         QSignalSpy finished(panel, &WorkloadPanel::runFinished);
         const double attachedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
         QTest::mouseClick(attach, Qt::LeftButton);
         QVERIFY(panel->isRunning());
-        QCOMPARE(panel->remoteWorkload()->jobId(), job);
+        QCOMPARE(panel->runs()->jobId(), job);
         // Its progress from the start, and then live: a line newer than the attach.
         QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last() > attachedAt, 15000);
         QVERIFY(!panel->readoutText().startsWith(QLatin1String("IOPS -")));
@@ -517,12 +528,57 @@ private Q_SLOTS:
         QVERIFY(isCompleteRecording(beside));
         const QString logged = panel->findChild<QPlainTextEdit *>()->toPlainText();
         QVERIFY2(logged.contains(QStringLiteral("%1 exists here now (not written over)").arg(recording))
-                && logged.contains(QStringLiteral("fetched to %1").arg(beside)),
+                && logged.contains(QStringLiteral("recorded to %1").arg(beside)),
             qPrintable(logged));
         QTRY_VERIFY_WITH_TIMEOUT(jobListLine(job).isEmpty(), 10000);
     }
 
     // Stop works on an adopted job as on one started in the window: SIGINT there, the recording closed and fetched.
+    // A recording file that exists here: Start asks, as in a local window; Cancel runs nothing and keeps the file,
+    // Replace runs and the fetched recording replaces it.
+    void anExistingRecordingIsReplacedOnlyWhenAsked()
+    {
+        QTemporaryDir dir;
+        const QString recording = dir.filePath(QStringLiteral("again.dmrec"));
+        QFile mine(recording);
+        QVERIFY(mine.open(QIODevice::WriteOnly) && mine.write("mine") == 4);
+        mine.close();
+        MainWindow *window = openConnectedWindow();
+        QVERIFY(window);
+        const auto closeWindow = qScopeGuard([window] { window->close(); });
+        WorkloadPanel *panel = window->workloadPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(m_loop.name()), 20000);
+        panel->selectTemplate(QStringLiteral("batched-write-4k"));
+        panel->setRuntimeSeconds(2);
+        const auto question
+            = [panel] { return panel->findChild<QMessageBox *>(QStringLiteral("replaceRecordingQuestion")); };
+        panel->setRecording(recording);
+        panel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(question() && question()->isVisible(), 5000);
+        question()->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!question(), 5000);
+        QVERIFY(!panel->isRunning());
+        QVERIFY(panel->runs()->jobId().isEmpty());
+        QVERIFY(mine.open(QIODevice::ReadOnly));
+        QCOMPARE(mine.readAll(), QByteArray("mine"));
+        mine.close();
+
+        QSignalSpy finished(panel, &WorkloadPanel::runFinished);
+        panel->start();
+        QTRY_VERIFY_WITH_TIMEOUT(question() && question()->isVisible(), 5000);
+        for (QAbstractButton *b : question()->buttons()) {
+            if (question()->buttonRole(b) == QMessageBox::AcceptRole) {
+                b->click();
+                break;
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation() || !panel->runs()->jobId().isEmpty(), 20000);
+        confirmWithTheDevicesName(panel); // what an earlier test left on the device
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done after")), qPrintable(panel->statusText()));
+        QVERIFY(isCompleteRecording(recording));
+    }
+
     void anAttachedJobStops()
     {
         QTemporaryDir dir;
@@ -540,7 +596,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(offerOf(panel->offeredJobs(), job), 20000);
         QObject scope;
         int progress = 0;
-        connect(panel->remoteWorkload(), &RemoteWorkload::progress, &scope, [&] { ++progress; });
+        connect(panel, &WorkloadPanel::progressShown, &scope, [&] { ++progress; });
         QSignalSpy finished(panel, &WorkloadPanel::runFinished);
         panel->adoptJob(job);
         QTRY_VERIFY_WITH_TIMEOUT(progress > 0, 15000);

@@ -5,6 +5,7 @@
 
 #include "discovery/discovery.h"
 #include "host/localhostsession.h"
+#include "host/workloadruns.h"
 #include "jobs/jobtracker.h"
 #include "ops/hostcontext.h"
 #include "ops/operationservice.h"
@@ -61,7 +62,11 @@ void TestHostSession::capturedTreeIsThisMachineReadOnly()
     QVERIFY(!host.context()->deviceMapper()); // a capture is never a device-mapper to ask
     QVERIFY(!host.labUnavailableReason().isEmpty()); // nothing is made in another machine's tree
     QVERIFY(!host.latencySourceMaker()); // this process's probe
-    QVERIFY(!host.agent());
+    std::unique_ptr<WorkloadRuns> runs(host.newWorkloadRuns(nullptr));
+    QVERIFY(!runs->isRunning());
+    QString error;
+    QVERIFY(!runs->attach(QStringLiteral("1"), {}, &error)); // no run here outlives its window
+    QVERIFY2(error.contains(QLatin1String("outlives")), qPrintable(error));
     QVERIFY(!host.fetchesCaptures()); // a captured tree opened to inspect: read-only, nothing fetched
     QCOMPARE(host.samples(), static_cast<SampleSource *>(host.sampler()));
 

@@ -40,6 +40,7 @@
 
 #ifdef DMTUNE_VM_REMOTE_GUI
 #include "discovery/discovery.h"
+#include "host/workloadruns.h"
 #include "mainwindow.h"
 #include "ops/plandialog.h"
 #include "params/tuningsession.h"
@@ -50,7 +51,6 @@
 #include "presets/presetmanager.h"
 #include "remote/remotehost.h"
 #include "remote/remoteoperationrunner.h"
-#include "remote/remoteworkload.h"
 #include "remotewindowaccess.h"
 #include "windowscenario.h"
 #include "workloads/workloadpanel.h"
@@ -935,7 +935,7 @@ private Q_SLOTS:
         const QString recording = m_here.filePath(QStringLiteral("window.dmrec"));
         panel->setRecording(recording);
         panel->start();
-        RemoteWorkload *run = panel->remoteWorkload();
+        WorkloadRuns *run = panel->runs();
         QVERIFY(run);
         // Nothing on the map (scsi_debug): the far side's plan asks nothing, the job starts there.
         QTRY_VERIFY_WITH_TIMEOUT(panel->pendingConfirmation() || !run->jobId().isEmpty(), 60000);
