@@ -58,7 +58,7 @@ bool refuseCapturedTree(
         return false;
     *exitCode = fail(io,
         QStringLiteral("%1: --sysfs-root %2%3")
-            .arg(command, writable.errorMessage,
+            .arg(command, writable.errorMessage(),
                 dryRunHint ? QStringLiteral("; --dry-run previews the change") : QString()));
     return true;
 }

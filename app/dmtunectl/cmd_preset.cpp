@@ -117,7 +117,7 @@ int runSave(const QStringList &args, Streams io)
     if (const Status s = savePresetFile(pos.first(), *preset, existingFileFor(replace)); !s)
         return fail(io,
             QStringLiteral("preset save: %1%2")
-                .arg(s.errorMessage,
+                .arg(s.errorMessage(),
                     !replace && outputFileOnlyExists(pos.first()) ? QStringLiteral(" (--replace replaces it)")
                                                                   : QString()));
     int settings = 0;
@@ -429,7 +429,7 @@ int runExport(const QStringList &args, Streams io)
         if (const Status s
             = writeFileAtomically(parser.value(QStringLiteral("output")), e.text.toUtf8(), existingFileFor(replace));
             !s)
-            return fail(io, QStringLiteral("preset export: %1").arg(s.errorMessage));
+            return fail(io, QStringLiteral("preset export: %1").arg(s.errorMessage()));
         for (const auto &u : e.unexpressed)
             io.err << "not expressed: " << u << '\n';
     } else {

@@ -61,7 +61,7 @@ int runReport(const QStringList &args, Streams io)
         if (!report)
             return fail(io, QStringLiteral("report: ") + report.errorMessage());
         if (const Status s = writeReport(report.value(), out, paper, existingFileFor(replace)); !s)
-            return fail(io, s.errorMessage);
+            return fail(io, s.errorMessage());
         io.out << out << '\n';
         return ExitOk;
     }
@@ -78,7 +78,7 @@ int runReport(const QStringList &args, Streams io)
     if (!report)
         return fail(io, report.errorMessage());
     if (const Status s = writeReport(report.value(), out, paper, existingFileFor(replace)); !s)
-        return fail(io, s.errorMessage);
+        return fail(io, s.errorMessage());
     io.out << out << '\n';
     return ExitOk;
 }

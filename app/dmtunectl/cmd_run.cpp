@@ -175,7 +175,7 @@ QString applyOverrides(const QCommandLineParser &parser, FioJob *job)
     if (parser.isSet(QStringLiteral("no-batching")))
         job->batching = false;
     const Status valid = validateFioJob(*job);
-    return valid ? QString() : valid.errorMessage;
+    return valid ? QString() : valid.errorMessage();
 }
 
 // The job from the template or job file (checked by the workload.start plan); exit code or -1.

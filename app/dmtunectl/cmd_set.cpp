@@ -124,13 +124,13 @@ int runSet(const QStringList &args, Streams io)
         // Any last part of a name that names one attribute alone; read-only ones are called that.
         const auto a = parseAssignment(text);
         if (!a) {
-            const QString name = text.section(QLatin1Char('='), 0, 0).trimmed();
-            const bool reported = !catalog::matching(catalog::readOnlyAttributes(), name).isEmpty();
-            const bool suggested = a.errorMessage().contains(QLatin1String("(did you mean"));
+            // Nothing like the name is known, or several (not a read-only one, no near miss named): where the names
+            // are.
             return usageError(io,
                 QStringLiteral("set: ") + a.errorMessage()
-                    + (reported || suggested ? QString()
-                                             : QStringLiteral(" (dmtunectl get DEV lists a device's attributes)")));
+                    + (a.errorCode() == ErrorCode::NotFound || a.errorCode() == ErrorCode::Ambiguous
+                            ? QStringLiteral(" (dmtunectl get DEV lists a device's attributes)")
+                            : QString()));
         }
         assignments << *a;
     }

@@ -127,7 +127,7 @@ int readRequest(const QCommandLineParser &parser, Streams io, SweepRequest *requ
                     .arg(parser.value(QStringLiteral("record-dir"))));
     }
     if (const Status valid = validateSweepRequest(*request); !valid)
-        return usageError(io, valid.errorMessage);
+        return usageError(io, valid.errorMessage());
     return -1;
 }
 

@@ -84,7 +84,7 @@ Result<RemoteOptions> parseRemoteOptions(const QStringList &args)
 bool writeFileBytes(const QString &path, const QByteArray &data, ExistingFile existing, QString *error)
 {
     if (const Status written = writeFileAtomically(path, data, existing); !written) {
-        *error = written.errorMessage;
+        *error = written.errorMessage();
         return false;
     }
     return true;
@@ -128,14 +128,14 @@ bool writeFetchedFiles(
                 return false;
         } else if (file.contains(QLatin1String("entries"))) {
             if (const Status made = makeOutputDirectory(local); !made) {
-                *error = made.errorMessage;
+                *error = made.errorMessage();
                 return false;
             }
             QFile::setPermissions(local, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
             // Files, directories and the tree's links, each made new and none written through a link.
             if (const Status written = writeFetchedDirectory(local, file.value(QLatin1String("entries")).toArray());
                 !written) {
-                *error = written.errorMessage;
+                *error = written.errorMessage();
                 return false;
             }
         }

@@ -70,7 +70,7 @@ void Discovery::start()
         m_monitor = new UdevMonitor(this);
         const Status started = m_monitor->start();
         if (!started) {
-            m_monitorError = started.errorMessage;
+            m_monitorError = started.errorMessage();
         } else {
             connect(m_monitor, &UdevMonitor::blockEvent, this,
                 [this](const QString &action, const QString &sysname, const QString &) {

@@ -469,7 +469,7 @@ DeviceSnapshot buildSnapshot(const SysfsRoot &sysfs, const QList<UdevRecord> &re
     snapshot.live = sysfs.isLive();
     snapshot.deviceMapper = dmState;
     snapshot.takenAt = QDateTime::currentDateTimeUtc();
-    snapshot.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
+    snapshot.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).valueOr({}).trimmed();
     for (const auto &record : records) {
         // A device that vanished between enumeration and reading has no dev file left: skip it.
         if (!sysfs.exists(blockPath(record.sysname)))

@@ -149,7 +149,7 @@ public:
         // writes thousands of small files, in the lab onto an overlay where every lookup is a round trip.
         if (const Status s = createNewFile(m_outFd, dst, data, st.st_mode & (S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH));
             !s) {
-            report.skipped.append(shownAs + QLatin1String(": ") + s.errorMessage);
+            report.skipped.append(shownAs + QLatin1String(": ") + s.errorMessage());
             return;
         }
         ++report.files;
@@ -218,7 +218,7 @@ void copyBlockDevice(Copier &copier, const SysfsRoot &source, const QString &nam
 {
     copier.entry(QStringLiteral("block/") + name, QStringLiteral("sys/block/") + name);
     copier.entry(QStringLiteral("class/block/") + name, QStringLiteral("sys/class/block/") + name);
-    const QString devnum = source.read(QStringLiteral("block/%1/dev").arg(name)).value();
+    const QString devnum = source.read(QStringLiteral("block/%1/dev").arg(name)).valueOr({});
     if (!devnum.isEmpty())
         copier.entry(QStringLiteral("dev/block/") + devnum, QStringLiteral("sys/dev/block/") + devnum);
     const QString dir = copier.resolved(QStringLiteral("block/") + name);
@@ -233,7 +233,7 @@ void copyBlockDevice(Copier &copier, const SysfsRoot &source, const QString &nam
     });
     for (const QString &part : source.list(QStringLiteral("block/") + name)) {
         if (part.startsWith(name) && part != name && source.exists(QStringLiteral("block/%1/%2/dev").arg(name, part))) {
-            const QString partDevnum = source.read(QStringLiteral("block/%1/%2/dev").arg(name, part)).value();
+            const QString partDevnum = source.read(QStringLiteral("block/%1/%2/dev").arg(name, part)).valueOr({});
             copier.entry(QStringLiteral("class/block/") + part, QStringLiteral("sys/class/block/") + part);
             if (!partDevnum.isEmpty())
                 copier.entry(QStringLiteral("dev/block/") + partDevnum, QStringLiteral("sys/dev/block/") + partDevnum);
@@ -349,7 +349,7 @@ Result<CaptureReport> captureSystem(const SysfsRoot &source, const QString &outD
         { QStringLiteral("version"), 1 },
         { QStringLiteral("taken_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
         { QStringLiteral("host"), QSysInfo::machineHostName() },
-        { QStringLiteral("kernel"), source.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed() },
+        { QStringLiteral("kernel"), source.readProc(QStringLiteral("sys/kernel/osrelease")).valueOr({}).trimmed() },
         { QStringLiteral("dmtune_version"), QStringLiteral(DMTUNE_VERSION) },
         { QStringLiteral("source"), source.root() },
         { QStringLiteral("block_devices"), QJsonArray::fromStringList(blocks) },

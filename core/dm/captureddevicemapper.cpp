@@ -44,7 +44,7 @@ Result<QList<CapturedMap>> CapturedDeviceMapper::parseMaps(const QJsonObject &de
         CapturedMap m;
         m.name = o.value(QStringLiteral("name")).toString();
         if (const Status valid = checkMapName(m.name); !valid)
-            return Result<QList<CapturedMap>>::failure(QStringLiteral("%1.name: %2").arg(where, valid.errorMessage));
+            return Result<QList<CapturedMap>>::failure(QStringLiteral("%1.name: %2").arg(where, valid.errorMessage()));
         m.info.exists = true;
         m.info.liveTable = true;
         m.info.uuid = o.value(QStringLiteral("uuid")).toString();
@@ -124,12 +124,12 @@ Status CapturedDeviceMapper::reload(const QString &, const QList<DmTargetLine> &
 
 QString CapturedDeviceMapper::readOnlyReason() const
 {
-    return readOnly().errorMessage;
+    return readOnly().errorMessage();
 }
 
 Result<quint32> CapturedDeviceMapper::waitEvent(const QString &, quint32)
 {
-    return Result<quint32>::failure(readOnly().errorMessage);
+    return Result<quint32>::failure(readOnly().errorMessage());
 }
 
 } // namespace dmtune

@@ -52,7 +52,7 @@ Result<std::shared_ptr<DmEventPoll>> openControlEventPoll(const QString &control
         return R::failure(QStringLiteral("%1: %2").arg(controlPath, errnoText(errno)));
     auto poll = std::make_shared<ControlEventPoll>(fd);
     if (const Status armed = poll->arm(); !armed)
-        return R::failure(armed.errorMessage + QStringLiteral(" (the kernel needs device-mapper 4.37, Linux 4.13)"));
+        return R::failure(armed.errorMessage() + QStringLiteral(" (the kernel needs device-mapper 4.37, Linux 4.13)"));
     return std::shared_ptr<DmEventPoll>(poll);
 }
 

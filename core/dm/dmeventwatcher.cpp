@@ -254,8 +254,8 @@ void DmEventWatcher::startPollJob()
                 if (event) {
                     if (const Status armed = events->arm(); !armed) {
                         for (auto it = watched.cbegin(); it != watched.cend(); ++it)
-                            stopped(it.key(), QStringLiteral("%1: %2").arg(it.key(), armed.errorMessage));
-                        return PollEnd { false, armed.errorMessage };
+                            stopped(it.key(), QStringLiteral("%1: %2").arg(it.key(), armed.errorMessage()));
+                        return PollEnd { false, armed.errorMessage() };
                     }
                 }
                 rereadFailing = false;

@@ -221,7 +221,7 @@ Result<QList<DmMapName>> LibDevmapperBackend::listMaps()
 {
     using R = Result<QList<DmMapName>>;
     if (const Status s = ready({}); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     QMutexLocker lock(&dmLibraryMutex());
     QString error;
     Task task = runTask(DM_DEVICE_LIST, "list", {}, error);
@@ -244,7 +244,7 @@ Result<QList<DmMapName>> LibDevmapperBackend::listMaps()
 Result<DmInfo> LibDevmapperBackend::info(const QString &name)
 {
     if (const Status s = ready(name); !s)
-        return Result<DmInfo>::failure(s.errorMessage);
+        return Result<DmInfo>::failure(s.errorMessage());
     QMutexLocker lock(&dmLibraryMutex());
     return infoLocked(name);
 }
@@ -253,7 +253,7 @@ Result<QList<DmTargetLine>> LibDevmapperBackend::targets(int type, const char *w
 {
     using R = Result<QList<DmTargetLine>>;
     if (const Status s = ready(name); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     QMutexLocker lock(&dmLibraryMutex());
     QString error;
     Task task = runTask(type, what, name, error, [](dm_task *t) { return dm_task_no_open_count(t) != 0; });
@@ -306,7 +306,7 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
     if (const QString why = readOnlyReason(); !why.isEmpty())
         return Status::failure(QStringLiteral("%1: %2").arg(name, why));
     if (const Status s = checkTableLines(table); !s)
-        return Status::failure(name + QStringLiteral(": ") + s.errorMessage);
+        return Status::failure(name + QStringLiteral(": ") + s.errorMessage());
     QMutexLocker lock(&dmLibraryMutex());
 
     const auto before = infoLocked(name);
@@ -341,19 +341,19 @@ Status LibDevmapperBackend::reload(const QString &name, const QList<DmTargetLine
     runTask(DM_DEVICE_CLEAR, "clear", name, clearError);
     const auto after = infoLocked(name);
     if (after && after->exists && !after->suspended)
-        return Status::failure(resumed.errorMessage + QStringLiteral(" (the old table stays live)"));
+        return Status::failure(resumed.errorMessage() + QStringLiteral(" (the old table stays live)"));
     const Status again = resumeLocked(name);
     if (!again)
         return Status::failure(
-            resumed.errorMessage + QStringLiteral("; resuming the old table also failed: ") + again.errorMessage);
-    return Status::failure(resumed.errorMessage + QStringLiteral(" (the old table is live again)"));
+            resumed.errorMessage() + QStringLiteral("; resuming the old table also failed: ") + again.errorMessage());
+    return Status::failure(resumed.errorMessage() + QStringLiteral(" (the old table is live again)"));
 }
 
 Result<quint32> LibDevmapperBackend::waitEvent(const QString &name, quint32 eventNr)
 {
     using R = Result<quint32>;
     if (const Status s = ready(name); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     {
         // Also opens the control device under the lock before the unlocked wait below.
         QMutexLocker lock(&dmLibraryMutex());
@@ -380,7 +380,7 @@ Result<std::shared_ptr<DmEventPoll>> LibDevmapperBackend::openEventPoll()
 {
     using R = Result<std::shared_ptr<DmEventPoll>>;
     if (const Status s = ready({}); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     return openControlEventPoll(m_controlPath);
 }
 

@@ -102,7 +102,7 @@ Result<MultipathMapState> readMultipathMapState(DeviceMapper &dm, const QString 
 {
     using R = Result<MultipathMapState>;
     if (const Status s = checkMapName(map); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     const auto info = dm.info(map);
     if (!info)
         return R::failure(info.errorMessage());
@@ -243,7 +243,7 @@ MultipathOperationResult executeMultipathOperation(
         result.via = QStringLiteral("device-mapper");
         result.command = result.operation;
         if (const Status sent = dm.message(prepared.map, result.operation); !sent)
-            return failed(result, sent.errorMessage);
+            return failed(result, sent.errorMessage());
     }
 
     auto after = readMultipathMapState(dm, prepared.map);
@@ -259,7 +259,7 @@ MultipathOperationResult executeMultipathOperation(
         if (const Status sent = dm.message(prepared.map, result.operation); !sent)
             return failed(result,
                 QStringLiteral("%1: multipathd's restorequeueing left queueing off (no_path_retry fail?), and %2")
-                    .arg(prepared.map, sent.errorMessage));
+                    .arg(prepared.map, sent.errorMessage()));
         result.via = QStringLiteral("device-mapper");
         result.command = result.operation;
         result.warnings.append(QStringLiteral("multipathd's restorequeueing left queueing off (no_path_retry is "
@@ -302,7 +302,7 @@ Result<PreparedReload> prepareMultipathReload(
 {
     using R = Result<PreparedReload>;
     if (const Status s = checkMultipathTable(table); !s)
-        return R::failure(QStringLiteral("%1: invalid table: %2").arg(map, s.errorMessage));
+        return R::failure(QStringLiteral("%1: invalid table: %2").arg(map, s.errorMessage()));
     const auto state = readMultipathMapState(dm, map);
     if (!state)
         return R::failure(state.errorMessage());
@@ -336,7 +336,7 @@ MultipathOperationResult executeMultipathReload(
                                               "no_path_retry)"));
     const Status reloaded = dm.reload(prepared.map, { prepared.line });
     if (!reloaded) {
-        QString error = reloaded.errorMessage;
+        QString error = reloaded.errorMessage();
         // The backend promises never to leave the map suspended; say so loudly if it did.
         if (const auto info = dm.info(prepared.map); info && info->exists && info->suspended)
             error += QStringLiteral("; the map is still SUSPENDED: resume it (dmsetup resume %1)").arg(prepared.map);

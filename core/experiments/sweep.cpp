@@ -164,7 +164,7 @@ Status validateSweepRequest(const SweepRequest &request)
     for (const FioJob &job : request.workloads) {
         if (!job.isCustom()) {
             if (const Status valid = validateFioJob(job); !valid)
-                return Status::failure(QStringLiteral("sweep: %1: %2").arg(job.id, valid.errorMessage));
+                return Status::failure(QStringLiteral("sweep: %1: %2").arg(job.id, valid.errorMessage()));
         }
     }
     if (request.repeats < 1 || request.repeats > MaxSweepRepeats)
@@ -233,7 +233,7 @@ Result<SweepRequest> sweepRequestFromJson(const QJsonObject &json)
     request.settleSeconds = json.value(QLatin1String("settle_s")).toInt(1);
     request.recordDir = json.value(QLatin1String("record_dir")).toString();
     if (const Status valid = validateSweepRequest(request); !valid)
-        return R::failure(valid.errorMessage);
+        return R::failure(valid.errorMessage());
     return request;
 }
 

@@ -62,7 +62,7 @@ Result<OperationPlan> planSelectorReload(const OperationEnvironment &env, const 
     PathGroupDraft draft(state->table);
     for (int g = 0; g < draft.groupCount(); ++g) {
         if (const Status set = draft.setSelector(g, words.first()); !set)
-            return R::failure(QStringLiteral("%1: group %2: %3").arg(map).arg(g + 1).arg(set.errorMessage));
+            return R::failure(QStringLiteral("%1: group %2: %3").arg(map).arg(g + 1).arg(set.errorMessage()));
         if (words.size() < 2)
             continue;
         const QList<PathSpec> paths = draft.table().groups.at(g).paths; // a copy: the edits change the table
@@ -73,11 +73,11 @@ Result<OperationPlan> planSelectorReload(const OperationEnvironment &env, const 
                     args[i - 1] = words.at(i);
             }
             if (const Status set = draft.setPathArgs(path.device, args); !set)
-                return R::failure(QStringLiteral("%1: %2: %3").arg(map, path.device, set.errorMessage));
+                return R::failure(QStringLiteral("%1: %2: %3").arg(map, path.device, set.errorMessage()));
         }
     }
     if (const Status valid = draft.validate(); !valid)
-        return R::failure(QStringLiteral("%1: %2").arg(map, valid.errorMessage));
+        return R::failure(QStringLiteral("%1: %2").arg(map, valid.errorMessage()));
     return planOperation(env, QString::fromLatin1(ReloadKind),
         QJsonObject { { QStringLiteral("map"), map }, { QStringLiteral("table"), draft.tableText() } });
 }
@@ -326,7 +326,7 @@ const PreparedSweep *preparedSweepOf(const OperationPlan &plan)
     return plan.prepared.get<PreparedSweep>();
 }
 
-SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers)
+SweepStart checkSweepStart(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers)
 {
     // The plan's hold goes first: the fresh plan takes the device again.
     if (const PreparedSweep *mine = preparedSweepOf(plan); mine && mine->hold)

@@ -9,8 +9,8 @@
 //
 // The run takes minutes and streams: a long-running operation (ops/operationactivity.h), started through an
 // OperationService (start(): a handle to cancel it, progress events, the result at the end). Its start
-// (startSweepOperation(), sweeprunner.h) makes runOperation()'s checks with startSweep() and hands the fresh plan's
-// prepared sweep to a SweepRunner on the service's thread, which re-validates each point before it runs it and
+// (startSweepOperation(), sweeprunner.h) makes runOperation()'s checks with checkSweepStart() and hands the fresh
+// plan's prepared sweep to a SweepRunner on the service's thread, which re-validates each point before it runs it and
 // restores the original values however the sweep ends.
 #include "experiments/sweep.h"
 #include "ops/operationregistry.h"
@@ -60,7 +60,7 @@ struct SweepStart {
 // runOperation()'s checks for experiment.sweep without running it: the plan's hold let go, the answers
 // checked, the plan made again on the state now (holding the device again) and its basis compared. The first step
 // of startSweepOperation(); shells start the operation instead (OperationService::start).
-SweepStart startSweep(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
+SweepStart checkSweepStart(const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
 
 // One point's plans on the state now: the tuning as tuning.apply makes it (none when only the selector is
 // swept), and the table reload as multipath.reload makes it (none without a selector). An error when either has

@@ -127,7 +127,7 @@ void SweepRunner::startFio()
     if (const Status started = m_session.start(
             workload.job, m_sweep->devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
         !started)
-        return end(started.errorMessage);
+        return end(started.errorMessage());
     Q_EMIT runStarted(point.index, m_repeat);
 }
 
@@ -202,7 +202,7 @@ void SweepRunner::writeManifest()
             QJsonDocument(sweepManifest(m_sweep->request, m_measurements, sofar)).toJson(QJsonDocument::Indented),
             ExistingFile::Replace); // rewritten after every run, in the new (or empty) directory the sweep made
         !written)
-        m_outcome.manifestError = written.errorMessage;
+        m_outcome.manifestError = written.errorMessage();
 }
 
 SweepActivity::SweepActivity(OperationEnvironment env, std::shared_ptr<const PreparedSweep> sweep, const QString &fio,
@@ -290,9 +290,9 @@ OperationStart startSweepOperation(
     // again).
     if (const auto request = sweepRequestFromJson(plan.request); request && !request->recordDir.isEmpty()) {
         if (const Status made = makeOutputDirectory(request->recordDir); !made)
-            return refuse(made.errorMessage);
+            return refuse(made.errorMessage());
     }
-    SweepStart start = startSweep(env, plan, answers);
+    SweepStart start = checkSweepStart(env, plan, answers);
     out.result = start.result;
     if (!start.result.ok)
         return out;

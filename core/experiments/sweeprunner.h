@@ -1,5 +1,5 @@
 #pragma once
-// Runs a checked sweep (startSweep()): for each point, its values written as a transaction (re-planned on the
+// Runs a checked sweep (checkSweepStart()): for each point, its values written as a transaction (re-planned on the
 // state at its turn), a settle time, then fio `repeats` times through a WorkloadSession, each run measured over
 // fio's own I/O window and, when asked, recorded. The original values are put back whenever it ends: done,
 // failed, or stopped (stop(): fio is stopped, its partial run dropped). Event-driven: no thread, no nested loop;
@@ -85,7 +85,7 @@ private:
 };
 
 // experiment.sweep's start (registered with registerLongOperation()): fio found, the record directory made, then
-// startSweep()'s checks; the activity made on the service's thread.
+// checkSweepStart()'s checks; the activity made on the service's thread.
 OperationStart startSweepOperation(
     const OperationEnvironment &env, const OperationPlan &plan, const OperationAnswers &answers);
 // The sweep's request, its runs and its outcome from a SweepActivity's result (its details); an error for a result

@@ -301,7 +301,7 @@ Result<std::unique_ptr<DmStatsLatency>> DmStatsLatency::start(const SysfsRoot &r
         const Status deleted
             = number ? deleteRegion(region.device, number.value(), region.id) : Status::failure(number.errorMessage());
         if (!deleted)
-            return R::failure(deleted.errorMessage);
+            return R::failure(deleted.errorMessage());
         latency->m_removedStale.append(QStringLiteral("%1 region %2").arg(region.device).arg(region.id));
     }
     for (const QString &device : devices) {
@@ -318,8 +318,9 @@ Result<std::unique_ptr<DmStatsLatency>> DmStatsLatency::start(const SysfsRoot &r
 
 DmStatsLatency::~DmStatsLatency()
 {
+    // Best effort: a region left behind is named as ours and removed as stale by the next instance.
     for (auto it = m_regions.cbegin(); it != m_regions.cend(); ++it)
-        deleteRegion(it.key(), { it->major, it->minor }, it->id);
+        static_cast<void>(deleteRegion(it.key(), { it->major, it->minor }, it->id));
 }
 
 QStringList DmStatsLatency::created() const

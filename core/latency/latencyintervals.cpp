@@ -18,7 +18,7 @@ Result<std::unique_ptr<BlockLatencyProbe>> openLatencyProbeFor(const SysfsRoot &
     if (!probe)
         return probe;
     if (const Status watched = probe.value()->setWatched(numbers.value()); !watched)
-        return R::failure(watched.errorMessage);
+        return R::failure(watched.errorMessage());
     return probe;
 }
 

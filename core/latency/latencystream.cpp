@@ -219,7 +219,7 @@ int serveLatencyStream(QList<BlockDeviceNumber> devices, std::FILE *in, std::FIL
     auto probe = BlockLatencyProbe::open();
     if (probe) {
         if (const Status watched = probe.value()->setWatched(devices); !watched)
-            probe = Result<std::unique_ptr<BlockLatencyProbe>>::failure(watched.errorMessage);
+            probe = Result<std::unique_ptr<BlockLatencyProbe>>::failure(watched.errorMessage());
     }
     if (!probe) {
         write(QJsonDocument(QJsonObject { { QStringLiteral("error"), probe.errorMessage() } })

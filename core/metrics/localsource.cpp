@@ -23,7 +23,7 @@ Result<CounterFrame> LocalMetricsSource::fetch()
 {
     CounterRead read;
     if (const Status s = m_reader.read({}, false, &read); !s)
-        return Result<CounterFrame>::failure(s.errorMessage);
+        return Result<CounterFrame>::failure(s.errorMessage());
     CounterFrame frame;
     frame.timeNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
     frame.hasField.fill(true);

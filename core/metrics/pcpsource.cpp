@@ -130,7 +130,7 @@ Result<std::unique_ptr<PcpSource>> PcpSource::openHost(const QString &hostSpec)
     char name[MAXHOSTNAMELEN];
     source->m_hostName = QString::fromLocal8Bit(pmGetContextHostName_r(context, name, sizeof name));
     if (const Status looked = source->lookUpMetrics(); !looked)
-        return R::failure(QStringLiteral("pcp host %1: %2").arg(hostSpec, looked.errorMessage));
+        return R::failure(QStringLiteral("pcp host %1: %2").arg(hostSpec, looked.errorMessage()));
     source->readHost();
     return R(std::move(source));
 }
@@ -206,7 +206,7 @@ Result<std::unique_ptr<PcpSource>> PcpSource::openArchive(const QString &path, c
     source->m_startNs = nsOf(first);
     source->m_finishNs = nsOf(last);
     if (const Status looked = source->lookUpMetrics(); !looked)
-        return R::failure(QStringLiteral("pcp archive %1: %2").arg(path, looked.errorMessage));
+        return R::failure(QStringLiteral("pcp archive %1: %2").arg(path, looked.errorMessage()));
     source->readHost();
     const int mode = window.interpolateMs > 0 ? PM_MODE_INTERP : PM_MODE_FORW;
     if (const int sts = pmSetMode(mode, &first, window.interpolateMs); sts < 0)

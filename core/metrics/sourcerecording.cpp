@@ -93,12 +93,12 @@ Result<SourceRecordingSummary> recordFromSource(
         }
         batch.sequence = quint64(i);
         if (Status s = writer.value()->addBatch(batch); !s)
-            return R::failure(s.errorMessage);
+            return R::failure(s.errorMessage());
         ++summary.batches;
         summary.deviceSamples += batch.devices.size();
     }
     if (Status s = writer.value()->finish(); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     summary.path = writer.value()->path();
     return summary;
 }

@@ -309,11 +309,11 @@ OperationResult runRemove(const OperationEnvironment &env, const OperationPlan &
         result.ok = true;
         result.changes << QStringLiteral("forgot %1 and deleted %2").arg(lab.name, lab.directory);
         if (!removed)
-            result.warnings << removed.errorMessage;
+            result.warnings << removed.errorMessage();
         return result;
     }
     if (!removed) {
-        result.error = removed.errorMessage;
+        result.error = removed.errorMessage();
         return result;
     }
     // Read back: is the kernel's loop device still backed by our (now deleted) file?

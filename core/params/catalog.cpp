@@ -333,10 +333,12 @@ Result<QString> resolve(const QString &name)
         return found.first();
     if (found.size() > 1)
         return R::failure(QStringLiteral("'%1' names several attributes (%2): give more of the name")
-                              .arg(trimmed, found.join(QStringLiteral(", "))));
+                              .arg(trimmed, found.join(QStringLiteral(", "))),
+            ErrorCode::Ambiguous);
     if (const QStringList reported = matching(readOnlyAttributes(), trimmed); reported.size() == 1)
         return R::failure(
-            QStringLiteral("%1 is read-only: the kernel reports it, nothing can set it").arg(reported.first()));
+            QStringLiteral("%1 is read-only: the kernel reports it, nothing can set it").arg(reported.first()),
+            ErrorCode::Refused);
     // A near miss of a key ("queue/nomerge") or of a short name ("nomerge"): the one it is near.
     static const QStringList names = [] {
         QStringList out = keys;
@@ -345,7 +347,10 @@ Result<QString> resolve(const QString &name)
         out.removeDuplicates();
         return out;
     }();
-    return R::failure(QStringLiteral("unknown attribute '%1'%2").arg(trimmed, didYouMean(trimmed, names)));
+    // NotFound: nothing like it is known; a near miss is the caller's typo of one (InvalidInput, the one named).
+    const QString near = didYouMean(trimmed, names);
+    return R::failure(QStringLiteral("unknown attribute '%1'%2").arg(trimmed, near),
+        near.isEmpty() ? ErrorCode::NotFound : ErrorCode::InvalidInput);
 }
 
 QStringList schedulerAttributes(const QString &scheduler)

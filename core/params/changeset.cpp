@@ -8,10 +8,11 @@ Result<Assignment> parseAssignment(const QString &text)
 {
     const qsizetype eq = text.indexOf(QLatin1Char('='));
     if (eq <= 0)
-        return Result<Assignment>::failure(QStringLiteral("'%1' is not ATTRIBUTE=VALUE").arg(text));
+        return Result<Assignment>::failure(
+            QStringLiteral("'%1' is not ATTRIBUTE=VALUE").arg(text), ErrorCode::InvalidInput);
     const auto key = catalog::resolve(text.left(eq));
     if (!key)
-        return Result<Assignment>::failure(key.errorMessage());
+        return Result<Assignment>::failure(key.errorMessage(), key.errorCode());
     return Assignment { key.value(), text.mid(eq + 1) };
 }
 

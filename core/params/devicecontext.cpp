@@ -65,7 +65,7 @@ DeviceContext readDeviceContext(const SysfsRoot &sysfs, const QString &name)
             c.schedulers = *parsed;
         }
     }
-    c.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
+    c.kernelRelease = sysfs.readProc(QStringLiteral("sys/kernel/osrelease")).valueOr({}).trimmed();
     c.maxHwSectorsKb = readInt(sysfs, base + QStringLiteral("/queue/max_hw_sectors_kb"));
     c.nrTags = readInt(sysfs, base + QStringLiteral("/mq/0/nr_tags"));
     c.discardMaxHwBytes = readInt(sysfs, base + QStringLiteral("/queue/discard_max_hw_bytes"));

@@ -84,7 +84,7 @@ Plan planChanges(const SysfsRoot &sysfs, const ChangeSet &changes, RiskConsent c
 
     for (const auto &c : changes) {
         if (const Status s = checkDeviceName(sysfs, c.device); !s) {
-            plan.errors << invalid(c, s.errorMessage);
+            plan.errors << invalid(c, s.errorMessage());
             continue;
         }
         const TunableDef *def = catalog::find(c.attribute);

@@ -109,7 +109,7 @@ private:
 
         // Re-resolve at write time: the device may be gone, an iosched file may only exist now.
         if (const Status s = checkDeviceName(m_sysfs, w.device); !s)
-            return fail(at, ApplyError::Stage::Write, s.errorMessage);
+            return fail(at, ApplyError::Stage::Write, s.errorMessage());
         const auto path = attributePath(m_sysfs, readDeviceContext(m_sysfs, w.device), def);
         if (!path)
             return fail(at, ApplyError::Stage::Write, path.errorMessage());
@@ -135,7 +135,7 @@ private:
             done.companions = saveSchedulerCompanions(m_sysfs, w.device);
 
         if (const Status s = m_sysfs.write(w.path, w.value); !s)
-            return fail(at, ApplyError::Stage::Write, withoutPath(s.errorMessage));
+            return fail(at, ApplyError::Stage::Write, withoutPath(s.errorMessage()));
         m_done << done;
         m_result.changes[at].written = true;
         const auto after = m_sysfs.read(w.path);
@@ -189,7 +189,7 @@ private:
         const auto back = m_sysfs.read(path);
         QString problem;
         if (!s)
-            problem = withoutPath(s.errorMessage);
+            problem = withoutPath(s.errorMessage());
         else if (!back)
             problem = withoutPath(back.errorMessage());
         else if (!sameValue(def, *back, value))
@@ -238,7 +238,7 @@ ApplyResult executePlan(const SysfsRoot &sysfs, const Plan &plan, bool dryRun)
     // A captured tree is never written (and through it, nothing of this system): the plan is rejected whole.
     if (const Status writable = sysfs.checkWritable(); !writable && !dryRun && plan.ok()) {
         Plan rejected = plan;
-        rejected.errors << ApplyError { ApplyError::Stage::Validate, {}, {}, {}, writable.errorMessage };
+        rejected.errors << ApplyError { ApplyError::Stage::Validate, {}, {}, {}, writable.errorMessage() };
         return executePlan(sysfs, rejected, false);
     }
     // The one place that decides: a risky write without consent is refused here, whoever asked.

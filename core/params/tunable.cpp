@@ -122,7 +122,7 @@ Result<Tunable> readTunable(const SysfsRoot &sysfs, const QString &device, const
             return t;
     }
     if (const Status s = checkDeviceName(sysfs, device); !s)
-        return Result<Tunable>::failure(s.errorMessage);
+        return Result<Tunable>::failure(s.errorMessage());
     return Result<Tunable>::failure(QStringLiteral("%1 has no attribute %2").arg(device, attribute));
 }
 

@@ -51,7 +51,7 @@ Result<MultipathTable> tableWithSettings(const MultipathTable &current, const Mu
     if (!settings.features.isEmpty() && !table.features.contains(settings.features.first()))
         table.features += settings.features;
     if (const Status s = checkMultipathTable(table); !s)
-        return R::failure(s.errorMessage);
+        return R::failure(s.errorMessage());
     return table;
 }
 

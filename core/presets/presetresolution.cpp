@@ -111,8 +111,8 @@ void readItemStates(
         if (t == deviceTunables.constEnd()) {
             item.state = PresetItemState::Unavailable;
             const Status name = checkDeviceName(sysfs, item.device);
-            item.note
-                = name ? QStringLiteral("%1 has no attribute %2").arg(item.device, item.attribute) : name.errorMessage;
+            item.note = name ? QStringLiteral("%1 has no attribute %2").arg(item.device, item.attribute)
+                             : name.errorMessage();
             continue;
         }
         item.current = t->value;

@@ -66,7 +66,7 @@ Result<QString> storeUserPreset(const Preset &preset, ExistingFile existing)
                                             .arg(there ? QStringLiteral(" \"%1\"").arg(there->name) : QString(), path));
     }
     if (const Status s = savePresetFile(path, preset, existing); !s)
-        return Result<QString>::failure(s.errorMessage);
+        return Result<QString>::failure(s.errorMessage());
     return path;
 }
 

@@ -50,7 +50,7 @@ QJsonObject captureConfiguration(const SysfsRoot &root, const DeviceSnapshot &sn
     }
     QString kernel = snapshot.kernelRelease;
     if (kernel.isEmpty())
-        kernel = root.readProc(QStringLiteral("sys/kernel/osrelease")).value().trimmed();
+        kernel = root.readProc(QStringLiteral("sys/kernel/osrelease")).valueOr({}).trimmed();
     return {
         { QStringLiteral("host"), QSysInfo::machineHostName() },
         { QStringLiteral("kernel"), kernel },

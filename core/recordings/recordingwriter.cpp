@@ -47,11 +47,11 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     std::unique_ptr<RecordingWriter> writer(new RecordingWriter);
     writer->m_file = std::make_unique<AtomicFile>(path, existing);
     if (Status s = writer->m_file->open(); !s)
-        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage());
     const QByteArray m = magic();
     if (Status s = writer->m_file->write(m); !s) {
         writer->m_finished = true;
-        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage());
     }
     writer->m_bytes = m.size();
     const QDateTime started = meta.started.isValid() ? meta.started : QDateTime::currentDateTimeUtc();
@@ -70,15 +70,17 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     };
     if (Status s = writer->writeJsonFrame(HeaderFrame, header); !s) {
         writer->m_finished = true; // nothing worth keeping: the temp file goes with the writer
-        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage);
+        return Result<std::unique_ptr<RecordingWriter>>::failure(s.errorMessage());
     }
     return Result<std::unique_ptr<RecordingWriter>>(std::move(writer));
 }
 
 RecordingWriter::~RecordingWriter()
 {
+    // Closed as far as it goes (a run that ended without finish(): its end is the last sample written); no one is
+    // left to tell of a failure here, and the file says it is incomplete.
     if (!m_finished && m_file && m_file->isOpen())
-        finish();
+        static_cast<void>(finish());
 }
 
 QString RecordingWriter::path() const
@@ -104,7 +106,7 @@ Status RecordingWriter::writeFrame(char type, const QByteArray &payload)
     frame.append(payload);
     // One write(2) per frame: a crash loses at most the frame in flight, never a whole tick's.
     if (Status s = m_file->write(frame); !s) {
-        m_error = s.errorMessage;
+        m_error = s.errorMessage();
         return s;
     }
     m_bytes += frame.size();

@@ -48,8 +48,9 @@ void AgentClient::connectToHost(const QByteArray &sudoPassword)
             m_ssh->waitForFinished(1000);
             m_ssh->deleteLater();
             m_ssh = nullptr;
-            Q_EMIT disconnected(QStringLiteral("%1: sudo refused the password (it was sent once and not kept)")
+            end(Status::failure(QStringLiteral("%1: sudo refused the password (it was sent once and not kept)")
                                     .arg(m_address.display()),
+                    ErrorCode::NeedsPassword),
                 false);
         }
     });
@@ -58,7 +59,8 @@ void AgentClient::connectToHost(const QByteArray &sudoPassword)
         if (error == QProcess::FailedToStart) {
             m_ssh->deleteLater();
             m_ssh = nullptr;
-            Q_EMIT disconnected(QStringLiteral("cannot start ssh: install openssh-client"), false);
+            end(Status::failure(QStringLiteral("cannot start ssh: install openssh-client"), ErrorCode::HostSetup),
+                false);
         }
     });
     m_ssh->start();
@@ -116,8 +118,8 @@ void AgentClient::takeLine(const QByteArray &line)
                 if (decoded) // a line after the hello: a message even when the connection has ended since
                     Q_EMIT message(*decoded);
                 if (m_decoding == 0 && m_endedWhileDecoding) {
-                    const auto [problem, wasReady] = *std::exchange(m_endedWhileDecoding, std::nullopt);
-                    Q_EMIT disconnected(problem, wasReady);
+                    const Ended ended = *std::exchange(m_endedWhileDecoding, std::nullopt);
+                    end(ended.problem, ended.wasReady);
                 }
             });
         return;
@@ -135,13 +137,13 @@ void AgentClient::deliver(const Result<QJsonObject> &decoded)
     }
     if (decoded->value(QLatin1String("type")).toString() != QLatin1String("hello"))
         return;
-    const QString problem = agentHelloProblem(*decoded, QStringLiteral("the agent on %1").arg(m_address.display()));
-    if (!problem.isEmpty()) {
+    const Status compatible = agentHelloProblem(*decoded, QStringLiteral("the agent on %1").arg(m_address.display()));
+    if (!compatible) {
         m_ssh->disconnect(this);
         m_ssh->kill();
         m_ssh->deleteLater();
         m_ssh = nullptr;
-        Q_EMIT disconnected(problem, false);
+        end(compatible, false);
         return;
     }
     m_hello = *decoded;
@@ -159,21 +161,28 @@ void AgentClient::processEnded(int exitCode)
     m_ssh->deleteLater();
     m_ssh = nullptr;
     const QString sshText = QString::fromLocal8Bit(m_stderr);
-    QString problem = remoteStartProblem(m_address, m_settings, exitCode, sshText);
-    if (problem.isEmpty() && wasReady)
-        problem = QStringLiteral("the connection to %1 ended").arg(m_address.display());
-    if (problem.isEmpty()) {
+    Status problem = remoteStartProblem(m_address, m_settings, exitCode, sshText);
+    if (problem && wasReady)
+        problem = Status::failure(
+            QStringLiteral("the connection to %1 ended").arg(m_address.display()), ErrorCode::ConnectionLost);
+    if (problem) {
         const QStringList lines = sshText.trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        problem = QStringLiteral("%1: the agent did not start (exit status %2)%3")
-                      .arg(m_address.display())
-                      .arg(exitCode)
-                      .arg(lines.isEmpty() ? QString() : QStringLiteral(": ") + lines.last().trimmed());
+        problem = Status::failure(QStringLiteral("%1: the agent did not start (exit status %2)%3")
+                                      .arg(m_address.display())
+                                      .arg(exitCode)
+                                      .arg(lines.isEmpty() ? QString() : QStringLiteral(": ") + lines.last().trimmed()),
+            ErrorCode::HostSetup);
     }
     if (m_decoding > 0) {
-        m_endedWhileDecoding = std::make_pair(problem, wasReady); // its last messages first
+        m_endedWhileDecoding = Ended { problem, wasReady }; // its last messages first
         return;
     }
-    Q_EMIT disconnected(problem, wasReady);
+    end(problem, wasReady);
+}
+
+void AgentClient::end(const Status &problem, bool wasReady)
+{
+    Q_EMIT disconnected(problem.errorMessage(), wasReady, problem.errorCode());
 }
 
 } // namespace dmtune

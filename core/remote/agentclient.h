@@ -38,8 +38,9 @@ public:
 Q_SIGNALS:
     void ready(); // the agent said hello in our major version
     void message(const QJsonObject &message); // every message after the hello
-    // The connection could not be made or was lost: one line (ssh's own words for a refused host key).
-    void disconnected(const QString &problem, bool wasReady);
+    // The connection could not be made or was lost: one line (ssh's own words for a refused host key) and its code
+    // (util/result.h: ConnectionLost, HostUnreachable, NeedsPassword, HostSetup), which callers branch on.
+    void disconnected(const QString &problem, bool wasReady, dmtune::ErrorCode code);
 
 private:
     void readOutput();
@@ -53,7 +54,12 @@ private:
     QByteArray m_buffer;
     qsizetype m_scanned = 0; // m_buffer holds no newline before this
     int m_decoding = 0; // lines on the decode jobs: later lines wait their turn, so messages keep their order
-    std::optional<std::pair<QString, bool>> m_endedWhileDecoding; // disconnected() after the last of them
+    struct Ended {
+        Status problem;
+        bool wasReady = false;
+    };
+    std::optional<Ended> m_endedWhileDecoding; // disconnected() after the last of them
+    void end(const Status &problem, bool wasReady); // disconnected()
     QByteArray m_stderr;
     QJsonObject m_hello;
     bool m_ready = false;

@@ -33,7 +33,7 @@ Result<std::shared_ptr<QTemporaryDir>> writeSentJobFile(const SentJobFile &sent,
     if (dirFd.get() < 0)
         return R::failure(QStringLiteral("plan: cannot open %1").arg(dir->path()));
     if (const Status written = createNewFile(dirFd.get(), sent.fileName, sent.content, 0600); !written)
-        return R::failure(QStringLiteral("plan: the job file: %1").arg(written.errorMessage));
+        return R::failure(QStringLiteral("plan: the job file: %1").arg(written.errorMessage()));
     *path = dir->filePath(sent.fileName);
     return R(dir);
 }

@@ -46,22 +46,26 @@ QJsonObject agentHello(const QJsonObject &extra)
     return hello;
 }
 
-QString agentHelloProblem(const QJsonObject &hello, const QString &peer)
+Status agentHelloProblem(const QJsonObject &hello, const QString &peer)
 {
     if (hello.value(QLatin1String("type")).toString() != QLatin1String("hello"))
-        return QStringLiteral("%1 did not begin with a hello: is it dmtune's agent?").arg(peer);
+        return Status::failure(
+            QStringLiteral("%1 did not begin with a hello: is it dmtune's agent?").arg(peer), ErrorCode::HostSetup);
     const QString version = hello.value(QLatin1String("protocol")).toString();
     const int dot = version.indexOf(QLatin1Char('.'));
     bool ok = false;
     const int major = (dot > 0 ? version.left(dot) : version).toInt(&ok);
     if (!ok)
-        return QStringLiteral("%1 sent no protocol version ('%2')").arg(peer, version);
+        return Status::failure(
+            QStringLiteral("%1 sent no protocol version ('%2')").arg(peer, version), ErrorCode::HostSetup);
     if (major != AgentProtocolMajor)
-        return QStringLiteral("%1 speaks protocol %2 (dmtune %3), this side %4 (dmtune %5): install the same dmtune "
-                              "major version on both")
-            .arg(peer, version, hello.value(QLatin1String("dmtune")).toString(QStringLiteral("?")),
-                agentProtocolVersion(), QStringLiteral(DMTUNE_VERSION));
-    return {};
+        return Status::failure(
+            QStringLiteral("%1 speaks protocol %2 (dmtune %3), this side %4 (dmtune %5): install "
+                           "the same dmtune major version on both")
+                .arg(peer, version, hello.value(QLatin1String("dmtune")).toString(QStringLiteral("?")),
+                    agentProtocolVersion(), QStringLiteral(DMTUNE_VERSION)),
+            ErrorCode::HostSetup);
+    return Status::success();
 }
 
 } // namespace dmtune

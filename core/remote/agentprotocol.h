@@ -23,8 +23,8 @@ Result<QJsonObject> decodeAgentMessage(const QByteArray &line);
 
 // A hello of this side: {"type":"hello","protocol":"1.0","dmtune":VERSION, ...extra}.
 QJsonObject agentHello(const QJsonObject &extra = {});
-// Empty when the peer's hello speaks our major version; else the one line to show (`peer` names it:
-// "the agent on db1").
-QString agentHelloProblem(const QJsonObject &hello, const QString &peer);
+// Success when the peer's hello speaks our major version; else HostSetup with the one line to show (`peer` names
+// it: "the agent on db1").
+Status agentHelloProblem(const QJsonObject &hello, const QString &peer);
 
 } // namespace dmtune

@@ -287,9 +287,9 @@ void AgentServer::handle(const QJsonObject &message)
 {
     const QString type = typeOf(message);
     if (type == QLatin1String("hello")) {
-        const QString problem = agentHelloProblem(message, QStringLiteral("the client"));
-        if (!problem.isEmpty()) {
-            sendError(0, problem);
+        const Status compatible = agentHelloProblem(message, QStringLiteral("the client"));
+        if (!compatible) {
+            sendError(0, compatible.errorMessage());
             endOfInput();
             return;
         }
@@ -522,7 +522,7 @@ void AgentServer::startOperationJob(qint64 id, const QJsonObject &request)
         const Fd in(::open(QFile::encodeName(workDir + QStringLiteral("/in")).constData(),
             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (const Status written = createNewFile(in.get(), (*sent)->fileName, (*sent)->content, 0600); !written)
-            return refuse(QStringLiteral("start: the job file: %1").arg(written.errorMessage));
+            return refuse(QStringLiteral("start: the job file: %1").arg(written.errorMessage()));
         QJsonObject o = job.request.value(QLatin1String("job")).toObject();
         o.insert(QStringLiteral("job_file"), workDir + QStringLiteral("/in/") + (*sent)->fileName);
         job.request.insert(QStringLiteral("job"), o);
@@ -545,7 +545,7 @@ void AgentServer::startOperationJob(qint64 id, const QJsonObject &request)
     if (const Status written = writeFileAtomically(workDir + QLatin1Char('/') + QLatin1String(OperationJobFileName),
             QJsonDocument(operationJobToJson(job)).toJson(QJsonDocument::Compact));
         !written)
-        return refuse(QStringLiteral("start: %1").arg(written.errorMessage));
+        return refuse(QStringLiteral("start: %1").arg(written.errorMessage()));
     auto command = std::make_unique<Command>();
     command->id = id;
     command->files = files;

@@ -311,7 +311,7 @@ QString AgentStreams::startLatency(qint64 id, const QJsonObject &request)
     if (!probe)
         return QStringLiteral("latency: the probe cannot run on this host: %1").arg(probe.errorMessage());
     if (const Status watched = probe.value()->setWatched(devices.value()); !watched)
-        return QStringLiteral("latency: %1").arg(watched.errorMessage);
+        return QStringLiteral("latency: %1").arg(watched.errorMessage());
     m_latency = std::move(probe.value());
     m_latencyId = id;
     m_latencyDevices = devices.value();
@@ -329,7 +329,7 @@ QString AgentStreams::readLatency(qint64 id, const QJsonObject &request)
         return QStringLiteral("latency-read: %1").arg(devices.errorMessage());
     if (devices.value() != m_latencyDevices) {
         if (const Status watched = m_latency->setWatched(devices.value()); !watched)
-            return QStringLiteral("latency-read: %1").arg(watched.errorMessage);
+            return QStringLiteral("latency-read: %1").arg(watched.errorMessage());
         m_latencyDevices = devices.value();
     }
     LatencyReading reading;
@@ -346,7 +346,7 @@ QString AgentStreams::startWatch(qint64 id)
     auto monitor = std::make_unique<UdevMonitor>();
     const Status started = monitor->start();
     if (!started)
-        return QStringLiteral("watch: %1").arg(started.errorMessage);
+        return QStringLiteral("watch: %1").arg(started.errorMessage());
     connect(monitor.get(), &UdevMonitor::blockEvent, this,
         [this, id](const QString &action, const QString &sysname, const QString &devtype) {
             m_send({ { "type"_L1, QStringLiteral("block") }, { "id"_L1, id }, { "action"_L1, action },
@@ -361,7 +361,7 @@ QString AgentStreams::startMap(qint64 id, const QJsonObject &request)
 {
     const QString name = request.value("name"_L1).toString();
     if (const Status named = checkMapName(name); !named)
-        return QStringLiteral("map: %1").arg(named.errorMessage);
+        return QStringLiteral("map: %1").arg(named.errorMessage());
     int intervalMs = 1000;
     if (request.contains("interval_ms"_L1)) {
         const QJsonValue value = request.value("interval_ms"_L1);

@@ -120,25 +120,34 @@ QStringList sshArguments(const HostAddress &address, const SshSettings &settings
     return args;
 }
 
-QString remoteStartProblem(
+Status remoteStartProblem(
     const HostAddress &address, const SshSettings &settings, int exitStatus, const QString &sshStderr)
 {
     if (sshStderr.contains(QLatin1String(RemoteMissingMarker)))
-        return QStringLiteral("%1 has no '%2': install dmtune there (its package, or set the program with "
-                              "--remote-dmtunectl)")
-            .arg(address.display(), settings.remoteDmtunectl);
+        return Status::failure(QStringLiteral("%1 has no '%2': install dmtune there (its package, or set the program "
+                                              "with --remote-dmtunectl)")
+                                   .arg(address.display(), settings.remoteDmtunectl),
+            ErrorCode::HostSetup);
     if (sshStderr.contains(QLatin1String(RemoteNoSudoMarker)))
-        return QStringLiteral("%1: user %2 is not root and sudo refused without a password: log in as root, allow "
-                              "'%3 agent' with NOPASSWD in sudoers, or give the password (--sudo-password-stdin)")
-            .arg(address.display(), address.user.isEmpty() ? QStringLiteral("(ssh's default)") : address.user,
-                settings.remoteDmtunectl);
-    if (exitStatus == 255) {
-        // ssh's own words (host key refused, connection refused, permission denied), its last line.
-        const QStringList lines = sshStderr.trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        return QStringLiteral("ssh to %1 failed: %2")
-            .arg(address.display(), lines.isEmpty() ? QStringLiteral("exit status 255") : lines.last().trimmed());
-    }
-    return {};
+        return Status::failure(
+            QStringLiteral("%1: user %2 is not root and sudo refused without a password: log in as root, allow "
+                           "'%3 agent' with NOPASSWD in sudoers, or give the password (--sudo-password-stdin)")
+                .arg(address.display(), address.user.isEmpty() ? QStringLiteral("(ssh's default)") : address.user,
+                    settings.remoteDmtunectl),
+            ErrorCode::NeedsPassword);
+    if (exitStatus != 255)
+        return Status::success();
+    // ssh's own words (host key refused, connection refused, permission denied), its last line. ssh has no codes:
+    // what a host that is down or rebooting, or a network not there yet, makes it say is read here, once.
+    const QStringList lines = sshStderr.trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QString last = lines.isEmpty() ? QStringLiteral("exit status 255") : lines.last().trimmed();
+    bool transient = false;
+    for (const char *words : { "Connection refused", "Connection timed out", "No route to host",
+             "Network is unreachable", "Connection reset", "Connection closed by", "closed by remote host",
+             "Broken pipe", "Temporary failure in name resolution" })
+        transient = transient || last.contains(QLatin1String(words));
+    return Status::failure(QStringLiteral("ssh to %1 failed: %2").arg(address.display(), last),
+        transient ? ErrorCode::HostUnreachable : ErrorCode::HostSetup);
 }
 
 } // namespace dmtune

@@ -33,8 +33,11 @@ QStringList sshArguments(const HostAddress &address, const SshSettings &settings
 // The markers the remote command writes on stderr, and the one line the client shows for each.
 inline constexpr char RemoteMissingMarker[] = "dmtune-remote: no-dmtunectl";
 inline constexpr char RemoteNoSudoMarker[] = "dmtune-remote: no-sudo";
-// The line for what ssh's stderr and exit status say (empty: nothing recognised; show ssh's own text).
-QString remoteStartProblem(
+// What ssh's stderr and exit status say, as a failure with its code and line: HostSetup (no dmtune there, the host
+// key or the login refused: the user has to act), NeedsPassword (sudo there wants one), HostUnreachable (ssh could
+// not reach the host: down, rebooting, no network yet; worth retrying). Success when nothing is recognised (show
+// ssh's own text).
+Status remoteStartProblem(
     const HostAddress &address, const SshSettings &settings, int exitStatus, const QString &sshStderr);
 
 } // namespace dmtune

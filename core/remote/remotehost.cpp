@@ -249,23 +249,21 @@ void RemoteHost::refetch()
     fetchCapture();
 }
 
-RemoteHost::Need RemoteHost::classify(const QString &problem, bool wasReady)
+RemoteHost::Need RemoteHost::classify(ErrorCode problem, bool wasReady)
 {
     if (wasReady)
         return Need::Retry; // it was up: the network or the host went away for a while
-    if (problem.contains(QLatin1String("sudo refused without a password"))
-        || problem.contains(QLatin1String("sudo refused the password")))
+    switch (problem) {
+    case ErrorCode::NeedsPassword:
         return Need::Password;
-    // A host that is down or rebooting, a network that is not there yet: ssh's own words (exit status 255).
-    for (const char *transient : { "Connection refused", "Connection timed out", "No route to host",
-             "Network is unreachable", "Connection reset", "Connection closed by", "closed by remote host",
-             "Broken pipe", "Temporary failure in name resolution", "no answer from" }) {
-        if (problem.contains(QLatin1String(transient)))
-            return Need::Retry;
+    case ErrorCode::HostUnreachable: // a host that is down or rebooting, a network that is not there yet
+    case ErrorCode::ConnectionLost:
+        return Need::Retry;
+    default:
+        // Host key refused, login refused, no dmtune there, another protocol major, ssh not installed here, an
+        // agent that did not start: the user has to act.
+        return Need::User;
     }
-    // Host key refused, login refused, no dmtune there, another protocol major, ssh not installed here, an agent
-    // that did not start: the user has to act.
-    return Need::User;
 }
 
 void RemoteHost::onReady()
@@ -358,7 +356,7 @@ void RemoteHost::onCaptureExit(const QJsonObject &message)
         [this, generation](const Status &installed) {
             m_writing = false;
             if (!installed) {
-                Q_EMIT captureFailed(QStringLiteral("%1: %2").arg(displayName(), installed.errorMessage));
+                Q_EMIT captureFailed(QStringLiteral("%1: %2").arg(displayName(), installed.errorMessage()));
             } else {
                 m_generation = generation;
                 m_captureTime = QDateTime::currentDateTime();
@@ -369,7 +367,7 @@ void RemoteHost::onCaptureExit(const QJsonObject &message)
         });
 }
 
-void RemoteHost::onDisconnected(const QString &problem, bool wasReady)
+void RemoteHost::onDisconnected(const QString &problem, bool wasReady, ErrorCode code)
 {
     m_connectTimeout.stop();
     m_refetchDebounce.stop();
@@ -380,7 +378,7 @@ void RemoteHost::onDisconnected(const QString &problem, bool wasReady)
                                  .arg(displayName())
                                  .arg(m_connectTimeout.interval() / 1000)
                            : problem;
-    m_need = classify(m_problem, wasReady);
+    m_need = classify(m_timedOut ? ErrorCode::HostUnreachable : code, wasReady);
     if (!m_wanted && m_need == Need::Retry)
         m_need = Need::User; // ended by the user: nothing to retry
     setState(State::Disconnected);

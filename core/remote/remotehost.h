@@ -92,7 +92,7 @@ public:
 
     // What a problem line of AgentClient::disconnected needs (hostaddress.cpp's and agentprotocol.cpp's lines;
     // ssh's own last line for exit status 255).
-    static Need classify(const QString &problem, bool wasReady);
+    static Need classify(ErrorCode problem, bool wasReady);
 
 Q_SIGNALS:
     void stateChanged(dmtune::RemoteHost::State state);
@@ -105,7 +105,7 @@ Q_SIGNALS:
 private:
     void onReady();
     void onMessage(const QJsonObject &message);
-    void onDisconnected(const QString &problem, bool wasReady);
+    void onDisconnected(const QString &problem, bool wasReady, ErrorCode code);
     void setState(State state);
     void fetchCapture();
     void onCaptureExit(const QJsonObject &message);

@@ -72,7 +72,7 @@ Result<MapStateReport> parseMapStateReport(const QJsonObject &message)
     MapStateReport report;
     report.name = message.value("name"_L1).toString();
     if (const Status named = checkMapName(report.name); !named)
-        return Result<MapStateReport>::failure(QStringLiteral("a map report: %1").arg(named.errorMessage));
+        return Result<MapStateReport>::failure(QStringLiteral("a map report: %1").arg(named.errorMessage()));
     const QJsonValue infoValue = message.value("info"_L1);
     if (!infoValue.isObject())
         return Result<MapStateReport>::failure(QStringLiteral("%1: a report without \"info\"").arg(report.name));

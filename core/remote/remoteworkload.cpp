@@ -230,7 +230,7 @@ void RemoteWorkload::finish(const QJsonObject &exit)
         const Status written = writeFileAtomically(
             m_recordPath, data, m_replaceRecording ? ExistingFile::Replace : ExistingFile::Refuse);
         if (!written)
-            notWritten = written.errorMessage;
+            notWritten = written.errorMessage();
         else
             recorded = m_recordPath;
     }

@@ -35,7 +35,7 @@ Result<CounterRead> CounterReader::read(const QStringList &names, bool includePa
     CounterRead out;
     const Status status = read(names, includePartitions, &out);
     if (!status)
-        return Result<CounterRead>::failure(status.errorMessage);
+        return Result<CounterRead>::failure(status.errorMessage());
     return out;
 }
 

@@ -115,7 +115,7 @@ void Sampler::tick()
     const qint64 nowNs = monotonicNowNs();
     const qint64 wallMs = QDateTime::currentMSecsSinceEpoch();
     if (!status) {
-        Q_EMIT samplingFailed(status.errorMessage);
+        Q_EMIT samplingFailed(status.errorMessage());
         return;
     }
     m_lastSource = m_read.source;

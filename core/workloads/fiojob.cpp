@@ -195,7 +195,7 @@ Result<FioJob> fioJobFromJson(const QJsonObject &o)
         job.options << v.toString();
     }
     if (const Status valid = validateFioJob(job); !valid)
-        return Result<FioJob>::failure(valid.errorMessage);
+        return Result<FioJob>::failure(valid.errorMessage());
     return job;
 }
 

@@ -582,7 +582,7 @@ Result<QString> inlineFioJobFile(const QString &path, const FioJobSource &source
     QStringList lines;
     qint64 total = content->size();
     if (const Status inlined = inlineInto(&lines, path, content.value(), 0, source, &total); !inlined)
-        return Result<QString>::failure(inlined.errorMessage);
+        return Result<QString>::failure(inlined.errorMessage());
     return lines.join(u'\n') + u'\n';
 }
 
@@ -669,7 +669,7 @@ Result<FioJobPlan> checkFioJobFile(const QString &fioProgram, const QString &job
     if (!text)
         return Result<FioJobPlan>::failure(text.errorMessage());
     if (const Status screened = screenFioJobText(text.value()); !screened)
-        return Result<FioJobPlan>::failure(screened.errorMessage);
+        return Result<FioJobPlan>::failure(screened.errorMessage());
     const auto as = unprivilegedUser();
     if (!as)
         return Result<FioJobPlan>::failure(as.errorMessage());
@@ -696,7 +696,7 @@ Result<FioJobPlan> checkFioJobFile(const QString &fioProgram, const QString &job
 Result<FioJobPlan> prepareFioJob(FioJob *job, const QString &devicePath, const QString &fioProgram)
 {
     if (const Status valid = validateFioJob(*job); !valid)
-        return Result<FioJobPlan>::failure(valid.errorMessage);
+        return Result<FioJobPlan>::failure(valid.errorMessage());
     if (!job->isCustom()) {
         QStringList args = fioArguments(*job, devicePath);
         for (const QString &status : fioStatusArguments())

@@ -126,7 +126,7 @@ Result<QString> LabLoop::create(const QString &baseDir, qint64 bytes)
     m_dir = QFile::decodeName(dirTemplate);
     if (const Status owned = takeOwnership(); !owned) {
         deleteFiles();
-        return Result<QString>::failure(owned.errorMessage);
+        return Result<QString>::failure(owned.errorMessage());
     }
     m_file = m_dir + u'/' + imageName;
     const Fd file(
@@ -228,16 +228,23 @@ Status LabLoop::remove()
                 .arg(name, backing));
     }
     // Loop devices keep their queue settings after detach: give the next user what it had.
+    Status restored;
     if (!m_savedScheduler.isEmpty())
-        sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), m_savedScheduler);
+        restored = sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), m_savedScheduler);
     if (::ioctl(loop.get(), LOOP_CLR_FD, 0) != 0) {
         const int error = errno;
         if (error != ENXIO) // ENXIO: already detached by someone else
             return Status::failure(QStringLiteral("detaching /dev/%1: %2").arg(name, errnoText(error)));
     }
+    const QString scheduler = m_savedScheduler;
     m_name.clear();
     m_savedScheduler.clear();
     deleteFiles();
+    // Detached and gone either way; the next user of the loop device finds another scheduler, which is said.
+    if (!restored)
+        return Status::failure(QStringLiteral("/dev/%1 was removed, but its scheduler was not put back to %2: %3")
+                                   .arg(name, scheduler, restored.errorMessage()),
+            ErrorCode::Io);
     return Status::success();
 }
 
@@ -286,8 +293,13 @@ QStringList LabLoop::removeStale(const QString &baseDir)
                 if (loop.get() < 0 || !backedBy(sysfs, name, loop.get(), image, quint64(st.st_dev), quint64(st.st_ino)))
                     continue;
                 const QString scheduler = ownerValue(text, QStringLiteral("scheduler"));
-                if (!scheduler.isEmpty())
-                    sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), scheduler);
+                if (!scheduler.isEmpty()) {
+                    if (const Status restored
+                        = sysfs.write(QStringLiteral("block/%1/queue/scheduler").arg(name), scheduler);
+                        !restored)
+                        done << QStringLiteral("the scheduler of /dev/%1 not put back to %2: %3")
+                                    .arg(name, scheduler, restored.errorMessage());
+                }
                 if (::ioctl(loop.get(), LOOP_CLR_FD, 0) == 0 || errno == ENXIO)
                     done << QStringLiteral("detached /dev/%1, the lab device of a dmtune that is gone (pid %2)")
                                 .arg(name, ownerValue(text, QStringLiteral("pid")));

@@ -33,7 +33,7 @@ public:
     static constexpr qint64 MinimumBytes = qint64(1) << 20;
 
     LabLoop() = default;
-    ~LabLoop() { remove(); }
+    ~LabLoop() { static_cast<void>(remove()); } // left attached: removed as stale by the next dmtune
     LabLoop(const LabLoop &) = delete;
     LabLoop &operator=(const LabLoop &) = delete;
 

@@ -68,7 +68,7 @@ void WorkloadActivity::start()
     const Status started = m_session.start(m_run.job, m_run.devicePath, m_run.recordPath,
         m_run.recordPath.isEmpty() ? nullptr : &m_run.meta, std::move(hold), m_run.existingRecording);
     if (!started)
-        fail(started.errorMessage);
+        fail(started.errorMessage());
 }
 
 void WorkloadActivity::cancel()

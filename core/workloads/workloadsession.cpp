@@ -326,7 +326,7 @@ void WorkloadSession::record(const Status &status)
     if (status)
         return;
     m_writer.reset(); // what was written stays readable: frames are whole and flushed
-    Q_EMIT recordingFailed(status.errorMessage);
+    Q_EMIT recordingFailed(status.errorMessage());
 }
 
 void WorkloadSession::closeRecording(const FioOutcome *outcome)

@@ -216,7 +216,7 @@ DeviceFacts gatherDeviceFacts(const SysfsRoot &root, const QString &device, Devi
         for (const QString &name : std::as_const(names)) {
             const int fd = name == device && hold.isHeld() ? hold.fd() : -1;
             if (const Status probed = probeSignatures(name, fd, &facts.signatures); !probed)
-                facts.probeError = probed.errorMessage;
+                facts.probeError = probed.errorMessage();
         }
     }
 #else

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     for (quint32 i = 0; i < 64; ++i)
         devices.append({ 250, 1000 + i });
     if (const Status s = probe.value()->setWatched(devices); !s) {
-        std::fprintf(stderr, "bench_latency: %s\n", qPrintable(s.errorMessage));
+        std::fprintf(stderr, "bench_latency: %s\n", qPrintable(s.errorMessage()));
         return 1;
     }
     QList<DeviceLatency> before(devices.size());
@@ -65,7 +65,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const BlockDeviceNumber device { major(st.st_rdev), minor(st.st_rdev) };
-    probe.value()->setWatched({ device });
+    if (const Status watched = probe.value()->setWatched({ device }); !watched)
+        qFatal("%s", qPrintable(watched.errorMessage()));
     const qsizetype secondsAt = args.indexOf(QStringLiteral("--seconds"));
     const int seconds = secondsAt >= 0 ? args.value(secondsAt + 1).toInt() : 20;
     QThread::sleep(std::max(1, seconds));

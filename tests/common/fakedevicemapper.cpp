@@ -374,7 +374,7 @@ Result<QList<DmMapName>> FakeDeviceMapper::listMaps()
 Result<DmInfo> FakeDeviceMapper::info(const QString &name)
 {
     if (const Status s = checkMapName(name); !s)
-        return Result<DmInfo>::failure(s.errorMessage);
+        return Result<DmInfo>::failure(s.errorMessage());
     QMutexLocker lock(&m_mutex);
     DmInfo info;
     const Map *map = find(name);
@@ -430,7 +430,8 @@ Status FakeDeviceMapper::message(const QString &name, const QString &text)
         return Status::failure(QStringLiteral("%1: the multipath table or status does not parse").arg(name));
     bool changed = false;
     if (const Status applied = applyMessage(parsed.value(), table.value(), status.value(), changed); !applied)
-        return Status::failure(QStringLiteral("%1: message \"%2\" rejected: %3").arg(name, text, applied.errorMessage));
+        return Status::failure(
+            QStringLiteral("%1: message \"%2\" rejected: %3").arg(name, text, applied.errorMessage()));
     map->table[index].params = formatMultipathTable(table.value());
     map->status[index].params = formatMultipathStatus(status.value());
     map->messages.append(text);
@@ -454,7 +455,7 @@ Status FakeDeviceMapper::reload(const QString &name, const QList<DmTargetLine> &
     }
     if (const Status s = checkTable(table); !s)
         return Status::failure(
-            QStringLiteral("%1: device-mapper load failed: %2 (the old table stays live)").arg(name, s.errorMessage));
+            QStringLiteral("%1: device-mapper load failed: %2 (the old table stays live)").arg(name, s.errorMessage()));
     map->table = table;
     map->status = freshStatus(table);
     bumpEvent(*map);

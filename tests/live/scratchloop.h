@@ -66,7 +66,7 @@ public:
             return m_error;
         const Status scheduler = setQueue(root, QStringLiteral("scheduler"), QStringLiteral("mq-deadline"));
         if (!scheduler)
-            return QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage;
+            return QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage();
         return {};
     }
 
@@ -94,8 +94,12 @@ public:
         if (m_device.isEmpty())
             return;
         const SysfsRoot root;
-        for (auto it = m_saved.constBegin(); it != m_saved.constEnd(); ++it)
-            root.write(QStringLiteral("block/%1/queue/%2").arg(name(), it.key()), it.value());
+        for (auto it = m_saved.constBegin(); it != m_saved.constEnd(); ++it) {
+            const Status restored = root.write(QStringLiteral("block/%1/queue/%2").arg(name(), it.key()), it.value());
+            if (!restored)
+                qWarning("%s: %s not put back: %s", qPrintable(name()), qPrintable(it.key()),
+                    qPrintable(restored.errorMessage()));
+        }
         m_saved.clear();
         QProcess::execute(QStringLiteral("losetup"), { QStringLiteral("-d"), m_device });
         m_device.clear();

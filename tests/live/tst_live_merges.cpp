@@ -82,7 +82,7 @@ void TestLiveMerges::writesMergeUnderMqDeadline()
 void TestLiveMerges::nomergesStopsMerging()
 {
     const Status set = m_loop.setQueue(m_root, QStringLiteral("nomerges"), QStringLiteral("2"));
-    QVERIFY2(bool(set), qPrintable(set.errorMessage));
+    QVERIFY2(bool(set), qPrintable(set.errorMessage()));
     QCOMPARE(m_root.readOr(QStringLiteral("block/%1/queue/nomerges").arg(m_loop.name())), QStringLiteral("2"));
     const QList<IostatMetrics> busy = sampleWhileWriting(3);
     QVERIFY2(busy.size() >= 4, qPrintable(QStringLiteral("%1 busy intervals").arg(busy.size())));

@@ -3,6 +3,7 @@
 // the first, none in the second, the nomerges difference in the configuration diff), then reported to HTML and
 // PDF with dmtunectl, the PDF's first page rasterised with pdftoppm and checked for ink.
 #include "discovery/snapshotbuilder.h"
+#include "mustsucceed.h"
 #include "recordings/comparison.h"
 #include "recordings/configdiff.h"
 #include "recordings/recordingreader.h"
@@ -82,7 +83,7 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     connect(&sampler, &Sampler::samplesAvailable, this, [&](const SampleBatch &batch) {
         ++recorded;
         if (const Status s = w.addBatch(batch); !s)
-            errors.append(s.errorMessage);
+            errors.append(s.errorMessage());
     });
     sampler.start();
     // 1 s idle: until the sampler has recorded two intervals of 0.5 s before fio starts.
@@ -95,12 +96,12 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     argv.removeAll(QStringLiteral("--output=/dev/null"));
     argv.append(QStringLiteral("--output-format=json"));
     QProcess fio;
-    w.addMarker(now(), RecordingWriter::fioStartLabel());
+    test::mustSucceed(w.addMarker(now(), RecordingWriter::fioStartLabel()));
     fio.start(QStringLiteral("fio"), argv);
     // Until fio has finished; the sampler keeps ticking meanwhile.
     if (fio.waitForStarted(10000) && !QTest::qWaitFor([&] { return fio.state() == QProcess::NotRunning; }, 40000))
         qWarning("fio still runs after 40 s");
-    w.addMarker(now(), RecordingWriter::fioEndLabel());
+    test::mustSucceed(w.addMarker(now(), RecordingWriter::fioEndLabel()));
     // 1 s idle after fio: until two more intervals are recorded.
     const int atFioEnd = recorded;
     if (!QTest::qWaitFor([&] { return recorded >= atFioEnd + 2; }, 10000))
@@ -110,8 +111,8 @@ QString TestLiveRecording::record(const QString &file, const QString &title)
     const QJsonDocument result = QJsonDocument::fromJson(out.mid(out.indexOf('{')));
     if (fio.exitCode() != 0 || !result.isObject())
         qWarning("fio failed: %s", fio.readAllStandardError().constData());
-    w.addFioResult(result.object(), QStringList { QStringLiteral("fio") } + argv);
-    w.finish();
+    test::mustSucceed(w.addFioResult(result.object(), QStringList { QStringLiteral("fio") } + argv));
+    test::mustSucceed(w.finish());
     if (!errors.isEmpty())
         qWarning("%s", qPrintable(errors.join(QLatin1Char('\n'))));
     return errors.isEmpty() && result.isObject() ? path : QString();

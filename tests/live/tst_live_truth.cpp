@@ -156,7 +156,7 @@ void TestLiveTruth::initTestCase()
         QSKIP(qPrintable(m_loop.error()));
     const Status scheduler = m_loop.setQueue(m_root, QStringLiteral("scheduler"), QStringLiteral("mq-deadline"));
     if (!scheduler)
-        QSKIP(qPrintable(QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage));
+        QSKIP(qPrintable(QStringLiteral("mq-deadline unavailable: ") + scheduler.errorMessage()));
 }
 
 void TestLiveTruth::cleanupTestCase()

@@ -84,9 +84,9 @@ private Q_SLOTS:
             QVERIFY(!QFileInfo(out).isSymLink());
             QCOMPARE(contentOf(out), QByteArray("new bytes\n"));
         } else {
-            QVERIFY2(s.errorMessage.contains(error), qPrintable(s.errorMessage));
-            QVERIFY2(s.errorMessage.contains(out), qPrintable(s.errorMessage));
-            QVERIFY(!s.errorMessage.contains(QLatin1Char('\n')));
+            QVERIFY2(s.errorMessage().contains(error), qPrintable(s.errorMessage()));
+            QVERIFY2(s.errorMessage().contains(out), qPrintable(s.errorMessage()));
+            QVERIFY(!s.errorMessage().contains(QLatin1Char('\n')));
         }
         // The victim and whatever else was there: unchanged; no temp file left, nothing created through a link.
         QCOMPARE(contentOf(victim), before);
@@ -126,7 +126,7 @@ private Q_SLOTS:
         writePlain(out, "theirs\n");
         const Status s = file.commit();
         QVERIFY(!s);
-        QVERIFY2(s.errorMessage.contains(QLatin1String("exists")), qPrintable(s.errorMessage));
+        QVERIFY2(s.errorMessage().contains(QLatin1String("exists")), qPrintable(s.errorMessage()));
         QCOMPARE(contentOf(out), QByteArray("theirs\n"));
     }
 
@@ -189,7 +189,7 @@ private Q_SLOTS:
             const QFileInfo info(out);
             QVERIFY(info.isDir() && !info.isSymLink());
         } else {
-            QVERIFY2(s.errorMessage.contains(error), qPrintable(s.errorMessage));
+            QVERIFY2(s.errorMessage().contains(error), qPrintable(s.errorMessage()));
         }
         QVERIFY(QDir(victim).isEmpty());
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("elsewhere"))));

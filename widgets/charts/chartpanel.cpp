@@ -1118,7 +1118,7 @@ void ChartPanel::exportWithDialog(const QString &suffix)
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
         const Status status = exportTo(path);
         if (!status)
-            Q_EMIT exportFailed(status.errorMessage);
+            Q_EMIT exportFailed(status.errorMessage());
     });
     dialog->open();
 }

@@ -380,7 +380,7 @@ void LatencyView::watchShown()
     }
     const QList<BlockDeviceNumber> numbers = shownNumbers();
     if (const Status s = m_probe->setWatched(numbers); !s) {
-        m_status->setText(tr("The latency probe cannot watch these devices: %1").arg(s.errorMessage));
+        m_status->setText(tr("The latency probe cannot watch these devices: %1").arg(s.errorMessage()));
         return;
     }
     showProbeState();

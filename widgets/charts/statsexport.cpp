@@ -113,7 +113,7 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     for (const QString &name : names) {
         const Status rendered = render(name, staging.filePath(name));
         if (!rendered) {
-            out.error = rendered.errorMessage;
+            out.error = rendered.errorMessage();
             return out;
         }
     }
@@ -127,7 +127,7 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
         const QString target = dir.filePath(name);
         const Status moved = writeFileAtomically(target, staged.readAll(), existing);
         if (!moved) {
-            out.error = moved.errorMessage;
+            out.error = moved.errorMessage();
             return out;
         }
         out.written << target;

@@ -173,7 +173,7 @@ void ExperimentPanel::buildUi()
             [this](const QStringList &files) {
                 const QString path = files.constFirst();
                 const Status written = writeReport(path, ExistingFile::Replace); // the dialog asked before replacing
-                setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage);
+                setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage());
             });
     });
     buttons->addWidget(m_report);
@@ -477,7 +477,7 @@ Result<SweepRequest> ExperimentPanel::currentRequest() const
         request.recordDir = QFileInfo(dir).absoluteFilePath();
     }
     if (const Status valid = validateSweepRequest(request); !valid)
-        return Result<SweepRequest>::failure(valid.errorMessage);
+        return Result<SweepRequest>::failure(valid.errorMessage());
     return request;
 }
 

@@ -608,7 +608,7 @@ bool PathGroupEditor::movePath(const QString &device, int group, int row)
         return false;
     const Status moved = m_draft.movePath(device, group, row);
     if (!moved)
-        setBanner(moved.errorMessage, true);
+        setBanner(moved.errorMessage(), true);
     refresh();
     return bool(moved);
 }
@@ -619,7 +619,7 @@ bool PathGroupEditor::movePathToNewGroup(const QString &device)
         return false;
     const Status moved = m_draft.movePathToNewGroup(device);
     if (!moved)
-        setBanner(moved.errorMessage, true);
+        setBanner(moved.errorMessage(), true);
     refresh();
     return bool(moved);
 }
@@ -674,7 +674,7 @@ bool PathGroupEditor::addPath(const QString &device, int group, int row)
     }
     PathGroupDraft trial = m_draft;
     if (const Status added = trial.addPath(devnum, group, row); !added) {
-        setBanner(added.errorMessage, true);
+        setBanner(added.errorMessage(), true);
         refresh();
         return false;
     }
@@ -997,7 +997,7 @@ QString PathGroupEditor::problemText() const
     if (!m_editable)
         return {};
     const Status valid = m_draft.validate();
-    return valid ? QString() : valid.errorMessage;
+    return valid ? QString() : valid.errorMessage();
 }
 
 QStringList PathGroupEditor::notes() const

@@ -827,7 +827,7 @@ void PresetManager::exportToFile()
             const QString file = files.constFirst();
             // The dialog asked before replacing a file; a symbolic link at the name is still refused.
             if (const Status s = writeFileAtomically(file, text, ExistingFile::Replace); !s) {
-                setStatus(s.errorMessage);
+                setStatus(s.errorMessage());
                 return;
             }
             setStatus(tr("Exported to %1").arg(file));

@@ -96,7 +96,7 @@ Result<QImage> renderAlignedChart(ChartPanelKind kind, const AlignedCharts &char
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("chart.png"));
     if (const Status s = panel.savePng(path, size.width(), size.height()); !s)
-        return Result<QImage>::failure(s.errorMessage);
+        return Result<QImage>::failure(s.errorMessage());
     QImage image(path);
     if (image.isNull())
         return Result<QImage>::failure(

@@ -71,7 +71,7 @@ QFileDialog *exportReportWithDialog(QWidget *parent, const QList<Recording> &rec
             ? writeReport(report.value(), path, paper, ExistingFile::Replace) // the dialog asked
             : Status::failure(report.errorMessage());
         QApplication::restoreOverrideCursor();
-        done(path, written.errorMessage);
+        done(path, written.errorMessage());
     });
     dialog->open();
     return dialog;

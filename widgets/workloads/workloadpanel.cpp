@@ -422,7 +422,7 @@ void WorkloadPanel::updateCommandLine()
         fioCommandLine(fio, job, device.isEmpty() ? QStringLiteral("/dev/DEV") : QStringLiteral("/dev/") + device));
     m_command->setCursorPosition(0);
     const Status valid = validateFioJob(job);
-    m_command->setToolTip(valid ? m_command->text() : valid.errorMessage);
+    m_command->setToolTip(valid ? m_command->text() : valid.errorMessage());
     updateButtons();
 }
 
@@ -576,7 +576,7 @@ void WorkloadPanel::start()
     if (!m_actsOnHost)
         return setStatus(tr("A captured system is read-only: workloads run on this machine's own devices"));
     if (const Status valid = validateFioJob(job); !valid)
-        return setStatus(valid.errorMessage);
+        return setStatus(valid.errorMessage());
     // Frozen here: the job, the device and the recording as the user saw them when pressing Start.
     WorkloadExtras extras;
     if (m_record->isChecked()) {

@@ -202,7 +202,7 @@ void TestExperimentPanel::reopensResultsIntoTableAndChart()
     // The report of a sweep without recordings: its section alone, the table's numbers in it.
     const QString html = dir.filePath(u"report.html"_s);
     const Status written = panel.writeReport(html);
-    QVERIFY2(written, qPrintable(written.errorMessage));
+    QVERIFY2(written, qPrintable(written.errorMessage()));
     QFile file(html);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(file.readAll());
@@ -247,7 +247,7 @@ void TestExperimentPanel::reportReadsRecordingsInTheFolderOnly()
     QVERIFY(panel.openResults(dir.path()));
     const Status written = panel.writeReport(dir.filePath(u"report.html"_s));
     QVERIFY(!written);
-    QVERIFY2(written.errorMessage.contains(dir.filePath(u"passwd"_s)), qPrintable(written.errorMessage));
+    QVERIFY2(written.errorMessage().contains(dir.filePath(u"passwd"_s)), qPrintable(written.errorMessage()));
     QVERIFY(!QFileInfo::exists(dir.filePath(u"report.html"_s)));
 }
 

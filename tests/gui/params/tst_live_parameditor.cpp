@@ -34,8 +34,10 @@ public:
     ~QueueRestorer()
     {
         for (const auto &[attribute, value] : m_saved) {
-            if (!value.isEmpty() && m_root.readOr(path(attribute)) != value)
-                m_root.write(path(attribute), value);
+            if (!value.isEmpty() && m_root.readOr(path(attribute)) != value) {
+                if (const Status restored = m_root.write(path(attribute), value); !restored)
+                    qWarning("%s not put back: %s", qPrintable(path(attribute)), qPrintable(restored.errorMessage()));
+            }
         }
     }
     QString value(const QString &attribute) const { return m_root.readOr(path(attribute)); }

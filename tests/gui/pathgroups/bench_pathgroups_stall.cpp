@@ -78,8 +78,10 @@ int main(int argc, char **argv)
     auto dm = std::make_unique<SlowDeviceMapper>(delayMs);
     // tests/common's fixture map (mpatha over sda..sdd), sdb failed.
     const QString map = test::fixtureMap;
-    test::addFixtureMapWithTable(dm->fake, test::fixtureTableParams(),
+    const Status added = test::addFixtureMapWithTable(dm->fake, test::fixtureTableParams(),
         QStringLiteral("2 0 0 0 2 1 A 0 2 0 8:0 A 0 8:16 F 1 E 0 2 0 8:32 A 0 8:48 A 0"));
+    if (!added)
+        qFatal("%s", qPrintable(added.errorMessage()));
     auto panel = std::make_unique<PathGroupsPanel>(dm.get());
     panel->resize(1100, 750);
     panel->setReadInterval(1000);

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     if (const Status added = dm.addMap(
             map, QStringLiteral("0 209715200 multipath ") + table, QStringLiteral("0 209715200 multipath ") + now);
         !added) {
-        std::fprintf(stderr, "pathgroups_screenshot: %s\n", qPrintable(added.errorMessage));
+        std::fprintf(stderr, "pathgroups_screenshot: %s\n", qPrintable(added.errorMessage()));
         return 1;
     }
 

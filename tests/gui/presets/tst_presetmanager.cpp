@@ -207,7 +207,8 @@ void TestPresetManager::multipathSettingsAllOrNothing()
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));
     QVERIFY(fake.reload(QStringLiteral("mpatha"),
                     { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() })
-                .errorMessage.contains(QLatin1String("Invalid argument")));
+                .errorMessage()
+                .contains(QLatin1String("Invalid argument")));
     QVERIFY(fake.reload(
         QStringLiteral("mpatha"), { parseTargetLine(QStringLiteral("0 2097152 multipath ") + before).value() }));
     fake.failNextLoad(QStringLiteral("mpatha"), QStringLiteral("Invalid argument"));

@@ -13,6 +13,7 @@
 #include "fakesysfs.h"
 #include "mainwindow.h"
 #include "messagebanner.h"
+#include "mustsucceed.h"
 #include "recordings/recordingsfolder.h"
 #include "reports/compareview.h"
 #include "reports/recordingview.h"
@@ -102,13 +103,13 @@ Recording writeMultipathRecording(const QString &path)
     RecordingWriter &w = *writer.value();
     const auto idle = [](const QString &, DiskCounters &) {};
     for (int i = 0; i < 3; ++i)
-        w.addBatch(gen.next(devices, idle));
+        test::mustSucceed(w.addBatch(gen.next(devices, idle)));
     const double start = double(gen.wallMs()) / 1000.0;
-    w.addMarker(start, RecordingWriter::fioStartLabel());
-    w.addNote(start, fioCommandNote);
+    test::mustSucceed(w.addMarker(start, RecordingWriter::fioStartLabel()));
+    test::mustSucceed(w.addNote(start, fioCommandNote));
     for (int i = 0; i < 24; ++i) {
         const quint64 perPath = 30000 + quint64(i % 5) * 2000;
-        w.addBatch(gen.next(devices, [&](const QString &name, DiskCounters &c) {
+        test::mustSucceed(w.addBatch(gen.next(devices, [&](const QString &name, DiskCounters &c) {
             const quint64 writes = name == QLatin1String("dm-0") ? 4 * perPath : perPath; // equal paths
             c[DiskField::WriteIos] += writes / 8;
             c[DiskField::WriteMerges] += name == QLatin1String("dm-0") ? writes * 7 / 8 : 0;
@@ -116,13 +117,13 @@ Recording writeMultipathRecording(const QString &path)
             c[DiskField::WriteTicks] += writes / 40;
             c[DiskField::IoTicks] += 990;
             c[DiskField::TimeInQueue] += writes / 30;
-        }));
+        })));
         if (i == 9)
-            w.addMarker(
-                double(gen.wallMs()) / 1000.0, QStringLiteral("sdb sdc sdd sde queue/scheduler none -> mq-deadline"));
+            test::mustSucceed(w.addMarker(
+                double(gen.wallMs()) / 1000.0, QStringLiteral("sdb sdc sdd sde queue/scheduler none -> mq-deadline")));
     }
-    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel());
-    w.finish();
+    test::mustSucceed(w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel()));
+    test::mustSucceed(w.finish());
     Result<Recording> rec = readRecording(path);
     if (!rec)
         qFatal("%s", qPrintable(rec.errorMessage()));
@@ -170,16 +171,16 @@ Recording writeLatencyRecording(const QString &path, const QString &title, int b
         c[DiskField::IoTicks] += 900;
     };
     const auto add = [&](const DeviceLatency &map, const DeviceLatency &path) {
-        w.addBatch(gen.next(devices, writes));
-        w.addLatency({ { devices[0], map }, { devices[1], path } });
+        test::mustSucceed(w.addBatch(gen.next(devices, writes)));
+        test::mustSucceed(w.addLatency({ { devices[0], map }, { devices[1], path } }));
     };
     add(outsideInterval(), outsideInterval());
-    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioStartLabel());
+    test::mustSucceed(w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioStartLabel()));
     for (int i = 0; i < 10; ++i)
         add(workloadInterval(bucket), workloadInterval(bucket - 2));
-    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel());
+    test::mustSucceed(w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel()));
     add(outsideInterval(), outsideInterval());
-    w.finish();
+    test::mustSucceed(w.finish());
     Result<Recording> rec = readRecording(path);
     if (!rec)
         qFatal("%s", qPrintable(rec.errorMessage()));
@@ -609,7 +610,7 @@ void TestRecordingViews::reportEscapesEveryName()
         QVERIFY(QFile::link(victim, link));
         const Status s = writeReport(report.value(), link);
         QVERIFY(!s);
-        QVERIFY2(s.errorMessage.contains(QStringLiteral("symbolic link")), qPrintable(s.errorMessage));
+        QVERIFY2(s.errorMessage().contains(QStringLiteral("symbolic link")), qPrintable(s.errorMessage()));
         QCOMPARE(QFileInfo(victim).size(), qint64(8));
     }
     QVERIFY(!writeReport(report.value(), out)); // an existing report is kept unless the user asked

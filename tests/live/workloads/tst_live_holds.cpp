@@ -549,11 +549,11 @@ void TestLiveHolds::leavesALoopDeviceThatIsNoLongerOurs()
     const QString backing = m_root.readOr(QStringLiteral("block/%1/loop/backing_file").arg(name));
     QCOMPARE(backing, theirs); // still theirs, attached
     QVERIFY(!removed);
-    QVERIFY2(removed.errorMessage.contains(QStringLiteral("left attached")), qPrintable(removed.errorMessage));
+    QVERIFY2(removed.errorMessage().contains(QStringLiteral("left attached")), qPrintable(removed.errorMessage()));
     QVERIFY(!lab.exists());
     QVERIFY(QDir(base).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty()); // our files are gone
     // The lab device set mq-deadline and, the device no longer its own, left it: the test puts it back.
-    m_root.write(QStringLiteral("block/%1/queue/scheduler").arg(name), schedulerBefore);
+    QVERIFY(m_root.write(QStringLiteral("block/%1/queue/scheduler").arg(name), schedulerBefore));
     other.detach();
     QFile::remove(theirs);
 }

@@ -351,7 +351,7 @@ void TestLiveWorkloads::recordedRunReadsBack()
     const QString old = m_root.readOr(nomerges);
     QVERIFY(m_root.write(nomerges, QStringLiteral("2")));
     const ProgramRun unmerged = runProgram(dmtunectl, job);
-    m_root.write(nomerges, old); // loop devices keep queue settings after detach
+    QVERIFY(m_root.write(nomerges, old)); // loop devices keep queue settings after detach
     QCOMPARE(unmerged.exitCode, 0);
     QCOMPARE(wrqm(unmerged), 0.0);
 }

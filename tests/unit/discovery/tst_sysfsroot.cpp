@@ -92,7 +92,7 @@ void TestSysfsRoot::writeErrorCarriesErrno()
     const SysfsRoot s = SysfsRoot::scratch(t.root());
     const Status st = s.write(QStringLiteral("block/none/queue/nr_requests"), QStringLiteral("4"));
     QVERIFY(!st);
-    QVERIFY(st.errorMessage.contains(QLatin1String("No such file")));
+    QVERIFY(st.errorMessage().contains(QLatin1String("No such file")));
 }
 
 void TestSysfsRoot::liveOnlyForSys()
@@ -149,7 +149,7 @@ void TestSysfsRoot::escapingLinkIsNotRead()
     QVERIFY(QFile::link(outside.file(), proc.path() + QStringLiteral("/diskstats")));
     const SysfsRoot s(t.root(), proc.path());
     const auto r = s.read(QStringLiteral("block/x/wwid"));
-    QVERIFY2(!r, qPrintable(QStringLiteral("read %1 bytes from outside the tree").arg(r.value().size())));
+    QVERIFY2(!r, qPrintable(QStringLiteral("read %1 bytes from outside the tree").arg(r.valueOr({}).size())));
     QVERIFY2(r.errorMessage().contains(QLatin1String("out of the tree")), qPrintable(r.errorMessage()));
     QVERIFY(!s.read(QStringLiteral("block/x/device/passwd")));
     QVERIFY(!s.readRaw(QStringLiteral("block/x/device/passwd")));
@@ -225,9 +225,9 @@ void TestSysfsRoot::capturedTreeRefusesWrites()
     const SysfsRoot captured(t.root(), QString());
     const Status st = captured.write(QStringLiteral("block/x/queue/nomerges"), QStringLiteral("2"));
     QVERIFY(!st);
-    QVERIFY2(st.errorMessage.contains(QLatin1String("captured tree: read-only")), qPrintable(st.errorMessage));
+    QVERIFY2(st.errorMessage().contains(QLatin1String("captured tree: read-only")), qPrintable(st.errorMessage()));
     QCOMPARE(captured.read(QStringLiteral("block/x/queue/nomerges")).value(), QStringLiteral("0"));
-    QVERIFY(!captured.isWritable() && captured.checkWritable().errorMessage == st.errorMessage);
+    QVERIFY(!captured.isWritable() && captured.checkWritable().errorMessage() == st.errorMessage());
     // A scratch tree (tests) is written like /sys, and is still not the live system.
     const SysfsRoot scratch = SysfsRoot::scratch(t.root());
     QVERIFY(scratch.isWritable() && !scratch.isLive());

@@ -111,9 +111,9 @@ void TestDmAvailability::backendRefusesWithoutTouchingLibdevmapper()
     QCOMPARE(backend.info(QStringLiteral("mpatha")).errorMessage(), reason);
     QCOMPARE(backend.table(QStringLiteral("mpatha")).errorMessage(), reason);
     QCOMPARE(backend.status(QStringLiteral("mpatha")).errorMessage(), reason);
-    QCOMPARE(backend.message(QStringLiteral("mpatha"), QStringLiteral("fail_path 8:16")).errorMessage, reason);
+    QCOMPARE(backend.message(QStringLiteral("mpatha"), QStringLiteral("fail_path 8:16")).errorMessage(), reason);
     const auto line = parseTargetLine(u"0 131072 multipath 0 0 1 1 round-robin 0 1 1 8:0 1");
-    QCOMPARE(backend.reload(QStringLiteral("mpatha"), { line.value() }).errorMessage, reason);
+    QCOMPARE(backend.reload(QStringLiteral("mpatha"), { line.value() }).errorMessage(), reason);
     QCOMPARE(backend.waitEvent(QStringLiteral("mpatha"), 0).errorMessage(), reason);
 
     QCOMPARE(QFileInfo::exists(QStringLiteral("/dev/mapper/control")), hostControlBefore);

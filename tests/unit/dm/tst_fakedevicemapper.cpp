@@ -66,7 +66,7 @@ void TestFakeDeviceMapper::init()
     m_dm = std::make_unique<FakeDeviceMapper>();
     m_dm->setWaitTimeout(5000);
     const Status added = m_dm->addMap(mapName, labTable, labStatus, QStringLiteral("mpath-33333330000007d0"));
-    QVERIFY2(added, qPrintable(added.errorMessage));
+    QVERIFY2(added, qPrintable(added.errorMessage()));
 }
 
 void TestFakeDeviceMapper::listAndInfo()
@@ -191,7 +191,7 @@ void TestFakeDeviceMapper::rejectedMessages()
     QFETCH(QString, error);
     const Status status = m_dm->message(mapName, text);
     QVERIFY(!status);
-    QVERIFY2(status.errorMessage.contains(error), qPrintable(status.errorMessage));
+    QVERIFY2(status.errorMessage().contains(error), qPrintable(status.errorMessage()));
     QCOMPARE(statusParams(*m_dm), labStatus.section(QLatin1Char(' '), 3));
     QCOMPARE(eventNr(*m_dm), 0u);
     QVERIFY(m_dm->receivedMessages(mapName).isEmpty());
@@ -201,13 +201,14 @@ void TestFakeDeviceMapper::suspendedMapRefusesMessages()
 {
     m_dm->setSuspended(mapName, true);
     QVERIFY(m_dm->info(mapName)->suspended);
-    QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")).errorMessage.contains(QStringLiteral("busy")));
+    QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")).errorMessage().contains(QStringLiteral("busy")));
     QVERIFY(!m_dm->reload(mapName, m_dm->table(mapName).value()));
     m_dm->setSuspended(mapName, false);
     QVERIFY(m_dm->message(mapName, QStringLiteral("fail_path 8:0")));
     QVERIFY(m_dm->addMap(QStringLiteral("lin0"), QStringLiteral("0 2048 linear 8:0 0")));
     QVERIFY(m_dm->message(QStringLiteral("lin0"), QStringLiteral("fail_path 8:0"))
-                .errorMessage.contains(QStringLiteral("multipath")));
+                .errorMessage()
+                .contains(QStringLiteral("multipath")));
 }
 
 void TestFakeDeviceMapper::reload()
@@ -217,7 +218,7 @@ void TestFakeDeviceMapper::reload()
         u"0 131072 multipath 1 queue_if_no_path 0 1 1 service-time 0 4 2 8:0 1 1 8:16 1 1 8:32 1 1 8:48 1 1");
     QVERIFY(line.ok());
     const Status reloaded = m_dm->reload(mapName, { line.value() });
-    QVERIFY2(reloaded, qPrintable(reloaded.errorMessage));
+    QVERIFY2(reloaded, qPrintable(reloaded.errorMessage()));
     QCOMPARE(m_dm->table(mapName).value(), QList<DmTargetLine> { line.value() });
     QCOMPARE(
         statusParams(*m_dm), QStringLiteral("2 1 0 0 1 1 E 0 4 2 8:0 A 0 0 1 8:16 A 0 0 1 8:32 A 0 0 1 8:48 A 0 0 1"));
@@ -232,15 +233,15 @@ void TestFakeDeviceMapper::reloadFailureKeepsOldTable()
     QVERIFY(bad.ok());
     const Status rejected = m_dm->reload(mapName, { bad.value() });
     QVERIFY(!rejected);
-    QVERIFY2(
-        rejected.errorMessage.contains(QStringLiteral("the old table stays live")), qPrintable(rejected.errorMessage));
+    QVERIFY2(rejected.errorMessage().contains(QStringLiteral("the old table stays live")),
+        qPrintable(rejected.errorMessage()));
     QCOMPARE(m_dm->table(mapName).value(), before);
     QVERIFY(!m_dm->reload(mapName, {}));
 
     m_dm->failNextLoad(mapName, QStringLiteral("Device or resource busy"));
     const auto good = parseTargetLine(u"0 131072 multipath 0 0 1 1 queue-length 0 4 1 8:0 1 8:16 1 8:32 1 8:48 1");
     const Status busy = m_dm->reload(mapName, { good.value() });
-    QVERIFY(busy.errorMessage.contains(QStringLiteral("Device or resource busy")));
+    QVERIFY(busy.errorMessage().contains(QStringLiteral("Device or resource busy")));
     QCOMPARE(m_dm->table(mapName).value(), before);
     QCOMPARE(statusParams(*m_dm), labStatus.section(QLatin1Char(' '), 3));
     QVERIFY(!m_dm->info(mapName)->suspended);

@@ -242,8 +242,8 @@ private Q_SLOTS:
         QCOMPARE(names.value(), QStringList { QStringLiteral("mpatha") });
         const Status refused = client.action(QStringLiteral("fail path sdz"));
         QVERIFY(!refused);
-        QVERIFY2(refused.errorMessage.contains(QStringLiteral("\"fail path sdz\" failed")),
-            qPrintable(refused.errorMessage));
+        QVERIFY2(refused.errorMessage().contains(QStringLiteral("\"fail path sdz\" failed")),
+            qPrintable(refused.errorMessage()));
         QCOMPARE(server.received().size(), 3);
         QCOMPARE(server.received().first(), QByteArray("fail path sdb\0", 14));
     }
@@ -266,7 +266,7 @@ private Q_SLOTS:
             FakeMultipathd server([](const QByteArray &) -> QByteArray { return "ok\n"; });
             const Status refused = MultipathdClient(server.name()).action(QStringLiteral("fail path sdb"));
             QVERIFY(!refused);
-            QVERIFY2(refused.errorMessage.contains(QStringLiteral("not root")), qPrintable(refused.errorMessage));
+            QVERIFY2(refused.errorMessage().contains(QStringLiteral("not root")), qPrintable(refused.errorMessage()));
             QVERIFY(server.received().isEmpty());
             return;
         }
@@ -285,8 +285,8 @@ private Q_SLOTS:
         int status = 0;
         ::waitpid(child, &status, 0);
         QVERIFY(!refused);
-        QVERIFY2(refused.errorMessage.contains(QStringLiteral("uid 65534")), qPrintable(refused.errorMessage));
-        QVERIFY2(refused.errorMessage.contains(QStringLiteral("not root")), qPrintable(refused.errorMessage));
+        QVERIFY2(refused.errorMessage().contains(QStringLiteral("uid 65534")), qPrintable(refused.errorMessage()));
+        QVERIFY2(refused.errorMessage().contains(QStringLiteral("not root")), qPrintable(refused.errorMessage()));
         QCOMPARE(received, '0'); // hung up without sending a byte
         // The same listener as root is multipathd for the client.
         FakeMultipathd root([](const QByteArray &) -> QByteArray { return "ok\n"; });

@@ -157,11 +157,11 @@ private Q_SLOTS:
         }
         const Status valid = validateSweepRequest(r);
         if (error.isEmpty()) {
-            QVERIFY2(valid, qPrintable(valid.errorMessage));
+            QVERIFY2(valid, qPrintable(valid.errorMessage()));
             return;
         }
         QVERIFY(!valid);
-        QVERIFY2(valid.errorMessage.contains(error), qPrintable(valid.errorMessage));
+        QVERIFY2(valid.errorMessage().contains(error), qPrintable(valid.errorMessage()));
     }
 
     void requestRoundTrips()

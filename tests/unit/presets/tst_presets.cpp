@@ -702,7 +702,7 @@ void TestPresets::savesNeverReplaceSilently()
     QVERIFY(QFile::link(victim, link));
     const Status viaLink = savePresetFile(link, first, ExistingFile::Replace);
     QVERIFY(!viaLink);
-    QVERIFY2(viaLink.errorMessage.contains(QStringLiteral("symbolic link")), qPrintable(viaLink.errorMessage));
+    QVERIFY2(viaLink.errorMessage().contains(QStringLiteral("symbolic link")), qPrintable(viaLink.errorMessage()));
     QFile v(victim);
     QVERIFY(v.open(QIODevice::ReadOnly));
     QCOMPARE(v.readAll(), QByteArray("precious"));

@@ -1,6 +1,7 @@
 #pragma once
 // Sampler batches made the way Sampler makes them (counterDeltas + IostatMetrics::fromDeltas), from counters
 // the test moves forward itself: recordings of known content without a device.
+#include "mustsucceed.h"
 #include "recordings/recordingreader.h"
 #include "stats/samplebatch.h"
 
@@ -95,22 +96,22 @@ inline Recording writeSyntheticRecording(const QString &path, const QString &tit
     RecordingWriter &w = *writer.value();
     const auto idle = [](const QString &, DiskCounters &) {};
     for (int i = 0; i < 5; ++i)
-        w.addBatch(gen.next(devices, idle));
-    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioStartLabel());
+        test::mustSucceed(w.addBatch(gen.next(devices, idle)));
+    test::mustSucceed(w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioStartLabel()));
     int n = 0;
     for (int i = 0; i < 10; ++i) {
-        w.addBatch(gen.next(devices, [&](const QString &, DiskCounters &c) {
+        test::mustSucceed(w.addBatch(gen.next(devices, [&](const QString &, DiskCounters &c) {
             c[DiskField::WriteIos] += 1000 - mergesPerInterval;
             c[DiskField::WriteMerges] += mergesPerInterval * quint64(1 + (n++ % 2));
             c[DiskField::WriteSectors] += 8000;
             c[DiskField::WriteTicks] += 500;
             c[DiskField::IoTicks] += 900;
-        }));
+        })));
     }
-    w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel());
+    test::mustSucceed(w.addMarker(double(gen.wallMs()) / 1000.0, RecordingWriter::fioEndLabel()));
     for (int i = 0; i < 5; ++i)
-        w.addBatch(gen.next(devices, idle));
-    w.finish();
+        test::mustSucceed(w.addBatch(gen.next(devices, idle)));
+    test::mustSucceed(w.finish());
     Result<Recording> rec = readRecording(path);
     if (!rec)
         qFatal("%s", qPrintable(rec.errorMessage()));

@@ -1,6 +1,7 @@
 // The recording file: what is written is read back exactly (counters, deltas and metrics as the sampler made
 // them), a file cut anywhere is read up to its last whole frame, corruption is reported with its offset, and a
 // realistic recording stays within 64 bytes per device-sample.
+#include "mustsucceed.h"
 #include "recordings/fiosummary.h"
 #include "recordings/recordedlatency.h"
 #include "recordings/recordingformat.h"
@@ -178,10 +179,10 @@ QString TestRecordings::writeRecording(const QList<SampleBatch> &batches, bool f
     for (const SampleBatch &b : batches) {
         const Status s = writer.value()->addBatch(b);
         if (!s)
-            qFatal("%s", qPrintable(s.errorMessage));
+            qFatal("%s", qPrintable(s.errorMessage()));
     }
     if (finish) {
-        writer.value()->finish();
+        test::mustSucceed(writer.value()->finish());
         return path;
     }
     // A crash: the file as it is while the writer is still open (its destructor would finish it), under its

@@ -51,7 +51,7 @@ void TestWorkloadRecording::stoppedRunIsFinalised()
     QSignalSpy finished(&session, &WorkloadSession::finished);
     const QString path = m_dir.filePath(QStringLiteral("stopped.dmrec"));
     const Status started = session.start(FioJob {}, QStringLiteral("/dev/null"), path);
-    QVERIFY2(started, qPrintable(started.errorMessage));
+    QVERIFY2(started, qPrintable(started.errorMessage()));
     QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1, 10000);
     QVERIFY(!QFile::exists(path)); // not yet: the frames go to the temp file
     QCOMPARE(partFiles().size(), 1);

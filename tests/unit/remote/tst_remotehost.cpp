@@ -117,7 +117,7 @@ private Q_SLOTS:
         QTemporaryDir here;
         QVERIFY(here.isValid());
         const Status written = writeFetchedDirectory(here.path(), entries);
-        QVERIFY2(written, qPrintable(written.errorMessage));
+        QVERIFY2(written, qPrintable(written.errorMessage()));
         const SysfsRoot fetched(here.filePath(QStringLiteral("sys")), here.filePath(QStringLiteral("proc")));
         const DeviceSnapshot there = Discovery::scan(SysfsRoot(fake.root(), QString()));
         const DeviceSnapshot copy = Discovery::scan(fetched);
@@ -149,7 +149,7 @@ private Q_SLOTS:
             file(QStringLiteral("sys/devices/virtual/block/loop0/size"), "2048\n"),
             link(QStringLiteral("sys/block/loop0"), QStringLiteral("../devices/virtual/block/loop0")) };
         const Status written = writeFetchedDirectory(here.path(), entries);
-        QVERIFY2(written, qPrintable(written.errorMessage));
+        QVERIFY2(written, qPrintable(written.errorMessage()));
         const SysfsRoot root(here.filePath(QStringLiteral("sys")), QString());
         QCOMPARE(root.list(QStringLiteral("block")), QStringList { QStringLiteral("loop0") });
         QCOMPARE(root.read(QStringLiteral("block/loop0/size")).value(), QStringLiteral("2048"));
@@ -182,20 +182,25 @@ private Q_SLOTS:
         QVERIFY(QDir().mkdir(target));
         const Status written = writeFetchedDirectory(target, entries);
         QVERIFY(!written);
-        QVERIFY(!written.errorMessage.contains(QLatin1Char('\n')));
+        QVERIFY(!written.errorMessage().contains(QLatin1Char('\n')));
         QVERIFY(!QFileInfo::exists(parent.filePath(untouched)));
         QVERIFY(!QFileInfo::exists(QStringLiteral("/tmp/dmtune-planted")));
     }
 
     void whatEachProblemNeeds_data()
     {
-        QTest::addColumn<QString>("problem");
+        QTest::addColumn<Status>("problem");
         QTest::addColumn<bool>("wasReady");
         QTest::addColumn<int>("need");
         const HostAddress db1 { QStringLiteral("admin"), QStringLiteral("db1"), 0 };
         const SshSettings ssh;
         using Need = RemoteHost::Need;
-        QTest::newRow("lost") << QStringLiteral("the connection to db1 ended") << true << int(Need::Retry);
+        QTest::newRow("lost") << Status::failure(
+            QStringLiteral("the connection to db1 ended"), ErrorCode::ConnectionLost)
+                              << true << int(Need::Retry);
+        // Whatever a problem's words, it is its code that decides (the words of a transient one in a refusal).
+        QTest::newRow("words") << Status::failure(QStringLiteral("Connection refused"), ErrorCode::HostSetup) << false
+                               << int(Need::User);
         QTest::newRow("no dmtune") << remoteStartProblem(db1, ssh, 127, QString::fromLatin1(RemoteMissingMarker))
                                    << false << int(Need::User);
         QTest::newRow("no sudo") << remoteStartProblem(db1, ssh, 126, QString::fromLatin1(RemoteNoSudoMarker)) << false
@@ -219,11 +224,12 @@ private Q_SLOTS:
     }
     void whatEachProblemNeeds()
     {
-        QFETCH(QString, problem);
+        QFETCH(Status, problem);
         QFETCH(bool, wasReady);
         QFETCH(int, need);
-        QVERIFY(!problem.isEmpty());
-        QCOMPARE(int(RemoteHost::classify(problem, wasReady)), need);
+        QVERIFY(!problem);
+        QVERIFY(!problem.errorMessage().isEmpty());
+        QCOMPARE(int(RemoteHost::classify(problem.errorCode(), wasReady)), need);
     }
 
     void retriesAHostThatIsDownWithBackoff()

@@ -106,7 +106,7 @@ private Q_SLOTS:
         QCOMPARE(parsed.errorMessage(), error);
         QCOMPARE(bool(parsed), error.isEmpty());
         QStringList got;
-        for (const AgentJob &j : parsed.value()) {
+        for (const AgentJob &j : parsed.valueOr({})) {
             const QString state = j.state == AgentJob::State::Running ? QStringLiteral("running")
                 : j.state == AgentJob::State::Ended                   ? QStringLiteral("ended")
                                                                       : QStringLiteral("lost");

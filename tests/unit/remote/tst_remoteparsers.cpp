@@ -89,21 +89,34 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("stderrText");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("not installed") << 127 << QString::fromLatin1(RemoteMissingMarker) << S("install dmtune there");
-        QTest::newRow("no sudo") << 126 << QString::fromLatin1(RemoteNoSudoMarker) << S("NOPASSWD");
+        QTest::addColumn<ErrorCode>("code");
+        QTest::newRow("not installed") << 127 << QString::fromLatin1(RemoteMissingMarker) << S("install dmtune there")
+                                       << ErrorCode::HostSetup;
+        QTest::newRow("no sudo") << 126 << QString::fromLatin1(RemoteNoSudoMarker) << S("NOPASSWD")
+                                 << ErrorCode::NeedsPassword;
         QTest::newRow("host key")
             << 255 << S("No ED25519 host key is known for [127.0.0.1]:2222.\nHost key verification failed.\n")
-            << S("ssh to db1 failed: Host key verification failed.");
+            << S("ssh to db1 failed: Host key verification failed.") << ErrorCode::HostSetup;
+        QTest::newRow("login refused") << 255 << S("admin@db1: Permission denied (publickey).\n")
+                                       << S("Permission denied") << ErrorCode::HostSetup;
         QTest::newRow("refused") << 255 << S("ssh: connect to host db1 port 22: Connection refused\n")
-                                 << S("Connection refused");
+                                 << S("Connection refused") << ErrorCode::HostUnreachable;
+        QTest::newRow("no route") << 255 << S("ssh: connect to host db1 port 22: No route to host\n")
+                                  << S("No route to host") << ErrorCode::HostUnreachable;
+        QTest::newRow("name") << 255 << S("ssh: Could not resolve hostname db1: Temporary failure in name resolution\n")
+                              << S("name resolution") << ErrorCode::HostUnreachable;
     }
     void startProblems()
     {
         QFETCH(int, status);
         QFETCH(QString, stderrText);
         QFETCH(QString, expected);
-        const QString line
+        QFETCH(ErrorCode, code);
+        const Status problem
             = remoteStartProblem(*parseHostAddress(QStringLiteral("db1")), SshSettings {}, status, stderrText);
+        QVERIFY(!problem);
+        QCOMPARE(problem.errorCode(), code);
+        const QString line = problem.errorMessage();
         QVERIFY2(line.contains(expected), qPrintable(line));
         QVERIFY(!line.contains(QLatin1Char('\n')));
     }
@@ -191,10 +204,12 @@ private Q_SLOTS:
         QFETCH(bool, compatible);
         const Result<QJsonObject> m = decodeAgentMessage(line);
         QVERIFY(m);
-        const QString problem = agentHelloProblem(*m, QStringLiteral("the agent on db1"));
-        QCOMPARE(problem.isEmpty(), compatible);
-        if (!compatible)
-            QVERIFY(problem.startsWith(QLatin1String("the agent on db1")));
+        const Status problem = agentHelloProblem(*m, QStringLiteral("the agent on db1"));
+        QCOMPARE(problem.ok(), compatible);
+        if (!compatible) {
+            QVERIFY(problem.errorMessage().startsWith(QLatin1String("the agent on db1")));
+            QCOMPARE(problem.errorCode(), ErrorCode::HostSetup);
+        }
     }
 
     void badLines_data()

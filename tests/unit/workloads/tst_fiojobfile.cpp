@@ -409,7 +409,7 @@ void TestFioJobFile::jobFilesThroughFio()
     QVERIFY(writeFile(path, text));
     const auto plan = checkFioJobFile(m_fio, path, device);
     if (!error.isEmpty()) {
-        QVERIFY2(!plan, qPrintable(plan.value().arguments.join(u' ')));
+        QVERIFY2(!plan, qPrintable(plan ? plan->arguments.join(u' ') : QString()));
         QVERIFY2(plan.errorMessage().contains(error), qPrintable(plan.errorMessage()));
         QVERIFY(!plan.errorMessage().contains(u'\n'));
         return;
@@ -720,12 +720,12 @@ void TestFioJobFile::screenBeforeFio()
     QFETCH(QString, error);
     const Status screened = screenFioJobText(text);
     if (error.isEmpty()) {
-        QVERIFY2(screened, qPrintable(screened.errorMessage));
+        QVERIFY2(screened, qPrintable(screened.errorMessage()));
         return;
     }
     QVERIFY(!screened);
-    QVERIFY2(screened.errorMessage.contains(error), qPrintable(screened.errorMessage));
-    QVERIFY(!screened.errorMessage.contains(u'\n'));
+    QVERIFY2(screened.errorMessage().contains(error), qPrintable(screened.errorMessage()));
+    QVERIFY(!screened.errorMessage().contains(u'\n'));
 }
 
 void TestFioJobFile::allowListNamesFioOptions()

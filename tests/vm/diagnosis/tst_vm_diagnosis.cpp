@@ -10,6 +10,7 @@
 //   * queue_if_no_path with every path failed (dmsetup message, independent of dmtune) -> queueing-without-paths.
 // The numbers measured are printed (tst_diagnosis' rows come from them). Every value changed is put back.
 #include "../multipath/vmsupport.h"
+#include "mustsucceed.h"
 #include "sysfs/sysfsroot.h"
 #include "testpaths.h"
 
@@ -285,11 +286,13 @@ private Q_SLOTS:
     {
         for (auto it = m_oldDepth.cbegin(); it != m_oldDepth.cend(); ++it) {
             if (!it.value().isEmpty())
-                m_sys.write(u"block/%1/device/queue_depth"_s.arg(it.key()), it.value());
+                dmtune::test::warnOnFailure(
+                    m_sys.write(u"block/%1/device/queue_depth"_s.arg(it.key()), it.value()), "queue_depth put back");
         }
         for (auto it = m_oldScheduler.cbegin(); it != m_oldScheduler.cend(); ++it) {
             if (!it.value().isEmpty())
-                m_sys.write(u"block/%1/queue/scheduler"_s.arg(it.key()), it.value());
+                dmtune::test::warnOnFailure(
+                    m_sys.write(u"block/%1/queue/scheduler"_s.arg(it.key()), it.value()), "scheduler put back");
         }
         m_lab.restore(m_sys);
     }

@@ -12,6 +12,7 @@
 //     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
 #include "../multipath/vmsupport.h"
+#include "mustsucceed.h"
 #include "sysfs/sysfsroot.h"
 #include "testpaths.h"
 
@@ -179,7 +180,8 @@ private Q_SLOTS:
         QVERIFY(!m_sweep.isEmpty());
         const auto restore = qScopeGuard([this] {
             for (const QString &p : std::as_const(m_lab.paths))
-                m_sys.write(u"block/%1/device/queue_depth"_s.arg(p), m_oldDepth.value(p));
+                dmtune::test::warnOnFailure(
+                    m_sys.write(u"block/%1/device/queue_depth"_s.arg(p), m_oldDepth.value(p)), "queue_depth put back");
         });
         QList<double> sweptSizes, singleSizes;
         for (const QString &value : { u"2"_s, u"8"_s, u"32"_s }) {
@@ -414,11 +416,13 @@ private Q_SLOTS:
     {
         for (auto it = m_oldDepth.cbegin(); it != m_oldDepth.cend(); ++it) {
             if (!it.value().isEmpty())
-                m_sys.write(u"block/%1/device/queue_depth"_s.arg(it.key()), it.value());
+                dmtune::test::warnOnFailure(
+                    m_sys.write(u"block/%1/device/queue_depth"_s.arg(it.key()), it.value()), "queue_depth put back");
         }
         for (auto it = m_oldScheduler.cbegin(); it != m_oldScheduler.cend(); ++it) {
             if (!it.value().isEmpty())
-                m_sys.write(u"block/%1/queue/scheduler"_s.arg(it.key()), it.value());
+                dmtune::test::warnOnFailure(
+                    m_sys.write(u"block/%1/queue/scheduler"_s.arg(it.key()), it.value()), "scheduler put back");
         }
         m_lab.restore(m_sys);
     }

@@ -9,6 +9,7 @@
 // with queue_if_no_path, and (capturedTree*) this system captured with dmtunectl capture: every
 // writing command given the capture refuses, and the kernel's maps of the same names stay as they were.
 // No multipathd runs here (tst_vm_multipathd covers it): everything goes as dm messages.
+#include "mustsucceed.h"
 #include "testpaths.h"
 #include "vmsupport.h"
 
@@ -80,12 +81,12 @@ class TstVmMultipathControl : public QObject {
             return u"no HCTL in setup.env"_s;
         const SysfsRoot sys;
         if (const Status s = sys.write(u"bus/pseudo/drivers/scsi_debug/max_luns"_s, u"2"_s); !s)
-            return s.errorMessage;
+            return s.errorMessage();
         m_foreignHctl = u"%1:%2:%3:1"_s.arg(parts.at(0), parts.at(1), parts.at(2));
         if (const Status s
             = sys.write(u"class/scsi_host/host%1/scan"_s.arg(parts.at(0)), u"%1 %2 1"_s.arg(parts.at(1), parts.at(2)));
             !s)
-            return s.errorMessage;
+            return s.errorMessage();
         // Until the LUN's disk is there: a size and a device node.
         const auto appeared = [&] {
             const QStringList block = sys.list(u"class/scsi_device/%1/device/block"_s.arg(m_foreignHctl));
@@ -105,9 +106,11 @@ class TstVmMultipathControl : public QObject {
     {
         const SysfsRoot sys;
         if (!m_foreign.isEmpty())
-            sys.write(u"class/block/%1/device/delete"_s.arg(m_foreign), u"1"_s);
+            dmtune::test::warnOnFailure(
+                sys.write(u"class/block/%1/device/delete"_s.arg(m_foreign), u"1"_s), "the foreign LUN deleted");
         if (!m_foreignHctl.isEmpty())
-            sys.write(u"bus/pseudo/drivers/scsi_debug/max_luns"_s, u"1"_s);
+            dmtune::test::warnOnFailure(
+                sys.write(u"bus/pseudo/drivers/scsi_debug/max_luns"_s, u"1"_s), "scsi_debug max_luns put back");
         m_foreign.clear();
         m_foreignHctl.clear();
     }

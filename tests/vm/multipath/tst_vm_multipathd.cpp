@@ -3,6 +3,7 @@
 // so 4 service-time groups of one path, no_path_retry 12). Operations must go through
 // multipathd where it has a command, and the kernel must follow; multipathd's view of the map
 // (show maps json) is compared with the kernel's; a reload warns about multipath.conf.
+#include "mustsucceed.h"
 #include "testpaths.h"
 #include "vmsupport.h"
 
@@ -96,11 +97,11 @@ private Q_SLOTS:
         m_control = nullptr;
         // Queueing off before multipathd goes: without its no_path_retry nothing would end I/O queued on the map.
         if (m_backend && !m_map.isEmpty())
-            m_backend->message(m_map, u"fail_if_no_path"_s);
+            dmtune::test::warnOnFailure(m_backend->message(m_map, u"fail_if_no_path"_s), "queueing off");
         delete m_backend;
         m_backend = nullptr;
         if (!m_out.isEmpty())
-            MultipathdClient().command(u"shutdown"_s);
+            dmtune::test::warnOnFailure(MultipathdClient().command(u"shutdown"_s), "multipathd shut down");
     }
 
     void detected()

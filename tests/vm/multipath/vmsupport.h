@@ -200,13 +200,16 @@ struct MergingMap {
         const QString current = sys.readOr(rel);
         oldScheduler = current.section(u'[', 1).section(u']', 0, 0);
         if (const dmtune::Status s = sys.write(rel, u"mq-deadline"_s); !s)
-            return s.errorMessage;
+            return s.errorMessage();
         return {};
     }
     void restore(const dmtune::SysfsRoot &sys) const
     {
-        if (!dm.isEmpty() && !oldScheduler.isEmpty())
-            sys.write(u"block/%1/queue/scheduler"_s.arg(dm), oldScheduler);
+        if (!dm.isEmpty() && !oldScheduler.isEmpty()) {
+            if (const dmtune::Status restored = sys.write(u"block/%1/queue/scheduler"_s.arg(dm), oldScheduler);
+                !restored)
+                qWarning("the scheduler of %s not put back: %s", qPrintable(dm), qPrintable(restored.errorMessage()));
+        }
     }
 };
 

@@ -3,6 +3,7 @@
 // recording has the map's and every path's series; merges on the map, none on the paths; the report shows
 // them. The recording and its reports are left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
 #include "../multipath/vmsupport.h"
+#include "mustsucceed.h"
 
 #include "charts/chartspec.h"
 #include "discovery/snapshotbuilder.h"
@@ -84,11 +85,11 @@ void TestVmRecording::recordsTheMapAndItsPaths()
         QStringLiteral("--size=48m"), QStringLiteral("--time_based"), QStringLiteral("--runtime=4"),
         QStringLiteral("--output-format=json") };
     QProcess fio;
-    w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioStartLabel());
+    test::mustSucceed(w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioStartLabel()));
     fio.start(QStringLiteral("fio"), argv);
     QVERIFY(fio.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(fio.state() == QProcess::NotRunning, 60000);
-    w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioEndLabel());
+    test::mustSucceed(w.addMarker(QDateTime::currentMSecsSinceEpoch() / 1000.0, RecordingWriter::fioEndLabel()));
     QCOMPARE(fio.exitCode(), 0);
     // The intervals after the last I/O: until two more are recorded.
     const qsizetype atFioEnd = batches.count();

@@ -5,6 +5,7 @@
 // multipath hold a disk) is refused, and so is its partition, even with --destroy-data-on; free again once
 // the map is gone. Runs inside the lab VM; skips elsewhere.
 #include "../multipath/vmsupport.h"
+#include "mustsucceed.h"
 #include "testpaths.h"
 
 #include "recordings/recordingreader.h"
@@ -156,7 +157,8 @@ void TestVmWorkload::cleanupTestCase()
         const qsizetype open = old.indexOf(u'[');
         if (open >= 0)
             old = old.mid(open + 1, old.indexOf(u']') - open - 1);
-        m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), old);
+        dmtune::test::warnOnFailure(
+            m_sys.write(QStringLiteral("block/%1/queue/scheduler").arg(m_dm), old), "scheduler put back");
     }
 }
 
