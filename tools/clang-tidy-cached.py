@@ -56,6 +56,30 @@ def without_pch(entry):
     return filtered
 
 
+UNITY_SOURCE = re.compile(r'^#include "(.+\.cpp)"$', re.M)
+
+
+def without_unity(entries):
+    """A unity build's entries (CMAKE_UNITY_BUILD: build/.../unity_N.cpp, which only #includes sources) as one entry
+    per source it includes, with the same command: tidy sees and caches each source as its own file, and a check
+    such as bugprone-suspicious-include does not fire on the generated file."""
+    out = []
+    for entry in entries:
+        if not re.search(r"_unity/unity_\d+(_cxx)?\.cpp$", entry["file"]):
+            out.append(entry)
+            continue
+        unity = entry["file"] if os.path.isabs(entry["file"]) else os.path.join(entry["directory"], entry["file"])
+        with open(unity, encoding="utf-8") as f:
+            included = UNITY_SOURCE.findall(f.read())
+        for source in included:
+            path = os.path.normpath(os.path.join(os.path.dirname(unity), source))
+            copy = dict(entry)
+            copy["file"] = path
+            copy["command"] = entry["command"].replace(unity, path).replace(entry["file"], path)
+            out.append(copy)
+    return out
+
+
 def preprocess_command(entry):
     """The entry's compile command with -c/-o dropped and -E -C added: the text the compiler (and tidy) sees."""
     args = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
@@ -151,7 +175,10 @@ def main():
     build, pattern = sys.argv[1], re.compile(sys.argv[2])
     source_dir = os.getcwd().encode()
     with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
-        entries = [without_pch(e) for e in json.load(f) if pattern.search(e["file"])]
+        entries = [without_pch(e) for e in without_unity(json.load(f)) if pattern.search(e["file"])]
+    # A source built into several targets (dmtunectl's cli.cpp) is checked once, with its first command.
+    seen = set()
+    entries = [e for e in entries if not (e["file"] in seen or seen.add(e["file"]))]
     # tidy reads its commands from a database: the same entries, without the PCH, in a folder of our own
     tidy_db = tempfile.mkdtemp(prefix="dmtune-tidy-")
     with open(os.path.join(tidy_db, "compile_commands.json"), "w", encoding="utf-8") as f:

@@ -133,7 +133,8 @@ void MainWindow::showHeadStatisticsNote(const NvmeMultipathHead *head)
         lines << tr("iopolicy queue-depth: each I/O goes to the path with the fewest I/Os in flight; the Queue depth "
                     "chart shows each path's in-flight count and aqu-sz.");
     // The offer leads to the Tune tab with the edit pending: planned, previewed and applied there like any change.
-    const bool canTurnOn = !note.isEmpty() && nvmeHeadStatisticsCanBeTurnedOn(kernel) && !m_session->isReadOnly();
+    const bool canTurnOn
+        = head && !note.isEmpty() && nvmeHeadStatisticsCanBeTurnedOn(kernel) && !m_session->isReadOnly();
     m_stats->setNote(lines.join(QLatin1Char('\n')), canTurnOn ? tr("Turn on the head's statistics…") : QString());
     m_noteHead = canTurnOn ? head->name : QString();
 }

@@ -27,7 +27,7 @@ int runGroup(const QStringList &args, Streams io)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 3)
         return usageError(io, QStringLiteral("group needs ACTION MAP N"));
-    const QString action = positional.at(0);
+    const QString &action = positional.at(0);
     static const QHash<QString, QString> kinds { { QStringLiteral("switch"), QStringLiteral("multipath.switch-group") },
         { QStringLiteral("enable"), QStringLiteral("multipath.enable-group") },
         { QStringLiteral("disable"), QStringLiteral("multipath.disable-group") } };

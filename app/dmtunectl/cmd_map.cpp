@@ -371,8 +371,8 @@ int runMap(const QStringList &args, Streams io)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() < 2)
         return usageError(io, QStringLiteral("map needs ACTION MAP"));
-    const QString action = positional.at(0);
-    const QString map = positional.at(1);
+    const QString &action = positional.at(0);
+    const QString &map = positional.at(1);
     if (action == QLatin1String("show") && positional.size() == 2)
         return runShow(parser, map, io);
     if (action == QLatin1String("reload") && positional.size() == 2)

@@ -468,7 +468,7 @@ int runPreset(const QStringList &args, Streams io)
     io.command = QStringLiteral("preset");
     if (args.size() < 2)
         return usageError(io, QStringLiteral("preset needs a subcommand (%1)").arg(subcommandNames()));
-    const QString sub = args.at(1);
+    const QString &sub = args.at(1);
     if (sub == QLatin1String("--help") || sub == QLatin1String("-h")) {
         printPresetHelp(io.out);
         return ExitOk;

@@ -172,7 +172,9 @@ void printResults(QTextStream &out, const SweepRequest &request, const QList<Swe
             for (const auto &[on, d] : { std::pair { reads, 'r' }, std::pair { writes, 'w' } }) {
                 if (!on)
                     continue;
-                const auto key = [d](const char *suffix) { return QLatin1Char(d) + QLatin1String(suffix); };
+                const char direction = d; // a copy: clang (tidy) cannot capture a structured binding
+                const auto key
+                    = [direction](const char *suffix) { return QLatin1Char(direction) + QLatin1String(suffix); };
                 out << ' ' << key("/s") << ' ' << withSpread(m, sd, key("/s"), 0) << ' ' << key("rqm/s") << ' '
                     << withSpread(m, sd, key("rqm/s"), 0) << " %" << key("rqm") << ' '
                     << withSpread(m, sd, key("rqm"), 1) << ' ' << key("areq-sz") << ' '

@@ -119,7 +119,7 @@ bool writeFetchedFiles(
             *error = where.errorMessage();
             return false;
         }
-        const QString local = *where;
+        const QString &local = *where;
         if (local.isEmpty())
             continue;
         if (file.contains(QLatin1String("data"))) {

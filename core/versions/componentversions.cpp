@@ -50,13 +50,14 @@ ComponentVersion fioComponentVersion(const Result<QString> &printed)
         fio.detail = printed.errorMessage();
         return fio;
     }
-    const auto version = FioRun::parseFioVersion(*printed);
-    if (!version) {
-        fio.detail = version.errorMessage();
+    const auto parsed = FioRun::parseFioVersion(*printed);
+    if (!parsed) {
+        fio.detail = parsed.errorMessage();
         return fio;
     }
-    fio.version = version->toString();
-    if (version->majorVersion() < FioRun::MinimumMajorVersion)
+    const QVersionNumber version = QVersionNumber::fromString(parsed.value());
+    fio.version = version.toString();
+    if (version.majorVersion() < FioRun::MinimumMajorVersion)
         fio.detail
             = QStringLiteral("too old for workloads: fio %1 or later is needed").arg(FioRun::MinimumMajorVersion);
     return fio;

@@ -62,14 +62,14 @@ Result<QString> FioRun::findFio()
     return found;
 }
 
-Result<QVersionNumber> FioRun::parseFioVersion(const QString &text)
+Result<QString> FioRun::parseFioVersion(const QString &text)
 {
     static const QRegularExpression version(QStringLiteral("^fio-([0-9]+(\\.[0-9]+)*)"));
     const auto match = version.match(text.trimmed());
     if (!match.hasMatch())
-        return Result<QVersionNumber>::failure(
+        return Result<QString>::failure(
             QStringLiteral("'fio --version' printed '%1', not fio-X.Y").arg(text.trimmed().left(80)));
-    return QVersionNumber::fromString(match.captured(1));
+    return QVersionNumber::fromString(match.captured(1)).toString();
 }
 
 FioRun::FioRun(QObject *parent)
@@ -125,14 +125,15 @@ void FioRun::onVersionFinished()
     const QString printed = QString::fromLocal8Bit(m_process->readAllStandardOutput());
     if (m_stopRequested)
         return fail(QStringLiteral("stopped before fio started"));
-    const auto version = parseFioVersion(printed);
-    if (!version)
-        return fail(version.errorMessage());
-    if (version->majorVersion() < MinimumMajorVersion)
+    const auto parsed = parseFioVersion(printed);
+    if (!parsed)
+        return fail(parsed.errorMessage());
+    const QVersionNumber version = QVersionNumber::fromString(parsed.value());
+    if (version.majorVersion() < MinimumMajorVersion)
         return fail(QStringLiteral("fio %1 is too old: dmtune needs fio %2 or newer (JSON status stream)")
-                        .arg(version->toString())
+                        .arg(version.toString())
                         .arg(MinimumMajorVersion));
-    m_version = version.value();
+    m_version = version;
     launch();
 }
 

@@ -48,8 +48,9 @@ public:
     // fio's absolute path, or why there is none: as root from the system directories only, never $PATH
     // (see findProgram()).
     static Result<QString> findFio();
-    // "fio-3.33\n" -> 3.33; the error says what was printed instead.
-    static Result<QVersionNumber> parseFioVersion(const QString &text);
+    // "fio-3.33\n" -> "3.33" (QVersionNumber::fromString() of it); the error says what was printed instead. The
+    // text, not a QVersionNumber: clang's analyzer misreads that one's storage inside the result's optional.
+    static Result<QString> parseFioVersion(const QString &text);
 
     explicit FioRun(QObject *parent = nullptr);
     ~FioRun() override; // a run still going is killed (process group, SIGKILL)

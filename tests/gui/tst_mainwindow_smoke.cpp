@@ -302,7 +302,7 @@ private Q_SLOTS:
             return l->isVisible() && l->text().startsWith(QStringLiteral("No multipath maps"));
         });
         QVERIFY(hintVisible);
-        // No map and no lab device: nothing is chosen for the user (a disk may hold the system; issue 40, item 6).
+        // No map and no lab device: nothing is chosen for the user (a disk may hold the system).
         // The details show the machine; the Workload dock has no target and proposes a read template.
         QCOMPARE(window.detailPane()->shownDevice(), QString());
         QCOMPARE(window.workloadPanel()->currentDevice(), QString());

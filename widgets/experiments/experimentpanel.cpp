@@ -171,7 +171,7 @@ void ExperimentPanel::buildUi()
             { QString(), tr("Sweep report"), QDir(m_shownDir).filePath(QStringLiteral("report.html")),
                 tr("HTML (*.html);;PDF (*.pdf)"), QFileDialog::AnyFile, QFileDialog::AcceptSave },
             [this](const QStringList &files) {
-                const QString path = files.constFirst();
+                const QString &path = files.constFirst();
                 const Status written = writeReport(path, ExistingFile::Replace); // the dialog asked before replacing
                 setStatus(written ? tr("Report written to %1").arg(path) : written.errorMessage());
             });

@@ -73,7 +73,7 @@ MultipathRowTarget MultipathActions::targetOf(const QModelIndex &treeIndex) cons
     case DeviceRowType::Path: {
         if (key.size() != 6 || key.at(4) != QLatin1String("path"))
             break;
-        const QString dev = key.at(5);
+        const QString &dev = key.at(5);
         target.kind = MultipathRowTarget::Path;
         target.group = groupOk ? group : 0;
         if (groupInfo) {

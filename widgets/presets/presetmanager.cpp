@@ -824,7 +824,7 @@ void PresetManager::exportToFile()
             QDir::home().filePath(presetExportFileName(*m_current, *format)), QString(), QFileDialog::AnyFile,
             QFileDialog::AcceptSave },
         [this, text](const QStringList &files) {
-            const QString file = files.constFirst();
+            const QString &file = files.constFirst();
             // The dialog asked before replacing a file; a symbolic link at the name is still refused.
             if (const Status s = writeFileAtomically(file, text, ExistingFile::Replace); !s) {
                 setStatus(s.errorMessage());

@@ -837,7 +837,8 @@ void WorkloadPanel::adoptJob(const QString &jobId)
         [&](const JobOffer &o) { return o.job.id == jobId && o.action != JobOffer::Action::None; });
     if (it == m_offers.cend() || isRunning() || m_checking)
         return;
-    const JobOffer offer = *it;
+    // A copy: showOffers() below replaces the list it points into.
+    const JobOffer offer = *it; // NOLINT(performance-unnecessary-copy-initialization)
     // The file chosen when it started, unless something is there now: then a fresh name beside it, said so.
     QString recordPath = offer.remembered.recordPath;
     if (!recordPath.isEmpty()) {

@@ -264,7 +264,7 @@ private Q_SLOTS:
         QCOMPARE(model.pendingChanges().size(), 2);
     }
 
-    // Issue 40, point 10: the value a device has now is never shown as invalid, even off the grid (a loop device's
+    // The value a device has now is never shown as invalid, even off the grid (a loop device's
     // discard_max_bytes 4294966784 with a 4096 granularity): committing it unchanged is accepted, as no edit.
     void currentValueOffTheGridIsNoError()
     {

@@ -282,7 +282,7 @@ void TestLiveWorkloadPanel::freezesTheJobAtStartAndHoldsTheDevice()
     ::close(after);
 }
 
-// Issue 36, hole 5: Start again with the same "Record to" path silently replaced the first recording. Now the field
+// Start again with the same "Record to" path silently replaced the first recording. Now the field
 // proposes a fresh name after a run, and the same path again is asked about: Cancel keeps the file and runs
 // nothing, Replace replaces it.
 void TestLiveWorkloadPanel::recordToAsksAndProposesAFreshName()

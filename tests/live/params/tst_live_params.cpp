@@ -482,7 +482,7 @@ void TestLiveParams::cliNamesAndOnlyChanges()
 }
 
 QTEST_GUILESS_MAIN(TestLiveParams)
-// Issue 40, point 10: a loop device reports discard_max_bytes 4294966784 (0xfffffe00), off its 4096 granularity; the
+// A loop device reports discard_max_bytes 4294966784 (0xfffffe00), off its 4096 granularity; the
 // kernel refuses that very value as a write. Setting a device's current value is "already set", exit 0, nothing
 // written; preset save stores only what the kernel takes back, so saving and applying on the same device plans
 // nothing refused.

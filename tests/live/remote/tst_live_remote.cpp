@@ -331,7 +331,7 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(target));
     }
 
-    // Issue 36, holes 4 and 5: an output file is never written through a link (to a victim, or dangling), nor over
+    // An output file is never written through a link (to a victim, or dangling), nor over
     // an existing file without --replace, here or through --host: exit 1, one line, the victim unchanged.
     void outputFilesFollowOnePolicy_data()
     {

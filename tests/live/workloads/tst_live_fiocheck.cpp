@@ -1,4 +1,4 @@
-// Issue 36 holes 2 and 3 on a real loop device through `dmtunectl run --job`: checking a job file runs no
+// Checks on a real loop device through `dmtunectl run --job`: checking a job file runs no
 // code (an engine library in any spelling, in [global], through an include, assembled from a '$', with
 // --dry-run: refused by name and never loaded, as a canary library that records its loads shows), and fio's
 // verify state never goes through a link in the directory dmtunectl runs in (a write+verify job that ends,

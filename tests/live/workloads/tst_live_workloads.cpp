@@ -154,7 +154,7 @@ qint64 writesCompleted(const QString &name)
 
 } // namespace
 
-// Issue 36, hole 6: a device open read-write by another process, not exclusively (a database on a raw device,
+// A device open read-write by another process, not exclusively (a database on a raw device,
 // a VM's disk), was written. Now the write is refused naming the opener, nothing is written, a read still runs,
 // and once the opener is gone the same write runs.
 void TestLiveWorkloads::cliRefusesAWriteWhileAnotherProcessHasTheDeviceOpen()

@@ -1,4 +1,4 @@
-// Issue 36, hole 7: dmtunectl reads only regular files of bounded size. `preset apply /dev/zero DEV --dry-run`
+// dmtunectl reads only regular files of bounded size. `preset apply /dev/zero DEV --dry-run`
 // grew to gigabytes; a FIFO under a preset's or a sweep manifest's name hung the command. Each is now one line
 // naming the path and its kind, at once, and the exit status a bad input has (2 for a bad preset, 1 otherwise).
 // The newline item of the same issue: a newline in a path or host name quoted by an error forged a second line;

@@ -172,7 +172,7 @@ private Q_SLOTS:
         QFETCH(QString, err);
         const Run r = dmtunectl(args + root());
         QVERIFY2(r.exitCode == 2, qPrintable(describe(args, r)));
-        // Every exit 2 names the subcommand's own help (point 11).
+        // Every exit 2 names the subcommand's own help.
         QCOMPARE(r.err, err.chopped(1) + QStringLiteral(" (see dmtunectl %1 --help)\n").arg(args.first()));
         QCOMPARE(r.out, QString());
     }
@@ -414,7 +414,7 @@ private Q_SLOTS:
         }
     }
 
-    // Issue 40, point 11: one rule for every command. A device (map, path) name this host does not have is a
+    // One rule for every command. A device (map, path) name this host does not have is a
     // well-formed command line that fails: exit 1, one line naming the command and the name, nothing on stdout.
     void unknownDevice_data()
     {
@@ -525,7 +525,7 @@ private Q_SLOTS:
                 .arg(message, help.isEmpty() ? QString() : help + u' '));
     }
 
-    // Issue 40, point 10: a loop device reports discard_max_bytes 4294966784 (0xfffffe00), off its granularity's
+    // A loop device reports discard_max_bytes 4294966784 (0xfffffe00), off its granularity's
     // grid of 4096: the kernel refuses that write. Setting it to what it is plans as unchanged, exit 0; preset
     // save stores only what the kernel takes back, so saving then applying on the same device is a clean no-op.
     void currentValueOffTheGrid()

@@ -185,7 +185,7 @@ void TestParamCatalog::checkValues()
         QTEST(r.value(), "written");
 }
 
-// The value a file holds passes whatever the grid says (point 10): a loop device reports
+// The value a file holds passes whatever the grid says: a loop device reports
 // discard_max_bytes 4294966784 (0xfffffe00) with a granularity of 4096, a value the kernel refuses to be written.
 void TestParamCatalog::currentValuePasses_data()
 {

@@ -1,4 +1,4 @@
-// editDistance and nearestName: what "did you mean" suggests for a typed name (point 11).
+// editDistance and nearestName: what "did you mean" suggests for a typed name.
 #include "util/nearmiss.h"
 
 #include <QTest>

@@ -335,9 +335,9 @@ void TestFioJobFile::jobFilesThroughFio_data()
     QTest::addColumn<QString>("error"); // contained in the error; empty: allowed
     QTest::addColumn<bool>("writes");
     const QByteArray dev = "[j]\nfilename=${DMTUNE_DEVICE}\n";
-    // Issue 13's spellings, each through the real fio --showcmd (never run; still, every path named is the
-    // test's own). Each check costs two fio runs, ~0.1 s of CPU: fio
-    // calibrates its clock first; the other cases are in planShowcmdOutput).
+    // The spellings of a job file that once slipped through, each through the real fio --showcmd (never run; still,
+    // every path named is the test's own). Each check costs two fio runs, ~0.1 s of CPU: fio calibrates its clock
+    // first; the other cases are in planShowcmdOutput).
     QTest::newRow("rw=write   # comment") << dev + "rw=write   # 4k sequential\n" << QString() << true;
     QTest::newRow("rw=write ; comment") << dev + "rw=write ; 4k sequential\n" << QString() << true;
     QTest::newRow("randtrimwrite") << dev + "rw=randtrimwrite\n" << QString() << true;

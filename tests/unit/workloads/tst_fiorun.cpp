@@ -70,7 +70,7 @@ void TestFioRun::parsesVersions()
     const auto parsed = FioRun::parseFioVersion(printed);
     QCOMPARE(parsed.ok(), !version.isEmpty());
     if (parsed)
-        QCOMPARE(parsed->toString(), version);
+        QCOMPARE(*parsed, version);
 }
 
 void TestFioRun::streamsAndKillsTheGroupWhenSigintIsIgnored()
@@ -138,7 +138,7 @@ void TestFioRun::reportsAFailedRun()
 
 void TestFioRun::runsInAPrivateDirectory()
 {
-    // Issue 36: what fio writes by a relative name (a verify job's state) must not land in the caller's
+    // What fio writes by a relative name (a verify job's state) must not land in the caller's
     // directory, where a link may wait: fio runs in a new 0700 directory, its state files kept there.
     FioRun run;
     run.setProgram(script(QStringLiteral("[ \"$1\" = --version ] && { echo fio-3.33; exit 0; }\n"

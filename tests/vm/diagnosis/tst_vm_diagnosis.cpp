@@ -277,7 +277,7 @@ private Q_SLOTS:
     void badNames()
     {
         const vm::Run r = vm::run(m_ctl, { u"diagnose"_s, m_lab.paths.first() });
-        QCOMPARE(r.exitCode, 1); // a map this host does not have (point 11)
+        QCOMPARE(r.exitCode, 1); // a map this host does not have
         QVERIFY2(r.err.contains(u"is not a multipath map or a native NVMe head"_s), qPrintable(r.err));
         QCOMPARE(r.err.count(u'\n'), 1);
     }

@@ -204,8 +204,8 @@ private Q_SLOTS:
 
     void cliErrors()
     {
-        // A path or group the map does not have is a well-formed command that fails here: exit 1, one line
-        // (point 11); a malformed line is 2.
+        // A path or group the map does not have is a well-formed command that fails here: exit 1, one line; a
+        // malformed line is 2.
         vm::Run r = ctl({ u"path"_s, u"fail"_s, env("MAP"), u"sdzz"_s });
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.trimmed().count(u'\n'), 0); // one line
