@@ -997,7 +997,9 @@ private Q_SLOTS:
                 words[3] = QStringLiteral("G");
             return words.join(QLatin1Char(' '));
         };
+        // Whether the kernel had failed a path (then reinstated here).
         const auto reinstateKernelFailed = [&](const QString &after) {
+            bool failed = false;
             const QStringList status = dmsetup(QStringLiteral("status")).split(QLatin1Char(' '));
             for (int i = 0; i + 1 < status.size(); ++i) {
                 if (status.at(i).contains(QLatin1Char(':')) && status.at(i + 1) == QLatin1String("F")) {
@@ -1008,8 +1010,10 @@ private Q_SLOTS:
                     inGuest(QStringLiteral("dmsetup"),
                         { QStringLiteral("message"), map, QStringLiteral("0"), QStringLiteral("reinstate_path"),
                             status.at(i) });
+                    failed = true;
                 }
             }
+            return failed;
         };
         const auto guestState = [&] {
             return QStringList {
@@ -1038,7 +1042,7 @@ private Q_SLOTS:
         sshtest::writeFile(m_out + QStringLiteral("/scenario-local.json"), local.out);
         QVERIFY2(local.exitCode == 0 && !inGuestWindow.isEmpty(),
             qPrintable(describe(QStringLiteral("vm_window_scenario"), local)));
-        reinstateKernelFailed(QStringLiteral("the local window"));
+        static_cast<void>(reinstateKernelFailed(QStringLiteral("the local window")));
         QCOMPARE(guestState(), before);
 
         // The remote window here, the same steps; its load is the same fio, started in the guest over ssh.
@@ -1066,8 +1070,20 @@ private Q_SLOTS:
         window->resize(1280, 720);
         window->show();
         took.restart();
-        const QJsonObject remoteWindowResult = runWindowScenario(window, scenario);
+        QJsonObject remoteWindowResult = runWindowScenario(window, scenario);
         qInfo("the remote window's scenario: %.1f s", took.elapsed() / 1000.0);
+        // The lab's scsi_debug paths time out in a loaded TCG guest and the kernel fails them (its log says so); a
+        // sweep's fio then reads EIO while the scenario has failed the other path. That is the lab, not the window:
+        // once, with the paths back and the guest as it was, the scenario runs again; any other error stands.
+        if (remoteWindowResult.value(QLatin1String("error")).toString().contains(QLatin1String("Input/output error"))
+            && reinstateKernelFailed(QStringLiteral("the remote window"))) {
+            QTRY_COMPARE_WITH_TIMEOUT(guestState(), before, 30000);
+            qInfo("the remote window's scenario again: %s",
+                qPrintable(remoteWindowResult.value(QLatin1String("error")).toString()));
+            took.restart();
+            remoteWindowResult = runWindowScenario(window, scenario);
+            qInfo("the remote window's scenario, again: %.1f s", took.elapsed() / 1000.0);
+        }
         sshtest::writeFile(m_out + QStringLiteral("/scenario-remote.json"),
             QString::fromUtf8(QJsonDocument(remoteWindowResult).toJson(QJsonDocument::Compact)));
         QVERIFY2(!remoteWindowResult.contains(QLatin1String("error")),
