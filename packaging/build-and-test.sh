@@ -2,8 +2,8 @@
 # Quick start (2): install what is needed (with the tests', the lab VM's and the package test's tools), build
 # with warnings as errors, and run every test: unit and gui (offscreen, two at a time), live (root: loop
 # devices, one at a time), vm (the lab VM, one VM at a time), package (the .deb installed into a clean Debian 12
-# root, run, purged). Then the habits, cheapest first: the format check, clang-tidy over core/, the unit and
-# gui tests again under ASan + UBSan (build-asan). clang-tidy and the ASan build need only the CPU, which the live
+# root, run, purged). Then the habits, cheapest first: the format check, clang-tidy over core/, widgets/ and app/,
+# the unit and gui tests again under ASan + UBSan (build-asan). clang-tidy and the ASan build need only the CPU, which the live
 # and vm tests mostly leave idle (they wait for fio and the lab VM), so they run in the background from the end of
 # the build, in the idle scheduling class, and their steps wait for them there. A failed test or check does
 # not stop the later ones (one CI run shows every failure); the exit status is 1 if any failed. The log ends with a table of step times, the
@@ -107,7 +107,7 @@ step "tests: live (root, loop devices)" tests '^live$' 1 "$@"
 step "tests: vm (lab VM, one at a time)" tests '^vm$' 1 "$@"
 step "tests: package (clean Debian 12 root)" tests '^package$' 1 "$@"
 step "format check (clang-format 14)" tools/check-format.sh
-step "clang-tidy over core/ (waiting for it)" join tidy
+step "clang-tidy over core/, widgets/, app/ (waiting for it)" join tidy
 step "asan + ubsan: build (waiting for it)" join asan-build
 step "asan + ubsan: unit and gui tests" tools/run-asan.sh --tests-only "$@"
 
