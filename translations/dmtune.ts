@@ -1084,7 +1084,7 @@
 <context>
     <name>PathGroupEditor</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+109"/>
+        <location filename="../widgets/pathgroups/pathgroupcolumns.cpp" line="+93"/>
         <source>Selector</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1114,17 +1114,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Give group %1 a higher priority (move it left)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Give group %1 a lower priority (move it right)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+53"/>
         <source>Move %1 to group %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1134,12 +1134,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+17"/>
         <source>New group: drop a path here to give it a group of its own</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>A new group, last in priority, with the selector of the path&apos;s group</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+240"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+198"/>
         <source>time (local)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1960,7 +1960,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+758"/>
+        <location filename="../widgets/charts/chartpanel_readout.cpp" line="+262"/>
         <source>Time at the end of each sampling interval.
 Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep coming).</source>
         <translation type="unfinished"></translation>
@@ -1976,7 +1976,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../widgets/charts/chartpanel_export.cpp" line="+25"/>
         <source>Export %1 chart</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3967,7 +3967,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Turn on the head&apos;s statistics…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4548,7 +4548,7 @@ Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep c
 <context>
     <name>dmtune::PathGroupEditor</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+54"/>
+        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+50"/>
         <source>Select a multipath map in the tree to see and edit its path groups.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6292,7 +6292,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>%1 and its numbered neighbours exist: move them to fetch job %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6302,7 +6302,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>its recording comes to %1</source>
         <translation type="unfinished"></translation>
     </message>

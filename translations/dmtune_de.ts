@@ -1084,7 +1084,7 @@
 <context>
     <name>PathGroupEditor</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+109"/>
+        <location filename="../widgets/pathgroups/pathgroupcolumns.cpp" line="+93"/>
         <source>Selector</source>
         <translation>Selektor</translation>
     </message>
@@ -1114,17 +1114,17 @@
         <translation>Kein In-Tree-Pfadselektor.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Give group %1 a higher priority (move it left)</source>
         <translation>Gruppe %1 eine höhere Priorität geben (nach links verschieben)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Give group %1 a lower priority (move it right)</source>
         <translation>Gruppe %1 eine niedrigere Priorität geben (nach rechts verschieben)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+53"/>
         <source>Move %1 to group %2</source>
         <translation>%1 in Gruppe %2 verschieben</translation>
     </message>
@@ -1134,12 +1134,12 @@
         <translation>%1 in eine neue Gruppe verschieben</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+17"/>
         <source>New group: drop a path here to give it a group of its own</source>
         <translation>Neue Gruppe: Legen Sie hier einen Pfad ab, um ihm eine eigene Gruppe zu geben</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>A new group, last in priority, with the selector of the path&apos;s group</source>
         <translation>Eine neue Gruppe, mit der niedrigsten Priorität, mit dem Selektor der Gruppe des Pfads</translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+240"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+198"/>
         <source>time (local)</source>
         <translation>Zeit (lokal)</translation>
     </message>
@@ -1960,7 +1960,7 @@
         <translation>Seine Linien werden %1 px unter seinen Werten gezeichnet, damit gleiche Linien mehrerer Geräte nebeneinander bleiben; die Anzeige liefert die genauen Werte.</translation>
     </message>
     <message>
-        <location line="+758"/>
+        <location filename="../widgets/charts/chartpanel_readout.cpp" line="+262"/>
         <source>Time at the end of each sampling interval.
 Drag to pan, Ctrl+wheel to zoom: either pauses the live view (the samples keep coming).</source>
         <translation>Zeit am Ende jedes Messintervalls.
@@ -1977,7 +1977,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>Diagramm als %1 exportieren…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../widgets/charts/chartpanel_export.cpp" line="+25"/>
         <source>Export %1 chart</source>
         <translation>Diagramm %1 exportieren</translation>
     </message>
@@ -3971,7 +3971,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
         <translation>iopolicy queue-depth: jede I/O geht über den Pfad mit den wenigsten laufenden I/Os; das Diagramm Warteschlangentiefe zeigt für jeden Pfad die laufenden I/Os und aqu-sz.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Turn on the head&apos;s statistics…</source>
         <translation>Statistik des Kopfs einschalten…</translation>
     </message>
@@ -4552,7 +4552,7 @@ Ziehen zum Verschieben, Strg+Mausrad zum Zoomen: Beides pausiert die Live-Ansich
 <context>
     <name>dmtune::PathGroupEditor</name>
     <message>
-        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+54"/>
+        <location filename="../widgets/pathgroups/pathgroupeditor.cpp" line="+50"/>
         <source>Select a multipath map in the tree to see and edit its path groups.</source>
         <translation>Wählen Sie im Baum eine Multipath-Map aus, um ihre Pfadgruppen zu sehen und zu bearbeiten.</translation>
     </message>
@@ -6298,7 +6298,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>Ergebnis abholen</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>%1 and its numbered neighbours exist: move them to fetch job %2</source>
         <translation>%1 und seine nummerierten Nachbarn existieren: Verschieben Sie sie, um Job %2 abzuholen</translation>
     </message>
@@ -6308,7 +6308,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>%1 existiert hier jetzt (nicht überschrieben): Die Aufzeichnung von Job %2 geht nach %3</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>its recording comes to %1</source>
         <translation>seine Aufzeichnung kommt nach %1</translation>
     </message>

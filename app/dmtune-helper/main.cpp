@@ -3,8 +3,8 @@
 // - {"latency": ...}: the block-layer latency probe, one reading line per "read" line until EOF
 //   (core/latency/latencystream.h).
 // It takes no options and no environment: the sysfs root is /sys, always, so a caller cannot point it elsewhere.
-#include "latency/latencystream.h"
-#include "params/helperprotocol.h"
+#include "core/latency/latencystream.h"
+#include "core/params/helperprotocol.h"
 
 #include <QCoreApplication>
 

@@ -1,9 +1,9 @@
 // dmtune: the desktop workbench. Options only; the window does the rest.
-#include "discovery/sysfscapture.h"
+#include "core/discovery/sysfscapture.h"
 #include "mainwindow.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "translations.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
+#include "widgets/translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -2,9 +2,9 @@
 // The main window: device tree on the left, the selected device's details and its Tune tab on the
 // right, the undo history in a dock, the host's facts in the status bar. It wires the widgets to its host's
 // session (host/hostsession.h: this machine's, or a remote host's through its agent) and never asks which one it is.
-#include "about/aboutdialog.h"
-#include "remote/hostaddress.h"
-#include "sysfs/sysfsroot.h"
+#include "core/remote/hostaddress.h"
+#include "core/sysfs/sysfsroot.h"
+#include "widgets/about/aboutdialog.h"
 
 #include <QMainWindow>
 #include <QPointer>

@@ -3,10 +3,10 @@
 // by its agent and run and restore there.
 #include "mainwindow.h"
 
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "discovery/discovery.h"
-#include "experiments/experimentpanel.h"
+#include "core/discovery/discovery.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/experiments/experimentpanel.h"
 
 #include <QTabWidget>
 

@@ -3,14 +3,14 @@
 // itself.
 #include "mainwindow.h"
 
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "diagnosis/explainpane.h"
-#include "discovery/discovery.h"
-#include "experiments/experimentpanel.h"
-#include "filedialogs.h"
-#include "recordings/recordingsfolder.h"
-#include "stats/samplesource.h"
+#include "core/discovery/discovery.h"
+#include "core/recordings/recordingsfolder.h"
+#include "core/stats/samplesource.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/diagnosis/explainpane.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/filedialogs.h"
 
 #include <QAction>
 #include <QDockWidget>

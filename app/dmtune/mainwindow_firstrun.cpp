@@ -5,13 +5,13 @@
 // remote host's window by its agent, on the host (its connection's end removes it there).
 #include "mainwindow.h"
 
-#include "discovery/discovery.h"
-#include "host/hostsession.h"
-#include "ops/laboperations.h"
-#include "ops/operationservice.h"
-#include "ops/plandialog.h"
-#include "workloads/labloop.h"
-#include "workloads/workloadpanel.h"
+#include "core/discovery/discovery.h"
+#include "core/host/hostsession.h"
+#include "core/ops/laboperations.h"
+#include "core/ops/operationservice.h"
+#include "core/workloads/labloop.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QFileInfo>
 #include <QLabel>

@@ -3,9 +3,9 @@
 // each tick of the host's stream.
 #include "mainwindow.h"
 
-#include "charts/latencyview.h"
-#include "charts/livestatsview.h"
-#include "stats/samplesource.h"
+#include "core/stats/samplesource.h"
+#include "widgets/charts/latencyview.h"
+#include "widgets/charts/livestatsview.h"
 
 #include <QTabWidget>
 

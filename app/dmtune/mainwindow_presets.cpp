@@ -4,11 +4,11 @@
 // waits for an apply that has begun (the manager's OperationRunner joins).
 #include "mainwindow.h"
 
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "discovery/discovery.h"
-#include "presets/presetmanager.h"
-#include "windowfit.h"
+#include "core/discovery/discovery.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/presets/presetmanager.h"
+#include "widgets/windowfit.h"
 
 #include <QAction>
 #include <QDialog>

@@ -4,15 +4,15 @@
 // windows so that the live Statistics tab keeps running beside them.
 #include "mainwindow.h"
 
-#include "filedialogs.h"
-#include "fleet/pcparchivedialog.h"
-#include "jobs/jobtracker.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingsfolder.h"
-#include "reports/compareview.h"
-#include "reports/recordingview.h"
-#include "reports/reportdialog.h"
-#include "windowfit.h"
+#include "core/jobs/jobtracker.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingsfolder.h"
+#include "widgets/filedialogs.h"
+#include "widgets/fleet/pcparchivedialog.h"
+#include "widgets/reports/compareview.h"
+#include "widgets/reports/recordingview.h"
+#include "widgets/reports/reportdialog.h"
+#include "widgets/windowfit.h"
 
 #include <QCoreApplication>
 #include <QFileDialog>

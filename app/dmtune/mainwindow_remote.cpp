@@ -5,14 +5,14 @@
 // window wires that session as it wires this machine's.
 #include "mainwindow.h"
 
-#include "charts/iostattablemodel.h"
-#include "charts/livestatsview.h"
-#include "discovery/discovery.h"
-#include "host/hostsession.h"
-#include "remote/connectdialog.h"
-#include "remote/hostheader.h"
-#include "remote/remotehost.h"
-#include "remote/remotehostsession.h"
+#include "core/discovery/discovery.h"
+#include "core/host/hostsession.h"
+#include "core/remote/remotehost.h"
+#include "core/remote/remotehostsession.h"
+#include "widgets/charts/iostattablemodel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/remote/connectdialog.h"
+#include "widgets/remote/hostheader.h"
 
 #include <QAction>
 #include <QLabel>

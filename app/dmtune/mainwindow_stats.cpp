@@ -2,15 +2,15 @@
 // agent's stream), history and charts of the selected device.
 #include "mainwindow.h"
 
-#include "charts/livestatsview.h"
-#include "discovery/discovery.h"
-#include "params/externalchanges.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "params/tuningsession.h"
-#include "stats/samplesource.h"
-#include "stats/seriesstore.h"
-#include "workloads/workloadpanel.h"
+#include "core/discovery/discovery.h"
+#include "core/params/externalchanges.h"
+#include "core/params/tuningsession.h"
+#include "core/stats/samplesource.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QDateTime>
 #include <QSettings>

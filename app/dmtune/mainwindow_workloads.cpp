@@ -2,11 +2,11 @@
 // in the Statistics tab, start/stop markers there, and the lab device actions of the window.
 #include "mainwindow.h"
 
-#include "charts/livestatsview.h"
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "discovery/discovery.h"
-#include "workloads/workloadpanel.h"
+#include "core/discovery/discovery.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QDockWidget>
 #include <QMenu>

@@ -1,10 +1,10 @@
 #include "cli.h"
 
-#include "discovery/discovery.h"
-#include "discovery/sysfscapture.h"
-#include "params/deviceresolver.h"
-#include "util/nearmiss.h"
-#include "util/printable.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/params/deviceresolver.h"
+#include "core/util/nearmiss.h"
+#include "core/util/printable.h"
 
 namespace dmtune::cli {
 

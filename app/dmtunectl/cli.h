@@ -1,10 +1,10 @@
 #pragma once
 // Shared plumbing of dmtunectl's subcommands: exit codes, common options, output streams.
-#include "discovery/devicesnapshot.h"
-#include "ops/consent.h"
-#include "ops/operationregistry.h"
-#include "sysfs/sysfsroot.h"
-#include "util/atomicfile.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/ops/consent.h"
+#include "core/ops/operationregistry.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/atomicfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,12 +2,12 @@
 #include "cli.h"
 #include "signalguard.h"
 
-#include "discovery/sysfscapture.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
-#include "remote/agentserver.h"
-#include "remote/operationjob.h"
-#include "util/inputfile.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
+#include "core/remote/agentserver.h"
+#include "core/remote/operationjob.h"
+#include "core/util/inputfile.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

@@ -1,11 +1,11 @@
 // dmtunectl capture: a copy of what dmtune reads of this system, for a support engineer's --sysfs-root.
 #include "cli.h"
 
-#include "discovery/devicesnapshot.h"
-#include "discovery/sysfscapture.h"
-#include "dm/dmavailability.h"
-#include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/dmavailability.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/dm/multipathd/multipathdclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,14 +1,14 @@
 // dmtunectl diagnose: the diagnosis rules (core/diagnosis) over the maps' configuration and one measured interval.
 #include "cli.h"
-#include "util/printable.h"
+#include "core/util/printable.h"
 
-#include "diagnosis/diagnosisreader.h"
-#include "diagnosis/recordeddiagnosis.h"
-#include "diagnosis/softirqstats.h"
-#include "discovery/discovery.h"
-#include "recordings/recordingreader.h"
+#include "core/diagnosis/diagnosisreader.h"
+#include "core/diagnosis/recordeddiagnosis.h"
+#include "core/diagnosis/softirqstats.h"
+#include "core/discovery/discovery.h"
+#include "core/recordings/recordingreader.h"
+#include "core/stats/sampler.h"
 #include "signalguard.h"
-#include "stats/sampler.h"
 
 #include <QDateTime>
 #include <QJsonArray>

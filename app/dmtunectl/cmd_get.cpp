@@ -1,11 +1,11 @@
 // dmtunectl get: a device's tunables with value, type, range, unit and whether they can be written.
 #include "cli.h"
 
-#include "discovery/discovery.h"
-#include "params/catalog.h"
-#include "params/deviceresolver.h"
-#include "params/tunable.h"
-#include "util/nearmiss.h"
+#include "core/discovery/discovery.h"
+#include "core/params/catalog.h"
+#include "core/params/deviceresolver.h"
+#include "core/params/tunable.h"
+#include "core/util/nearmiss.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

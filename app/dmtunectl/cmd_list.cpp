@@ -1,10 +1,10 @@
 // dmtunectl list: every block device and multipath map, as a tree or as JSON.
 #include "cli.h"
 
-#include "discovery/discovery.h"
-#include "discovery/nvmewarnings.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/sysfscapture.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/nvmewarnings.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/sysfscapture.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

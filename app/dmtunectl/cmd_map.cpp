@@ -2,18 +2,18 @@
 // a safe table reload, queue_if_no_path on or off.
 #include "cli.h"
 
-#include "discovery/nvmemultipath.h"
-#include "discovery/nvmewarnings.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/sysfscapture.h"
-#include "dm/multipathdclient.h"
-#include "dm/multipathdview.h"
-#include "dm/multipathoperation.h"
-#include "dm/pathdevice.h"
-#include "dm/pathselectors.h"
-#include "dm/tablediff.h"
-#include "ops/multipathoperations.h"
+#include "core/discovery/nvmemultipath.h"
+#include "core/discovery/nvmewarnings.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/grammar/pathselectors.h"
+#include "core/dm/grammar/tablediff.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/multipathd/multipathdclient.h"
+#include "core/dm/multipathd/multipathdview.h"
+#include "core/dm/pathdevice.h"
+#include "core/ops/multipathoperations.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

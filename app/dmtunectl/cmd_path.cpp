@@ -2,13 +2,13 @@
 // operation (ops/multipathoperations.h), refuse a risky plan without --force, run it (re-validated), print.
 #include "cli.h"
 
-#include "discovery/nvmemultipath.h"
+#include "core/discovery/nvmemultipath.h"
 
-#include "discovery/sysfscapture.h"
-#include "dm/devicemapper.h"
-#include "dm/multipathoperation.h"
-#include "dm/pathdevice.h"
-#include "ops/multipathoperations.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/pathdevice.h"
+#include "core/ops/multipathoperations.h"
 
 namespace dmtune::cli {
 

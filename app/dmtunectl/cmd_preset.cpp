@@ -3,17 +3,17 @@
 // prints their plan and result; every rule (risks, refusals, order, rollback) is in core.
 #include "cmd_preset.h"
 
-#include "discovery/discovery.h"
-#include "discovery/sysfscapture.h"
-#include "dm/multipathoperation.h"
-#include "ops/operationregistry.h"
-#include "ops/presetoperations.h"
-#include "params/deviceresolver.h"
-#include "presets/presetcapture.h"
-#include "presets/presetexport.h"
-#include "presets/presetjson.h"
-#include "presets/presetstore.h"
-#include "util/atomicfile.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/multipathchange.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/presetoperations.h"
+#include "core/params/deviceresolver.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetexport.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetstore.h"
+#include "core/util/atomicfile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -3,7 +3,7 @@
 // called in-process by tests that drive the GUI and the CLI with the same fake device-mapper
 // (tests/gui/presets/tst_presetparity.cpp).
 #include "cli.h"
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
 
 #include <QJsonObject>
 

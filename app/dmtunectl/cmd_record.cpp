@@ -1,12 +1,12 @@
 // dmtunectl record show REC [--json]: what a recording holds, and its per-device statistics over the workload.
 #include "cli.h"
-#include "util/printable.h"
+#include "core/util/printable.h"
 
-#include "latency/latencyformat.h"
-#include "recordings/comparison.h"
-#include "recordings/fiosummary.h"
-#include "recordings/recordedlatency.h"
-#include "recordings/recordingreader.h"
+#include "core/latency/latencyformat.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/fiosummary.h"
+#include "core/recordings/recordedlatency.h"
+#include "core/recordings/recordingreader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,8 +2,8 @@
 // the GUI's recording and comparison views.
 #include "cli.h"
 
-#include "metrics/pcpsource.h"
-#include "metrics/sourcerecording.h"
+#include "core/metrics/pcpsource.h"
+#include "core/metrics/sourcerecording.h"
 
 #include <QFileInfo>
 

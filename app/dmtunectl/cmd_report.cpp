@@ -2,9 +2,9 @@
 // Built into dmtune-report (report_main.cpp), which dmtunectl runs: the CLI itself stays free of the GUI libraries.
 #include "cli.h"
 
-#include "recordings/recordingreader.h"
-#include "reports/report.h"
-#include "reports/sweepreport.h"
+#include "core/recordings/recordingreader.h"
+#include "widgets/reports/report.h"
+#include "widgets/reports/sweepreport.h"
 
 namespace dmtune::cli {
 

@@ -4,15 +4,15 @@
 #include "cli.h"
 #include "signalguard.h"
 
-#include "discovery/discovery.h"
-#include "latency/latencyformat.h"
-#include "latency/latencystream.h"
-#include "ops/operationrunner.h"
-#include "ops/workloadoperations.h"
-#include "params/deviceresolver.h"
-#include "util/printable.h"
-#include "workloads/fiorun.h"
-#include "workloads/workloadsession.h"
+#include "core/discovery/discovery.h"
+#include "core/latency/latencyformat.h"
+#include "core/latency/latencystream.h"
+#include "core/ops/operationrunner.h"
+#include "core/ops/workloadoperations.h"
+#include "core/params/deviceresolver.h"
+#include "core/util/printable.h"
+#include "core/workloads/fiorun.h"
+#include "core/workloads/workloadsession.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -3,11 +3,11 @@
 // command exits 1.
 #include "cli.h"
 
-#include "discovery/discovery.h"
-#include "ops/operationregistry.h"
-#include "ops/tuningoperations.h"
-#include "params/catalog.h"
-#include "params/valueparsers.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/tuningoperations.h"
+#include "core/params/catalog.h"
+#include "core/params/valueparsers.h"
 
 #include <QHash>
 #include <QJsonDocument>

@@ -1,16 +1,16 @@
 // dmtunectl stat: iostat -x, from dmtune's Sampler, as text, sysstat-compatible JSON or CSV.
 #include "cli.h"
 
-#include "discovery/nvmemultipath.h"
-#include "discovery/snapshotbuilder.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/dmstatslatency.h"
-#include "latency/latencyformat.h"
-#include "latency/latencyintervals.h"
-#include "latency/latencystream.h"
+#include "core/discovery/nvmemultipath.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/latency/dmstatslatency.h"
+#include "core/latency/latencyformat.h"
+#include "core/latency/latencyintervals.h"
+#include "core/latency/latencystream.h"
+#include "core/stats/iostatformat.h"
+#include "core/stats/sampler.h"
 #include "signalguard.h"
-#include "stats/iostatformat.h"
-#include "stats/sampler.h"
 #include "statsource.h"
 
 #include <QCoreApplication>

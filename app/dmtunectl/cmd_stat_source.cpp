@@ -1,10 +1,10 @@
 // dmtunectl stat --pcp-host / --pcp-archive / --prometheus: iostat -x from a metrics engine's counters.
 #include "statsource.h"
 
-#include "metrics/pcpsource.h"
-#include "metrics/prometheussource.h"
+#include "core/metrics/pcpsource.h"
+#include "core/metrics/prometheussource.h"
+#include "core/stats/iostatformat.h"
 #include "signalguard.h"
-#include "stats/iostatformat.h"
 
 #include <QDateTime>
 #include <QTimer>

@@ -6,10 +6,10 @@
 #include "cli.h"
 #include "signalguard.h"
 
-#include "discovery/discovery.h"
-#include "experiments/sweeprunner.h"
-#include "ops/operationrunner.h"
-#include "params/deviceresolver.h"
+#include "core/discovery/discovery.h"
+#include "core/experiments/sweeprunner.h"
+#include "core/ops/operationrunner.h"
+#include "core/params/deviceresolver.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // fio, the kernel), as the GUI's About dialog shows it. `dmtunectl --version` stays one line.
 #include "cli.h"
 
-#include "versions/componentversions.h"
+#include "core/versions/componentversions.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

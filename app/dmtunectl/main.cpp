@@ -1,6 +1,6 @@
 // dmtunectl: the command-line twin of dmtune. Same core, JSON or text out.
 #include "cli.h"
-#include "util/nearmiss.h"
+#include "core/util/nearmiss.h"
 
 #include <QCoreApplication>
 

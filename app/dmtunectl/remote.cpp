@@ -1,12 +1,12 @@
 // dmtunectl --host [user@]host[:port] COMMAND ...: the command runs on that host under its agent (ssh, docs/remote.md)
 // and prints here what it prints there, with its exit status; the files on the command line are this side's.
 #include "cli.h"
-#include "remote/agentclient.h"
-#include "remote/nearsidefiles.h"
-#include "remote/remotehost.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/nearsidefiles.h"
+#include "core/remote/remotehost.h"
+#include "core/util/inputfile.h"
+#include "core/util/printable.h"
 #include "signalguard.h"
-#include "util/inputfile.h"
-#include "util/printable.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // dmtunectl stat over a metrics engine instead of this machine's counters: a PCP pmcd or archive, or a
 // Prometheus server (cmd_stat_source.cpp). The same iostat -x columns, from the same IostatMetrics math.
 #include "cli.h"
-#include "stats/iostatformat.h"
+#include "core/stats/iostatformat.h"
 
 namespace dmtune::cli {
 

@@ -1,7 +1,7 @@
-#include "diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
-#include "latency/timeabovepaths.h"
-#include "workloads/fiojob.h"
+#include "core/latency/timeabovepaths.h"
+#include "core/workloads/fiojob.h"
 
 #include <QJsonArray>
 

@@ -3,7 +3,7 @@
 // iostat numbers. Each rule is a pure function of a DiagnosisInput: no I/O, no clock, so recorded numbers and
 // numbers captured in the lab give the same findings as live ones. A finding says what it saw, with the numbers,
 // where the knowledge comes from, and proposes the experiment (a sweep) that tests it instead of a blind change.
-#include "stats/iostatmetrics.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,11 +1,11 @@
-#include "diagnosis/diagnosisreader.h"
+#include "core/diagnosis/diagnosisreader.h"
 
-#include "discovery/devicesnapshot.h"
-#include "discovery/nvmemultipath.h"
-#include "params/devicecontext.h"
-#include "params/valueparsers.h"
-#include "sysfs/sysfsroot.h"
-#include "util/inputfile.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/nvmemultipath.h"
+#include "core/params/devicecontext.h"
+#include "core/params/valueparsers.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/inputfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // What the diagnosis rules look at, read from a snapshot and the tree it came from (live /sys or a capture): the
 // maps' and paths' configuration. The numbers are attached separately: live ones from the sampler, recorded ones
 // from a recording.
-#include "diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
 #include <QHash>
 

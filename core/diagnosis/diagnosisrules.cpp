@@ -1,5 +1,5 @@
 // The diagnosis rules (docs/diagnosis.md): each a pure function of one map (or the whole input) and its numbers.
-#include "diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
 #include <QHash>
 

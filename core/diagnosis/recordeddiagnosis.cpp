@@ -1,10 +1,10 @@
-#include "diagnosis/recordeddiagnosis.h"
+#include "core/diagnosis/recordeddiagnosis.h"
 
-#include "diagnosis/diagnosisreader.h"
-#include "params/valueparsers.h"
-#include "recordings/recording.h"
-#include "recordings/recordingreplay.h"
-#include "workloads/workloadsession.h"
+#include "core/diagnosis/diagnosisreader.h"
+#include "core/params/valueparsers.h"
+#include "core/recordings/recording.h"
+#include "core/recordings/recordingreplay.h"
+#include "core/workloads/workloadsession.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -3,8 +3,8 @@
 // see what the recording's header remembers of the machine (its maps, each device's tunables) and the devices'
 // iostat numbers over the workload, as the live diagnosis sees /sys and one sampler interval. Pure: the same
 // recording always gives the same findings, on any machine.
-#include "diagnosis/diagnosis.h"
-#include "util/result.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 

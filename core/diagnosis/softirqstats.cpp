@@ -1,4 +1,4 @@
-#include "diagnosis/softirqstats.h"
+#include "core/diagnosis/softirqstats.h"
 
 #include <algorithm>
 

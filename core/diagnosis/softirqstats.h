@@ -1,8 +1,8 @@
 #pragma once
 // Per-CPU softirq time and BLOCK softirq counts, from /proc/stat and /proc/softirqs: pure parsers and the
 // arithmetic over two readings (seed 001's ksoftirqd at 96 % is this share).
-#include "diagnosis/diagnosis.h"
-#include "util/result.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QList>

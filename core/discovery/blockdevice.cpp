@@ -1,4 +1,4 @@
-#include "discovery/blockdevice.h"
+#include "core/discovery/blockdevice.h"
 
 namespace dmtune {
 

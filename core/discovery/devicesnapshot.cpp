@@ -1,4 +1,4 @@
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 namespace dmtune {
 

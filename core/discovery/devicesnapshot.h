@@ -1,7 +1,7 @@
 #pragma once
 // An immutable picture of the machine's block devices and multipath maps at one moment.
-#include "discovery/blockdevice.h"
-#include "discovery/nvmemultipath.h"
+#include "core/discovery/blockdevice.h"
+#include "core/discovery/nvmemultipath.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,11 +1,11 @@
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
 
-#include "discovery/snapshotbuilder.h"
-#include "discovery/sysfscapture.h"
-#include "discovery/udevsource.h"
-#include "dm/captureddevicemapper.h"
-#include "dm/dmavailability.h"
-#include "dm/libdevmapperbackend.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/discovery/udevsource.h"
+#include "core/dm/backend/captureddevicemapper.h"
+#include "core/dm/backend/dmavailability.h"
+#include "core/dm/backend/libdevmapperbackend.h"
 
 #include <QJsonObject>
 #include <QSet>

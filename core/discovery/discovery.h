@@ -1,9 +1,9 @@
 #pragma once
 // Owns the current DeviceSnapshot: scans in the background (a JobTracker, serial: one scan at a time), rescans on
 // udev events. A newer rescan supersedes an older one: one queued behind it never runs, one running is dropped.
-#include "discovery/devicesnapshot.h"
-#include "jobs/jobtracker.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/jobs/jobtracker.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,8 +1,8 @@
-#include "discovery/multipathreader.h"
+#include "core/discovery/multipathreader.h"
 
-#include "dm/devicemapper.h"
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
 
 namespace dmtune {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Fills a map's path groups from device-mapper's table and status of it.
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 namespace dmtune {
 

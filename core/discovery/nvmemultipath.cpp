@@ -1,7 +1,7 @@
-#include "discovery/nvmemultipath.h"
+#include "core/discovery/nvmemultipath.h"
 
-#include "params/devicecontext.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/devicecontext.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QRegularExpression>
 

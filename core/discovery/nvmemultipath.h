@@ -1,7 +1,7 @@
 #pragma once
 // Native NVMe multipath (nvme_core multipath=Y): a namespace head nvmeXnY over hidden per-controller path devices
 // nvmeXcZnY, read from sysfs alone (no nvme-cli). docs/nvme.md.
-#include "discovery/blockdevice.h"
+#include "core/discovery/blockdevice.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "discovery/nvmewarnings.h"
+#include "core/discovery/nvmewarnings.h"
 
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonObject>
 

@@ -3,7 +3,7 @@
 // dm-multipath map over native NVMe multipath, one namespace through several controllers with neither layer doing
 // failover, and native heads without a usable, an optimized or a second path. One English line each, shared by
 // dmtunectl and the GUI.
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotbuilder.h"
 
-#include "discovery/multipathreader.h"
-#include "discovery/nvmemultipath.h"
+#include "core/discovery/multipathreader.h"
+#include "core/discovery/nvmemultipath.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Builds a DeviceSnapshot from sysfs (through one root) plus whatever udev knows.
-#include "discovery/devicesnapshot.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

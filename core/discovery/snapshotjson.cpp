@@ -1,4 +1,4 @@
-#include "discovery/snapshotjson.h"
+#include "core/discovery/snapshotjson.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The JSON form of a snapshot (dmtunectl list --json; documented in README.md).
-#include "discovery/devicesnapshot.h"
-#include "dm/multipathdview.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/dm/multipathd/multipathdview.h"
 
 #include <QJsonObject>
 

@@ -1,12 +1,12 @@
-#include "discovery/sysfscapture.h"
+#include "core/discovery/sysfscapture.h"
 
-#include "discovery/devicesnapshot.h"
-#include "dm/captureddevicemapper.h"
-#include "dm/devicemapper.h"
-#include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
-#include "sysfs/beneath.h"
-#include "util/fd.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/dm/backend/captureddevicemapper.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/dm/multipathd/multipathdclient.h"
+#include "core/sysfs/beneath.h"
+#include "core/util/fd.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,8 +3,8 @@
 // with --sysfs-root, for support engineers. Unlike `tar` of /sys it keeps each attribute's real length
 // (sysfs says 4096 for all), skips write-only files, and records device-mapper's tables and statuses, which
 // are not in sysfs, in dmtune-capture.json.
-#include "dm/multipathdview.h"
-#include "sysfs/sysfsroot.h"
+#include "core/dm/multipathd/multipathdview.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonObject>
 #include <QStringList>

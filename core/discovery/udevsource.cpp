@@ -1,6 +1,6 @@
-#include "discovery/udevsource.h"
+#include "core/discovery/udevsource.h"
 
-#include "util/fd.h"
+#include "core/util/fd.h"
 
 #include <QFile>
 #include <QFileInfo>

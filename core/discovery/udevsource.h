@@ -1,6 +1,6 @@
 #pragma once
 // libudev at the edge: enumeration of subsystem "block" and a monitor of its events.
-#include "discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotbuilder.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "dm/lunidentity.h"
+#include "core/dm/lunidentity.h"
 
-#include "dm/pathdevice.h"
+#include "core/dm/pathdevice.h"
 
 #include <libudev.h>
 

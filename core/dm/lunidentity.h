@@ -4,9 +4,9 @@
 // puts the designator type first: 3 NAA, 2 EUI-64, 1 T10 vendor id, 8 SCSI name), ID_WWN
 // "0x33333330000007d0", and multipathd's map UUID "mpath-<ID_SERIAL>". parseLunId() reduces each to
 // one key so that they compare equal; the readers collect what a path or a map reports.
-#include "dm/multipathtable.h"
-#include "sysfs/sysfsroot.h"
-#include "util/result.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "dm/mapsafety.h"
+#include "core/dm/mapsafety.h"
 
 #include <QHash>
 

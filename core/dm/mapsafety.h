@@ -1,10 +1,10 @@
 #pragma once
 // Which multipath operations can cause I/O errors or hangs (pure): the warnings the GUI shows
 // before it acts and that dmtunectl refuses without --force.
-#include "dm/lunidentity.h"
-#include "dm/multipathmessages.h"
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathmessages.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/dm/lunidentity.h"
 
 #include <QStringList>
 

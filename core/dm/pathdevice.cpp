@@ -1,6 +1,6 @@
-#include "dm/pathdevice.h"
+#include "core/dm/pathdevice.h"
 
-#include "dm/tokenreader.h"
+#include "core/dm/grammar/tokenreader.h"
 
 #include <QFile>
 

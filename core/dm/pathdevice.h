@@ -1,8 +1,8 @@
 #pragma once
 // A path device as the user names it ("sdb", "/dev/sdb", "/dev/disk/by-id/...", "8:16") resolved
 // to what the kernel's table uses (MAJ:MIN) and what multipathd takes (the kernel name).
-#include "sysfs/sysfsroot.h"
-#include "util/result.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/result.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "dm/reloadtable.h"
+#include "core/dm/reloadtable.h"
 
-#include "dm/pathdevice.h"
-#include "dm/pathselectors.h"
+#include "core/dm/grammar/pathselectors.h"
+#include "core/dm/pathdevice.h"
 
 namespace dmtune {
 

@@ -3,10 +3,10 @@
 // "0 LEN multipath ..." line or only the multipath params) or its parts (one selector, the groups' paths as the
 // user names them). Built in core so that dmtunectl, the GUI and a remote agent get the same table and the same
 // errors for the same request.
-#include "dm/dmtargetline.h"
-#include "dm/multipathtable.h"
-#include "sysfs/sysfsroot.h"
-#include "util/result.h"
+#include "core/dm/grammar/dmtargetline.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/result.h"
 
 #include <optional>
 

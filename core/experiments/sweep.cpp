@@ -1,9 +1,9 @@
-#include "experiments/sweep.h"
+#include "core/experiments/sweep.h"
 
-#include "diagnosis/diagnosis.h"
-#include "dm/pathselectors.h"
-#include "params/changeset.h"
-#include "util/inputfile.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/dm/grammar/pathselectors.h"
+#include "core/params/changeset.h"
+#include "core/util/inputfile.h"
 
 #include <QDir>
 #include <QFile>

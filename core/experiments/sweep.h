@@ -2,8 +2,8 @@
 // A sweep (docs/experiments.md), its pure half: one or two tunables, each over a list of values, times one or
 // more fio workloads, each point run `repeats` times; the points in run order, and the results' mean and spread
 // over the repeats of each point. The operation is sweepoperation.h, the run sweeprunner.h.
-#include "util/result.h"
-#include "workloads/fiojob.h"
+#include "core/util/result.h"
+#include "core/workloads/fiojob.h"
 
 #include <QJsonObject>
 #include <QList>

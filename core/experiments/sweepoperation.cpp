@@ -1,17 +1,17 @@
-#include "experiments/sweepoperation.h"
+#include "core/experiments/sweepoperation.h"
 
-#include "experiments/sweeprunner.h"
+#include "core/experiments/sweeprunner.h"
 
-#include "discovery/discovery.h"
-#include "discovery/sysfscapture.h"
-#include "dm/devicemapper.h"
-#include "dm/multipathoperation.h"
-#include "dm/pathgroupdraft.h"
-#include "ops/tuningoperations.h"
-#include "ops/workloadoperations.h"
-#include "params/deviceresolver.h"
-#include "util/atomicfile.h"
-#include "workloads/workloadsession.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/grammar/pathgroupdraft.h"
+#include "core/dm/multipathchange.h"
+#include "core/ops/tuningoperations.h"
+#include "core/ops/workloadoperations.h"
+#include "core/params/deviceresolver.h"
+#include "core/util/atomicfile.h"
+#include "core/workloads/workloadsession.h"
 
 #include <QDir>
 

@@ -12,10 +12,10 @@
 // (startSweepOperation(), sweeprunner.h) makes runOperation()'s checks with checkSweepStart() and hands the fresh
 // plan's prepared sweep to a SweepRunner on the service's thread, which re-validates each point before it runs it and
 // restores the original values however the sweep ends.
-#include "experiments/sweep.h"
-#include "ops/operationregistry.h"
-#include "params/changeset.h"
-#include "workloads/devicehold.h"
+#include "core/experiments/sweep.h"
+#include "core/ops/operationregistry.h"
+#include "core/params/changeset.h"
+#include "core/workloads/devicehold.h"
 
 #include <memory>
 #include <optional>

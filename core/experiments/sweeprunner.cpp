@@ -1,10 +1,10 @@
-#include "experiments/sweeprunner.h"
+#include "core/experiments/sweeprunner.h"
 
-#include "discovery/discovery.h"
-#include "ops/tuningoperations.h"
-#include "recordings/recordingwriter.h"
-#include "util/atomicfile.h"
-#include "workloads/fiorun.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/tuningoperations.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/util/atomicfile.h"
+#include "core/workloads/fiorun.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -8,10 +8,10 @@
 // Shells do not make one: experiment.sweep is a long-running operation (ops/operationactivity.h), started through
 // an OperationService (OperationService::start: dmtunectl sweep, the Experiment tab), whose activity (SweepActivity)
 // runs a SweepRunner on the service's thread for it and turns its signals into progress events.
-#include "experiments/sweepoperation.h"
-#include "ops/operationactivity.h"
-#include "stats/sampler.h"
-#include "workloads/workloadsession.h"
+#include "core/experiments/sweepoperation.h"
+#include "core/ops/operationactivity.h"
+#include "core/stats/sampler.h"
+#include "core/workloads/workloadsession.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "experiments/sweepseries.h"
+#include "core/experiments/sweepseries.h"
 
 #include <QMap>
 

@@ -2,7 +2,7 @@
 // A sweep's results as chart series (docs/experiments.md): one metric (fio's or a device's iostat number)
 // against the first parameter's values, one series per workload and value of the second parameter, each point
 // its mean with the spread over the repeats. Pure: the GUI's chart and the report draw what this returns.
-#include "experiments/sweep.h"
+#include "core/experiments/sweep.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
-#include "fleet/fleethosts.h"
+#include "core/fleet/fleethosts.h"
 
-#include "metrics/prometheussource.h"
-#include "util/systemprogram.h"
+#include "core/metrics/prometheussource.h"
+#include "core/util/systemprogram.h"
 
 #include <QHash>
 #include <QProcess>

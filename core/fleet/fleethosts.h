@@ -1,7 +1,7 @@
 #pragma once
 // The hosts of a fleet, from a hosts file or a Prometheus server's instance list. The parsers are pure (text in,
 // values out); expandFleetHosts() asks the servers.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "fleet/fleetpoller.h"
+#include "core/fleet/fleetpoller.h"
 
-#include "metrics/localsource.h"
-#include "metrics/pcpsource.h"
-#include "metrics/prometheussource.h"
+#include "core/metrics/localsource.h"
+#include "core/metrics/pcpsource.h"
+#include "core/metrics/prometheussource.h"
 
 using namespace Qt::StringLiterals;
 

@@ -2,10 +2,10 @@
 // The fleet's counters: one MetricsSource per host, opened and fetched on jobs (never on the owner's thread), one
 // job in flight per host, every interval. A host that fails to open or fetch reports its one-line error and is
 // tried again at the next interval.
-#include "fleet/fleethosts.h"
-#include "fleet/fleetsummary.h"
-#include "jobs/jobtracker.h"
-#include "metrics/metricssource.h"
+#include "core/fleet/fleethosts.h"
+#include "core/fleet/fleetsummary.h"
+#include "core/jobs/jobtracker.h"
+#include "core/metrics/metricssource.h"
 
 #include <QList>
 #include <QObject>

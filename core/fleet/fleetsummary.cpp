@@ -1,6 +1,6 @@
-#include "fleet/fleetsummary.h"
+#include "core/fleet/fleetsummary.h"
 
-#include "stats/iostatmetrics.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 #pragma once
 // A host's headline figures over one interval, from two of its CounterFrames. Pure: no I/O, no clock.
-#include "metrics/metricssource.h"
-#include "util/result.h"
+#include "core/metrics/metricssource.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QMetaType>

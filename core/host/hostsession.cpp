@@ -1,11 +1,11 @@
-#include "host/hostsession.h"
+#include "core/host/hostsession.h"
 
-#include "discovery/discovery.h"
-#include "host/workloadruns.h"
-#include "ops/hostcontext.h"
-#include "ops/operationservice.h"
-#include "params/tuningsession.h"
-#include "stats/samplesource.h"
+#include "core/discovery/discovery.h"
+#include "core/host/workloadruns.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationservice.h"
+#include "core/params/tuningsession.h"
+#include "core/stats/samplesource.h"
 
 namespace dmtune {
 

@@ -4,7 +4,7 @@
 // and runs its operations, its connection) and makes the per-widget parts (an operation service of a panel's own,
 // a tuning session). The window makes one and wires its widgets to it; neither asks which kind it is. This
 // machine's: LocalHostSession (localhostsession.h); a remote host's: RemoteHostSession (remote/remotehostsession.h).
-#include "remote/hostaddress.h"
+#include "core/remote/hostaddress.h"
 
 #include <QDateTime>
 #include <QObject>

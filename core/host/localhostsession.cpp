@@ -1,12 +1,12 @@
-#include "host/localhostsession.h"
+#include "core/host/localhostsession.h"
 
-#include "discovery/discovery.h"
-#include "jobs/jobtracker.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
-#include "stats/sampler.h"
-#include "workloads/labdevices.h"
-#include "workloads/labloop.h"
+#include "core/discovery/discovery.h"
+#include "core/jobs/jobtracker.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
+#include "core/stats/sampler.h"
+#include "core/workloads/labdevices.h"
+#include "core/workloads/labloop.h"
 
 namespace dmtune {
 

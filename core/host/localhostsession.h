@@ -2,8 +2,8 @@
 // This machine as a window's host (host/hostsession.h): its live /sys (or a captured tree, read-only), its Sampler,
 // operations run in this process on jobs, the lab devices it makes (removed when the session goes), and the probe
 // loaded here.
-#include "host/hostsession.h"
-#include "sysfs/sysfsroot.h"
+#include "core/host/hostsession.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

@@ -1,8 +1,8 @@
-#include "host/workloadruns.h"
+#include "core/host/workloadruns.h"
 
-#include "ops/operationservice.h"
-#include "ops/workloadoperations.h"
-#include "workloads/fiojob.h"
+#include "core/ops/operationservice.h"
+#include "core/ops/workloadoperations.h"
+#include "core/workloads/fiojob.h"
 
 namespace dmtune {
 

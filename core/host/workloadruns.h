@@ -8,9 +8,9 @@
 // "job" (the job's id; "attached": true when attached again) and "detached" (the connection was lost, the job goes
 // on there), lists the host's jobs (jobsListed) and adopts one (attach()). The panel does not ask which one it has.
 // Made by HostSession::newWorkloadRuns().
-#include "ops/operation.h"
-#include "remote/remotejobs.h"
-#include "util/result.h"
+#include "core/ops/operation.h"
+#include "core/remote/remotejobs.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QObject>

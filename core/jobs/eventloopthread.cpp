@@ -1,4 +1,4 @@
-#include "jobs/eventloopthread.h"
+#include "core/jobs/eventloopthread.h"
 
 namespace dmtune {
 

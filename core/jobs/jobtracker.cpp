@@ -1,4 +1,4 @@
-#include "jobs/jobtracker.h"
+#include "core/jobs/jobtracker.h"
 
 namespace dmtune {
 

@@ -2,8 +2,8 @@
 // The block-layer latency probe: a BPF program on the block tracepoints (core/latency/bpf/) that keeps, for
 // each watched disk, the histograms of device and queue time. Needs root (or CAP_BPF and CAP_PERFMON) and a
 // kernel with BTF; open() says in one line why it cannot load, and nothing is charted then.
-#include "latency/latencyhistogram.h"
-#include "util/result.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "latency/dmstatslatency.h"
+#include "core/latency/dmstatslatency.h"
 
-#include "dm/dmlibrary.h"
-#include "latency/latencystream.h"
-#include "sysfs/sysfsroot.h"
+#include "core/dm/backend/dmlibrary.h"
+#include "core/latency/latencystream.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonArray>
 #include <QMutexLocker>

@@ -5,9 +5,9 @@
 // id "dmtune" and a user data word naming the instance: an instance deletes its own regions when it stops, and
 // those of a dmtune that is no longer running; never those of dmstats, PCP's pmda-dm or another live dmtune.
 // Not on request-based maps: their dm-stats times are wrong (docs/latency.md, "dm-stats").
-#include "latency/latencyhistogram.h"
-#include "ops/operation.h"
-#include "util/result.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/ops/operation.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "latency/helperlatencystream.h"
+#include "core/latency/helperlatencystream.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The GUI's end of dmtune-helper's latency stream (latencystream.h): a LatencySource, so a tick never waits for the
 // helper (nor for pkexec's authorization dialog).
-#include "latency/latencysource.h"
+#include "core/latency/latencysource.h"
 
 #include <QProcess>
 

@@ -1,4 +1,4 @@
-#include "latency/latencyformat.h"
+#include "core/latency/latencyformat.h"
 
 #include <QStringList>
 

@@ -1,8 +1,8 @@
 #pragma once
 // dmtunectl stat --histogram: the text report's latency lines and the fields added to each disk of iostat's
 // JSON document. Pure.
-#include "latency/latencyhistogram.h"
-#include "latency/timeabovepaths.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/latency/timeabovepaths.h"
 
 #include <QJsonObject>
 #include <QString>

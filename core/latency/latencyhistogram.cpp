@@ -1,4 +1,4 @@
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
 
 #include <algorithm>
 #include <cmath>

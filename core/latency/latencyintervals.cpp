@@ -1,8 +1,8 @@
-#include "latency/latencyintervals.h"
+#include "core/latency/latencyintervals.h"
 
-#include "latency/latencystream.h"
-#include "stats/samplebatch.h"
-#include "sysfs/sysfsroot.h"
+#include "core/latency/latencystream.h"
+#include "core/stats/samplebatch.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QSet>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The block-layer probe read beside the sampler: opened for a list of devices, then per batch the histograms of
 // each watched device over that batch's interval (the probe counts cumulatively, like /proc/diskstats).
-#include "latency/blocklatencyprobe.h"
+#include "core/latency/blocklatencyprobe.h"
 
 #include <QString>
 #include <QStringList>

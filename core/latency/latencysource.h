@@ -2,7 +2,7 @@
 // Where the Latency tab's readings come from when this process does not load the probe itself: dmtune-helper
 // through pkexec (helperlatencystream.h, a normal user here) or a remote host's agent (remote/remotelatencystream.h).
 // Asynchronous, one request in flight at a time, so a tick never waits for the source.
-#include "latency/latencystream.h"
+#include "core/latency/latencystream.h"
 
 #include <QObject>
 

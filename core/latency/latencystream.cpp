@@ -1,7 +1,7 @@
-#include "latency/latencystream.h"
+#include "core/latency/latencystream.h"
 
-#include "params/applier.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/applier.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -8,7 +8,7 @@
 //   {"missed": 0, "devices": [{"dev": "8:16", "lost": 0, "device": {"sum_ns": 123, "buckets": [[3, 10]]},
 //    "queue": {"sum_ns": 0, "buckets": []}}]}
 // The parsers are pure and strict; serveLatencyStream() is the helper's loop, HelperLatencyProbe the caller's end.
-#include "latency/blocklatencyprobe.h"
+#include "core/latency/blocklatencyprobe.h"
 
 #include <QByteArray>
 #include <QHash>

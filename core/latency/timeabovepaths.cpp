@@ -1,4 +1,4 @@
-#include "latency/timeabovepaths.h"
+#include "core/latency/timeabovepaths.h"
 
 #include <cmath>
 

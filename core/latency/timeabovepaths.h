@@ -3,7 +3,7 @@
 // paths' (each path weighted by the I/Os it carried, which is the paths' summed time over their summed I/Os).
 // The difference is time spent above the paths, in dm's own queue and completion (esxtop's KAVG beside
 // DAVG). Pure.
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "metrics/localsource.h"
+#include "core/metrics/localsource.h"
 
 #include <QDateTime>
 #include <QRegularExpression>

@@ -2,8 +2,8 @@
 // This machine's counters as a MetricsSource: what the Sampler reads (one /proc/diskstats read or per-device
 // stat files under one SysfsRoot), with the in-flight split, timed by the wall clock. The fleet's "this host"
 // and the reference the engines' numbers are checked against.
-#include "metrics/metricssource.h"
-#include "stats/counterreader.h"
+#include "core/metrics/metricssource.h"
+#include "core/stats/counterreader.h"
 
 namespace dmtune {
 

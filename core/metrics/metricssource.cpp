@@ -1,4 +1,4 @@
-#include "metrics/metricssource.h"
+#include "core/metrics/metricssource.h"
 
 #include <limits>
 

@@ -3,9 +3,9 @@
 // or archive, or a Prometheus server scraping node_exporter. Every source yields the same cumulative
 // DiskCounters, so one IostatMetrics computation gives the same iostat -x numbers whatever the source; what a
 // source cannot give is listed in its limits, never invented.
-#include "stats/diskcounters.h"
-#include "stats/samplebatch.h"
-#include "util/result.h"
+#include "core/stats/diskcounters.h"
+#include "core/stats/samplebatch.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "metrics/pcpsource.h"
+#include "core/metrics/pcpsource.h"
 
 #include <pcp/pmapi.h>
 

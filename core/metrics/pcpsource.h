@@ -3,7 +3,7 @@
 // on a host, or a pmlogger archive. disk.dev.* gives the disks (PCP leaves out loop and ram devices),
 // disk.dm.* the device-mapper maps, hinv.map.dmname their kernel names, disk.wwid.scsi_paths the SCSI paths
 // under one WWID. Metric mapping and units: docs/fleet.md.
-#include "metrics/metricssource.h"
+#include "core/metrics/metricssource.h"
 
 #include <QDateTime>
 

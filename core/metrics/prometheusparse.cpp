@@ -1,4 +1,4 @@
-#include "metrics/prometheusparse.h"
+#include "core/metrics/prometheusparse.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -2,8 +2,8 @@
 // Pure parsers of Prometheus HTTP API answers (JSON bytes in, values out; no I/O): node_exporter's disk series
 // of one instance as a CounterFrame, and the instance lists of /api/v1/targets, an `up` query and
 // /api/v1/label/instance/values.
-#include "metrics/metricssource.h"
-#include "util/result.h"
+#include "core/metrics/metricssource.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "metrics/prometheussource.h"
+#include "core/metrics/prometheussource.h"
 
-#include "util/printable.h"
+#include "core/util/printable.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #pragma once
 // One instance's disk counters from a Prometheus server that scrapes node_exporter: blocking GETs of its
 // HTTP API (libcurl, confined to the .cpp), the newest scrape's raw samples as a CounterFrame.
-#include "metrics/metricssource.h"
-#include "metrics/prometheusparse.h"
+#include "core/metrics/metricssource.h"
+#include "core/metrics/prometheusparse.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "metrics/sourcerecording.h"
+#include "core/metrics/sourcerecording.h"
 
-#include "recordings/recordingwriter.h"
+#include "core/recordings/recordingwriter.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

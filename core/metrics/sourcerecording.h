@@ -3,8 +3,8 @@
 // recording view, `record show`, the comparison and the reports read like any other, through the same
 // counters -> SampleBatch -> IostatMetrics path. Two spans of one archive, or two archives, compare as two
 // recordings.
-#include "metrics/metricssource.h"
-#include "util/atomicfile.h"
+#include "core/metrics/metricssource.h"
+#include "core/util/atomicfile.h"
 
 namespace dmtune {
 

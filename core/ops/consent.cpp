@@ -1,4 +1,4 @@
-#include "ops/consent.h"
+#include "core/ops/consent.h"
 
 #include <algorithm>
 

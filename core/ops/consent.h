@@ -4,8 +4,8 @@
 // (operation.h RiskKind). A data risk is answered only by naming its device or map; --force or a confirmation
 // answers an availability risk and never a data risk; a fault by naming its map; a risk that is not
 // confirmable by nothing. No command decides on its own: each hands what it was given to consentFor().
-#include "ops/operation.h"
-#include "util/result.h"
+#include "core/ops/operation.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QString>

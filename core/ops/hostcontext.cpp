@@ -1,8 +1,8 @@
-#include "ops/hostcontext.h"
+#include "core/ops/hostcontext.h"
 
-#include "discovery/sysfscapture.h"
-#include "dm/devicemapper.h"
-#include "dm/multipathoperation.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/multipathchange.h"
 
 #include <unistd.h>
 

@@ -3,8 +3,8 @@
 // root, its device-mapper and the environment its operations get. The window makes one (MainWindow) and hands it
 // to its widgets, so none of them checks the euid, makes a device-mapper backend or fills an OperationEnvironment
 // of its own. Immutable once made; shared (std::shared_ptr<const HostContext>) by the widgets and their jobs.
-#include "ops/operationregistry.h"
-#include "sysfs/sysfsroot.h"
+#include "core/ops/operationregistry.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <memory>
 

@@ -1,10 +1,10 @@
-#include "ops/laboperations.h"
+#include "core/ops/laboperations.h"
 
-#include "params/valueparsers.h"
-#include "workloads/devicehold.h"
-#include "workloads/deviceopeners.h"
-#include "workloads/labdevices.h"
-#include "workloads/labloop.h"
+#include "core/params/valueparsers.h"
+#include "core/workloads/devicehold.h"
+#include "core/workloads/deviceopeners.h"
+#include "core/workloads/labdevices.h"
+#include "core/workloads/labloop.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,7 +5,7 @@
 // scheduler writes and read back what the kernel says. lab.remove acts on this process's own lab devices only,
 // detaches one only while the kernel still backs it by our file (its basis: backing inode and device), and
 // refuses a device something holds or has claimed.
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
 
 namespace dmtune {
 

@@ -1,11 +1,11 @@
-#include "ops/multipathoperations.h"
+#include "core/ops/multipathoperations.h"
 
-#include "discovery/nvmemultipath.h"
-#include "dm/devicemapper.h"
-#include "dm/dmtargetline.h"
-#include "dm/multipathoperation.h"
-#include "dm/reloadtable.h"
-#include "ops/operationregistry.h"
+#include "core/discovery/nvmemultipath.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/grammar/dmtargetline.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/reloadtable.h"
+#include "core/ops/operationregistry.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

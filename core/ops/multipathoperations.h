@@ -1,11 +1,11 @@
 #pragma once
-// The multipath operations as core operations (operationregistry.h), over multipathoperation.h:
+// The multipath operations as core operations (operationregistry.h), over dm/multipathchange.h:
 //   multipath.fail-path / multipath.reinstate-path   {"map": "mpatha", "path": "sdb" | "8:16" | "/dev/sdb"}
 //   multipath.switch-group / enable-group / disable-group   {"map": "mpatha", "group": 2}
 //   multipath.queueing                               {"map": "mpatha", "queue_if_no_path": true}
 //   multipath.reload                                 {"map": "mpatha", "table": "<multipath table text>"}
 // Basis (what run() compares): the map's table, each path's state (A/F) and which groups are disabled.
-#include "ops/operation.h"
+#include "core/ops/operation.h"
 
 #include <QJsonObject>
 

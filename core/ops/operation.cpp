@@ -1,4 +1,4 @@
-#include "ops/operation.h"
+#include "core/ops/operation.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -4,7 +4,7 @@
 // changed, read back, warnings). The GUI, dmtunectl and a remote agent only render plans, ask and render
 // results; every rule is in the operation's plan and run functions (operationregistry.h). All three values
 // have a versioned JSON form, so that a plan made on one host can be answered on another.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "ops/operationactivity.h"
+#include "core/ops/operationactivity.h"
 
 #include <QHash>
 #include <QMutex>

@@ -5,7 +5,7 @@
 // event-driven object that an OperationService runs on a thread it owns (OperationRunner: jobs/eventloopthread.h)
 // and drives only by start() and cancel(). The activity says how far it got in progress events and ends with one
 // finished() result, also when cancelled (a sweep puts its original values back first).
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
 
 #include <QJsonObject>
 #include <QObject>

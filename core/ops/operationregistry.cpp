@@ -1,12 +1,12 @@
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
 
-#include "experiments/sweepoperation.h"
-#include "ops/laboperations.h"
-#include "ops/multipathoperations.h"
-#include "ops/presetoperations.h"
-#include "ops/tuningoperations.h"
-#include "ops/workloadoperations.h"
-#include "params/transaction.h"
+#include "core/experiments/sweepoperation.h"
+#include "core/ops/laboperations.h"
+#include "core/ops/multipathoperations.h"
+#include "core/ops/presetoperations.h"
+#include "core/ops/tuningoperations.h"
+#include "core/ops/workloadoperations.h"
+#include "core/params/transaction.h"
 
 #include <QMutex>
 

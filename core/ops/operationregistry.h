@@ -5,11 +5,11 @@
 //                                  when the basis differs (stale) or a new risk appeared, then acts and reads back
 // Both are synchronous and may block on devices: the GUI calls them from a job (jobs/jobtracker.h), dmtunectl
 // directly, a remote agent on its host. What an operation needs from the system comes in OperationEnvironment.
-#include "dm/multipathoperation.h"
-#include "ops/operation.h"
-#include "params/applyresult.h"
-#include "params/planner.h"
-#include "sysfs/sysfsroot.h"
+#include "core/dm/multipathchange.h"
+#include "core/ops/operation.h"
+#include "core/params/applyresult.h"
+#include "core/params/planner.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <functional>
 

@@ -1,7 +1,7 @@
-#include "ops/operationrunner.h"
+#include "core/ops/operationrunner.h"
 
-#include "jobs/eventloopthread.h"
-#include "ops/operationactivity.h"
+#include "core/jobs/eventloopthread.h"
+#include "core/ops/operationactivity.h"
 
 namespace dmtune {
 

@@ -8,9 +8,9 @@
 // its own (jobs/eventloopthread.h) owned by its handle, so the serial jobs go on meanwhile. Deleting the runner
 // (or a handle) while one runs deletes its activity on that thread and waits: a sweep stops fio and puts its
 // values back before the destructor returns.
-#include "jobs/jobtracker.h"
-#include "ops/operationregistry.h"
-#include "ops/operationservice.h"
+#include "core/jobs/jobtracker.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/operationservice.h"
 
 namespace dmtune {
 

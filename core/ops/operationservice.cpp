@@ -1,4 +1,4 @@
-#include "ops/operationservice.h"
+#include "core/ops/operationservice.h"
 
 namespace dmtune {
 

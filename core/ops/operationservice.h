@@ -7,7 +7,7 @@
 // closed panel is never called back). finished() tells observers (a rescan) of every run's result too.
 // A long-running operation (ops/operationactivity.h: experiment.sweep) is started instead: start() gives a handle
 // (OperationRun) that cancels it, its progress events come to the call's onProgress in order, its result once.
-#include "ops/operation.h"
+#include "core/ops/operation.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,15 +1,15 @@
-#include "ops/presetoperations.h"
+#include "core/ops/presetoperations.h"
 
-#include "discovery/discovery.h"
-#include "dm/devicemapper.h"
-#include "ops/operationregistry.h"
-#include "params/deviceresolver.h"
-#include "params/transaction.h"
-#include "presets/presetjson.h"
-#include "presets/presetmultipath.h"
-#include "presets/presetresolution.h"
-#include "presets/presetstore.h"
-#include "presets/presettext.h"
+#include "core/discovery/discovery.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/ops/operationregistry.h"
+#include "core/params/deviceresolver.h"
+#include "core/params/transaction.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetmultipath.h"
+#include "core/presets/presetresolution.h"
+#include "core/presets/presetstore.h"
+#include "core/presets/presettext.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
-#include "ops/tuningoperations.h"
+#include "core/ops/tuningoperations.h"
 
-#include "discovery/discovery.h"
-#include "ops/operationregistry.h"
-#include "params/catalog.h"
-#include "params/deviceresolver.h"
-#include "params/transaction.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/operationregistry.h"
+#include "core/params/catalog.h"
+#include "core/params/deviceresolver.h"
+#include "core/params/transaction.h"
 
 #include <QJsonArray>
 

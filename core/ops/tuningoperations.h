@@ -4,10 +4,10 @@
 // its stacking warnings the notes, its ordered writes the steps; the basis is the current value of every
 // attribute written. The run is the transaction with read-back and rollback (params/transaction.h); the
 // ApplyResult is the result's details. dmtunectl set and the Tune tab both go through it.
-#include "ops/operation.h"
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "params/planner.h"
+#include "core/ops/operation.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/params/planner.h"
 
 namespace dmtune {
 

@@ -1,13 +1,13 @@
-#include "ops/workloadoperations.h"
+#include "core/ops/workloadoperations.h"
 
-#include "discovery/discovery.h"
-#include "ops/operationactivity.h"
-#include "params/deviceresolver.h"
-#include "util/atomicfile.h"
-#include "workloads/fiojobfile.h"
-#include "workloads/fiorun.h"
-#include "workloads/workloadactivity.h"
-#include "workloads/writeguard.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/operationactivity.h"
+#include "core/params/deviceresolver.h"
+#include "core/util/atomicfile.h"
+#include "core/workloads/fiojobfile.h"
+#include "core/workloads/fiorun.h"
+#include "core/workloads/workloadactivity.h"
+#include "core/workloads/writeguard.h"
 
 #include <QFile>
 

@@ -8,9 +8,9 @@
 //
 // fio itself runs for minutes and streams, so workload.start is a long-running operation: started, not run
 // (OperationService::start; its activity and events: workloads/workloadactivity.h). Its run answers a dry run only.
-#include "ops/operationregistry.h"
-#include "workloads/devicehold.h"
-#include "workloads/fiojob.h"
+#include "core/ops/operationregistry.h"
+#include "core/workloads/devicehold.h"
+#include "core/workloads/fiojob.h"
 
 #include <memory>
 #include <optional>

@@ -1,14 +1,10 @@
-#include "params/applier.h"
+#include "core/params/applier.h"
 
-#include "jobs/jobtracker.h"
-#include "ops/operationregistry.h"
-#include "ops/tuningoperations.h"
-#include "params/helperprotocol.h"
-#include "params/helpertransaction.h"
-#include "params/transaction.h"
-#include "util/systemprogram.h"
-
-#include <QMetaObject>
+#include "core/jobs/jobtracker.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/tuningoperations.h"
+#include "core/params/helpertransaction.h"
+#include "core/util/systemprogram.h"
 
 #include <unistd.h>
 
@@ -36,15 +32,6 @@ Applier::~Applier()
     // is dropped); one not begun yet never starts.
     delete m_jobs;
     m_jobs = nullptr;
-    if (m_process) {
-        // The helper is root's transaction with its own rollback: killing it could stop it half-way, and
-        // waiting for it would block this (the UI) thread. It finishes on its own; its QProcess deletes itself
-        // when it has (or is reclaimed with the process when dmtune exits first).
-        QProcess *process = m_process;
-        process->disconnect(this);
-        process->setParent(nullptr);
-        connect(process, &QProcess::finished, process, &QObject::deleteLater);
-    }
 }
 
 QString Applier::defaultHelperProgram()
@@ -80,19 +67,6 @@ void Applier::setHelperCommand(const QString &program, const QStringList &argume
     m_helperArguments = arguments;
 }
 
-bool Applier::apply(const ChangeSet &changes, bool dryRun, RiskConsent consent)
-{
-    if (m_busy)
-        return false;
-    m_busy = true;
-    m_dryRun = dryRun;
-    if (usesHelper())
-        startHelper(changes, dryRun, consent);
-    else
-        runInProcess(changes, dryRun, consent); // a job: finished() never arrives inside apply()
-    return true;
-}
-
 TransactionHook Applier::transactionHook() const
 {
     if (!usesHelper())
@@ -109,7 +83,6 @@ bool Applier::run(const OperationPlan &plan, const OperationAnswers &answers)
     if (m_busy)
         return false;
     m_busy = true;
-    m_dryRun = answers.dryRun;
     // Checked and run in one job, the check reading sysfs off the caller's thread; the writes in this process
     // (root: nothing else of dmtune writes between the check and them) or through the helper (transactionHook).
     m_jobs->start(
@@ -129,61 +102,6 @@ OperationEnvironment Applier::environment() const
     env.sysfs = m_sysfs;
     env.applyTransaction = transactionHook();
     return env;
-}
-
-void Applier::runInProcess(const ChangeSet &changes, bool dryRun, RiskConsent consent)
-{
-    // sysfs writes can stall (a scheduler switch drains the queue): never on the caller's thread.
-    const SysfsRoot sysfs = m_sysfs;
-    m_jobs->start(
-        QStringLiteral("transaction"),
-        [sysfs, changes, dryRun, consent](JobContext &) { return applyChanges(sysfs, changes, dryRun, consent); },
-        [this](const ApplyResult &result) { finish(result); });
-}
-
-void Applier::startHelper(const ChangeSet &changes, bool dryRun, RiskConsent consent)
-{
-    const Result<QString> program = helperProgramPath(m_helperProgram);
-    if (!program) {
-        QMetaObject::invokeMethod(
-            this, [this, message = program.errorMessage(), dryRun] { finish(helperFailure(message, dryRun)); },
-            Qt::QueuedConnection);
-        return;
-    }
-    auto *process = new QProcess(this);
-    m_process = process;
-    connect(process, &QProcess::finished, this, &Applier::onHelperFinished);
-    connect(process, &QProcess::errorOccurred, this, &Applier::onHelperError);
-    process->start(program.value(), m_helperArguments);
-    process->write(helperRequestJson(changes, dryRun, consent));
-    process->closeWriteChannel();
-}
-
-void Applier::onHelperError(QProcess::ProcessError error)
-{
-    // Crashes and exits end in finished(); only a program that never started ends here.
-    if (error != QProcess::FailedToStart || !m_process)
-        return;
-    const QString message = QStringLiteral("cannot start %1: %2").arg(m_helperProgram, m_process->errorString());
-    m_process->deleteLater();
-    finish(helperFailure(message, m_dryRun));
-}
-
-void Applier::onHelperFinished(int exitCode, QProcess::ExitStatus status)
-{
-    if (!m_process)
-        return;
-    const QByteArray out = m_process->readAllStandardOutput();
-    const QString err = QString::fromLocal8Bit(m_process->readAllStandardError()).trimmed();
-    m_process->deleteLater();
-    finish(helperOutcome(exitCode, status, out, err, m_dryRun));
-}
-
-void Applier::finish(const ApplyResult &result)
-{
-    m_busy = false;
-    m_process = nullptr;
-    Q_EMIT finished(result);
 }
 
 void Applier::finishOperation(const OperationResult &result)

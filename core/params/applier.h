@@ -1,19 +1,17 @@
 #pragma once
-// Applies change sets in-process (as root, or on a temp tree) or through dmtune-helper under
-// pkexec. Always asynchronous for the caller: finished() arrives from the event loop, never
-// from inside apply(), and nothing waits in a nested event loop. In-process transactions run as jobs
-// (jobs/jobtracker.h); destroying the Applier joins the one running (its writes and rollback finish), and a
-// helper still running is left to finish its transaction on its own: nothing here ever blocks on it.
-#include "ops/operation.h"
-#include "ops/operationregistry.h"
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "params/planner.h"
-#include "sysfs/sysfsroot.h"
+// Runs tuning.apply plans (ops/tuningoperations.h) with their answers, in-process (as root, or on a temp tree) or
+// through dmtune-helper under pkexec: there is no other way to write a change set. Always asynchronous for the
+// caller: finished() arrives from the event loop, never from inside run(), and nothing waits in a nested event loop.
+// Each run is a job (jobs/jobtracker.h); destroying the Applier joins the one running (its writes and rollback
+// finish), and a helper still running is left to finish its transaction on its own (helpertransaction.h).
+#include "core/ops/operation.h"
+#include "core/ops/operationregistry.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/params/planner.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QObject>
-#include <QPointer>
-#include <QProcess>
 
 namespace dmtune {
 
@@ -33,7 +31,7 @@ public:
 
     void setMode(Mode mode) { m_mode = mode; }
     Mode mode() const { return m_mode; }
-    // Whether apply() will run the helper (the helper only knows the live /sys).
+    // Whether run() writes through the helper (the helper only knows the live /sys).
     bool usesHelper() const;
     // Program and arguments that start the helper; default: /usr/bin/pkexec <defaultHelperPath()> (pkexec by
     // absolute path from the system's directories, never from $PATH).
@@ -43,13 +41,10 @@ public:
     static QString defaultHelperProgram();
 
     bool isBusy() const { return m_busy; }
-    // Starts one transaction. Returns false, and emits nothing, while another one runs.
-    // `consent`: the user confirmed the change set's data risks (planner.h); without it risky writes are refused.
-    bool apply(
-        const dmtune::ChangeSet &changes, bool dryRun = false, dmtune::RiskConsent consent = dmtune::RiskConsent::None);
     // Runs a tuning.apply plan (ops/tuningoperations.h) with the user's answers: checked against the state now
     // off the caller's thread (a stale plan or an unanswered risk is refused, nothing written), then the
-    // transaction, in-process or through the helper. finished() as for apply(), then operationFinished().
+    // transaction, in-process or through the helper. Returns false, and emits nothing, while another one runs.
+    // finished() (the transaction's ApplyResult), then operationFinished().
     bool run(const dmtune::OperationPlan &plan, const dmtune::OperationAnswers &answers);
 
     const SysfsRoot &sysfs() const { return m_sysfs; }
@@ -62,24 +57,17 @@ public:
 
 Q_SIGNALS:
     void finished(const dmtune::ApplyResult &result);
-    // After finished(), for transactions started by run(): the operation's result (a stale plan says so).
+    // After finished(): the operation's result (a stale plan says so).
     void operationFinished(const dmtune::OperationResult &result);
 
 private:
-    void runInProcess(const ChangeSet &changes, bool dryRun, RiskConsent consent);
-    void startHelper(const ChangeSet &changes, bool dryRun, RiskConsent consent);
-    void onHelperFinished(int exitCode, QProcess::ExitStatus status);
-    void onHelperError(QProcess::ProcessError error);
-    void finish(const ApplyResult &result);
     void finishOperation(const OperationResult &result);
 
     SysfsRoot m_sysfs;
     Mode m_mode = Mode::Auto;
     QString m_helperProgram;
     QStringList m_helperArguments;
-    QPointer<QProcess> m_process;
     bool m_busy = false;
-    bool m_dryRun = false;
     JobTracker *m_jobs = nullptr; // child, serial: deleted (joined) first in the destructor
 };
 

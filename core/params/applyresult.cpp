@@ -1,4 +1,4 @@
-#include "params/applyresult.h"
+#include "core/params/applyresult.h"
 
 #include <QJsonArray>
 

@@ -6,7 +6,7 @@
 #include <QMetaType>
 #include <QString>
 
-#include "util/result.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

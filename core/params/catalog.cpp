@@ -1,6 +1,6 @@
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
-#include "util/nearmiss.h"
+#include "core/util/nearmiss.h"
 
 namespace dmtune {
 

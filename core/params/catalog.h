@@ -1,7 +1,7 @@
 #pragma once
 // The catalog of tunables dmtune knows: the allow list of everything it will ever write.
-#include "params/tunabledef.h"
-#include "util/result.h"
+#include "core/params/tunabledef.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "params/changehistory.h"
+#include "core/params/changehistory.h"
 
 namespace dmtune {
 
@@ -19,18 +19,13 @@ ChangeSet ChangeHistory::inverse(const ApplyResult &result)
     return out;
 }
 
-bool ChangeHistory::undo()
+bool ChangeHistory::dropEmptyEntry()
 {
-    if (!canUndo())
+    if (!canUndo() || !inverse(m_entries.last().result).isEmpty())
         return false;
-    const ChangeSet changes = inverse(m_entries.last().result);
-    if (changes.isEmpty()) {
-        m_entries.removeLast();
-        Q_EMIT changed();
-        return true;
-    }
-    m_undoPending = m_applier->apply(changes);
-    return m_undoPending;
+    m_entries.removeLast();
+    Q_EMIT changed();
+    return true;
 }
 
 ChangeSet ChangeHistory::undoChanges() const

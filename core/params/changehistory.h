@@ -1,8 +1,8 @@
 #pragma once
-// The undo history of applied transactions. Undo applies the old values as a new transaction
-// (same order rules and rollback). Emits applied() for every transaction that changed something,
-// so charts can put a marker ("sdb nomerges 0 -> 2").
-#include "params/applier.h"
+// The undo history of applied transactions. Undo writes the old values as a new tuning.apply operation (planned,
+// answered and run as any change: runUndo(); same order rules and rollback). Emits applied() for every transaction that
+// changed something, so charts can put a marker ("sdb nomerges 0 -> 2").
+#include "core/params/applier.h"
 
 #include <QDateTime>
 
@@ -21,8 +21,9 @@ public:
 
     const QList<HistoryEntry> &entries() const { return m_entries; }
     bool canUndo() const { return !m_entries.isEmpty() && !m_applier->isBusy(); }
-    // Undoes the newest entry; false when there is none or the applier is busy.
-    bool undo();
+    // Drops the newest entry when it has nothing to put back (every value is as before it); false when there is
+    // none, the applier is busy, or it has something to put back (that is runUndo()'s).
+    bool dropEmptyEntry();
     // What undo puts back: inverse() of the newest entry (empty when there is none, or nothing to put back).
     ChangeSet undoChanges() const;
     // Undo as a planned operation: runs a tuning.apply plan of undoChanges() with the user's answers (the applier

@@ -1,7 +1,7 @@
-#include "params/changelog.h"
+#include "core/params/changelog.h"
 
-#include "util/errnotext.h"
-#include "util/fd.h"
+#include "core/util/errnotext.h"
+#include "core/util/fd.h"
 
 #include <QCoreApplication>
 #include <QDir>

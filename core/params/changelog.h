@@ -6,8 +6,8 @@
 // /var/lib/dmtune/changes.jsonl (only root writes the live sysfs; a user's window reads it); DMTUNE_CHANGE_LOG
 // overrides (tests). Appended with O_APPEND and never followed through a link; read from its last
 // MaxChangeLogBytes; moved aside to changes.jsonl.1 when it grows past that.
-#include "params/applyresult.h"
-#include "util/result.h"
+#include "core/params/applyresult.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "params/changeset.h"
+#include "core/params/changeset.h"
 
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
 namespace dmtune {
 

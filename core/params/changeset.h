@@ -1,8 +1,8 @@
 #pragma once
 // A change set: attribute values to write to devices as one transaction, and the scopes that
 // expand an edit to a map's paths.
-#include "discovery/devicesnapshot.h"
-#include "util/result.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QMetaType>

@@ -1,4 +1,4 @@
-#include "params/devicecontext.h"
+#include "core/params/devicecontext.h"
 
 #include <QFile>
 #include <QHash>

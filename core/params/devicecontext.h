@@ -2,9 +2,9 @@
 // What the parameter code needs to know about one device, read through the SysfsRoot: the limits
 // the kernel reports, where its attributes live, and how it stacks. Also the name checks the
 // helper relies on: device *names* only, re-resolved under the root.
-#include "params/tunabledef.h"
-#include "params/valueparsers.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/tunabledef.h"
+#include "core/params/valueparsers.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

@@ -1,4 +1,4 @@
-#include "params/deviceresolver.h"
+#include "core/params/deviceresolver.h"
 
 #include <QFile>
 #include <QRegularExpression>

@@ -1,9 +1,9 @@
 #pragma once
 // What a user may type for a device: sdb, dm-3, a map name (mpatha), /dev/sdb, /dev/mapper/mpatha,
 // /dev/disk/by-id/..., or MAJ:MIN. Resolved to the kernel name the rest of the code uses.
-#include "discovery/devicesnapshot.h"
-#include "sysfs/sysfsroot.h"
-#include "util/result.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

@@ -1,8 +1,8 @@
-#include "params/externalchanges.h"
+#include "core/params/externalchanges.h"
 
-#include "jobs/jobtracker.h"
-#include "params/changelog.h"
-#include "params/tunable.h"
+#include "core/jobs/jobtracker.h"
+#include "core/params/changelog.h"
+#include "core/params/tunable.h"
 
 #include <QDateTime>
 #include <QTimer>

@@ -5,7 +5,7 @@
 // last read becomes one changed() with the marker's label: who changed it when a dmtune program did, "changed outside
 // dmtune" otherwise. This window's own changes (in-process or through dmtune-helper) are left out: they have their
 // markers already. The first read of a device is its baseline.
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QObject>

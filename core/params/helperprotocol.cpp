@@ -1,6 +1,6 @@
-#include "params/helperprotocol.h"
+#include "core/params/helperprotocol.h"
 
-#include "params/transaction.h"
+#include "core/params/transaction.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,10 +5,10 @@
 // plus "risks_confirmed":true when the user confirmed the data risks of the change set (planner.h).
 // Reply on stdout: an ApplyResult as JSON (applyresult.h). Exit 0 applied, 1 failed and rolled
 // back, 2 request rejected (nothing written).
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "params/planner.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/params/planner.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QByteArray>
 

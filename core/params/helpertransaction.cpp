@@ -1,8 +1,8 @@
-#include "params/helpertransaction.h"
+#include "core/params/helpertransaction.h"
 
-#include "params/helperprotocol.h"
-#include "params/transaction.h"
-#include "util/systemprogram.h"
+#include "core/params/helperprotocol.h"
+#include "core/params/transaction.h"
+#include "core/util/systemprogram.h"
 
 #include <QJsonDocument>
 

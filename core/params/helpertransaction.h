@@ -3,9 +3,9 @@
 // writes go to the helper as its JSON request, the helper plans again as root, writes, reads back, rolls back,
 // and answers with the ApplyResult. Synchronous: for a job's thread (the Applier's, an OperationRunner's),
 // never the UI thread. How tuning.apply and preset.apply reach it: OperationEnvironment::applyTransaction.
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "params/planner.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/params/planner.h"
 
 #include <QProcess>
 #include <QStringList>

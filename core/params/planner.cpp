@@ -1,8 +1,8 @@
-#include "params/planner.h"
+#include "core/params/planner.h"
 
-#include "params/catalog.h"
-#include "params/devicecontext.h"
-#include "params/stacking.h"
+#include "core/params/catalog.h"
+#include "core/params/devicecontext.h"
+#include "core/params/stacking.h"
 
 #include <QHash>
 

@@ -1,9 +1,9 @@
 #pragma once
 // Turns a change set into an ordered list of checked writes: every device name, attribute and
 // value validated, the writes put in a safe order, stacking warnings added. Nothing is written.
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
-#include "params/stacking.h"
+#include "core/params/stacking.h"
 
-#include "params/catalog.h"
-#include "params/devicecontext.h"
+#include "core/params/catalog.h"
+#include "core/params/devicecontext.h"
 
 #include <algorithm>
 

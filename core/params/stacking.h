@@ -1,9 +1,9 @@
 #pragma once
 // Stacking rules between a multipath map and its paths, checked before applying: a map that
 // builds requests its paths cannot take, a map queue that never fills, schedulers twice.
-#include "params/applyresult.h"
-#include "params/changeset.h"
-#include "sysfs/sysfsroot.h"
+#include "core/params/applyresult.h"
+#include "core/params/changeset.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 

@@ -1,8 +1,8 @@
-#include "params/transaction.h"
+#include "core/params/transaction.h"
 
-#include "params/catalog.h"
-#include "params/changelog.h"
-#include "params/devicecontext.h"
+#include "core/params/catalog.h"
+#include "core/params/changelog.h"
+#include "core/params/devicecontext.h"
 
 #include <QDateTime>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 // Runs a plan as a transaction: each write read back (kernel clamping reported), and on any
 // failure every value already written restored in reverse order, so nothing stays half-applied.
 // The one code path for the GUI (in-process), the helper and the CLI.
-#include "params/applyresult.h"
-#include "params/planner.h"
+#include "core/params/applyresult.h"
+#include "core/params/planner.h"
 
 namespace dmtune {
 

@@ -1,6 +1,6 @@
-#include "params/tunable.h"
+#include "core/params/tunable.h"
 
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
 #include <QFile>
 

@@ -1,8 +1,8 @@
 #pragma once
 // One tunable of one device as an editor shows it: current value, pending value, writable, range.
 // Plain value; a Qt model keeps a QList<Tunable> per device.
-#include "params/changeset.h"
-#include "params/devicecontext.h"
+#include "core/params/changeset.h"
+#include "core/params/devicecontext.h"
 
 #include <QList>
 #include <QMetaType>

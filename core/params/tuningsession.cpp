@@ -1,10 +1,10 @@
-#include "params/tuningsession.h"
+#include "core/params/tuningsession.h"
 
-#include "ops/hostcontext.h"
-#include "ops/operationregistry.h"
-#include "ops/operationrunner.h"
-#include "ops/operationservice.h"
-#include "ops/tuningoperations.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/operationrunner.h"
+#include "core/ops/operationservice.h"
+#include "core/ops/tuningoperations.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -76,16 +76,6 @@ void TuningSession::onRemoteFinished(const OperationResult &result)
     Q_EMIT busyChanged(false);
 }
 
-bool TuningSession::apply(const ChangeSet &changes, RiskConsent consent)
-{
-    if (!canApply() || changes.isEmpty() || m_remote) // a remote host's changes go through plan() and run()
-        return false;
-    if (!m_applier->apply(changes, false, consent))
-        return false;
-    Q_EMIT busyChanged(true);
-    return true;
-}
-
 Result<OperationPlan> TuningSession::plan(const ChangeSet &changes) const
 {
     OperationEnvironment env;
@@ -109,21 +99,11 @@ bool TuningSession::run(const OperationPlan &plan, const OperationAnswers &answe
     return true;
 }
 
-bool TuningSession::undo()
+bool TuningSession::dropEmptyUndo()
 {
-    // A remote host's values are put back by its agent (runUndo); only an entry with nothing to put back goes here.
-    if (!canUndo() || (m_remote && !m_history->undoChanges().isEmpty()))
+    if (!canUndo() || !m_history->dropEmptyEntry())
         return false;
-    const qsizetype before = m_history->entries().size();
-    if (!m_history->undo())
-        return false;
-    if (m_applier->isBusy()) {
-        m_undoRunning = true;
-        Q_EMIT busyChanged(true);
-    } else if (m_history->entries().size() != before) {
-        // An entry without anything to put back was dropped at once.
-        Q_EMIT busyChanged(false);
-    }
+    Q_EMIT busyChanged(false);
     return true;
 }
 

@@ -2,8 +2,8 @@
 // The one Applier and ChangeHistory of a window, shared by the parameter editor, the history panel and the
 // presets: whoever starts a transaction, all see the applier busy and all see the result. Pure logic (QtCore):
 // the Tune tab plans a tuning.apply operation (ops/tuningoperations.h), asks, and runs it through here.
-#include "params/applier.h"
-#include "params/changehistory.h"
+#include "core/params/applier.h"
+#include "core/params/changehistory.h"
 
 #include <QObject>
 
@@ -48,15 +48,14 @@ public:
     bool canApply() const { return !m_readOnly && !isBusy(); }
     bool canUndo() const { return !m_readOnly && !m_remoteBusy && m_history->canUndo(); }
 
-    // Start a transaction / undo the newest history entry; false (nothing started) when busy or read-only.
-    // `consent`: the user confirmed the change set's data risks (ConfirmRiskDialog); the core refuses them without.
-    bool apply(const ChangeSet &changes, RiskConsent consent = RiskConsent::None);
     // Plans a tuning.apply operation for `changes` on this session's tree (reads sysfs; writes nothing).
     Result<OperationPlan> plan(const ChangeSet &changes) const;
     // Runs a plan with the answers given for it: re-checked against the state now (stale: refused, nothing
     // written); operationFinished() follows finished().
     bool run(const OperationPlan &plan, const OperationAnswers &answers);
-    bool undo();
+    // The newest entry when it has nothing to put back (every value is as before it): dropped at once, nothing
+    // written. False when Undo is unavailable or the entry has values to put back (runUndo()).
+    bool dropEmptyUndo();
     // Undo as every change is made: a tuning.apply operation (plan -> answers -> run). undoUnavailableReason() says
     // why there is none now (empty when Undo can start): nothing to undo, a transaction running, read-only.
     QString undoUnavailableReason() const;

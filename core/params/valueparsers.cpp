@@ -1,4 +1,4 @@
-#include "params/valueparsers.h"
+#include "core/params/valueparsers.h"
 
 #include <QRegularExpression>
 

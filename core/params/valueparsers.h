@@ -1,7 +1,7 @@
 #pragma once
 // Pure parsing and checking of attribute values: text in, Result out, no I/O.
-#include "params/tunabledef.h"
-#include "util/result.h"
+#include "core/params/tunabledef.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

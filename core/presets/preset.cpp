@@ -1,4 +1,4 @@
-#include "presets/preset.h"
+#include "core/presets/preset.h"
 
 namespace dmtune {
 

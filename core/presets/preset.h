@@ -1,7 +1,7 @@
 #pragma once
 // A tuning preset: settings carried by stable identity (WWID, DM UUID, vendor/model), not by
 // sdX names that change between boots. Plain values; presetjson.h reads and writes them.
-#include "params/changeset.h"
+#include "core/params/changeset.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,9 +1,9 @@
-#include "presets/presetcapture.h"
+#include "core/presets/presetcapture.h"
 
-#include "params/catalog.h"
-#include "params/tunable.h"
-#include "params/valueparsers.h"
-#include "presets/presetselection.h"
+#include "core/params/catalog.h"
+#include "core/params/tunable.h"
+#include "core/params/valueparsers.h"
+#include "core/presets/presetselection.h"
 
 #include <QSysInfo>
 

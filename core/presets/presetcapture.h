@@ -1,10 +1,10 @@
 #pragma once
 // "Save from the current state": the writable tunables of the chosen devices as a preset, each
 // device keyed by its stable identity (WWID, DM UUID) rather than its sdX name.
-#include "discovery/devicesnapshot.h"
-#include "presets/preset.h"
-#include "sysfs/sysfsroot.h"
-#include "util/result.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/presets/preset.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
-#include "presets/presetexport.h"
+#include "core/presets/presetexport.h"
 
-#include "params/catalog.h"
-#include "presets/presetresolution.h"
+#include "core/params/catalog.h"
+#include "core/presets/presetresolution.h"
 
 #include <QRegularExpression>
 

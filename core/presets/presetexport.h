@@ -2,8 +2,8 @@
 // A preset as the files that make settings survive a reboot without dmtune: udev rules, a tuned
 // profile, a multipath.conf snippet. Pure text out; each export lists what it could not express
 // (and repeats the list as comments at the end of the text).
-#include "presets/preset.h"
-#include "util/result.h"
+#include "core/presets/preset.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

@@ -1,11 +1,11 @@
-#include "presets/presetjson.h"
+#include "core/presets/presetjson.h"
 
-#include "discovery/blockdevice.h"
-#include "dm/pathselectors.h"
-#include "params/catalog.h"
-#include "params/valueparsers.h"
-#include "util/inputfile.h"
-#include "util/printable.h"
+#include "core/discovery/blockdevice.h"
+#include "core/dm/grammar/pathselectors.h"
+#include "core/params/catalog.h"
+#include "core/params/valueparsers.h"
+#include "core/util/inputfile.h"
+#include "core/util/printable.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // The loader is a pure function over text; any problem is one error naming the rule and the field
 // ("rule 2, field \"settings.queue/nomerges\": '7' is not one of: 0, 1, 2"), and nothing of a bad
 // file is used.
-#include "presets/preset.h"
-#include "util/result.h"
+#include "core/presets/preset.h"
+#include "core/util/result.h"
 
-#include "util/atomicfile.h"
+#include "core/util/atomicfile.h"
 #include <QByteArray>
 
 #include <QJsonObject>

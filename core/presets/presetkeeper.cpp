@@ -1,6 +1,6 @@
-#include "presets/presetkeeper.h"
+#include "core/presets/presetkeeper.h"
 
-#include "presets/presetmatcher.h"
+#include "core/presets/presetmatcher.h"
 
 #include <QSet>
 

@@ -4,9 +4,9 @@
 // kernel's defaults, so without this a path that returns after a fabric outage silently loses its
 // tuning. The decision is a pure function over two snapshots; the QObject only remembers the last
 // snapshot and asks its owner to run the transaction (which then lands in the undo history).
-#include "discovery/devicesnapshot.h"
-#include "params/changeset.h"
-#include "presets/preset.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/params/changeset.h"
+#include "core/presets/preset.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "presets/presetmatcher.h"
+#include "core/presets/presetmatcher.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Which devices of a snapshot a preset rule selects: pure, over the snapshot's identities.
-#include "discovery/devicesnapshot.h"
-#include "presets/preset.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/presets/preset.h"
 
 namespace dmtune {
 

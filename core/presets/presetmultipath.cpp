@@ -1,9 +1,9 @@
-#include "presets/presetmultipath.h"
+#include "core/presets/presetmultipath.h"
 
-#include "dm/mapsafety.h"
-#include "dm/multipathoperation.h"
-#include "dm/pathselectors.h"
-#include "dm/tablediff.h"
+#include "core/dm/grammar/pathselectors.h"
+#include "core/dm/grammar/tablediff.h"
+#include "core/dm/mapsafety.h"
+#include "core/dm/multipathchange.h"
 
 namespace dmtune {
 

@@ -3,10 +3,10 @@
 // without flush or lockfs; the old table stays on failure). All maps are prepared (and their
 // risks checked) before the first reload; when a later step fails, the maps already reloaded get their old
 // tables back, so a preset apply stays all-or-nothing.
-#include "dm/devicemapper.h"
-#include "dm/multipathtable.h"
-#include "presets/presetresolution.h"
-#include "sysfs/sysfsroot.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/presets/presetresolution.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

@@ -1,10 +1,10 @@
-#include "presets/presetresolution.h"
+#include "core/presets/presetresolution.h"
 
-#include "params/catalog.h"
-#include "params/planner.h"
-#include "params/tunable.h"
-#include "params/valueparsers.h"
-#include "presets/presetmatcher.h"
+#include "core/params/catalog.h"
+#include "core/params/planner.h"
+#include "core/params/tunable.h"
+#include "core/params/valueparsers.h"
+#include "core/presets/presetmatcher.h"
 
 namespace dmtune {
 

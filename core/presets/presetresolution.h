@@ -2,10 +2,10 @@
 // A preset laid over the live system: for every matched device and attribute the current value,
 // the preset's value and the rule that asks for it. The same value feeds apply (its change set),
 // the preview, and verify (its drift), like tuned-adm verify.
-#include "discovery/devicesnapshot.h"
-#include "params/changeset.h"
-#include "presets/preset.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/params/changeset.h"
+#include "core/presets/preset.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune {
 

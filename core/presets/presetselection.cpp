@@ -1,6 +1,6 @@
-#include "presets/presetselection.h"
+#include "core/presets/presetselection.h"
 
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
 namespace dmtune {
 

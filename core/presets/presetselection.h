@@ -3,9 +3,9 @@
 // session (the tuning history) and those whose value differs from the one dmtune first saw on the device. The
 // first-seen values are kept per stable identity (WWID, DM UUID, else MAJ:MIN), so a device renamed between two
 // snapshots keeps its record. Pure logic; the reads are the caller's (a job).
-#include "discovery/blockdevice.h"
-#include "params/applyresult.h"
-#include "params/tunable.h"
+#include "core/discovery/blockdevice.h"
+#include "core/params/applyresult.h"
+#include "core/params/tunable.h"
 
 #include <QHash>
 #include <QList>

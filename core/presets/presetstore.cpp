@@ -1,6 +1,6 @@
-#include "presets/presetstore.h"
+#include "core/presets/presetstore.h"
 
-#include "presets/presetjson.h"
+#include "core/presets/presetjson.h"
 
 #include <QDir>
 #include <QFileInfo>

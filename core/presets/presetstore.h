@@ -1,9 +1,9 @@
 #pragma once
 // Where presets live: built-in ones embedded in the core (resources/presets, also installed to
 // share/dmtune/presets), user ones as JSON files under the XDG config dir (dmtune/presets/).
-#include "presets/preset.h"
-#include "util/atomicfile.h"
-#include "util/result.h"
+#include "core/presets/preset.h"
+#include "core/util/atomicfile.h"
+#include "core/util/result.h"
 
 namespace dmtune {
 

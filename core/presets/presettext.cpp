@@ -1,4 +1,4 @@
-#include "presets/presettext.h"
+#include "core/presets/presettext.h"
 
 #include <QJsonObject>
 

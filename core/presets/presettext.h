@@ -1,7 +1,7 @@
 #pragma once
 // A preset's resolution as the lines and JSON dmtunectl prints and the plan of preset.apply previews, so the
 // CLI, the GUI's plan dialog and a remote agent show the same text.
-#include "presets/presetresolution.h"
+#include "core/presets/presetresolution.h"
 
 #include <QJsonArray>
 #include <QStringList>

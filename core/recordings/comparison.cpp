@@ -1,6 +1,6 @@
-#include "recordings/comparison.h"
+#include "core/recordings/comparison.h"
 
-#include "recordings/recordingreplay.h"
+#include "core/recordings/recordingreplay.h"
 
 #include <algorithm>
 #include <cmath>

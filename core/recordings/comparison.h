@@ -2,8 +2,8 @@
 // Recordings side by side: per device slot and metric, mean / p50 / p95 / max over the workload of each
 // recording (from its "fio start" marker to its "fio end" marker, else the whole recording), and each
 // statistic's change in % against the first recording.
-#include "recordings/deviceslots.h"
-#include "stats/seriesstore.h"
+#include "core/recordings/deviceslots.h"
+#include "core/stats/seriesstore.h"
 
 #include <optional>
 

@@ -1,10 +1,10 @@
 // captureConfiguration (declared in recordingwriter.h): what a recording remembers of the machine.
-#include "recordings/recordingwriter.h"
+#include "core/recordings/recordingwriter.h"
 
-#include "discovery/devicesnapshot.h"
-#include "discovery/snapshotjson.h"
-#include "params/tunable.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/params/tunable.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonArray>
 #include <QSysInfo>

@@ -1,4 +1,4 @@
-#include "recordings/configdiff.h"
+#include "core/recordings/configdiff.h"
 
 #include <QJsonArray>
 #include <QSet>

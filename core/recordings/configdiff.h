@@ -1,7 +1,7 @@
 #pragma once
 // The configuration snapshots of recordings, flattened to "device / setting" = value, and the settings whose
 // values differ between them. Devices are matched by deviceSlots(): "loop0 / tunable queue/nomerges".
-#include "recordings/deviceslots.h"
+#include "core/recordings/deviceslots.h"
 
 #include <QMap>
 

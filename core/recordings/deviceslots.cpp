@@ -1,4 +1,4 @@
-#include "recordings/deviceslots.h"
+#include "core/recordings/deviceslots.h"
 
 namespace dmtune {
 

@@ -3,7 +3,7 @@
 // same names; an experiment on 2 paths against 4, or a loop device that got another number, does not. A name
 // present in every recording is one slot; the rest are paired by their position in each recording's
 // watched list (the map first, then its paths), so "the map" meets "the map".
-#include "recordings/recording.h"
+#include "core/recordings/recording.h"
 
 namespace dmtune {
 

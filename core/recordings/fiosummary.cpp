@@ -1,4 +1,4 @@
-#include "recordings/fiosummary.h"
+#include "core/recordings/fiosummary.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

@@ -1,4 +1,4 @@
-#include "recordings/recordedlatency.h"
+#include "core/recordings/recordedlatency.h"
 
 namespace dmtune {
 

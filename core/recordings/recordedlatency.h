@@ -1,7 +1,7 @@
 #pragma once
 // The latency a recording holds (latency frames, written when the block-layer probe ran), summed over its
 // workload window, and two or more recordings' distributions side by side per device slot.
-#include "recordings/deviceslots.h"
+#include "core/recordings/deviceslots.h"
 
 #include <QHash>
 

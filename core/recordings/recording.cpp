@@ -1,4 +1,4 @@
-#include "recordings/recording.h"
+#include "core/recordings/recording.h"
 
 #include <QDateTime>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 // A recording as read back from its file: the header (host, kernel, configuration), the raw counters of every
 // sampler batch, markers, notes and fio's output. A plain value; replay (recordingreplay.h) turns the counters
 // back into the sampler's batches and metrics.
-#include "latency/latencyhistogram.h"
-#include "recordings/recordingwriter.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/recordings/recordingwriter.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "recordings/recordingformat.h"
+#include "core/recordings/recordingformat.h"
 
 namespace dmtune::recordingformat {
 

@@ -1,7 +1,7 @@
-#include "recordings/recordingreader.h"
+#include "core/recordings/recordingreader.h"
 
-#include "recordings/recordingformat.h"
-#include "util/fd.h"
+#include "core/recordings/recordingformat.h"
+#include "core/util/fd.h"
 
 #include <QFile>
 #include <QFileInfo>

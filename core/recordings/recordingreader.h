@@ -2,7 +2,7 @@
 // Reads a recording file (recordingformat.h) into a Recording value. Pure over the bytes: a file cut short
 // inside a frame is read up to the last whole frame and marked truncated; anything else malformed fails with
 // the frame's number and byte offset.
-#include "recordings/recording.h"
+#include "core/recordings/recording.h"
 
 #include <QByteArrayView>
 

@@ -1,4 +1,4 @@
-#include "recordings/recordingreplay.h"
+#include "core/recordings/recordingreplay.h"
 
 #include <algorithm>
 

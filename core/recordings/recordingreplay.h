@@ -2,8 +2,8 @@
 // A recording played back through the same code as live sampling: counter deltas (counterDeltas, with its
 // clamping and 32-bit wrap rules), IostatMetrics::fromDeltas, SampleBatch, SeriesStore. Charts and tables of
 // a recording are therefore the charts and tables the live view would have shown.
-#include "recordings/recording.h"
-#include "stats/seriesstore.h"
+#include "core/recordings/recording.h"
+#include "core/stats/seriesstore.h"
 
 #include <QHash>
 

@@ -1,4 +1,4 @@
-#include "recordings/recordingsfolder.h"
+#include "core/recordings/recordingsfolder.h"
 
 #include <QDir>
 #include <QStandardPaths>

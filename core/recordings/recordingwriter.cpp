@@ -1,6 +1,6 @@
-#include "recordings/recordingwriter.h"
+#include "core/recordings/recordingwriter.h"
 
-#include "recordings/recordingformat.h"
+#include "core/recordings/recordingformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -6,10 +6,10 @@
 // written: RecordingReader reads up to the last whole frame. The frames go to a temp file beside the target
 // (AtomicFile: NAME.XXXXXX.part), renamed to NAME when the recording is finished or the writer destroyed; a
 // process killed outright leaves the .part file, readable as it is. Format: docs/recordings.md.
-#include "latency/latencyhistogram.h"
-#include "stats/samplebatch.h"
-#include "util/atomicfile.h"
-#include "util/result.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/stats/samplebatch.h"
+#include "core/util/atomicfile.h"
+#include "core/util/result.h"
 
 #include <QDateTime>
 #include <QHash>

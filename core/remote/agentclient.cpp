@@ -1,6 +1,6 @@
-#include "remote/agentclient.h"
+#include "core/remote/agentclient.h"
 
-#include "remote/agentprotocol.h"
+#include "core/remote/agentprotocol.h"
 
 #include <QProcess>
 

@@ -2,8 +2,8 @@
 // The near side of the agent's protocol: starts `ssh HOST dmtunectl agent` (hostaddress.h) with the system's
 // OpenSSH client, checks the agent's hello, sends requests and hands every message back. One connection per
 // client; after disconnected() it may connect again (the GUI's reconnect, the CLI's job attach).
-#include "jobs/jobtracker.h"
-#include "remote/hostaddress.h"
+#include "core/jobs/jobtracker.h"
+#include "core/remote/hostaddress.h"
 
 #include <QJsonObject>
 #include <QObject>

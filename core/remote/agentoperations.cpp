@@ -1,12 +1,12 @@
-#include "remote/agentoperations.h"
+#include "core/remote/agentoperations.h"
 
-#include "discovery/sysfscapture.h"
-#include "dm/devicemapper.h"
-#include "ops/operationrunner.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/ops/operationrunner.h"
 
-#include "ops/workloadoperations.h"
-#include "util/fd.h"
-#include "workloads/labdevices.h"
+#include "core/ops/workloadoperations.h"
+#include "core/util/fd.h"
+#include "core/workloads/labdevices.h"
 
 #include <QDir>
 #include <QFile>

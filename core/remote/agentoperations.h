@@ -16,7 +16,7 @@
 // The operations run one at a time on a job (OperationRunner): the agent's streams go on meanwhile.
 // lab.create and lab.remove act on the connection's own lab devices (a remote window's lab device on the host): the
 // connection's end removes the ones it made.
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QJsonObject>

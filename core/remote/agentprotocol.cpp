@@ -1,4 +1,4 @@
-#include "remote/agentprotocol.h"
+#include "core/remote/agentprotocol.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>

@@ -3,7 +3,7 @@
 // agent speaks first ({"type":"hello","protocol":"1.0",...}); the client answers with its own hello; then
 // requests carry an "id" and every response and event names it. A peer of another major version is refused
 // with one line; minor versions only add fields a reader may ignore.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QJsonObject>

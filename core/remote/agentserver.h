@@ -13,7 +13,7 @@
 //   start with "detach": true   (1.2) workload.start as a detached job (remote/operationjob.h): the job's output is
 //            its progress events and result as JSON lines; jobs, attach, signal and forget work on it as on `run`.
 // An end of stdin (the connection gone) stops the commands that are not jobs, as a closed terminal would.
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QJsonObject>

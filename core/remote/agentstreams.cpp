@@ -1,13 +1,13 @@
-#include "remote/agentstreams.h"
+#include "core/remote/agentstreams.h"
 
-#include "discovery/sysfscapture.h"
-#include "discovery/udevsource.h"
-#include "dm/dmeventwatcher.h"
-#include "jobs/jobtracker.h"
-#include "latency/latencystream.h"
-#include "remote/remotemapstream.h"
-#include "remote/samplestream.h"
-#include "stats/sampler.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/discovery/udevsource.h"
+#include "core/dm/backend/dmeventwatcher.h"
+#include "core/jobs/jobtracker.h"
+#include "core/latency/latencystream.h"
+#include "core/remote/remotemapstream.h"
+#include "core/remote/samplestream.h"
+#include "core/stats/sampler.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -19,8 +19,8 @@
 //                  goes on: a map that comes back is reported again).
 //   cancel         {"target":ID}: ends a stream, a watch, a map's reports or the latency probe (the kernel detaches
 //                  it).
-#include "latency/blocklatencyprobe.h"
-#include "sysfs/sysfsroot.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QJsonObject>

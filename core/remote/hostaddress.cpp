@@ -1,4 +1,4 @@
-#include "remote/hostaddress.h"
+#include "core/remote/hostaddress.h"
 
 namespace dmtune {
 

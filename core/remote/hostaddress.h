@@ -2,7 +2,7 @@
 // Where a remote host is and how the system's OpenSSH client reaches it: `[user@]host[:port]` (an IPv6 address
 // in brackets: `[::1]:2222`), and the ssh command line that starts the agent there. ssh itself does the rest:
 // ~/.ssh/config, the agent, jump hosts, known_hosts (an unknown or changed host key is refused by ssh).
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QString>
 #include <QStringList>

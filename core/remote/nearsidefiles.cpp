@@ -1,4 +1,4 @@
-#include "remote/nearsidefiles.h"
+#include "core/remote/nearsidefiles.h"
 
 #include <QSet>
 

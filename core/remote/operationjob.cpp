@@ -1,6 +1,6 @@
-#include "remote/operationjob.h"
+#include "core/remote/operationjob.h"
 
-#include "ops/workloadoperations.h"
+#include "core/ops/workloadoperations.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -7,7 +7,7 @@
 // `dmtunectl agent --run-job DIR` in a session of its own. The job plans again there and starts the operation only
 // when nothing changed (checkOperationJob): the same rule as OperationService::start, across a process boundary.
 // Its stdout is one JSON line per progress event ({"event": ...}) and the result last ({"result": resultToJson}).
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
 
 #include <QJsonObject>
 #include <QStringList>

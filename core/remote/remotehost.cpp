@@ -1,11 +1,11 @@
-#include "remote/remotehost.h"
+#include "core/remote/remotehost.h"
 
-#include "discovery/sysfscapture.h"
-#include "remote/agentclient.h"
-#include "remote/nearsidefiles.h"
-#include "sysfs/beneath.h"
-#include "util/errnotext.h"
-#include "util/fd.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/nearsidefiles.h"
+#include "core/sysfs/beneath.h"
+#include "core/util/errnotext.h"
+#include "core/util/fd.h"
 
 #include <QDir>
 #include <QFile>

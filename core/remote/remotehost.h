@@ -8,9 +8,9 @@
 // A problem that needs the user is shown once and not retried: ssh refused the host key or the login, dmtune is
 // not installed there, the agent speaks another protocol major, sudo wants a password. A lost connection, or
 // one that could not be made because the host or the network is down, is retried: 2 s, 4 s, ... up to 60 s.
-#include "jobs/jobtracker.h"
-#include "remote/hostaddress.h"
-#include "sysfs/sysfsroot.h"
+#include "core/jobs/jobtracker.h"
+#include "core/remote/hostaddress.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QDateTime>
 #include <QJsonArray>

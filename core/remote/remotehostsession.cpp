@@ -1,14 +1,14 @@
-#include "remote/remotehostsession.h"
+#include "core/remote/remotehostsession.h"
 
-#include "discovery/discovery.h"
-#include "ops/hostcontext.h"
-#include "params/tuningsession.h"
-#include "remote/remotehost.h"
-#include "remote/remotelatencystream.h"
-#include "remote/remotemapstream.h"
-#include "remote/remoteoperationrunner.h"
-#include "remote/remotesampler.h"
-#include "remote/remoteworkload.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/hostcontext.h"
+#include "core/params/tuningsession.h"
+#include "core/remote/remotehost.h"
+#include "core/remote/remotelatencystream.h"
+#include "core/remote/remotemapstream.h"
+#include "core/remote/remoteoperationrunner.h"
+#include "core/remote/remotesampler.h"
+#include "core/remote/remoteworkload.h"
 
 namespace dmtune {
 

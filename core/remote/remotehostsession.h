@@ -2,7 +2,7 @@
 // A remote host as a window's host (host/hostsession.h), through its agent over ssh (RemoteHost): its devices as the
 // capture the host fetches (again on each of its agent's udev and device-mapper events and after every operation),
 // its counters from the agent's stream, its probe's readings from the agent, its operations planned and run there.
-#include "host/hostsession.h"
+#include "core/host/hostsession.h"
 
 namespace dmtune {
 

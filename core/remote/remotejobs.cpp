@@ -1,6 +1,6 @@
-#include "remote/remotejobs.h"
+#include "core/remote/remotejobs.h"
 
-#include "workloads/fiojob.h"
+#include "core/workloads/fiojob.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 // remembered when they began (QSettings remote/guiJobs: job id, the near side's recording file, the template's
 // title, the device; never a password). A job started elsewhere (`dmtunectl --host H run` in a terminal) is only
 // listed: attaching ends with a forget there, and stopping or forgetting another's job is never done implicitly.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QDateTime>
 #include <QJsonObject>

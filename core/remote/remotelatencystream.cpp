@@ -1,6 +1,6 @@
-#include "remote/remotelatencystream.h"
+#include "core/remote/remotelatencystream.h"
 
-#include "remote/agentclient.h"
+#include "core/remote/agentclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

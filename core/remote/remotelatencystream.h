@@ -4,7 +4,7 @@
 // a `latency-read` of the shown set, answered with the cumulative reading in dmtune-helper's format
 // (latencystream.h). The probe is the host's (root there, its BTF and lockdown): the agent's one line when it cannot
 // load. A lost connection fails it with mayRetry() (the probe there went with the connection).
-#include "latency/latencysource.h"
+#include "core/latency/latencysource.h"
 
 #include <QPointer>
 

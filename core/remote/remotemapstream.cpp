@@ -1,6 +1,6 @@
-#include "remote/remotemapstream.h"
+#include "core/remote/remotemapstream.h"
 
-#include "remote/agentclient.h"
+#include "core/remote/agentclient.h"
 
 #include <QJsonArray>
 

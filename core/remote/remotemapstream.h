@@ -2,9 +2,9 @@
 // A multipath map's state followed through the agent (its "map" op, agentstreams.h): the info, table and status
 // lines at once, every second and on each device-mapper event of the map there. The lines travel in dmsetup's form
 // and are read with the table parser here (dmtargetline.h), as a captured table is.
-#include "dm/devicemapper.h"
-#include "host/mapstream.h"
-#include "util/result.h"
+#include "core/dm/backend/devicemapper.h"
+#include "core/host/mapstream.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "remote/remoteoperationrunner.h"
+#include "core/remote/remoteoperationrunner.h"
 
-#include "remote/agentclient.h"
+#include "core/remote/agentclient.h"
 
 #include <QTimer>
 

@@ -5,7 +5,7 @@
 // are read with planFromJson / resultFromJson: the near side renders and asks, the far side decides.
 // A connection lost while a run was under way gives a failed result that says its outcome is unknown (the far
 // side finishes a step it began; the state must be read again); a plan asked for then fails.
-#include "ops/operationservice.h"
+#include "core/ops/operationservice.h"
 
 #include <QHash>
 

@@ -1,7 +1,7 @@
-#include "remote/remotesampler.h"
+#include "core/remote/remotesampler.h"
 
-#include "remote/agentclient.h"
-#include "stats/sampler.h"
+#include "core/remote/agentclient.h"
+#include "core/stats/sampler.h"
 
 #include <QJsonArray>
 

@@ -4,9 +4,9 @@
 // in-flight split; the cumulative counters stay on the far side (each device's counters carry its name only).
 // A lost connection ends every series (deviceVanished: the charts show the gap); when the client is ready again
 // a running sampler asks for a new stream by itself, whose first batch starts new segments.
-#include "remote/samplestream.h"
-#include "stats/samplebatch.h"
-#include "stats/samplesource.h"
+#include "core/remote/samplestream.h"
+#include "core/stats/samplebatch.h"
+#include "core/stats/samplesource.h"
 
 #include <QStringList>
 

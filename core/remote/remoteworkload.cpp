@@ -1,9 +1,9 @@
-#include "remote/remoteworkload.h"
+#include "core/remote/remoteworkload.h"
 
-#include "ops/operationservice.h"
-#include "ops/workloadoperations.h"
-#include "remote/agentclient.h"
-#include "util/atomicfile.h"
+#include "core/ops/operationservice.h"
+#include "core/ops/workloadoperations.h"
+#include "core/remote/agentclient.h"
+#include "core/util/atomicfile.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -7,8 +7,8 @@
 // host's jobs are listed (listJobs) whenever the client is ready and nothing runs. Stopping is explicit (stop(): SIGINT
 // to the job there). The guard runs there: the job plans again and starts only on the state the user's answers were
 // given for. Jobs of `dmtunectl --host H run` (a `run` command line, its --json lines) are attached and read too.
-#include "host/workloadruns.h"
-#include "workloads/fiostream.h"
+#include "core/host/workloadruns.h"
+#include "core/workloads/fiostream.h"
 
 #include <QJsonObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "remote/samplestream.h"
+#include "core/remote/samplestream.h"
 
-#include "remote/z85.h"
+#include "core/remote/z85.h"
 
 #include <QJsonArray>
 

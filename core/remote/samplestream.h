@@ -5,9 +5,9 @@
 // concatenated in name order, Z85 text in "data" (z85.h) and their number in "size". A busy device costs 30 to 40 bytes
 // a tick, an idle one a few, not ~300 of JSON numbers (docs/remote.md). Pure, no I/O: both sides keep their state from
 // the first message of a stream.
-#include "stats/samplebatch.h"
-#include "stats/samplecodec.h"
-#include "util/result.h"
+#include "core/stats/samplebatch.h"
+#include "core/stats/samplecodec.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QStringList>

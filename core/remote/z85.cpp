@@ -1,4 +1,4 @@
-#include "remote/z85.h"
+#include "core/remote/z85.h"
 
 #include <array>
 

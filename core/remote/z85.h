@@ -3,7 +3,7 @@
 // quote or a backslash, so a JSON string carries it unescaped. The counter stream's bytes go this way: at 1,000
 // busy devices a tick the difference is 3 kB/s. Bytes are padded with zeros to a multiple of 4; the caller sends
 // the real length. Pure.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 

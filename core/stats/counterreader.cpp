@@ -1,6 +1,6 @@
-#include "stats/counterreader.h"
+#include "core/stats/counterreader.h"
 
-#include "stats/smallfile.h"
+#include "core/stats/smallfile.h"
 
 #include <QFile>
 #include <QSet>

@@ -1,9 +1,9 @@
 #pragma once
 // Reads the counters of a set of block devices under one SysfsRoot, from one /proc/diskstats read or from
 // per-device /sys/block/X/stat files, whichever is cheaper (see docs/stats.md for the measurements).
-#include "stats/diskcounters.h"
-#include "stats/smallfile.h"
-#include "sysfs/sysfsroot.h"
+#include "core/stats/diskcounters.h"
+#include "core/stats/smallfile.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "stats/diskcounters.h"
+#include "core/stats/diskcounters.h"
 
 #include <cstring>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The cumulative I/O counters of one block device, as /proc/diskstats and /sys/block/X/stat give them,
 // and their pure parsers.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArrayView>
 #include <QList>

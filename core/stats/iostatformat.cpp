@@ -1,4 +1,4 @@
-#include "stats/iostatformat.h"
+#include "core/stats/iostatformat.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // iostat -x's three faces for dmtune's metrics: its text table, its -o JSON document, and a CSV with its
 // column names. Pure text builders; callers write them out.
-#include "stats/iostatmetrics.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <QList>
 #include <QString>

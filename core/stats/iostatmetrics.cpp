@@ -1,4 +1,4 @@
-#include "stats/iostatmetrics.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <cmath>
 

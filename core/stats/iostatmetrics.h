@@ -1,8 +1,8 @@
 #pragma once
 // sysstat's iostat -x arithmetic, and nothing else: no I/O, no clock. Feed it two counter snapshots (or their
 // deltas) and the seconds between them.
-#include "stats/diskcounters.h"
-#include "stats/metriccatalog.h"
+#include "core/stats/diskcounters.h"
+#include "core/stats/metriccatalog.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "stats/metriccatalog.h"
+#include "core/stats/metriccatalog.h"
 
 #include <array>
 

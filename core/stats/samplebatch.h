@@ -1,8 +1,8 @@
 #pragma once
 // What one sampler tick hands out: for every watched device seen at this tick and the previous one, its raw
 // counters, the interval's deltas and the requests in flight; the iostat metrics over the interval on demand.
-#include "stats/diskcounters.h"
-#include "stats/iostatmetrics.h"
+#include "core/stats/diskcounters.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <QList>
 #include <QMetaType>

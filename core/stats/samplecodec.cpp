@@ -1,4 +1,4 @@
-#include "stats/samplecodec.h"
+#include "core/stats/samplecodec.h"
 
 namespace dmtune {
 

@@ -3,7 +3,7 @@
 // each as the zigzag LEB128 varint of its difference from the same value in the previous sample, and only
 // the values that changed (a leading bitmap says which). Exact for any 64-bit value. Steady and idle devices
 // cost a few bytes per sample, a busy one 20 to 45 (docs/stats.md has the numbers). Pure, no I/O.
-#include "stats/diskcounters.h"
+#include "core/stats/diskcounters.h"
 
 #include <QtGlobal>
 

@@ -1,4 +1,4 @@
-#include "stats/sampler.h"
+#include "core/stats/sampler.h"
 
 #include <QDateTime>
 

@@ -1,8 +1,8 @@
 #pragma once
 // One timer, one read of the counters of every watched device per tick, rates over the real elapsed time.
-#include "stats/counterreader.h"
-#include "stats/samplebatch.h"
-#include "stats/samplesource.h"
+#include "core/stats/counterreader.h"
+#include "core/stats/samplebatch.h"
+#include "core/stats/samplesource.h"
 
 #include <QHash>
 #include <QTimer>

@@ -2,7 +2,7 @@
 // Where a window's counters come from: this machine's Sampler (sampler.h) or a remote host's RemoteSampler (its
 // agent's stream, remote/remotesampler.h). The charts, the history, the Explain pane and the Latency tab take a
 // SampleSource and never ask which one it is.
-#include "stats/samplebatch.h"
+#include "core/stats/samplebatch.h"
 
 #include <QObject>
 #include <QStringList>

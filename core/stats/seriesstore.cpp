@@ -1,4 +1,4 @@
-#include "stats/seriesstore.h"
+#include "core/stats/seriesstore.h"
 
 #include <algorithm>
 #include <cmath>

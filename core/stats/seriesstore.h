@@ -2,8 +2,8 @@
 // Per-device history of the sampler's batches at full resolution, kept for a retention time (default 1 h).
 // Charts pull (time, value) series of any metric out of it. Samples are kept exactly but encoded
 // (samplecodec.h): a few bytes for an idle device, 20-45 for a busy one (docs/stats.md).
-#include "stats/samplebatch.h"
-#include "stats/samplecodec.h"
+#include "core/stats/samplebatch.h"
+#include "core/stats/samplecodec.h"
 
 #include <QHash>
 #include <QList>

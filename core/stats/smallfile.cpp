@@ -1,4 +1,4 @@
-#include "stats/smallfile.h"
+#include "core/stats/smallfile.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "sysfs/beneath.h"
+#include "core/sysfs/beneath.h"
 
 #include <QList>
 

@@ -1,7 +1,7 @@
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
-#include "sysfs/beneath.h"
-#include "util/fd.h"
+#include "core/sysfs/beneath.h"
+#include "core/util/fd.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,7 +3,7 @@
 // A root other than the live /sys is untrusted (a customer's capture): every read stays inside it (no
 // link leads out), takes regular files only, never blocks (a FIFO) and is size-capped. It is never
 // written. Only the live root, and a scratch tree this process built (tests), can be written.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QHash>
 #include <QString>

@@ -1,5 +1,5 @@
-#include "util/atomicfile.h"
-#include "util/errnotext.h"
+#include "core/util/atomicfile.h"
+#include "core/util/errnotext.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,7 +5,7 @@
 // user asked to replace it (--replace, a question in the GUI): then rename(2) replaces the name, never a link's
 // target. A target that is a symbolic link (dangling or not), or not a regular file, is always refused.
 // Without commit() (an error, a destructor) the temp file is removed, unless keepOnDiscard() was asked for.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArrayView>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "util/inputfile.h"
+#include "core/util/inputfile.h"
 
-#include "util/fd.h"
+#include "core/util/fd.h"
 
 #include <QFile>
 

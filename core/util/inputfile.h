@@ -3,7 +3,7 @@
 // hosts files, captures, bundles) comes through here: it must be a regular file (not a device, a FIFO, /dev/zero,
 // a directory) and no bigger than a cap chosen for its kind, so a wrong or hostile path costs one clear line,
 // not gigabytes of memory or a read that never ends.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "util/nearmiss.h"
+#include "core/util/nearmiss.h"
 
 #include <QList>
 

@@ -1,4 +1,4 @@
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QtGlobal>
 

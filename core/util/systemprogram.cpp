@@ -1,4 +1,4 @@
-#include "util/systemprogram.h"
+#include "core/util/systemprogram.h"
 
 #include <QFile>
 #include <QFileInfo>

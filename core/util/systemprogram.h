@@ -3,7 +3,7 @@
 // that someone else can write to (".", a user's ~/bin, a CI's tool cache) would run their program as root.
 // Root looks only in the system directories and takes only a file that root owns and that neither the
 // file's group nor others may change (nor its directory).
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
-#include "versions/componentversions.h"
+#include "core/versions/componentversions.h"
 
-#include "dm/libdevmapperbackend.h"
-#include "workloads/fiorun.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/workloads/fiorun.h"
 
 #include <QJsonValue>
 #include <QProcess>

@@ -2,7 +2,7 @@
 // The versions of what dmtune stands on, for the About dialog and `dmtunectl version`: Qt (run time
 // and build), libudev, libdevmapper (and the kernel's dm driver when there is one), fio and the
 // kernel. QCustomPlot is the GUI's: the widgets add it (its header lives in chart sources only).
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "workloads/devicehold.h"
+#include "core/workloads/devicehold.h"
 
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QFile>
 

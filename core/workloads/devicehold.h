@@ -4,7 +4,7 @@
 // namespace, swap, device-mapper (LVM, multipath, dm-crypt), md, LIO, ZFS, or another program that opened it
 // with O_EXCL; and while dmtune holds it, none of those can take it. fio opens the device without O_EXCL, so
 // it still can. The node is checked too: its st_rdev must be the device sysfs names.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "workloads/deviceopeners.h"
+#include "core/workloads/deviceopeners.h"
 
 #include <QFile>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "workloads/fiojob.h"
+#include "core/workloads/fiojob.h"
 
-#include "workloads/fiojobfile.h"
+#include "core/workloads/fiojobfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 // A fio workload as dmtune runs it: a template's parameters (or a custom job file) -> the exact argv, and the
 // shell-quoted command line shown to the user for copying. Pure: no I/O except reading a job file.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,9 +1,9 @@
-#include "workloads/fiojobfile.h"
+#include "core/workloads/fiojobfile.h"
 
-#include "workloads/fiojob.h"
-#include "workloads/fiorun.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiorun.h"
 
-#include "util/inputfile.h"
+#include "core/util/inputfile.h"
 
 #include <QFile>
 #include <QFileInfo>

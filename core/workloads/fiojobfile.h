@@ -7,7 +7,7 @@
 // starts a job that inherits the global ones, the last value of an option wins, filename= adds files) and
 // then runs fio with exactly those options, never the file again: what was checked is what runs.
 // Only an allow-list of options passes; see docs/workloads.md for what the check cannot know.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "workloads/fiorun.h"
+#include "core/workloads/fiorun.h"
 
-#include "util/systemprogram.h"
+#include "core/util/systemprogram.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -7,7 +7,7 @@
 // dies with its parent (PR_SET_PDEATHSIG): a killed dmtune leaves no fio writing to a device it let go.
 // It runs in a private working directory made for the run, its state files kept there (--aux-path): nothing
 // fio writes by a relative name lands on a link in the caller's directory.
-#include "workloads/fiostream.h"
+#include "core/workloads/fiostream.h"
 
 #include <QObject>
 #include <QProcess>

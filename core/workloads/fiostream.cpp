@@ -1,4 +1,4 @@
-#include "workloads/fiostream.h"
+#include "core/workloads/fiostream.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,7 +2,7 @@
 // fio's --status-interval=1 --output-format=json(+) output: a stream of whole JSON objects, each cumulative
 // since the start, sometimes with other lines between them ("note: ...", "fio: terminating on signal 2").
 // Splitting it and turning consecutive objects into per-second rates are pure functions over text.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "workloads/labdevices.h"
+#include "core/workloads/labdevices.h"
 
-#include "workloads/labloop.h"
+#include "core/workloads/labloop.h"
 
 #include <algorithm>
 

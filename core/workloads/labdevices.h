@@ -4,7 +4,7 @@
 // (ops/laboperations.h) run on a job's thread while the window that owns this object lives on the UI thread.
 // One mutex, held across each device call: a find() waits while a create() or remove() runs. What it made it
 // removes when destroyed (the app's exit).
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QList>
 #include <QMutex>

@@ -1,8 +1,8 @@
-#include "workloads/labloop.h"
+#include "core/workloads/labloop.h"
 
-#include "sysfs/sysfsroot.h"
-#include "util/errnotext.h"
-#include "util/fd.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/errnotext.h"
+#include "core/util/fd.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 // One lab device: a loop device with direct I/O over a sparse file dmtune owns, its scheduler set to
 // mq-deadline (so batched writes merge, as on a real disk) and restored on removal. No QObject, no thread of
-// its own: LabDevices (labdevices.h) keeps a process's lab devices behind a mutex, LabDevice (labdevice.h)
-// wraps one for a single owner.
+// its own: LabDevices (labdevices.h) keeps a process's lab devices behind a mutex; the tests' LabDevice
+// (tests/common/labdevice.h) wraps one for a single owner.
 //
 // Ownership: each lab device has its own directory (<base>/dmtune-lab-XXXXXX, 0700) with the backing file
 // lab.img and a file "owner" that the creating process keeps flock()ed for the device's life (it also says
@@ -11,7 +11,7 @@
 // ones we created. A directory whose owner lock can be taken belongs to a dmtune that is gone: its device is
 // stale and removeStale() (run by create() and at the GUI's start) detaches it, restores its scheduler and
 // deletes the files.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QString>
 

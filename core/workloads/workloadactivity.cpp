@@ -1,12 +1,12 @@
-#include "workloads/workloadactivity.h"
+#include "core/workloads/workloadactivity.h"
 
-#include "discovery/discovery.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/latencyintervals.h"
-#include "latency/latencystream.h"
-#include "ops/workloadoperations.h"
-#include "recordings/recordingwriter.h"
-#include "workloads/fiorun.h"
+#include "core/discovery/discovery.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/latency/latencyintervals.h"
+#include "core/latency/latencystream.h"
+#include "core/ops/workloadoperations.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/workloads/fiorun.h"
 
 #include <QJsonArray>
 

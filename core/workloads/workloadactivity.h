@@ -19,10 +19,10 @@
 // The result: ok when fio ended with its report (also when stopped by cancel(): "details.stopped"); "details" is
 // the run's summary (WorkloadSession::summary) plus "window_from"/"window_to" (fio's I/O window, epoch s; 0 without)
 // and, with the probe, "latency_histograms" {NAME: deviceLatencyJson}. fio failing is ok false with its error.
-#include "ops/operationactivity.h"
-#include "recordings/recordingwriter.h"
-#include "stats/sampler.h"
-#include "workloads/workloadsession.h"
+#include "core/ops/operationactivity.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/stats/sampler.h"
+#include "core/workloads/workloadsession.h"
 
 #include <optional>
 

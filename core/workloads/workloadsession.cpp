@@ -1,9 +1,9 @@
-#include "workloads/workloadsession.h"
+#include "core/workloads/workloadsession.h"
 
-#include "discovery/devicesnapshot.h"
-#include "latency/latencyformat.h"
-#include "recordings/recordingwriter.h"
-#include "stats/sampler.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/latency/latencyformat.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/stats/sampler.h"
 
 #include <QDateTime>
 #include <QJsonArray>

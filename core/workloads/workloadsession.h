@@ -4,12 +4,12 @@
 // configuration snapshot, the raw counters, fio's progress and result). Also adds up the devices' counters
 // over the run for the summary. Owns neither the sampler nor its timer: the caller starts it (before start(),
 // so that the first interval has a baseline) and stops it.
-#include "latency/latencyintervals.h"
-#include "stats/samplebatch.h"
-#include "util/atomicfile.h"
-#include "workloads/devicehold.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiorun.h"
+#include "core/latency/latencyintervals.h"
+#include "core/stats/samplebatch.h"
+#include "core/util/atomicfile.h"
+#include "core/workloads/devicehold.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiorun.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "workloads/writeguard.h"
+#include "core/workloads/writeguard.h"
 
-#include "util/printable.h"
+#include "core/util/printable.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

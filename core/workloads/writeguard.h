@@ -9,9 +9,9 @@
 // SysfsRoot, /proc/self/mountinfo, /proc/swaps, every process's descriptors in /proc/<pid>/fd, libblkid on
 // the held descriptor); decideWrite() is a pure
 // decision over those facts. The hold is what makes the decision last: kept until fio ends (DeviceHold).
-#include "sysfs/sysfsroot.h"
-#include "workloads/devicehold.h"
-#include "workloads/deviceopeners.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/workloads/devicehold.h"
+#include "core/workloads/deviceopeners.h"
 
 #include <QList>
 #include <QStringList>

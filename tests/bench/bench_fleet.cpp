@@ -12,11 +12,11 @@
 //
 // usage: bench_fleet [--minutes M] [--interval S] [--scrape S] [--hosts N] [--devices N]
 //   defaults: 2 minutes, the fleet's interval 10 s, scrape_interval 10 s, 100 hosts, 50 devices
-#include "../common/loopbackport.h"
-#include "fleet/fleethosts.h"
-#include "fleet/fleetmodel.h"
-#include "fleet/fleetpoller.h"
-#include "metrics/prometheussource.h"
+#include "core/fleet/fleethosts.h"
+#include "core/fleet/fleetpoller.h"
+#include "core/metrics/prometheussource.h"
+#include "tests/common/loopbackport.h"
+#include "widgets/fleet/fleetmodel.h"
 
 #include <QApplication>
 #include <QDir>

@@ -6,7 +6,7 @@
 //     without this program watching it; this prints what the probe counted meanwhile.
 //
 // usage: bench_latency [--device /dev/nullb0 --seconds 20]
-#include "latency/blocklatencyprobe.h"
+#include "core/latency/blocklatencyprobe.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

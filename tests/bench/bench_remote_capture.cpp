@@ -9,10 +9,10 @@
 // largest gap).
 //
 // usage: bench_remote_capture [--devices N]
-#include "../common/fakesysfs.h"
-#include "remote/agentclient.h"
-#include "remote/agentprotocol.h"
-#include "testpaths.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/agentprotocol.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

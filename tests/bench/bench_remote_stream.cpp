@@ -12,13 +12,13 @@
 //  - the latency from the agent's read (its CLOCK_MONOTONIC; one clock on loopback) to the chart's series.
 //
 // usage: bench_remote_stream [--devices N] [--seconds S]
-#include "../live/remote/sshdfixture.h"
-#include "remote/agentclient.h"
-#include "remote/agentprotocol.h"
-#include "remote/remotesampler.h"
-#include "stats/metriccatalog.h"
-#include "stats/seriesstore.h"
-#include "testpaths.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/agentprotocol.h"
+#include "core/remote/remotesampler.h"
+#include "core/stats/metriccatalog.h"
+#include "core/stats/seriesstore.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/remote/sshdfixture.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -10,9 +10,9 @@
 //
 // usage: bench_sampler [--quick] [--dmtunectl PATH] [--generated-only] [--first-case-only] [--profile-ticks N]
 //                      [--store-only]
-#include "stats/sampler.h"
-#include "stats/seriesstore.h"
-#include "testpaths.h"
+#include "core/stats/sampler.h"
+#include "core/stats/seriesstore.h"
+#include "tests/common/testpaths.h"
 
 #include <QCoreApplication>
 #include <QDir>

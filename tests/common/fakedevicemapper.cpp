@@ -1,8 +1,8 @@
 #include "fakedevicemapper.h"
 
-#include "dm/multipathmessages.h"
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathmessages.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
 
 #include <QDeadlineTimer>
 #include <QMutexLocker>

@@ -4,7 +4,7 @@
 // by itself: simulateIo() lets it pick a group. Thread-safe; waitEvent() blocks like the kernel's, and
 // openEventPoll() gives a real file descriptor that polls readable as the control device's does after
 // DM_DEV_ARM_POLL (one global event counter, bumped by every map event and by maps that come or go).
-#include "dm/devicemapper.h"
+#include "core/dm/backend/devicemapper.h"
 
 #include <QMap>
 #include <QMutex>

@@ -1,6 +1,6 @@
 #include "multipathcontrol.h"
 
-#include "dm/multipathdclient.h"
+#include "core/dm/multipathd/multipathdclient.h"
 
 namespace dmtune {
 
@@ -88,6 +88,27 @@ void MultipathControl::start(std::function<MultipathOperationResult()> work)
     m_jobs->start(
         QStringLiteral("multipath operation"), [work = std::move(work)](JobContext &) { return work(); },
         [this](const MultipathOperationResult &result) { Q_EMIT finished(result); });
+}
+
+MultipathOperationResult runMultipathOperation(DeviceMapper &dm, const SysfsRoot &sysfs, const QString &map,
+    const MultipathMessage &message, const MultipathdCommand &multipathd)
+{
+    const auto prepared = prepareMultipathOperation(dm, sysfs, map, message);
+    if (!prepared) {
+        MultipathOperationResult result;
+        result.map = map;
+        // The message as asked, even when it does not format (an unresolved device name).
+        result.operation = multipathMessageKeyword(message.kind);
+        if (!message.device.isEmpty())
+            result.operation += QLatin1Char(' ') + message.device;
+        else if (message.group > 0)
+            result.operation += QLatin1Char(' ') + QString::number(message.group);
+        result.error = prepared.errorMessage();
+        return result;
+    }
+    MultipathOperationResult result = executeMultipathOperation(dm, prepared.value(), multipathd);
+    result.warnings = prepared->risks + result.warnings;
+    return result;
 }
 
 } // namespace dmtune

@@ -2,12 +2,12 @@
 // Asynchronous multipath operations without the plan/confirm step, for the VM tests that drive real
 // maps from a program (the GUI and dmtunectl go through ops/multipathoperations.h): each runs as a job
 // of a serial JobTracker (in the order asked, so a fail then a reinstate stay in that order) and comes
-// back as finished() on the owner's thread. The work is multipathoperation.h.
-#include "dm/devicemapper.h"
-#include "dm/multipathoperation.h"
-#include "dm/multipathtable.h"
-#include "jobs/jobtracker.h"
-#include "sysfs/sysfsroot.h"
+// back as finished() on the owner's thread. The work is dm/multipathchange.h.
+#include "core/dm/backend/devicemapper.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/dm/multipathchange.h"
+#include "core/jobs/jobtracker.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QObject>
 #include <QString>
@@ -15,6 +15,11 @@
 #include <functional>
 
 namespace dmtune {
+
+// prepare + execute in one call, the risks as warnings (the test decided to go ahead): the product always plans
+// first (ops/multipathoperations.h) and asks.
+MultipathOperationResult runMultipathOperation(DeviceMapper &dm, const SysfsRoot &sysfs, const QString &map,
+    const MultipathMessage &message, const MultipathdCommand &multipathd);
 
 class MultipathControl : public QObject {
     Q_OBJECT

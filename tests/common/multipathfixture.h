@@ -4,7 +4,7 @@
 // FakeDeviceMapper map. In the tree each path has queue_depth 32 behind a host with can_queue 64 and the map
 // has nr_requests 128 (= 4 x 32: its queue stays empty); the map's table has two round-robin groups of two
 // paths (sda sdb | sdc sdd), group 1 in use.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #pragma once
 // A step of a test's fixture that must work (a synthetic recording written, a value put back): if it does not, the
 // test stops there with why; what follows would prove nothing on a half-made fixture.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QtGlobal>
 

@@ -1,9 +1,9 @@
 #include "nvmecaptures.h"
 #include "testpaths.h"
 
-#include "discovery/snapshotbuilder.h"
-#include "discovery/sysfscapture.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 #pragma once
 // The sysfs trees `dmtunectl capture` took of native NVMe multipath in the lab VM (tests/unit/discovery/fixtures:
 // nvme-6.1-native-optimized, nvme-6.1-native-ana-changed, nvme-6.1-multipath-N), for every test that reads them.
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 #include <QString>
 

@@ -1,9 +1,9 @@
 #pragma once
 // A window's parts, for the tests that look inside one: its remote session (the window itself never asks), its
 // tabs and its menu entries.
-#include "host/hostsession.h"
-#include "mainwindow.h"
-#include "remote/remotehostsession.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/host/hostsession.h"
+#include "core/remote/remotehostsession.h"
 
 #include <QAction>
 #include <QMenu>

@@ -6,13 +6,13 @@
 // the scan gives the same snapshot through openat2 and through the component walk of kernels without it,
 // and the stacking walk lists each device at most once. The tree is built with the same no-link-followed
 // primitives as dmtunectl capture, so nothing is ever created outside the temporary directory.
-#include "discovery/devicesnapshot.h"
-#include "discovery/discovery.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/sysfscapture.h"
-#include "params/stacking.h"
-#include "sysfs/beneath.h"
-#include "util/fd.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/params/stacking.h"
+#include "core/sysfs/beneath.h"
+#include "core/util/fd.h"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -1,7 +1,8 @@
 // libFuzzer target: the multipath status parser (and the message parser) must never crash, must
 // explain every rejection, and the canonical status text must parse back to the same status.
-#include "dm/multipathmessages.h"
-#include "dm/multipathstatus.h"
+#include "core/dm/grammar/multipathmessages.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "tests/common/multipathlines.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,8 @@
 // libFuzzer target: the multipath table parser must never crash, must explain every rejection,
 // and its canonical text must parse back to the same table (docs/fuzzing.md).
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "tests/common/multipathlines.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // libFuzzer target: the preset loader must never crash, must name the field of every rejection
 // of a JSON object, and what it accepts must save and load back to the same preset (docs/fuzzing.md).
-#include "presets/presetjson.h"
+#include "core/presets/presetjson.h"
 
 #include <cstdint>
 #include <cstdio>

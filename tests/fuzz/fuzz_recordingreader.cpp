@@ -1,8 +1,8 @@
 // libFuzzer target: the recording reader (docs/recordings.md) over arbitrary bytes, raw and behind a valid
 // magic: it must never crash or allocate beyond what the bytes hold (ASan's allocation limit), must say why it
 // rejects, and what it accepts must be self-consistent (docs/fuzzing.md).
-#include "recordings/recordingformat.h"
-#include "recordings/recordingreader.h"
+#include "core/recordings/recordingformat.h"
+#include "core/recordings/recordingreader.h"
 
 #include <cstdint>
 #include <cstdio>

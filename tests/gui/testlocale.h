@@ -1,7 +1,7 @@
 #pragma once
 // The size tests' variants (tests/gui/CMakeLists.txt): DMTUNE_TEST_LOCALE=de_DE runs them in German (the .qm the
 // build makes, loaded as the app loads it), DMTUNE_TEST_VARIANT names the run in screenshot file names.
-#include "translations.h"
+#include "widgets/translations.h"
 
 #include <QLocale>
 #include <QString>

@@ -1,8 +1,8 @@
 // Help > About dmtune on the offscreen platform: every component has a row, QCustomPlot's version is
 // the one the charts are built with, and fio's row fills in after the real `fio --version` answered,
 // without the dialog having waited for it.
-#include "about/aboutdialog.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "widgets/about/aboutdialog.h"
 
 #include <QDir>
 #include <QProcess>

@@ -1,12 +1,12 @@
 // What the detail pane shows, without the pane: queue attributes read from a fake tree, their
 // table model, and the property rows of disks, maps and partitions.
-#include "fakesysfs.h"
-#include "standardmachine.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
 
-#include "devices/deviceproperties.h"
-#include "devices/queueattributemodel.h"
-#include "devices/queueattributes.h"
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
+#include "widgets/devices/deviceproperties.h"
+#include "widgets/devices/queueattributemodel.h"
+#include "widgets/devices/queueattributes.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,12 +1,12 @@
 // The device tree model over snapshots of a fake sysfs tree: structure, labels, roles, and
 // in-place updates checked by QAbstractItemModelTester.
-#include "fakesysfs.h"
-#include "standardmachine.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
 
-#include "devices/devicelabels.h"
-#include "devices/devicetreebuilder.h"
-#include "devices/devicetreemodel.h"
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
+#include "widgets/devices/devicelabels.h"
+#include "widgets/devices/devicetreebuilder.h"
+#include "widgets/devices/devicetreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

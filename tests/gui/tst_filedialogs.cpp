@@ -1,6 +1,6 @@
 // widgets/filedialogs: a dialog starts in the folder last used for its purpose, the fallback the first time or when
 // that folder is gone, and hands over what is chosen after remembering its folder.
-#include "filedialogs.h"
+#include "widgets/filedialogs.h"
 
 #include <QSettings>
 #include <QStandardPaths>

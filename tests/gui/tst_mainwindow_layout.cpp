@@ -2,24 +2,24 @@
 // standard machine: every row of a four-path map's iostat table and the columns
 // of the load without scrolling, the Workload dock's rows down to Start, both group cards of a two-group map in
 // the Path groups tab, the device filter over the tree. DMTUNE_SCREENSHOT_DIR=DIR saves what each size looks like.
-#include "fakedevicemapper.h"
-#include "fakesysfs.h"
-#include "multipathfixture.h"
-#include "standardmachine.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
+#include "tests/common/standardmachine.h"
 
-#include "charts/iostattablemodel.h"
-#include "charts/livestatsview.h"
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "discovery/discovery.h"
-#include "discovery/snapshotbuilder.h"
-#include "mainwindow.h"
-#include "params/parametereditor.h"
-#include "params/tunable.h"
-#include "params/tunabletablemodel.h"
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/pathgroupspanel.h"
-#include "workloads/workloadpanel.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/params/tunable.h"
+#include "widgets/charts/iostattablemodel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

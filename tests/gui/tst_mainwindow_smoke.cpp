@@ -1,17 +1,17 @@
 // The whole window on the offscreen platform over a fake captured tree: it scans, shows the map
 // and the devices, and the detail pane lists queue attributes of the selected device.
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
 
-#include "devices/devicedetailpane.h"
-#include "devices/devicetreemodel.h"
-#include "devices/queueattributemodel.h"
-#include "diagnosis/explainpane.h"
-#include "discovery/discovery.h"
-#include "experiments/experimentpanel.h"
-#include "mainwindow.h"
-#include "workloads/workloadpanel.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/discovery/discovery.h"
+#include "widgets/devices/devicedetailpane.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/queueattributemodel.h"
+#include "widgets/diagnosis/explainpane.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QCoreApplication>
 #include <QDir>

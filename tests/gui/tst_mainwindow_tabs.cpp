@@ -3,18 +3,18 @@
 // screen of that size (tests/gui/CMakeLists.txt) and the window takes the whole of it. Every field of the
 // Experiment form whole in view, every chart's plot area readable (>= 120 px, tick labels apart), the Latency tab
 // saying what its probe does, the Explain pane leaving the tree its width. DMTUNE_SCREENSHOT_DIR=DIR saves each.
-#include "fakesysfs.h"
-#include "standardmachine.h"
 #include "testlocale.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
 
-#include "charts/latencyheatmap.h"
-#include "charts/latencyview.h"
-#include "charts/qcp_p.h"
-#include "diagnosis/explainpane.h"
-#include "experiments/experimentpanel.h"
-#include "experiments/sweepchart.h"
-#include "mainwindow.h"
-#include "windowfit.h"
+#include "app/dmtune/mainwindow.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/latencyview.h"
+#include "widgets/charts/qcp_p.h"
+#include "widgets/diagnosis/explainpane.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/experiments/sweepchart.h"
+#include "widgets/windowfit.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>

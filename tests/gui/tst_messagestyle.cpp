@@ -4,21 +4,21 @@
 // is drawn on, measured from the palette roles the widgets use and, for the banner, from the pixels painted. A palette
 // switched while a banner and an error label are shown recolours them. Screenshots of the main window under both
 // palettes at 1400x900 are saved in the build directory (tst_messagestyle_light.png, tst_messagestyle_dark.png).
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
 
-#include "charts/livestatsview.h"
-#include "charts/statsexportdialog.h"
-#include "devices/devicetreemodel.h"
-#include "mainwindow.h"
-#include "messagebanner.h"
-#include "messagestyle.h"
-#include "params/applyresulttext.h"
-#include "params/changepreviewmodel.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "remote/connectdialog.h"
+#include "app/dmtune/mainwindow.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/charts/statsexportdialog.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/messagebanner.h"
+#include "widgets/messagestyle.h"
+#include "widgets/params/applyresulttext.h"
+#include "widgets/params/changepreviewmodel.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
+#include "widgets/remote/connectdialog.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -3,15 +3,15 @@
 // what it counts and each path's controller and ANA state; the note above the charts says why the head reads zero
 // and which devices count; on a read-only tree it offers nothing, on a writable one its button puts iostats=1 in
 // the Tune tab as a pending edit, which applies like any change, and the note goes once the head counts.
-#include "charts/livestatsview.h"
-#include "discovery/sysfscapture.h"
-#include "mainwindow.h"
-#include "messagebanner.h"
-#include "nvmecaptures.h"
-#include "params/applyresult.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "sysfs/sysfsroot.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/params/applyresult.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/nvmecaptures.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/messagebanner.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
 
 #include <QFile>
 #include <QLabel>

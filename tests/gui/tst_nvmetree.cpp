@@ -2,12 +2,12 @@
 // port 1 inaccessible, port 2 non-optimized) the head is a multipath device beside the dm maps, its subsystem and
 // both paths under it with each controller's state and ANA state, the unusable path marked; neither the head nor
 // its hidden paths are "Other devices" any more. With multipath=N the two namespaces stay plain devices.
-#include "devices/devicetreebuilder.h"
-#include "devices/devicetreenode.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/sysfscapture.h"
-#include "nvmecaptures.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/nvmecaptures.h"
+#include "widgets/devices/devicetreebuilder.h"
+#include "widgets/devices/devicetreenode.h"
 
 #include <QTemporaryDir>
 #include <QTest>

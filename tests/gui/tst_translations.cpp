@@ -1,12 +1,12 @@
 // Translations: the window speaks the locale's language when dmtune_LANG.qm exists (German, from
 // the build's translations/dmtune_de.qm), and English when there is none. The translators are installed before the
 // window is made, as main() does; an English run comes first because an installed translator stays.
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
 
-#include "mainwindow.h"
-#include "translations.h"
+#include "app/dmtune/mainwindow.h"
+#include "widgets/translations.h"
 
 #include <QAction>
 #include <QDockWidget>

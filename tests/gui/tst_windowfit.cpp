@@ -1,22 +1,22 @@
 // Every top-level window opens inside the screen it opens on. CTest runs this program once for
 // each screen engineers use (1280x720, 1366x768, 1400x900, 1920x1080): the offscreen platform is given a screen of
 // that size (its configfile option, tests/gui/CMakeLists.txt) and DMTUNE_TEST_SCREEN names the size it should be.
-#include "../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
-#include "fakesysfs.h"
-#include "standardmachine.h"
 #include "testlocale.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 
-#include "about/aboutdialog.h"
-#include "fleet/fleetwindow.h"
-#include "mainwindow.h"
-#include "presets/newpresetdialog.h"
-#include "presets/presetmanager.h"
-#include "remote/hostheader.h"
-#include "remote/remotebanner.h"
-#include "remote/remotehost.h"
-#include "remotewindowaccess.h"
-#include "windowfit.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/remote/remotehost.h"
+#include "tests/common/remotewindowaccess.h"
+#include "widgets/about/aboutdialog.h"
+#include "widgets/fleet/fleetwindow.h"
+#include "widgets/presets/newpresetdialog.h"
+#include "widgets/presets/presetmanager.h"
+#include "widgets/remote/hostheader.h"
+#include "widgets/remote/remotebanner.h"
+#include "widgets/windowfit.h"
 
 #include <QFile>
 #include <QGuiApplication>

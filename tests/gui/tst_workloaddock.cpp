@@ -3,16 +3,16 @@
 // size (tests/gui/CMakeLists.txt), the window maximized on it: the Template row and Start in view before and during a
 // run, fio's charts and the device charts in view with a plot area of 120 px or more and tick labels that do not run
 // into each other. DMTUNE_SCREENSHOT_DIR=DIR saves what it looks like.
-#include "fakesysfs.h"
-#include "standardmachine.h"
 #include "testlocale.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
 
-#include "charts/chartpanel.h"
-#include "charts/livestatsview.h"
-#include "charts/qcp_p.h"
-#include "mainwindow.h"
-#include "workloads/fiochart.h"
-#include "workloads/workloadpanel.h"
+#include "app/dmtune/mainwindow.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/charts/qcp_p.h"
+#include "widgets/workloads/fiochart.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #pragma once
 // What a long-running operation started in a test (OperationService::start) delivered: its progress events in the
 // order they came, and its result once.
-#include "ops/operation.h"
+#include "core/ops/operation.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -2,7 +2,7 @@
 // A loop device over a sparse file in a temporary directory, made for one test and undone whatever happens:
 // the queue attributes the test changed are restored, the device is detached and the file deleted when the
 // object goes away. Only this device is ever touched.
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QHash>
 #include <QProcess>

@@ -2,10 +2,10 @@
 // what dmtune does with root and on a multipath host, offers the lab device; the offer creates a
 // real loop device over a sparse file in a temp dir this test owns, the tree selects it, and
 // removing it (the link, or closing the window) detaches it and deletes the file.
-#include "devices/devicedetailpane.h"
-#include "mainwindow.h"
-#include "testpaths.h"
-#include "workloads/labdevices.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/workloads/labdevices.h"
+#include "tests/common/testpaths.h"
+#include "widgets/devices/devicedetailpane.h"
 
 #include <QDir>
 #include <QFile>

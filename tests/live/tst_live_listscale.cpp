@@ -5,7 +5,7 @@
 // loop devices add, per device: 6 (their udev database entries add one each where udevd keeps them). The process's own
 // start (the dynamic loader, Qt) does not grow with the devices and is left out that way.
 #include "scratchloop.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // Live (root): the Sampler sees mq-deadline merge fio's batched 4K writes on a scratch loop device, and sees
 // the merges stop when the queue's nomerges is set to 2.
+#include "core/stats/sampler.h"
 #include "scratchloop.h"
-#include "stats/sampler.h"
 
 #include <QTest>
 

@@ -3,11 +3,11 @@
 // PrometheusSource's frames must be the raw samples Prometheus stored (asked for directly with a range
 // selector), its rates the raw differences over the scrape timestamps' difference, and its r/s this machine's
 // /proc/diskstats rate over (almost) the same interval.
-#include "../common/loopbackport.h"
-#include "metrics/prometheussource.h"
+#include "core/metrics/prometheussource.h"
+#include "core/stats/diskcounters.h"
 #include "scratchloop.h"
-#include "stats/diskcounters.h"
-#include "testpaths.h"
+#include "tests/common/loopbackport.h"
+#include "tests/common/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -2,14 +2,14 @@
 // the core Sampler into a RecordingWriter; a second run after nomerges=2; both reopened and compared (merges in
 // the first, none in the second, the nomerges difference in the configuration diff), then reported to HTML and
 // PDF with dmtunectl, the PDF's first page rasterised with pdftoppm and checked for ink.
-#include "discovery/snapshotbuilder.h"
-#include "mustsucceed.h"
-#include "recordings/comparison.h"
-#include "recordings/configdiff.h"
-#include "recordings/recordingreader.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/configdiff.h"
+#include "core/recordings/recordingreader.h"
+#include "core/stats/sampler.h"
 #include "scratchloop.h"
-#include "stats/sampler.h"
-#include "testpaths.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
 
 #include <QDateTime>
 #include <QDir>

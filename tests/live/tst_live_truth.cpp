@@ -5,10 +5,10 @@
 // `-f DIR`/block/<dev>/stat instead of /sys, and its interval from /proc/uptime, which a private mount
 // namespace replaces with a file this test writes. Two tools sampling the live device side by side can only
 // agree within what their misaligned intervals allow; that check is here too, end to end through dmtunectl.
+#include "core/stats/iostatformat.h"
+#include "core/stats/sampler.h"
 #include "scratchloop.h"
-#include "stats/iostatformat.h"
-#include "stats/sampler.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -24,7 +24,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp translations/dmtune.ts "$tmp/dmtune.ts"
-if ! "$lupdate" -silent -locations relative -no-obsolete -no-ui-lines -I widgets -I app/dmtune -I core widgets app/dmtune core/host -ts "$tmp/dmtune.ts" >"$tmp/log" 2>&1; then
+if ! "$lupdate" -silent -locations relative -no-obsolete -no-ui-lines -I . widgets app/dmtune core/host -ts "$tmp/dmtune.ts" >"$tmp/log" 2>&1; then
     cat "$tmp/log"
     exit 1
 fi

@@ -2,7 +2,7 @@
 // kept unless Replace was asked; a link (to a victim, or dangling) and a directory are refused whatever was asked,
 // and the victim is unchanged; nothing else appears beside the target. Then the output directory (new or empty,
 // never a link) and the fresh name proposed after a run.
-#include "util/atomicfile.h"
+#include "core/util/atomicfile.h"
 
 #include <QDir>
 #include <QFile>

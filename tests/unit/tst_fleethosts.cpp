@@ -1,5 +1,5 @@
 // The fleet's hosts file and a Prometheus server's instances as hosts.
-#include "fleet/fleethosts.h"
+#include "core/fleet/fleethosts.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // The fleet poller's job discipline over fake sources: one job in flight per host, a replaced fleet's answers
 // dropped, failures reported per host and retried, a summary once two frames are in.
-#include "fleet/fleetpoller.h"
+#include "core/fleet/fleetpoller.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 // A host's headline figures from two of its frames: iostat's arithmetic per device, the host's worst, and what is
 // unknown (paths, path states) said as unknown.
-#include "fleet/fleetsummary.h"
+#include "core/fleet/fleetsummary.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // dm-0 over sda..sdd) in a scratch tree read through per-device stat files: the map's name and paths, the
 // counters as the stat files say them, the in-flight split where something is in flight, and the rates
 // between two frames through the same batchBetween the engines use.
-#include "fakesysfs.h"
-#include "metrics/localsource.h"
-#include "multipathfixture.h"
+#include "core/metrics/localsource.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QDateTime>
 #include <QTest>

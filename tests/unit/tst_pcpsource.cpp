@@ -2,11 +2,11 @@
 // on the multipath map mpatha over sda..sdd; PCP 6.0.3, kernel 6.1): records, names, units, the time window
 // in PCP's own syntax, interpolation, and what a bad archive or window says. The values asserted are
 // pmdumplog's reading of the same archive. No pmcd needed: libpcp reads archives itself.
-#include "metrics/pcpsource.h"
-#include "metrics/sourcerecording.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingreplay.h"
-#include "testpaths.h"
+#include "core/metrics/pcpsource.h"
+#include "core/metrics/sourcerecording.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingreplay.h"
+#include "tests/common/testpaths.h"
 
 #include <QTemporaryDir>
 #include <QTest>

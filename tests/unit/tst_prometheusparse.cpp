@@ -3,8 +3,8 @@
 // node_exporter 1.5 on this machine; range-dm-names, range-dmmultipath and range-nan/inf/negative are built by
 // fixtures/prometheus/construct.py in the same shape (dm names and node_exporter 1.12's dmmultipath collector,
 // which this machine cannot show).
-#include "metrics/prometheusparse.h"
-#include "testpaths.h"
+#include "core/metrics/prometheusparse.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QSet>

@@ -4,7 +4,7 @@
 // paths to one LUN, map mpatha with 2 round-robin groups of 2 paths) and checks
 // what `dmtunectl list --json` reports about it, before and after
 // `dmsetup message mpatha 0 fail_path <DB>`.
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

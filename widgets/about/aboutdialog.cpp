@@ -1,8 +1,8 @@
-#include "about/aboutdialog.h"
+#include "widgets/about/aboutdialog.h"
 
-#include "anywherewrapdelegate.h"
-#include "charts/chartpanel.h"
-#include "windowfit.h"
+#include "widgets/anywherewrapdelegate.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/windowfit.h"
 
 #include <QApplication>
 #include <QClipboard>

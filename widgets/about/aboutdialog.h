@@ -2,7 +2,7 @@
 // Help > About dmtune: what it is, and the versions of Qt, QCustomPlot, libudev, libdevmapper (and
 // the kernel's dm driver), fio and the kernel, in a table that can be copied into a bug report.
 // fio's version arrives later: `fio --version` runs asynchronously, the row says so meanwhile.
-#include "versions/componentversions.h"
+#include "core/versions/componentversions.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
-#include "charts/axisticks.h"
+#include "widgets/charts/axisticks.h"
 
-#include "charts/qcp_p.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QFontMetrics>
 

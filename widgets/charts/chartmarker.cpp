@@ -1,4 +1,4 @@
-#include "charts/chartmarker.h"
+#include "widgets/charts/chartmarker.h"
 
 #include <QCoreApplication>
 

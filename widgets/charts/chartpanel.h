@@ -7,10 +7,10 @@
 // Every layout (a replot, an export, a render at another size) fits the chart to the size it is drawn at: the
 // legend wraps to the width, axis titles that would run past their axis are shortened, marker labels stay
 // inside the plot. drawnParts() says where each drawn text ended up, for the tests that hold this.
-#include "charts/chartmarker.h"
-#include "charts/chartspec.h"
-#include "stats/seriesstore.h"
-#include "util/result.h"
+#include "core/stats/seriesstore.h"
+#include "core/util/result.h"
+#include "widgets/charts/chartmarker.h"
+#include "widgets/charts/chartspec.h"
 
 #include <QColor>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "charts/chartspec.h"
+#include "widgets/charts/chartspec.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,7 @@
 #pragma once
 // What each live chart shows: the metric families of iostat -x, one panel each, with the series (one metric,
 // or a sum such as in-flight reads + writes), their axis and their legend names. Pure data, no QCustomPlot.
-#include "stats/iostatmetrics.h"
+#include "core/stats/iostatmetrics.h"
 
 #include <QList>
 #include <QString>

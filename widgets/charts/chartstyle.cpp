@@ -1,4 +1,4 @@
-#include "charts/chartstyle.h"
+#include "widgets/charts/chartstyle.h"
 
 #include <array>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Colours and pens shared by every chart: a device keeps its colour on every panel, a metric its line style
 // within a panel, a marker kind its colour.
-#include "charts/chartmarker.h"
+#include "widgets/charts/chartmarker.h"
 
 #include <QColor>
 #include <QStringList>

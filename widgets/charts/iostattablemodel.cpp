@@ -1,4 +1,4 @@
-#include "charts/iostattablemodel.h"
+#include "widgets/charts/iostattablemodel.h"
 
 #include <QFont>
 

@@ -8,7 +8,7 @@
 // their merges on a write load, reads on a read load; the newest batch decides, with hysteresis, and an idle
 // interval keeps the order). A view applies it to its header (moveSection, hideSection): sorting and
 // selection stay on the model's fixed columns.
-#include "stats/samplebatch.h"
+#include "core/stats/samplebatch.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,8 +1,8 @@
-#include "charts/latencydistribution.h"
+#include "widgets/charts/latencydistribution.h"
 
-#include "charts/chartstyle.h"
-#include "charts/latencyheatmap.h"
-#include "charts/qcp_p.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <cmath>
 

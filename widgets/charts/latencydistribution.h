@@ -2,7 +2,7 @@
 // Latency distributions overlaid: one line per histogram (a recording's device over its workload window), x the
 // probe's latency buckets on the heat map's log axis, y the share of the I/O in each bucket. The compare view and
 // the report of a comparison draw one per device slot. QCustomPlot is forward-declared.
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
 
 #include <QImage>
 #include <QList>

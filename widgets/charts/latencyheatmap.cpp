@@ -1,7 +1,7 @@
-#include "charts/latencyheatmap.h"
+#include "widgets/charts/latencyheatmap.h"
 
-#include "charts/chartstyle.h"
-#include "charts/qcp_p.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QVBoxLayout>
 

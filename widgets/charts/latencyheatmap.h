@@ -2,8 +2,8 @@
 // One device's latency over time: a heat map (x: the sampler's intervals, y: the probe's latency buckets,
 // colour: the share of the interval's I/O in that bucket) with the p50, p90, p99 and p99.9 lines over it.
 // Fed one interval at a time (LatencyView reads the probe at each sampler tick). QCustomPlot is forward-declared.
-#include "charts/chartmarker.h"
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
+#include "widgets/charts/chartmarker.h"
 
 #include <QImage>
 #include <QList>

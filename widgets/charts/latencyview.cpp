@@ -1,15 +1,15 @@
-#include "charts/latencyview.h"
+#include "widgets/charts/latencyview.h"
 
-#include "charts/latencyheatmap.h"
-#include "host/hostsession.h"
-#include "jobs/jobtracker.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/dmstatslatency.h"
-#include "latency/helperlatencystream.h"
-#include "latency/latencysource.h"
-#include "latency/timeabovepaths.h"
-#include "ops/hostcontext.h"
-#include "stats/samplebatch.h"
+#include "core/host/hostsession.h"
+#include "core/jobs/jobtracker.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/latency/dmstatslatency.h"
+#include "core/latency/helperlatencystream.h"
+#include "core/latency/latencysource.h"
+#include "core/latency/timeabovepaths.h"
+#include "core/ops/hostcontext.h"
+#include "core/stats/samplebatch.h"
+#include "widgets/charts/latencyheatmap.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -4,11 +4,11 @@
 // the first time the view is shown; where it cannot load (not root, no BTF, lockdown) one line says why and
 // nothing is charted. A normal user's probe runs in dmtune-helper, a remote host's in its agent (a LatencySource,
 // read asynchronously at each tick).
-#include "charts/chartmarker.h"
-#include "latency/latencyhistogram.h"
-#include "latency/latencystream.h"
-#include "ops/operation.h"
-#include "sysfs/sysfsroot.h"
+#include "core/latency/latencyhistogram.h"
+#include "core/latency/latencystream.h"
+#include "core/ops/operation.h"
+#include "core/sysfs/sysfsroot.h"
+#include "widgets/charts/chartmarker.h"
 
 #include <QHash>
 #include <QList>

@@ -1,13 +1,13 @@
-#include "charts/livestatsview.h"
+#include "widgets/charts/livestatsview.h"
 
-#include "charts/chartpanel.h"
-#include "charts/chartstyle.h"
-#include "charts/iostattablemodel.h"
-#include "charts/samplecsv.h"
-#include "charts/statsexportdialog.h"
-#include "messagebanner.h"
-#include "stats/samplesource.h"
-#include "stats/seriesstore.h"
+#include "core/stats/samplesource.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/iostattablemodel.h"
+#include "widgets/charts/samplecsv.h"
+#include "widgets/charts/statsexportdialog.h"
+#include "widgets/messagebanner.h"
 
 #include <QComboBox>
 #include <QDateTime>

@@ -8,11 +8,11 @@
 // it). The view plots each batch's own values as it arrives (so it does not depend on the order of the two
 // connections) and reads the store only to rebuild its graphs: when the device set or the window changes,
 // when the view is paused, and for the CSV export.
-#include "charts/chartmarker.h"
-#include "charts/chartspec.h"
-#include "charts/statsexport.h"
-#include "stats/samplebatch.h"
-#include "util/result.h"
+#include "core/stats/samplebatch.h"
+#include "core/util/result.h"
+#include "widgets/charts/chartmarker.h"
+#include "widgets/charts/chartspec.h"
+#include "widgets/charts/statsexport.h"
 
 #include <QHash>
 #include <QPointer>

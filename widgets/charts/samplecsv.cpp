@@ -1,8 +1,8 @@
-#include "charts/samplecsv.h"
+#include "widgets/charts/samplecsv.h"
 
-#include "stats/iostatformat.h"
-#include "stats/seriesstore.h"
-#include "util/atomicfile.h"
+#include "core/stats/iostatformat.h"
+#include "core/stats/seriesstore.h"
+#include "core/util/atomicfile.h"
 
 #include <QDateTime>
 

@@ -2,7 +2,7 @@
 // The charted samples as CSV with iostat's column names, the format of `dmtunectl stat --csv`:
 // "timestamp,Device,r/s,rkB/s,...,%util,inflight_r,inflight_w", one row per device and interval, ordered by
 // time (ISO 8601 local time with milliseconds, the interval's end).
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QString>
 #include <QStringList>

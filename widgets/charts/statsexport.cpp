@@ -1,4 +1,4 @@
-#include "charts/statsexport.h"
+#include "widgets/charts/statsexport.h"
 
 #include <QCoreApplication>
 #include <QDir>

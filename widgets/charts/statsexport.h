@@ -3,8 +3,8 @@
 // samples as CSV), which of them already exist, the files written beside their targets and moved into place (never
 // through a link, never over an existing file unless the user chose to replace it), and the one line that says what
 // was written. LiveStatsView::exportFiles() renders; StatsExportDialog asks.
-#include "util/atomicfile.h"
-#include "util/result.h"
+#include "core/util/atomicfile.h"
+#include "core/util/result.h"
 
 #include <QFlags>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "charts/statsexportdialog.h"
+#include "widgets/charts/statsexportdialog.h"
 
-#include "messagebanner.h"
+#include "widgets/messagebanner.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>

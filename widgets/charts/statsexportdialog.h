@@ -3,7 +3,7 @@
 // samples as CSV), and before anything is written the list of files it will write there and which of them exist
 // already (those are replaced only when "Replace" is ticked; Export stays off until then). Opened with open(); the
 // caller writes on exportRequested() and reports what was written.
-#include "charts/statsexport.h"
+#include "widgets/charts/statsexport.h"
 
 #include <QDialog>
 #include <QHash>

@@ -1,10 +1,10 @@
-#include "devices/devicedetailpane.h"
+#include "widgets/devices/devicedetailpane.h"
 
-#include "anywherewrapdelegate.h"
-#include "devices/devicelabels.h"
-#include "devices/deviceproperties.h"
-#include "devices/queueattributemodel.h"
-#include "jobs/jobtracker.h"
+#include "core/jobs/jobtracker.h"
+#include "widgets/anywherewrapdelegate.h"
+#include "widgets/devices/devicelabels.h"
+#include "widgets/devices/deviceproperties.h"
+#include "widgets/devices/queueattributemodel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,9 +3,9 @@
 // and every attribute of its request queue with its value and whether it is writable. The queue is read on a job
 // (startLatest: the newest read wins, one for a device no longer shown is dropped); the pane says "reading…"
 // until it arrives.
-#include "devices/deviceproperties.h"
-#include "discovery/devicesnapshot.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/sysfs/sysfsroot.h"
+#include "widgets/devices/deviceproperties.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "devices/devicelabels.h"
+#include "widgets/devices/devicelabels.h"
 
 #include <QCoreApplication>
 

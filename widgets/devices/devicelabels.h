@@ -1,6 +1,6 @@
 #pragma once
 // The words the tree and the detail pane use for snapshot values: one wording everywhere.
-#include "discovery/blockdevice.h"
+#include "core/discovery/blockdevice.h"
 
 namespace dmtune {
 

@@ -1,6 +1,6 @@
-#include "devices/deviceproperties.h"
+#include "widgets/devices/deviceproperties.h"
 
-#include "devices/devicelabels.h"
+#include "widgets/devices/devicelabels.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #pragma once
 // What the detail pane lists about a device, as rows of text (a pure function of the snapshot).
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 #include <QCoreApplication>
 #include <QList>

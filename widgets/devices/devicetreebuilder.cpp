@@ -1,6 +1,6 @@
-#include "devices/devicetreebuilder.h"
+#include "widgets/devices/devicetreebuilder.h"
 
-#include "devices/devicelabels.h"
+#include "widgets/devices/devicelabels.h"
 
 #include <QCoreApplication>
 

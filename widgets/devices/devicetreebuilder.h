@@ -1,8 +1,8 @@
 #pragma once
 // Turns a snapshot into the rows of the device tree (a pure function: tests call it directly).
-#include "devices/devicetreenode.h"
+#include "widgets/devices/devicetreenode.h"
 
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 namespace dmtune {
 

@@ -1,7 +1,7 @@
-#include "devices/devicetreemodel.h"
+#include "widgets/devices/devicetreemodel.h"
 
-#include "devices/devicetreebuilder.h"
-#include "messagestyle.h"
+#include "widgets/devices/devicetreebuilder.h"
+#include "widgets/messagestyle.h"
 
 #include <QColor>
 #include <QFont>

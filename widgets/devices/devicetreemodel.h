@@ -1,9 +1,9 @@
 #pragma once
 // The device tree over a DeviceSnapshot: multipath maps (groups, paths, hardware) and every other
 // block device (partitions, holders).
-#include "devices/devicetreenode.h"
+#include "widgets/devices/devicetreenode.h"
 
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
 #include <QAbstractItemModel>
 

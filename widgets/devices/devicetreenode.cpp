@@ -1,4 +1,4 @@
-#include "devices/devicetreenode.h"
+#include "widgets/devices/devicetreenode.h"
 
 namespace dmtune {
 

@@ -1,6 +1,6 @@
-#include "devices/devicetreeview.h"
+#include "widgets/devices/devicetreeview.h"
 
-#include "devices/devicetreemodel.h"
+#include "widgets/devices/devicetreemodel.h"
 
 #include <QContextMenuEvent>
 #include <QHeaderView>

@@ -1,4 +1,4 @@
-#include "devices/queueattributemodel.h"
+#include "widgets/devices/queueattributemodel.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,6 +1,6 @@
 #pragma once
 // Table of a device's queue attributes: Attribute, Value, Writable.
-#include "devices/queueattributes.h"
+#include "widgets/devices/queueattributes.h"
 
 #include <QAbstractTableModel>
 

@@ -1,4 +1,4 @@
-#include "devices/queueattributes.h"
+#include "widgets/devices/queueattributes.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Every attribute of a device's request queue (block/NAME/queue/*, and queue/iosched/* when the
 // scheduler has tunables), read through the sysfs root when the detail pane shows the device.
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QList>
 

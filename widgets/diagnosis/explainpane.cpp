@@ -1,10 +1,10 @@
-#include "diagnosis/explainpane.h"
+#include "widgets/diagnosis/explainpane.h"
 
-#include "diagnosis/diagnosisreader.h"
-#include "diagnosis/recordeddiagnosis.h"
-#include "jobs/jobtracker.h"
-#include "recordings/recordingreader.h"
-#include "workloads/workloadsession.h"
+#include "core/diagnosis/diagnosisreader.h"
+#include "core/diagnosis/recordeddiagnosis.h"
+#include "core/jobs/jobtracker.h"
+#include "core/recordings/recordingreader.h"
+#include "core/workloads/workloadsession.h"
 
 #include <QDateTime>
 #include <QFileInfo>

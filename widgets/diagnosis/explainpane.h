@@ -3,10 +3,10 @@
 // NVMe head), over its configuration and the last seconds the main window's sampler measured, refreshed while the
 // pane is shown; or about a recording (File > Explain recording). Each finding's experiment is a link that hands a
 // ready sweep to the Experiment tab. The rules and the reading run as jobs: nothing here reads a device.
-#include "diagnosis/diagnosis.h"
-#include "discovery/devicesnapshot.h"
-#include "stats/samplebatch.h"
-#include "sysfs/sysfsroot.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/stats/samplebatch.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QWidget>
 

@@ -1,18 +1,18 @@
-#include "experiments/experimentpanel.h"
+#include "widgets/experiments/experimentpanel.h"
 
-#include "host/hostsession.h"
+#include "core/host/hostsession.h"
 
-#include "devices/devicelabels.h"
-#include "experiments/sweepchart.h"
-#include "experiments/sweepresultsmodel.h"
-#include "experiments/sweeprunner.h"
-#include "filedialogs.h"
-#include "host/hostsession.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
-#include "ops/plandialog.h"
-#include "recordings/recordingsfolder.h"
-#include "reports/sweepreport.h"
+#include "core/experiments/sweeprunner.h"
+#include "core/host/hostsession.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
+#include "core/recordings/recordingsfolder.h"
+#include "widgets/devices/devicelabels.h"
+#include "widgets/experiments/sweepchart.h"
+#include "widgets/experiments/sweepresultsmodel.h"
+#include "widgets/filedialogs.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/reports/sweepreport.h"
 
 #include <QCheckBox>
 #include <QComboBox>

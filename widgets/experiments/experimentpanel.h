@@ -8,11 +8,11 @@
 // sweep and waits for its values to be put back (the service's destructor).
 // In a remote host's window the same form plans and starts the sweep through the host's agent
 // (setOperationService): the sweep runs and restores there, its progress events fill the same log, table and chart.
-#include "discovery/devicesnapshot.h"
-#include "experiments/sweepoperation.h"
-#include "ops/plandialog.h"
-#include "sysfs/sysfsroot.h"
-#include "util/atomicfile.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/experiments/sweepoperation.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/util/atomicfile.h"
+#include "widgets/ops/plandialog.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,7 +1,7 @@
-#include "experiments/sweepchart.h"
+#include "widgets/experiments/sweepchart.h"
 
-#include "charts/chartstyle.h"
-#include "charts/qcp_p.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QVBoxLayout>
 

@@ -1,7 +1,7 @@
 #pragma once
 // One metric of a sweep against the first parameter's values (sweepChartData()): a line per series with
 // error bars of the spread over the repeats; the values as category ticks, in the order they were given.
-#include "experiments/sweepseries.h"
+#include "core/experiments/sweepseries.h"
 
 #include <QImage>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "experiments/sweepresultsmodel.h"
+#include "widgets/experiments/sweepresultsmodel.h"
 
 namespace dmtune {
 

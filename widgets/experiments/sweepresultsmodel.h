@@ -1,7 +1,7 @@
 #pragma once
 // A sweep's results, one row per point: its values, the workload, the runs measured, fio's numbers and one
 // device's iostat numbers (the device chosen with setDevice()), each "mean ±spread". Qt::UserRole is the mean.
-#include "experiments/sweepseries.h"
+#include "core/experiments/sweepseries.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
-#include "fleet/fleetmodel.h"
+#include "widgets/fleet/fleetmodel.h"
 
-#include "messagestyle.h"
+#include "widgets/messagestyle.h"
 
 #include <QDateTime>
 #include <QLocale>

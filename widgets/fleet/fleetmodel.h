@@ -1,8 +1,8 @@
 #pragma once
 // The fleet as a tree: a row per host with its headline figures (the highest of its devices), under it a row per
 // device. Sort through a QSortFilterProxyModel on SortRole (numbers; unknown figures sort first).
-#include "fleet/fleethosts.h"
-#include "fleet/fleetsummary.h"
+#include "core/fleet/fleethosts.h"
+#include "core/fleet/fleetsummary.h"
 
 #include <QAbstractItemModel>
 

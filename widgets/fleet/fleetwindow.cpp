@@ -1,10 +1,10 @@
-#include "fleet/fleetwindow.h"
+#include "widgets/fleet/fleetwindow.h"
 
-#include "charts/livestatsview.h"
-#include "fleet/fleetmodel.h"
-#include "stats/seriesstore.h"
-#include "util/inputfile.h"
-#include "windowfit.h"
+#include "core/stats/seriesstore.h"
+#include "core/util/inputfile.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/fleet/fleetmodel.h"
+#include "widgets/windowfit.h"
 
 #include <QFile>
 #include <QHBoxLayout>

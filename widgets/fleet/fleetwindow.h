@@ -2,10 +2,10 @@
 // The fleet window: every host's headline figures in one sortable, filterable tree (FleetModel over a FleetPoller),
 // the interval, and below it the selected device's charts fed by its host's frames (a map and its paths side by side
 // where the source gives the paths; otherwise the device alone).
-#include "fleet/fleethosts.h"
-#include "fleet/fleetpoller.h"
-#include "jobs/jobtracker.h"
-#include "metrics/metricssource.h"
+#include "core/fleet/fleethosts.h"
+#include "core/fleet/fleetpoller.h"
+#include "core/jobs/jobtracker.h"
+#include "core/metrics/metricssource.h"
 
 #include <QWidget>
 

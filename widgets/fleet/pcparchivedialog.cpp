@@ -1,7 +1,7 @@
-#include "fleet/pcparchivedialog.h"
+#include "widgets/fleet/pcparchivedialog.h"
 
-#include "metrics/sourcerecording.h"
-#include "recordings/recordingsfolder.h"
+#include "core/metrics/sourcerecording.h"
+#include "core/recordings/recordingsfolder.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -1,7 +1,7 @@
 #pragma once
 // File > Open PCP archive…: which archive, which span of it (PCP's -S/-T syntax) and whether to interpolate.
 // The answers only: the archive is read on a job by the caller (importPcpArchive).
-#include "metrics/pcpsource.h"
+#include "core/metrics/pcpsource.h"
 
 #include <QDialog>
 

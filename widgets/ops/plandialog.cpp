@@ -1,6 +1,6 @@
-#include "ops/plandialog.h"
+#include "widgets/ops/plandialog.h"
 
-#include "ops/consent.h"
+#include "core/ops/consent.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

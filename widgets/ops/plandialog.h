@@ -4,8 +4,8 @@
 // device or map to type (OperationRisk::confirmDevice) the run button stays disabled until that name is typed;
 // the click answers an availability risk only. Always opened with open(); the caller acts on answered(), which
 // carries answers bound to this plan (the run re-checks that the state still matches it).
-#include "ops/consent.h"
-#include "ops/operation.h"
+#include "core/ops/consent.h"
+#include "core/ops/operation.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
-#include "params/applyresulttext.h"
+#include "widgets/params/applyresulttext.h"
 
-#include "messagestyle.h"
+#include "widgets/messagestyle.h"
 
 #include <QCoreApplication>
 #include <QStringList>

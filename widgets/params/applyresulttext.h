@@ -1,6 +1,6 @@
 #pragma once
 // The words the editor and the history use for a transaction's outcome: one wording everywhere.
-#include "params/applyresult.h"
+#include "core/params/applyresult.h"
 
 namespace dmtune {
 

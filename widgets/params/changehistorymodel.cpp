@@ -1,6 +1,6 @@
-#include "params/changehistorymodel.h"
+#include "widgets/params/changehistorymodel.h"
 
-#include "params/changehistory.h"
+#include "core/params/changehistory.h"
 
 #include <QCoreApplication>
 #include <QFont>

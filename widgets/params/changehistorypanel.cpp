@@ -1,11 +1,11 @@
-#include "params/changehistorypanel.h"
+#include "widgets/params/changehistorypanel.h"
 
-#include "ops/operationservice.h"
-#include "ops/plandialog.h"
-#include "ops/tuningoperations.h"
-#include "params/applyresulttext.h"
-#include "params/changehistorymodel.h"
-#include "params/tuningsession.h"
+#include "core/ops/operationservice.h"
+#include "core/ops/tuningoperations.h"
+#include "core/params/tuningsession.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/params/applyresulttext.h"
+#include "widgets/params/changehistorymodel.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -100,7 +100,7 @@ bool ChangeHistoryPanel::requestUndo()
     const ChangeSet changes = m_session->undoChanges();
     if (changes.isEmpty()) {
         // Every value of the newest entry is as it was before it: the entry goes, nothing is written.
-        m_session->undo();
+        m_session->dropEmptyUndo();
         say(tr("The newest entry had nothing to put back: removed from the history."));
         return true;
     }

@@ -4,8 +4,8 @@
 // PlanDialog (a write_cache going back to "write through" asks as Apply does), then run; the session refuses a plan
 // that is no longer the newest entry's undo. One QAction serves the dock's button and the window's Edit menu; while
 // Undo cannot start, it is disabled and its tool tip and status tip say why.
-#include "ops/operation.h"
-#include "util/result.h"
+#include "core/ops/operation.h"
+#include "core/util/result.h"
 
 #include <QPointer>
 #include <QWidget>

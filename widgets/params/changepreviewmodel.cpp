@@ -1,8 +1,8 @@
-#include "params/changepreviewmodel.h"
+#include "widgets/params/changepreviewmodel.h"
 
-#include "params/tunabletablemodel.h"
+#include "widgets/params/tunabletablemodel.h"
 
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 // What Apply would do, before it does it: the planner's writes in execution order (device,
 // attribute, old -> new) for the pending edits expanded to the chosen scope.
-#include "params/planner.h"
+#include "core/params/planner.h"
 
 #include <QAbstractTableModel>
 

@@ -1,4 +1,4 @@
-#include "params/confirmriskdialog.h"
+#include "widgets/params/confirmriskdialog.h"
 
 #include <QCoreApplication>
 

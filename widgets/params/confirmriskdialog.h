@@ -3,8 +3,8 @@
 // change sets, core/params planner.h: DataRisk): the risks become the plan's risks, each naming its device to
 // type. The Tune tab shows the tuning.apply plan in a PlanDialog itself. Opened with open(); the caller acts on
 // accepted().
-#include "ops/plandialog.h"
-#include "params/planner.h"
+#include "core/params/planner.h"
+#include "widgets/ops/plandialog.h"
 
 namespace dmtune {
 

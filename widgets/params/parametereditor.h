@@ -6,10 +6,10 @@
 // re-checks the plan against the state; always asynchronous, never a nested event loop. Reading the tunables and
 // planning the preview read sysfs: both are jobs (startLatest: a newer read or plan supersedes the older, a result
 // for a device no longer shown is dropped), the UI thread only renders them.
-#include "discovery/devicesnapshot.h"
-#include "ops/operation.h"
-#include "params/changeset.h"
-#include "params/planner.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/ops/operation.h"
+#include "core/params/changeset.h"
+#include "core/params/planner.h"
 
 #include <QHash>
 #include <QPointer>

@@ -1,6 +1,6 @@
-#include "params/tunablefilterproxy.h"
+#include "widgets/params/tunablefilterproxy.h"
 
-#include "params/tunabletablemodel.h"
+#include "widgets/params/tunabletablemodel.h"
 
 namespace dmtune {
 

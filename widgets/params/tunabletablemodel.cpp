@@ -1,7 +1,7 @@
-#include "params/tunabletablemodel.h"
+#include "widgets/params/tunabletablemodel.h"
 
-#include "messagestyle.h"
-#include "params/catalog.h"
+#include "core/params/catalog.h"
+#include "widgets/messagestyle.h"
 
 #include <QApplication>
 #include <QBrush>

@@ -1,7 +1,7 @@
 #pragma once
 // The parameter table of one device: a row per Tunable (readTunables), with the user's pending edit
 // in "New value". Edits are checked as the planner will check them; invalid ones are refused.
-#include "params/tunable.h"
+#include "core/params/tunable.h"
 
 #include <QAbstractTableModel>
 

@@ -1,8 +1,8 @@
-#include "params/tunablevaluedelegate.h"
+#include "widgets/params/tunablevaluedelegate.h"
 
-#include "params/tunabletablemodel.h"
+#include "widgets/params/tunabletablemodel.h"
 
-#include "params/catalog.h"
+#include "core/params/catalog.h"
 
 #include <QComboBox>
 #include <QLineEdit>

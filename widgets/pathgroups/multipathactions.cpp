@@ -1,10 +1,10 @@
-#include "pathgroups/multipathactions.h"
+#include "widgets/pathgroups/multipathactions.h"
 
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreenode.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreenode.h"
 
-#include "ops/operationservice.h"
-#include "ops/plandialog.h"
+#include "core/ops/operationservice.h"
+#include "widgets/ops/plandialog.h"
 
 #include <QAction>
 #include <QMenu>

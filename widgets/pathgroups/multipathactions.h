@@ -5,9 +5,9 @@
 // PlanDialog (open(), never exec()) when it is risky or changes where I/O goes, and run on its answer;
 // the core re-validates the map at run time. Each call's plan comes back to its own continuation; the results
 // are the runner's finished() (every run's), which the panel shows.
-#include "discovery/devicesnapshot.h"
-#include "ops/operation.h"
-#include "ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
+#include "core/discovery/devicesnapshot.h"
+#include "core/ops/operation.h"
+#include "widgets/ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
 
 #include <QJsonObject>
 #include <QObject>

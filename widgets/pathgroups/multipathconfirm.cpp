@@ -1,7 +1,7 @@
-#include "pathgroups/multipathconfirm.h"
+#include "widgets/pathgroups/multipathconfirm.h"
 
-#include "dm/mapsafety.h"
-#include "dm/tablediff.h"
+#include "core/dm/grammar/tablediff.h"
+#include "core/dm/mapsafety.h"
 
 #include <QCoreApplication>
 #include <QMessageBox>

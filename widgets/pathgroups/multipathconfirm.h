@@ -2,11 +2,11 @@
 // What the user is asked before a disk of another LUN joins the editor's draft (the operations
 // themselves are asked with a PlanDialog over their core plan). Built as values so that tests read
 // them; shown with open(), never exec().
-#include "dm/lunidentity.h"
-#include "dm/multipathmessages.h"
-#include "dm/multipathoperation.h"
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathmessages.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/dm/lunidentity.h"
+#include "core/dm/multipathchange.h"
 
 #include <QMetaType>
 #include <QString>

@@ -5,15 +5,15 @@
 // table line the draft makes and its difference from the live one; Apply plans multipath.reload (core
 // operation: risks, what multipathd may do), asks with a PlanDialog and runs the answered plan. The rules
 // are PathGroupDraft's; this widget shows a draft and forwards edits to it.
-#include "dm/pathgroupdraft.h"
-#include "ops/operation.h"
-#include "ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
-#include "pathgroups/multipathconfirm.h"
-#include "pathgroups/pathgroupmodel.h"
+#include "core/dm/grammar/pathgroupdraft.h"
+#include "core/ops/operation.h"
+#include "widgets/ops/plandialog.h" // planOpened(PlanDialog *): a complete type for the meta-type
+#include "widgets/pathgroups/multipathconfirm.h"
+#include "widgets/pathgroups/pathgroupmodel.h"
 
-#include "dm/multipathdview.h"
-#include "dm/multipathoperation.h"
-#include "dm/multipathstatus.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/multipathd/multipathdview.h"
 
 #include <QHash>
 #include <QPointer>

@@ -1,11 +1,11 @@
-#include "pathgroups/pathgroupmodel.h"
-#include "messagestyle.h"
+#include "widgets/pathgroups/pathgroupmodel.h"
+#include "widgets/messagestyle.h"
 
-#include "devices/devicetreemodel.h"
+#include "widgets/devices/devicetreemodel.h"
 
-#include "dm/pathgroupdraft.h"
+#include "core/dm/grammar/pathgroupdraft.h"
 
-#include "dm/pathselectors.h"
+#include "core/dm/grammar/pathselectors.h"
 
 #include <QBrush>
 #include <QColor>

@@ -6,8 +6,8 @@
 // out as "application/x-dmtune-multipath-path" and dropped into another group's model; the model only reports the drop
 // (pathDropped): the editor moves the path in the draft and gives every model its group again. A disk dragged in from
 // the device tree is reported as diskDropped.
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -1,17 +1,17 @@
-#include "pathgroups/pathgroupspanel.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
 
-#include "pathgroups/multipathactions.h"
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/selectorchart.h"
+#include "widgets/pathgroups/multipathactions.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/selectorchart.h"
 
-#include "discovery/nvmewarnings.h"
-#include "discovery/sysfscapture.h"
-#include "dm/dmavailability.h"
-#include "dm/dmeventwatcher.h"
-#include "host/hostsession.h"
-#include "host/mapstream.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
+#include "core/discovery/nvmewarnings.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/dmavailability.h"
+#include "core/dm/backend/dmeventwatcher.h"
+#include "core/host/hostsession.h"
+#include "core/host/mapstream.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
 
 #include <QDateTime>
 #include <QGroupBox>

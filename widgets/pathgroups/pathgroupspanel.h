@@ -7,13 +7,13 @@
 // tree's context menu, a DmEventWatcher on every map). Without device-mapper (or on a captured tree)
 // it says why the groups are unknown and edits nothing. A remote host's panel reads the maps of the host's
 // capture and has the operations planned and run there (an OperationService of the host's agent).
-#include "discovery/devicesnapshot.h"
-#include "dm/lunidentity.h"
-#include "dm/multipathdviewjob.h"
-#include "dm/multipathoperation.h"
-#include "jobs/jobtracker.h"
-#include "ops/operation.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/dm/lunidentity.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/multipathd/multipathdviewjob.h"
+#include "core/jobs/jobtracker.h"
+#include "core/ops/operation.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QWidget>
 

@@ -1,10 +1,10 @@
-#include "pathgroups/selectorchart.h"
+#include "widgets/pathgroups/selectorchart.h"
 
-#include "charts/chartpanel.h"
-#include "charts/chartstyle.h"
-#include "charts/qcp_p.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/qcp_p.h"
 
-#include "dm/pathselectors.h"
+#include "core/dm/grammar/pathselectors.h"
 
 #include <QLabel>
 #include <QStackedWidget>

@@ -4,8 +4,8 @@
 // bytes (service-time) above, fail counts below, and markers (vertical lines with labels) where the
 // active group switched, a path failed or came back, or the table was reloaded. No kernel needed:
 // addStatus() takes parsed values. Only selectorchart.cpp includes qcustomplot.h.
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
 
 #include <QHash>
 #include <QWidget>

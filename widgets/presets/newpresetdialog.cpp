@@ -1,9 +1,9 @@
-#include "presets/newpresetdialog.h"
+#include "widgets/presets/newpresetdialog.h"
 
-#include "messagestyle.h"
+#include "widgets/messagestyle.h"
 
-#include "presets/presetstore.h"
-#include "windowfit.h"
+#include "core/presets/presetstore.h"
+#include "widgets/windowfit.h"
 
 #include <algorithm>
 

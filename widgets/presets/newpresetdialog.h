@@ -3,8 +3,8 @@
 // values, the ones changed through dmtune or differing from what dmtune first saw checked (defaultAttributeChoices).
 // OK is enabled only with a usable name and at least one checked attribute; the line under the list says why not.
 // The manager saves the checked ones through the core's presetFromSelection, as dmtunectl preset save --attr does.
-#include "presets/presetcapture.h"
-#include "presets/presetselection.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetselection.h"
 
 #include <QDialog>
 

@@ -4,12 +4,12 @@
 // transaction through the window's TuningSession, so markers land on the charts and Undo works);
 // verify (the drift only); export to udev / tuned / multipath.conf; and the opt-in "keep applied". The preview
 // reads every matched device's attributes: a job (startLatest), rendered when it is in.
-#include "discovery/devicesnapshot.h"
-#include "presets/preset.h"
-#include "presets/presetcapture.h"
-#include "presets/presetselection.h"
-#include "util/atomicfile.h"
-#include "util/result.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/presets/preset.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetselection.h"
+#include "core/util/atomicfile.h"
+#include "core/util/result.h"
 
 #include <functional>
 #include <memory>

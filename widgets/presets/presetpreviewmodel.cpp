@@ -1,6 +1,6 @@
-#include "presets/presetpreviewmodel.h"
+#include "widgets/presets/presetpreviewmodel.h"
 
-#include "messagestyle.h"
+#include "widgets/messagestyle.h"
 
 #include <QBrush>
 #include <QColor>

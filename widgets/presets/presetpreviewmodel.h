@@ -2,7 +2,7 @@
 // The preview of a preset against the live system: one row per device and attribute
 // (current -> preset, state, the rule that asks for it), then one row per multipath map.
 // Apply shows it before writing; Verify filters it to the drift.
-#include "presets/presetresolution.h"
+#include "core/presets/presetresolution.h"
 
 #include <QAbstractTableModel>
 

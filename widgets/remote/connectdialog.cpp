@@ -1,6 +1,6 @@
-#include "remote/connectdialog.h"
+#include "widgets/remote/connectdialog.h"
 
-#include "messagestyle.h"
+#include "widgets/messagestyle.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

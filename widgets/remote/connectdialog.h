@@ -5,7 +5,7 @@
 // The password is handed out once and cleared here; it is never stored (the recent hosts keep addresses only).
 // Also the password prompt of a host whose sudo asked for one (askPassword): the address fixed, the password
 // focused. Opened with open(), never exec().
-#include "remote/hostaddress.h"
+#include "core/remote/hostaddress.h"
 
 #include <QDialog>
 

@@ -1,8 +1,8 @@
-#include "remote/hostheader.h"
+#include "widgets/remote/hostheader.h"
 
-#include "host/hostsession.h"
-#include "remote/connectdialog.h"
-#include "remote/remotebanner.h"
+#include "core/host/hostsession.h"
+#include "widgets/remote/connectdialog.h"
+#include "widgets/remote/remotebanner.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

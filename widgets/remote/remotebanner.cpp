@@ -1,6 +1,6 @@
-#include "remote/remotebanner.h"
+#include "widgets/remote/remotebanner.h"
 
-#include "host/hostsession.h"
+#include "core/host/hostsession.h"
 
 #include <QLabel>
 #include <QPushButton>

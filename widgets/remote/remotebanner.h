@@ -4,7 +4,7 @@
 // Reconnect now, or Give the sudo password… when sudo there asked for one. Hidden while connected. A MessageBanner
 // (message-widget style, colours from the palette): information while connecting, error while disconnected; the text
 // wrapped (never clipped), the button beside it.
-#include "messagebanner.h"
+#include "widgets/messagebanner.h"
 
 class QPushButton;
 class QTimer;

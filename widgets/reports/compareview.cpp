@@ -1,11 +1,11 @@
-#include "reports/compareview.h"
+#include "widgets/reports/compareview.h"
 
-#include "charts/chartpanel.h"
-#include "charts/latencydistribution.h"
-#include "messagebanner.h"
-#include "recordings/recordingreplay.h"
-#include "reports/recordingcharts.h"
-#include "reports/reportdialog.h"
+#include "core/recordings/recordingreplay.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/latencydistribution.h"
+#include "widgets/messagebanner.h"
+#include "widgets/reports/recordingcharts.h"
+#include "widgets/reports/reportdialog.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

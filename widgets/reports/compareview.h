@@ -2,9 +2,9 @@
 // Two or more recordings side by side: every chart with all recordings' devices overlaid and aligned at the
 // workload start, the statistics table (mean / p50 / p95 / max per device and metric, deltas in % against the
 // first recording) and the configuration diff. "Export report…" writes the same as `dmtunectl report`.
-#include "recordings/comparison.h"
-#include "recordings/configdiff.h"
-#include "recordings/recordedlatency.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/configdiff.h"
+#include "core/recordings/recordedlatency.h"
 
 #include <QWidget>
 

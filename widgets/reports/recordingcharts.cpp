@@ -1,10 +1,10 @@
-#include "reports/recordingcharts.h"
+#include "widgets/reports/recordingcharts.h"
 
-#include "charts/chartstyle.h"
-#include "charts/latencydistribution.h"
-#include "charts/latencyheatmap.h"
-#include "recordings/comparison.h"
-#include "recordings/recordingreplay.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/recordingreplay.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/latencydistribution.h"
+#include "widgets/charts/latencyheatmap.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>

@@ -2,10 +2,10 @@
 // Recordings as chart data: every recording's devices (a map and its paths) as chart devices, their replayed
 // metric histories shifted so that each recording's workload starts at x = 0 (RecordingComparison's
 // alignment), and the markers at the same shifted times. Used by the report and the compare view alike.
-#include "charts/chartmarker.h"
-#include "charts/chartpanel.h"
-#include "recordings/recordedlatency.h"
-#include "recordings/recording.h"
+#include "core/recordings/recordedlatency.h"
+#include "core/recordings/recording.h"
+#include "widgets/charts/chartmarker.h"
+#include "widgets/charts/chartpanel.h"
 
 #include <QImage>
 

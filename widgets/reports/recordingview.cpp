@@ -1,12 +1,12 @@
-#include "reports/recordingview.h"
+#include "widgets/reports/recordingview.h"
 
-#include "charts/chartpanel.h"
-#include "charts/latencyheatmap.h"
-#include "charts/livestatsview.h"
-#include "messagebanner.h"
-#include "recordings/recordingreplay.h"
-#include "reports/recordingcharts.h"
-#include "reports/reportdialog.h"
+#include "core/recordings/recordingreplay.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/messagebanner.h"
+#include "widgets/reports/recordingcharts.h"
+#include "widgets/reports/reportdialog.h"
 
 #include <QComboBox>
 #include <QDateTime>

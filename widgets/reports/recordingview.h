@@ -3,7 +3,7 @@
 // (paused, over the whole recording), with its markers and notes, a line on where and what it is, and
 // "Export report…". A recording with latency frames gets a Latency tab beside: a heat map per device over the
 // recording's time and the percentile table over its workload window.
-#include "recordings/recording.h"
+#include "core/recordings/recording.h"
 
 #include <QWidget>
 

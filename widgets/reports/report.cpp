@@ -1,10 +1,10 @@
-#include "reports/report.h"
+#include "widgets/reports/report.h"
 
-#include "charts/chartspec.h"
-#include "experiments/sweepchart.h"
-#include "recordings/recordingreplay.h"
-#include "reports/recordingcharts.h"
-#include "util/atomicfile.h"
+#include "core/recordings/recordingreplay.h"
+#include "core/util/atomicfile.h"
+#include "widgets/charts/chartspec.h"
+#include "widgets/experiments/sweepchart.h"
+#include "widgets/reports/recordingcharts.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>

@@ -7,12 +7,12 @@
 //
 // Markers on the report's charts are numbered tags above the plot; the key under each chart names them, so
 // that no label (a note can be a whole fio command line) is drawn over the data.
-#include "charts/chartpanel.h"
-#include "experiments/sweepseries.h"
-#include "recordings/comparison.h"
-#include "recordings/configdiff.h"
-#include "reports/recordingcharts.h"
-#include "util/atomicfile.h"
+#include "core/experiments/sweepseries.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/configdiff.h"
+#include "core/util/atomicfile.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/reports/recordingcharts.h"
 
 #include <QDateTime>
 #include <QImage>

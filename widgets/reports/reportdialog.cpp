@@ -1,8 +1,8 @@
-#include "reports/reportdialog.h"
+#include "widgets/reports/reportdialog.h"
 
-#include "filedialogs.h"
-#include "recordings/recordingsfolder.h"
-#include "reports/report.h"
+#include "core/recordings/recordingsfolder.h"
+#include "widgets/filedialogs.h"
+#include "widgets/reports/report.h"
 
 #include <QApplication>
 #include <QCoreApplication>

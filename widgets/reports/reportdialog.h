@@ -2,7 +2,7 @@
 // "Export report…": a save dialog (opened, not exec'd: no nested event loop), then the report written by its
 // suffix; a PDF on the paper of the filter chosen (A4 or US Letter). The dialog starts in the folder of the
 // first recording with a name made from it. The outcome comes back through `done` (empty message on success).
-#include "recordings/recording.h"
+#include "core/recordings/recording.h"
 
 #include <functional>
 

@@ -1,10 +1,10 @@
 // reportHtml: the report's text. Plain tables and headings: QTextDocument renders it for the PDF too. Every text
 // that comes from a recording (file name, title, host, devices, markers, notes, fio's command line and job
 // names, configuration keys and values) goes through escaped(): a recording is a file someone sent.
-#include "reports/report.h"
+#include "widgets/reports/report.h"
 
-#include "charts/chartmarker.h"
-#include "recordings/fiosummary.h"
+#include "core/recordings/fiosummary.h"
+#include "widgets/charts/chartmarker.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "reports/sweepreport.h"
+#include "widgets/reports/sweepreport.h"
 
-#include "experiments/sweepchart.h"
-#include "recordings/recordingreader.h"
+#include "core/recordings/recordingreader.h"
+#include "widgets/experiments/sweepchart.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 // with their spread, fio's and every device's, the charts of the main metrics against the swept value, what was
 // restored), then the report of each point's first recording: the configuration of every point and how the
 // points differ, their charts aligned at the workload start, their statistics. HTML or PDF, as writeReport().
-#include "reports/report.h"
+#include "widgets/reports/report.h"
 
 namespace dmtune {
 

@@ -1,4 +1,4 @@
-#include "workloads/confirmwritedialog.h"
+#include "widgets/workloads/confirmwritedialog.h"
 
 #include <QLineEdit>
 

@@ -2,7 +2,7 @@
 // The PlanDialog (widgets/ops) of a workload.start plan whose write would destroy what the device holds: the
 // reasons (signatures, partitions) are the plan's risk, the destroy button stays disabled until the device's
 // name is typed. The run re-checks the device (ops/workloadoperations.h): the dialog only collects the answer.
-#include "ops/plandialog.h"
+#include "widgets/ops/plandialog.h"
 
 namespace dmtune {
 

@@ -1,8 +1,8 @@
-#include "workloads/fiochart.h"
+#include "widgets/workloads/fiochart.h"
 
-#include "charts/axisticks.h"
-#include "charts/chartstyle.h"
-#include "charts/qcp_p.h"
+#include "widgets/charts/axisticks.h"
+#include "widgets/charts/chartstyle.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QHBoxLayout>
 

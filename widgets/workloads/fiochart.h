@@ -1,7 +1,7 @@
 #pragma once
 // fio's own view of a running workload, per second: IOPS and bandwidth on one chart, completion-latency p50
 // and p99 on the other, on the same wall-clock axis as the device statistics, with start/stop markers.
-#include "workloads/fiostream.h"
+#include "core/workloads/fiostream.h"
 
 #include <QWidget>
 

@@ -1,19 +1,19 @@
-#include "workloads/workloadpanel.h"
+#include "widgets/workloads/workloadpanel.h"
 
-#include "recordings/recordingsfolder.h"
+#include "core/recordings/recordingsfolder.h"
 
-#include "charts/livestatsview.h"
-#include "devices/devicelabels.h"
-#include "filedialogs.h"
-#include "host/hostsession.h"
-#include "host/workloadruns.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
-#include "ops/workloadoperations.h"
-#include "workloads/confirmwritedialog.h"
-#include "workloads/fiochart.h"
-#include "workloads/fiorun.h"
-#include "workloads/workloadsession.h" // fioRatesFromJson
+#include "core/host/hostsession.h"
+#include "core/host/workloadruns.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
+#include "core/ops/workloadoperations.h"
+#include "core/workloads/fiorun.h"
+#include "core/workloads/workloadsession.h" // fioRatesFromJson
+#include "widgets/charts/livestatsview.h"
+#include "widgets/devices/devicelabels.h"
+#include "widgets/filedialogs.h"
+#include "widgets/workloads/confirmwritedialog.h"
+#include "widgets/workloads/fiochart.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -6,13 +6,13 @@
 // markers on the device charts too; the run can be recorded. Never blocks: workload.start is planned and started
 // by the host's WorkloadRuns (host/workloadruns.h: this process's runner, on a thread the core owns, or a job of a
 // remote host's agent); the panel renders its events and its result, the same for either.
-#include "discovery/devicesnapshot.h"
-#include "ops/operation.h"
-#include "remote/remotejobs.h"
-#include "sysfs/sysfsroot.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiostream.h"
-#include "workloads/writeguard.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/ops/operation.h"
+#include "core/remote/remotejobs.h"
+#include "core/sysfs/sysfsroot.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiostream.h"
+#include "core/workloads/writeguard.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #pragma once
 // SampleBatches built by hand, as a Sampler would emit them: consecutive sequence numbers, one interval
 // apart on both clocks, deltas derived from a few knobs per device, metrics computed by the iostat math.
-#include "stats/samplebatch.h"
+#include "core/stats/samplebatch.h"
 
 #include <QStringList>
 

@@ -6,10 +6,10 @@
 // Usage: bench_charts [frames]
 #include "batchmaker.h"
 
-#include "charts/chartpanel.h"
-#include "charts/livestatsview.h"
-#include "charts/qcp_p.h"
-#include "stats/seriesstore.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,9 +2,9 @@
 // with direct I/O (a file, never a block device; removed at the end), markers at each workload start and stop.
 // Grabs the LiveStatsView into a PNG at the end (docs/screenshot-charts.png).
 // Usage: charts_demo [screenshot.png] [max-seconds] [export-dir]
-#include "charts/livestatsview.h"
-#include "stats/sampler.h"
-#include "stats/seriesstore.h"
+#include "core/stats/sampler.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/livestatsview.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // labels change; its columns, formatting, sorting and header formulas.
 #include "batchmaker.h"
 
-#include "charts/iostattablemodel.h"
+#include "widgets/charts/iostattablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSet>

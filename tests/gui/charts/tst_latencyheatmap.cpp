@@ -1,10 +1,10 @@
 // The latency heat map over hand-made intervals: each column's cells are the shares of its I/O per bucket, the
 // percentile lines sit where the histogram's percentiles are, the y range follows the populated buckets, and the
 // chart draws whole at the window sizes the app is used at.
-#include "charts/latencyheatmap.h"
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
+#include "widgets/charts/latencyheatmap.h"
 
-#include "charts/qcp_p.h"
+#include "widgets/charts/qcp_p.h"
 
 #include <QImage>
 #include <QTest>

@@ -4,12 +4,12 @@
 // DMTUNE_CHART_EXPORT_DIR=/some/dir keeps a set of exports there to look at.
 #include "batchmaker.h"
 
-#include "charts/chartpanel.h"
-#include "charts/iostattablemodel.h"
-#include "charts/livestatsview.h"
-#include "stats/iostatformat.h"
-#include "stats/sampler.h"
-#include "stats/seriesstore.h"
+#include "core/stats/iostatformat.h"
+#include "core/stats/sampler.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/iostattablemodel.h"
+#include "widgets/charts/livestatsview.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -4,11 +4,11 @@
 // written through, and the file names and the one-line description are checked as pure functions.
 #include "batchmaker.h"
 
-#include "charts/livestatsview.h"
-#include "charts/statsexport.h"
-#include "charts/statsexportdialog.h"
-#include "messagebanner.h"
-#include "stats/seriesstore.h"
+#include "core/stats/seriesstore.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/charts/statsexport.h"
+#include "widgets/charts/statsexportdialog.h"
+#include "widgets/messagebanner.h"
 
 #include <QCheckBox>
 #include <QDir>

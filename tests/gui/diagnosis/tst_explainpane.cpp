@@ -1,14 +1,14 @@
 // The Explain pane (widgets/diagnosis/explainpane.h): the diagnosis rules shown for a recording made in the lab VM
 // and for the standard machine's map (its configuration, then numbers fed as the main window's sampler feeds
 // them), and a finding's experiment link handing on the sweep the Experiment tab then gets.
-#include "../../common/fakesysfs.h"
-#include "../../common/standardmachine.h"
-#include "../../unit/recordings/syntheticbatches.h"
-#include "diagnosis/explainpane.h"
-#include "discovery/discovery.h"
-#include "experiments/sweep.h"
-#include "recordings/recordingwriter.h"
-#include "testpaths.h"
+#include "core/discovery/discovery.h"
+#include "core/experiments/sweep.h"
+#include "core/recordings/recordingwriter.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
+#include "tests/unit/recordings/syntheticbatches.h"
+#include "widgets/diagnosis/explainpane.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

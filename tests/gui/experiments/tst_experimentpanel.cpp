@@ -5,11 +5,11 @@
 // stay; the form holds the opened sweep; its report has the table's numbers; a captured system runs nothing; a
 // remote host's form records nothing and takes its job files as full paths there.
 // DMTUNE_EXPERIMENT_SCREENSHOT=FILE saves the panel.
-#include "charts/qcp_p.h"
-#include "experiments/experimentpanel.h"
-#include "experiments/sweepchart.h"
-#include "experiments/sweepresultsmodel.h"
-#include "ops/hostcontext.h"
+#include "core/ops/hostcontext.h"
+#include "widgets/charts/qcp_p.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/experiments/sweepchart.h"
+#include "widgets/experiments/sweepresultsmodel.h"
 
 #include <QApplication>
 #include <QComboBox>

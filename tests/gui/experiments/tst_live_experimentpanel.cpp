@@ -5,10 +5,10 @@
 //   * Stop during the first point: the sweep cancelled through its run handle, nomerges back;
 //   * the panel destroyed during the second point (the window closed): fio stopped and nomerges back before the
 //     destructor returns.
-#include "../../live/scratchloop.h"
-#include "experiments/experimentpanel.h"
-#include "experiments/sweepresultsmodel.h"
-#include "ops/hostcontext.h"
+#include "core/ops/hostcontext.h"
+#include "tests/live/scratchloop.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/experiments/sweepresultsmodel.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,12 +1,12 @@
 // The fleet window over real engines: three prometheus-node-exporter instances scraped every second by a prometheus,
 // a pmcd when PCP is installed, and a host that does not answer; every process started here on loopback ports with
 // its own configuration and killed at the end. The only I/O generated is dd READING /dev/vda (never a write).
-#include "../../common/loopbackport.h"
-#include "charts/livestatsview.h"
-#include "fleet/fleetmodel.h"
-#include "fleet/fleetpoller.h"
-#include "fleet/fleetwindow.h"
-#include "metrics/prometheussource.h"
+#include "core/fleet/fleetpoller.h"
+#include "core/metrics/prometheussource.h"
+#include "tests/common/loopbackport.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/fleet/fleetmodel.h"
+#include "widgets/fleet/fleetwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

@@ -1,12 +1,12 @@
 // File > Open PCP archive…: the dialog's answers, the archive's span written as a recording in the recordings
 // folder (importPcpArchive, on a job in the window), and that recording in the recording view. The archive is
 // the real one tst_vm_pcp recorded (tests/unit/fixtures/pcp/lab: fio on mpatha over sda..sdd).
-#include "charts/chartpanel.h"
-#include "charts/livestatsview.h"
-#include "fleet/pcparchivedialog.h"
-#include "recordings/recordingreader.h"
-#include "reports/recordingview.h"
-#include "testpaths.h"
+#include "core/recordings/recordingreader.h"
+#include "tests/common/testpaths.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/fleet/pcparchivedialog.h"
+#include "widgets/reports/recordingview.h"
 
 #include <QCheckBox>
 #include <QComboBox>

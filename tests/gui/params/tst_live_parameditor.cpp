@@ -3,16 +3,16 @@
 // rounds read_ahead_kb to whole pages: shown as clamped), then undone. Every queue value the test
 // may have changed is put back before the device is detached (loop devices keep their queue
 // settings after losetup -d). Skips when not root or losetup is missing.
-#include "scratchloop.h"
+#include "tests/live/scratchloop.h"
 
-#include "params/applyresulttext.h"
-#include "params/changehistorypanel.h"
-#include "params/changepreviewmodel.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "params/tuningsession.h"
+#include "core/params/tuningsession.h"
+#include "widgets/params/applyresulttext.h"
+#include "widgets/params/changehistorypanel.h"
+#include "widgets/params/changepreviewmodel.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
 
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
 
 #include <QPushButton>
 #include <QSignalSpy>
@@ -110,7 +110,9 @@ private Q_SLOTS:
         QVERIFY(!editor.model()->hasPending());
         QCOMPARE(session.history()->entries().size(), 1);
 
-        QVERIFY(session.undo());
+        const auto undo = session.plan(session.undoChanges());
+        QVERIFY2(undo, qPrintable(undo.errorMessage()));
+        QVERIFY(session.runUndo(undo.value(), acceptAll(undo.value())));
         QTRY_COMPARE_WITH_TIMEOUT(session.history()->entries().size(), 0, 10000);
         QCOMPARE(restore.value(QStringLiteral("nomerges")), nomergesBefore);
         QCOMPARE(restore.value(QStringLiteral("read_ahead_kb")), readAheadBefore);

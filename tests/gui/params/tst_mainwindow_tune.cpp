@@ -1,22 +1,22 @@
 // The Tune tab inside the main window, offscreen, over the GUI tests' standard machine made
 // writable: select a path, edit, apply; parameterChanged for chart markers, the detail pane re-read,
 // the History dock and Undo, the status bar's executor, the tree's multi-selection scope.
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
 
-#include "devices/devicedetailpane.h"
-#include "devices/devicetreemodel.h"
-#include "devices/queueattributemodel.h"
-#include "mainwindow.h"
-#include "params/changehistorymodel.h"
-#include "params/changehistorypanel.h"
-#include "params/changepreviewmodel.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "params/tuningsession.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/params/tuningsession.h"
+#include "widgets/devices/devicedetailpane.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/queueattributemodel.h"
+#include "widgets/params/changehistorymodel.h"
+#include "widgets/params/changehistorypanel.h"
+#include "widgets/params/changepreviewmodel.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
 
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
 
 #include <QCoreApplication>
 #include <QDockWidget>

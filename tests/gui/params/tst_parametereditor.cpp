@@ -3,14 +3,14 @@
 // its paths with the stacking warning; a rolled-back transaction's errors; read-only sessions.
 #include "tunefixture.h"
 
-#include "jobs/jobtracker.h"
-#include "ops/plandialog.h"
-#include "params/changehistorymodel.h"
-#include "params/changehistorypanel.h"
-#include "params/changepreviewmodel.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "params/tuningsession.h"
+#include "core/jobs/jobtracker.h"
+#include "core/params/tuningsession.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/params/changehistorymodel.h"
+#include "widgets/params/changehistorypanel.h"
+#include "widgets/params/changepreviewmodel.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

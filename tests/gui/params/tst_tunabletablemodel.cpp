@@ -3,13 +3,14 @@
 // QAbstractItemModelTester.
 #include "tunefixture.h"
 
-#include "params/changehistorymodel.h"
-#include "params/changepreviewmodel.h"
-#include "params/tunabletablemodel.h"
-#include "params/tunablevaluedelegate.h"
+#include "widgets/params/changehistorymodel.h"
+#include "widgets/params/changepreviewmodel.h"
+#include "widgets/params/tunabletablemodel.h"
+#include "widgets/params/tunablevaluedelegate.h"
 
-#include "params/changehistory.h"
-#include "params/planner.h"
+#include "core/params/changehistory.h"
+#include "core/params/planner.h"
+#include "tests/common/tuningrun.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -326,10 +327,10 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
 
         QSignalSpy finished(&applier, &Applier::finished);
-        QVERIFY(
-            applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+        QVERIFY(test::runTuning(
+            applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
         QVERIFY(finished.wait(5000));
-        QVERIFY(applier.apply(
+        QVERIFY(test::runTuning(applier,
             { Change { QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb"), QStringLiteral("512") } }));
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.rowCount(), 2);
@@ -342,7 +343,7 @@ private Q_SLOTS:
         QVERIFY(model.index(0, ChangeHistoryModel::TimeColumn).data().toString().contains(QLatin1Char(':')));
         QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Undo")));
 
-        QVERIFY(history.undo());
+        QVERIFY(test::runUndo(applier, history));
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(dmtune::test::readValue(*m_fake, QStringLiteral("sdc"), QStringLiteral("queue/read_ahead_kb")),

@@ -5,18 +5,18 @@
 // there is nothing to undo and on a captured tree; a remote window's Undo goes to its agent as its Apply does. In the
 // main window: the Edit menu has it, Revert says why it is grey after Apply, Ctrl+Z in a text field stays the field's
 // own undo, Ctrl+Alt+Z undoes.
-#include "fakesysfs.h"
-#include "standardmachine.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
 #include "tunefixture.h"
 
-#include "mainwindow.h"
-#include "ops/operationrunner.h"
-#include "ops/plandialog.h"
-#include "params/changehistorymodel.h"
-#include "params/changehistorypanel.h"
-#include "params/parametereditor.h"
-#include "params/tunabletablemodel.h"
-#include "params/tuningsession.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/ops/operationrunner.h"
+#include "core/params/tuningsession.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/params/changehistorymodel.h"
+#include "widgets/params/changehistorypanel.h"
+#include "widgets/params/parametereditor.h"
+#include "widgets/params/tunabletablemodel.h"
 
 #include <QAction>
 #include <QFile>

@@ -2,11 +2,11 @@
 // The Tune tab's fixture: tests/common's multipath fixture over paths sdb..sde, with the Tune tab's
 // extras: each path's nr_requests 64 and nr_tags 64, the map with mq-deadline and nr_requests 256, discard
 // limits, plus a loop device loop0.
-#include "fakesysfs.h"
-#include "multipathfixture.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
-#include "discovery/discovery.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/discovery.h"
+#include "core/sysfs/sysfsroot.h"
 
 namespace dmtune::test {
 

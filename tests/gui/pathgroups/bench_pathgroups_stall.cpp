@@ -6,12 +6,12 @@
 // Usage: bench_pathgroups_stall [seconds=10] [delay_ms=2000] [idle]; target: under 16 ms. The timer starts
 // 500 ms after the window is shown (its first layout and paint are not the poll's); "idle" runs the timer
 // without the tab: what the machine itself adds (other processes on the same cores).
-#include "pathgroups/multipathactions.h"
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/pathgroupspanel.h"
+#include "widgets/pathgroups/multipathactions.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
 
-#include "fakedevicemapper.h"
-#include "multipathfixture.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

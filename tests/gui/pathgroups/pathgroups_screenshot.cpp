@@ -4,13 +4,13 @@
 // directory; the docs show the lab VM's map instead).
 // --unavailable shows the tab without device-mapper instead. For the docs; run with QT_QPA_PLATFORM=offscreen. Nothing
 // here touches a kernel.
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/pathgroupspanel.h"
-#include "pathgroups/selectorchart.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
+#include "widgets/pathgroups/selectorchart.h"
 
-#include "fakedevicemapper.h"
-#include "ops/hostcontext.h"
+#include "core/ops/hostcontext.h"
+#include "tests/common/fakedevicemapper.h"
 
 #include <QApplication>
 #include <QDateTime>

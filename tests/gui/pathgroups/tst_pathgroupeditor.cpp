@@ -4,20 +4,20 @@
 // and their PlanDialogs, the selector chart, and the tab without device-mapper. The tab reads the map on
 // jobs: tests wait for stateRead(). The map is tests/common's fixture (mpatha over sda..sdd), its snapshot
 // what discovery makes of the fixture's tree and the fake.
-#include "devices/devicetreemodel.h"
-#include "devices/devicetreeview.h"
-#include "pathgroups/multipathactions.h"
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/pathgroupmodel.h"
-#include "pathgroups/pathgroupspanel.h"
-#include "pathgroups/selectorchart.h"
+#include "widgets/devices/devicetreemodel.h"
+#include "widgets/devices/devicetreeview.h"
+#include "widgets/pathgroups/multipathactions.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/pathgroupmodel.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
+#include "widgets/pathgroups/selectorchart.h"
 
-#include "discovery/snapshotbuilder.h"
-#include "fakedevicemapper.h"
-#include "fakesysfs.h"
-#include "multipathfixture.h"
-#include "ops/hostcontext.h"
-#include "ops/plandialog.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/ops/hostcontext.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
+#include "widgets/ops/plandialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>

@@ -3,16 +3,16 @@
 // sdm's writable attributes with exactly those two checked (with the reason), refuses an empty, a built-in's and a
 // stored preset's name and an empty choice in one line with Save disabled, and Save stores a preset holding only
 // the checked attributes (through the core's presetFromSelection, as dmtunectl preset save --attr).
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/discovery.h"
-#include "params/tuningsession.h"
-#include "presets/newpresetdialog.h"
-#include "presets/presetjson.h"
-#include "presets/presetmanager.h"
-#include "presets/presetstore.h"
+#include "core/discovery/discovery.h"
+#include "core/params/tuningsession.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetstore.h"
+#include "widgets/presets/newpresetdialog.h"
+#include "widgets/presets/presetmanager.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -71,8 +71,10 @@ void TestNewPresetDialog::checksChangedAndDriftedAttributes()
 {
     // Through dmtune: rq_affinity 1 -> 2. Out of band (after dmtune first saw it): fifo_batch 16 -> 32.
     QSignalSpy finished(m_session.get(), &TuningSession::finished);
-    QVERIFY(m_session->apply(
-        { Change { QStringLiteral("sdm"), QStringLiteral("queue/rq_affinity"), QStringLiteral("2") } }));
+    const auto plan = m_session->plan(
+        { Change { QStringLiteral("sdm"), QStringLiteral("queue/rq_affinity"), QStringLiteral("2") } });
+    QVERIFY2(plan, qPrintable(plan.errorMessage()));
+    QVERIFY(m_session->run(plan.value(), acceptAll(plan.value())));
     QVERIFY(finished.wait(10000));
     QVERIFY2(finished.first().at(0).value<ApplyResult>().ok(),
         qPrintable(finished.first().at(0).value<ApplyResult>().errorMessage()));

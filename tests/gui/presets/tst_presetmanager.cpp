@@ -3,18 +3,18 @@
 // through the TuningSession (values land in the temp tree, markers are emitted), verifies, rejects a
 // bad edit with the field named, and exports. Saves a picture of itself for docs/. For a user (the helper mode)
 // the preset's writes go to dmtune-helper, as the Tune tab's do, never written by the GUI's process.
-#include "fakesysfs.h"
-#include "multipathfixture.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/discovery.h"
-#include "fakedevicemapper.h"
-#include "ops/plandialog.h"
-#include "params/tuningsession.h"
-#include "presets/presetjson.h"
-#include "presets/presetkeeper.h"
-#include "presets/presetmanager.h"
-#include "presets/presetpreviewmodel.h"
+#include "core/discovery/discovery.h"
+#include "core/params/tuningsession.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetkeeper.h"
+#include "tests/common/fakedevicemapper.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/presets/presetmanager.h"
+#include "widgets/presets/presetpreviewmodel.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>

@@ -6,16 +6,16 @@
 // refusals, the same risks, the same warnings, and nothing reloaded or written where either refuses.
 // And: the window closes while a map is suspended for its reload: the manager waits for the step, the map ends
 // resumed with the old or the new table.
-#include "paramfixture.h"
+#include "tests/unit/params/paramfixture.h"
 
-#include "cmd_preset.h"
-#include "discovery/discovery.h"
-#include "fakedevicemapper.h"
-#include "ops/plandialog.h"
-#include "ops/presetoperations.h"
-#include "params/tuningsession.h"
-#include "presets/presetjson.h"
-#include "presets/presetmanager.h"
+#include "app/dmtunectl/cmd_preset.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/presetoperations.h"
+#include "core/params/tuningsession.h"
+#include "core/presets/presetjson.h"
+#include "tests/common/fakedevicemapper.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/presets/presetmanager.h"
 
 #include <QScopeGuard>
 #include <QStandardPaths>

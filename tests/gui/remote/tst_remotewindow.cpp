@@ -2,19 +2,19 @@
 // changes nothing), the recent hosts (addresses only, never the password), and a remote host's window against a
 // real ssh whose 127.0.0.1 port nobody listens on: its name on the title, above the panes and on every chart,
 // read-only, and the banner that says it is down and when it tries again. (tst_live_remotewindow connects one.)
-#include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
-#include "charts/chartpanel.h"
-#include "charts/livestatsview.h"
-#include "experiments/experimentpanel.h"
-#include "mainwindow.h"
-#include "params/tuningsession.h"
-#include "remote/connectdialog.h"
-#include "remote/hostheader.h"
-#include "remote/remotebanner.h"
-#include "remote/remotehost.h"
-#include "remote/remoteworkload.h"
-#include "remotewindowaccess.h"
-#include "workloads/workloadpanel.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/params/tuningsession.h"
+#include "core/remote/remotehost.h"
+#include "core/remote/remoteworkload.h"
+#include "tests/common/remotewindowaccess.h"
+#include "tests/live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/experiments/experimentpanel.h"
+#include "widgets/remote/connectdialog.h"
+#include "widgets/remote/hostheader.h"
+#include "widgets/remote/remotebanner.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -5,22 +5,22 @@
 // grabs and the report's pages; DMTUNE_COMPARE_FILES="a.dmrec;b.dmrec" uses real recordings instead of the
 // synthetic ones. Recordings with latency frames of known histograms: the recording view's Latency tab, the
 // report's Latency section and the compare view's Latency tab show the percentiles and changes they must.
-#include "charts/chartpanel.h"
-#include "charts/iostattablemodel.h"
-#include "charts/latencydistribution.h"
-#include "charts/latencyheatmap.h"
-#include "charts/livestatsview.h"
-#include "fakesysfs.h"
-#include "mainwindow.h"
-#include "messagebanner.h"
-#include "mustsucceed.h"
-#include "recordings/recordingsfolder.h"
-#include "reports/compareview.h"
-#include "reports/recordingview.h"
-#include "reports/report.h"
-#include "reports/reportdialog.h"
-#include "standardmachine.h"
-#include "syntheticbatches.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/recordings/recordingsfolder.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/standardmachine.h"
+#include "tests/unit/recordings/syntheticbatches.h"
+#include "widgets/charts/chartpanel.h"
+#include "widgets/charts/iostattablemodel.h"
+#include "widgets/charts/latencydistribution.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/messagebanner.h"
+#include "widgets/reports/compareview.h"
+#include "widgets/reports/recordingview.h"
+#include "widgets/reports/report.h"
+#include "widgets/reports/reportdialog.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,20 +2,20 @@
 // default target, a batched-write run streams into fio's charts, the Statistics tab charts the device with
 // start/stop markers, and the summary shows the merges; in front of an ext4 loop device Start asks for the
 // device name and, refused, writes nothing. DMTUNE_WORKLOAD_SCREENSHOT=FILE saves the window after the run.
-#include "../../live/scratchloop.h"
+#include "tests/live/scratchloop.h"
 
-#include "charts/livestatsview.h"
-#include "discovery/discovery.h"
-#include "mainwindow.h"
-#include "ops/hostcontext.h"
-#include "params/externalchanges.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingreplay.h"
-#include "workloads/confirmwritedialog.h"
-#include "workloads/fiochart.h"
-#include "workloads/workloadpanel.h"
-#include "workloads/workloadsession.h"
-#include "workloads/writeguard.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/discovery/discovery.h"
+#include "core/ops/hostcontext.h"
+#include "core/params/externalchanges.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingreplay.h"
+#include "core/workloads/workloadsession.h"
+#include "core/workloads/writeguard.h"
+#include "widgets/charts/livestatsview.h"
+#include "widgets/workloads/confirmwritedialog.h"
+#include "widgets/workloads/fiochart.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // The Workload panel without devices: every template fills the form, the command line is the exact one the
 // core builds and follows every edit, Copy copies it, Start needs a device, the confirmation dialog's button
 // needs the exact device name.
-#include "ops/hostcontext.h"
-#include "workloads/confirmwritedialog.h"
-#include "workloads/fiochart.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiorun.h"
-#include "workloads/workloadpanel.h"
+#include "core/ops/hostcontext.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiorun.h"
+#include "widgets/workloads/confirmwritedialog.h"
+#include "widgets/workloads/fiochart.h"
+#include "widgets/workloads/workloadpanel.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,7 +1,7 @@
 #pragma once
 // What the latency tests compare the probe with: /proc/diskstats' I/O counts and fio's own completion
 // latency percentiles. Shared by the live (loop) and vm (multipath) tests.
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyhistogram.h"
 
 #include <QFile>
 #include <QJsonDocument>

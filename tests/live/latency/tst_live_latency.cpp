@@ -1,15 +1,15 @@
 // live (root, a scratch loop device): the block-layer latency probe on this machine's kernel. Its histograms
 // count the I/Os /proc/diskstats counts, its device times lie inside fio's completion latencies, and
 // dmtunectl stat --histogram prints them (text and JSON) or refuses in one line.
-#include "../scratchloop.h"
-#include "../workloads/livesupport.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/latencystream.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/latency/latencystream.h"
+#include "core/recordings/recordedlatency.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingreplay.h"
 #include "latencychecks.h"
-#include "recordings/recordedlatency.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingreplay.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/scratchloop.h"
+#include "tests/live/workloads/livesupport.h"
 
 #include <QDir>
 #include <QJsonArray>

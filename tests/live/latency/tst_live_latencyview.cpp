@@ -1,12 +1,12 @@
 // live (root, a scratch loop device): the Latency tab's view on this machine's kernel. It loads the probe on a
 // job, learns the device's number from the sampler's first batch, and charts every interval's I/O: the heat
 // map's intervals add up to what fio did.
-#include "../scratchloop.h"
-#include "charts/latencyheatmap.h"
-#include "charts/latencyview.h"
+#include "core/stats/sampler.h"
 #include "latencychecks.h"
-#include "stats/sampler.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/scratchloop.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/latencyview.h"
 
 #include <QDateTime>
 #include <QSignalSpy>

@@ -3,11 +3,11 @@
 //   * `dmtunectl set` in another process: its line in the log, the marker "(dmtunectl, pid N)";
 //   * a write straight into sysfs: "(changed outside dmtune)";
 //   * this process's own transaction (as the GUI's in-process applier writes): logged, and no marker.
-#include "../scratchloop.h"
-#include "../workloads/livesupport.h"
-#include "params/changelog.h"
-#include "params/externalchanges.h"
-#include "params/transaction.h"
+#include "core/params/changelog.h"
+#include "core/params/externalchanges.h"
+#include "core/params/transaction.h"
+#include "tests/live/scratchloop.h"
+#include "tests/live/workloads/livesupport.h"
 
 #include <QFile>
 #include <QSignalSpy>

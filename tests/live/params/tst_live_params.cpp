@@ -1,10 +1,10 @@
 // live (root): parameter transactions against the real kernel, on loop devices this test creates
 // over temp files (losetup --find --show) and detaches whatever happens. No other device is touched.
-#include "params/planner.h"
-#include "params/transaction.h"
-#include "params/tunable.h"
-#include "params/valueparsers.h"
-#include "testpaths.h"
+#include "core/params/planner.h"
+#include "core/params/transaction.h"
+#include "core/params/tunable.h"
+#include "core/params/valueparsers.h"
+#include "tests/common/testpaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

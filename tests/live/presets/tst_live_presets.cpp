@@ -1,15 +1,15 @@
 // live (root): presets against the real kernel on a loop device this test creates over its own
 // temp file: save, change, verify (drift), apply as a transaction, drift after an out-of-band echo
 // into sysfs, and the CLI's exit status. Every value touched is restored; the device is detached.
-#include "scratchloop.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/scratchloop.h"
 
-#include "discovery/discovery.h"
-#include "params/transaction.h"
-#include "params/tunable.h"
-#include "presets/presetcapture.h"
-#include "presets/presetjson.h"
-#include "presets/presetresolution.h"
+#include "core/discovery/discovery.h"
+#include "core/params/transaction.h"
+#include "core/params/tunable.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetresolution.h"
 
 #include <QFile>
 #include <QProcess>

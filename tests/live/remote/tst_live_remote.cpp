@@ -1,10 +1,10 @@
 // dmtunectl --host against a real sshd on 127.0.0.1 (sshdfixture.h): the same output and exit status as the
 // command run here, ssh's own refusal of an unknown host key, one line for a host without dmtune, and a
 // recorded workload that outlives a killed connection (its recording complete, fetched by job attach).
-#include "../scratchloop.h"
-#include "../workloads/livesupport.h"
+#include "core/stats/diskcounters.h"
 #include "sshdfixture.h"
-#include "stats/diskcounters.h"
+#include "tests/live/scratchloop.h"
+#include "tests/live/workloads/livesupport.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -4,20 +4,20 @@
 // The core operations through RemoteOperationRunner: planned and run there, read back; a stale plan refused. A
 // workload.start plan of a job file sent as content: fio reads it there, the guard is the far side's. A sweep
 // started there (the agent's `start`): its progress here in order, its result; cancelled (`cancel-run`): restored.
-#include "../scratchloop.h"
-#include "../workloads/livesupport.h"
-#include "experiments/sweeprunner.h"
-#include "ops/tuningoperations.h"
-#include "ops/workloadoperations.h"
-#include "remote/agentclient.h"
-#include "remote/remoteoperationrunner.h"
-#include "remote/remotesampler.h"
-#include "remote/remoteworkload.h"
+#include "core/experiments/sweeprunner.h"
+#include "core/ops/tuningoperations.h"
+#include "core/ops/workloadoperations.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/remoteoperationrunner.h"
+#include "core/remote/remotesampler.h"
+#include "core/remote/remoteworkload.h"
+#include "core/stats/diskcounters.h"
+#include "core/stats/metriccatalog.h"
+#include "core/stats/sampler.h"
+#include "core/stats/seriesstore.h"
 #include "sshdfixture.h"
-#include "stats/diskcounters.h"
-#include "stats/metriccatalog.h"
-#include "stats/sampler.h"
-#include "stats/seriesstore.h"
+#include "tests/live/scratchloop.h"
+#include "tests/live/workloads/livesupport.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // What the workloads live tests share: the dmtunectl they run, a program run with its exit code and output,
 // an ext4 file system with a witness file on a scratch device, and the proof that nothing wrote over it
 // (fsck.ext4 -fn clean, the witness file's content unchanged).
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QProcess>

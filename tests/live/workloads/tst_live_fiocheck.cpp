@@ -3,10 +3,10 @@
 // --dry-run: refused by name and never loaded, as a canary library that records its loads shows), and fio's
 // verify state never goes through a link in the directory dmtunectl runs in (a write+verify job that ends,
 // and one stopped with SIGINT: the file the link points to is unchanged).
-#include "../scratchloop.h"
 #include "livesupport.h"
+#include "tests/live/scratchloop.h"
 
-#include "workloads/fiojob.h"
+#include "core/workloads/fiojob.h"
 
 #include <QDir>
 #include <QFileInfo>

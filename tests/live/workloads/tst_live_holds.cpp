@@ -4,16 +4,16 @@
 // lets go at the end; the node must be the device sysfs names; a GPT without its protective MBR is seen. fio
 // dies with a SIGKILLed dmtunectl, SIGHUP ends a recorded run cleanly. A lab device is detached only when its
 // backing file is still ours, and a killed process's lab device is removed by the next create().
-#include "../scratchloop.h"
 #include "livesupport.h"
+#include "tests/live/scratchloop.h"
 
-#include "recordings/recordingreader.h"
-#include "recordings/recordingwriter.h"
-#include "workloads/devicehold.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiorun.h"
-#include "workloads/labdevice.h"
-#include "workloads/writeguard.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/workloads/devicehold.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiorun.h"
+#include "core/workloads/writeguard.h"
+#include "tests/common/labdevice.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,13 +3,13 @@
 // afterwards; read jobs still run on it, write jobs on an empty device, and on the ext4 device with
 // --destroy-data-on; a job file named "-foo.fio" is a file, not fio options; the job fio runs is the one
 // checked, whatever the file and its include say after the check.
-#include "../scratchloop.h"
 #include "livesupport.h"
+#include "tests/live/scratchloop.h"
 
-#include "ops/workloadoperations.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiojobfile.h"
-#include "workloads/fiorun.h"
+#include "core/ops/workloadoperations.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiojobfile.h"
+#include "core/workloads/fiorun.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,10 +3,10 @@
 // scheduler back. lab.remove refuses a loop device the test attached itself, refuses a device re-attached
 // between plan and run as stale (and never detaches it), asks about a device that is open and refuses one
 // that is claimed. Every loop device is made by the test (or by LabDevices for it) and undone.
-#include "../scratchloop.h"
+#include "tests/live/scratchloop.h"
 
-#include "ops/laboperations.h"
-#include "workloads/labdevices.h"
+#include "core/ops/laboperations.h"
+#include "core/workloads/labdevices.h"
 
 #include <QDir>
 #include <QFile>

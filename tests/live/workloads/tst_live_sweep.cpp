@@ -10,8 +10,8 @@
 //     fsck clean, the witness file intact); --dry-run with it unanswered exits 1 with the line that says how to
 //     answer it, 0 once --destroy-data-on names the device; the sweep with --destroy-data-on naming the device
 //     runs. A sweep on an empty device needs no answer (nomergesTwoTakesMergesToZero).
-#include "../scratchloop.h"
 #include "livesupport.h"
+#include "tests/live/scratchloop.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,10 +5,10 @@
 //   * cancel during the first point's fio: fio stopped, the result "stopped" and not ok, nomerges back, the
 //     device no longer held;
 //   * a plan made on a nomerges that changed before the start: refused as stale, nothing written.
-#include "../operationevents.h"
-#include "../scratchloop.h"
-#include "experiments/sweeprunner.h"
-#include "ops/operationrunner.h"
+#include "core/experiments/sweeprunner.h"
+#include "core/ops/operationrunner.h"
+#include "tests/live/operationevents.h"
+#include "tests/live/scratchloop.h"
 
 #include <QPointer>
 #include <QTest>

@@ -8,14 +8,14 @@
 //   * a device that gained a file system between the plan and the start: refused as stale, nothing written;
 //   * a remote window's detached job checks the same (checkOperationJob): the basis the user answered, the risks
 //     accepted.
-#include "../operationevents.h"
-#include "../scratchloop.h"
-#include "ops/operationrunner.h"
-#include "ops/workloadoperations.h"
-#include "recordings/recordingreader.h"
-#include "remote/operationjob.h"
-#include "workloads/fiojob.h"
-#include "workloads/workloadsession.h"
+#include "core/ops/operationrunner.h"
+#include "core/ops/workloadoperations.h"
+#include "core/recordings/recordingreader.h"
+#include "core/remote/operationjob.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/workloadsession.h"
+#include "tests/live/operationevents.h"
+#include "tests/live/scratchloop.h"
 
 #include <QFile>
 #include <QJsonArray>

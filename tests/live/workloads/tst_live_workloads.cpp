@@ -2,15 +2,15 @@
 // (in-process and through `dmtunectl run`), --destroy-data-on lets the write happen; the lab device is created
 // with direct I/O and mq-deadline and removed without a trace; FioRun streams progress from a real fio and
 // stop() ends it with SIGINT; a recorded `dmtunectl run` reads back; nomerges=2 shows in the run summary.
-#include "../scratchloop.h"
 #include "livesupport.h"
+#include "tests/live/scratchloop.h"
 
-#include "recordings/recordingreader.h"
-#include "recordings/recordingwriter.h"
-#include "workloads/fiojob.h"
-#include "workloads/fiorun.h"
-#include "workloads/labdevice.h"
-#include "workloads/writeguard.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiorun.h"
+#include "core/workloads/writeguard.h"
+#include "tests/common/labdevice.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

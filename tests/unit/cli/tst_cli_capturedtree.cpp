@@ -2,14 +2,14 @@
 // changes a system refuses --sysfs-root with one line and changes nothing, before it resolves a name in
 // the tree (this host may have maps and disks of the same names); --dry-run previews against the capture's
 // own tables; reading commands work. tests/vm/multipath checks the same against a real kernel's maps.
-#include "dmtunectlrun.h"
-#include "fakesysfs.h"
-#include "testpaths.h"
+#include "tests/common/dmtunectlrun.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/devicesnapshot.h"
-#include "discovery/sysfscapture.h"
-#include "fakedevicemapper.h"
-#include "multipathfixture.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/sysfscapture.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

@@ -3,15 +3,15 @@
 // refusal and every malformed line below, over captured trees of the test fixtures (a 2 x 2 multipath map; a
 // machine of NETAPP LUNs, LVM and a loop device). The temporary directory is written <ROOT>.
 // DMTUNE_GOLDEN_UPDATE=1 writes the files again (review the diff: a change here is a change users see).
-#include "dmtunectlrun.h"
-#include "fakesysfs.h"
-#include "testpaths.h"
+#include "tests/common/dmtunectlrun.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/devicesnapshot.h"
-#include "discovery/sysfscapture.h"
-#include "fakedevicemapper.h"
-#include "multipathfixture.h"
-#include "standardmachine.h"
+#include "core/discovery/devicesnapshot.h"
+#include "core/discovery/sysfscapture.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/multipathfixture.h"
+#include "tests/common/standardmachine.h"
 
 #include <QFile>
 #include <QTemporaryDir>

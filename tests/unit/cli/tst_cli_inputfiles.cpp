@@ -3,9 +3,9 @@
 // naming the path and its kind, at once, and the exit status a bad input has (2 for a bad preset, 1 otherwise).
 // The newline item of the same issue: a newline in a path or host name quoted by an error forged a second line;
 // one error is one line now, the newline shown as \x0a.
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
-#include "experiments/sweep.h"
+#include "core/experiments/sweep.h"
 
 #include <QDir>
 #include <QProcess>

@@ -3,10 +3,10 @@
 // replace an existing file without --replace: exit 1, one line, the victim unchanged. A file dmtune wrote is
 // replaced with --replace; a new file is written. (run --record, preset save and the --host spellings need a
 // device and an sshd: tests/live/remote/tst_live_remote.cpp.)
-#include "dmtunectlrun.h"
-#include "testpaths.h"
+#include "tests/common/dmtunectlrun.h"
+#include "tests/common/testpaths.h"
 
-#include "../recordings/syntheticbatches.h"
+#include "tests/unit/recordings/syntheticbatches.h"
 
 #include <QDir>
 #include <QFile>

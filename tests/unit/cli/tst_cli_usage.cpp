@@ -3,20 +3,20 @@
 // get, set, --with-paths and preset files), help texts that name the command as it is typed, error lines that
 // point to the subcommand's help, exit statuses (2 for bad usage, 1 for failures), set printing only what changes,
 // and record show printing zeros.
-#include "dmtunectlrun.h"
-#include "fakesysfs.h"
-#include "testpaths.h"
+#include "tests/common/dmtunectlrun.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/devicesnapshot.h"
+#include "core/discovery/devicesnapshot.h"
 
-#include "recordings/recordingwriter.h"
+#include "core/recordings/recordingwriter.h"
 
-#include "../recordings/syntheticbatches.h"
-#include "discovery/sysfscapture.h"
-#include "fakedevicemapper.h"
-#include "multipathfixture.h"
-#include "params/catalog.h"
-#include "util/printable.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/params/catalog.h"
+#include "core/util/printable.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/multipathfixture.h"
+#include "tests/unit/recordings/syntheticbatches.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

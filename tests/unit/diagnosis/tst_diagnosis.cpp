@@ -2,9 +2,9 @@
 // _data() row per situation, with the numbers `dmtunectl diagnose --json` measured in the lab VM (Debian's 6.1,
 // mpatha over 4 scsi_debug paths in 2 groups of 2, 8 fio jobs of 4K sequential writes; tests/vm/diagnosis) where
 // the lab can produce the situation, and the seeds' own numbers where it cannot (seed 001's softirq).
-#include "diagnosis/diagnosis.h"
-#include "diagnosis/diagnosisreader.h"
-#include "stats/metriccatalog.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosisreader.h"
+#include "core/stats/metriccatalog.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

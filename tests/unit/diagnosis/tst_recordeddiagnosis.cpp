@@ -1,9 +1,9 @@
 // Diagnosis over recordings (core/diagnosis/recordeddiagnosis.h, dmtunectl diagnose --recording): recordings made
 // in the lab VM (Debian's 6.1, mpatha over 4 scsi_debug paths in 2 groups of 2) read back into the rules' input:
 // the configuration their header remembers, the numbers over fio's I/O window, and what the rules then say.
-#include "diagnosis/recordeddiagnosis.h"
-#include "recordings/recordingreader.h"
-#include "testpaths.h"
+#include "core/diagnosis/recordeddiagnosis.h"
+#include "core/recordings/recordingreader.h"
+#include "tests/common/testpaths.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

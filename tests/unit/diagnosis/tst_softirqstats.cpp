@@ -1,6 +1,6 @@
 // /proc/stat's cpuN lines and /proc/softirqs' BLOCK row, parsed from real text (this 2-CPU machine, a 4-CPU
 // lab VM), and the share of time in softirq between two readings.
-#include "diagnosis/softirqstats.h"
+#include "core/diagnosis/softirqstats.h"
 
 #include <QTest>
 

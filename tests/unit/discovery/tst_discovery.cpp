@@ -1,9 +1,9 @@
 // Discovery's background scans run on its JobTracker: rescans requested while one runs supersede each other
 // (only the latest runs and is shown), devices added/removed between snapshots are reported, and a Discovery
 // destroyed while a scan runs waits for it without delivering.
-#include "fakesysfs.h"
+#include "tests/common/fakesysfs.h"
 
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // live (root): a real loop device appears in, changes in and disappears from the snapshot
 // through the udev monitor (kernel uevents when udevd does not run), each within a second.
-#include "discovery/discovery.h"
+#include "core/discovery/discovery.h"
 
 #include <QElapsedTimer>
 #include <QFile>

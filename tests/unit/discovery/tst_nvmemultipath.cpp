@@ -3,12 +3,12 @@
 // multipath=Y with both ports optimized, the same after port 1 became inaccessible and port 2 non-optimized, and
 // multipath=N. Edge cases are made by editing a copy of a capture: a connecting controller, ANA persistent-loss and
 // change, one path only, and the 6.14+ layout (multipath/ links under the head, per-path queue_depth/numa_nodes).
-#include "discovery/nvmemultipath.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/sysfscapture.h"
-#include "nvmecaptures.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/nvmemultipath.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/nvmecaptures.h"
 
 #include <QDir>
 #include <QFile>

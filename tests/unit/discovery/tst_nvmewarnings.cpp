@@ -2,11 +2,11 @@
 // nvmet-tcp on two loopback ports; see tst_nvmemultipath): none with both ports optimized, no-optimized-path after
 // port 1 became inaccessible and port 2 non-optimized, no-failover with multipath=N. Edge cases edit the snapshot
 // (controller and ANA states, a path gone, a dm map over the head) or a copy of a capture (ctrl_loss_tmo).
-#include "discovery/nvmewarnings.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/sysfscapture.h"
-#include "nvmecaptures.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/nvmewarnings.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/nvmecaptures.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
 // Discovery over sysfs-shaped fixture trees modelled on the seeds' machines.
-#include "fakesysfs.h"
+#include "tests/common/fakesysfs.h"
 
-#include "discovery/discovery.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/udevsource.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/udevsource.h"
 
 #include <QDirIterator>
 #include <QFileInfo>

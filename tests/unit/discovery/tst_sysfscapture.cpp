@@ -1,20 +1,20 @@
 // dmtunectl capture's core: a system copied into a directory reads back as the same snapshot, path groups
 // included (from the recorded device-mapper tables), with /proc next to it for the sampler.
-#include "fakesysfs.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
-#include "discovery/discovery.h"
-#include "discovery/snapshotbuilder.h"
-#include "discovery/snapshotjson.h"
-#include "discovery/sysfscapture.h"
-#include "dm/captureddevicemapper.h"
-#include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
-#include "dm/multipathoperation.h"
-#include "fakedevicemapper.h"
-#include "multipathfixture.h"
-#include "stats/counterreader.h"
-#include "util/fd.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/dm/backend/captureddevicemapper.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/multipathd/multipathdclient.h"
+#include "core/stats/counterreader.h"
+#include "core/util/fd.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // SysfsRoot: reads, errors as values, links resolved the way sysfs lays them out.
-#include "fakesysfs.h"
+#include "tests/common/fakesysfs.h"
 
-#include "sysfs/beneath.h"
-#include "sysfs/sysfsroot.h"
+#include "core/sysfs/beneath.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QElapsedTimer>
 #include <QScopeGuard>

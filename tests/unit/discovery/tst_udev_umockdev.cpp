@@ -3,8 +3,8 @@
 // Runs under umockdev-wrapper (LD_PRELOAD from process start).
 #include <umockdev.h> // before Qt: gio's headers use "signals"
 
-#include "discovery/discovery.h"
-#include "discovery/udevsource.h"
+#include "core/discovery/discovery.h"
+#include "core/discovery/udevsource.h"
 
 #include <QSignalSpy>
 #include <QTest>

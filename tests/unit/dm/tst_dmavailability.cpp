@@ -1,8 +1,8 @@
 // Device-mapper availability from temp sysfs/proc trees, and the libdevmapper backend refusing
 // cleanly, without calling the library, when the kernel has no device-mapper.
-#include "dm/dmavailability.h"
-#include "dm/libdevmapperbackend.h"
-#include "sysfs/sysfsroot.h"
+#include "core/dm/backend/dmavailability.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/sysfs/sysfsroot.h"
 
 #include <QDir>
 #include <QFile>

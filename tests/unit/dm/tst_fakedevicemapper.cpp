@@ -1,9 +1,9 @@
 // FakeDeviceMapper: the lab's 2 x 2 round-robin map driven with the messages of
 // lab/guest/selftest.sh; the status must change the way the kernel's does.
-#include "dm/multipathmessages.h"
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
-#include "fakedevicemapper.h"
+#include "core/dm/grammar/multipathmessages.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "tests/common/fakedevicemapper.h"
 
 #include <QTest>
 

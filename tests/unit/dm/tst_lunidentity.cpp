@@ -1,8 +1,8 @@
 // parseLunId / sameLun: the WWID of a LUN as sysfs, udev and multipathd spell it, reduced to one key
 // (real strings: the lab's scsi_debug LUN, a NetApp and an LIO NAA 6, an ATA disk's NAA 5 and T10 id,
 // NVMe eui/uuid/nvme forms); readPathIdentity over a sysfs tree.
-#include "dm/lunidentity.h"
-#include "fakesysfs.h"
+#include "core/dm/lunidentity.h"
+#include "tests/common/fakesysfs.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // operationRisks / reloadRisks: which operations on the lab's 2 x 2 map can cause I/O errors;
 // identityRisks: which reloads would put another LUN into it.
 // Tables and statuses in the kernel's own text (see fixtures/multipath-*.txt).
-#include "dm/mapsafety.h"
+#include "core/dm/mapsafety.h"
 
 #include <QTest>
 

@@ -1,14 +1,14 @@
 // The control logic over FakeDeviceMapper: which way each operation goes (multipathd or a dm
 // message), what the kernel state is afterwards, errors, risks as warnings, safe reloads,
 // MultipathControl's queued hand-back and DmEventWatcher's events.
-#include "dm/dmeventwatcher.h"
-#include "dm/multipathdclient.h"
-#include "dm/multipathoperation.h"
-#include "dm/pathdevice.h"
-#include "fakedevicemapper.h"
-#include "fakesysfs.h"
-#include "multipathcontrol.h"
-#include "multipathfixture.h"
+#include "core/dm/backend/dmeventwatcher.h"
+#include "core/dm/multipathchange.h"
+#include "core/dm/multipathd/multipathdclient.h"
+#include "core/dm/pathdevice.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathcontrol.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

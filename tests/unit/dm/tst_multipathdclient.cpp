@@ -1,6 +1,6 @@
 // MultipathdClient: reply interpretation, /proc/net/unix, and the wire protocol against a small
 // server on a private abstract socket that frames replies the way multipathd's uxsock.c does.
-#include "dm/multipathdclient.h"
+#include "core/dm/multipathd/multipathdclient.h"
 
 #include <QTest>
 

@@ -2,10 +2,11 @@
 // fixtures/multipathd-show-maps.json is multipathd 0.9.4's reply in the lab VM (4 scsi_debug
 // paths, path_grouping_policy failover, no_path_retry 12); multipathd-path-failed.json the same map right after
 // "fail path sdd", with the kernel's lines and multipath -ll's text of that moment in multipath-path-failed.txt.
-#include "discovery/snapshotjson.h"
-#include "dm/multipathdview.h"
-#include "dm/multipathdviewjob.h"
-#include "testpaths.h"
+#include "core/discovery/snapshotjson.h"
+#include "core/dm/multipathd/multipathdview.h"
+#include "core/dm/multipathd/multipathdviewjob.h"
+#include "tests/common/multipathlines.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,5 +1,5 @@
 // Multipath message texts: built, checked and parsed as dm-mpath.c multipath_message() reads them.
-#include "dm/multipathmessages.h"
+#include "core/dm/grammar/multipathmessages.h"
 
 #include <QTest>
 

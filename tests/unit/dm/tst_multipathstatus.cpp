@@ -1,8 +1,9 @@
 // Multipath status grammar: status lines of each selector and of each message's effect parse,
 // format back to the same text, and malformed lines are rejected with a message naming the word.
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
-#include "testpaths.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "tests/common/multipathlines.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QTest>

@@ -1,7 +1,8 @@
 // Multipath table grammar: real lines (lab VM, multipathd, the kernel's own table output) parse,
 // format back to the same text, and malformed lines are rejected with a message naming the word.
-#include "dm/multipathtable.h"
-#include "testpaths.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "tests/common/multipathlines.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QTest>

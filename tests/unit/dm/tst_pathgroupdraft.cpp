@@ -1,6 +1,6 @@
 // PathGroupDraft, the path-group editor's rules without widgets: moves, new groups, group order,
 // selector changes and their per-path arguments, features, and the drafts it refuses.
-#include "dm/pathgroupdraft.h"
+#include "core/dm/grammar/pathgroupdraft.h"
 
 #include <QTest>
 

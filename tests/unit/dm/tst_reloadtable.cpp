@@ -1,8 +1,8 @@
 // The table of a multipath.reload request (dm/reloadtable.h): what dmtunectl map reload --table/--selector
 // --group, the GUI and a remote agent send is turned into the same table with the same errors.
-#include "dm/reloadtable.h"
-#include "fakesysfs.h"
-#include "multipathfixture.h"
+#include "core/dm/reloadtable.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QTest>
 

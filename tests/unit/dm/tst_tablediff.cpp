@@ -1,5 +1,5 @@
 // tableDiff: what a reload changes, one line per difference, from kernel table text.
-#include "dm/tablediff.h"
+#include "core/dm/grammar/tablediff.h"
 
 #include <QTest>
 

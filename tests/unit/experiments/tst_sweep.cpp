@@ -1,8 +1,8 @@
 // The pure half of a sweep: --param parsing (names as `set` takes them), the points in run order, the request's
 // checks and JSON form, and the mean and spread over repeats, on numbers measured with dmtunectl sweep (a direct-I/O
 // loop device, batched-write-4k for 3 s, nomerges 0 and 2, 2 repeats) and in the lab VM.
-#include "experiments/sweep.h"
-#include "experiments/sweepseries.h"
+#include "core/experiments/sweep.h"
+#include "core/experiments/sweepseries.h"
 
 #include <QJsonArray>
 #include <QtTest>

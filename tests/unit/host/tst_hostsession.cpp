@@ -1,17 +1,17 @@
 // This machine's HostSession over a captured tree: what the window gets from it without asking which host it is.
 // A real tree (FakeSysfs), a real discovery, real runners; nothing here writes outside the tree.
-#include "fakesysfs.h"
-#include "multipathfixture.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
-#include "discovery/discovery.h"
-#include "host/localhostsession.h"
-#include "host/workloadruns.h"
-#include "jobs/jobtracker.h"
-#include "ops/hostcontext.h"
-#include "ops/operationservice.h"
-#include "ops/tuningoperations.h"
-#include "params/tuningsession.h"
-#include "stats/sampler.h"
+#include "core/discovery/discovery.h"
+#include "core/host/localhostsession.h"
+#include "core/host/workloadruns.h"
+#include "core/jobs/jobtracker.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationservice.h"
+#include "core/ops/tuningoperations.h"
+#include "core/params/tuningsession.h"
+#include "core/stats/sampler.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

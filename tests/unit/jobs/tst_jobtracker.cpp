@@ -1,6 +1,6 @@
 // JobTracker: hand-back on the owner's thread, order of serial jobs, superseded results dropped,
 // cancellation before and during work, and an owner that goes away while a job blocks.
-#include "jobs/jobtracker.h"
+#include "core/jobs/jobtracker.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,9 +1,9 @@
 // dm-stats for bio-based maps: which devices it suits, the instance word a region carries and how a dead instance
 // is recognised. The regions themselves are tested on a real kernel (tests/vm/latency).
-#include "latency/dmstatslatency.h"
-#include "sysfs/sysfsroot.h"
+#include "core/latency/dmstatslatency.h"
+#include "core/sysfs/sysfsroot.h"
 
-#include "fakesysfs.h"
+#include "tests/common/fakesysfs.h"
 
 #include <QTest>
 

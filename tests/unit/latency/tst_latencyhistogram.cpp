@@ -1,6 +1,6 @@
 // The latency buckets as the BPF program files them, the percentiles and the JSON of stat --histogram.
-#include "latency/latencyformat.h"
-#include "latency/latencyhistogram.h"
+#include "core/latency/latencyformat.h"
+#include "core/latency/latencyhistogram.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

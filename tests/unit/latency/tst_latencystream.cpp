@@ -1,6 +1,6 @@
 // The latency stream between dmtune-helper and a normal user's dmtune: the request and reading lines, both ways,
 // and what a strict reader refuses (the helper runs as root: its input is untrusted; so is its output to us).
-#include "latency/latencystream.h"
+#include "core/latency/latencystream.h"
 
 #include <QTest>
 

@@ -6,14 +6,14 @@
 // naming the device or the map, --force does not answer them; failing the last active path of a group is an
 // availability risk. The JSON form keeps old plans (no "kind") readable, and a command run on another host
 // names the host in --destroy-data-on.
-#include "fakedevicemapper.h"
-#include "fakesysfs.h"
-#include "multipathfixture.h"
-#include "ops/consent.h"
-#include "ops/operationregistry.h"
-#include "ops/presetoperations.h"
-#include "ops/tuningoperations.h"
-#include "presets/presetjson.h"
+#include "core/ops/consent.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/presetoperations.h"
+#include "core/ops/tuningoperations.h"
+#include "core/presets/presetjson.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QJsonArray>
 #include <QTest>

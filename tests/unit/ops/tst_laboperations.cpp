@@ -2,8 +2,8 @@
 // captured tree, sizes and base directories the plan refuses, and removal of a device that is not one of this
 // process's lab devices. What needs root and loop devices (the run, the stale basis, a device in use) is in
 // tests/live/workloads/tst_live_labops.cpp.
-#include "ops/laboperations.h"
-#include "workloads/labdevices.h"
+#include "core/ops/laboperations.h"
+#include "core/workloads/labdevices.h"
 
 #include <QTemporaryDir>
 #include <QTemporaryFile>

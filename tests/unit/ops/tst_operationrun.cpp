@@ -10,10 +10,10 @@
 //   * the caller's context gone: the run is cancelled (the value back) and nothing is called back;
 //   * a remote host's service that is not connected: the start fails in one line, nothing sent (the agent's start
 //     itself: tst_live_remotestream).
-#include "ops/operationactivity.h"
-#include "ops/operationrunner.h"
-#include "remote/agentclient.h"
-#include "remote/remoteoperationrunner.h"
+#include "core/ops/operationactivity.h"
+#include "core/ops/operationrunner.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/remoteoperationrunner.h"
 
 #include <QPointer>
 #include <QTest>

@@ -1,10 +1,10 @@
 // Core operations: plan -> answers -> run -> result over FakeDeviceMapper. Answers are bound to their
 // plan, a risk needs its answer, a plan whose basis changed is refused as stale, JSON round-trips and
 // refuses other versions and edited plans.
-#include "fakedevicemapper.h"
-#include "fakesysfs.h"
-#include "multipathfixture.h"
-#include "ops/operationregistry.h"
+#include "core/ops/operationregistry.h"
+#include "tests/common/fakedevicemapper.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QJsonArray>
 #include <QTest>

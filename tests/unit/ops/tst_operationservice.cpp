@@ -5,12 +5,12 @@
 // risks and hands one with a risk back unrun. And HostContext (ops/hostcontext.h), the one environment a window's
 // widgets get: a captured tree has no device-mapper and never asks multipathd; the live root's device-mapper is
 // there exactly when the kernel has one this process may open, and its environment carries it.
-#include "../params/paramfixture.h"
+#include "tests/unit/params/paramfixture.h"
 
-#include "dm/dmavailability.h"
-#include "ops/hostcontext.h"
-#include "ops/operationrunner.h"
-#include "ops/tuningoperations.h"
+#include "core/dm/backend/dmavailability.h"
+#include "core/ops/hostcontext.h"
+#include "core/ops/operationrunner.h"
+#include "core/ops/tuningoperations.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -5,14 +5,15 @@
 // transaction is in its write, it finishes that step (the tracker joins) and nothing crashes. The environment's
 // transaction hook: tuning.apply and preset.apply both write through it when set (a recording stand-in here; the
 // Applier's own through a stand-in helper program), in this process when not.
-#include "../params/paramfixture.h"
+#include "tests/unit/params/paramfixture.h"
 
-#include "ops/operationregistry.h"
-#include "ops/presetoperations.h"
-#include "ops/tuningoperations.h"
-#include "params/applier.h"
-#include "params/transaction.h"
-#include "presets/presetjson.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/presetoperations.h"
+#include "core/ops/tuningoperations.h"
+#include "core/params/applier.h"
+#include "core/params/transaction.h"
+#include "core/presets/presetjson.h"
+#include "tests/common/tuningrun.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -237,7 +238,8 @@ void TestTuningOperations::applierDestroyedMidTransactionFinishesTheStep()
     auto applier = std::make_unique<Applier>(m_sysfs);
     applier->setMode(Applier::Mode::InProcess);
     QSignalSpy finished(applier.get(), &Applier::finished);
-    QVERIFY(applier->apply({ { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    QVERIFY(test::runTuning(
+        *applier, { { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
     QTRY_VERIFY_WITH_TIMEOUT(aThreadWaitsForAFifoReader(), 10000); // the job is in the write now
     // The kernel's side, late: it takes the write a moment after the Applier began to go away.
     QByteArray written;

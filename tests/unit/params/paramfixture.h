@@ -1,7 +1,7 @@
 #pragma once
 // The params tests' helpers over tests/common's multipath fixture (buildMultipathFixture: mpatha over sda..sdd).
-#include "fakesysfs.h"
-#include "multipathfixture.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

@@ -1,6 +1,6 @@
 // The host's change log (params/changelog.h): its lines read back as entries, and who a charted value's change is
 // told to be from: a dmtune program that wrote that value then, this window's own write (no marker), or nobody.
-#include "params/changelog.h"
+#include "core/params/changelog.h"
 
 #include <QFile>
 #include <QFileInfo>

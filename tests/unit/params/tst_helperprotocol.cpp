@@ -3,9 +3,10 @@
 // stand-in programs (result JSON, pkexec's 126, a program that does not exist).
 #include "paramfixture.h"
 
-#include "params/applier.h"
-#include "params/helperprotocol.h"
-#include "util/systemprogram.h"
+#include "core/params/applier.h"
+#include "core/params/helperprotocol.h"
+#include "core/util/systemprogram.h"
+#include "tests/common/tuningrun.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -183,8 +184,8 @@ void TestHelperProtocol::applierRunsHelperProgram()
                            "\"executor\":\"helper\",\"changes\":[{\"device\":\"sdb\",\"attribute\":\"queue/nomerges\","
                            "\"old\":\"0\",\"requested\":\"2\",\"new\":\"0\"}],\"errors\":[],\"warnings\":[]}'") });
     QSignalSpy finished(&applier, &Applier::finished);
-    QVERIFY(applier.apply(
-        { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }, true));
+    QVERIFY(test::runTuning(
+        applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }, true));
     QVERIFY(applier.isBusy());
     QVERIFY(finished.wait(5000));
     const auto r = finished.first().first().value<ApplyResult>();
@@ -204,7 +205,8 @@ void TestHelperProtocol::applierReportsHelperFailures()
     applier.setMode(Applier::Mode::Helper);
     QSignalSpy finished(&applier, &Applier::finished);
     applier.setHelperCommand(sh, { QStringLiteral("-c"), QStringLiteral("cat >/dev/null; exit 126") });
-    QVERIFY(applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    QVERIFY(test::runTuning(
+        applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
     QVERIFY(finished.wait(5000));
     auto r = finished.takeFirst().first().value<ApplyResult>();
     QVERIFY(!r.ok());
@@ -212,7 +214,8 @@ void TestHelperProtocol::applierReportsHelperFailures()
     QVERIFY2(r.errorMessage().contains(QLatin1String("dismissed")), qPrintable(r.errorMessage()));
 
     applier.setHelperCommand(QStringLiteral("/nonexistent/dmtune-helper"), {});
-    QVERIFY(applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    QVERIFY(test::runTuning(
+        applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
     QVERIFY(finished.wait(5000));
     r = finished.takeFirst().first().value<ApplyResult>();
     QVERIFY(!r.ok());
@@ -250,8 +253,8 @@ void TestHelperProtocol::applierRunsPkexecByAbsolutePath()
     qputenv("PATH", QFile::encodeName(bin.path()) + ':' + oldPath);
     applier.setMode(Applier::Mode::Helper);
     QSignalSpy finished(&applier, &Applier::finished);
-    QVERIFY(applier.apply(
-        { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }, true));
+    QVERIFY(test::runTuning(
+        applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }, true));
     const bool done = finished.wait(5000);
     qputenv("PATH", oldPath);
     QVERIFY(done);
@@ -297,7 +300,8 @@ void TestHelperProtocol::applierAsRootRunsNoHelperFromPath()
     applier.setMode(Applier::Mode::Helper);
     applier.setHelperCommand(QStringLiteral("dmtune-test-pkexec"), {});
     QSignalSpy finished(&applier, &Applier::finished);
-    QVERIFY(applier.apply({ Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
+    QVERIFY(test::runTuning(
+        applier, { Change { QStringLiteral("sdb"), QStringLiteral("queue/nomerges"), QStringLiteral("2") } }));
     const bool done = finished.wait(5000);
     qputenv("PATH", path);
     QVERIFY(done);

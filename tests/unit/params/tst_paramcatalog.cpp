@@ -2,10 +2,10 @@
 // dynamic limits, and the tunables read from a fixture tree.
 #include "paramfixture.h"
 
-#include "params/catalog.h"
-#include "params/changeset.h"
-#include "params/tunable.h"
-#include "params/valueparsers.h"
+#include "core/params/catalog.h"
+#include "core/params/changeset.h"
+#include "core/params/tunable.h"
+#include "core/params/valueparsers.h"
 
 #include <QFile>
 #include <QRegularExpression>

@@ -2,8 +2,8 @@
 // written, and the scopes a change expands to.
 #include "paramfixture.h"
 
-#include "discovery/discovery.h"
-#include "params/planner.h"
+#include "core/discovery/discovery.h"
+#include "core/params/planner.h"
 
 #include <QTest>
 

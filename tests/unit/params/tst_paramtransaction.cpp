@@ -3,10 +3,11 @@
 // and the Applier/ChangeHistory pair (undo) in-process.
 #include "paramfixture.h"
 
-#include "params/catalog.h"
-#include "params/changehistory.h"
-#include "params/transaction.h"
-#include "params/valueparsers.h"
+#include "core/params/catalog.h"
+#include "core/params/changehistory.h"
+#include "core/params/transaction.h"
+#include "core/params/valueparsers.h"
+#include "tests/common/tuningrun.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -254,9 +255,9 @@ void TestParamTransaction::applierAndUndo()
     QSignalSpy finished(&applier, &Applier::finished);
     QSignalSpy applied(&history, &ChangeHistory::applied);
 
-    QVERIFY(applier.apply({ ch("sdb", "queue/nomerges", "2"), ch("dm-0", "queue/max_sectors_kb", "512") }));
-    QVERIFY(!applier.apply({ ch("sdb", "queue/nomerges", "1") })); // busy
-    QCOMPARE(finished.count(), 0); // never from inside apply()
+    QVERIFY(test::runTuning(applier, { ch("sdb", "queue/nomerges", "2"), ch("dm-0", "queue/max_sectors_kb", "512") }));
+    QVERIFY(!test::runTuning(applier, { ch("sdb", "queue/nomerges", "1") })); // busy
+    QCOMPARE(finished.count(), 0); // never from inside run()
     QVERIFY(finished.wait(2000));
     QCOMPARE(applied.count(), 1);
     const auto result = applied.first().first().value<ApplyResult>();
@@ -265,13 +266,13 @@ void TestParamTransaction::applierAndUndo()
     QCOMPARE(read(QStringLiteral("sdb"), QStringLiteral("queue/nomerges")), QStringLiteral("2"));
 
     // A failed transaction is not recorded.
-    QVERIFY(applier.apply({ ch("sdb", "queue/nomerges", "7") }));
+    QVERIFY(test::runTuning(applier, { ch("sdb", "queue/nomerges", "7") }));
     QVERIFY(finished.wait(2000));
     QCOMPARE(history.entries().size(), 1);
     QCOMPARE(applied.count(), 1);
 
     QCOMPARE(ChangeHistory::inverse(result).size(), 2);
-    QVERIFY(history.undo());
+    QVERIFY(test::runUndo(applier, history));
     QVERIFY(finished.wait(2000));
     QCOMPARE(applied.count(), 2);
     QCOMPARE(history.entries().size(), 0);

@@ -2,8 +2,8 @@
 // queue_depth 32 and nr_requests 128) read from a temp tree with pending changes laid over it.
 #include "paramfixture.h"
 
-#include "params/planner.h"
-#include "params/stacking.h"
+#include "core/params/planner.h"
+#include "core/params/stacking.h"
 
 #include <QTest>
 

@@ -4,16 +4,16 @@
 // controller's namespace without) and never the hidden paths, apply writes the subsystem's file, and the udev
 // export sets it on the nvme-subsystem device the way NVMe vendors' rules do. nvme_core's module default is not
 // what the short name "iopolicy" means.
-#include "discovery/snapshotbuilder.h"
-#include "discovery/sysfscapture.h"
-#include "nvmecaptures.h"
-#include "params/catalog.h"
-#include "presets/presetcapture.h"
-#include "presets/presetexport.h"
-#include "presets/presetjson.h"
-#include "presets/presetmatcher.h"
-#include "presets/presetresolution.h"
-#include "sysfs/sysfsroot.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/discovery/sysfscapture.h"
+#include "core/params/catalog.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetexport.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetmatcher.h"
+#include "core/presets/presetresolution.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/nvmecaptures.h"
 
 #include <QTemporaryDir>
 #include <QTest>

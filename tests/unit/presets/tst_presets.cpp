@@ -1,20 +1,20 @@
 // Presets: bad files rejected with the rule and field named, round trips, the matcher and the
 // resolution (apply's change set, verify's drift) on the seed's multipath fixture, exporters' text.
-#include "fakesysfs.h"
-#include "multipathfixture.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/multipathfixture.h"
 
-#include "discovery/discovery.h"
-#include "fakedevicemapper.h"
-#include "params/planner.h"
-#include "params/transaction.h"
-#include "presets/presetcapture.h"
-#include "presets/presetexport.h"
-#include "presets/presetjson.h"
-#include "presets/presetkeeper.h"
-#include "presets/presetmatcher.h"
-#include "presets/presetmultipath.h"
-#include "presets/presetresolution.h"
-#include "presets/presetstore.h"
+#include "core/discovery/discovery.h"
+#include "core/params/planner.h"
+#include "core/params/transaction.h"
+#include "core/presets/presetcapture.h"
+#include "core/presets/presetexport.h"
+#include "core/presets/presetjson.h"
+#include "core/presets/presetkeeper.h"
+#include "core/presets/presetmatcher.h"
+#include "core/presets/presetmultipath.h"
+#include "core/presets/presetresolution.h"
+#include "core/presets/presetstore.h"
+#include "tests/common/fakedevicemapper.h"
 
 #include <QDir>
 #include <QStandardPaths>

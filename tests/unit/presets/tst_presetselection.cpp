@@ -1,9 +1,9 @@
 // New from selection's default choice: the attributes changed through dmtune on the device (the
 // tuning history) or differing from the first-seen values are checked, with the reason; only savable tunables
 // (known, readable, writable, per device) are listed. FirstSeenValues keeps the first value per stable identity.
-#include "params/catalog.h"
-#include "params/valueparsers.h"
-#include "presets/presetselection.h"
+#include "core/params/catalog.h"
+#include "core/params/valueparsers.h"
+#include "core/presets/presetselection.h"
 
 #include <QTest>
 

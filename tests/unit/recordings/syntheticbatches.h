@@ -1,9 +1,9 @@
 #pragma once
 // Sampler batches made the way Sampler makes them (counterDeltas + IostatMetrics::fromDeltas), from counters
 // the test moves forward itself: recordings of known content without a device.
-#include "mustsucceed.h"
-#include "recordings/recordingreader.h"
-#include "stats/samplebatch.h"
+#include "core/recordings/recordingreader.h"
+#include "core/stats/samplebatch.h"
+#include "tests/common/mustsucceed.h"
 
 #include <QHash>
 #include <QRandomGenerator>

@@ -1,8 +1,8 @@
 // Comparison of recordings: statistics on known series, alignment at the workload start, device slots across
 // recordings of different devices, and the configuration diff.
-#include "recordings/comparison.h"
-#include "recordings/configdiff.h"
-#include "recordings/recordingreader.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/configdiff.h"
+#include "core/recordings/recordingreader.h"
 #include "syntheticbatches.h"
 
 #include <QJsonArray>

@@ -1,14 +1,14 @@
 // The recording file: what is written is read back exactly (counters, deltas and metrics as the sampler made
 // them), a file cut anywhere is read up to its last whole frame, corruption is reported with its offset, and a
 // realistic recording stays within 64 bytes per device-sample.
-#include "mustsucceed.h"
-#include "recordings/fiosummary.h"
-#include "recordings/recordedlatency.h"
-#include "recordings/recordingformat.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingreplay.h"
+#include "core/recordings/fiosummary.h"
+#include "core/recordings/recordedlatency.h"
+#include "core/recordings/recordingformat.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingreplay.h"
 #include "syntheticbatches.h"
-#include "testpaths.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

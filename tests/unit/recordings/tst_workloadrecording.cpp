@@ -1,9 +1,9 @@
 // A workload's recording is finalised however the run ends: WorkloadSession with a stand-in for fio (a shell
 // script that replays a real status stream) writes to NAME.XXXXXX.part while fio runs, and the recording
 // appears whole at NAME (end frame, "fio end" marker or the failure note) when the run is stopped or fails.
-#include "recordings/recordingreader.h"
-#include "testpaths.h"
-#include "workloads/workloadsession.h"
+#include "core/recordings/recordingreader.h"
+#include "core/workloads/workloadsession.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,11 +2,11 @@
 // decoded on a job; the messages still arrive in the order the agent wrote them, and disconnected() comes after
 // the last of them. The agent is the real `dmtunectl agent`; only the transport is a pipe: an `ssh` first on PATH
 // that runs the agent here (ignoring ssh's arguments) and keeps a copy of what it wrote.
-#include "fakesysfs.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
-#include "remote/agentclient.h"
-#include "remote/agentprotocol.h"
+#include "core/remote/agentclient.h"
+#include "core/remote/agentprotocol.h"
 
 #include <QEventLoop>
 #include <QFile>

@@ -2,14 +2,14 @@
 // pipes, capturing the standard fake machine; its tree scans as the original does), the refusals of a lying
 // agent's entries, what each problem line needs (the lines as hostaddress.cpp and agentprotocol.cpp make them),
 // and the retries with backoff against a real ssh whose port on 127.0.0.1 nobody listens on.
-#include "../../live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
-#include "fakesysfs.h"
-#include "standardmachine.h"
-#include "testpaths.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/standardmachine.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/remote/sshtestsupport.h" // a port on 127.0.0.1 that nothing listens on
 
-#include "discovery/discovery.h"
-#include "remote/agentprotocol.h"
-#include "remote/remotehost.h"
+#include "core/discovery/discovery.h"
+#include "core/remote/agentprotocol.h"
+#include "core/remote/remotehost.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 // The jobs of a remote host that a window offers again (remotejobs.h): the agent's `jobs` answer parsed, which
 // jobs are offered and how (this GUI's: Attach while running, Fetch once ended; others' only while they run), the
 // offer's line, a fresh file name beside one in the way, and the remembered jobs in QSettings.
-#include "ops/workloadoperations.h"
-#include "remote/operationjob.h"
-#include "remote/remotejobs.h"
+#include "core/ops/workloadoperations.h"
+#include "core/remote/operationjob.h"
+#include "core/remote/remotejobs.h"
 
 #include <QFile>
 #include <QJsonDocument>

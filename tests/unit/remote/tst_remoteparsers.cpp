@@ -1,13 +1,13 @@
 // The pure parts of remote hosts: [user@]host[:port], the agent's hello and lines, the near side's files of a
 // command line, a workload.start request that carries its job file's content.
-#include "ops/operationregistry.h"
-#include "ops/workloadoperations.h"
-#include "remote/agentprotocol.h"
-#include "remote/hostaddress.h"
-#include "remote/nearsidefiles.h"
-#include "remote/remotemapstream.h"
+#include "core/ops/operationregistry.h"
+#include "core/ops/workloadoperations.h"
+#include "core/remote/agentprotocol.h"
+#include "core/remote/hostaddress.h"
+#include "core/remote/nearsidefiles.h"
+#include "core/remote/remotemapstream.h"
 
-#include "dm/multipathoperation.h"
+#include "core/dm/multipathchange.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // The counter stream's wire form (remote/samplestream.h): what the agent's writer sends, the near side's reader
 // gives back exactly (the devices' numbers too: the Latency tab's key), over device churn; a message that cannot be
 // read is refused with one line; an agent that sends no numbers gives 0.
-#include "remote/samplestream.h"
-#include "remote/z85.h"
+#include "core/remote/samplestream.h"
+#include "core/remote/z85.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,5 +1,5 @@
 // Parsers of /proc/diskstats, /sys/block/X/stat, inflight and dev; the delta rules.
-#include "stats/diskcounters.h"
+#include "core/stats/diskcounters.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -1,7 +1,7 @@
 // iostat's output formats reproduced byte for byte from real iostat -x output captured on this machine
 // (fixtures/iostat-x-t-json.txt and iostat-x-t-text.txt: `iostat -d -x -t [-o JSON] vda loop0 1 2`).
-#include "stats/iostatformat.h"
-#include "testpaths.h"
+#include "core/stats/iostatformat.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>

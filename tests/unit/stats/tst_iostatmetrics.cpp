@@ -2,9 +2,9 @@
 // snapshots and the disk object iostat 12.6.1 printed for exactly those two snapshots over a known interval
 // (fixtures/iostat-oracle, made by fixtures/capture-oracle-cases.sh). Equal means: every one of the 22 values
 // prints the same with 2 decimals.
-#include "stats/iostatformat.h"
-#include "stats/iostatmetrics.h"
-#include "testpaths.h"
+#include "core/stats/iostatformat.h"
+#include "core/stats/iostatmetrics.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

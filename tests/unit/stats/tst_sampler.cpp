@@ -1,6 +1,6 @@
 // The Sampler against a temporary sys/proc tree whose counter files the test rewrites between ticks.
-#include "stats/iostatformat.h"
-#include "stats/sampler.h"
+#include "core/stats/iostatformat.h"
+#include "core/stats/sampler.h"
 
 #include <QDir>
 #include <QElapsedTimer>

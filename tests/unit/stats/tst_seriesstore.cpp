@@ -1,7 +1,7 @@
 // SeriesStore: at most 48 bytes per device-sample, retention by time, segments per appearance, exact metrics
 // back; and the sample encoding under it.
-#include "stats/samplecodec.h"
-#include "stats/seriesstore.h"
+#include "core/stats/samplecodec.h"
+#include "core/stats/seriesstore.h"
 
 #include <QTest>
 

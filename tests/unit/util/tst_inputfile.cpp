@@ -1,7 +1,7 @@
 // readInputFile: every file dmtune reads that someone else made is a regular file under a cap. Anything else
 // (a device, /dev/zero, a FIFO, a directory, a file over the cap, a missing path) is one line naming the path,
 // at once: the FIFO is opened without waiting for a writer, /dev/zero is never read.
-#include "util/inputfile.h"
+#include "core/util/inputfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // editDistance and nearestName: what "did you mean" suggests for a typed name.
-#include "util/nearmiss.h"
+#include "core/util/nearmiss.h"
 
 #include <QTest>
 

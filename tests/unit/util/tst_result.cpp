@@ -1,6 +1,6 @@
 // Result and Status: a failure holds no value (reading it stops the program rather than pass on a default) and
 // carries its code; a Status is a failure whatever its message; the codes' names are stable and distinct.
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QProcess>
 #include <QSet>

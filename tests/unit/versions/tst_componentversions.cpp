@@ -1,7 +1,7 @@
 // Component versions: fio's answer parsed (real `fio --version` lines of Debian's fio packages),
 // the local versions over temp sysfs/proc trees, the JSON and text forms, and the asynchronous
 // probe against the real fio.
-#include "versions/componentversions.h"
+#include "core/versions/componentversions.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // Templates and command lines: every built-in template loads, builds the exact fio argv, and its shell-quoted
 // command line; job validation names the parameter (job files: tst_fiojobfile).
-#include "testpaths.h"
-#include "workloads/fiojob.h"
+#include "core/workloads/fiojob.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,9 +3,9 @@
 // hand-made grammar, the templates and the seeds' jobs as job files); the checked options are what fio runs (the same
 // job options in fio's JSON as the file gives, and edits after the check change nothing); rw classification; a job file
 // named "-foo.fio".
-#include "workloads/fiojob.h"
-#include "workloads/fiojobfile.h"
-#include "workloads/fiorun.h"
+#include "core/workloads/fiojob.h"
+#include "core/workloads/fiojobfile.h"
+#include "core/workloads/fiorun.h"
 
 #include <QDir>
 #include <QHash>

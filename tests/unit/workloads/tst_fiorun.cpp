@@ -2,9 +2,9 @@
 // captured status stream, then lingers with a child process): the version check, progress from the stream,
 // stop() escalating to SIGKILL for the whole process group when SIGINT is ignored, failures with their reason.
 // The real fio is exercised by tst_live_workloads.
-#include "testpaths.h"
-#include "util/systemprogram.h"
-#include "workloads/fiorun.h"
+#include "core/util/systemprogram.h"
+#include "core/workloads/fiorun.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // fio's JSON status stream on real captured output (fio 3.33, loop device): splitting, the per-group totals,
 // per-second rates from differences, and percentiles from json+ histograms against fio's own.
-#include "testpaths.h"
-#include "workloads/fiostream.h"
-#include "workloads/workloadsession.h"
+#include "core/workloads/fiostream.h"
+#include "core/workloads/workloadsession.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>

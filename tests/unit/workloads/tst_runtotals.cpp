@@ -1,8 +1,8 @@
 // The run summary's device numbers (workloads/workloadsession.h DeviceRunTotals): the counters of the sampler
 // intervals that overlap fio's I/O, divided by fio's own I/O time, so a device's rates compare with fio's.
-#include "testpaths.h"
-#include "workloads/fiostream.h"
-#include "workloads/workloadsession.h"
+#include "core/workloads/fiostream.h"
+#include "core/workloads/workloadsession.h"
+#include "tests/common/testpaths.h"
 
 #include <QFile>
 #include <QTest>

@@ -1,9 +1,9 @@
 // The write guard: the decision table over device facts, the mountinfo and swaps parsers on real captures,
 // and the fact gatherer over a sysfs-shaped tree (holders and mounts of partitions count for the disk).
-#include "fakesysfs.h"
-#include "testpaths.h"
-#include "workloads/deviceopeners.h"
-#include "workloads/writeguard.h"
+#include "core/workloads/deviceopeners.h"
+#include "core/workloads/writeguard.h"
+#include "tests/common/fakesysfs.h"
+#include "tests/common/testpaths.h"
 
 #include <QDir>
 #include <QFile>

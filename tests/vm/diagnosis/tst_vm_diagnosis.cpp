@@ -9,10 +9,10 @@
 //   * a path scheduler -> scheduler-on-paths; a udev rule setting dm/rq_based_seq_io_merge_deadline -> ignored-knob;
 //   * queue_if_no_path with every path failed (dmsetup message, independent of dmtune) -> queueing-without-paths.
 // The numbers measured are printed (tst_diagnosis' rows come from them). Every value changed is put back.
-#include "../multipath/vmsupport.h"
-#include "mustsucceed.h"
-#include "sysfs/sysfsroot.h"
-#include "testpaths.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
+#include "tests/vm/multipath/vmsupport.h"
 
 #include <QDir>
 #include <QJsonArray>

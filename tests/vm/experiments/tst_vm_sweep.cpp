@@ -11,10 +11,10 @@
 //   * diagnose --recording on the one-by-one recordings: at the original queue_depth (192) the map does not merge
 //     and map-not-merging says why; at 2 it merges (merges-on-map-only);
 //   * bad input (an unknown attribute, a value the kernel refuses) refused in one line, nothing written.
-#include "../multipath/vmsupport.h"
-#include "mustsucceed.h"
-#include "sysfs/sysfsroot.h"
-#include "testpaths.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
+#include "tests/vm/multipath/vmsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

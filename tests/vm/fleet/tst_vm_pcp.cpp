@@ -6,8 +6,8 @@
 // - dmtunectl stat --pcp-host with the local sampler (dmtunectl stat) run over the same seconds: the I/Os
 //   counted agree within the two runs' alignment.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
-#include "../multipath/vmsupport.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "tests/vm/multipath/vmsupport.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -6,15 +6,15 @@
 // every bucket equal to a dmstats region of the same bounds, other programs' regions and a live dmtune's left, a
 // dead dmtune's removed. A request-based map is refused.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
-#include "../../live/latency/latencychecks.h"
-#include "../multipath/vmsupport.h"
-#include "charts/latencyheatmap.h"
-#include "charts/latencyview.h"
-#include "latency/blocklatencyprobe.h"
-#include "latency/dmstatslatency.h"
-#include "stats/sampler.h"
-#include "sysfs/sysfsroot.h"
-#include "testpaths.h"
+#include "core/latency/blocklatencyprobe.h"
+#include "core/latency/dmstatslatency.h"
+#include "core/stats/sampler.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/latency/latencychecks.h"
+#include "tests/vm/multipath/vmsupport.h"
+#include "widgets/charts/latencyheatmap.h"
+#include "widgets/charts/latencyview.h"
 
 #include <QJsonArray>
 #include <QMessageBox>

@@ -9,13 +9,13 @@
 // with queue_if_no_path, and (capturedTree*) this system captured with dmtunectl capture: every
 // writing command given the capture refuses, and the kernel's maps of the same names stay as they were.
 // No multipathd runs here (tst_vm_multipathd covers it): everything goes as dm messages.
-#include "mustsucceed.h"
-#include "testpaths.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
 #include "vmsupport.h"
 
-#include "dm/dmeventwatcher.h"
-#include "dm/libdevmapperbackend.h"
-#include "multipathcontrol.h"
+#include "core/dm/backend/dmeventwatcher.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "tests/common/multipathcontrol.h"
 
 #include <QDir>
 #include <QElapsedTimer>

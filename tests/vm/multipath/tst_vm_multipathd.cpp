@@ -3,14 +3,14 @@
 // so 4 service-time groups of one path, no_path_retry 12). Operations must go through
 // multipathd where it has a command, and the kernel must follow; multipathd's view of the map
 // (show maps json) is compared with the kernel's; a reload warns about multipath.conf.
-#include "mustsucceed.h"
-#include "testpaths.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
 #include "vmsupport.h"
 
-#include "dm/libdevmapperbackend.h"
-#include "dm/multipathdclient.h"
-#include "dm/multipathdview.h"
-#include "multipathcontrol.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/dm/multipathd/multipathdclient.h"
+#include "core/dm/multipathd/multipathdview.h"
+#include "tests/common/multipathcontrol.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,12 +2,12 @@
 // Helpers of the multipath vm tests (run INSIDE the lab VM): programs, the lab's KEY=VALUE
 // variables, the kernel's table and status through dmsetup (an independent reader, parsed with
 // the unit-tested grammar), waiting for a signal.
-#include "dm/multipathstatus.h"
-#include "dm/multipathtable.h"
-#include "multipathcontrol.h"
-#include "stats/diskcounters.h"
-#include "sysfs/sysfsroot.h"
-#include "testpaths.h"
+#include "core/dm/grammar/multipathstatus.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/stats/diskcounters.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/multipathcontrol.h"
+#include "tests/common/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QFile>

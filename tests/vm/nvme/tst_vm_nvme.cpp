@@ -7,7 +7,7 @@
 // dm-multipath map over them is listed as a dm map over NVMe paths. The NVMe warnings follow:
 // no-failover until that map exists; no-optimized-path, no-usable-path and single-path as the ports' ANA states
 // change; dm-over-native for a bio-based dm-multipath map over the head (the kernel refuses a request-based one).
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
 
 #include <QElapsedTimer>
 #include <QFile>

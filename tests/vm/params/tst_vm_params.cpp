@@ -7,11 +7,12 @@
 //   * the stacking warning nr_requests vs paths x queue_depth (4 x 32 = 128) with its numbers;
 //   * the GUI's path: Applier (in-process) + ChangeHistory on the map and its paths, then undo.
 // Every value changed is put back at the end of its test function. Skips outside the lab.
-#include "discovery/discovery.h"
-#include "params/applier.h"
-#include "params/changehistory.h"
-#include "sysfs/sysfsroot.h"
-#include "testpaths.h"
+#include "core/discovery/discovery.h"
+#include "core/params/applier.h"
+#include "core/params/changehistory.h"
+#include "core/sysfs/sysfsroot.h"
+#include "tests/common/testpaths.h"
+#include "tests/common/tuningrun.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -330,8 +331,9 @@ private Q_SLOTS:
         ChangeHistory history(&applier);
         QSignalSpy finished(&applier, &Applier::finished);
         QSignalSpy applied(&history, &ChangeHistory::applied);
-        QVERIFY(applier.apply(makeChangeSet(*devices, { Assignment { u"queue/max_sectors_kb"_s, u"128"_s } })));
-        QCOMPARE(finished.count(), 0); // never from inside apply()
+        QVERIFY(
+            test::runTuning(applier, makeChangeSet(*devices, { Assignment { u"queue/max_sectors_kb"_s, u"128"_s } })));
+        QCOMPARE(finished.count(), 0); // never from inside run()
         QVERIFY(finished.wait(30000));
         const auto result = finished.takeFirst().first().value<ApplyResult>();
         QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
@@ -341,7 +343,7 @@ private Q_SLOTS:
         QCOMPARE(history.entries().size(), 1);
         QCOMPARE(applied.count(), 1);
 
-        QVERIFY(history.undo());
+        QVERIFY(test::runUndo(applier, history));
         QVERIFY(finished.wait(30000));
         const auto undone = finished.takeFirst().first().value<ApplyResult>();
         QVERIFY2(undone.ok(), qPrintable(undone.errorMessage()));

@@ -2,17 +2,17 @@
 // into a RecordingWriter, with the configuration snapshot (map table through libdevmapper). Reopened, the
 // recording has the map's and every path's series; merges on the map, none on the paths; the report shows
 // them. The recording and its reports are left in $KLAB_OUT. Runs inside the lab VM; skips elsewhere.
-#include "../multipath/vmsupport.h"
-#include "mustsucceed.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/vm/multipath/vmsupport.h"
 
-#include "charts/chartspec.h"
-#include "discovery/snapshotbuilder.h"
-#include "dm/libdevmapperbackend.h"
-#include "recordings/comparison.h"
-#include "recordings/recordingreader.h"
-#include "recordings/recordingreplay.h"
-#include "reports/report.h"
-#include "stats/sampler.h"
+#include "core/discovery/snapshotbuilder.h"
+#include "core/dm/backend/libdevmapperbackend.h"
+#include "core/recordings/comparison.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingreplay.h"
+#include "core/stats/sampler.h"
+#include "widgets/charts/chartspec.h"
+#include "widgets/reports/report.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

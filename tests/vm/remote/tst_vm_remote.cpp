@@ -11,13 +11,13 @@
 // Workload dock); each result is read back in the guest. Last, multipathd is started in the guest: the window's
 // editor shows its priorities and checker states from the capture it fetched, and --host list --json has the same
 // multipathd view as list --json in the guest; multipathd is stopped again and the lab's map made again.
-#include "../../live/remote/sshtestsupport.h"
-#include "../../live/workloads/livesupport.h"
-#include "testpaths.h"
+#include "tests/common/testpaths.h"
+#include "tests/live/remote/sshtestsupport.h"
+#include "tests/live/workloads/livesupport.h"
 
-#include "dm/multipathdview.h"
-#include "dm/multipathtable.h"
-#include "presets/presetjson.h"
+#include "core/dm/grammar/multipathtable.h"
+#include "core/dm/multipathd/multipathdview.h"
+#include "core/presets/presetjson.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -39,21 +39,21 @@
 #include <unistd.h>
 
 #ifdef DMTUNE_VM_REMOTE_GUI
-#include "discovery/discovery.h"
-#include "host/workloadruns.h"
-#include "mainwindow.h"
-#include "ops/plandialog.h"
-#include "params/tuningsession.h"
-#include "pathgroups/multipathactions.h"
-#include "pathgroups/pathgroupeditor.h"
-#include "pathgroups/pathgroupmodel.h"
-#include "pathgroups/pathgroupspanel.h"
-#include "presets/presetmanager.h"
-#include "remote/remotehost.h"
-#include "remote/remoteoperationrunner.h"
-#include "remotewindowaccess.h"
+#include "app/dmtune/mainwindow.h"
+#include "core/discovery/discovery.h"
+#include "core/host/workloadruns.h"
+#include "core/params/tuningsession.h"
+#include "core/remote/remotehost.h"
+#include "core/remote/remoteoperationrunner.h"
+#include "tests/common/remotewindowaccess.h"
+#include "widgets/ops/plandialog.h"
+#include "widgets/pathgroups/multipathactions.h"
+#include "widgets/pathgroups/pathgroupeditor.h"
+#include "widgets/pathgroups/pathgroupmodel.h"
+#include "widgets/pathgroups/pathgroupspanel.h"
+#include "widgets/presets/presetmanager.h"
+#include "widgets/workloads/workloadpanel.h"
 #include "windowscenario.h"
-#include "workloads/workloadpanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -5,7 +5,7 @@
 // The load of the Latency/Explain step is fio on /dev/mapper/MAP (a read, 120 s at most), stopped after the step.
 #include "windowscenario.h"
 
-#include "mainwindow.h"
+#include "app/dmtune/mainwindow.h"
 
 #include <QApplication>
 #include <QJsonDocument>

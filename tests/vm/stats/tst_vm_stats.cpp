@@ -2,13 +2,13 @@
 // paths. Merges show on the map's series and never on its paths' (request-based dm merges in the
 // map's queue, then clones whole requests onto the paths), and the charts show both.
 // Runs inside the lab VM (tests/vm/lab/klab.sh); skips elsewhere.
-#include "../multipath/vmsupport.h"
+#include "tests/vm/multipath/vmsupport.h"
 
-#include "charts/chartspec.h"
-#include "charts/livestatsview.h"
-#include "stats/sampler.h"
-#include "stats/seriesstore.h"
-#include "sysfs/sysfsroot.h"
+#include "core/stats/sampler.h"
+#include "core/stats/seriesstore.h"
+#include "core/sysfs/sysfsroot.h"
+#include "widgets/charts/chartspec.h"
+#include "widgets/charts/livestatsview.h"
 
 #include <QFileInfo>
 #include <QHash>

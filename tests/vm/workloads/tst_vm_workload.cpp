@@ -4,13 +4,13 @@
 // the active group's paths. The recording is left in $KLAB_OUT. A loop disk under a dm linear map (as LVM or
 // multipath hold a disk) is refused, and so is its partition, even with --destroy-data-on; free again once
 // the map is gone. Runs inside the lab VM; skips elsewhere.
-#include "../multipath/vmsupport.h"
-#include "mustsucceed.h"
-#include "testpaths.h"
+#include "tests/common/mustsucceed.h"
+#include "tests/common/testpaths.h"
+#include "tests/vm/multipath/vmsupport.h"
 
-#include "recordings/recordingreader.h"
-#include "recordings/recordingwriter.h"
-#include "workloads/writeguard.h"
+#include "core/recordings/recordingreader.h"
+#include "core/recordings/recordingwriter.h"
+#include "core/workloads/writeguard.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
