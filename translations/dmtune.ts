@@ -1515,7 +1515,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>workload</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-285"/>
-        <location line="+288"/>
+        <location line="-286"/>
+        <location line="+289"/>
         <source>device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+198"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+197"/>
         <source>time (local)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5958,7 +5958,7 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+695"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+169"/>
         <source>fio running on %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5978,7 +5978,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-563"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+130"/>
         <source>Custom job file...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6129,23 +6129,23 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+47"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-130"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-45"/>
-        <location line="+43"/>
+        <location line="+2"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-2"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="+2"/>
         <source>Choose a device first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+142"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6180,12 +6180,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-599"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="-410"/>
         <source>the jobs on %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+639"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+40"/>
         <source>Stopped after %1 s on %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6200,12 +6200,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="-414"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+383"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-308"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6353,7 +6353,7 @@ recording to %2 here</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+157"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
         <source>no lab device offered here</source>
         <translation type="unfinished"></translation>
     </message>

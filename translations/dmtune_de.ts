@@ -1515,7 +1515,7 @@
         <translation>Der Sweep ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>workload</source>
         <translation>Arbeitslast</translation>
     </message>
@@ -1535,8 +1535,8 @@
         <translation>iostat -x pro Punkt und Gerät</translation>
     </message>
     <message>
-        <location line="-285"/>
-        <location line="+288"/>
+        <location line="-286"/>
+        <location line="+289"/>
         <source>device</source>
         <translation>Gerät</translation>
     </message>
@@ -1945,7 +1945,7 @@
 <context>
     <name>dmtune::ChartPanel</name>
     <message>
-        <location filename="../widgets/charts/chartpanel.cpp" line="+198"/>
+        <location filename="../widgets/charts/chartpanel.cpp" line="+197"/>
         <source>time (local)</source>
         <translation>Zeit (lokal)</translation>
     </message>
@@ -5963,7 +5963,7 @@ Open results… an earlier sweep&apos;s.</source>
 <context>
     <name>dmtune::WorkloadPanel</name>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.cpp" line="+695"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+169"/>
         <source>fio running on %1</source>
         <translation>fio läuft auf %1</translation>
     </message>
@@ -5983,7 +5983,7 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>Aufzeichnung angehalten: %1</translation>
     </message>
     <message>
-        <location line="-563"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+130"/>
         <source>Custom job file...</source>
         <translation>Eigene Job-Datei...</translation>
     </message>
@@ -6134,23 +6134,23 @@ Open results… an earlier sweep&apos;s.</source>
     </message>
     <message>
         <location line="+26"/>
-        <location line="+47"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-130"/>
         <source>A captured system is read-only: workloads run on this machine&apos;s own devices</source>
         <translation>Ein erfasstes System ist schreibgeschützt: Arbeitslasten laufen auf den eigenen Geräten dieses Rechners</translation>
     </message>
     <message>
-        <location line="-45"/>
-        <location line="+43"/>
+        <location line="+2"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-2"/>
         <source>/dev/%1 is 0 B: nothing to run on</source>
         <translation>/dev/%1 hat 0 B: nichts, worauf es laufen könnte</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="+2"/>
         <source>Choose a device first</source>
         <translation>Wählen Sie zuerst ein Gerät</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+142"/>
         <source>job %1 on %2 (it goes on if the connection is lost)</source>
         <translation>Job %1 auf %2 (läuft weiter, wenn die Verbindung abbricht)</translation>
     </message>
@@ -6185,12 +6185,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>fio-Job %1 auf %2 (%3 auf %4): erneut angekoppelt, seine Ausgabe und dann sein Ergebnis kommen hierher</translation>
     </message>
     <message>
-        <location line="-599"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="-410"/>
         <source>the jobs on %1: %2</source>
         <translation>die Jobs auf %1: %2</translation>
     </message>
     <message>
-        <location line="+639"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="+40"/>
         <source>Stopped after %1 s on %2</source>
         <translation>Nach %1 s auf %2 angehalten</translation>
     </message>
@@ -6205,12 +6205,12 @@ Open results… an earlier sweep&apos;s.</source>
         <translation>%1: Lesen %2 IOPS, Schreiben %3 IOPS, %4 MiB/s, clat p50 %5 p99 %6</translation>
     </message>
     <message>
-        <location line="-414"/>
+        <location filename="../widgets/workloads/workloadpanel.cpp" line="+383"/>
         <source>A loop device with direct I/O over a 1 GiB sparse file, removed when the window closes: the safe target</source>
         <translation>Ein Loop-Gerät mit Direct I/O über einer 1 GiB großen Sparse-Datei, wird beim Schließen des Fensters entfernt: das sichere Ziel</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location filename="../widgets/workloads/workloadpanel_run.cpp" line="-308"/>
         <source>Checking the job and /dev/%1 on %2...</source>
         <translation>Job und /dev/%1 auf %2 werden geprüft...</translation>
     </message>
@@ -6359,7 +6359,7 @@ Aufzeichnung hier nach %2</translation>
         <translation>aufgezeichnet nach %1</translation>
     </message>
     <message>
-        <location filename="../widgets/workloads/workloadpanel.h" line="+157"/>
+        <location filename="../widgets/workloads/workloadpanel.h" line="+160"/>
         <source>no lab device offered here</source>
         <translation>hier wird kein Testgerät angeboten</translation>
     </message>

@@ -215,8 +215,8 @@ int openSweep(const QCommandLineParser &parser, Streams io)
             io.err << "restored: " << line << '\n';
         if (manifest->outcome.stopped)
             io.err << "the sweep was stopped\n";
-        if (!manifest->outcome.error.isEmpty())
-            io.err << "the sweep failed: " << manifest->outcome.error << '\n';
+        if (!manifest->outcome.status)
+            io.err << "the sweep failed: " << manifest->outcome.status.errorMessage() << '\n';
         io.err.flush();
     }
     return ExitOk;
@@ -345,7 +345,7 @@ int runSweep(const QStringList &args, Streams io)
         progress.flush();
         for (const QString &e : outcome.restoreErrors)
             fail(io, QStringLiteral("sweep: not restored: ") + e);
-        if (!outcome.error.isEmpty() || outcome.stopped)
+        if (!outcome.status || outcome.stopped)
             fail(io, QStringLiteral("sweep: ") + result.error);
         QCoreApplication::exit(result.ok ? ExitOk : ExitFailure);
     };

@@ -85,8 +85,7 @@ QString checkAfter(const PreparedOperation &op, const MultipathMapState &after)
 
 MultipathOperationResult failed(MultipathOperationResult result, const QString &error)
 {
-    result.ok = false;
-    result.error = error;
+    result.status = Status::failure(error);
     return result;
 }
 } // namespace
@@ -249,7 +248,7 @@ MultipathOperationResult executeMultipathOperation(
     auto after = readMultipathMapState(dm, prepared.map);
     if (!after) {
         result.warnings.append(QStringLiteral("could not read the map back: ") + after.errorMessage());
-        result.ok = true;
+        result.status = Status::success();
         return result;
     }
     // restorequeueing only turns queueing on when multipath.conf's no_path_retry allows it (not
@@ -272,7 +271,7 @@ MultipathOperationResult executeMultipathOperation(
         if (!mismatch.isEmpty())
             result.warnings.append(mismatch);
     }
-    result.ok = true;
+    result.status = Status::success();
     return result;
 }
 
@@ -329,7 +328,7 @@ MultipathOperationResult executeMultipathReload(
         result.warnings.append(QStringLiteral("the kernel reports the table differently: ")
             + tableDiffLines(prepared.table, after->table).join(QStringLiteral("; ")));
     }
-    result.ok = true;
+    result.status = Status::success();
     return result;
 }
 
@@ -341,7 +340,7 @@ MultipathOperationResult runMultipathReload(
         MultipathOperationResult result;
         result.map = map;
         result.operation = QStringLiteral("reload");
-        result.error = prepared.errorMessage();
+        result.status = Status::failureOf(prepared);
         return result;
     }
     MultipathOperationResult result = executeMultipathReload(dm, prepared.value(), multipathdRunning);

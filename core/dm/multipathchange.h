@@ -22,13 +22,12 @@ namespace dmtune {
 struct MultipathOperationResult {
     QString map;
     QString operation; // the dm message form: "fail_path 8:16", "switch_group 2", "reload"
-    bool ok = false;
-    QString error;
+    Status status = Status::failure(QStringLiteral("not run")); // ok, or why it failed (nothing changed then)
     QString via; // "multipathd" or "device-mapper"
     QStringList warnings; // risks (mapsafety.h), multipathd caveats, a status that did not follow
     QString command; // what was sent: "fail path sdb" to multipathd, or the dm message / table line
 
-    explicit operator bool() const { return ok; }
+    explicit operator bool() const { return status.ok(); }
 };
 
 // Sends one command to multipathd and returns its reply (an error for "fail"); how operations

@@ -325,7 +325,7 @@ QJsonObject sweepResultsToJson(const SweepRequest &request, const SweepOutcome &
     out.insert(QStringLiteral("restored"), QJsonArray::fromStringList(outcome.restored));
     out.insert(QStringLiteral("restore_errors"), QJsonArray::fromStringList(outcome.restoreErrors));
     out.insert(QStringLiteral("stopped"), outcome.stopped);
-    out.insert(QStringLiteral("error"), outcome.error);
+    out.insert(QStringLiteral("error"), outcome.status.errorMessage()); // "" when it finished or was stopped
     return out;
 }
 
@@ -416,7 +416,8 @@ Result<SweepManifest> readSweepManifest(const QJsonObject &json)
     for (const QJsonValue &v : json.value(QLatin1String("restore_errors")).toArray())
         manifest.outcome.restoreErrors.append(v.toString());
     manifest.outcome.stopped = json.value(QLatin1String("stopped")).toBool();
-    manifest.outcome.error = json.value(QLatin1String("error")).toString();
+    if (const QString error = json.value(QLatin1String("error")).toString(); !error.isEmpty())
+        manifest.outcome.status = Status::failure(error);
     return manifest;
 }
 

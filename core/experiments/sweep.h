@@ -100,7 +100,7 @@ struct SweepOutcome {
     QList<SweepPointResult> results;
     QStringList restored; // "sdb device/queue_depth 2 -> 192", read back
     bool stopped = false;
-    QString error; // why the sweep ended early; empty when it finished or was stopped
+    Status status; // why the sweep ended early; ok when it finished or was stopped
     QStringList restoreErrors; // values that could not be put back (each one line)
     QString manifestError; // the record directory's sweep.json could not be written (the recordings are there)
 };

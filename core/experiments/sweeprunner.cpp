@@ -26,7 +26,9 @@ SweepRunner::SweepRunner(OperationEnvironment env, std::shared_ptr<const Prepare
         [this](const FioOutcome &outcome, const QJsonObject &) { onFioFinished(outcome); });
     connect(&m_session, &WorkloadSession::failed, this,
         // Stopped while fio was starting: a stop, not a failure.
-        [this](const QString &message) { end(m_stopping ? QString() : QStringLiteral("fio: ") + message); });
+        [this](const QString &message) {
+            end(m_stopping ? Status() : Status::failure(QStringLiteral("fio: ") + message));
+        });
 }
 
 SweepRunner::~SweepRunner()
@@ -71,7 +73,7 @@ void SweepRunner::beginRun()
         // The point's values, planned again on the state now: the same devices, values the kernel takes.
         const auto plans = planSweepPoint(m_env, *m_sweep, point);
         if (!plans)
-            return end(plans.errorMessage());
+            return end(Status::failureOf(plans));
         QStringList changes;
         if (plans->tuning) {
             const ApplyResult applied = m_env.executeTransaction(*tuningPlanOf(*plans->tuning), false);
@@ -83,14 +85,15 @@ void SweepRunner::beginRun()
                     m_originals.append({ c.device, c.attribute, c.oldValue });
             }
             if (!applied.ok())
-                return end(
-                    QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), applied.errorMessage()));
+                return end(Status::failure(
+                    QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), applied.errorMessage())));
         }
         if (plans->reload) {
             const OperationResult reloaded = runSweepReload(sweepEnvironment(m_env, *m_sweep), *plans->reload);
             changes.append(reloaded.changes);
-            if (!reloaded.ok)
-                return end(QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), reloaded.error));
+            if (!reloaded)
+                return end(Status::failure(
+                    QStringLiteral("%1: %2").arg(sweepPointLabel(m_sweep->request, point), reloaded.error)));
         }
         Q_EMIT pointApplied(point.index, changes);
     }
@@ -106,10 +109,10 @@ void SweepRunner::startFio()
     DeviceHold hold;
     if (workload.writes) {
         if (!m_sweep->hold || !m_sweep->hold->isHeld())
-            return end(QStringLiteral("%1 is no longer held").arg(m_sweep->devicePath));
+            return end(Status::failure(QStringLiteral("%1 is no longer held").arg(m_sweep->devicePath)));
         auto copy = m_sweep->hold->duplicate();
         if (!copy)
-            return end(copy.errorMessage());
+            return end(Status::failureOf(copy));
         hold = std::move(copy.value());
     }
     QString recordPath;
@@ -127,7 +130,7 @@ void SweepRunner::startFio()
     if (const Status started = m_session.start(
             workload.job, m_sweep->devicePath, recordPath, recordPath.isEmpty() ? nullptr : &meta, std::move(hold));
         !started)
-        return end(started.errorMessage());
+        return end(started);
     Q_EMIT runStarted(point.index, m_repeat);
 }
 
@@ -139,11 +142,11 @@ void SweepRunner::onFioFinished(const FioOutcome &outcome)
         return end({}); // a stopped run's numbers are partial: not a measurement
     const SweepPoint &point = m_sweep->points.at(m_point);
     if (outcome.exitCode != 0 || outcome.overall.isEmpty())
-        return end(
+        return end(Status::failure(
             QStringLiteral("%1: fio exited with %2%3")
                 .arg(sweepPointLabel(m_sweep->request, point))
                 .arg(outcome.exitCode)
-                .arg(outcome.otherLines.isEmpty() ? QString() : QStringLiteral(": ") + outcome.otherLines.last()));
+                .arg(outcome.otherLines.isEmpty() ? QString() : QStringLiteral(": ") + outcome.otherLines.last())));
     SweepMeasurement m;
     m.point = point.index;
     m.repeat = m_repeat;
@@ -162,7 +165,7 @@ void SweepRunner::onFioFinished(const FioOutcome &outcome)
     beginRun();
 }
 
-void SweepRunner::end(const QString &error)
+void SweepRunner::end(const Status &how)
 {
     if (!m_running)
         return;
@@ -173,7 +176,7 @@ void SweepRunner::end(const QString &error)
     m_sampler.stop();
     if (m_sweep->hold)
         m_sweep->hold->release(); // fio has ended: the device may be claimed again
-    m_outcome.error = error;
+    m_outcome.status = how;
     m_outcome.results = summarizeSweep(m_sweep->points, m_measurements);
     const ApplyResult restored = restoreSweepValues(m_env, m_originals);
     for (const ChangeOutcome &c : restored.changes) {
@@ -184,7 +187,7 @@ void SweepRunner::end(const QString &error)
         m_outcome.restoreErrors.append(e.text());
     const OperationResult table = restoreSweepTable(m_env, *m_sweep);
     m_outcome.restored.append(table.changes);
-    if (!table.ok)
+    if (!table)
         m_outcome.restoreErrors.append(table.error);
     writeManifest();
     Q_EMIT finished(m_outcome);
@@ -238,9 +241,9 @@ SweepActivity::SweepActivity(OperationEnvironment env, std::shared_ptr<const Pre
         result.warnings = outcome.restoreErrors;
         result.details = sweepManifest(request, m_runner.measurements(), outcome);
         result.details.insert(QStringLiteral("manifest_error"), outcome.manifestError);
-        result.ok = outcome.error.isEmpty() && !outcome.stopped && outcome.restoreErrors.isEmpty();
-        if (!outcome.error.isEmpty())
-            result.error = outcome.error;
+        result.ok = outcome.status.ok() && !outcome.stopped && outcome.restoreErrors.isEmpty();
+        if (!outcome.status)
+            result.error = outcome.status.errorMessage();
         else if (outcome.stopped)
             result.error = QStringLiteral("stopped; %1 of %2 run(s) measured")
                                .arg(m_runner.measurements().size())

@@ -46,7 +46,7 @@ private:
     void beginRun();
     void startFio();
     void onFioFinished(const FioOutcome &outcome);
-    void end(const QString &error);
+    void end(const Status &how); // ok: finished or stopped; else why the sweep ended early
     void writeManifest();
 
     OperationEnvironment m_env;

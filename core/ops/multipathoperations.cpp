@@ -73,10 +73,10 @@ QString describe(const PreparedOperation &op)
 OperationResult fromMultipathResult(const MultipathOperationResult &r, const QStringList &risks)
 {
     OperationResult result;
-    result.ok = r.ok;
-    result.error = r.error;
+    result.ok = r.status.ok();
+    result.error = r.status.errorMessage();
     result.warnings = risks + r.warnings;
-    if (r.ok)
+    if (r)
         result.changes.append(QStringLiteral("%1: %2 done via %3").arg(r.map, r.operation, r.via));
     result.details = { { QLatin1String("map"), r.map }, { QLatin1String("operation"), r.operation },
         { QLatin1String("via"), r.via }, { QLatin1String("command"), r.command } };

@@ -238,7 +238,8 @@ OperationResult runApply(const OperationEnvironment &env, const OperationPlan &f
         const MapReloadOutcome outcome = executeMapReloads(*env.dm, prepared->reloads, multipathdRunning);
         result.warnings.append(outcome.warnings);
         if (!outcome.ok()) {
-            result.error = QStringLiteral("multipath settings not applied (maps restored): %1").arg(outcome.error);
+            result.error = QStringLiteral("multipath settings not applied (maps restored): %1")
+                               .arg(outcome.status.errorMessage());
             result.details = { { QStringLiteral("stage"), QStringLiteral("reload") } };
             return result;
         }

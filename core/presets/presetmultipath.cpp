@@ -86,10 +86,11 @@ MapReloadOutcome executeMapReloads(DeviceMapper &dm, const QList<PresetMapReload
     for (const auto &r : reloads) {
         const MultipathOperationResult result = runMultipathReload(dm, r.map, r.after, multipathdRunning);
         outcome.warnings += result.warnings;
-        if (!result.ok) {
-            outcome.error = QStringLiteral("%1: %2").arg(r.map, result.error);
+        if (!result) {
+            QString error = QStringLiteral("%1: %2").arg(r.map, result.status.errorMessage());
             for (const auto &e : restoreMapReloads(dm, done))
-                outcome.error += QStringLiteral("; restoring: ") + e;
+                error += QStringLiteral("; restoring: ") + e;
+            outcome.status = Status::failure(error, result.status.errorCode());
             return outcome;
         }
         done << r;
@@ -103,8 +104,8 @@ QStringList restoreMapReloads(DeviceMapper &dm, const QList<PresetMapReload> &re
     QStringList errors;
     for (auto it = reloads.crbegin(); it != reloads.crend(); ++it) {
         const MultipathOperationResult r = runMultipathReload(dm, it->map, it->before, false);
-        if (!r.ok)
-            errors << QStringLiteral("%1: %2").arg(it->map, r.error);
+        if (!r)
+            errors << QStringLiteral("%1: %2").arg(it->map, r.status.errorMessage());
     }
     return errors;
 }

@@ -33,8 +33,8 @@ Result<QList<PresetMapReload>> prepareMapReloads(
 struct MapReloadOutcome {
     QStringList done; // "mpatha: reloaded: <table>"
     QStringList warnings;
-    QString error; // empty on success; then every map already reloaded got its old table back
-    bool ok() const { return error.isEmpty(); }
+    Status status; // on failure, every map already reloaded got its old table back
+    bool ok() const { return status.ok(); }
 };
 
 MapReloadOutcome executeMapReloads(DeviceMapper &dm, const QList<PresetMapReload> &reloads, bool multipathdRunning);

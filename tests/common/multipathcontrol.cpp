@@ -103,7 +103,7 @@ MultipathOperationResult runMultipathOperation(DeviceMapper &dm, const SysfsRoot
             result.operation += QLatin1Char(' ') + message.device;
         else if (message.group > 0)
             result.operation += QLatin1Char(' ') + QString::number(message.group);
-        result.error = prepared.errorMessage();
+        result.status = Status::failureOf(prepared);
         return result;
     }
     MultipathOperationResult result = executeMultipathOperation(dm, prepared.value(), multipathd);

@@ -226,7 +226,7 @@ private Q_SLOTS:
         window.showMaximized();
         window.start();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(shown.count() > 0 || shown.wait(10000));
+        QVERIFY(shown.count() > 0 || shown.wait(30000));
         const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
         QVERIFY2(available.contains(window.frameGeometry()), "the window is not on the screen");
         QVERIFY(window.selectDevice(QStringLiteral("mpatha")));
@@ -240,7 +240,7 @@ private Q_SLOTS:
 
         int charts = 0;
         QString why;
-        QTRY_VERIFY2_WITH_TIMEOUT((why = chartsUnreadable(window, &charts)).isEmpty(), qPrintable(why), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT((why = chartsUnreadable(window, &charts)).isEmpty(), qPrintable(why), 30000);
         QVERIFY2((why = formUnreachable(panel)).isEmpty(), qPrintable(why));
         qInfo("%s: %d device charts in view", qPrintable(screenName()), charts);
         saveScreenshot(&window, QStringLiteral("idle"));
@@ -264,7 +264,7 @@ private Q_SLOTS:
         overall.clat.p99Ns = 1'250'000;
         panel->showRunResult({ overall }, QStringLiteral("/root/recordings/20261206-091500-seq-write-4k-64jobs.dmrec"));
         QApplication::processEvents();
-        QTRY_VERIFY2_WITH_TIMEOUT((why = chartsUnreadable(window, &charts)).isEmpty(), qPrintable(why), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT((why = chartsUnreadable(window, &charts)).isEmpty(), qPrintable(why), 30000);
         QVERIFY2((why = formUnreachable(panel)).isEmpty(), qPrintable(why));
         auto *scroll = qobject_cast<QScrollArea *>(window.workloadDock()->widget());
         QVERIFY(scroll);

@@ -710,7 +710,7 @@ Result<QStringList> LiveStatsView::exportAll(const QString &directory, int width
     const statsexport::Outcome outcome
         = exportFiles(directory, statsexport::everyFormat(), ExistingFile::Replace, width, height);
     if (!outcome.ok())
-        return Result<QStringList>::failure(outcome.error);
+        return Result<QStringList>::failure(outcome.status.errorMessage());
     return outcome.written;
 }
 

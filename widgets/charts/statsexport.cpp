@@ -85,20 +85,21 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     Outcome out;
     out.directory = QDir(directory).absolutePath();
     if (names.isEmpty()) {
-        out.error = QCoreApplication::translate("StatsExport", "no format chosen: nothing to write");
+        out.status = Status::failure(QCoreApplication::translate("StatsExport", "no format chosen: nothing to write"));
         return out;
     }
     if (!QDir().mkpath(out.directory)) {
-        out.error = QCoreApplication::translate("StatsExport", "%1: cannot create the folder").arg(out.directory);
+        out.status = Status::failure(
+            QCoreApplication::translate("StatsExport", "%1: cannot create the folder").arg(out.directory));
         return out;
     }
     if (existing == ExistingFile::Refuse) {
         const QStringList taken = existingNames(out.directory, names);
         if (!taken.isEmpty()) {
-            out.error = (taken.size() == 1
+            out.status = Status::failure((taken.size() == 1
                     ? QCoreApplication::translate("StatsExport", "%1 already exists there (nothing was replaced)")
                     : QCoreApplication::translate("StatsExport", "%1 already exist there (nothing was replaced)"))
-                            .arg(joinedWithAnd(taken));
+                                             .arg(joinedWithAnd(taken)));
             return out;
         }
     }
@@ -106,14 +107,14 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     // names), so that a chart that cannot be drawn leaves the folder as it was.
     QTemporaryDir staging(QDir(out.directory).filePath(QStringLiteral(".dmtune-export-XXXXXX")));
     if (!staging.isValid()) {
-        out.error = QCoreApplication::translate("StatsExport", "%1: cannot write there (%2)")
-                        .arg(out.directory, staging.errorString());
+        out.status = Status::failure(QCoreApplication::translate("StatsExport", "%1: cannot write there (%2)")
+                                         .arg(out.directory, staging.errorString()));
         return out;
     }
     for (const QString &name : names) {
         const Status rendered = render(name, staging.filePath(name));
         if (!rendered) {
-            out.error = rendered.errorMessage();
+            out.status = rendered;
             return out;
         }
     }
@@ -121,13 +122,13 @@ Outcome writeFiles(const QString &directory, const QStringList &names, ExistingF
     for (const QString &name : names) {
         QFile staged(staging.filePath(name));
         if (!staged.open(QIODevice::ReadOnly)) {
-            out.error = QStringLiteral("%1: %2").arg(staged.fileName(), staged.errorString());
+            out.status = Status::failure(QStringLiteral("%1: %2").arg(staged.fileName(), staged.errorString()));
             return out;
         }
         const QString target = dir.filePath(name);
         const Status moved = writeFileAtomically(target, staged.readAll(), existing);
         if (!moved) {
-            out.error = moved.errorMessage();
+            out.status = moved;
             return out;
         }
         out.written << target;
@@ -162,7 +163,7 @@ QString describe(const Outcome &outcome, const QStringList &chartIds, Formats fo
         return QCoreApplication::translate("StatsExport", "Wrote %1 into %2: %3.")
             .arg(files, outcome.directory, describeNames(chartIds, formats));
     QString text = QCoreApplication::translate("StatsExport", "Export into %1 failed: %2.")
-                       .arg(outcome.directory, outcome.error);
+                       .arg(outcome.directory, outcome.status.errorMessage());
     if (n == 0) {
         text += u' ' + QCoreApplication::translate("StatsExport", "Nothing was written.");
     } else {

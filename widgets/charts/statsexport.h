@@ -38,8 +38,8 @@ QStringList existingNames(const QString &directory, const QStringList &names);
 struct Outcome {
     QString directory;
     QStringList written; // absolute paths, in the order written (also when an error stopped the export)
-    QString error; // empty when every file was written
-    bool ok() const { return error.isEmpty(); }
+    Status status; // ok when every file was written
+    bool ok() const { return status.ok(); }
 };
 
 // Creates `directory` if needed; with ExistingFile::Refuse writes nothing when one of `names` is taken there. Each

@@ -603,8 +603,8 @@ void ExperimentPanel::onFinished(const SweepOutcome &outcome)
         log(tr("NOT restored: %1").arg(e));
     if (!outcome.manifestError.isEmpty())
         log(tr("results not saved next to the recordings: %1").arg(outcome.manifestError));
-    if (!outcome.error.isEmpty())
-        setStatus(tr("The sweep failed: %1").arg(outcome.error));
+    if (!outcome.status)
+        setStatus(tr("The sweep failed: %1").arg(outcome.status.errorMessage()));
     else if (outcome.stopped)
         setStatus(tr("Stopped; %1 run(s) measured; the original values are back").arg(m_measurements.size()));
     else
@@ -653,13 +653,14 @@ bool ExperimentPanel::openResults(const QString &dir)
     setRequest(manifest->request);
     showResults(manifest->request, manifest->outcome.results);
     showPage(Page::Results);
-    setStatus(tr("%1: %2 points of a sweep on %3%4")
-                  .arg(QDir::toNativeSeparators(dir))
-                  .arg(manifest->outcome.results.size())
-                  .arg(manifest->request.device,
-                      manifest->outcome.stopped               ? tr(" (stopped)")
-                          : manifest->outcome.error.isEmpty() ? QString()
-                                                              : tr(" (failed: %1)").arg(manifest->outcome.error)));
+    setStatus(
+        tr("%1: %2 points of a sweep on %3%4")
+            .arg(QDir::toNativeSeparators(dir))
+            .arg(manifest->outcome.results.size())
+            .arg(manifest->request.device,
+                manifest->outcome.stopped      ? tr(" (stopped)")
+                    : manifest->outcome.status ? QString()
+                                               : tr(" (failed: %1)").arg(manifest->outcome.status.errorMessage())));
     return true;
 }
 

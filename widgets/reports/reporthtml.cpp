@@ -481,9 +481,10 @@ void sweepSection(
         h += QStringLiteral("<p><b>%1</b></p>")
                  .arg(QCoreApplication::translate(
                      "Report", "The sweep was stopped: the points below are those measured."));
-    if (!s.outcome.error.isEmpty())
+    if (!s.outcome.status)
         h += QStringLiteral("<p><b>%1</b></p>")
-                 .arg(QCoreApplication::translate("Report", "The sweep failed: %1").arg(escaped(s.outcome.error)));
+                 .arg(QCoreApplication::translate("Report", "The sweep failed: %1")
+                          .arg(escaped(s.outcome.status.errorMessage())));
 
     const auto pointCells = [&](const SweepPointResult &r) {
         QString cells = QStringLiteral("<td>%1</td>").arg(r.point.index + 1);

@@ -109,6 +109,9 @@ Q_SIGNALS:
     void progressShown(double epochSeconds);
 
 private:
+    // The Template box's entry for a job edited by hand, and the job id of a run of one.
+    static inline const QString CustomTemplateId = QStringLiteral("custom");
+
     void buildUi();
     void loadTemplate(int index);
     void proposeTemplate();

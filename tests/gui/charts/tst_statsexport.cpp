@@ -106,7 +106,7 @@ private Q_SLOTS:
         QCOMPARE(statsexport::describeNames(ids, Format::Csv), QStringLiteral("samples.csv"));
         statsexport::Outcome failed;
         failed.directory = QStringLiteral("/x");
-        failed.error = QStringLiteral("iops.png already exists there (nothing was replaced)");
+        failed.status = Status::failure(QStringLiteral("iops.png already exists there (nothing was replaced)"));
         QCOMPARE(statsexport::describe(failed, ids, Format::Png),
             QStringLiteral("Export into /x failed: iops.png already exists there (nothing was replaced). Nothing was "
                            "written."));
@@ -219,7 +219,8 @@ private Q_SLOTS:
         statsexport::Outcome refused
             = m_view->exportFiles(temp.path(), Format::Png | Format::Csv, ExistingFile::Refuse, 800, 300);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error.contains(QStringLiteral("samples.csv")), qPrintable(refused.error));
+        QVERIFY2(refused.status.errorMessage().contains(QStringLiteral("samples.csv")),
+            qPrintable(refused.status.errorMessage()));
         QVERIFY(refused.written.isEmpty());
         QCOMPARE(readAll(firstPng), QByteArray("mine"));
         QCOMPARE(namesIn(temp.path()),

@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY2(confirmPlan(panel), qPrintable(panel.statusText()));
         QVERIFY2(finished.wait(90000), qPrintable(panel.logText()));
         const SweepOutcome outcome = panel.lastOutcome();
-        QVERIFY2(outcome.error.isEmpty() && !outcome.stopped, qPrintable(outcome.error));
+        QVERIFY2(outcome.status.ok() && !outcome.stopped, qPrintable(outcome.status.errorMessage()));
         QVERIFY2(panel.statusText().startsWith(u"Done: 2 points"_s), qPrintable(panel.statusText()));
         QCOMPARE(nomerges(loop), u"1"_s);
         QVERIFY2(

@@ -243,7 +243,7 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(finished.count() > 0, qPrintable(panel->logText()), 120000);
 
         const SweepOutcome outcome = panel->lastOutcome();
-        QVERIFY2(outcome.error.isEmpty() && !outcome.stopped, qPrintable(outcome.error));
+        QVERIFY2(outcome.status.ok() && !outcome.stopped, qPrintable(outcome.status.errorMessage()));
         QCOMPARE(outcome.results.size(), 2);
         QVERIFY2(panel->statusText().startsWith(QStringLiteral("Done: 2 points")), qPrintable(panel->statusText()));
         QVERIFY2(panel->logText().contains(QStringLiteral("$ dmtunectl --host %1 sweep").arg(m_sshd.host())),

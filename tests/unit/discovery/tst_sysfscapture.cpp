@@ -236,12 +236,12 @@ void TestSysfsCapture::capturedMapsAreNeverChanged()
         *dm.value(), captured, QStringLiteral("mpatha"), { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 });
     QVERIFY2(prepared, qPrintable(prepared.errorMessage()));
     const MultipathOperationResult r = executeMultipathOperation(*dm.value(), prepared.value(), multipathd);
-    QVERIFY(!r.ok);
-    QVERIFY2(r.error.contains(QLatin1String("read-only")), qPrintable(r.error));
+    QVERIFY(!r.status.ok());
+    QVERIFY2(r.status.errorMessage().contains(QLatin1String("read-only")), qPrintable(r.status.errorMessage()));
     QCOMPARE(sentToMultipathd, QStringList());
     const auto reload = prepareMultipathReload(*dm.value(), QStringLiteral("mpatha"), prepared->before.table);
     QVERIFY2(reload, qPrintable(reload.errorMessage()));
-    QVERIFY(!executeMultipathReload(*dm.value(), reload.value(), false).ok);
+    QVERIFY(!executeMultipathReload(*dm.value(), reload.value(), false).status.ok());
 
     // This host's device-mapper, reached with a tree that is not this host's /sys, refuses before any ioctl
     // (the tree has dm_mod loaded; on a host without /dev/mapper/control that reason comes first).

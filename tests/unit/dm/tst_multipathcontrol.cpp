@@ -191,7 +191,7 @@ private Q_SLOTS:
         QFETCH(int, warnings);
         const MultipathOperationResult r = runMultipathOperation(
             *m_dm, sysfs(), mapName, { kind, device, group }, withDaemon ? daemon() : MultipathdCommand());
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.map, mapName);
         QCOMPARE(r.via, via);
         QCOMPARE(r.command, command);
@@ -209,7 +209,7 @@ private Q_SLOTS:
         m_daemon.managed = { QStringLiteral("mpathb") };
         const auto r = runMultipathOperation(
             *m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
-        QVERIFY(r.ok);
+        QVERIFY(r.status.ok());
         QCOMPARE(r.via, QStringLiteral("device-mapper"));
         QCOMPARE(r.warnings.size(), 1);
         QVERIFY(r.warnings.first().contains(QStringLiteral("does not manage mpatha")));
@@ -221,9 +221,10 @@ private Q_SLOTS:
         m_daemon.devnums.remove(QStringLiteral("sdb")); // multipathd does not know the path: "fail"
         const auto r = runMultipathOperation(
             *m_dm, sysfs(), mapName, { MultipathMessageKind::FailPath, QStringLiteral("sdb"), 0 }, daemon());
-        QVERIFY(!r.ok);
+        QVERIFY(!r.status.ok());
         QCOMPARE(r.via, QStringLiteral("multipathd"));
-        QVERIFY2(r.error.contains(QStringLiteral("\"fail path sdb\" failed")), qPrintable(r.error));
+        QVERIFY2(r.status.errorMessage().contains(QStringLiteral("\"fail path sdb\" failed")),
+            qPrintable(r.status.errorMessage()));
         QVERIFY(m_dm->receivedMessages(mapName).isEmpty());
     }
 
@@ -232,7 +233,7 @@ private Q_SLOTS:
         m_daemon.noPathRetryFail = true;
         const auto r
             = runMultipathOperation(*m_dm, sysfs(), mapName, { MultipathMessageKind::QueueIfNoPath, {}, 0 }, daemon());
-        QVERIFY(r.ok);
+        QVERIFY(r.status.ok());
         QCOMPARE(r.via, QStringLiteral("device-mapper"));
         QCOMPARE(r.warnings.size(), 1);
         QVERIFY(r.warnings.first().contains(QStringLiteral("restorequeueing left queueing off")));
@@ -261,8 +262,8 @@ private Q_SLOTS:
         QFETCH(QString, map);
         QFETCH(QString, error);
         const auto r = runMultipathOperation(*m_dm, sysfs(), map, message, daemon());
-        QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(error), qPrintable(r.error));
+        QVERIFY(!r.status.ok());
+        QVERIFY2(r.status.errorMessage().contains(error), qPrintable(r.status.errorMessage()));
         QVERIFY(m_daemon.commands.isEmpty());
         QVERIFY(m_dm->receivedMessages(mapName).isEmpty());
     }
@@ -289,7 +290,7 @@ private Q_SLOTS:
         QVERIFY(prepared->diff.contains(QStringLiteral("group 1: selector round-robin 0 -> service-time 0")));
         QVERIFY(prepared->risks.isEmpty());
         const auto r = executeMultipathReload(*m_dm, prepared.value(), true);
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.operation, QStringLiteral("reload"));
         QCOMPARE(r.via, QStringLiteral("device-mapper"));
         QCOMPARE(r.warnings.size(), 1); // multipathd may reload the map from multipath.conf
@@ -311,7 +312,8 @@ private Q_SLOTS:
         control.reload(mapName, foreign);
         QVERIFY(spy.wait(5000));
         const auto r = spy.first().first().value<MultipathOperationResult>();
-        QVERIFY2(r.ok, qPrintable(r.error)); // the caller asked first; the risk comes back as a warning
+        QVERIFY2(r.status.ok(),
+            qPrintable(r.status.errorMessage())); // the caller asked first; the risk comes back as a warning
         const QString warnings = r.warnings.join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(QStringLiteral("sde (8:64) is LUN naa.6001405bbbbbbbbb, not LUN "
                                                   "naa.6001405aaaaaaaaa of mpatha")),
@@ -330,8 +332,9 @@ private Q_SLOTS:
         m_dm->failNextLoad(mapName, QStringLiteral("Invalid argument"));
         const auto r
             = runMultipathReload(*m_dm, mapName, table(QStringLiteral("0 0 1 1 round-robin 0 1 1 8:0 1")), false);
-        QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(QStringLiteral("the old table stays live")), qPrintable(r.error));
+        QVERIFY(!r.status.ok());
+        QVERIFY2(r.status.errorMessage().contains(QStringLiteral("the old table stays live")),
+            qPrintable(r.status.errorMessage()));
         QCOMPARE(tableParams(*m_dm), parseTargetLine(labTable)->params);
         QVERIFY(!m_dm->info(mapName)->suspended);
     }
@@ -341,8 +344,9 @@ private Q_SLOTS:
         MultipathTable bad = table(QStringLiteral("0 0 1 1 round-robin 0 2 1 8:0 1 8:16 1"));
         bad.groups.first().paths.last().args.clear(); // fewer args than perPathArgCount
         const auto r = runMultipathReload(*m_dm, mapName, bad, false);
-        QVERIFY(!r.ok);
-        QVERIFY2(r.error.contains(QStringLiteral("invalid table")), qPrintable(r.error));
+        QVERIFY(!r.status.ok());
+        QVERIFY2(
+            r.status.errorMessage().contains(QStringLiteral("invalid table")), qPrintable(r.status.errorMessage()));
     }
 
     void controlHandsBackInOrder()
@@ -367,7 +371,7 @@ private Q_SLOTS:
         for (int i = 0; i < 6; ++i) {
             const auto r = spy.at(i).first().value<MultipathOperationResult>();
             QCOMPARE(r.operation, expected.at(i));
-            QCOMPARE(r.ok, i < 5);
+            QCOMPARE(r.status.ok(), i < 5);
         }
         QCOMPARE(m_dm->receivedMessages(mapName), expected.mid(0, 4));
     }

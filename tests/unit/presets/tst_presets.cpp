@@ -538,12 +538,13 @@ void TestPresets::multipathReloadsAllOrNothing()
     dm.failNextLoad(QStringLiteral("mpathb"), QStringLiteral("Invalid argument"));
     const MapReloadOutcome failed = executeMapReloads(dm, *prepared, false);
     QVERIFY(!failed.ok());
-    QVERIFY2(failed.error.startsWith(QStringLiteral("mpathb: ")), qPrintable(failed.error));
+    QVERIFY2(
+        failed.status.errorMessage().startsWith(QStringLiteral("mpathb: ")), qPrintable(failed.status.errorMessage()));
     QCOMPARE(dm.table(QStringLiteral("mpatha"))->first().params, QString::fromLatin1(labParams));
     QCOMPARE(dm.table(QStringLiteral("mpathb"))->first().params, QString::fromLatin1(labParams));
     // Then both, and restore puts both back.
     const MapReloadOutcome ok = executeMapReloads(dm, *prepared, false);
-    QVERIFY2(ok.ok(), qPrintable(ok.error));
+    QVERIFY2(ok.ok(), qPrintable(ok.status.errorMessage()));
     QCOMPARE(ok.done.size(), 2);
     QCOMPARE(dm.table(QStringLiteral("mpatha"))->first().params, multibus);
     QCOMPARE(dm.table(QStringLiteral("mpathb"))->first().params, multibus);

@@ -347,7 +347,7 @@ private Q_SLOTS:
             } else {
                 const auto r
                     = core([&](MultipathControl &c) { fail ? c.failPath(map, dev) : c.reinstatePath(map, dev); });
-                QVERIFY2(r.ok, qPrintable(r.error));
+                QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
                 QCOMPARE(r.operation, op);
                 QCOMPARE(r.via, u"device-mapper"_s);
                 QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(u'\n')));
@@ -412,7 +412,7 @@ private Q_SLOTS:
                     else
                         c.disableGroup(map, s.group);
                 });
-                QVERIFY2(r.ok, qPrintable(label + u": "_s + r.error));
+                QVERIFY2(r.status.ok(), qPrintable(label + u": "_s + r.status.errorMessage()));
                 QCOMPARE(r.operation, op);
             }
             if (action == "switch"_L1) // before any I/O: the chosen group is next, none in use
@@ -423,7 +423,7 @@ private Q_SLOTS:
         }
         // the single group of the null_blk map
         const auto r = core([&](MultipathControl &c) { c.switchGroup(env("NMAP"), 1); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QVERIFY(vm::readThrough(env("NMAP")));
         QCOMPARE(vm::groupStates(env("NMAP")), u"A"_s);
     }
@@ -433,7 +433,7 @@ private Q_SLOTS:
         for (const QString &map : { env("MAP"), env("NMAP") }) {
             QVERIFY(!vm::kernelTable(map).queueIfNoPath());
             auto r = core([&](MultipathControl &c) { c.setQueueIfNoPath(map, true); });
-            QVERIFY2(r.ok, qPrintable(r.error));
+            QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
             QCOMPARE(r.operation, u"queue_if_no_path"_s);
             QVERIFY(vm::kernelTable(map).queueIfNoPath());
             vm::Run cli = ctl({ u"map"_s, u"queueing"_s, map, u"off"_s });
@@ -443,7 +443,7 @@ private Q_SLOTS:
             QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
             QVERIFY(vm::kernelTable(map).queueIfNoPath());
             r = core([&](MultipathControl &c) { c.setQueueIfNoPath(map, false); });
-            QVERIFY2(r.ok, qPrintable(r.error));
+            QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
             QVERIFY(!vm::kernelTable(map).queueIfNoPath());
         }
     }
@@ -462,7 +462,7 @@ private Q_SLOTS:
         }
         // round-robin -> service-time through the core
         auto r = core([&](MultipathControl &c) { c.reload(map, st); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.operation, u"reload"_s);
         QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(u'\n')));
         QCOMPARE(vm::kernelTable(map), st);
@@ -495,7 +495,7 @@ private Q_SLOTS:
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QCOMPARE(vm::dmsetupParams(u"table"_s, nmap), parseTargetLine(rrLine)->params);
         r = core([&](MultipathControl &c) { c.reload(nmap, nOriginal); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(vm::kernelTable(nmap), nOriginal);
         QVERIFY(vm::readThrough(nmap));
     }
@@ -520,9 +520,10 @@ private Q_SLOTS:
         QVERIFY(vm::readThrough(map));
 
         const auto r = core([&](MultipathControl &c) { c.reload(map, parseMultipathTable(bad).value()); });
-        QVERIFY(!r.ok);
-        QVERIFY2(
-            r.error.contains(u"load failed"_s) && r.error.contains(u"the old table stays live"_s), qPrintable(r.error));
+        QVERIFY(!r.status.ok());
+        QVERIFY2(r.status.errorMessage().contains(u"load failed"_s)
+                && r.status.errorMessage().contains(u"the old table stays live"_s),
+            qPrintable(r.status.errorMessage()));
         QVERIFY2(r.warnings.join(u' ').contains(u"keeps none of the paths"_s), qPrintable(r.warnings.join(u'\n')));
         QCOMPARE(vm::dmsetupParams(u"table"_s, map), before);
         QVERIFY(vm::notSuspended(map));
@@ -624,7 +625,7 @@ private Q_SLOTS:
         const auto back = core([&](MultipathControl &c) {
             c.reload(map, parseMultipathTable(parseTargetLine(env("TABLE"))->params).value());
         });
-        QVERIFY2(back.ok, qPrintable(back.error));
+        QVERIFY2(back.status.ok(), qPrintable(back.status.errorMessage()));
         QVERIFY2(back.warnings.isEmpty(), qPrintable(back.warnings.join(u'\n')));
         QCOMPARE(vm::dmsetupParams(u"table"_s, map), parseTargetLine(env("TABLE"))->params);
         QVERIFY(vm::notSuspended(map));
@@ -743,7 +744,7 @@ private Q_SLOTS:
         QCOMPARE(first, m_backend->info(env("MAP"))->eventNr);
 
         auto r = core([&](MultipathControl &c) { c.reinstatePath(env("MAP"), env("DB")); });
-        QVERIFY(r.ok);
+        QVERIFY(r.status.ok());
         QTRY_VERIFY_WITH_TIMEOUT(events.size() >= 2, 15000);
         QVERIFY(events.last().at(1).toUInt() > first);
         QCOMPARE(ctl({ u"path"_s, u"fail"_s, env("NMAP"), u"nullb1"_s }).exitCode, 0);
@@ -761,7 +762,7 @@ private Q_SLOTS:
     {
         const QString map = env("MAP");
         auto r = core([&](MultipathControl &c) { c.setQueueIfNoPath(map, true); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         const QString json = m_out + u"/fio-failover.json"_s;
         const quint64 readsBefore = vm::ioCounter(env("DM"), DiskField::ReadIos);
         const quint64 writesBefore = vm::ioCounter(env("DM"), DiskField::WriteIos);
@@ -779,7 +780,7 @@ private Q_SLOTS:
         // group 1 goes away (core): I/O fails over to group 2
         for (const char *key : { "DA", "DB" }) {
             r = core([&](MultipathControl &c) { c.failPath(map, env(key)); });
-            QVERIFY2(r.ok, qPrintable(r.error));
+            QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         }
         // The kernel moves to group 2 on fio's next I/O; under emulation on a loaded host that can take a while.
         QTRY_COMPARE_WITH_TIMEOUT(vm::groupStates(map), u"EA"_s, 15000);
@@ -796,10 +797,10 @@ private Q_SLOTS:
         QTest::qWait(1000); // deliberately time-based: fio's I/O sits queued with no path a while, and must not fail
         QCOMPARE(ctl({ u"path"_s, u"reinstate"_s, map, env("DC") }).exitCode, 0);
         r = core([&](MultipathControl &c) { c.reinstatePath(map, env("DD")); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(ctl({ u"path"_s, u"reinstate"_s, map, env("DA") }).exitCode, 0);
         r = core([&](MultipathControl &c) { c.reinstatePath(map, env("DB")); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
 
         // fio ends 8 s after its start unless its I/O sits queued. A path the kernel failed by itself meanwhile (under
         // emulation on a loaded host scsi_debug's commands time out and are aborted now and then) is reinstated and
@@ -812,7 +813,7 @@ private Q_SLOTS:
                     continue;
                 qInfo("the kernel failed %s after it was reinstated: reinstated again", qPrintable(env(key)));
                 r = core([&](MultipathControl &c) { c.reinstatePath(map, env(key)); });
-                QVERIFY2(r.ok, qPrintable(r.error));
+                QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
             }
         }
         QVERIFY2(fio.state() == QProcess::NotRunning,
@@ -837,7 +838,7 @@ private Q_SLOTS:
         for (const char *key : { "DA", "DB", "DC", "DD" })
             QCOMPARE(vm::pathState(map, env(key)), u"A"_s);
         r = core([&](MultipathControl &c) { c.setQueueIfNoPath(map, false); });
-        QVERIFY(r.ok);
+        QVERIFY(r.status.ok());
     }
 };
 

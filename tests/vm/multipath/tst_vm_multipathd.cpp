@@ -197,7 +197,7 @@ private Q_SLOTS:
     {
         const QString dev = env(u"G2"_s), name = env(u"P2"_s);
         auto r = core([&](MultipathControl &c) { c.failPath(m_map, name); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.via, u"multipathd"_s);
         QCOMPARE(r.command, u"fail path "_s + name);
         QCOMPARE(r.operation, u"fail_path "_s + dev);
@@ -238,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(vm::readThrough(m_map));
         QCOMPARE(vm::kernelStatus(m_map).activeGroup(), 2);
         const auto r = core([&](MultipathControl &c) { c.switchGroup(m_map, 1); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.via, u"multipathd"_s);
         QVERIFY(vm::readThrough(m_map));
         QCOMPARE(vm::kernelStatus(m_map).activeGroup(), 1);
@@ -248,7 +248,7 @@ private Q_SLOTS:
     {
         QVERIFY(vm::kernelTable(m_map).queueIfNoPath());
         auto r = core([&](MultipathControl &c) { c.setQueueIfNoPath(m_map, false); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.via, u"multipathd"_s);
         QCOMPARE(r.command, u"disablequeueing map "_s + m_map);
         QVERIFY(!vm::kernelTable(m_map).queueIfNoPath());
@@ -263,7 +263,7 @@ private Q_SLOTS:
     void groupsHaveNoMultipathdCommand()
     {
         auto r = core([&](MultipathControl &c) { c.disableGroup(m_map, 3); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QCOMPARE(r.via, u"device-mapper"_s);
         QVERIFY2(r.warnings.join(u' ').contains(u"multipathd has no command for disable_group"_s),
             qPrintable(r.warnings.join(u'\n')));
@@ -329,7 +329,7 @@ private Q_SLOTS:
                 p.args = { u"1"_s };
         }
         auto r = core([&](MultipathControl &c) { c.reload(m_map, rr); });
-        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.status.ok(), qPrintable(r.status.errorMessage()));
         QVERIFY2(r.warnings.join(u' ').contains(u"multipath.conf"_s), qPrintable(r.warnings.join(u'\n')));
         QCOMPARE(vm::kernelTable(m_map), rr);
         QVERIFY(vm::notSuspended(m_map));

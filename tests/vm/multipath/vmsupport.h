@@ -169,7 +169,7 @@ inline dmtune::MultipathOperationResult runOperation(
     op(control);
     if (!spy.wait(60000)) {
         dmtune::MultipathOperationResult timedOut;
-        timedOut.error = u"no finished() within 60 s"_s;
+        timedOut.status = dmtune::Status::failure(u"no finished() within 60 s"_s);
         return timedOut;
     }
     return spy.first().first().value<dmtune::MultipathOperationResult>();

@@ -34,6 +34,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <unistd.h>
@@ -1129,10 +1130,15 @@ private Q_SLOTS:
         QVERIFY(window->showTab(QStringLiteral("paths")));
         PathGroupEditor *editor = window->pathGroupsPanel()->editor();
         QTRY_VERIFY_WITH_TIMEOUT(editor->isEditable() && editor->map() == map, 60000);
-        // Without multipathd: the kernel's states only.
-        QTRY_COMPARE_WITH_TIMEOUT(editorPathStates(editor).size(), 4, 30000);
-        for (const QString &line : editorPathStates(editor))
-            QVERIFY2(line.endsWith(QLatin1String(" active")), qPrintable(line));
+        // Without multipathd: the kernel's states only, every path active. A path the kernel failed under load in an
+        // earlier function was reinstated there; the window shows it at its next read of the map.
+        const auto allActive = [&] {
+            const QStringList lines = editorPathStates(editor);
+            return lines.size() == 4 && std::all_of(lines.cbegin(), lines.cend(), [](const QString &l) {
+                return l.endsWith(QLatin1String(" active"));
+            });
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(allActive(), qPrintable(editorPathStates(editor).join(QStringLiteral("; "))), 30000);
 #endif
         const ProgramRun started = inGuest(QStringLiteral("bash"), { script, QStringLiteral("start"), map, m_out });
         auto stop = qScopeGuard([&] { inGuest(QStringLiteral("bash"), { script, QStringLiteral("stop") }); });

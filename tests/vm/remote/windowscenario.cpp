@@ -252,10 +252,10 @@ private:
         }
         out.insert(QStringLiteral("points"), points);
         out.insert(QStringLiteral("restored"), strings(outcome.restored));
-        out.insert(QStringLiteral("error"), outcome.error);
+        out.insert(QStringLiteral("error"), outcome.status.errorMessage());
         out.insert(QStringLiteral("restore_errors"), strings(outcome.restoreErrors));
         m_out.insert(QStringLiteral("sweep"), out);
-        return outcome.error.isEmpty() || fail(QStringLiteral("the sweep: ") + outcome.error);
+        return outcome.status.ok() || fail(QStringLiteral("the sweep: ") + outcome.status.errorMessage());
     }
 
     // Under the caller's read load: the Latency tab's heat map of the map measures I/O, and the Explain pane explains
